@@ -1,0 +1,9 @@
+// tessera.hpp -- the whole header-only library.
+#pragma once
+
+#include "tessera/config.hpp"
+#include "tessera/int_tuple.hpp"
+#include "tessera/layout.hpp"
+#include "tessera/algebra.hpp"
+#include "tessera/swizzle.hpp"
+#include "tessera/notation.hpp"

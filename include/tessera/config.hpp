@@ -1,0 +1,136 @@
+// tessera/config.hpp -- capacities, the host/device qualifier, checked arithmetic and error reporting.
+//
+// Every value type in tessera is a literal type of fixed capacity: no heap, trivially copyable,
+// usable in constant expressions and in device code. The capacities below bound one integer tuple:
+//
+//   kMaxNodes = 40  nodes per tuple (leaves plus tuple nodes), e.g. ((2,2),4,(2,4)) uses 8, so a
+//                   tuple holds up to 39 integers and nests up to 39 deep; a flattened layout has
+//                   at most 39 modes.
+//
+// Errors (an undefined operation, a capacity or overflow violation, malformed notation) are raised
+// through `fail`, which never returns:
+//   - on the host it throws tessera::Error, whose what() names the rule and prints the operands;
+//   - during constant evaluation it is a call to a non-constexpr function, so compilation stops
+//     with the failing call in the "in constexpr expansion of ..." trace;
+//   - in device code it executes `trap`.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__) || defined(__CUDA_ARCH__)
+#define TESSERA_HD __host__ __device__
+#else
+#define TESSERA_HD
+#endif
+
+#if !defined(__CUDA_ARCH__)
+#include <exception>
+#endif
+
+namespace tessera {
+
+inline constexpr int kMaxNodes = 40;
+
+// A fixed-capacity text buffer, used for error messages and printing in constant expressions.
+struct Text {
+  static constexpr int kCap = 2048;
+  char s[kCap] = {};
+  int n = 0;
+
+  TESSERA_HD constexpr Text& operator<<(const char* p) {
+    while (*p && n < kCap - 1) s[n++] = *p++;
+    return *this;
+  }
+  TESSERA_HD constexpr Text& operator<<(char c) {
+    if (n < kCap - 1) s[n++] = c;
+    return *this;
+  }
+  TESSERA_HD constexpr Text& operator<<(int64_t v) {
+    char digits[24] = {};
+    int k = 0;
+    // Negate in unsigned arithmetic so INT64_MIN prints correctly.
+    uint64_t u = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+    do {
+      digits[k++] = char('0' + u % 10);
+      u /= 10;
+    } while (u);
+    if (v < 0) *this << '-';
+    while (k) *this << digits[--k];
+    return *this;
+  }
+  TESSERA_HD constexpr Text& operator<<(int v) { return *this << int64_t(v); }
+  TESSERA_HD constexpr Text& operator<<(Text const& t) {
+    for (int i = 0; i < t.n; ++i) *this << t.s[i];
+    return *this;
+  }
+  TESSERA_HD constexpr const char* c_str() const { return s; }
+  TESSERA_HD constexpr bool operator==(const char* p) const {
+    int i = 0;
+    for (; i < n; ++i)
+      if (p[i] != s[i]) return false;
+    return p[i] == 0;
+  }
+};
+
+#if !defined(__CUDA_ARCH__)
+// The exception thrown on the host for every rejected operation.
+class Error : public std::exception {
+ public:
+  explicit Error(Text const& t) : text_(t) {}
+  const char* what() const noexcept override { return text_.c_str(); }
+
+ private:
+  Text text_;
+};
+#endif
+
+// Not constexpr on purpose: reaching it during constant evaluation stops compilation there.
+[[noreturn]] TESSERA_HD inline void fail(Text const& message) {
+#if defined(__CUDA_ARCH__)
+  (void)message;
+  __trap();
+  __builtin_unreachable();
+#else
+  throw Error(message);
+#endif
+}
+
+[[noreturn]] TESSERA_HD inline void fail(const char* message) {
+  Text t;
+  t << message;
+  fail(t);
+}
+
+// Checked 64-bit arithmetic: overflow is an error, never undefined behaviour.
+TESSERA_HD constexpr int64_t checked_mul(int64_t a, int64_t b) {
+  if (a == 0 || b == 0) return 0;
+  uint64_t ua = a < 0 ? uint64_t(0) - uint64_t(a) : uint64_t(a);
+  uint64_t ub = b < 0 ? uint64_t(0) - uint64_t(b) : uint64_t(b);
+  bool negative = (a < 0) != (b < 0);
+  uint64_t limit = negative ? uint64_t(INT64_MAX) + 1 : uint64_t(INT64_MAX);
+  if (ua > limit / ub) {
+    Text t;
+    t << "overflow: " << a << " * " << b << " does not fit in 64 bits";
+    fail(t);
+  }
+  uint64_t p = ua * ub;
+  return negative ? int64_t(uint64_t(0) - p) : int64_t(p);
+}
+
+TESSERA_HD constexpr int64_t checked_add(int64_t a, int64_t b) {
+  if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) {
+    Text t;
+    t << "overflow: " << a << " + " << b << " does not fit in 64 bits";
+    fail(t);
+  }
+  return a + b;
+}
+
+TESSERA_HD constexpr int64_t abs64(int64_t a) { return a < 0 ? -a : a; }
+TESSERA_HD constexpr int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+TESSERA_HD constexpr int64_t max64(int64_t a, int64_t b) { return a < b ? b : a; }
+TESSERA_HD constexpr int64_t sign64(int64_t a) { return (a > 0) - (a < 0); }
+// ceil(a / b) for a >= 0, b > 0.
+TESSERA_HD constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace tessera

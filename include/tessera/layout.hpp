@@ -1,0 +1,168 @@
+// tessera/layout.hpp -- Layout = Shape:Stride, a function from coordinates to offsets.
+//
+// Shape and Stride are congruent integer tuples. A coordinate c (nested, a rank-level tuple, or a
+// plain integer) maps to the offset sum_k c_k * d_k over the leaves. An integer index is first
+// split colexicographically over the leaves; the last leaf takes what is left, so indices past
+// size() extend the last mode as in CuTe.
+//
+//   L = (4,(3,2)):(2,(8,1))      L(0)=0  L(1)=2  L(4)=8  L(12)=1  L(3,(1,1)) = 6+8+1 = 15
+//   size(L) = 24, cosize(L) = L(23)+1 = 24, rank(L) = 2, depth(L) = 2
+#pragma once
+
+#include "int_tuple.hpp"
+
+namespace tessera {
+
+struct Layout {
+  IntTuple shape;
+  IntTuple stride;
+
+  // 1:0, the trivial layout.
+  TESSERA_HD constexpr Layout() : shape(1), stride(0) {}
+  TESSERA_HD constexpr Layout(IntTuple const& s, IntTuple const& d) : shape(s), stride(d) {
+    if (!congruent(s, d)) {
+      Text t;
+      t << "layout: shape " << s << " and stride " << d << " are not congruent";
+      fail(t);
+    }
+  }
+  // Compact column-major layout of a shape: make_layout((4,(3,2))) = (4,(3,2)):(1,(4,12)).
+  TESSERA_HD constexpr explicit Layout(IntTuple const& s) : shape(s), stride(prefix_product(s)) {}
+
+  TESSERA_HD constexpr int rank() const { return shape.rank(); }
+  TESSERA_HD constexpr int64_t size() const { return product(shape); }
+  TESSERA_HD constexpr int depth() const { return tessera::depth(shape); }
+  // Mode k as a layout; an integer layout's only mode is itself.
+  TESSERA_HD constexpr Layout operator[](int k) const { return Layout(shape[k], stride[k]); }
+
+  // Offset of the integer (1-D) coordinate `idx`.
+  TESSERA_HD constexpr int64_t operator()(int64_t idx) const {
+    int last = shape.n - 1;
+    while (shape.tup[last]) --last;  // a layout always has a leaf
+    int64_t off = 0;
+    for (int i = 0; i < last; ++i) {
+      if (shape.tup[i]) continue;
+      int64_t s = shape.v[i];
+      off += (idx % s) * stride.v[i];
+      idx /= s;
+    }
+    return off + idx * stride.v[last];
+  }
+  TESSERA_HD constexpr int64_t operator()(int idx) const { return (*this)(int64_t(idx)); }
+
+  // Offset of a coordinate: an integer, a tuple with one entry per mode, or fully nested.
+  TESSERA_HD constexpr int64_t operator()(IntTuple const& crd) const { return crd2idx(crd, 0, 0); }
+
+  // L(i, j, ...) with one integer per top-level mode.
+  template <class... Is>
+    requires(sizeof...(Is) >= 2)
+  TESSERA_HD constexpr int64_t operator()(Is... is) const {
+    return (*this)(make_tuple(int64_t(is)...));
+  }
+
+  // cosize = L(size-1) + 1: the extent of the codomain.
+  TESSERA_HD constexpr int64_t cosize() const { return (*this)(size() - 1) + 1; }
+
+  TESSERA_HD constexpr bool operator==(Layout const& o) const {
+    return shape == o.shape && stride == o.stride;
+  }
+
+  // Offset of the coordinate subtree at crd node `ci` in the mode subtree at node `si`.
+  TESSERA_HD constexpr int64_t crd2idx(IntTuple const& crd, int ci, int si) const {
+    if (crd.tup[ci]) {
+      if (!shape.tup[si] || shape.v[si] != crd.v[ci]) {
+        Text t;
+        t << "crd2idx: coordinate " << crd << " does not match the modes of " << shape << ':'
+          << stride;
+        fail(t);
+      }
+      int64_t off = 0;
+      int c = ci + 1, s = si + 1;
+      for (int k = 0; k < crd.v[ci]; ++k) {
+        off += crd2idx(crd, c, s);
+        c = crd.subtree_end(c);
+        s = shape.subtree_end(s);
+      }
+      return off;
+    }
+    // An integer coordinate over the mode subtree [si, end): colexicographic split, the last leaf
+    // takes the remainder.
+    int64_t idx = crd.v[ci];
+    int end = shape.subtree_end(si);
+    int last = end - 1;
+    while (shape.tup[last]) --last;
+    int64_t off = 0;
+    for (int i = si; i < last; ++i) {
+      if (shape.tup[i]) continue;
+      off += (idx % shape.v[i]) * stride.v[i];
+      idx /= shape.v[i];
+    }
+    return off + idx * stride.v[last];
+  }
+};
+
+TESSERA_HD constexpr int rank(Layout const& l) { return l.rank(); }
+TESSERA_HD constexpr int64_t size(Layout const& l) { return l.size(); }
+TESSERA_HD constexpr int64_t cosize(Layout const& l) { return l.cosize(); }
+TESSERA_HD constexpr int depth(Layout const& l) { return l.depth(); }
+
+// Concatenates layouts as the modes of a new layout: make_layout(4:1, 3:4) = (4,3):(1,4).
+struct LayoutBuilder {
+  TupleBuilder shape, stride;
+  TESSERA_HD constexpr LayoutBuilder& add(Layout const& m) {
+    shape.add(m.shape);
+    stride.add(m.stride);
+    return *this;
+  }
+  TESSERA_HD constexpr int size() const { return shape.size(); }
+  TESSERA_HD constexpr Layout get() const { return Layout(shape.get(), stride.get()); }
+};
+
+template <class... Ls>
+TESSERA_HD constexpr Layout make_layout(Layout const& first, Ls const&... rest) {
+  LayoutBuilder b;
+  b.add(first);
+  (b.add(rest), ...);
+  return b.get();
+}
+
+// The leaves of a layout as parallel arrays: the working form of the flat algorithms.
+struct Modes {
+  int n = 0;
+  int64_t s[kMaxNodes] = {};
+  int64_t d[kMaxNodes] = {};
+
+  TESSERA_HD constexpr void push(int64_t shape, int64_t stride) {
+    if (n == kMaxNodes) fail("capacity: too many modes");
+    s[n] = shape;
+    d[n] = stride;
+    ++n;
+  }
+  // A single mode becomes an integer layout s:d, several a flat tuple, none the layout 1:0.
+  TESSERA_HD constexpr Layout layout() const {
+    if (n == 0) return Layout();
+    if (n == 1) return Layout(s[0], d[0]);
+    LayoutBuilder b;
+    for (int i = 0; i < n; ++i) b.add(Layout(s[i], d[i]));
+    return b.get();
+  }
+};
+
+TESSERA_HD constexpr Modes leaves(Layout const& l) {
+  Modes m;
+  for (int i = 0; i < l.shape.n; ++i)
+    if (!l.shape.tup[i]) m.push(l.shape.v[i], l.stride.v[i]);
+  return m;
+}
+
+// flatten((4,(3,2)):(2,(8,1))) = (4,3,2):(2,8,1)
+TESSERA_HD constexpr Layout flatten(Layout const& l) {
+  return Layout(flatten(l.shape), flatten(l.stride));
+}
+
+// Writes shape:stride in CuTe notation.
+TESSERA_HD constexpr Text& operator<<(Text& out, Layout const& l) {
+  return out << l.shape << ':' << l.stride;
+}
+
+}  // namespace tessera

@@ -1,0 +1,291 @@
+// tessera/notation.hpp -- print and parse CuTe's notation, one parser for run time and compile time.
+//
+//   integer tuple   4   (4)   (2,(3,4))        spaces allowed between tokens, none printed
+//   layout          (4,2):(1,64)   8:1   ((2,2),(3,2)):((1,2),(4,12))
+//   swizzle         Sw<3,4,3>
+//   swizzled layout Sw<3,4,3> o 0 o (8,64):(64,1)
+//   tiler           a layout; a shape such as (2,3) meaning (2:1,3:1); or a tuple of layouts and
+//                   `_` such as (3:3,_,(2,4):(1,8))
+//
+// parse(print(x)) == x for every value. A malformed string is an error naming the character
+// position; in a constant expression (the _layout and _tuple literals) it fails compilation:
+//
+//   constexpr auto L = "(4,2):(1,64)"_layout;   // a Layout, usable as a template argument
+#pragma once
+
+#include "swizzle.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#include <string>
+#include <string_view>
+#endif
+
+namespace tessera {
+
+class Parser {
+ public:
+  TESSERA_HD constexpr Parser(const char* s, int n) : s_(s), n_(n) {}
+
+  TESSERA_HD constexpr IntTuple int_tuple() {
+    IntTuple t = tuple();
+    finish();
+    return t;
+  }
+  TESSERA_HD constexpr Layout layout() {
+    Layout l = plain_layout();
+    finish();
+    return l;
+  }
+  TESSERA_HD constexpr Swizzle swizzle() {
+    Swizzle sw = swizzle_token();
+    finish();
+    return sw;
+  }
+  // A swizzled layout; a plain layout reads as Sw<0,0,0> o 0 o L (the identity swizzle).
+  TESSERA_HD constexpr SwizzledLayout swizzled_layout() {
+    SwizzledLayout r;
+    skip_spaces();
+    if (at('S')) {
+      r.swizzle = swizzle_token();
+      keyword('o');
+      r.offset = integer();
+      keyword('o');
+    }
+    r.layout = plain_layout();
+    finish();
+    return r;
+  }
+  TESSERA_HD constexpr bool starts_with_swizzle() {
+    skip_spaces();
+    return at('S');
+  }
+  TESSERA_HD constexpr Tiler tiler() {
+    skip_spaces();
+    Tiler t = at('(') ? tuple_tiler() : scalar_tiler();
+    finish();
+    return t;
+  }
+
+ private:
+  const char* s_;
+  int n_;
+  int pos_ = 0;
+
+  // Not constexpr: reaching it in a constant expression stops compilation at the bad character.
+  [[noreturn]] TESSERA_HD void error(const char* what) const {
+    Text t;
+    t << "parse: " << what << " at position " << pos_ << " in \"";
+    for (int i = 0; i < n_; ++i) t << s_[i];
+    t << '"';
+    fail(t);
+  }
+  TESSERA_HD constexpr void skip_spaces() {
+    while (pos_ < n_ && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
+  }
+  TESSERA_HD constexpr bool at(char c) const { return pos_ < n_ && s_[pos_] == c; }
+  TESSERA_HD constexpr void expect(char c, const char* what) {
+    skip_spaces();
+    if (!at(c)) error(what);
+    ++pos_;
+  }
+  TESSERA_HD constexpr void keyword(char c) {
+    skip_spaces();
+    if (!at(c)) error("expected 'o' (composition) in a swizzled layout");
+    ++pos_;
+  }
+  TESSERA_HD constexpr void finish() {
+    skip_spaces();
+    if (pos_ != n_) error("unexpected character after the end");
+  }
+
+  TESSERA_HD constexpr int64_t integer() {
+    skip_spaces();
+    bool negative = at('-');
+    if (negative) ++pos_;
+    if (!(pos_ < n_ && s_[pos_] >= '0' && s_[pos_] <= '9')) error("expected an integer");
+    int64_t v = 0;
+    while (pos_ < n_ && s_[pos_] >= '0' && s_[pos_] <= '9') {
+      int digit = s_[pos_] - '0';
+      if (v > (INT64_MAX - digit) / 10) error("integer does not fit in 64 bits");
+      v = v * 10 + digit;
+      ++pos_;
+    }
+    return negative ? -v : v;
+  }
+
+  // tuple := integer | '(' tuple (',' tuple)* ')'
+  TESSERA_HD constexpr IntTuple tuple(int nesting = 0) {
+    skip_spaces();
+    if (!at('(')) return IntTuple(integer());
+    if (nesting >= kMaxNodes) error("tuple nested too deeply");
+    ++pos_;
+    TupleBuilder b;
+    do {
+      IntTuple child = tuple(nesting + 1);
+      if (b.get().n + child.n > kMaxNodes) error("tuple exceeds the capacity of 40 nodes");
+      b.add(child);
+      skip_spaces();
+    } while (at(',') && ++pos_);
+    expect(')', "expected ',' or ')'");
+    return b.get();
+  }
+
+  TESSERA_HD constexpr Layout layout_from(IntTuple const& shape, int shape_pos) {
+    for (int i = 0; i < shape.n; ++i) {
+      if (!shape.tup[i] && shape.v[i] <= 0) {
+        pos_ = shape_pos;
+        error("shape entries must be positive");
+      }
+    }
+    expect(':', "expected ':' between shape and stride");
+    int stride_pos = pos_;
+    IntTuple stride = tuple();
+    if (!congruent(shape, stride)) {
+      pos_ = stride_pos;
+      error("stride is not congruent to the shape");
+    }
+    return Layout(shape, stride);
+  }
+  TESSERA_HD constexpr Layout plain_layout() {
+    skip_spaces();
+    int start = pos_;
+    IntTuple shape = tuple();
+    return layout_from(shape, start);
+  }
+
+  TESSERA_HD constexpr Swizzle swizzle_token() {
+    skip_spaces();
+    if (!(pos_ + 2 < n_ && s_[pos_] == 'S' && s_[pos_ + 1] == 'w' && s_[pos_ + 2] == '<'))
+      error("expected Sw<B,M,S>");
+    pos_ += 3;
+    int64_t b = integer();
+    expect(',', "expected ',' in Sw<B,M,S>");
+    int64_t m = integer();
+    expect(',', "expected ',' in Sw<B,M,S>");
+    int64_t s = integer();
+    expect('>', "expected '>' to close Sw<B,M,S>");
+    if (b < 0 || m < 0 || abs64(s) < b || b + m + abs64(s) > 62)
+      error("Sw<B,M,S> needs B >= 0, M >= 0, |S| >= B and B+M+|S| <= 62");
+    return Swizzle(int(b), int(m), int(s));
+  }
+
+  // An integer tiler n means n:1; a layout is itself.
+  TESSERA_HD constexpr Tiler scalar_tiler() {
+    int start = pos_;
+    IntTuple t = tuple();
+    skip_spaces();
+    if (at(':')) return Tiler(layout_from(t, start));
+    return Tiler(t);
+  }
+
+  // '(' entries ')' where an entry is `_`, an integer, a shape or a layout. All-shape entries
+  // followed by ':' form a layout; all-integer entries form a by-mode shape tiler.
+  TESSERA_HD constexpr Tiler tuple_tiler() {
+    int start = pos_;
+    ++pos_;
+    Tiler t;
+    t.by_mode = true;
+    t.n = 0;
+    TupleBuilder shapes;
+    bool plain = true;  // no entry is `_` or a layout so far
+    do {
+      skip_spaces();
+      if (t.n == Tiler::kMaxModes) error("a tiler has at most 8 modes");
+      if (at('_')) {
+        ++pos_;
+        t.add(_);
+        plain = false;
+      } else {
+        int entry = pos_;
+        IntTuple x = tuple(1);
+        skip_spaces();
+        if (at(':')) {
+          t.add(layout_from(x, entry));
+          plain = false;
+        } else {
+          if (x.is_tuple() && !plain) {
+            pos_ = entry;
+            error("a nested shape is not a tiler entry; write it as a layout");
+          }
+          shapes.add(x);
+          t.add(Layout(x));
+        }
+      }
+      skip_spaces();
+    } while (at(',') && ++pos_);
+    expect(')', "expected ',' or ')' in a tiler");
+    skip_spaces();
+    if (plain && at(':')) return Tiler(layout_from(shapes.get(), start));
+    if (plain) {
+      for (int i = 0; i < shapes.get().rank(); ++i)
+        if (shapes.get()[i].is_tuple()) {
+          pos_ = start;
+          error("a nested shape is not a tiler entry; write it as a layout");
+        }
+    }
+    return t;
+  }
+};
+
+namespace detail {
+TESSERA_HD constexpr int length(const char* s) {
+  int n = 0;
+  while (s[n]) ++n;
+  return n;
+}
+// A string literal as a class-type template argument, for the compile-time literals.
+template <int N>
+struct FixedString {
+  char s[N] = {};
+  constexpr FixedString(const char (&str)[N]) {
+    for (int i = 0; i < N; ++i) s[i] = str[i];
+  }
+};
+}  // namespace detail
+
+TESSERA_HD constexpr IntTuple parse_int_tuple(const char* s) {
+  return Parser(s, detail::length(s)).int_tuple();
+}
+TESSERA_HD constexpr Layout parse_layout(const char* s) {
+  return Parser(s, detail::length(s)).layout();
+}
+TESSERA_HD constexpr Tiler parse_tiler(const char* s) {
+  return Parser(s, detail::length(s)).tiler();
+}
+TESSERA_HD constexpr SwizzledLayout parse_swizzled_layout(const char* s) {
+  return Parser(s, detail::length(s)).swizzled_layout();
+}
+TESSERA_HD constexpr Swizzle parse_swizzle(const char* s) {
+  return Parser(s, detail::length(s)).swizzle();
+}
+
+namespace literals {
+template <detail::FixedString S>
+consteval Layout operator""_layout() {
+  return Parser(S.s, int(sizeof(S.s)) - 1).layout();
+}
+template <detail::FixedString S>
+consteval IntTuple operator""_tuple() {
+  return Parser(S.s, int(sizeof(S.s)) - 1).int_tuple();
+}
+}  // namespace literals
+
+#if !defined(__CUDA_ARCH__)
+// Host conveniences over std::string.
+inline IntTuple parse_int_tuple(std::string_view s) { return Parser(s.data(), int(s.size())).int_tuple(); }
+inline Layout parse_layout(std::string_view s) { return Parser(s.data(), int(s.size())).layout(); }
+inline Tiler parse_tiler(std::string_view s) { return Parser(s.data(), int(s.size())).tiler(); }
+inline SwizzledLayout parse_swizzled_layout(std::string_view s) {
+  return Parser(s.data(), int(s.size())).swizzled_layout();
+}
+inline Swizzle parse_swizzle(std::string_view s) { return Parser(s.data(), int(s.size())).swizzle(); }
+
+template <class T>
+std::string to_string(T const& x) {
+  Text t;
+  t << x;
+  return std::string(t.s, t.n);
+}
+#endif
+
+}  // namespace tessera

@@ -1,0 +1,156 @@
+#include "ops.hpp"
+
+#include <stdexcept>
+
+#include <tessera.hpp>
+
+namespace tessera::tools {
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kMaxImage = int64_t(1) << 20;  // larger results are reported without an image
+
+std::string text_of(json const& a) {
+  if (a.is_string()) return a.get<std::string>();
+  if (a.is_number_integer()) return std::to_string(a.get<int64_t>());
+  throw std::invalid_argument("expected a string or an integer argument, got " + a.dump());
+}
+
+Layout layout_arg(json const& a) { return parse_layout(text_of(a)); }
+
+// A tiler is a notation string or a JSON list of per-mode entries (layouts, shapes, "_").
+Tiler tiler_arg(json const& a) {
+  if (!a.is_array()) return parse_tiler(text_of(a));
+  Tiler t;
+  t.by_mode = true;
+  t.n = 0;
+  for (json const& e : a) {
+    std::string s = text_of(e);
+    if (s == "_") {
+      t.add(_);
+      continue;
+    }
+    Tiler one = parse_tiler(s);
+    if (one.by_mode) throw std::invalid_argument("a nested tiler entry is not supported: " + s);
+    t.add(one.mode[0]);
+  }
+  return t;
+}
+
+std::vector<int64_t> image_of(auto const& f, int64_t n) {
+  std::vector<int64_t> v;
+  v.reserve(size_t(n));
+  for (int64_t i = 0; i < n; ++i) v.push_back(f(i));
+  return v;
+}
+
+OpResult of_layout(Layout const& l) {
+  OpResult r{to_string(l), std::nullopt, to_string(l)};
+  if (l.size() <= kMaxImage) r.image = image_of(l, l.size());
+  return r;
+}
+OpResult of_integer(int64_t v) { return {std::to_string(v), std::nullopt, ""}; }
+
+void need(json const& args, size_t lo, size_t hi, std::string const& op) {
+  if (!args.is_array() || args.size() < lo || args.size() > hi)
+    throw std::invalid_argument(op + ": expected " + std::to_string(lo) +
+                                (hi > lo ? "-" + std::to_string(hi) : "") + " arguments");
+}
+
+}  // namespace
+
+std::vector<std::string> const& op_names() {
+  static const std::vector<std::string> names = {
+      "size", "cosize", "rank", "depth", "crd2idx", "idx2crd", "coalesce", "filter",
+      "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
+      "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
+      "tiled_product", "flat_product", "blocked_product", "raked_product", "swizzle",
+      "swizzle_layout"};
+  return names;
+}
+
+OpResult run_op(std::string const& op, json const& args) {
+  if (op == "size" || op == "cosize" || op == "rank" || op == "depth") {
+    need(args, 1, 1, op);
+    Layout l = layout_arg(args[0]);
+    if (op == "size") return of_integer(l.size());
+    if (op == "cosize") return of_integer(l.cosize());
+    if (op == "rank") return of_integer(l.rank());
+    return of_integer(l.depth());
+  }
+  if (op == "crd2idx") {
+    need(args, 2, 2, op);
+    return of_integer(layout_arg(args[1])(parse_int_tuple(text_of(args[0]))));
+  }
+  if (op == "idx2crd") {
+    need(args, 2, 2, op);
+    int64_t idx = args[0].is_number_integer() ? args[0].get<int64_t>()
+                                               : parse_int_tuple(text_of(args[0])).value();
+    return {to_string(idx2crd(idx, parse_int_tuple(text_of(args[1])))), std::nullopt, ""};
+  }
+  if (op == "coalesce") {
+    need(args, 1, 2, op);
+    Layout l = layout_arg(args[0]);
+    return of_layout(args.size() == 2 ? coalesce(l, parse_int_tuple(text_of(args[1]))) : coalesce(l));
+  }
+  if (op == "filter") {
+    need(args, 1, 1, op);
+    return of_layout(filter(layout_arg(args[0])));
+  }
+  if (op == "composition") {
+    need(args, 2, 2, op);
+    return of_layout(composition(layout_arg(args[0]), tiler_arg(args[1])));
+  }
+  if (op == "complement") {
+    need(args, 1, 2, op);
+    Layout l = layout_arg(args[0]);
+    if (args.size() == 1) return of_layout(complement(l));
+    IntTuple cotarget = parse_int_tuple(text_of(args[1]));
+    return of_layout(complement(l, product(cotarget)));
+  }
+  if (op == "right_inverse" || op == "left_inverse") {
+    need(args, 1, 1, op);
+    Layout l = layout_arg(args[0]);
+    return of_layout(op == "right_inverse" ? right_inverse(l) : left_inverse(l));
+  }
+  using TilerOp = Layout (*)(Layout const&, Tiler const&);
+  static const std::pair<const char*, TilerOp> tiler_ops[] = {
+      {"logical_divide", [](Layout const& a, Tiler const& t) { return logical_divide(a, t); }},
+      {"zipped_divide", zipped_divide},
+      {"tiled_divide", tiled_divide},
+      {"flat_divide", flat_divide},
+      {"logical_product", [](Layout const& a, Tiler const& t) { return logical_product(a, t); }},
+      {"zipped_product", zipped_product},
+      {"tiled_product", tiled_product},
+      {"flat_product", flat_product}};
+  for (auto const& [name, f] : tiler_ops) {
+    if (op == name) {
+      need(args, 2, 2, op);
+      return of_layout(f(layout_arg(args[0]), tiler_arg(args[1])));
+    }
+  }
+  if (op == "blocked_product" || op == "raked_product") {
+    need(args, 2, 2, op);
+    Layout a = layout_arg(args[0]), b = layout_arg(args[1]);
+    return of_layout(op == "blocked_product" ? blocked_product(a, b) : raked_product(a, b));
+  }
+  if (op == "swizzle") {
+    need(args, 3, 3, op);
+    Swizzle sw(args[0].get<int>(), args[1].get<int>(), args[2].get<int>());
+    return {to_string(sw), image_of(sw, sw.span()), ""};
+  }
+  if (op == "swizzle_layout") {
+    need(args, 2, 2, op);
+    json const& b = args[0];
+    if (!b.is_array() || b.size() != 3) throw std::invalid_argument("swizzle_layout: expected [B,M,S]");
+    SwizzledLayout s{Swizzle(b[0].get<int>(), b[1].get<int>(), b[2].get<int>()), 0,
+                     layout_arg(args[1])};
+    OpResult r{to_string(s), std::nullopt, ""};
+    if (s.size() <= kMaxImage) r.image = image_of(s, s.size());
+    return r;
+  }
+  throw std::invalid_argument("unknown op '" + op + "'");
+}
+
+}  // namespace tessera::tools
