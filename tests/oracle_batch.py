@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Feeds every case of the CuTe oracle (layout_cases.json) to `tessera batch` and checks the answers.
+
+Usage: oracle_batch.py TESSERA_EXE ORACLE_DIR. Exit 77 (ctest: skipped) when the oracle is absent.
+A case passes when the image (the function) and the printed result (pycute's or C++'s form) match;
+an error case passes when tessera answers with an error.
+"""
+import json
+import pathlib
+import subprocess
+import sys
+import time
+
+exe, oracle_dir = sys.argv[1], pathlib.Path(sys.argv[2])
+path = oracle_dir / "layout_cases.json"
+if not path.exists():
+    print(f"SKIPPED: oracle vectors not found at {path} (they live in ../shared/oracle)")
+    sys.exit(77)
+
+cases = json.loads(path.read_text())["cases"]
+lines = "\n".join(json.dumps({"id": c["id"], "op": c["op"], "args": c["args"]}) for c in cases)
+lines += "\nthis is not json\n"
+start = time.perf_counter()
+run = subprocess.run([exe, "batch"], input=lines, capture_output=True, text=True, check=True)
+elapsed = time.perf_counter() - start
+answers = [json.loads(l) for l in run.stdout.splitlines()]
+assert len(answers) == len(cases) + 1, f"{len(answers)} answers for {len(cases) + 1} lines"
+assert "error" in answers[-1], "a malformed line must get an error object"
+
+failures = []
+for case, got in zip(cases, answers):
+    if got.get("id") != case["id"]:
+        failures.append(f"{case['id']}: answer out of order ({got.get('id')})")
+    elif case["error"]:
+        if "error" not in got:
+            failures.append(f"{case['id']}: {case['op']}{case['args']} must be rejected, got {got.get('result')}")
+    elif "error" in got:
+        failures.append(f"{case['id']}: {case['op']}{case['args']} rejected: {got['error']}")
+    elif case["image"] is not None and got["image"] != case["image"]:
+        failures.append(f"{case['id']}: {case['op']}{case['args']} image differs: {got['result']} vs {case['result']}")
+    elif got["result"] not in (case["result"], case.get("cpp_result")):
+        failures.append(f"{case['id']}: {case['op']}{case['args']} printed {got['result']}, expected {case['result']}")
+
+print(f"{len(cases) - len(failures)}/{len(cases)} oracle cases pass through `tessera batch` "
+      f"in {elapsed * 1000:.0f} ms ({len(cases) / elapsed:.0f} cases/s)")
+for f in failures[:50]:
+    print("FAIL", f)
+sys.exit(1 if failures else 0)
