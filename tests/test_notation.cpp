@@ -1,0 +1,72 @@
+// Notation: CuTe's print form, parsing with spaces, round trips, errors with positions.
+#include <gtest/gtest.h>
+
+#include <tessera.hpp>
+
+using namespace tessera;
+using namespace tessera::literals;
+
+TEST(Notation, PrintsCuTeForm) {
+  EXPECT_EQ(to_string("8:1"_layout), "8:1");
+  EXPECT_EQ(to_string("(4,3):(1,4)"_layout), "(4,3):(1,4)");
+  EXPECT_EQ(to_string("((2,2),(3,2)):((1,2),(4,12))"_layout), "((2,2),(3,2)):((1,2),(4,12))");
+  EXPECT_EQ(to_string("(4):(1)"_layout), "(4):(1)");  // a rank-1 tuple keeps its parentheses
+  EXPECT_EQ(to_string("(2,(3,4))"_tuple), "(2,(3,4))");
+  EXPECT_EQ(to_string(Swizzle(3, 4, 3)), "Sw<3,4,3>");
+  EXPECT_EQ(to_string(parse_swizzled_layout("Sw<3,4,3> o 0 o (8,64):(64,1)")),
+            "Sw<3,4,3> o 0 o (8,64):(64,1)");
+}
+
+TEST(Notation, ParsesSpacesAndRoundTrips) {
+  EXPECT_EQ(parse_layout(" ( 4 , 2 ) : ( 1 , 64 ) "), "(4,2):(1,64)"_layout);
+  for (const char* s : {"8:1", "(4):(1)", "((4),2):((1),4)", "(4,(3,2)):(-2,(8,0))",
+                        "(((2,2)),2,4):(((4,1)),2,4)", "1:0"}) {
+    EXPECT_EQ(to_string(parse_layout(s)), s);
+    EXPECT_EQ(parse_layout(to_string(parse_layout(s))), parse_layout(s));
+  }
+}
+
+TEST(Notation, Tilers) {
+  Tiler t = parse_tiler("(3:3, _, (2,4):(1,8))");
+  ASSERT_TRUE(t.by_mode);
+  ASSERT_EQ(t.n, 3);
+  EXPECT_EQ(t.mode[0], "3:3"_layout);
+  EXPECT_TRUE(t.keep[1]);
+  EXPECT_EQ(t.mode[2], "(2,4):(1,8)"_layout);
+  Tiler shape = parse_tiler("(2,3)");  // a shape: by-mode compact layouts
+  ASSERT_TRUE(shape.by_mode);
+  EXPECT_EQ(shape.mode[1], "3:1"_layout);
+  Tiler one = parse_tiler("(2,3):(3,1)");  // a layout
+  EXPECT_FALSE(one.by_mode);
+  EXPECT_EQ(one.mode[0], "(2,3):(3,1)"_layout);
+  EXPECT_EQ(parse_tiler("4").mode[0], "4:1"_layout);
+  EXPECT_EQ(to_string(t), "[3:3,_,(2,4):(1,8)]");
+}
+
+// Error messages are API: each names the problem and the character position.
+TEST(Notation, ErrorsNameThePosition) {
+  auto message = [](auto f) {
+    try {
+      f();
+    } catch (Error const& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { parse_layout("(4,2:(1,64)"); }),
+            "parse: expected ',' or ')' at position 4 in \"(4,2:(1,64)\"");
+  EXPECT_EQ(message([] { parse_layout("(4,2)"); }),
+            "parse: expected ':' between shape and stride at position 5 in \"(4,2)\"");
+  EXPECT_EQ(message([] { parse_layout("(4,2):(1,(64,2))"); }),
+            "parse: stride is not congruent to the shape at position 6 in \"(4,2):(1,(64,2))\"");
+  EXPECT_EQ(message([] { parse_layout("(4,0):(1,4)"); }),
+            "parse: shape entries must be positive at position 0 in \"(4,0):(1,4)\"");
+  EXPECT_EQ(message([] { parse_layout("4:1 x"); }),
+            "parse: unexpected character after the end at position 4 in \"4:1 x\"");
+  EXPECT_EQ(message([] { parse_layout("99999999999999999999:1"); }),
+            "parse: integer does not fit in 64 bits at position 18 in \"99999999999999999999:1\"");
+  EXPECT_EQ(message([] { parse_swizzle("Sw<3,0,2>"); }),
+            "parse: Sw<B,M,S> needs B >= 0, M >= 0, |S| >= B and B+M+|S| <= 62 at position 9 in "
+            "\"Sw<3,0,2>\"");
+  EXPECT_EQ(message([] { parse_layout(""); }), "parse: expected an integer at position 0 in \"\"");
+}
