@@ -1,0 +1,131 @@
+// tessera/atom/mma.hpp -- MMA atoms: one hardware instruction's shape and thread-value layouts.
+//
+// An atom computes an (M,N,K) block with `thr_id`'s threads. Its TV layouts map
+// (thread, value) to the column-major index of the element inside the atom's tile:
+//   a_tv: (thr,val) -> m + M*k     b_tv: (thr,val) -> n + N*k     c_tv: (thr,val) -> m + M*n
+// B is addressed as (N,K), like CuTe.
+//
+// Example, SM80 m16n8k16 C: ((4,8),(2,2)):((32,1),(16,8)). Lane t = t0 + 4*t1 holds value
+// v = v0 + 2*v1 at row t1 + 8*v1 and column 2*t0 + v0: lane 5 (t0=1, t1=1), value 3 -> (9, 3).
+//
+// The layouts are CuTe's (facts of the hardware, cross-checked on the GPU by the device tests).
+// The instructions themselves (inline PTX) are in this folder only.
+#pragma once
+
+#include "../notation.hpp"
+
+namespace tessera {
+
+struct MmaAtom {
+  const char* name = "";
+  int64_t m = 1, n = 1, k = 1;
+  Layout thr_id;  // logical thread -> thread index within the atom's group
+  Layout a_tv, b_tv, c_tv;
+  // Value counts per thread (registers of the element type).
+  TESSERA_HD constexpr int64_t threads() const { return thr_id.size(); }
+  TESSERA_HD constexpr int64_t values_a() const { return a_tv[1].size(); }
+  TESSERA_HD constexpr int64_t values_b() const { return b_tv[1].size(); }
+  TESSERA_HD constexpr int64_t values_c() const { return c_tv[1].size(); }
+};
+
+namespace atom {
+
+// Scalar FMA: one thread, one value of each operand, d = a*b + c.
+TESSERA_HD constexpr MmaAtom universal_fma() {
+  return {"UniversalFMA", 1, 1, 1, parse_layout("1:0"), parse_layout("(1,1):(0,0)"),
+          parse_layout("(1,1):(0,0)"), parse_layout("(1,1):(0,0)")};
+}
+
+// mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32: one warp.
+TESSERA_HD constexpr MmaAtom sm80_16x8x16(const char* name) {
+  return {name, 16, 8, 16, parse_layout("32:1"),
+          parse_layout("((4,8),(2,2,2)):((32,1),(16,8,128))"),
+          parse_layout("((4,8),(2,2)):((16,1),(8,64))"),
+          parse_layout("((4,8),(2,2)):((32,1),(16,8))")};
+}
+TESSERA_HD constexpr MmaAtom sm80_16x8x16_f32f16() { return sm80_16x8x16("SM80_16x8x16_F32F16F16F32_TN"); }
+TESSERA_HD constexpr MmaAtom sm80_16x8x16_f32bf16() { return sm80_16x8x16("SM80_16x8x16_F32BF16BF16F32_TN"); }
+
+// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: one warp.
+TESSERA_HD constexpr MmaAtom sm80_16x8x8_f32tf32() {
+  return {"SM80_16x8x8_F32TF32TF32F32_TN", 16, 8, 8, parse_layout("32:1"),
+          parse_layout("((4,8),(2,2)):((16,1),(8,64))"), parse_layout("((4,8),2):((8,1),32)"),
+          parse_layout("((4,8),(2,2)):((32,1),(16,8))")};
+}
+
+// wgmma.mma_async m64nNk16, f16/bf16 inputs, f32 accumulators: one warpgroup (128 threads).
+// SS reads A and B from shared memory through descriptors (every thread sees the whole tile,
+// thread stride 0); RS takes A from registers in the accumulator-like layout.
+TESSERA_HD constexpr MmaAtom sm90_64xNx16(int64_t n, bool a_in_registers) {
+  if (n < 8 || n > 256 || n % 8 != 0) {
+    Text t;
+    t << "wgmma: N = " << n << " must be a multiple of 8 in [8, 256]";
+    fail(t);
+  }
+  // C: ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512)); row t1 + 16*warp + 8*v1, col 2*t0 + v0 + 8*v2.
+  Layout c(make_tuple(make_tuple(4, 8, 4), make_tuple(2, 2, n / 8)),
+           make_tuple(make_tuple(128, 1, 16), make_tuple(64, 8, 512)));
+  Layout a_regs = parse_layout("((4,8,4),(2,2,2)):((128,1,16),(64,8,512))");
+  Layout a_smem = parse_layout("(128,(64,16)):(0,(1,64))");
+  Layout b_smem(make_tuple(128, make_tuple(n, 16)), make_tuple(0, make_tuple(1, n)));
+  return {a_in_registers ? "SM90_64xNx16_F32F16F16_RS" : "SM90_64xNx16_F32F16F16_SS", 64, n, 16,
+          parse_layout("128:1"), a_in_registers ? a_regs : a_smem, b_smem, c};
+}
+
+}  // namespace atom
+
+// The atoms by name, for the CLI and tests. Returns false for an unknown name.
+TESSERA_HD constexpr bool mma_atom_by_name(const char* name, MmaAtom& out) {
+  auto same = [](const char* a, const char* b) {
+    while (*a && *a == *b) ++a, ++b;
+    return *a == *b;
+  };
+  if (same(name, "UniversalFMA") || same(name, "fma")) out = atom::universal_fma();
+  else if (same(name, "SM80_16x8x16_F32F16F16F32_TN") || same(name, "sm80_16x8x16_f16")) out = atom::sm80_16x8x16_f32f16();
+  else if (same(name, "SM80_16x8x16_F32BF16BF16F32_TN") || same(name, "sm80_16x8x16_bf16")) out = atom::sm80_16x8x16_f32bf16();
+  else if (same(name, "SM80_16x8x8_F32TF32TF32F32_TN") || same(name, "sm80_16x8x8_tf32")) out = atom::sm80_16x8x8_f32tf32();
+  else if (same(name, "SM90_64x64x16_F32F16F16_SS") || same(name, "sm90_64x64x16_ss")) out = atom::sm90_64xNx16(64, false);
+  else if (same(name, "SM90_64x128x16_F32F16F16_SS") || same(name, "sm90_64x128x16_ss")) out = atom::sm90_64xNx16(128, false);
+  else if (same(name, "SM90_64x256x16_F32F16F16_SS") || same(name, "sm90_64x256x16_ss")) out = atom::sm90_64xNx16(256, false);
+  else if (same(name, "SM90_64x128x16_F32F16F16_RS") || same(name, "sm90_64x128x16_rs")) out = atom::sm90_64xNx16(128, true);
+  else return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The instructions (device code only).
+#if defined(__CUDA_ARCH__)
+namespace ptx {
+// D = A*B + C for m16n8k16 with f16 inputs; a: 4 regs (8 halves), b: 2 regs, c/d: 4 floats.
+__device__ inline void mma_m16n8k16_f32f16(float (&d)[4], uint32_t const (&a)[4],
+                                           uint32_t const (&b)[2], float const (&c)[4]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%10,%11,%12,%13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
+        "f"(c[2]), "f"(c[3]));
+}
+__device__ inline void mma_m16n8k16_f32bf16(float (&d)[4], uint32_t const (&a)[4],
+                                            uint32_t const (&b)[2], float const (&c)[4]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%10,%11,%12,%13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
+        "f"(c[2]), "f"(c[3]));
+}
+// m16n8k8 tf32: a: 4 regs, b: 2 regs (tf32 values in 32-bit registers).
+__device__ inline void mma_m16n8k8_f32tf32(float (&d)[4], uint32_t const (&a)[4],
+                                           uint32_t const (&b)[2], float const (&c)[4]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%10,%11,%12,%13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
+        "f"(c[2]), "f"(c[3]));
+}
+}  // namespace ptx
+#endif
+
+}  // namespace tessera

@@ -1,0 +1,157 @@
+// tessera/tiled_mma.hpp -- TiledMMA: an atom replicated over threads, and the thread partitions.
+//
+// A TiledMMA is an MMA atom, an atom layout (how many atoms along M, N, K and which threads run
+// each) and a permutation per mode (which M/N/K coordinates one tile of atoms covers). Each
+// thread's share of C is derived in five steps (seed 002), for C of shape (M,N):
+//
+//   1. logical_divide by the permutation        (M,N) -> ((PermM,RestM),(PermN,RestN))
+//   2. zipped_divide by the atom shape          -> ((AtomM,AtomN),(RestM,RestN))
+//   3. compose mode 0 with the atom's C TV      -> ((ThrV,FrgV),(RestM,RestN))
+//   4. zipped_divide mode 1 by the thread grid  -> ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))
+//   5. slice one thread's (v,(m,n))             -> offset, fragment (FrgV,RestM,RestN)
+//
+// Step 1 (seed 000, "step1"): UniversalFMA, atoms (16,16,1):(16,1,0), permutation (16,4):(4,1)
+// in M and N, C = (128,128):(128,1): every thread's fragment is (1,(4,2),(4,2)):(0,(128,8192),(1,64))
+// at offset 512*(t/16) + 4*(t%16); thread 0 owns rows and columns {0..3, 64..67}.
+// A is partitioned the same way over (M,K) with threads (ThrM,ThrK), B over (N,K) with (ThrN,ThrK).
+#pragma once
+
+#include "atom/mma.hpp"
+#include "tensor.hpp"
+
+namespace tessera {
+
+enum class Operand { kC = 0, kA = 1, kB = 2 };
+
+TESSERA_HD constexpr const char* operand_name(Operand op) {
+  return op == Operand::kC ? "C" : op == Operand::kA ? "A" : "B";
+}
+
+// One step of a partition derivation: what was done and the layout it produced.
+struct DerivationStep {
+  const char* name = "";
+  const char* what = "";
+  Layout layout;
+};
+
+struct Derivation {
+  static constexpr int kSteps = 5;
+  DerivationStep step[kSteps];
+  View fragment;  // step 5: the thread's offset and fragment layout
+};
+
+struct TiledMMA {
+  MmaAtom atom;
+  Layout thr_vmnk;    // (V,M,N,K) -> thread index
+  Layout perm[3];     // the tile of M, N and K (a layout per mode)
+
+  TESSERA_HD constexpr int64_t threads() const { return thr_vmnk.size(); }
+  TESSERA_HD constexpr int64_t tile_size(int mode) const { return perm[mode].size(); }
+
+  // The (v, m, n, k) coordinate of a thread in the thread layout.
+  TESSERA_HD constexpr IntTuple thread_vmnk(int64_t thread) const {
+    if (thread < 0 || thread >= threads()) {
+      Text t;
+      t << "TiledMMA: thread " << thread << " is outside [0, " << threads() << ")";
+      fail(t);
+    }
+    return thread_coord(thr_vmnk, thread);
+  }
+
+  // The two modes an operand spans (C: M,N; A: M,K; B: N,K), as indices 0..2 of M,N,K.
+  TESSERA_HD static constexpr int mode0(Operand op) { return op == Operand::kB ? 1 : 0; }
+  TESSERA_HD static constexpr int mode1(Operand op) { return op == Operand::kC ? 1 : 2; }
+
+  // Steps 1-4 for an operand tensor layout of rank >= 2, each intermediate recorded in `d`.
+  TESSERA_HD constexpr Layout thrfrg(Operand op, Layout const& t, Derivation* d = nullptr) const {
+    if (t.rank() < 2) {
+      Text m;
+      m << "partition_" << operand_name(op) << ": the tensor " << t << " needs rank >= 2";
+      fail(m);
+    }
+    int i0 = mode0(op), i1 = mode1(op);
+    int64_t atom_mnk[3] = {atom.m, atom.n, atom.k};
+    Layout const& tv = op == Operand::kC ? atom.c_tv : op == Operand::kA ? atom.a_tv : atom.b_tv;
+
+    Layout permuted = logical_divide(t, make_tile(perm[i0], perm[i1]));
+    Layout atoms = zipped_divide(permuted, make_tile(Layout(atom_mnk[i0]), Layout(atom_mnk[i1])));
+    Layout thr_val = make_layout(composition(atoms[0], tv), atoms[1]);
+    Layout threads = zipped_divide(thr_val[1], make_tile(Layout(thr_vmnk[1 + i0].size()),
+                                                          Layout(thr_vmnk[1 + i1].size())));
+    Layout result = make_layout(make_layout(thr_val[0][0], threads[0]),
+                                make_layout(thr_val[0][1], threads[1]));
+    if (d) {
+      d->step[0] = {"logical_divide", "split each mode by the permutation: (Perm, Rest)", permuted};
+      d->step[1] = {"zipped_divide", "group the atom's elements: ((AtomM,AtomN),(RestM,RestN))", atoms};
+      d->step[2] = {"compose", "relabel the atom from (m,n) to (thread, value): ((ThrV,FrgV),Rest)", thr_val};
+      d->step[3] = {"zipped_divide", "split the rest over the thread grid: ((ThrV,(ThrM,ThrN)),(FrgV,Rest))", result};
+    }
+    return result;
+  }
+
+  // Step 5: thread `thread`'s offset and fragment (FrgV, RestM, RestN, ...) of a tensor layout.
+  TESSERA_HD constexpr View partition(Operand op, Layout const& t, int64_t thread,
+                                      Derivation* d = nullptr) const {
+    Layout r = thrfrg(op, t, d);
+    IntTuple c = thread_vmnk(thread);
+    int64_t offset = r[0](make_tuple(c[0], make_tuple(c[1 + mode0(op)], c[1 + mode1(op)])));
+    LayoutBuilder frag;
+    frag.add(r[1][0]);
+    Layout rest = r[1][1];
+    for (int i = 0; i < rest.rank(); ++i) frag.add(rest[i]);
+    View v{offset, frag.get()};
+    if (d) {
+      d->step[4] = {"slice", "keep one thread's (v,(m,n)): offset + (FrgV,RestM,RestN)", v.layout};
+      d->fragment = v;
+    }
+    return v;
+  }
+  TESSERA_HD constexpr View partition_C(Layout const& c, int64_t thread) const { return partition(Operand::kC, c, thread); }
+  TESSERA_HD constexpr View partition_A(Layout const& a, int64_t thread) const { return partition(Operand::kA, a, thread); }
+  TESSERA_HD constexpr View partition_B(Layout const& b, int64_t thread) const { return partition(Operand::kB, b, thread); }
+
+  // The five steps for one thread, every intermediate layout included.
+  TESSERA_HD constexpr Derivation explain(Operand op, Layout const& t, int64_t thread) const {
+    Derivation d;
+    partition(op, t, thread, &d);
+    return d;
+  }
+};
+
+// make_tiled_mma(atom, atom layout over (M,N,K), permutation per mode).
+// The thread layout is tiled_product(atom threads, atom layout): (V,M,N,K) -> thread.
+// A permutation entry `_` (or no permutation) means the plain tile atom_size * atoms in that mode.
+TESSERA_HD constexpr TiledMMA make_tiled_mma(MmaAtom const& atom, Layout const& atom_layout,
+                                             Tiler const& permutation = Tiler()) {
+  if (atom_layout.rank() > 3) {
+    Text t;
+    t << "make_tiled_mma: the atom layout " << atom_layout << " has more than 3 modes (M,N,K)";
+    fail(t);
+  }
+  TiledMMA r;
+  r.atom = atom;
+  Layout mnk = detail::append_to_rank(atom_layout, 3);
+  r.thr_vmnk = tiled_product(atom.thr_id, Tiler(mnk));
+  int64_t atom_mnk[3] = {atom.m, atom.n, atom.k};
+  for (int i = 0; i < 3; ++i) {
+    bool given = permutation.by_mode && i < permutation.n && !permutation.keep[i];
+    r.perm[i] = given ? permutation.mode[i] : Layout(atom_mnk[i] * r.thr_vmnk[1 + i].size());
+  }
+  return r;
+}
+
+// The seeds' two configurations.
+namespace presets {
+// Seed 000/001 step 1: scalar FMA, 256 threads as 16x16, permutation (16,4):(4,1), tile 128x128x8.
+TESSERA_HD constexpr TiledMMA step1() {
+  return make_tiled_mma(atom::universal_fma(), parse_layout("(16,16,1):(16,1,0)"),
+                        make_tile(parse_layout("(16,4):(4,1)"), parse_layout("(16,4):(4,1)"), _));
+}
+// Seed 003 step 4: mma.sync m16n8k16, atoms (2,2,1), permutation (32,32,16), tile 128x128x32.
+TESSERA_HD constexpr TiledMMA step4() {
+  return make_tiled_mma(atom::sm80_16x8x16_f32f16(), parse_layout("(2,2,1):(1,2,0)"),
+                        make_tile(Layout(32), Layout(32), Layout(16)));
+}
+}  // namespace presets
+
+}  // namespace tessera
