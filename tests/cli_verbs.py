@@ -38,6 +38,22 @@ check(rc == 0 and "size 12  cosize 12" in out and " 3 |  9 10 11" in out, f"show
 rc, out, _ = run("demo")
 check(rc == 0 and "(4,3):(1,8) o 6:2" in out and "= (2,3):(2,8)" in out, f"demo: {out!r}")
 
+# explain: the seed-002 derivation for thread 0 of step 1, text and JSON.
+rc, out, _ = run("explain", "--preset", "step1", "--thread", "0", "--operand", "C")
+check(rc == 0 and "(((16,4),2),((16,4),2)):(((512,128),8192),((4,1),64))" in out
+      and "offset 0, fragment (1,(4,2),(4,2)):(0,(128,8192),(1,64))" in out
+      and "m in {0,1,2,3,64,65,66,67} x n in {0,1,2,3,64,65,66,67}" in out, f"explain step1: {out!r}")
+rc, out, _ = run("explain", "--preset", "step4", "--thread", "5", "--json")
+j = json.loads(out)
+check(j["config"]["threads"] == 128 and j["operands"]["C"]["coords"][3] == [9, 3], f"explain step4 json: {out[:300]!r}")
+rc, out, _ = run("explain", "--atom", "UniversalFMA", "--atom-layout", "(16,16,1):(16,1,0)",
+                 "--perm", "((16,4):(1,16),(16,4):(1,16),_)", "--tile", "128", "128", "8", "--thread", "1")
+check(rc == 0 and "fragment (1,8,8)" in out, f"explain flags: {out!r}")
+rc, _, err = run("explain", "--preset", "step9")
+check(rc == 1 and "unknown preset" in err, f"unknown preset: {rc} {err!r}")
+rc, _, err = run("explain", "--preset", "step1", "--thread", "256")
+check(rc == 1 and "outside [0, 256)" in err, f"bad thread: {rc} {err!r}")
+
 # User errors: exit 1 with the rule and the operands, or the bad character position.
 rc, _, err = run("compose", "(4,4):(1,5)", "3:3")
 check(rc == 1 and "stride divisibility fails" in err and "(4,4):(1,5)" in err, f"bad compose: {rc} {err!r}")

@@ -43,6 +43,33 @@ for case, got in zip(cases, answers):
 
 print(f"{len(cases) - len(failures)}/{len(cases)} oracle cases pass through `tessera batch` "
       f"in {elapsed * 1000:.0f} ms ({len(cases) / elapsed:.0f} cases/s)")
+# TiledMMA cases: every thread's coordinates exactly; thread 0's fragment as a string or, where
+# the oracle's C++ printed a mode unmerged (e.g. (2,4):(16,32) for 8:16), as the same function.
+def image(layout_text):
+    got = subprocess.run([exe, "coalesce", layout_text, "--json"], capture_output=True, text=True)
+    return json.loads(got.stdout)["image"]
+
+mma_path = oracle_dir / "tiledmma_cases.json"
+mma_cases = json.loads(mma_path.read_text())["cases"]
+strip = lambda c: {k: v for k, v in c.items() if k not in ("C", "A", "B", "tiled_mma_layouts")} | {
+    k: {"tensor_layout": c[k]["tensor_layout"]} for k in "CAB"}
+run = subprocess.run([exe, "batch"], input="\n".join(json.dumps(strip(c)) for c in mma_cases),
+                     capture_output=True, text=True, check=True)
+checked = 0
+for case, line in zip(mma_cases, run.stdout.splitlines()):
+    got = json.loads(line)
+    if "error" in got:
+        failures.append(f"{case['id']}: {got['error']}")
+        continue
+    for k in "CAB":
+        if got[k]["coords"] != case[k]["coords"]:
+            failures.append(f"{case['id']} {k}: thread coordinates differ")
+        frag, want = got[k]["thread0_fragment"], case[k]["thread0_fragment"]
+        if frag != want and image(frag) != image(want):
+            failures.append(f"{case['id']} {k}: thread 0 fragment {frag} is not {want}")
+        checked += 1
+print(f"{checked} TiledMMA operand partitions (all threads) checked through `tessera batch`")
+
 for f in failures[:50]:
     print("FAIL", f)
 sys.exit(1 if failures else 0)

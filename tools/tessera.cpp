@@ -4,6 +4,7 @@
 //   tessera composition "(4,3):(1,8)" 6:2  one verb per algebra op, prints the result and table
 //   tessera show "(4,3):(3,1)"             a layout as its index table
 //   tessera demo                           the worked examples of seed 004
+//   tessera explain --preset step1 --thread 0   how each thread's fragment is derived (seed 002)
 //
 // Exit status: 0 success, 1 user error (the message points at the bad argument), 2 internal.
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <tessera.hpp>
 
+#include "mma_cli.hpp"
 #include "ops.hpp"
 
 namespace {
@@ -30,6 +32,7 @@ json answer(std::string const& line) {
   try {
     json in = json::parse(line);
     out["id"] = in.value("id", json());
+    if (in.contains("atom")) return tessera::tools::answer_tiledmma_case(in);
     OpResult r = tessera::tools::run_op(in.at("op").get<std::string>(), in.at("args"));
     out["result"] = r.result;
     out["image"] = r.image ? json(*r.image) : json();
@@ -133,6 +136,44 @@ int run_demo() {
   return 0;
 }
 
+int run_explain(std::string const& preset, std::string const& atom_name, std::string const& atom_layout,
+                std::string const& permutation, std::vector<int64_t> const& tile, int64_t thread,
+                std::string const& operand, bool as_json) {
+  using namespace tessera::tools;
+  MmaConfig cfg;
+  if (!preset.empty()) {
+    cfg = mma_preset(preset);
+  } else {
+    if (atom_layout.empty() || tile.size() != 3)
+      throw std::invalid_argument("explain needs --preset, or --atom-layout and --tile M N K");
+    cfg = mma_config(atom_name, atom_layout, permutation, tile[0], tile[1], tile[2]);
+  }
+  std::vector<tessera::Operand> ops;
+  for (auto op : {tessera::Operand::kC, tessera::Operand::kA, tessera::Operand::kB})
+    if (operand == "all" || operand == tessera::operand_name(op)) ops.push_back(op);
+  auto const& mma = cfg.mma;
+  if (as_json) {
+    json out = {{"config", {{"name", cfg.name}, {"atom", mma.atom.name}, {"atom_layout", cfg.atom_layout_text},
+                            {"permutation", cfg.permutation_text},
+                            {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}},
+                            {"threads", mma.threads()}, {"thr_layout_vmnk", tessera::to_string(mma.thr_vmnk)}}}};
+    for (auto op : ops) out["operands"][tessera::operand_name(op)] = explain_json(cfg, op, thread);
+    std::cout << out.dump() << '\n';
+    return 0;
+  }
+  std::cout << "TiledMMA " << cfg.name << "\n"
+            << "  atom " << mma.atom.name << " (" << mma.atom.m << "x" << mma.atom.n << "x" << mma.atom.k
+            << ", " << mma.atom.threads() << " threads), atom layout " << cfg.atom_layout_text
+            << ", permutation " << cfg.permutation_text << "\n"
+            << "  " << mma.threads() << " threads, thread layout (V,M,N,K) " << tessera::to_string(mma.thr_vmnk)
+            << ", one pass covers " << mma.tile_size(0) << "x" << mma.tile_size(1) << "x" << mma.tile_size(2)
+            << ", CTA tile " << cfg.tile[0] << "x" << cfg.tile[1] << "x" << cfg.tile[2] << "\n"
+            << "  permutation layouts M " << tessera::to_string(mma.perm[0]) << ", N "
+            << tessera::to_string(mma.perm[1]) << ", K " << tessera::to_string(mma.perm[2]) << "\n\n";
+  for (auto op : ops) std::cout << explain_text(cfg, op, thread) << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -181,6 +222,20 @@ int main(int argc, char** argv) {
     sub->add_flag("--json", as_json, "print {result, image} as JSON");
     verbs[op] = sub;
   }
+  CLI::App* explain = app.add_subcommand(
+      "explain", "Derive one thread's partition of C, A and B step by step (seed 002)");
+  std::string preset, atom_name = "UniversalFMA", atom_layout, permutation = "none", operand = "all";
+  std::vector<int64_t> tile;
+  int64_t thread = 0;
+  explain->add_option("--preset", preset, "step1 or step4 (the seeds' configurations)");
+  explain->add_option("--atom", atom_name, "MMA atom, e.g. UniversalFMA, SM80_16x8x16_F32F16F16F32_TN");
+  explain->add_option("--atom-layout", atom_layout, "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");
+  explain->add_option("--perm", permutation, "permutation per mode, e.g. \"((16,4):(4,1),(16,4):(4,1),_)\" or (32,32,16)");
+  explain->add_option("--tile", tile, "CTA tile M N K")->expected(3);
+  explain->add_option("--thread", thread, "thread index (default 0)");
+  explain->add_option("--operand", operand, "C, A, B or all")->check(CLI::IsMember({"C", "A", "B", "all"}));
+  explain->add_flag("--json", as_json, "print the derivation as JSON");
+
   CLI::App* show = app.add_subcommand("show", "Print a layout and its index table: show LAYOUT");
   std::string show_layout;
   show->add_option("layout", show_layout, "a layout in CuTe notation")->required();
@@ -193,6 +248,8 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("batch")) return run_batch();
     if (app.got_subcommand("demo")) return run_demo();
+    if (explain->parsed()) return run_explain(preset, atom_name, atom_layout, permutation, tile, thread,
+                                              operand, as_json);
     if (show->parsed()) {
       Layout l = tessera::parse_layout(show_layout);
       std::cout << tessera::to_string(l) << "  size " << l.size() << "  cosize " << l.cosize()

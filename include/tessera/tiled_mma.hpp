@@ -81,10 +81,21 @@ struct TiledMMA {
     Layout result = make_layout(make_layout(thr_val[0][0], threads[0]),
                                 make_layout(thr_val[0][1], threads[1]));
     if (d) {
-      d->step[0] = {"logical_divide", "split each mode by the permutation: (Perm, Rest)", permuted};
-      d->step[1] = {"zipped_divide", "group the atom's elements: ((AtomM,AtomN),(RestM,RestN))", atoms};
-      d->step[2] = {"compose", "relabel the atom from (m,n) to (thread, value): ((ThrV,FrgV),Rest)", thr_val};
-      d->step[3] = {"zipped_divide", "split the rest over the thread grid: ((ThrV,(ThrM,ThrN)),(FrgV,Rest))", result};
+      // Mode names per operand: C spans (M,N), A (M,K), B (N,K).
+      int o = int(op);
+      const char* split[3] = {"split M and N by the permutation: ((PermM,RestM),(PermN,RestN))",
+                              "split M and K by the permutation: ((PermM,RestM),(PermK,RestK))",
+                              "split N and K by the permutation: ((PermN,RestN),(PermK,RestK))"};
+      const char* group[3] = {"group one atom's elements: ((AtomM,AtomN),(RestM,RestN))",
+                              "group one atom's elements: ((AtomM,AtomK),(RestM,RestK))",
+                              "group one atom's elements: ((AtomN,AtomK),(RestN,RestK))"};
+      const char* thr[3] = {"split the rest over the threads: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))",
+                            "split the rest over the threads: ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))",
+                            "split the rest over the threads: ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))"};
+      d->step[0] = {"logical_divide", split[o], permuted};
+      d->step[1] = {"zipped_divide", group[o], atoms};
+      d->step[2] = {"compose", "relabel the atom's elements as (thread, value): ((ThrV,FrgV),Rest)", thr_val};
+      d->step[3] = {"zipped_divide", thr[o], result};
     }
     return result;
   }
@@ -101,7 +112,7 @@ struct TiledMMA {
     for (int i = 0; i < rest.rank(); ++i) frag.add(rest[i]);
     View v{offset, frag.get()};
     if (d) {
-      d->step[4] = {"slice", "keep one thread's (v,(m,n)): offset + (FrgV,RestM,RestN)", v.layout};
+      d->step[4] = {"slice", "keep this thread's coordinate in the thread mode: offset + (FrgV,Rest...)", v.layout};
       d->fragment = v;
     }
     return v;

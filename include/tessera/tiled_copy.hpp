@@ -1,0 +1,84 @@
+// tessera/tiled_copy.hpp -- TiledCopy: a copy atom replicated over a thread layout.
+//
+// make_tiled_copy_tv(atom, thr, val) arranges `thr` threads, each copying a `val` block, as a
+// raked product: layout_mn = raked_product(thr, val) maps a tile coordinate to (thread, value)
+// and its right inverse, reshaped to (threads, values), is the TV layout of the tile.
+//
+//   Seed 004, B loads: cp.async of 4 floats, thr (32,8):(1,32), val (4,1)
+//     tile (128,8), TV (256,4):(4,1): thread t copies elements 4t..4t+3 of the tile
+//
+// partition_S/D(tensor, t) divide the tensor by the tile and give thread t its values:
+// (CPY, CPY_M, CPY_N, ...) -- the atom's values, then one mode per tile repetition.
+#pragma once
+
+#include "atom/copy.hpp"
+#include "tensor.hpp"
+
+namespace tessera {
+
+struct TiledCopy {
+  CopyAtom atom;
+  Layout layout_tv;  // (thread, value) -> column-major index in the tile
+  IntTuple tiler;    // the tile's shape
+
+  TESSERA_HD constexpr int64_t threads() const { return layout_tv[0].size(); }
+
+  // (thread, value, rest) for a tensor layout, as source (dst = false) or destination.
+  TESSERA_HD constexpr Layout tidfrg(Layout const& t, bool dst) const {
+    Layout atom_tv = zipped_divide(layout_tv, make_tile(Layout(atom.threads()), Layout(atom.values())));
+    Layout ref2trg = composition(right_inverse(atom.ref_tv), dst ? atom.dst_tv : atom.src_tv);
+    Layout trg_tv = make_layout(composition(atom_tv[0], ref2trg), atom_tv[1]);
+    // ((atom_thr,atom_val),(rest_thr,rest_val)) -> ((thr),(atom_val,rest_val))
+    Layout thr = coalesce(make_layout(trg_tv[0][0], trg_tv[1][0]));
+    Layout val = make_layout(coalesce(trg_tv[0][1]), coalesce(trg_tv[1][1]));
+    Layout tiles = zipped_divide(t, Tiler(tiler));  // ((TileM,TileN),(RestM,RestN,...))
+    Layout tv = composition(tiles[0], make_layout(thr, val));
+    return make_layout(tv[0], tv[1], tiles[1]);
+  }
+
+  TESSERA_HD constexpr View partition(Layout const& t, int64_t thread, bool dst) const {
+    if (thread < 0 || thread >= threads()) {
+      Text m;
+      m << "TiledCopy: thread " << thread << " is outside [0, " << threads() << ")";
+      fail(m);
+    }
+    Layout r = tidfrg(t, dst);
+    LayoutBuilder out;
+    out.add(r[1]);
+    Layout rest = r[2];
+    for (int i = 0; i < rest.rank(); ++i) out.add(rest[i]);
+    return View{r[0](thread), out.get()};
+  }
+  TESSERA_HD constexpr View partition_S(Layout const& s, int64_t thread) const { return partition(s, thread, false); }
+  TESSERA_HD constexpr View partition_D(Layout const& d, int64_t thread) const { return partition(d, thread, true); }
+};
+
+// The tile shape of a layout: the size of each top-level mode.
+TESSERA_HD constexpr IntTuple product_each(IntTuple const& shape) {
+  if (shape.is_int()) return shape;
+  TupleBuilder b;
+  for (int i = 0; i < shape.rank(); ++i) b.add(IntTuple(product(shape[i])));
+  return b.get();
+}
+
+TESSERA_HD constexpr TiledCopy make_tiled_copy_tv(CopyAtom const& atom, Layout const& thr,
+                                                  Layout const& val) {
+  Layout layout_mn = raked_product(thr, val);
+  Layout tv_shape(make_tuple(thr.size(), val.size()), make_tuple(1, thr.size()));
+  Layout layout_tv = composition(right_inverse(layout_mn), tv_shape);
+  if (layout_tv.size() != layout_mn.size()) {
+    Text t;
+    t << "make_tiled_copy_tv: raked_product(" << thr << ", " << val << ") = " << layout_mn
+      << " is not invertible (threads and values must tile the block without overlap)";
+    fail(t);
+  }
+  if (val.size() % atom.values() != 0) {
+    Text t;
+    t << "make_tiled_copy_tv: " << val.size() << " values per thread is not a multiple of the "
+      << atom.values() << " values of " << atom.name;
+    fail(t);
+  }
+  return TiledCopy{atom, layout_tv, product_each(layout_mn.shape)};
+}
+
+}  // namespace tessera

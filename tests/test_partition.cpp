@@ -1,0 +1,245 @@
+// Partitioning: TiledMMA against the CuTe oracle and the seeds' statements, local_tile,
+// identity-tensor predicates and TiledCopy.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+#include <tessera.hpp>
+
+#include "mma_cli.hpp"
+
+using namespace tessera;
+using namespace tessera::literals;
+using nlohmann::json;
+
+namespace {
+
+// Same function: same size and the same offset at every index.
+bool same_function(Layout const& a, Layout const& b) {
+  if (a.size() != b.size()) return false;
+  for (int64_t i = 0; i < a.size(); ++i)
+    if (a(i) != b(i)) return false;
+  return true;
+}
+
+// The flattened shape and stride without size-1 leaves: the seeds' flat notation.
+Layout flat_without_ones(Layout const& l) {
+  Modes m = leaves(l), r;
+  for (int i = 0; i < m.n; ++i)
+    if (m.s[i] != 1) r.push(m.s[i], m.d[i]);
+  return r.layout();
+}
+
+// (row, col) of every fragment element of `thread` in a (rows, cols) tile.
+std::vector<std::pair<int64_t, int64_t>> owned(TiledMMA const& mma, Operand op, int64_t rows,
+                                               int64_t cols, int64_t thread) {
+  Layout tile(make_tuple(rows, cols));
+  CoordTensor mine = make_tensor(make_identity_tensor(tile.shape), mma.partition(op, tile, thread));
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (int64_t i = 0; i < mine.size(); ++i) out.push_back({mine(i)[0].value(), mine(i)[1].value()});
+  return out;
+}
+
+}  // namespace
+
+TEST(TiledMmaOracle, EveryThreadEveryOperand) {
+  const char* env = std::getenv("TESSERA_ORACLE_DIR");
+  auto path = std::filesystem::path(env ? env : TESSERA_ORACLE_DIR) / "tiledmma_cases.json";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "SKIPPED: oracle vectors not found at " << path;
+  json cases = json::parse(std::ifstream(path))["cases"];
+  ASSERT_EQ(cases.size(), 5u);
+  for (json const& c : cases) {
+    SCOPED_TRACE(c["id"].get<std::string>());
+    auto tile = c["tile_mnk"].get<std::vector<int64_t>>();
+    auto cfg = tools::mma_config(c["atom"], c["atom_layout"], c["permutation"], tile[0], tile[1], tile[2]);
+    EXPECT_EQ(cfg.mma.threads(), c["threads"].get<int64_t>());
+    EXPECT_EQ(to_string(cfg.mma.thr_vmnk), c["tiled_mma_layouts"]["thr_layout_vmnk"].get<std::string>());
+    for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
+      json const& want = c[operand_name(op)];
+      EXPECT_EQ(tools::operand_coords(cfg, op), want["coords"]) << operand_name(op);
+      Layout frag = cfg.mma.partition(op, parse_layout(want["tensor_layout"].get<std::string>()), 0).layout;
+      Layout expected = parse_layout(want["thread0_fragment"].get<std::string>());
+      // The oracle's C++ printed some fragments unmerged, e.g. (2,4):(16,32) for 8:16; tessera
+      // prints them merged like pycute and current CuTe. The function must be identical.
+      EXPECT_TRUE(same_function(frag, expected)) << to_string(frag) << " vs " << to_string(expected);
+      EXPECT_EQ(frag.rank(), expected.rank()) << to_string(frag);
+    }
+  }
+}
+
+TEST(Step1, SeedStatements) {
+  TiledMMA mma = presets::step1();
+  EXPECT_EQ(mma.threads(), 256);
+  Layout C = "(128,128):(128,1)"_layout;
+  EXPECT_EQ(to_string(mma.partition_C(C, 0).layout), "(1,(4,2),(4,2)):(0,(128,8192),(1,64))");
+  // Thread 0 owns rows {0..3, 64..67} x cols {0..3, 64..67}.
+  std::set<int64_t> rows, cols;
+  for (auto [r, c] : owned(mma, Operand::kC, 128, 128, 0)) rows.insert(r), cols.insert(c);
+  std::set<int64_t> expected = {0, 1, 2, 3, 64, 65, 66, 67};
+  EXPECT_EQ(rows, expected);
+  EXPECT_EQ(cols, expected);
+  EXPECT_EQ(owned(mma, Operand::kC, 128, 128, 16)[0], std::make_pair(int64_t(4), int64_t(0)));
+  EXPECT_EQ(owned(mma, Operand::kC, 128, 128, 255)[0], std::make_pair(int64_t(60), int64_t(60)));
+  // Every element of the 128x128 tile is owned exactly once.
+  std::vector<int> count(128 * 128, 0);
+  for (int t = 0; t < 256; ++t)
+    for (auto [r, c] : owned(mma, Operand::kC, 128, 128, t)) ++count[r * 128 + c];
+  for (int k : count) ASSERT_EQ(k, 1);
+}
+
+TEST(Step1, LocalTileAndPartitionA) {
+  // Seed 001: A (256,32):(1,256), CTA (0,0): gA = (128,8,4):(1,256,2048) (BM,BK,k).
+  View gA = local_tile("(256,32):(1,256)"_layout, "(128,128,8)"_tuple, make_coord(0, 0, _),
+                       make_coord(1, _, 1));
+  EXPECT_EQ(gA.offset, 0);
+  EXPECT_EQ(to_string(gA.layout), "(128,8,4):(1,256,2048)");
+  View gA1 = local_tile("(256,32):(1,256)"_layout, "(128,128,8)"_tuple, make_coord(1, 0, _),
+                        make_coord(1, _, 1));
+  EXPECT_EQ(gA1.offset, 128);
+  // Thread 0's tCgA = (1,(4,2),8):(0,(1,64),256) (one k-tile of gA: (128,8):(1,256)).
+  TiledMMA mma = presets::step1();
+  EXPECT_EQ(to_string(mma.partition_A("(128,8):(1,256)"_layout, 0).layout), "(1,(4,2),8):(0,(1,64),256)");
+  // C tile of CTA (1,0) of a (256,128):(128,1) C starts at row 128.
+  View gC = local_tile("(256,128):(128,1)"_layout, "(128,128,8)"_tuple, make_coord(1, 0, _),
+                       make_coord(1, 1, _));
+  EXPECT_EQ(gC.offset, 128 * 128);
+  EXPECT_EQ(to_string(gC.layout), "(128,128):(128,1)");
+}
+
+TEST(Step1, Seed000PermutationTable) {
+  // logical_divide(128:128, permutation), in the seed's flat notation.
+  struct Row {
+    const char* perm;
+    const char* flat;
+  } rows[] = {{"(16,4):(4,1)", "(16,4,2):(512,128,8192)"},
+              {"(16,4):(1,16)", "(16,4,2):(128,2048,8192)"},
+              {"(16,8):(8,1)", "(16,8):(1024,128)"}};
+  for (auto const& r : rows) {
+    Layout d = logical_divide("128:128"_layout, Tiler(parse_layout(r.perm)));
+    EXPECT_EQ(to_string(flat_without_ones(d)), r.flat) << r.perm << " gives " << to_string(d);
+  }
+  EXPECT_EQ(to_string(logical_divide("128:128"_layout, Tiler("(16,4):(4,1)"_layout))),
+            "((16,4),2):((512,128),8192)");
+}
+
+TEST(Step1, ExplainTraceShowsSeed002Layouts) {
+  Derivation d = presets::step1().explain(Operand::kC, "(128,128):(128,1)"_layout, 0);
+  // Seed 002 writes these flattened; CuTe (and tessera) keep the nesting.
+  EXPECT_EQ(to_string(d.step[0].layout), "(((16,4),2),((16,4),2)):(((512,128),8192),((4,1),64))");
+  EXPECT_EQ(to_string(flat_without_ones(d.step[0].layout)), "(16,4,2,16,4,2):(512,128,8192,4,1,64)");
+  EXPECT_EQ(to_string(d.step[2].layout.shape), "((1,1),((16,4,2),(16,4,2)))");
+  EXPECT_EQ(to_string(d.step[3].layout), "((1,(16,16)),(1,((4,2),(4,2)))):((0,(512,4)),(0,((128,8192),(1,64))))");
+  EXPECT_EQ(to_string(d.fragment.layout), "(1,(4,2),(4,2)):(0,(128,8192),(1,64))");
+  EXPECT_EQ(d.fragment.offset, 0);
+}
+
+TEST(Step4, SeedStatements) {
+  TiledMMA mma = presets::step4();
+  EXPECT_EQ(mma.threads(), 128);
+  EXPECT_EQ(to_string(mma.thr_vmnk), "(32,2,2,1):(1,32,64,0)");
+  View c0 = mma.partition_C("(128,128):(128,1)"_layout, 0);
+  // 128x128 accumulators over 128 threads: 128 per thread. (Seed 003's prose counts 4x4x4 = 64,
+  // but its own fragment ((2,2),4,(2,4)) has 4*4*8 = 128 elements; the oracle agrees.)
+  EXPECT_EQ(c0.layout.size(), 128);
+  EXPECT_EQ(c0.layout.size(), 128 * 128 / mma.threads());
+  // Seed 003 prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)); tessera merges (2,4):(16,32) into
+  // 8:16 as current CuTe does. Same function, same modes.
+  EXPECT_EQ(to_string(c0.layout), "((2,2),4,8):((1,1024),4096,16)");
+  EXPECT_TRUE(same_function(c0.layout, "((2,2),4,(2,4)):((1,1024),4096,(16,32))"_layout));
+  std::vector<int> count(128 * 128, 0);
+  for (int t = 0; t < 128; ++t)
+    for (auto [r, c] : owned(mma, Operand::kC, 128, 128, t)) ++count[r * 128 + c];
+  for (int k : count) ASSERT_EQ(k, 1);
+}
+
+TEST(Predication, IdentityTensorResidue) {
+  // A 128x128 C tile at CTA (0,0) of a 100x70 matrix: the predicate elem_less(coord, (100,70))
+  // marks exactly the in-bounds elements, for every thread of step 1.
+  TiledMMA mma = presets::step1();
+  CoordTensor cC = make_identity_tensor("(128,128)"_tuple);
+  IntTuple residue = make_tuple(100, 70);
+  int64_t in_bounds = 0;
+  for (int t = 0; t < 256; ++t) {
+    CoordTensor tCcC = make_tensor(cC, mma.partition_C(Layout("(128,128)"_tuple), t));
+    for (int64_t i = 0; i < tCcC.size(); ++i) {
+      IntTuple c = tCcC(i);
+      bool pred = elem_less(c, residue);
+      EXPECT_EQ(pred, c[0].value() < 100 && c[1].value() < 70);
+      in_bounds += pred;
+    }
+  }
+  EXPECT_EQ(in_bounds, 100 * 70);
+}
+
+TEST(TiledCopy, Seed004CopiesAndCuTeExample) {
+  // Seed 004, B: cp.async of 4 floats, threads (32,8):(1,32), values (4,1): tile (128,8).
+  TiledCopy b = make_tiled_copy_tv(atom::cp_async(16, 32), "(32,8):(1,32)"_layout, Layout("(4,1)"_tuple));
+  EXPECT_EQ(to_string(b.layout_tv), "(256,4):(4,1)");
+  EXPECT_EQ(to_string(b.tiler), "(128,8)");
+  // A: one float per thread, k-major threads (32,8):(8,1): tile (32,8).
+  TiledCopy a = make_tiled_copy_tv(atom::cp_async(4, 32), "(32,8):(8,1)"_layout, Layout("(1,1)"_tuple));
+  EXPECT_EQ(to_string(a.tiler), "(32,8)");
+  View p = a.partition_S("(128,8):(1,128)"_layout, 9);  // thread 9: m = 1, k = 1
+  EXPECT_EQ(p.offset, 1 + 128);
+  EXPECT_EQ(p.layout.size(), 4);  // 4 copies down M
+  // 128-bit copies of halves, threads (16,8):(8,1), values (1,8), S = (128,64):(64,1).
+  TiledCopy h = make_tiled_copy_tv(atom::universal_copy(128, 16), "(16,8):(8,1)"_layout, Layout("(1,8)"_tuple));
+  EXPECT_EQ(to_string(h.layout_tv), "((8,16),8):((128,1),16)");
+  EXPECT_EQ(to_string(h.tidfrg("(128,64):(64,1)"_layout, false)), "((8,16),(8,1),(8,1)):((8,64),(1,0),(1024,0))");
+  EXPECT_EQ(h.partition_S("(128,64):(64,1)"_layout, 8).offset, 64);
+  // Every element of the tile is copied exactly once.
+  std::vector<int> count(128 * 8, 0);
+  for (int t = 0; t < 256; ++t) {
+    View v = b.partition_S(Layout("(128,8)"_tuple), t);
+    for (int64_t i = 0; i < v.layout.size(); ++i) ++count[v(i)];
+  }
+  for (int k : count) ASSERT_EQ(k, 1);
+}
+
+TEST(Atoms, TvLayoutsCoverTheirTiles) {
+  // Each non-broadcast TV layout is a bijection onto its atom's tile.
+  auto bijective = [](Layout const& tv, int64_t extent) {
+    std::vector<int> seen(extent, 0);
+    for (int64_t i = 0; i < tv.size(); ++i) {
+      int64_t x = tv(i);
+      if (x < 0 || x >= extent || seen[x]++) return false;
+    }
+    return tv.size() == extent;
+  };
+  for (MmaAtom a : {atom::sm80_16x8x16_f32f16(), atom::sm80_16x8x8_f32tf32(), atom::sm90_64xNx16(128, true)}) {
+    SCOPED_TRACE(a.name);
+    EXPECT_TRUE(bijective(a.c_tv, a.m * a.n));
+    EXPECT_TRUE(bijective(a.a_tv, a.m * a.k));
+    if (a.m != 64) EXPECT_TRUE(bijective(a.b_tv, a.n * a.k));
+  }
+  EXPECT_EQ(atom::sm80_16x8x16_f32f16().values_c(), 4);
+  EXPECT_EQ(atom::sm80_16x8x16_f32f16().values_a(), 8);
+  EXPECT_EQ(atom::sm90_64xNx16(256, false).values_c(), 128);
+  // Lane 5, value 3 of m16n8k16's C is (row 9, col 3): 9 + 16*3 = 57.
+  EXPECT_EQ(atom::sm80_16x8x16_f32f16().c_tv(5, 3), 57);
+  // ldmatrix x4 in halves: each lane brings one row of 8 halves.
+  EXPECT_EQ(to_string(atom::ldmatrix(4, false).src_tv), "(32,8):(8,1)");
+  EXPECT_EQ(to_string(atom::ldmatrix(4, false).dst_tv), "(32,(2,4)):(2,(1,64))");
+  EXPECT_THROW(atom::ldmatrix(3, false), Error);
+  EXPECT_THROW(atom::cp_async(12, 32), Error);
+  EXPECT_THROW(atom::sm90_64xNx16(100, false), Error);
+  // GMMA 128-byte swizzled K-major atom for halves: Sw<3,3,3> o 0 o (8,64):(64,1).
+  EXPECT_EQ(to_string(gmma_smem_atom(GmmaSwizzle::kB128, true, 16)), "Sw<3,3,3> o 0 o (8,64):(64,1)");
+  TmaBox box = make_tma_box("(64,64)"_tuple, Swizzle(3, 4, 3));
+  EXPECT_EQ(box.swizzle_bytes, 128);
+  EXPECT_EQ(box.box[1], 64);
+}
+
+TEST(TiledMmaErrors, Messages) {
+  EXPECT_THROW(presets::step1().thread_vmnk(256), Error);
+  try {
+    tools::mma_config("UniversalFMA", "(16,16,1):(16,1,0)", "((16,4):(4,1),(16,4):(4,1),_)", 100, 128, 8);
+    FAIL();
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("not a multiple"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(tools::mma_config("NoSuchAtom", "(2,2,1)", "none", 64, 64, 16), std::invalid_argument);
+}

@@ -1,0 +1,157 @@
+#include "mma_cli.hpp"
+
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace tessera::tools {
+namespace {
+
+using nlohmann::json;
+
+Layout tile_layout(int64_t rows, int64_t cols) { return Layout(make_tuple(rows, cols)); }
+
+// "(M=(16,4):(4,1), N=(16,4):(4,1), K=_)" -> "((16,4):(4,1),(16,4):(4,1),_)"
+std::string strip_mode_names(std::string s) {
+  for (const char* key : {"M=", "N=", "K="}) {
+    for (size_t at = s.find(key); at != std::string::npos; at = s.find(key)) s.erase(at, 2);
+  }
+  return s;
+}
+
+std::string join_set(std::set<int64_t> const& s) {
+  std::string out = "{";
+  for (int64_t v : s) out += (out.size() > 1 ? "," : "") + std::to_string(v);
+  return out + "}";
+}
+
+}  // namespace
+
+MmaConfig mma_config(std::string const& atom_name, std::string const& atom_layout,
+                     std::string const& permutation, int64_t m, int64_t n, int64_t k) {
+  MmaAtom atom;
+  std::string name = atom_name.substr(0, atom_name.find('<'));  // UniversalFMA<float,...>
+  if (!mma_atom_by_name(name.c_str(), atom))
+    throw std::invalid_argument("unknown MMA atom '" + atom_name +
+                                "' (known: UniversalFMA, SM80_16x8x16_F32F16F16F32_TN, "
+                                "SM80_16x8x16_F32BF16BF16F32_TN, SM80_16x8x8_F32TF32TF32F32_TN, "
+                                "SM90_64x{64,128,256}x16_F32F16F16_SS, SM90_64x128x16_F32F16F16_RS)");
+  Layout layout = atom_layout.find(':') == std::string::npos ? Layout(parse_int_tuple(atom_layout))
+                                                             : parse_layout(atom_layout);
+  Tiler perm;
+  if (permutation != "none" && !permutation.empty()) perm = parse_tiler(strip_mode_names(permutation));
+  if (!perm.by_mode && permutation != "none" && !permutation.empty())
+    throw std::invalid_argument("a permutation needs one entry per mode (M,N,K): " + permutation);
+  MmaConfig cfg;
+  cfg.name = atom.name;
+  cfg.mma = make_tiled_mma(atom, layout, perm);
+  cfg.tile[0] = m, cfg.tile[1] = n, cfg.tile[2] = k;
+  for (int i = 0; i < 3; ++i) {
+    if (cfg.tile[i] <= 0 || cfg.tile[i] % cfg.mma.tile_size(i) != 0)
+      throw std::invalid_argument("the CTA tile " + std::to_string(cfg.tile[i]) + " of mode " + "MNK"[i] +
+                                  " is not a multiple of the TiledMMA's " +
+                                  std::to_string(cfg.mma.tile_size(i)));
+  }
+  cfg.tensor[int(Operand::kC)] = Layout(make_tuple(m, n), make_tuple(n, 1));
+  cfg.tensor[int(Operand::kA)] = Layout(make_tuple(m, k), make_tuple(1, m));
+  cfg.tensor[int(Operand::kB)] = Layout(make_tuple(n, k), make_tuple(1, n));
+  cfg.atom_layout_text = to_string(layout);
+  cfg.permutation_text = permutation.empty() ? "none" : permutation;
+  return cfg;
+}
+
+MmaConfig mma_preset(std::string const& name) {
+  if (name == "step1") {
+    MmaConfig c = mma_config("UniversalFMA", "(16,16,1):(16,1,0)",
+                             "((16,4):(4,1),(16,4):(4,1),_)", 128, 128, 8);
+    c.name = "step1 (seed 000/001): UniversalFMA";
+    c.tensor[int(Operand::kA)] = parse_layout("(128,8):(1,128)");
+    c.tensor[int(Operand::kB)] = parse_layout("(128,8):(1,128)");
+    return c;
+  }
+  if (name == "step4") {
+    MmaConfig c = mma_config("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(1,2,0)", "(32,32,16)", 128, 128, 32);
+    c.name = "step4 (seed 003): SM80_16x8x16_F32F16F16F32_TN";
+    c.tensor[int(Operand::kA)] = parse_layout("(128,32):(32,1)");
+    c.tensor[int(Operand::kB)] = parse_layout("(128,32):(32,1)");
+    return c;
+  }
+  throw std::invalid_argument("unknown preset '" + name + "' (known: step1, step4)");
+}
+
+json operand_coords(MmaConfig const& cfg, Operand op) {
+  int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
+  Layout tile = tile_layout(cfg.tile[i0], cfg.tile[i1]);
+  CoordTensor id = make_identity_tensor(tile.shape);
+  json all = json::array();
+  for (int64_t t = 0; t < cfg.mma.threads(); ++t) {
+    CoordTensor mine = make_tensor(id, cfg.mma.partition(op, tile, t));
+    json coords = json::array();
+    for (int64_t i = 0; i < mine.size(); ++i) {
+      IntTuple c = mine(i);
+      coords.push_back({c[0].value(), c[1].value()});
+    }
+    all.push_back(std::move(coords));
+  }
+  return all;
+}
+
+json answer_tiledmma_case(json const& c) {
+  std::vector<int64_t> tile = c.at("tile_mnk").get<std::vector<int64_t>>();
+  if (tile.size() != 3) throw std::invalid_argument("tile_mnk must have 3 entries");
+  MmaConfig cfg = mma_config(c.at("atom").get<std::string>(), c.at("atom_layout").get<std::string>(),
+                             c.value("permutation", std::string("none")), tile[0], tile[1], tile[2]);
+  json out = {{"id", c.value("id", json())}};
+  for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
+    const char* key = operand_name(op);
+    Layout tensor = cfg.tensor[int(op)];
+    if (c.contains(key) && c[key].contains("tensor_layout"))
+      tensor = parse_layout(c[key]["tensor_layout"].get<std::string>());
+    out[key] = {{"thread0_fragment", to_string(cfg.mma.partition(op, tensor, 0).layout)},
+                {"coords", operand_coords(cfg, op)}};
+  }
+  return out;
+}
+
+json explain_json(MmaConfig const& cfg, Operand op, int64_t thread) {
+  Derivation d = cfg.mma.explain(op, cfg.tensor[int(op)], thread);
+  json steps = json::array();
+  for (auto const& s : d.step) steps.push_back({{"name", s.name}, {"what", s.what}, {"layout", to_string(s.layout)}});
+  int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
+  Layout tile = tile_layout(cfg.tile[i0], cfg.tile[i1]);
+  CoordTensor mine = make_tensor(make_identity_tensor(tile.shape), cfg.mma.partition(op, tile, thread));
+  json coords = json::array();
+  for (int64_t i = 0; i < mine.size(); ++i) coords.push_back({mine(i)[0].value(), mine(i)[1].value()});
+  return {{"operand", operand_name(op)},
+          {"tensor", to_string(cfg.tensor[int(op)])},
+          {"thread", thread},
+          {"thread_vmnk", to_string(cfg.mma.thread_vmnk(thread))},
+          {"steps", steps},
+          {"offset", d.fragment.offset},
+          {"fragment", to_string(d.fragment.layout)},
+          {"coords", coords}};
+}
+
+std::string explain_text(MmaConfig const& cfg, Operand op, int64_t thread) {
+  json j = explain_json(cfg, op, thread);
+  std::ostringstream o;
+  const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
+  o << operand_name(op) << " " << dims << " = " << j["tensor"].get<std::string>() << ", thread " << thread
+    << " at (v,m,n,k) = " << j["thread_vmnk"].get<std::string>() << "\n";
+  int k = 1;
+  for (auto const& s : j["steps"]) {
+    o << "  " << k++ << ". " << s["name"].get<std::string>() << ": " << s["what"].get<std::string>() << "\n"
+      << "       " << s["layout"].get<std::string>() << "\n";
+  }
+  o << "  => offset " << j["offset"].get<int64_t>() << ", fragment " << j["fragment"].get<std::string>() << "\n";
+  std::set<int64_t> rows, cols;
+  for (auto const& c : j["coords"]) rows.insert(c[0].get<int64_t>()), cols.insert(c[1].get<int64_t>());
+  const char* r = op == Operand::kB ? "n" : "m";
+  const char* c = op == Operand::kC ? "n" : "k";
+  o << "  thread " << thread << " owns " << j["coords"].size() << " elements of the tile: " << r << " in "
+    << join_set(rows) << " x " << c << " in " << join_set(cols);
+  o << (rows.size() * cols.size() == j["coords"].size() ? "" : " (not a full product)") << "\n";
+  return o.str();
+}
+
+}  // namespace tessera::tools

@@ -1,0 +1,41 @@
+// tools/mma_cli.hpp -- TiledMMA configurations from strings, for `batch` and `explain`.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <tessera.hpp>
+
+namespace tessera::tools {
+
+// A TiledMMA and the tensors its operands are partitioned from (C: (M,N), A: (M,K), B: (N,K)).
+struct MmaConfig {
+  std::string name;
+  TiledMMA mma;
+  int64_t tile[3] = {0, 0, 0};  // the CTA tile M, N, K
+  Layout tensor[3];              // indexed by Operand: C, A, B
+  std::string atom_layout_text, permutation_text;
+};
+
+// Presets "step1" and "step4" (the seeds' configurations). Throws std::invalid_argument.
+MmaConfig mma_preset(std::string const& name);
+
+// A configuration from an atom name, an atom layout ("(16,16,1):(16,1,0)" or a shape "(2,2,1)"),
+// a permutation ("none", "(32,32,16)", "((16,4):(4,1),(16,4):(4,1),_)" or the oracle's
+// "(M=(16,4):(4,1), N=(16,4):(4,1), K=_)") and the CTA tile. Tensors default to the tile:
+// C row-major (M,N):(N,1), A (M,K):(1,M), B (N,K):(1,N).
+MmaConfig mma_config(std::string const& atom, std::string const& atom_layout,
+                     std::string const& permutation, int64_t m, int64_t n, int64_t k);
+
+// The coordinates (in the CTA tile) of every fragment element of every thread: [t][i] = [r, c].
+nlohmann::json operand_coords(MmaConfig const& cfg, Operand op);
+
+// The `batch` answer for a TiledMMA case of the oracle format.
+nlohmann::json answer_tiledmma_case(nlohmann::json const& c);
+
+// The derivation of one operand for one thread, as JSON.
+nlohmann::json explain_json(MmaConfig const& cfg, Operand op, int64_t thread);
+// ... and as text for the terminal.
+std::string explain_text(MmaConfig const& cfg, Operand op, int64_t thread);
+
+}  // namespace tessera::tools
