@@ -21,6 +21,8 @@ using Verbs = std::vector<Verb>;
 
 void add_algebra_verbs(CLI::App& app, Verbs& verbs);  // batch, one verb per op, show, demo
 void add_explain_verb(CLI::App& app, Verbs& verbs);   // explain
+void add_render_verb(CLI::App& app, Verbs& verbs);    // render (self-contained HTML)
+void add_codegen_verb(CLI::App& app, Verbs& verbs);   // codegen (plain CUDA index code)
 
 // The index table of a rank-1 or rank-2 layout (rows: mode 0, columns: mode 1).
 void print_table(Layout const& l);

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""`tessera render` pages in headless Chromium (Selenium + chromedriver).
+
+Usage: test_render.py TESSERA_EXE [WORK_DIR]
+Checks, against the library's own answers (`tessera explain --json`):
+  - hovering cells of step 1 and step 4's C tile shows the owning thread and its value index;
+  - selecting thread 0 of step 1 highlights exactly its 64 elements (counted on the canvas);
+  - the page makes no network request (loaded offline; performance entries and the CDP log);
+  - a screenshot is non-blank; the layout and TiledCopy pages answer hovers too.
+Exits 77 (ctest SKIP) with a message when Chromium, chromedriver or Selenium is missing.
+Screenshots go to $TESSERA_SCREENSHOT_DIR when set (e.g. docs/), else WORK_DIR.
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+SKIP = 77
+
+
+def skip(why):
+    print(f"SKIP: {why}")
+    sys.exit(SKIP)
+
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.by import By
+except ImportError:
+    # Debian's python3-selenium lives in the system interpreter; a pyenv/venv python lacks it.
+    system = "/usr/bin/python3"
+    if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system) \
+            and not os.environ.get("TESSERA_BROWSER_REEXEC"):
+        os.environ["TESSERA_BROWSER_REEXEC"] = "1"
+        os.execv(system, [system, *sys.argv])
+    skip("Selenium for Python is not installed (Debian: python3-selenium)")
+
+exe = os.path.abspath(sys.argv[1])
+work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="tessera-browser-"))
+os.makedirs(work, exist_ok=True)
+shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def find(*names):
+    for n in names:
+        p = shutil.which(n)
+        if p:
+            return p
+    return None
+
+
+chrome = os.environ.get("CHROME_BIN") or find("chromium", "chromium-browser", "google-chrome", "chrome")
+driver_exe = os.environ.get("CHROMEDRIVER") or find("chromedriver") or (
+    "/usr/lib/chromium/chromedriver" if os.path.exists("/usr/lib/chromium/chromedriver") else None)
+if not chrome:
+    skip("Chromium is not installed (Debian: chromium)")
+if not driver_exe:
+    skip("chromedriver is not installed (Debian: chromium-driver)")
+
+
+def tessera(*args):
+    p = subprocess.run([exe, *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"tessera {' '.join(args)} failed ({p.returncode}): {p.stderr}")
+    return p.stdout
+
+
+def library_fragment(preset, thread):
+    """Thread's C coordinates [(row, col)] in fragment order, from `tessera explain --json`."""
+    j = json.loads(tessera("explain", "--preset", preset, "--thread", str(thread), "--operand", "C", "--json"))
+    return [tuple(c) for c in j["operands"]["C"]["coords"]]
+
+
+def png_colors(png):
+    """The number of distinct RGB colors of an 8-bit RGB/RGBA PNG (a small decoder, no PIL)."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, w = 8, b"", 0
+    while pos < len(png):
+        n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        body = png[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), (depth, ctype)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, stride = zlib.decompress(idat), w * bpp
+    prev, colors, at = bytearray(stride), set(), 0
+    for _ in range(h):
+        f, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
+        at += 1 + stride
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        for x in range(0, stride, bpp * 7):
+            colors.add(bytes(line[x:x + 3]))
+        prev = line
+    return len(colors)
+
+
+def start_browser():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chrome
+    profile = tempfile.mkdtemp(prefix="tessera-chromium-")
+    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+              f"--user-data-dir={profile}", "--window-size=1280,1000", "--force-device-scale-factor=1"]:
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    try:
+        return webdriver.Chrome(service=Service(executable_path=driver_exe), options=opts), profile
+    except Exception as e:  # noqa: BLE001 -- a browser that cannot start here is an environment problem
+        sys.exit(f"Chromium did not start: {e}")
+
+
+def load(driver, path):
+    """Loads a page with the network emulated offline; returns requests other than the page itself."""
+    driver.get_log("performance")  # drop earlier entries
+    url = "file://" + path
+    driver.get(url)
+    ready = driver.execute_script("return window.tesseraReady === true")
+    check(ready, f"{os.path.basename(path)}: the script ran to the end (offline)")
+    resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    check(resources == [], f"{os.path.basename(path)}: no resource fetched ({resources})")
+    sent = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg.get("method") == "Network.requestWillBeSent":
+            u = msg["params"]["request"]["url"]
+            if u != url:
+                sent.append(u)
+    check(sent == [], f"{os.path.basename(path)}: no network request in the DevTools log ({sent[:3]})")
+    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    check(errors == [], f"{os.path.basename(path)}: no console errors ({errors[:2]})")
+
+
+def hover(driver, canvas_id, row, col):
+    """Moves the real mouse pointer to the center of cell (row, col) and returns the hover data."""
+    canvas = driver.find_element(By.ID, canvas_id)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    cell = int(canvas.get_attribute("data-cell"))
+    rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top]", canvas)
+    action = ActionBuilder(driver)
+    action.pointer_action.move_to_location(int(rect[0] + (col + 0.5) * cell), int(rect[1] + (row + 0.5) * cell))
+    action.perform()
+    hover_id = canvas_id.replace("grid-", "hover-")
+    return driver.execute_script("return Object.assign({}, document.getElementById(arguments[0]).dataset)", hover_id)
+
+
+# Cells whose center pixel is not gray (the selected thread's cells; others are drawn in grays).
+COUNT_HIGHLIGHTED = """
+const c = document.getElementById(arguments[0]), cell = +c.dataset.cell;
+const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, out = [];
+for (let r = 0; r < +c.dataset.rows; ++r) for (let k = 0; k < +c.dataset.cols; ++k) {
+  const inner = cell - (cell >= 5 ? 1 : 0);  // the page leaves a 1-pixel gap between cells of 5+ pixels
+  const x = k * cell + (inner >> 1), y = r * cell + (inner >> 1);
+  const i = 4 * (y * c.width + x);
+  if (!(px[i] === px[i + 1] && px[i + 1] === px[i + 2])) out.push([r, k]);
+}
+return out;
+"""
+
+
+def check_mma(driver, preset, cells):
+    path = os.path.join(work, f"{preset}.html")
+    args = ["render", "--preset", preset, "-o", path]
+    if preset == "step1":
+        args += ["--compare-perm", "(16,4):(1,16)", "--compare-perm", "(16,8):(8,1)"]
+    tessera(*args)
+    load(driver, path)
+    driver.execute_script("window.scrollTo(0, 0)")
+    for row, col in cells:
+        got = hover(driver, "grid-C", row, col)
+        t, v = int(got.get("thread", -1)), int(got.get("value", -1))
+        ok = (int(got.get("row", -1)), int(got.get("col", -1))) == (row, col) and t >= 0
+        frag = library_fragment(preset, t) if ok else []
+        ok = ok and v < len(frag) and frag[v] == (row, col) and int(got["offset"]) == row * 128 + col
+        check(ok, f"{preset}: hover C[{row}][{col}] -> thread {t} value {v} offset {got.get('offset')}"
+                  f" (library: thread {t} value {v} is {frag[v] if 0 <= v < len(frag) else None})")
+    driver.execute_script("window.scrollTo(0, 0)")
+    png = driver.get_screenshot_as_png()
+    with open(os.path.join(shots, f"{preset}.png"), "wb") as f:
+        f.write(png)
+    n = png_colors(png)
+    check(n > 16, f"{preset}: screenshot is not blank ({n} distinct colors sampled)")
+
+
+driver, profile = start_browser()
+try:
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                           {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+
+    check_mma(driver, "step1", [(0, 0), (66, 3), (5, 70), (127, 127), (64, 64), (17, 100)])
+    # Selecting thread 0 (typed) lights exactly its 64 elements, as the library says.
+    box = driver.find_element(By.ID, "thread")
+    box.clear()
+    box.send_keys("0")
+    lit = sorted(tuple(x) for x in driver.execute_script(COUNT_HIGHLIGHTED, "grid-C"))
+    want = sorted(library_fragment("step1", 0))
+    check(len(lit) == 64 and lit == want, f"step1: thread 0 highlights exactly its 64 elements ({len(lit)} lit)")
+    table_rows = len(driver.find_elements(By.CSS_SELECTOR, "#frag-C tbody tr"))
+    check(table_rows == 64, f"step1: thread 0's fragment table has 64 rows ({table_rows})")
+    layout = driver.find_element(By.ID, "fraglayout-C").text
+    check("(1,(4,2),(4,2)):(0,(128,8192),(1,64))" in layout, f"step1: thread 0's fragment layout ({layout})")
+    # Clicking a cell selects its owner: C[66][3] belongs to thread 0 too.
+    hover(driver, "grid-C", 70, 9)
+    a = ActionBuilder(driver)
+    a.pointer_action.click()
+    a.perform()
+    sel = driver.find_element(By.ID, "thread").get_attribute("value")
+    check(sel == str(int(hover(driver, "grid-C", 70, 9)["thread"])), f"step1: clicking C[70][9] selects its thread ({sel})")
+    driver.save_screenshot(os.path.join(shots, "step1_thread.png"))
+
+    check_mma(driver, "step4", [(0, 0), (9, 3), (31, 31), (100, 77), (127, 0)])
+
+    # A layout page and a TiledCopy page (seed 004's B copy: thread t copies tile elements 4t..4t+3).
+    path = os.path.join(work, "layout.html")
+    tessera("render", "--layout", "(8,8):(8,1)", "-o", path)
+    load(driver, path)
+    got = hover(driver, "grid-layout", 2, 3)
+    check(got.get("value") == "19" and got.get("coord") == "(2,3)", f"layout: hover (2,3) -> {got}")
+    path = os.path.join(work, "copy.html")
+    tessera("render", "--copy", "cp_async:16", "--dtype", "float", "--thr", "(32,8):(1,32)", "--val", "(4,1)",
+            "-o", path)
+    load(driver, path)
+    got = hover(driver, "grid-src", 6, 1)
+    check(got.get("thread") == str((6 + 128 * 1) // 4) and got.get("value") == "2",
+          f"copy: source (6,1) -> thread {got.get('thread')} value {got.get('value')} (want 33, 2)")
+finally:
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+print(f"browser: {len(failures)} failures; screenshots in {shots}")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,177 @@
+#include "render.hpp"
+
+#include <functional>
+#include <stdexcept>
+
+namespace tessera::tools {
+namespace {
+
+using nlohmann::json;
+
+// Pages stay responsive up to this many cells per picture (a 256x256 tile).
+constexpr int64_t kMaxCells = 1 << 17;
+
+// A layout given as "(8,8):(8,1)", or a shape "(4,1)" meaning the compact column-major layout.
+Layout layout_arg(std::string const& text) {
+  return text.find(':') == std::string::npos ? Layout(parse_int_tuple(text)) : parse_layout(text);
+}
+
+void check_cells(int64_t rows, int64_t cols, std::string const& what) {
+  if (rows * cols > kMaxCells)
+    throw std::invalid_argument("render: " + what + " has " + std::to_string(rows * cols) +
+                                " cells; pictures are limited to " + std::to_string(kMaxCells));
+}
+
+// One picture of thread ownership over a rows x cols tile. `coords(t)` is thread t's partition of
+// the compact column-major tile (it gives each element's (row, col) through an identity tensor)
+// and `data(t)` its partition of the real tensor (it gives the offsets).
+json ownership_grid(std::string const& title, char row_name, char col_name, int64_t rows, int64_t cols,
+                    int64_t threads, std::function<View(int64_t)> const& coords,
+                    std::function<View(int64_t)> const& data) {
+  check_cells(rows, cols, title);
+  int64_t cells = rows * cols;
+  std::vector<int64_t> owner(cells, -1), value(cells, -1), offset(cells, -1);
+  json shared = json::object(), frag = json::array(), layouts = json::array();
+  CoordTensor id = make_identity_tensor(make_tuple(rows, cols));
+  for (int64_t t = 0; t < threads; ++t) {
+    CoordTensor mine = make_tensor(id, coords(t));
+    View v = data(t);
+    std::vector<int64_t> list;
+    list.reserve(mine.size());
+    for (int64_t i = 0; i < mine.size(); ++i) {
+      IntTuple c = mine(i);
+      int64_t cell = c[0].value() * cols + c[1].value();
+      list.push_back(cell);
+      if (owner[cell] < 0) {
+        owner[cell] = t, value[cell] = i, offset[cell] = v(i);
+      } else {
+        shared[std::to_string(cell)].push_back(t);  // also owned by t (A and B are replicated)
+      }
+    }
+    frag.push_back(std::move(list));
+    layouts.push_back(std::to_string(v.offset) + " + " + to_string(v.layout));
+  }
+  return {{"title", title}, {"rows", rows}, {"cols", cols},
+          {"row_name", std::string(1, row_name)}, {"col_name", std::string(1, col_name)},
+          {"owner", owner}, {"value", value}, {"offset", offset}, {"shared", shared},
+          {"frag", frag}, {"layouts", layouts}};
+}
+
+json operand_grid(MmaConfig const& cfg, Operand op) {
+  int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
+  Layout tile(make_tuple(cfg.tile[i0], cfg.tile[i1]));
+  Layout tensor = cfg.tensor[int(op)];
+  std::string title = std::string(operand_name(op)) + " (" + "MNK"[i0] + "," + "MNK"[i1] + ") = " + to_string(tensor);
+  auto const& mma = cfg.mma;
+  return ownership_grid(title, "mnk"[i0], "mnk"[i1], cfg.tile[i0], cfg.tile[i1], mma.threads(),
+                        [&](int64_t t) { return mma.partition(op, tile, t); },
+                        [&](int64_t t) { return mma.partition(op, tensor, t); });
+}
+
+// "(16,4):(1,16)" alone means that layout for M and N (seed 000's comparison); anything else
+// is a full per-mode permutation as `explain --perm` takes it.
+std::string per_mode_permutation(std::string const& p) {
+  if (p.find(':') != std::string::npos && p.find('_') == std::string::npos) {
+    try {
+      parse_layout(p);
+      return "(" + p + "," + p + ",_)";
+    } catch (tessera::Error const&) {
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+json layout_page_data(Layout const& l) {
+  int64_t rows = l.rank() >= 2 ? l[0].size() : 1;
+  int64_t cols = l.size() / rows;
+  check_cells(rows, cols, "the layout " + to_string(l));
+  std::vector<int64_t> values(rows * cols);
+  json coords = json::array();
+  coords.get_ref<json::array_t&>().resize(rows * cols);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t i = r + c * rows;  // colexicographic index of (r, c)
+      values[r * cols + c] = l(i);
+      coords[r * cols + c] = to_string(idx2crd(i, l.shape));
+    }
+  return {{"kind", "layout"}, {"layout", to_string(l)}, {"size", l.size()}, {"cosize", l.cosize()},
+          {"rank", l.rank()}, {"rows", rows}, {"cols", cols}, {"values", values}, {"coords", coords}};
+}
+
+json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms) {
+  auto const& mma = cfg.mma;
+  json thr = json::array();
+  for (int64_t t = 0; t < mma.threads(); ++t) thr.push_back(to_string(mma.thread_vmnk(t)));
+  json out = {{"kind", "mma"},
+              {"name", cfg.name},
+              {"atom", mma.atom.name},
+              {"atom_mnk", {mma.atom.m, mma.atom.n, mma.atom.k}},
+              {"atom_layout", cfg.atom_layout_text},
+              {"permutation", cfg.permutation_text},
+              {"perm_layouts", {to_string(mma.perm[0]), to_string(mma.perm[1]), to_string(mma.perm[2])}},
+              {"tile", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}},
+              {"threads", mma.threads()},
+              {"thr_vmnk", to_string(mma.thr_vmnk)},
+              {"thread_coord", thr}};
+  for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
+    json g = operand_grid(cfg, op);
+    // Steps 1-4 do not depend on the thread; step 5 is the thread's entry of g["layouts"].
+    g["steps"] = explain_json(cfg, op, 0)["steps"];
+    out["operands"].push_back(std::move(g));
+  }
+  out["compare"] = json::array();
+  for (auto const& p : compare_perms) {
+    MmaConfig alt = mma_config(mma.atom.name, cfg.atom_layout_text, per_mode_permutation(p), cfg.tile[0],
+                               cfg.tile[1], cfg.tile[2]);
+    if (alt.mma.threads() != mma.threads()) throw std::logic_error("render: compare changed the thread count");
+    alt.tensor[int(Operand::kC)] = cfg.tensor[int(Operand::kC)];
+    json g = operand_grid(alt, Operand::kC);
+    g["title"] = "permutation " + p;
+    g["steps"] = explain_json(alt, Operand::kC, 0)["steps"];
+    out["compare"].push_back(std::move(g));
+  }
+  return out;
+}
+
+json copy_page_data(CopySpec const& s) {
+  std::string kind = s.atom.substr(0, s.atom.find(':'));
+  std::string arg = s.atom.find(':') == std::string::npos ? "" : s.atom.substr(s.atom.find(':') + 1);
+  CopyAtom atom;
+  if (kind == "cp_async" || kind == "universal") {
+    if (arg.empty() || arg.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("render: --copy " + s.atom + " needs a number, e.g. cp_async:16 (bytes) "
+                                  "or universal:128 (bits)");
+    int64_t n = std::stoll(arg);
+    atom = kind == "cp_async" ? atom::cp_async(n, s.elem_bits) : atom::universal_copy(n, s.elem_bits);
+  } else if (kind == "ldmatrix" && (arg == "x1" || arg == "x2" || arg == "x4" || arg == "x1t" ||
+                                    arg == "x2t" || arg == "x4t")) {
+    atom = atom::ldmatrix(arg[1] - '0', arg.size() == 3, s.elem_bits);
+  } else {
+    throw std::invalid_argument("render: unknown copy atom '" + s.atom +
+                                "' (known: cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t])");
+  }
+  if (s.thr.empty() || s.val.empty()) throw std::invalid_argument("render --copy needs --thr and --val layouts");
+  TiledCopy copy = make_tiled_copy_tv(atom, layout_arg(s.thr), layout_arg(s.val));
+  IntTuple tiler = copy.tiler;
+  if (tiler.rank() > 2) throw std::invalid_argument("render: the copy tile " + to_string(tiler) + " is not 2-D");
+  if (tiler.is_int()) tiler = make_tuple(tiler.value(), int64_t(1));
+  Layout tile(tiler);
+  json out = {{"kind", "copy"},     {"atom", atom.name},     {"elem_bits", s.elem_bits},
+              {"thr", s.thr},       {"val", s.val},          {"tile", to_string(tiler)},
+              {"layout_tv", to_string(copy.layout_tv)},      {"threads", copy.threads()}};
+  for (bool dst : {false, true}) {
+    std::string given = dst ? s.dst : s.src;
+    Layout tensor = given.empty() ? tile : layout_arg(given);
+    if (tensor.rank() != 2) throw std::invalid_argument("render: the copy tensor " + to_string(tensor) + " is not 2-D");
+    Layout shape(make_tuple(tensor[0].size(), tensor[1].size()));
+    std::string title = std::string(dst ? "destination" : "source") + " " + to_string(tensor);
+    out["operands"].push_back(ownership_grid(title, 'm', 'n', shape[0].size(), shape[1].size(), copy.threads(),
+                                             [&](int64_t t) { return copy.partition(shape, t, dst); },
+                                             [&](int64_t t) { return copy.partition(tensor, t, dst); }));
+  }
+  return out;
+}
+
+}  // namespace tessera::tools

@@ -1,0 +1,38 @@
+// tools/render.hpp -- the data of `tessera render`'s pages, computed by the library, and the page.
+//
+// Every number the page shows is computed here and embedded as JSON; the page's script only
+// draws and handles events. A "grid" is one picture: a tile of rows x cols cells (row-major cell
+// index row*cols + col) with, per cell, the thread that owns it (the lowest one when several
+// do), its value index in that thread's fragment and its offset in the tensor; per thread, its
+// cells in fragment order and its fragment "offset + layout".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mma_cli.hpp"
+
+namespace tessera::tools {
+
+// A layout's values as a grid (rank 1: one row; rank 2: mode 0 down, mode 1 across; higher
+// ranks folded to (mode 0, (mode 1, ...)) colexicographically, as CuTe flattens trailing modes).
+nlohmann::json layout_page_data(Layout const& l);
+
+// A TiledMMA: C, A and B grids, the five explain steps per operand, and one C grid per
+// alternative permutation (a per-mode permutation, or one layout used for both M and N).
+nlohmann::json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms);
+
+// A TiledCopy: the source and destination partitions per thread.
+struct CopySpec {
+  std::string atom = "cp_async:16";  // cp_async:BYTES, universal:BITS, ldmatrix:x1|x2|x4[t]
+  int64_t elem_bits = 32;
+  std::string thr, val, src, dst;    // layouts; src/dst default to the tile, column-major
+};
+nlohmann::json copy_page_data(CopySpec const& spec);
+
+// The self-contained HTML page (no network: styles, script and data inline) for any of the above.
+std::string render_page(nlohmann::json const& data);
+
+}  // namespace tessera::tools

@@ -1,0 +1,50 @@
+// tools/render_options.hpp -- the TiledMMA options shared by `render` and `codegen`.
+//
+// The same spelling as `explain`: --preset, or --atom/--atom-layout/--perm/--tile.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "mma_cli.hpp"
+
+namespace tessera::tools {
+
+struct MmaArgs {
+  std::string preset, atom = "UniversalFMA", atom_layout, permutation = "none";
+  std::vector<int64_t> tile;
+  bool given() const { return !preset.empty() || !atom_layout.empty(); }
+};
+
+inline void add_mma_options(CLI::App* cmd, MmaArgs& a) {
+  cmd->add_option("--preset", a.preset, "step1 or step4 (the seeds' configurations)");
+  cmd->add_option("--atom", a.atom, "MMA atom, e.g. UniversalFMA, SM80_16x8x16_F32F16F16F32_TN");
+  cmd->add_option("--atom-layout", a.atom_layout, "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");
+  cmd->add_option("--perm", a.permutation, "permutation per mode, e.g. \"((16,4):(4,1),(16,4):(4,1),_)\"");
+  cmd->add_option("--tile", a.tile, "CTA tile M N K")->expected(3);
+}
+
+// The options as they would be typed, for the header comment of generated files.
+inline std::string mma_flags(MmaArgs const& a) {
+  if (!a.preset.empty()) return "--preset " + a.preset;
+  std::string s = "--atom " + a.atom + " --atom-layout \"" + a.atom_layout + "\" --perm \"" + a.permutation + "\" --tile";
+  for (int64_t t : a.tile) s += " " + std::to_string(t);
+  return s;
+}
+
+// The configuration the options name. Throws std::invalid_argument for a bad combination.
+inline MmaConfig mma_from_args(MmaArgs const& a, std::string const& verb) {
+  if (!a.preset.empty()) {
+    if (!a.atom_layout.empty()) throw std::invalid_argument(verb + ": give --preset or --atom-layout, not both");
+    return mma_preset(a.preset);
+  }
+  if (a.atom_layout.empty() || a.tile.size() != 3)
+    throw std::invalid_argument(verb + " needs --preset, or --atom-layout and --tile M N K");
+  return mma_config(a.atom, a.atom_layout, a.permutation, a.tile[0], a.tile[1], a.tile[2]);
+}
+
+}  // namespace tessera::tools
