@@ -13,3 +13,4 @@
 #include "tessera/atom/smem.hpp"
 #include "tessera/tiled_mma.hpp"
 #include "tessera/tiled_copy.hpp"
+#include "tessera/analysis.hpp"
