@@ -1,0 +1,66 @@
+/* tessera/gemm.h -- the C ABI of libtessera_gemm.so (DESIGN.md "Contract: GEMM entry point").
+ *
+ * C = alpha * op(A) * op(B) + beta * C on device pointers, column-major like BLAS, op = 'N' or
+ * 'T' ('n', 't', and 'C'/'c', which for real types is 'T', are accepted too). op(A) is m x k,
+ * op(B) is k x n, C is m x n. Quick returns follow BLAS: m or n = 0 does nothing; k = 0 (or
+ * alpha = 0) scales C by beta, and beta = 0 writes zeros without reading C.
+ *
+ * Every argument is checked before any CUDA call: a bad argument returns its status and touches
+ * neither the GPU nor the CUDA runtime. tessera_status_string(status) gives the message.
+ *
+ *   float *A, *B, *C;  // device pointers, 512 x 512 each
+ *   int s = tessera_gemm(TESSERA_F32, 'N', 'N', 512, 512, 512, 1.0f, A, 512, B, 512, 0.0f, C, 512, 0);
+ *   if (s) fprintf(stderr, "%s\n", tessera_status_string(s));
+ */
+#ifndef TESSERA_GEMM_H
+#define TESSERA_GEMM_H
+
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define TESSERA_GEMM_API
+#else
+#define TESSERA_GEMM_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { TESSERA_F32 = 0, TESSERA_TF32 = 1, TESSERA_F16 = 2, TESSERA_BF16 = 3 } tessera_dtype;
+
+/* Status codes: 0 is success; each other value has a message from tessera_status_string. */
+enum {
+  TESSERA_SUCCESS = 0,
+  TESSERA_ERROR_INVALID_TRANS = 1,    /* transa or transb is not 'N', 'T' (or 'C') */
+  TESSERA_ERROR_INVALID_SIZE = 2,     /* m, n or k is negative */
+  TESSERA_ERROR_INVALID_LDA = 3,      /* lda < max(1, rows of A as stored) */
+  TESSERA_ERROR_INVALID_LDB = 4,      /* ldb < max(1, rows of B as stored) */
+  TESSERA_ERROR_INVALID_LDC = 5,      /* ldc < max(1, m) */
+  TESSERA_ERROR_NULL_POINTER = 6,     /* A, B or C is NULL although its size is not zero */
+  TESSERA_ERROR_UNKNOWN_DTYPE = 7,    /* dtype is not a tessera_dtype */
+  TESSERA_ERROR_UNKNOWN_KERNEL = 8,   /* no kernel of that name: see tessera_gemm_kernels() */
+  TESSERA_ERROR_UNSUPPORTED_DTYPE = 9,/* the kernel cannot run this dtype (not yet implemented) */
+  TESSERA_ERROR_TOO_LARGE = 10,       /* a size needs more CTAs than one launch can have */
+  TESSERA_ERROR_CUDA = 11             /* the CUDA runtime reported an error (launch or device) */
+};
+
+/* C = alpha * op(A) * op(B) + beta * C, column-major like BLAS, op = 'N' or 'T'.
+   A, B and C all hold `dtype` (TF32: fp32 storage, tf32 math); accumulation in fp32. 0 = success. */
+TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb, int64_t m, int64_t n, int64_t k,
+                 float alpha, const void* A, int64_t lda, const void* B, int64_t ldb,
+                 float beta, void* C, int64_t ldc, void* stream /* cudaStream_t, NULL = default */);
+
+/* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). */
+TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
+                       int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
+                       const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
+
+TESSERA_GEMM_API const char* tessera_gemm_kernels(void);            /* comma-separated names */
+TESSERA_GEMM_API const char* tessera_status_string(int status);     /* readable message for any status */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_GEMM_H */

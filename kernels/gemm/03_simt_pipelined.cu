@@ -1,0 +1,252 @@
+// kernels/gemm/03_simt_pipelined.cu -- ladder step 03: fast fp32 SIMT GEMM for Hopper.
+//
+// What it adds to 02 (each a layout decision, made once in the config below):
+//   - a kStages-deep cp.async pipeline: tile kt+kStages-1 is in flight while tile kt is used;
+//   - warp tiling: the atom layout ((4,4),(8,2),1):((1,32),(4,128),0) puts a warp's 32 threads
+//     on a 4x8 grid of atoms (lane = m0 + 4*n0), so a warp covers 32x64 of C and its shared
+//     loads touch 4 (A) and 8 (B) distinct 16-byte vectors: one wavefront each;
+//   - 128-bit shared loads: the permutation (16,4):(4,1) gives every thread runs of 4
+//     consecutive rows (columns), contiguous in the MN-major shared tiles (checked statically);
+//   - conflict-free shared stores: tiles are (BM,BK):(1,BM+4), padded by one 16-byte vector per
+//     k-row so that the transposing 4-byte copies of a k-contiguous operand hit 32 banks;
+//   - L2-friendly block order: CTAs walk the C tiles in groups of kGroupM tile-rows;
+//   - a 128-bit epilogue where C's rows are 16-byte aligned.
+#include "common.cuh"
+
+namespace tessera::gemm {
+namespace {
+
+// How one operand tile travels global -> shared: 16-byte vectors along MN (MN-contiguous,
+// aligned), or one 4-byte element per copy with threads along K (k-contiguous: the copy
+// transposes into the MN-major shared tile).
+enum class CopyKind { kScalarK, kVectorMN };
+
+struct CopyPlan {
+  Layout src_thr, src_frg;  // over the compact (rows, BK) tile: coordinates in global memory
+  TileCoords crd;
+  Layout dst_thr, dst_frg;  // over the padded shared tile
+  int64_t vec;
+};
+
+TESSERA_HD constexpr CopyPlan make_plan(CopyKind kind, Layout const& tile, Layout const& smem) {
+  TiledCopy c = kind == CopyKind::kVectorMN
+                    ? make_tiled_copy_tv(atom::cp_async(16, 32), parse_layout("(32,8):(1,32)"),
+                                         parse_layout("(4,1):(1,0)"))
+                    : make_tiled_copy_tv(atom::cp_async(4, 32), parse_layout("(16,16):(16,1)"),
+                                         parse_layout("(1,1):(0,0)"));
+  Layout thr = copy_thread_offsets(c, tile, false);
+  Layout frg = c.partition_S(tile, 0).layout;
+  return {thr, frg, make_coords(thr, frg, tile.shape[0].value()),
+          copy_thread_offsets(c, smem, true), c.partition_D(smem, 0).layout, c.atom.values()};
+}
+
+template <CopyKind kCopyA, CopyKind kCopyB>
+struct SimtHopper {
+  static constexpr int64_t kBM = 128, kBN = 128, kBK = 16;
+  static constexpr int kStages = 4;
+  static constexpr int kThreads = 256;
+  static constexpr int kMinBlocks = 1;   // CTAs per SM the register budget is cut for
+  static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
+  static constexpr int64_t kPad = 4;     // floats added to each k-row of a shared tile
+
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::universal_fma(), parse_layout("((4,4),(8,2),1):((1,32),(4,128),0)"),
+                     make_tile(parse_layout("(16,4):(4,1)"), parse_layout("(16,4):(4,1)"), _));
+  static_assert(kMma.threads() == kThreads, "simt: the TiledMMA must have 256 threads");
+
+  // Shared tiles, one stage each: MN-major, k-rows padded.
+  static constexpr Layout kSA = Layout(make_tuple(kBM, kBK), make_tuple(1, kBM + kPad));
+  static constexpr Layout kSB = Layout(make_tuple(kBN, kBK), make_tuple(1, kBN + kPad));
+  static constexpr int64_t kStageA = kSA.cosize() + kPad, kStageB = kSB.cosize() + kPad;
+  static_assert(kStageA % 4 == 0 && kStageB % 4 == 0 && (kBM + kPad) % 4 == 0,
+                "simt: every shared k-row must start on a 16-byte boundary");
+  static constexpr int64_t kSmemBytes = kStages * (kStageA + kStageB) * 4;
+
+  static constexpr CopyPlan kPlanA = make_plan(kCopyA, Layout(make_tuple(kBM, kBK)), kSA);
+  static constexpr CopyPlan kPlanB = make_plan(kCopyB, Layout(make_tuple(kBN, kBK)), kSB);
+  static_assert(contiguous_prefix(kPlanA.src_frg) >= kPlanA.vec &&
+                    contiguous_prefix(kPlanA.dst_frg) >= kPlanA.vec &&
+                    contiguous_prefix(kPlanB.src_frg) >= kPlanB.vec &&
+                    contiguous_prefix(kPlanB.dst_frg) >= kPlanB.vec,
+                "simt: a vector copy's values must be contiguous in global and shared memory");
+
+  // MMA partitions: of the shared tiles (fragments read with 128-bit loads) and of C.
+  static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
+  static constexpr Layout kThrA = mma_thread_offsets(kMma, Operand::kA, kSA);
+  static constexpr Layout kFrgA = mma_fragment(kMma, Operand::kA, kSA);  // (1,(4,2),BK)
+  static constexpr Layout kThrB = mma_thread_offsets(kMma, Operand::kB, kSB);
+  static constexpr Layout kFrgB = mma_fragment(kMma, Operand::kB, kSB);  // (1,(4,2),BK)
+  static constexpr Layout kThrC = mma_thread_offsets(kMma, Operand::kC, kTileC);
+  static constexpr Layout kFrgC = mma_fragment(kMma, Operand::kC, kTileC);
+  static_assert(same_offsets(kMma, Operand::kA, kSA, kThrA) &&
+                    same_offsets(kMma, Operand::kB, kSB, kThrB) &&
+                    same_offsets(kMma, Operand::kC, kTileC, kThrC),
+                "simt: thread-offset layouts disagree with TiledMMA::partition_*");
+  static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
+  static constexpr int kFM = int(kFrgA[1].size()), kFN = int(kFrgB[1].size());
+  static constexpr int kVec = 4;  // floats per shared-memory load
+  static_assert(contiguous_prefix(kFrgA) >= kVec && contiguous_prefix(kFrgB) >= kVec &&
+                    contiguous_prefix(kFrgC) >= kVec && kFM % kVec == 0 && kFN % kVec == 0,
+                "simt: fragments must come in runs of 4 consecutive rows / columns");
+  static_assert(kFrgA[2].size() == kBK, "simt: the A fragment must span the k-tile");
+};
+
+// One operand's (rows, BK) tile, global -> one shared stage, zero-filled outside the matrix.
+template <class Cfg, int kOperand>
+__device__ __forceinline__ void copy_g2s(const float* g, int64_t s_r, int64_t s_k, int64_t res_r,
+                                         int64_t res_k, float* stage) {
+  static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
+  constexpr int64_t kVec = kPlan.vec;
+  constexpr int kCopies = int(kPlan.src_frg.size() / kVec);
+  const int64_t t = threadIdx.x;
+  const int64_t r0 = kPlan.crd.thr_row(t), k0 = kPlan.crd.thr_col(t);
+  float* tXsX = stage + kPlan.dst_thr(t);  // (CPY, CPY_rows, CPY_K)
+#pragma unroll
+  for (int c = 0; c < kCopies; ++c) {
+    const int64_t v = c * kVec;
+    const int64_t r = r0 + kPlan.crd.frg_row(v), k = k0 + kPlan.crd.frg_col(v);
+    const float* src = g + r * s_r + k * s_k;
+    if constexpr (kVec == 1) {
+      const bool valid = r < res_r && k < res_k;
+      async::cp_4(tXsX + kPlan.dst_frg(v), valid ? src : g, valid);
+    } else {
+      const int64_t n = k < res_k ? min64(max64(res_r - r, 0), kVec) : 0;
+      cp_async_16_partial(tXsX + kPlan.dst_frg(v), n > 0 ? src : g, int(n * 4));
+    }
+  }
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
+gemm_03_kernel(GemmArgs p) {
+  static constexpr Layout kThrA = Cfg::kThrA, kFrgA = Cfg::kFrgA;
+  static constexpr Layout kThrB = Cfg::kThrB, kFrgB = Cfg::kFrgB;
+  static constexpr TileCoords kCrdC = Cfg::kCrdC;
+  constexpr int kFM = Cfg::kFM, kFN = Cfg::kFN, kVec = Cfg::kVec, kStages = Cfg::kStages;
+  constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
+
+  // Shared memory: kStages x sA (BM,BK), then kStages x sB (BN,BK).
+  extern __shared__ float4 smem_raw[];
+  float* sA = reinterpret_cast<float*>(smem_raw);
+  float* sB = sA + kStages * Cfg::kStageA;
+
+  // Block order: groups of kGroupM tile-rows, column by column inside a group (L2 reuse).
+  const int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
+  const int64_t bid = blockIdx.x, group = Cfg::kGroupM * tiles_n;
+  const int64_t first_m = bid / group * Cfg::kGroupM;
+  const int64_t rows_in_group = min64(tiles_m - first_m, Cfg::kGroupM);
+  const int64_t tile_m = first_m + bid % group % rows_in_group;
+  const int64_t tile_n = bid % group / rows_in_group;
+
+  // local_tile: gA (BM,BK,k), gB (BN,BK,k), gC (BM,BN) and their residues.
+  const int64_t m0 = tile_m * kBM, n0 = tile_n * kBN;
+  const float* gA = p.a + m0 * p.a_sm;
+  const float* gB = p.b + n0 * p.b_sn;
+  float* gC = p.c + m0 + n0 * p.ldc;
+  const int64_t res_m = p.m - m0, res_n = p.n - n0;
+  const int64_t k_tiles = ceil_div(p.k, kBK);
+
+  auto load_tile = [&](int64_t kt, int stage) {
+    const int64_t res_k = p.k - kt * kBK;
+    copy_g2s<Cfg, 0>(gA + kt * kBK * p.a_sk, p.a_sm, p.a_sk, res_m, res_k, sA + stage * Cfg::kStageA);
+    copy_g2s<Cfg, 1>(gB + kt * kBK * p.b_sk, p.b_sn, p.b_sk, res_n, res_k, sB + stage * Cfg::kStageB);
+  };
+
+  // Producer prologue: kStages-1 tiles in flight (a group is committed even when empty, so
+  // that wait<kStages-2> always means "tile kt has landed").
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles) load_tile(s, s);
+    async::commit();
+  }
+
+  const int64_t t = threadIdx.x;
+  float tCrC[kFM * kFN];  // (V,M,N) accumulators
+#pragma unroll
+  for (int i = 0; i < kFM * kFN; ++i) tCrC[i] = 0.0f;
+
+  for (int64_t kt = 0; kt < k_tiles; ++kt) {
+    async::wait<kStages - 2>();
+    __syncthreads();  // tile kt visible to all; stage (kt-1) % kStages free again
+    {
+      const int64_t next = kt + kStages - 1;
+      if (next < k_tiles) load_tile(next, int(next % kStages));
+      async::commit();
+    }
+
+    const int stage = int(kt % kStages);
+    const float* tCsA = sA + stage * Cfg::kStageA + kThrA(t);  // (V,M,K) = (1,(4,2),BK)
+    const float* tCsB = sB + stage * Cfg::kStageB + kThrB(t);  // (V,N,K) = (1,(4,2),BK)
+#pragma unroll
+    for (int kb = 0; kb < kBK; ++kb) {
+      // tCsA(:,:,kb) -> tCrA, tCsB(:,:,kb) -> tCrB with 128-bit loads, then 8x8 FMAs.
+      float tCrA[kFM], tCrB[kFN];
+#pragma unroll
+      for (int i = 0; i < kFM; i += kVec)
+        *reinterpret_cast<float4*>(&tCrA[i]) =
+            *reinterpret_cast<const float4*>(tCsA + kFrgA(i + kFM * kb));
+#pragma unroll
+      for (int i = 0; i < kFN; i += kVec)
+        *reinterpret_cast<float4*>(&tCrB[i]) =
+            *reinterpret_cast<const float4*>(tCsB + kFrgB(i + kFN * kb));
+#pragma unroll
+      for (int n = 0; n < kFN; ++n)
+#pragma unroll
+        for (int m = 0; m < kFM; ++m)
+          tCrC[m + kFM * n] = fmaf(tCrA[m], tCrB[n], tCrC[m + kFM * n]);
+    }
+  }
+  async::wait<0>();
+
+  // Epilogue: tCgC = partition_C(gC). Runs of 4 rows go out as one 16-byte store when C's
+  // columns are 16-byte aligned and the run is inside the matrix; else per element.
+  const int64_t thr_m = kCrdC.thr_row(t), thr_n = kCrdC.thr_col(t);
+  const bool c_vec = p.ldc % 4 == 0 && reinterpret_cast<uintptr_t>(p.c) % 16 == 0;
+  if (c_vec && res_m >= kBM && res_n >= kBN) {
+#pragma unroll
+    for (int v = 0; v < kFM * kFN; v += kVec) {
+      float4* out = reinterpret_cast<float4*>(gC + (thr_m + kCrdC.frg_row(v)) +
+                                              (thr_n + kCrdC.frg_col(v)) * p.ldc);
+      float4 r = {p.alpha * tCrC[v], p.alpha * tCrC[v + 1], p.alpha * tCrC[v + 2],
+                  p.alpha * tCrC[v + 3]};
+      if (p.beta != 0.0f) {
+        float4 old = *out;
+        r.x += p.beta * old.x, r.y += p.beta * old.y, r.z += p.beta * old.z, r.w += p.beta * old.w;
+      }
+      *out = r;
+    }
+  } else {
+    store_c(tCrC, kCrdC, thr_m, thr_n, res_m, res_n, gC, p.ldc, p.alpha, p.beta);
+  }
+}
+
+template <CopyKind kA, CopyKind kB>
+cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
+  using Cfg = SimtHopper<kA, kB>;
+  auto kernel = gemm_03_kernel<Cfg>;
+  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       int(Cfg::kSmemBytes));
+  if (e != cudaSuccess) return e;
+  const int64_t blocks = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, Cfg::kBN);
+  kernel<<<unsigned(blocks), Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(p);
+  return cudaGetLastError();
+}
+
+// 16-byte vectors need an MN-contiguous operand whose pointer and leading dimension are
+// 16-byte aligned; anything else takes the 4-byte, k-ordered copy.
+bool vector_ok(const void* ptr, int64_t s_mn, int64_t s_k) {
+  return s_mn == 1 && s_k % 4 == 0 && reinterpret_cast<uintptr_t>(ptr) % 16 == 0;
+}
+
+}  // namespace
+
+cudaError_t launch_03(GemmArgs const& p, cudaStream_t stream) {
+  const bool a_vec = vector_ok(p.a, p.a_sm, p.a_sk), b_vec = vector_ok(p.b, p.b_sn, p.b_sk);
+  using K = CopyKind;
+  if (a_vec) return b_vec ? launch<K::kVectorMN, K::kVectorMN>(p, stream)
+                          : launch<K::kVectorMN, K::kScalarK>(p, stream);
+  return b_vec ? launch<K::kScalarK, K::kVectorMN>(p, stream)
+               : launch<K::kScalarK, K::kScalarK>(p, stream);
+}
+
+}  // namespace tessera::gemm

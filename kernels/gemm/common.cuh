@@ -1,0 +1,186 @@
+// kernels/gemm/common.cuh -- what every kernel of the GEMM ladder shares.
+//
+// The split between compile time and run time (DESIGN.md "The core bet"):
+//   - static: every tile, thread partition and fragment is a tessera Layout computed once, at
+//     compile time, in a config type's `static constexpr` members, against the *compact*
+//     column-major layout of the tile, e.g. C's tile (128,128):(1,128);
+//   - dynamic: the problem sizes, the leading dimensions and the transposes. A global element is
+//     reached through its tile coordinate (m, n): address = base + m * stride_m + n * stride_n.
+//
+// The bridge is the identity tensor. Partitioning the compact tile gives, per thread, an offset
+// `o = thr(t) + frg(v)` whose natural coordinate is (o % rows, o / rows). For the partitions used
+// here every leaf of `thr` and `frg` lies either inside one column (stride d, (s-1)*d < rows) or
+// moves whole columns (d % rows == 0), so the coordinate splits into two layouts of the same
+// shape: `row(l)` keeps the in-column strides, `col(l)` the column strides divided by rows.
+// These are exactly tessera's make_identity_tensor + partition, with each coordinate component
+// kept as its own static Layout so that it folds to integer arithmetic in device code. (A
+// CoordTensor evaluated at run time in device code does not fold: its IntTuple results go to
+// local memory -- 8 KB of stack in a 64-value epilogue; see the report of issue 5.)
+//
+//   step1, C (128,128):(1,128): thread 17's fragment (1,(4,2),(4,2)):(0,(1,64),(128,8192)) at
+//   offset 516 -> thr rows/cols (4, 4); frg rows (1,(4,2),(4,2)):(0,(1,64),(0,0)),
+//   frg cols (1,(4,2),(4,2)):(0,(0,0),(1,64)).
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+#include <tessera.hpp>
+
+namespace tessera::gemm {
+
+// ---------------------------------------------------------------------------------------------
+// The problem as the kernels see it: C(m,n) = alpha * sum_k A(m,k) B(n,k) + beta * C(m,n), with
+// A addressed as (M,K) and B as (N,K) (CuTe's convention) through run-time strides.
+struct GemmArgs {
+  int64_t m = 0, n = 0, k = 0;
+  float alpha = 1, beta = 0;
+  const float* a = nullptr;
+  int64_t a_sm = 1, a_sk = 0;  // A(m,k) = a[m*a_sm + k*a_sk]
+  const float* b = nullptr;
+  int64_t b_sn = 1, b_sk = 0;  // B(n,k) = b[n*b_sn + k*b_sk]
+  float* c = nullptr;
+  int64_t ldc = 0;             // C(m,n) = c[m + n*ldc]
+};
+
+// A launcher per kernel: launches on `stream`, returns the launch's error.
+using Launcher = cudaError_t (*)(GemmArgs const&, cudaStream_t);
+
+// ---------------------------------------------------------------------------------------------
+// Static partitions: layouts built once from the library's TiledMMA / TiledCopy.
+
+// Thread t's offset in a partitioned tile as one layout, thread -> offset: the thread mode of
+// TiledMMA::thrfrg over (V,M,N,K), the mode the operand does not span broadcast (stride 0),
+// composed with the right inverse of the thread layout (thread -> its (V,M,N,K) coordinate).
+// Equal to tiled.partition(op, tile, t).offset for every t (checked where it is used).
+TESSERA_HD constexpr Layout mma_thread_offsets(TiledMMA const& mma, Operand op, Layout const& tile) {
+  Layout thr = mma.thrfrg(op, tile)[0];  // (ThrV,(Thr0,Thr1)) -> offset
+  int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
+  LayoutBuilder vmnk;
+  vmnk.add(thr[0]);
+  for (int i = 0; i < 3; ++i) {
+    Layout mode = mma.thr_vmnk[1 + i];
+    if (i == i0) vmnk.add(thr[1][0]);
+    else if (i == i1) vmnk.add(thr[1][1]);
+    else vmnk.add(Layout(mode.shape, repeat_like(mode.shape, 0)));
+  }
+  return composition(vmnk.get(), right_inverse(mma.thr_vmnk));
+}
+
+// The same for a TiledCopy: its thread mode is already thread -> offset.
+TESSERA_HD constexpr Layout copy_thread_offsets(TiledCopy const& copy, Layout const& tile, bool dst) {
+  return copy.tidfrg(tile, dst)[0];
+}
+
+// Row (mode 0) or column (mode 1) coordinate of a layout's offsets in a compact (rows, cols) tile,
+// as a flat layout of the same function. A leaf s:d that runs down a column and on into the next
+// ones (d | rows, rows | s*d, e.g. a copy's 256:4 in a 128-row tile) is first split into
+// (rows/d, s*d/rows):(d, rows); any other leaf must stay in one column or move whole columns.
+TESSERA_HD constexpr Layout tile_coord(Layout const& l, int64_t rows, int mode) {
+  Modes in = leaves(l), out;
+  for (int i = 0; i < in.n; ++i) {
+    int64_t s = in.s[i], d = in.d[i];
+    if (d > 0 && d < rows && rows % d == 0 && (s * d) % rows == 0 && s * d > rows) {
+      out.push(rows / d, d);
+      out.push(s * d / rows, rows);
+    } else {
+      out.push(s, d);
+    }
+  }
+  int64_t reach = 0;  // the largest row offset the in-column leaves reach together
+  for (int i = 0; i < out.n; ++i) {
+    int64_t s = out.s[i], d = out.d[i];
+    bool whole_columns = d % rows == 0;
+    bool in_column = d >= 0 && (s - 1) * d < rows;
+    if (!whole_columns) reach += (s - 1) * d;
+    if ((!whole_columns && !in_column) || reach >= rows) {
+      Text t;
+      t << "tile_coord: mode " << s << ':' << d << " of " << l << " crosses a column of "
+        << rows << " rows; its coordinate is not a layout";
+      fail(t);
+    }
+    out.d[i] = mode == 0 ? (whole_columns ? 0 : d) : (whole_columns ? d / rows : 0);
+  }
+  return out.layout();
+}
+
+// A thread's coordinates in a tile: rows and columns of its base, and of each fragment value.
+struct TileCoords {
+  Layout thr_row, thr_col;  // thread -> coordinate of its first element
+  Layout frg_row, frg_col;  // value  -> coordinate relative to it
+};
+TESSERA_HD constexpr TileCoords make_coords(Layout const& thr, Layout const& frg, int64_t rows) {
+  return {tile_coord(thr, rows, 0), tile_coord(thr, rows, 1), tile_coord(frg, rows, 0),
+          tile_coord(frg, rows, 1)};
+}
+
+// The fragment of a thread-partitioned tile with one mode per top-level mode flattened out:
+// partition(...) gives (V, Rest0, Rest1, ...); thread-independent, so thread 0's is everyone's.
+TESSERA_HD constexpr Layout mma_fragment(TiledMMA const& mma, Operand op, Layout const& tile) {
+  return mma.partition(op, tile, 0).layout;
+}
+
+// Checks a derived layout against the library's own partition for a few threads (constexpr).
+TESSERA_HD constexpr bool same_offsets(TiledMMA const& mma, Operand op, Layout const& tile,
+                                       Layout const& thr) {
+  int64_t n = mma.threads();
+  int64_t probe[5] = {0, 1, 17, n / 2 + 3, n - 1};
+  for (int64_t t : probe)
+    if (thr(t) != mma.partition(op, tile, t).offset) return false;
+  return true;
+}
+
+// Where two layouts' leaves are one contiguous run: the number of leading consecutive offsets
+// 0,1,2,.. of `l` (how wide a vector load of a fragment can be).
+TESSERA_HD constexpr int64_t contiguous_prefix(Layout const& l) {
+  int64_t n = 1;
+  while (n < l.size() && l(n) == n) ++n;
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+#if defined(__CUDACC__)
+// NOTE: tessera/atom/copy.hpp declares its ptx:: instructions only under __CUDA_ARCH__, so a
+// __device__ function that calls them fails nvcc's host pass ("name followed by :: must be a
+// class or namespace"). The few the ladder needs are repeated here, visible to both passes.
+namespace async {
+__device__ __forceinline__ uint32_t smem_u32(void const* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+// cp.async of 4 bytes; `valid` false zero-fills the destination (src-size 0).
+__device__ __forceinline__ void cp_4(void* smem, void const* gmem, bool valid) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_u32(smem)), "l"(gmem),
+               "r"(valid ? 4 : 0));
+}
+__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+}  // namespace async
+
+// NOTE: tessera/atom/copy.hpp's cp_async_16 is all-or-nothing (src-size 16 or 0). A vector that
+// straddles the edge of the matrix needs the partial form: `bytes` (0..16) are read, the rest of
+// the 16-byte destination is zero-filled.
+__device__ __forceinline__ void cp_async_16_partial(void* smem, void const* gmem, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(async::smem_u32(smem)),
+               "l"(gmem), "r"(bytes));
+}
+
+// The predicated epilogue shared by the ladder: C(m,n) = alpha * acc + beta * C(m,n) for each
+// value of the thread's fragment whose coordinate is inside the matrix (identity-tensor
+// predicate, elem_less((m,n), residue)). With beta == 0 C is not read (BLAS: it may hold NaN).
+template <int kValues>
+__device__ __forceinline__ void store_c(float const (&acc)[kValues], TileCoords const& crd,
+                                        int64_t thr_m, int64_t thr_n, int64_t res_m, int64_t res_n,
+                                        float* c_tile, int64_t ldc, float alpha, float beta) {
+#pragma unroll
+  for (int v = 0; v < kValues; ++v) {
+    int64_t m = thr_m + crd.frg_row(v), n = thr_n + crd.frg_col(v);
+    if (m < res_m && n < res_n) {
+      float* p = c_tile + m + n * ldc;
+      *p = beta == 0.0f ? alpha * acc[v] : alpha * acc[v] + beta * *p;
+    }
+  }
+}
+#endif
+
+}  // namespace tessera::gemm

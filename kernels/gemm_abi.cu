@@ -1,0 +1,123 @@
+// kernels/gemm_abi.cu -- libtessera_gemm.so: the C ABI of include/tessera/gemm.h.
+//
+// Order of work in every call: validate all arguments (pure host code, no CUDA call), take the
+// BLAS quick returns, map BLAS's column-major op(A), op(B) onto the kernels' (M,K) / (N,K)
+// strides, pick the kernel, launch. Only the launch touches the CUDA runtime.
+#include <cstring>
+
+#include <tessera/gemm.h>
+
+#include "gemm/common.cuh"
+
+namespace tessera::gemm {
+cudaError_t launch_01(GemmArgs const&, cudaStream_t);
+cudaError_t launch_02(GemmArgs const&, cudaStream_t);
+cudaError_t launch_03(GemmArgs const&, cudaStream_t);
+
+namespace {
+
+struct KernelEntry {
+  const char* name;
+  const char* alias;
+  Launcher launch;
+  bool f32;  // dtypes the kernel runs (part 1: fp32 only)
+};
+constexpr KernelEntry kKernels[] = {
+    {"01_simt_global", "01", launch_01, true},
+    {"02_simt_cp_async", "02", launch_02, true},
+    {"03_simt_hopper", "03", launch_03, true},
+};
+
+// C = beta * C over an m x n column-major matrix (k = 0 or alpha = 0); beta = 0 writes zeros.
+__global__ void scale_c(float* c, int64_t m, int64_t n, int64_t ldc, float beta) {
+  const int64_t total = m * n;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    float* p = c + i % m + i / m * ldc;
+    *p = beta == 0.0f ? 0.0f : beta * *p;
+  }
+}
+
+bool is_op(char t) { return t == 'N' || t == 'n' || t == 'T' || t == 't' || t == 'C' || t == 'c'; }
+bool transposed(char t) { return t != 'N' && t != 'n'; }
+
+}  // namespace
+}  // namespace tessera::gemm
+
+using namespace tessera::gemm;
+
+extern "C" const char* tessera_gemm_kernels(void) { return "01_simt_global,02_simt_cp_async,03_simt_hopper"; }
+
+extern "C" const char* tessera_status_string(int status) {
+  switch (status) {
+    case TESSERA_SUCCESS: return "success";
+    case TESSERA_ERROR_INVALID_TRANS: return "invalid transa or transb: expected 'N' or 'T' (or 'C', 'n', 't', 'c')";
+    case TESSERA_ERROR_INVALID_SIZE: return "invalid size: m, n and k must be >= 0";
+    case TESSERA_ERROR_INVALID_LDA: return "invalid lda: must be >= max(1, m) for transa 'N', >= max(1, k) for 'T'";
+    case TESSERA_ERROR_INVALID_LDB: return "invalid ldb: must be >= max(1, k) for transb 'N', >= max(1, n) for 'T'";
+    case TESSERA_ERROR_INVALID_LDC: return "invalid ldc: must be >= max(1, m)";
+    case TESSERA_ERROR_NULL_POINTER: return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
+    case TESSERA_ERROR_UNKNOWN_DTYPE: return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
+    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper)";
+    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only; TF32, F16 and BF16 are not yet implemented (GEMM ladder part 2)";
+    case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have";
+    case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";
+    default: return "unknown status code";
+  }
+}
+
+extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
+                                  int64_t m, int64_t n, int64_t k, float alpha, const void* A,
+                                  int64_t lda, const void* B, int64_t ldb, float beta, void* C,
+                                  int64_t ldc, void* stream) {
+  // 1. Validation: host only.
+  const int d = int(dtype);
+  if (d < TESSERA_F32 || d > TESSERA_BF16) return TESSERA_ERROR_UNKNOWN_DTYPE;
+  const KernelEntry* entry = &kKernels[2];  // the built-in choice: the fastest of the ladder
+  if (kernel) {
+    entry = nullptr;
+    for (auto const& e : kKernels)
+      if (!std::strcmp(kernel, e.name) || !std::strcmp(kernel, e.alias)) entry = &e;
+    if (!entry) return TESSERA_ERROR_UNKNOWN_KERNEL;
+  }
+  if (!is_op(transa) || !is_op(transb)) return TESSERA_ERROR_INVALID_TRANS;
+  if (m < 0 || n < 0 || k < 0) return TESSERA_ERROR_INVALID_SIZE;
+  const bool ta = transposed(transa), tb = transposed(transb);
+  if (lda < tessera::max64(1, ta ? k : m)) return TESSERA_ERROR_INVALID_LDA;
+  if (ldb < tessera::max64(1, tb ? n : k)) return TESSERA_ERROR_INVALID_LDB;
+  if (ldc < tessera::max64(1, m)) return TESSERA_ERROR_INVALID_LDC;
+  if ((m > 0 && k > 0 && !A) || (n > 0 && k > 0 && !B) || (m > 0 && n > 0 && !C))
+    return TESSERA_ERROR_NULL_POINTER;
+  if (dtype != TESSERA_F32 || !entry->f32) return TESSERA_ERROR_UNSUPPORTED_DTYPE;
+  // 128-row tiles: the 2-D grids of 01/02 allow 65535 tiles along N, 03's 1-D grid 2^31-1 tiles.
+  if (tessera::ceil_div(n, 128) > 65535 || tessera::ceil_div(m, 128) > 0x7fffffff ||
+      tessera::ceil_div(m, 128) * tessera::ceil_div(n, 128) > 0x7fffffff)
+    return TESSERA_ERROR_TOO_LARGE;
+
+  // 2. BLAS quick returns.
+  if (m == 0 || n == 0) return TESSERA_SUCCESS;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (k == 0 || alpha == 0.0f) {
+    if (beta == 1.0f) return TESSERA_SUCCESS;
+    const int64_t blocks = tessera::min64(tessera::ceil_div(m * n, 256), 65536);
+    scale_c<<<unsigned(blocks), 256, 0, s>>>(static_cast<float*>(C), m, n, ldc, beta);
+    return cudaGetLastError() == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
+  }
+
+  // 3. op(A)(m,k) and op(B)(k,n) as the kernels' A(m,k) and B(n,k).
+  GemmArgs p;
+  p.m = m, p.n = n, p.k = k, p.alpha = alpha, p.beta = beta;
+  p.a = static_cast<const float*>(A);
+  p.a_sm = ta ? lda : 1, p.a_sk = ta ? 1 : lda;
+  p.b = static_cast<const float*>(B);
+  p.b_sn = tb ? 1 : ldb, p.b_sk = tb ? ldb : 1;
+  p.c = static_cast<float*>(C), p.ldc = ldc;
+  return entry->launch(p, s) == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
+}
+
+extern "C" int tessera_gemm(tessera_dtype dtype, char transa, char transb, int64_t m, int64_t n,
+                            int64_t k, float alpha, const void* A, int64_t lda, const void* B,
+                            int64_t ldb, float beta, void* C, int64_t ldc, void* stream) {
+  return tessera_gemm_named(nullptr, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta,
+                            C, ldc, stream);
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# scripts/gpu.sh -- everything that needs the GPU, in one go (one device call):
+#   1. Release build of libtessera_gemm.so, gemm_correctness and tessera-bench (build-gpu/);
+#   2. SASS check of kernel 01 (FFMA count, no local memory) with cuobjdump;
+#   3. every tests/device/*.cu with a main() that CMake does not build (others' device tests):
+#      compiled with nvcc for sm_90a and run;
+#   4. correctness of every kernel (gemm_correctness: odd sizes, N/T, NaN-poisoned C, float64
+#      cuBLAS reference), then compute-sanitizer memcheck (small sizes) and racecheck (two sizes);
+#   5. the benchmark against cuBLAS (tessera-bench), and bench/results/gemm_simt.md assembled
+#      under $OUT (GPU, date, commit, command, numbers).
+#
+#   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
+#   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
+#   BENCH_ARGS="..."       extra tessera-bench arguments (e.g. --sizes 4096x4096x4096)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-full}
+OUT=${OUT:-/tmp/tessera-gpu}
+mkdir -p "$OUT"
+status=0
+step() { echo; echo "== $*"; }
+
+commit=${TESSERA_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+step "GPU: ${gpu:-none}  commit: $commit  mode: $mode"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv || true
+
+step "build (Release)"
+t0=$(date +%s)
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+  -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >"$OUT/cmake.log" 2>&1 \
+  || { cat "$OUT/cmake.log"; exit 1; }
+cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tessera-bench 2>&1 \
+  | tee "$OUT/build.log" | grep -E "error|warning|spill" ; true
+[ -x build-gpu/kernels/tessera-bench ] && [ -x build-gpu/kernels/gemm_correctness ] || { tail -50 "$OUT/build.log"; exit 1; }
+echo "built in $(( $(date +%s) - t0 )) s"
+bin=build-gpu/kernels
+
+step "SASS: FFMA / local-memory instructions per kernel"
+if command -v cuobjdump >/dev/null; then
+  cuobjdump -sass build-gpu/kernels/libtessera_gemm.so 2>/dev/null | awk '
+    /Function :/ { name=$3 }
+    /FFMA/ { ffma[name]++ } /LDL|STL/ { local[name]++ } /LDS.128/ { lds128[name]++ }
+    /LDS/ { lds[name]++ } /LDGSTS/ { ldgsts[name]++ }
+    END { for (n in ffma) printf "%-110.110s FFMA %5d  LDS %4d (128-bit %4d)  LDGSTS %3d  LDL/STL %d\n", n, ffma[n], lds[n], lds128[n], ldgsts[n], local[n] }' \
+    | sort | tee "$OUT/sass_summary.txt"
+fi
+
+step "device tests (tests/device/*.cu with a main, not built by CMake)"
+for f in tests/device/*.cu; do
+  name=$(basename "$f" .cu)
+  case "$name" in gemm_correctness) continue ;; esac
+  grep -q "int main" "$f" || continue
+  echo "-- $name"
+  if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude "$f" -o "build-gpu/$name" -lcublas -lcuda \
+       >"$OUT/$name.build.log" 2>&1; then
+    timeout 300 "build-gpu/$name"; rc=$?
+    echo "-- $name: exit $rc"; [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+  else
+    tail -20 "$OUT/$name.build.log"; echo "-- $name: BUILD FAILED"; status=1
+  fi
+done
+
+if [ "$mode" != bench ]; then
+  step "correctness"
+  if [ "$mode" = quick ]; then "$bin/gemm_correctness" --small; else "$bin/gemm_correctness"; fi \
+    2>&1 | tee "$OUT/correctness.txt" | tail -40
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+  step "compute-sanitizer memcheck (--small)"
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gemm_correctness" --small 2>&1 \
+    | tail -8 | tee "$OUT/memcheck.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  if [ "$mode" = full ]; then
+    step "compute-sanitizer racecheck (--tiny)"
+    compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/gemm_correctness" --tiny 2>&1 \
+      | tail -8 | tee "$OUT/racecheck.txt"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  fi
+fi
+
+step "benchmark"
+bench_cmd="$bin/tessera-bench ${BENCH_ARGS:-} --json $OUT/gemm_bench.json --md $OUT/gemm_bench_table.md"
+echo "$bench_cmd"
+$bench_cmd 2>&1 | tee "$OUT/bench.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+# The results file (copy to bench/results/gemm_simt.md).
+{
+  echo "# GEMM ladder part 1 (fp32 SIMT) vs cuBLAS SGEMM"
+  echo
+  echo "- GPU: ${gpu:-unknown} ($(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1) driver)"
+  echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "- commit: $commit"
+  echo "- command: \`OUT=... scripts/gpu.sh $mode\` (benchmark: \`$bench_cmd\`)"
+  echo "- timing: CUDA events per launch, 5 warm-ups, median of 30; inputs rotated over enough sets to exceed 4x L2; cuBLAS in CUBLAS_DEFAULT_MATH (no TF32), same process and data"
+  echo "- max rel err: max |tessera - cuBLAS| / max |cuBLAS|"
+  echo
+  cat "$OUT/gemm_bench_table.md" 2>/dev/null
+  echo
+  echo "Correctness: $(tail -1 "$OUT/correctness.txt" 2>/dev/null)"
+  echo "memcheck: $(grep -h "ERROR SUMMARY" "$OUT/memcheck.txt" 2>/dev/null)"
+  echo "racecheck: $(grep -h "RACECHECK SUMMARY\|ERROR SUMMARY" "$OUT/racecheck.txt" 2>/dev/null)"
+} >"$OUT/gemm_simt.md"
+step "done: status $status"
+exit $status

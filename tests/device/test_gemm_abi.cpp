@@ -1,0 +1,86 @@
+// tests/device/test_gemm_abi.cpp -- the C ABI's argument checks, on the host (CI, no GPU).
+//
+// Every call here has a bad argument, or is a BLAS quick return (m = 0 or n = 0), so the library
+// must answer without touching the GPU: the pointers below are fake and never dereferenced, and
+// on a machine without a GPU any CUDA call would fail with a CUDA status instead.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include <tessera/gemm.h>
+
+namespace {
+
+const void* kA = reinterpret_cast<const void*>(0x1000);
+const void* kB = reinterpret_cast<const void*>(0x2000);
+void* kC = reinterpret_cast<void*>(0x3000);
+
+int call(char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
+         const void* a = kA, const void* b = kB, void* c = kC, tessera_dtype dt = TESSERA_F32,
+         const char* kernel = nullptr) {
+  return tessera_gemm_named(kernel, dt, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc, nullptr);
+}
+
+TEST(GemmAbi, KernelList) {
+  EXPECT_STREQ(tessera_gemm_kernels(), "01_simt_global,02_simt_cp_async,03_simt_hopper");
+}
+
+TEST(GemmAbi, BadTranspose) {
+  EXPECT_EQ(call('X', 'N', 4, 4, 4, 4, 4, 4), TESSERA_ERROR_INVALID_TRANS);
+  EXPECT_EQ(call('N', 'Q', 4, 4, 4, 4, 4, 4), TESSERA_ERROR_INVALID_TRANS);
+}
+
+TEST(GemmAbi, NegativeSizes) {
+  EXPECT_EQ(call('N', 'N', -1, 4, 4, 4, 4, 4), TESSERA_ERROR_INVALID_SIZE);
+  EXPECT_EQ(call('N', 'N', 4, -1, 4, 4, 4, 4), TESSERA_ERROR_INVALID_SIZE);
+  EXPECT_EQ(call('N', 'N', 4, 4, -7, 4, 4, 4), TESSERA_ERROR_INVALID_SIZE);
+}
+
+TEST(GemmAbi, LeadingDimensions) {
+  // op 'N': A is m x k (lda >= m), B is k x n (ldb >= k); op 'T': A is k x m, B is n x k.
+  EXPECT_EQ(call('N', 'N', 8, 4, 6, 7, 6, 8), TESSERA_ERROR_INVALID_LDA);
+  EXPECT_EQ(call('T', 'N', 8, 4, 6, 5, 6, 8), TESSERA_ERROR_INVALID_LDA);
+  EXPECT_EQ(call('N', 'N', 8, 4, 6, 8, 5, 8), TESSERA_ERROR_INVALID_LDB);
+  EXPECT_EQ(call('N', 'T', 8, 4, 6, 8, 3, 8), TESSERA_ERROR_INVALID_LDB);
+  EXPECT_EQ(call('N', 'N', 8, 4, 6, 8, 6, 7), TESSERA_ERROR_INVALID_LDC);
+  EXPECT_EQ(call('N', 'N', 0, 0, 0, 0, 1, 1), TESSERA_ERROR_INVALID_LDA);  // max(1, rows)
+}
+
+TEST(GemmAbi, NullPointers) {
+  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, nullptr), TESSERA_ERROR_NULL_POINTER);
+  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, nullptr), TESSERA_ERROR_NULL_POINTER);
+  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, nullptr), TESSERA_ERROR_NULL_POINTER);
+}
+
+TEST(GemmAbi, DtypesAndKernels) {
+  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, tessera_dtype(9)), TESSERA_ERROR_UNKNOWN_DTYPE);
+  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, "04_wgmma"),
+            TESSERA_ERROR_UNKNOWN_KERNEL);
+  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
+    for (const char* k : {static_cast<const char*>(nullptr), "01_simt_global", "02", "03_simt_hopper"})
+      EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
+}
+
+TEST(GemmAbi, QuickReturnsTouchNothing) {
+  // m = 0 or n = 0: success without a launch (the pointers are fake or NULL).
+  EXPECT_EQ(call('N', 'N', 0, 4, 4, 1, 4, 1, nullptr, kB, nullptr), TESSERA_SUCCESS);
+  EXPECT_EQ(call('N', 'N', 4, 0, 4, 4, 4, 4, kA, nullptr, nullptr), TESSERA_SUCCESS);
+  // k = 0 with beta = 1: C is unchanged, nothing to launch.
+  EXPECT_EQ(tessera_gemm(TESSERA_F32, 'N', 'N', 4, 4, 0, 1.0f, nullptr, 4, nullptr, 1, 1.0f, kC, 4,
+                         nullptr),
+            TESSERA_SUCCESS);
+}
+
+TEST(GemmAbi, EveryStatusHasAMessage) {
+  for (int s = 0; s <= TESSERA_ERROR_CUDA; ++s) {
+    std::string msg = tessera_status_string(s);
+    EXPECT_FALSE(msg.empty());
+    EXPECT_NE(msg, "unknown status code") << s;
+  }
+  EXPECT_STREQ(tessera_status_string(12345), "unknown status code");
+  EXPECT_NE(std::string(tessera_status_string(TESSERA_ERROR_UNSUPPORTED_DTYPE)).find("not yet implemented"),
+            std::string::npos);
+}
+
+}  // namespace
