@@ -28,11 +28,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit -
 step "build (Release)"
 t0=$(date +%s)
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
-  -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >"$OUT/cmake.log" 2>&1 \
-  || { cat "$OUT/cmake.log"; exit 1; }
+  -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
+  || { cat build-gpu.cmake.log; exit 1; }
 cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tessera-bench 2>&1 \
-  | tee "$OUT/build.log" | grep -E "error|warning|spill" ; true
-[ -x build-gpu/kernels/tessera-bench ] && [ -x build-gpu/kernels/gemm_correctness ] || { tail -50 "$OUT/build.log"; exit 1; }
+  | tee build-gpu.build.log | grep -E "error|warning|spill" ; true
+[ -x build-gpu/kernels/tessera-bench ] && [ -x build-gpu/kernels/gemm_correctness ] || { tail -50 build-gpu.build.log; exit 1; }
 echo "built in $(( $(date +%s) - t0 )) s"
 bin=build-gpu/kernels
 
@@ -44,6 +44,10 @@ if command -v cuobjdump >/dev/null; then
     /LDS/ { lds[name]++ } /LDGSTS/ { ldgsts[name]++ }
     END { for (n in ffma) printf "%-110.110s FFMA %5d  LDS %4d (128-bit %4d)  LDGSTS %3d  LDL/STL %d\n", n, ffma[n], lds[n], lds128[n], ldgsts[n], local[n] }' \
     | sort | tee "$OUT/sass_summary.txt"
+  # The main loop of 03's default NN kernel (A vectors, B k-contiguous), for reading.
+  [ -n "${SASS_DUMP:-}" ] && cuobjdump -sass build-gpu/kernels/libtessera_gemm.so 2>/dev/null | awk '
+    /Function :/ { keep = ($3 ~ /gemm_03_kernel.*CopyKindE1ELS4_0ENS1_5ShapeILi128ELi128ELi16ELi4ELi1E/) }
+    keep' >"$OUT/sass_03.txt"
 fi
 
 step "device tests (tests/device/*.cu with a main, not built by CMake)"
@@ -53,11 +57,11 @@ for f in tests/device/*.cu; do
   grep -q "int main" "$f" || continue
   echo "-- $name"
   if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude "$f" -o "build-gpu/$name" -lcublas -lcuda \
-       >"$OUT/$name.build.log" 2>&1; then
+       >"build-gpu/$name.build.log" 2>&1; then
     timeout 300 "build-gpu/$name"; rc=$?
     echo "-- $name: exit $rc"; [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
   else
-    tail -20 "$OUT/$name.build.log"; echo "-- $name: BUILD FAILED"; status=1
+    tail -20 "build-gpu/$name.build.log"; echo "-- $name: BUILD FAILED"; status=1
   fi
 done
 

@@ -40,12 +40,20 @@ TESSERA_HD constexpr CopyPlan make_plan(CopyKind kind, Layout const& tile, Layou
           copy_thread_offsets(c, smem, true), c.partition_D(smem, 0).layout, c.atom.values()};
 }
 
-template <CopyKind kCopyA, CopyKind kCopyB>
+// The tile shape: CTA tile (BM,BN,BK), pipeline depth, CTAs per SM the registers are cut for.
+template <int BM, int BN, int BK, int Stages, int MinBlocks>
+struct Shape {
+  static constexpr int64_t kBM = BM, kBN = BN, kBK = BK;
+  static constexpr int kStages = Stages, kMinBlocks = MinBlocks;
+};
+using DefaultShape = Shape<128, 128, 16, 4, 1>;
+
+template <CopyKind kCopyA, CopyKind kCopyB, class S = DefaultShape>
 struct SimtHopper {
-  static constexpr int64_t kBM = 128, kBN = 128, kBK = 16;
-  static constexpr int kStages = 4;
+  static constexpr int64_t kBM = S::kBM, kBN = S::kBN, kBK = S::kBK;
+  static constexpr int kStages = S::kStages;
   static constexpr int kThreads = 256;
-  static constexpr int kMinBlocks = 1;   // CTAs per SM the register budget is cut for
+  static constexpr int kMinBlocks = S::kMinBlocks;
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
   static constexpr int64_t kPad = 4;     // floats added to each k-row of a shared tile
 
@@ -220,9 +228,9 @@ gemm_03_kernel(GemmArgs p) {
   }
 }
 
-template <CopyKind kA, CopyKind kB>
+template <CopyKind kA, CopyKind kB, class S = DefaultShape>
 cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
-  using Cfg = SimtHopper<kA, kB>;
+  using Cfg = SimtHopper<kA, kB, S>;
   auto kernel = gemm_03_kernel<Cfg>;
   cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        int(Cfg::kSmemBytes));
@@ -248,5 +256,19 @@ cudaError_t launch_03(GemmArgs const& p, cudaStream_t stream) {
   return b_vec ? launch<K::kScalarK, K::kVectorMN>(p, stream)
                : launch<K::kScalarK, K::kScalarK>(p, stream);
 }
+
+// Tuning variants (bench only, NN-style operands: A vectorised, B k-contiguous; others fall back
+// to the default shape).
+template <class S>
+cudaError_t launch_variant(GemmArgs const& p, cudaStream_t stream) {
+  if (vector_ok(p.a, p.a_sm, p.a_sk) && !vector_ok(p.b, p.b_sn, p.b_sk))
+    return launch<CopyKind::kVectorMN, CopyKind::kScalarK, S>(p, stream);
+  return launch_03(p, stream);
+}
+cudaError_t launch_03_v1(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 4, 2>>(p, s); }
+cudaError_t launch_03_v2(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 8, 4, 2>>(p, s); }
+cudaError_t launch_03_v3(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 256, 16, 3, 1>>(p, s); }
+cudaError_t launch_03_v4(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<256, 128, 16, 3, 1>>(p, s); }
+cudaError_t launch_03_v5(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 256, 8, 4, 1>>(p, s); }
 
 }  // namespace tessera::gemm
