@@ -82,7 +82,7 @@ TEST(AlgebraErrors, ComplementNotInjective) {
 
 TEST(AlgebraErrors, TilerRank) {
   EXPECT_EQ(message_of([] { logical_divide("8:1"_layout, parse_tiler("(2,2)")); }),
-            "logical_divide: the tiler [2:1,2:1] has 2 modes but 8:1 has rank 1");
+            "logical_divide: the tiler (2:1,2:1) has 2 modes but 8:1 has rank 1");
 }
 
 TEST(AlgebraErrors, SwizzleShift) {

@@ -40,7 +40,9 @@ TEST(Notation, Tilers) {
   EXPECT_FALSE(one.by_mode);
   EXPECT_EQ(one.mode[0], "(2,3):(3,1)"_layout);
   EXPECT_EQ(parse_tiler("4").mode[0], "4:1"_layout);
-  EXPECT_EQ(to_string(t), "[3:3,_,(2,4):(1,8)]");
+  EXPECT_EQ(to_string(t), "(3:3,_,(2,4):(1,8))");
+  Tiler again = parse_tiler(to_string(t));  // print and parse round trip
+  EXPECT_EQ(to_string(again), to_string(t));
 }
 
 // Error messages are API: each names the problem and the character position.

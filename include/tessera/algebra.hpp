@@ -41,7 +41,7 @@ struct Tiler {
   Layout mode[kMaxModes] = {};
   bool keep[kMaxModes] = {};   // the entry is `_`
 
-  TESSERA_HD constexpr Tiler() = default;
+  constexpr Tiler() = default;
   // A single layout tiler.
   TESSERA_HD constexpr Tiler(Layout const& l) { mode[0] = l; }
   // A shape is a by-mode tiler of compact layouts: (2,3) means (2:1, 3:1); an integer 4 is 4:1.
@@ -90,13 +90,13 @@ TESSERA_HD constexpr Tiler make_tile(Ts const&... xs) {
 
 TESSERA_HD constexpr Text& operator<<(Text& out, Tiler const& t) {
   if (!t.by_mode) return out << t.mode[0];
-  out << '[';
+  out << '(';
   for (int i = 0; i < t.n; ++i) {
     if (i) out << ',';
     if (t.keep[i]) out << '_';
     else out << t.mode[i];
   }
-  return out << ']';
+  return out << ')';
 }
 
 namespace detail {
@@ -215,6 +215,11 @@ TESSERA_HD constexpr Layout composition(Layout const& a, Tiler const& t) {
 // complement: the ordered layout of the offsets in [0, cotarget) that A does not reach.
 // complement((2,2):(1,6), 24) = (3,2):(2,12)
 TESSERA_HD constexpr Layout complement(Layout const& a, int64_t cotarget = 1) {
+  if (cotarget < 1) {
+    Text t;
+    t << "complement: the cotarget " << cotarget << " of " << a << " must be positive";
+    fail(t);
+  }
   Modes m = leaves(a);
   // Sort the modes by (stride, shape); insertion sort over at most kMaxNodes entries.
   for (int i = 1; i < m.n; ++i) {

@@ -383,24 +383,30 @@ TESSERA_HD constexpr AccessReport analyze(Access const& acc, AccessSpec spec) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Deriving a swizzle: the first Sw<B,M,S> (B = 1..5, then M, then S) under which `make(sw)`'s
-// shared-memory accesses are conflict-free and keep the unswizzled vector width. Returns
-// Sw<0,0,0> (the identity) when the plain layout is already conflict-free, and `found = false`
-// when no swizzle in the range helps.
-template <class Make>
-TESSERA_HD constexpr Swizzle derive_swizzle(Make const& make, AccessSpec spec, bool* found = nullptr) {
-  AccessReport plain = analyze(make(Swizzle()), spec);
+// Deriving a swizzle: the first Sw<B,M,S> (B = 1..5, then M = 0..6, then S = B..10) under which
+// the shared-memory accesses are conflict-free and keep the unswizzled vector width. `report(sw)`
+// analyzes the partition over the swizzled tensor. Returns Sw<0,0,0> (the identity) when the
+// plain layout is already conflict-free, and sets `found = false` when no swizzle in range helps.
+template <class Report>
+TESSERA_HD constexpr Swizzle derive_swizzle_by(Report const& report, bool* found = nullptr) {
+  AccessReport plain = report(Swizzle());
   if (found) *found = true;
   if (plain.conflicts() == 0) return Swizzle();
   for (int bits = 1; bits <= 5; ++bits)
     for (int base = 0; base <= 6; ++base)
       for (int shift = bits; shift <= 10; ++shift) {
         Swizzle sw(bits, base, shift);
-        AccessReport r = analyze(make(sw), spec);
+        AccessReport r = report(sw);
         if (r.conflicts() == 0 && r.vector_bits >= plain.vector_bits) return sw;
       }
   if (found) *found = false;
   return Swizzle();
+}
+// The same with `make(sw)` giving the partition (a TvAccess, MmaAccess, ..) over the swizzled tensor.
+template <class Make>
+TESSERA_HD constexpr Swizzle derive_swizzle(Make const& make, AccessSpec spec, bool* found = nullptr) {
+  spec.space = MemSpace::kShared;
+  return derive_swizzle_by([&](Swizzle sw) { return analyze(make(sw), spec); }, found);
 }
 
 // ---------------------------------------------------------------------------------------------

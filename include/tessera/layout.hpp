@@ -9,6 +9,8 @@
 //   size(L) = 24, cosize(L) = L(23)+1 = 24, rank(L) = 2, depth(L) = 2
 #pragma once
 
+#include <type_traits>
+
 #include "int_tuple.hpp"
 
 namespace tessera {
@@ -24,6 +26,13 @@ struct Layout {
       Text t;
       t << "layout: shape " << s << " and stride " << d << " are not congruent";
       fail(t);
+    }
+    for (int i = 0; i < s.n; ++i) {
+      if (!s.tup[i] && s.v[i] < 1) {
+        Text t;
+        t << "layout: shape " << s << " has an extent below 1";
+        fail(t);
+      }
     }
   }
   // Compact column-major layout of a shape: make_layout((4,(3,2))) = (4,(3,2)):(1,(4,12)).
@@ -48,7 +57,11 @@ struct Layout {
     }
     return off + idx * stride.v[last];
   }
-  TESSERA_HD constexpr int64_t operator()(int idx) const { return (*this)(int64_t(idx)); }
+  template <class I>
+    requires(std::is_integral_v<I> && !std::is_same_v<I, int64_t>)
+  TESSERA_HD constexpr int64_t operator()(I idx) const {
+    return (*this)(int64_t(idx));
+  }
 
   // Offset of a coordinate: an integer, a tuple with one entry per mode, or fully nested.
   TESSERA_HD constexpr int64_t operator()(IntTuple const& crd) const { return crd2idx(crd, 0, 0); }
@@ -60,14 +73,28 @@ struct Layout {
     return (*this)(make_tuple(int64_t(is)...));
   }
 
-  // cosize = L(size-1) + 1: the extent of the codomain.
-  TESSERA_HD constexpr int64_t cosize() const { return (*this)(size() - 1) + 1; }
+  // cosize = L(size-1) + 1: the extent of the codomain (overflow is an error here).
+  TESSERA_HD constexpr int64_t cosize() const { return checked_add(checked_at(size() - 1), 1); }
+
+  // L(idx) with every product and sum checked for overflow: for untrusted input (the CLI).
+  TESSERA_HD constexpr int64_t checked_at(int64_t idx) const {
+    int last = shape.n - 1;
+    while (shape.tup[last]) --last;
+    int64_t off = 0;
+    for (int i = 0; i < last; ++i) {
+      if (shape.tup[i]) continue;
+      off = checked_add(off, checked_mul(idx % shape.v[i], stride.v[i]));
+      idx /= shape.v[i];
+    }
+    return checked_add(off, checked_mul(idx, stride.v[last]));
+  }
 
   TESSERA_HD constexpr bool operator==(Layout const& o) const {
     return shape == o.shape && stride == o.stride;
   }
 
-  // Offset of the coordinate subtree at crd node `ci` in the mode subtree at node `si`.
+  // Offset of the coordinate subtree at crd node `ci` in the mode subtree at node `si`. Checked
+  // for overflow: nested coordinates come from users; kernels use the integer path above.
   TESSERA_HD constexpr int64_t crd2idx(IntTuple const& crd, int ci, int si) const {
     if (crd.tup[ci]) {
       if (!shape.tup[si] || shape.v[si] != crd.v[ci]) {
@@ -79,7 +106,7 @@ struct Layout {
       int64_t off = 0;
       int c = ci + 1, s = si + 1;
       for (int k = 0; k < crd.v[ci]; ++k) {
-        off += crd2idx(crd, c, s);
+        off = checked_add(off, crd2idx(crd, c, s));
         c = crd.subtree_end(c);
         s = shape.subtree_end(s);
       }
@@ -94,10 +121,10 @@ struct Layout {
     int64_t off = 0;
     for (int i = si; i < last; ++i) {
       if (shape.tup[i]) continue;
-      off += (idx % shape.v[i]) * stride.v[i];
+      off = checked_add(off, checked_mul(idx % shape.v[i], stride.v[i]));
       idx /= shape.v[i];
     }
-    return off + idx * stride.v[last];
+    return checked_add(off, checked_mul(idx, stride.v[last]));
   }
 };
 

@@ -131,12 +131,7 @@ class Parser {
   }
 
   TESSERA_HD constexpr Layout layout_from(IntTuple const& shape, int shape_pos) {
-    for (int i = 0; i < shape.n; ++i) {
-      if (!shape.tup[i] && shape.v[i] <= 0) {
-        pos_ = shape_pos;
-        error("shape entries must be positive");
-      }
-    }
+    check_positive(shape, shape_pos);
     expect(':', "expected ':' between shape and stride");
     int stride_pos = pos_;
     IntTuple stride = tuple();
@@ -169,12 +164,22 @@ class Parser {
     return Swizzle(int(b), int(m), int(s));
   }
 
+  TESSERA_HD constexpr void check_positive(IntTuple const& shape, int shape_pos) {
+    for (int i = 0; i < shape.n; ++i) {
+      if (!shape.tup[i] && shape.v[i] <= 0) {
+        pos_ = shape_pos;
+        error("shape entries must be positive");
+      }
+    }
+  }
+
   // An integer tiler n means n:1; a layout is itself.
   TESSERA_HD constexpr Tiler scalar_tiler() {
     int start = pos_;
     IntTuple t = tuple();
     skip_spaces();
     if (at(':')) return Tiler(layout_from(t, start));
+    check_positive(t, start);
     return Tiler(t);
   }
 
@@ -207,6 +212,7 @@ class Parser {
             pos_ = entry;
             error("a nested shape is not a tiler entry; write it as a layout");
           }
+          check_positive(x, entry);
           shapes.add(x);
           t.add(Layout(x));
         }

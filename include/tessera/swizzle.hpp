@@ -19,7 +19,7 @@ namespace tessera {
 struct Swizzle {
   int bits = 0, base = 0, shift = 0;  // B, M, S
 
-  TESSERA_HD constexpr Swizzle() = default;
+  constexpr Swizzle() = default;
   TESSERA_HD constexpr Swizzle(int b, int m, int s) : bits(b), base(m), shift(s) {
     if (b < 0 || m < 0 || abs64(s) < b) {
       Text t;
@@ -41,7 +41,7 @@ struct Swizzle {
   }
   // The offsets a swizzle permutes: [0, 2^(B+M+|S|)).
   TESSERA_HD constexpr int64_t span() const { return int64_t(1) << (bits + base + abs64(shift)); }
-  TESSERA_HD constexpr bool operator==(Swizzle const&) const = default;
+  constexpr bool operator==(Swizzle const&) const = default;
 };
 
 struct SwizzledLayout {
@@ -55,7 +55,7 @@ struct SwizzledLayout {
   }
   TESSERA_HD constexpr int64_t size() const { return layout.size(); }
   TESSERA_HD constexpr int rank() const { return layout.rank(); }
-  TESSERA_HD constexpr bool operator==(SwizzledLayout const&) const = default;
+  constexpr bool operator==(SwizzledLayout const&) const = default;
 };
 
 TESSERA_HD constexpr SwizzledLayout composition(Swizzle const& s, Layout const& l) {

@@ -100,17 +100,22 @@ struct TiledMMA {
     return result;
   }
 
-  // Step 5: thread `thread`'s offset and fragment (FrgV, RestM, RestN, ...) of a tensor layout.
-  TESSERA_HD constexpr View partition(Operand op, Layout const& t, int64_t thread,
-                                      Derivation* d = nullptr) const {
-    Layout r = thrfrg(op, t, d);
+  // Step 5: a thread's offset and fragment (FrgV, RestM, RestN, ...) from the thrfrg layout.
+  // In device code make `r` a static constexpr and only this cheap slice runs per thread.
+  TESSERA_HD constexpr View slice(Operand op, Layout const& r, int64_t thread) const {
     IntTuple c = thread_vmnk(thread);
     int64_t offset = r[0](make_tuple(c[0], make_tuple(c[1 + mode0(op)], c[1 + mode1(op)])));
     LayoutBuilder frag;
     frag.add(r[1][0]);
     Layout rest = r[1][1];
     for (int i = 0; i < rest.rank(); ++i) frag.add(rest[i]);
-    View v{offset, frag.get()};
+    return View{offset, frag.get()};
+  }
+
+  // Steps 1-5: thread `thread`'s share of a tensor layout.
+  TESSERA_HD constexpr View partition(Operand op, Layout const& t, int64_t thread,
+                                      Derivation* d = nullptr) const {
+    View v = slice(op, thrfrg(op, t, d), thread);
     if (d) {
       d->step[4] = {"slice", "keep this thread's coordinate in the thread mode: offset + (FrgV,Rest...)", v.layout};
       d->fragment = v;
