@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   tessera::tools::Verbs verbs;
   tessera::tools::add_algebra_verbs(app, verbs);
   tessera::tools::add_explain_verb(app, verbs);
+  tessera::tools::add_analyze_verb(app, verbs);
   tessera::tools::add_render_verb(app, verbs);
   tessera::tools::add_codegen_verb(app, verbs);
   try {

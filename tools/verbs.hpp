@@ -21,6 +21,7 @@ using Verbs = std::vector<Verb>;
 
 void add_algebra_verbs(CLI::App& app, Verbs& verbs);  // batch, one verb per op, show, demo
 void add_explain_verb(CLI::App& app, Verbs& verbs);   // explain
+void add_analyze_verb(CLI::App& app, Verbs& verbs);   // analyze (memory access: vectors, sectors, banks)
 void add_render_verb(CLI::App& app, Verbs& verbs);    // render (self-contained HTML)
 void add_codegen_verb(CLI::App& app, Verbs& verbs);   // codegen (plain CUDA index code)
 

@@ -1,0 +1,254 @@
+// The analyze verb: vector width, coalescing and bank conflicts of a partition (analysis.hpp).
+//
+//   tessera analyze --preset step1                       C stores of the step-1 tile
+//   tessera analyze --preset step4 --operand A --space shared --swizzle "Sw<3,3,3>"
+//   tessera analyze --tv "(32,4):(4,1)" --tensor 128:1   any TV layout over a tensor
+//   tessera analyze --sweep-r                            seed 003's table of R = 1, 2, 4, 8
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mma_cli.hpp"
+#include "verbs.hpp"
+
+namespace tessera::tools {
+namespace {
+
+using nlohmann::json;
+
+struct AnalyzeArgs {
+  std::string preset, atom = "UniversalFMA", atom_layout, permutation = "none", operand = "C";
+  std::vector<int64_t> tile;
+  std::string tensor, swizzle, tv, space = "global", direction;
+  int64_t elem_bits = 0, max_vector_bits = 128;
+  bool sweep_r = false, find_swizzle = false, as_json = false;
+};
+
+json report_json(AccessReport const& r) {
+  return {{"elem_bits", r.spec.elem_bits},
+          {"space", space_name(r.spec.space)},
+          {"access", r.spec.store ? "store" : "load"},
+          {"threads", r.threads},
+          {"warps", r.warps},
+          {"values_per_thread", r.values},
+          {"vector_bits", r.vector_bits},
+          {"run_bits", r.run_bits},
+          {"in_order_bits", r.in_order_bits},
+          {"instructions_per_thread", r.instructions},
+          {"min_instructions_per_thread", r.min_instructions},
+          {"warp_instructions", r.requests},
+          {"global",
+           {{"sectors", r.sectors},
+            {"min_sectors", r.min_sectors},
+            {"lines", r.lines},
+            {"min_lines", r.min_lines},
+            {"sectors_per_instruction", r.sectors_per_request()},
+            {"lines_per_instruction", r.lines_per_request()},
+            {"sector_efficiency_pct", r.sector_efficiency()},
+            {"footprint_sectors", r.footprint_sectors},
+            {"footprint_min_sectors", r.footprint_min_sectors},
+            {"footprint_efficiency_pct", r.footprint_efficiency()}}},
+          {"shared",
+           {{"wavefronts", r.wavefronts},
+            {"ideal_wavefronts", r.ideal_wavefronts},
+            {"bank_conflicts", r.conflicts()},
+            {"wavefronts_per_instruction", r.wavefronts_per_request()},
+            {"max_way", r.max_way}}},
+          {"grade", grade_name(r.grade)},
+          {"verdict", r.verdict.c_str()}};
+}
+
+std::string report_text(AccessReport const& r) {
+  char buf[512];
+  std::string o;
+  const char* what = r.spec.store ? "stores" : "loads";
+  std::snprintf(buf, sizeof buf, "  %lld threads = %lld warps, %lld values of %lld bits per thread\n",
+                (long long)r.threads, (long long)r.warps, (long long)r.values, (long long)r.spec.elem_bits);
+  o += buf;
+  std::snprintf(buf, sizeof buf,
+                "  vector      %lld-bit (contiguous aligned run %lld bits; %lld-bit with the registers in fragment order)\n",
+                (long long)r.vector_bits, (long long)r.run_bits, (long long)r.in_order_bits);
+  o += buf;
+  std::snprintf(buf, sizeof buf, "  per thread  %lld %s (%lld at 128 bits)\n", (long long)r.instructions, what,
+                (long long)r.min_instructions);
+  o += buf;
+  if (r.spec.space == MemSpace::kGlobal) {
+    std::snprintf(buf, sizeof buf,
+                  "  per warp    %lld sectors (min %lld, %lld%%), %lld lines (min %lld) per instruction; "
+                  "all of a warp's %s: %lld sectors (min %lld, %lld%%)\n",
+                  (long long)r.sectors_per_request(), (long long)(r.requests ? r.min_sectors / r.requests : 0),
+                  (long long)r.sector_efficiency(), (long long)r.lines_per_request(),
+                  (long long)(r.requests ? r.min_lines / r.requests : 0), what,
+                  (long long)(r.warps ? r.footprint_sectors / r.warps : 0),
+                  (long long)(r.warps ? r.footprint_min_sectors / r.warps : 0), (long long)r.footprint_efficiency());
+  } else {
+    std::snprintf(buf, sizeof buf,
+                  "  per warp    %lld wavefronts per instruction (ideal %lld), worst %lld-way; "
+                  "%lld bank conflicts in %lld instructions\n",
+                  (long long)r.wavefronts_per_request(),
+                  (long long)(r.requests ? r.ideal_wavefronts / r.requests : 0), (long long)r.max_way,
+                  (long long)r.conflicts(), (long long)r.requests);
+  }
+  o += buf;
+  o += std::string("  verdict     ") + r.verdict.c_str() + " [" + grade_name(r.grade) + "]\n";
+  return o;
+}
+
+std::string positions_text(PermutationChoice const& c) {
+  std::string s;
+  for (int64_t i = 0; i < c.n_positions; ++i) {
+    bool opens = i == 0 || c.positions[i] != c.positions[i - 1] + 1;
+    bool closes = i + 1 == c.n_positions || c.positions[i + 1] != c.positions[i] + 1;
+    s += opens ? (i ? ", [" : "[") : ",";
+    s += std::to_string(c.positions[i]);
+    if (closes) s += "]";
+  }
+  return s;
+}
+
+int run_sweep(bool as_json) {
+  json rows = json::array();
+  std::vector<PermutationChoice> all;
+  for (int64_t r : {1, 2, 4, 8}) all.push_back(permutation_choice(r));
+  if (as_json) {
+    for (auto const& c : all) {
+      json pos = json::array();
+      for (int64_t i = 0; i < c.n_positions; ++i) pos.push_back(c.positions[i]);
+      rows.push_back({{"R", c.r},
+                      {"permutation", "(16," + std::to_string(c.r) + "):(" + std::to_string(c.r) + ",1)"},
+                      {"period", c.period},
+                      {"repetitions", c.reps},
+                      {"thread0_positions", pos},
+                      {"shape", "(" + std::to_string(c.r) + "," + std::to_string(c.reps) + ")"},
+                      {"fragment_mode", to_string(c.shape)},
+                      {"analysis", report_json(c.report)}});
+    }
+    std::cout << json{{"tile", "step1: UniversalFMA, atoms (16,16,1):(16,1,0), C (128,128):(128,1) float, global stores"},
+                      {"rows", rows}}
+                     .dump()
+              << '\n';
+    return 0;
+  }
+  std::cout << "Seed 003: permutation (16,R):(R,1) in M and N for the step-1 tile (scalar FMA, 16x16 threads,\n"
+               "C (128,128):(128,1) floats stored to global memory). Period = 16 R, repetitions = 128 / period.\n\n";
+  std::printf("%-2s %-7s %-5s %-50s %-6s %-9s %-8s %-8s %-22s %s\n", "R", "period", "reps", "thread 0's M positions",
+              "shape", "fragment", "run", "access", "per warp store", "coalescing");
+  for (auto const& c : all) {
+    auto const& r = c.report;
+    std::string shape = "(" + std::to_string(c.r) + "," + std::to_string(c.reps) + ")";
+    std::string run = std::to_string(r.run_bits) + "-bit";
+    std::string access = std::to_string(r.vector_bits) + "-bit";
+    std::string warp = std::to_string(r.sectors_per_request()) + " sectors, " + std::to_string(r.lines_per_request()) +
+                       (r.lines_per_request() == 1 ? " line" : " lines");
+    std::string grade = r.grade == Grade::kGreat ? "Great" : r.grade == Grade::kOk ? "OK" : "Bad";
+    std::printf("%-2lld %-7lld %-5lld %-50s %-6s %-9s %-8s %-8s %-22s %s: %s\n", (long long)c.r, (long long)c.period,
+                (long long)c.reps, positions_text(c).c_str(), shape.c_str(), to_string(c.shape).c_str(), run.c_str(),
+                access.c_str(), warp.c_str(), grade.c_str(), r.verdict.c_str());
+  }
+  std::cout << "\nrun: contiguous aligned bits per thread group; access: the widest single store (128 bits at most);\n"
+               "fragment: the M mode of the library's fragment (size-1 modes dropped, as in CuTe).\n";
+  return 0;
+}
+
+int run_analyze(AnalyzeArgs const& a) {
+  if (a.sweep_r) return run_sweep(a.as_json);
+  AccessSpec spec;
+  spec.space = a.space == "shared" ? MemSpace::kShared : MemSpace::kGlobal;
+  spec.max_vector_bits = a.max_vector_bits;
+  Swizzle sw = a.swizzle.empty() ? Swizzle() : parse_swizzle(a.swizzle);
+  std::string title;
+  json config;
+  // The partition under analysis, for a given swizzle (derive_swizzle tries several).
+  std::function<AccessReport(Swizzle, AccessSpec)> run;
+  if (!a.tv.empty()) {
+    if (a.tensor.empty()) throw std::invalid_argument("analyze --tv needs --tensor, the layout the TV indexes");
+    Layout tv = parse_layout(a.tv), tensor = parse_layout(a.tensor);
+    spec.elem_bits = a.elem_bits ? a.elem_bits : 32;
+    spec.store = a.direction == "store";
+    run = [tv, tensor](Swizzle s, AccessSpec sp) { return analyze(TvAccess{tv, SwizzledLayout{s, 0, tensor}}, sp); };
+    title = "TV " + to_string(tv) + " over " + to_string(tensor);
+    config = {{"tv", to_string(tv)}, {"tensor", to_string(tensor)}};
+  } else {
+    MmaConfig cfg;
+    if (!a.preset.empty()) {
+      cfg = mma_preset(a.preset);
+    } else {
+      if (a.atom_layout.empty() || a.tile.size() != 3)
+        throw std::invalid_argument("analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, or --sweep-r");
+      cfg = mma_config(a.atom, a.atom_layout, a.permutation, a.tile[0], a.tile[1], a.tile[2]);
+    }
+    Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
+    Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : parse_layout(a.tensor);
+    std::string atom_name = cfg.mma.atom.name;
+    bool halves = atom_name.find("F16") != std::string::npos || atom_name.find("BF16") != std::string::npos;
+    spec.elem_bits = a.elem_bits ? a.elem_bits : (op != Operand::kC && halves ? 16 : 32);
+    spec.store = a.direction.empty() ? op == Operand::kC : a.direction == "store";
+    TiledMMA mma = cfg.mma;
+    run = [mma, op, tensor](Swizzle s, AccessSpec sp) {
+      return analyze(MmaAccess{mma, op, SwizzledLayout{s, 0, tensor}}, sp);
+    };
+    const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
+    title = cfg.name + ", operand " + operand_name(op) + " " + dims + " = " + to_string(tensor);
+    config = {{"name", cfg.name}, {"operand", operand_name(op)}, {"tensor", to_string(tensor)},
+              {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
+  }
+  AccessReport r = run(sw, spec);
+  json derived;
+  std::string derived_text;
+  if (a.find_swizzle) {
+    AccessSpec shared = spec;
+    shared.space = MemSpace::kShared;
+    bool found = false;
+    Swizzle d = derive_swizzle_by([&](Swizzle s) { return run(s, shared); }, &found);
+    derived = found ? json(to_string(d)) : json(nullptr);
+    derived_text = found ? "  swizzle     " + to_string(d) + " makes these accesses conflict-free (" +
+                               run(d, shared).verdict.c_str() + ")\n"
+                         : "  swizzle     no Sw<B,M,S> with B <= 5 removes the conflicts\n";
+  }
+  if (!a.swizzle.empty()) {
+    title += " swizzled by " + to_string(sw);
+    config["swizzle"] = to_string(sw);
+  }
+  if (a.as_json) {
+    json out = {{"config", config}, {"analysis", report_json(r)}};
+    if (a.find_swizzle) out["derived_swizzle"] = derived;
+    std::cout << out.dump() << '\n';
+    return 0;
+  }
+  std::cout << "analyze " << title << ", " << space_name(spec.space) << " memory\n"
+            << report_text(r) << derived_text;
+  return 0;
+}
+
+}  // namespace
+
+void add_analyze_verb(CLI::App& app, Verbs& verbs) {
+  CLI::App* cmd = app.add_subcommand(
+      "analyze", "Vector width, coalescing and bank conflicts of a partition; --sweep-r: seed 003's R table");
+  auto a = std::make_shared<AnalyzeArgs>();
+  cmd->add_option("--preset", a->preset, "step1 or step4 (the seeds' configurations)");
+  cmd->add_option("--atom", a->atom, "MMA atom, e.g. UniversalFMA, SM80_16x8x16_F32F16F16F32_TN");
+  cmd->add_option("--atom-layout", a->atom_layout, "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");
+  cmd->add_option("--perm", a->permutation, "permutation per mode, e.g. \"((16,4):(4,1),(16,4):(4,1),_)\"");
+  cmd->add_option("--tile", a->tile, "CTA tile M N K")->expected(3);
+  cmd->add_option("--operand", a->operand, "C (default), A or B")->check(CLI::IsMember({"C", "A", "B"}));
+  cmd->add_option("--tensor", a->tensor, "the operand's tensor layout (default: the configuration's)");
+  cmd->add_option("--tv", a->tv, "a (thread,value) -> tensor index layout, instead of a TiledMMA");
+  cmd->add_option("--swizzle", a->swizzle, "swizzle the tensor, e.g. \"Sw<3,3,3>\"");
+  cmd->add_option("--space", a->space, "global (default) or shared")->check(CLI::IsMember({"global", "shared"}));
+  cmd->add_option("--access", a->direction, "load or store (default: C stores, A/B loads)")
+      ->check(CLI::IsMember({"load", "store"}));
+  cmd->add_option("--elem-bits", a->elem_bits, "element size (default: 16 for f16/bf16 A/B, else 32)");
+  cmd->add_option("--max-vector-bits", a->max_vector_bits, "widest access to consider (32 models scalar code)");
+  cmd->add_flag("--find-swizzle", a->find_swizzle, "derive a Sw<B,M,S> that makes the shared accesses conflict-free");
+  cmd->add_flag("--sweep-r", a->sweep_r, "seed 003's table: R = 1, 2, 4, 8 for the step-1 tile");
+  cmd->add_flag("--json", a->as_json, "print the analysis as JSON");
+  verbs.push_back({cmd, [a] { return run_analyze(*a); }});
+}
+
+}  // namespace tessera::tools
