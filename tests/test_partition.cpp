@@ -155,6 +155,24 @@ TEST(Step4, SeedStatements) {
   for (int k : count) ASSERT_EQ(k, 1);
 }
 
+TEST(ThreadPartition, OneLayoutEvaluationPerThread) {
+  // The kernel form of a partition agrees with the derivation for every thread and operand.
+  for (TiledMMA mma : {presets::step1(), presets::step4()}) {
+    for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
+      Layout t = op == Operand::kC ? "(128,128):(128,1)"_layout : "(128,32):(1,128)"_layout;
+      if (mma.tile_size(2) == 1 && op != Operand::kC) t = "(128,8):(1,128)"_layout;
+      ThreadPartition p = mma.partitioner(op, t);
+      for (int64_t thr = 0; thr < mma.threads(); ++thr) {
+        View want = mma.partition(op, t, thr);
+        ASSERT_EQ(p(thr).offset, want.offset) << operand_name(op) << " thread " << thr;
+        ASSERT_EQ(p(thr).layout, want.layout);
+      }
+    }
+  }
+  EXPECT_EQ(to_string(presets::step1().partitioner(Operand::kC, "(128,128):(128,1)"_layout).thread),
+            "(16,16):(4,512)");  // offset = 4*(t%16) + 512*(t/16)
+}
+
 TEST(Predication, IdentityTensorResidue) {
   // A 128x128 C tile at CTA (0,0) of a 100x70 matrix: the predicate elem_less(coord, (100,70))
   // marks exactly the in-bounds elements, for every thread of step 1.

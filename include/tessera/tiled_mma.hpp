@@ -40,6 +40,13 @@ struct Derivation {
   View fragment;  // step 5: the thread's offset and fragment layout
 };
 
+// A partition of a tensor among threads: thread index -> offset, and the common fragment layout.
+struct ThreadPartition {
+  Layout thread;
+  Layout fragment;
+  TESSERA_HD constexpr View operator()(int64_t t) const { return View{thread(t), fragment}; }
+};
+
 struct TiledMMA {
   MmaAtom atom;
   Layout thr_vmnk;    // (V,M,N,K) -> thread index
@@ -110,6 +117,23 @@ struct TiledMMA {
     Layout rest = r[1][1];
     for (int i = 0; i < rest.rank(); ++i) frag.add(rest[i]);
     return View{offset, frag.get()};
+  }
+
+  // The same partition as two layouts, for kernels: `thread` maps a thread index to its offset and
+  // `fragment` is every thread's fragment. thread = (ThrV,ThrM,ThrN,ThrK)-part of thrfrg composed
+  // with right_inverse(thr_vmnk) (thread index -> its (v,m,n,k) index); the mode the operand does
+  // not span gets stride 0. Bind the result to a static constexpr and a thread's partition is one
+  // layout evaluation: offset = P.thread(threadIdx.x).
+  TESSERA_HD constexpr ThreadPartition partitioner(Operand op, Layout const& t) const {
+    Layout r = thrfrg(op, t);
+    LayoutBuilder thr;  // (V,M,N,K), congruent in size to thr_vmnk
+    thr.add(r[0][0]);
+    for (int i = 0; i < 3; ++i) {
+      if (i == mode0(op)) thr.add(r[0][1][0]);
+      else if (i == mode1(op)) thr.add(r[0][1][1]);
+      else thr.add(Layout(thr_vmnk[1 + i].size(), 0));
+    }
+    return ThreadPartition{composition(thr.get(), right_inverse(thr_vmnk)), slice(op, r, 0).layout};
   }
 
   // Steps 1-5: thread `thread`'s share of a tensor layout.

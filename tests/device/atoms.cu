@@ -174,12 +174,11 @@ struct Atoms {
 
 template <class Config>
 __global__ void partition_offsets(int64_t* out) {
-  // The thread-independent derivation (steps 1-4) is folded at compile time; only the slice by
-  // the (dynamic) thread index runs. A static constexpr local is a device constant (a class
+  // The derivation is folded at compile time into thread -> offset and the fragment; only one
+  // layout evaluation per thread runs. A static constexpr local is a device constant (a class
   // member used by reference in device code is not).
-  static constexpr TiledMMA mma = Config::mma;
-  static constexpr Layout tv = mma.thrfrg(Operand::kC, Config::C);
-  View v = mma.slice(Operand::kC, tv, threadIdx.x);
+  static constexpr ThreadPartition part = Config::mma.partitioner(Operand::kC, Config::C);
+  View v = part(threadIdx.x);
   for (int64_t i = 0; i < v.layout.size(); ++i) out[threadIdx.x * v.layout.size() + i] = v(i);
 }
 
