@@ -1,0 +1,28 @@
+# cmake -DCXX=<compiler> -DINCLUDE=<dir> -DSOURCE=<file.cpp> -DEXPECT=fail|pass
+#       [-DPATTERNS=<regex;regex>] -P check_compile.cmake
+# Compiles SOURCE with -fsyntax-only. EXPECT=fail: the compiler must reject it with an ordinary
+# diagnostic (not a crash) whose text matches every regex in PATTERNS. EXPECT=pass: it must compile.
+execute_process(
+  COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE} ${SOURCE}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(log "${out}${err}")
+if(EXPECT STREQUAL "pass")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "FAIL: ${SOURCE} should compile (exit ${rc}):\n${log}")
+  endif()
+  message(STATUS "PASSED: ${SOURCE} compiles")
+  return()
+endif()
+if(rc EQUAL 0)
+  message(FATAL_ERROR "FAIL: ${SOURCE} compiled, but it must be rejected")
+endif()
+# A crashing compiler also exits non-zero; that is not the readable rejection under test.
+if(NOT rc EQUAL 1 OR log MATCHES "PLEASE submit a bug report")
+  message(FATAL_ERROR "FAIL: ${SOURCE}: the compiler crashed (exit ${rc}) instead of a diagnostic:\n${log}")
+endif()
+foreach(p IN LISTS PATTERNS)
+  if(NOT log MATCHES "${p}")
+    message(FATAL_ERROR "FAIL: ${SOURCE}: the diagnostic does not match '${p}':\n${log}")
+  endif()
+endforeach()
+message(STATUS "PASSED: ${SOURCE} is rejected, the diagnostic matches: ${PATTERNS}")

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Proves that tessera layouts fold: compiles fold_proof.cu to PTX and to a cubin (ptxas -v) and
+checks every tessera kernel against the hand-written one (fold_hand):
+
+  - the same number of PTX instructions (exactly) and the same multiset of opcodes;
+  - no local memory (.local declarations, ld.local / st.local) and no `call`;
+  - ptxas: 0 bytes stack frame, 0 bytes spill stores and loads.
+
+Usage: check_fold.py NVCC INCLUDE_DIR SOURCE WORKDIR
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+
+FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20", "-diag-suppress", "20012"]
+REFERENCE = "fold_hand"
+CANDIDATES = ["fold_config", "fold_local", "fold_nttp"]
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
+    return r.stdout + r.stderr
+
+
+def entries(ptx):
+    """{mangled name: [instruction lines]} for every .entry in the PTX text."""
+    out = {}
+    for m in re.finditer(r"\.entry\s+(\w+)\s*\(", ptx):
+        start = ptx.index("{", m.end())
+        depth, i = 0, start
+        while True:  # the body ends at the matching brace
+            depth += {"{": 1, "}": -1}.get(ptx[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        body = []
+        for line in ptx[start + 1:i].splitlines():
+            line = line.split("//")[0].strip()
+            # Instructions end with ';'; declarations (.reg, .local, ...) start with '.'.
+            if line.endswith(";") and not line.startswith("."):
+                body.append(line)
+            elif line.startswith(".local"):
+                body.append(line)  # kept so the local-memory check sees it
+        out[m.group(1)] = body
+    return out
+
+
+def opcode(insn):
+    insn = re.sub(r"^@!?%\w+\s+", "", insn)  # drop a predicate guard
+    return insn.split()[0].rstrip(";")
+
+
+def ptxas_stats(log):
+    """{mangled name: (stack, spill stores, spill loads, registers)} from -Xptxas -v."""
+    stats = {}
+    pat = re.compile(r"Function properties for (\w+)\s*\n\s*(\d+) bytes stack frame, (\d+) bytes "
+                     r"spill stores, (\d+) bytes spill loads(?:\s*\n.*?Used (\d+) registers)?")
+    for m in pat.finditer(log):
+        stats[m.group(1)] = tuple(int(g) if g else -1 for g in m.groups()[1:])
+    return stats
+
+
+def find(names, short):
+    hits = [n for n in names if re.search(rf"\d{short}\w*", n) and short in n]
+    if len(hits) != 1:
+        sys.exit(f"FAIL: expected one kernel named {short}, found {hits}")
+    return hits[0]
+
+
+def main():
+    nvcc, include, source, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    ptx_path = os.path.join(work, "fold_proof.ptx")
+    base = [nvcc, *FLAGS, "-I", include, source]
+    run(base + ["-ptx", "-o", ptx_path])
+    log = run(base + ["-cubin", "-Xptxas", "-v", "-o", os.path.join(work, "fold_proof.cubin")])
+    kernels = entries(open(ptx_path).read())
+    stats = ptxas_stats(log)
+
+    failures = []
+    ref = find(kernels, REFERENCE)
+    ref_ops = collections.Counter(opcode(i) for i in kernels[ref])
+    print(f"{'kernel':<14}{'PTX insns':>10}{'regs':>6}{'stack':>7}{'spill st/ld':>13}")
+    for short in [REFERENCE] + CANDIDATES:
+        name = find(kernels, short)
+        body = kernels[name]
+        st = stats.get(name)
+        if st is None:
+            failures.append(f"{short}: no ptxas report")
+            continue
+        print(f"{short:<14}{len(body):>10}{st[3]:>6}{st[0]:>7}{st[1]:>7}/{st[2]}")
+        if any(".local" in i or "ld.local" in i or "st.local" in i for i in body):
+            failures.append(f"{short}: uses local memory")
+        if any(opcode(i).startswith("call") for i in body):
+            failures.append(f"{short}: contains a call")
+        if st[:3] != (0, 0, 0):
+            failures.append(f"{short}: stack frame / spills {st[:3]}, want (0, 0, 0)")
+        if short == REFERENCE:
+            continue
+        if len(body) != len(kernels[ref]):
+            failures.append(f"{short}: {len(body)} PTX instructions, {REFERENCE} has "
+                            f"{len(kernels[ref])}")
+        ops = collections.Counter(opcode(i) for i in body)
+        if ops != ref_ops:
+            failures.append(f"{short}: opcodes differ from {REFERENCE}: +{dict(ops - ref_ops)} "
+                            f"-{dict(ref_ops - ops)}")
+    for f in failures:
+        print("FAIL:", f)
+    print("FAILED" if failures else "PASSED: every tessera kernel folds to the hand-written PTX")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
