@@ -28,12 +28,21 @@ struct CopyPlan {
   int64_t vec;
 };
 
+// 256 threads: vectors as (32,8):(1,32) x (4,1) (a warp reads 512 contiguous bytes of one
+// k-row); scalars as (256/BK, BK):(BK,1) (a warp reads 32/BK rows of BK contiguous floats).
 TESSERA_HD constexpr CopyPlan make_plan(CopyKind kind, Layout const& tile, Layout const& smem) {
+  const int64_t bk = tile.shape[1].value();
   TiledCopy c = kind == CopyKind::kVectorMN
                     ? make_tiled_copy_tv(atom::cp_async(16, 32), parse_layout("(32,8):(1,32)"),
                                          parse_layout("(4,1):(1,0)"))
-                    : make_tiled_copy_tv(atom::cp_async(4, 32), parse_layout("(16,16):(16,1)"),
+                    : make_tiled_copy_tv(atom::cp_async(4, 32),
+                                         Layout(make_tuple(256 / bk, bk), make_tuple(bk, 1)),
                                          parse_layout("(1,1):(0,0)"));
+  if (tile.shape[0].value() % c.tiler[0].value() != 0 || bk % c.tiler[1].value() != 0) {
+    Text t;
+    t << "simt: the copy tile " << c.tiler << " does not divide the operand tile " << tile.shape;
+    fail(t);
+  }
   Layout thr = copy_thread_offsets(c, tile, false);
   Layout frg = c.partition_S(tile, 0).layout;
   return {thr, frg, make_coords(thr, frg, tile.shape[0].value()),
@@ -99,30 +108,47 @@ struct SimtHopper {
   static_assert(kFrgA[2].size() == kBK, "simt: the A fragment must span the k-tile");
 };
 
-// One operand's (rows, BK) tile, global -> one shared stage, zero-filled outside the matrix.
+// One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX), zero-filled outside
+// the matrix. The per-copy sources and row predicates are computed once; each k-tile then costs
+// one pointer step per copy and one k comparison.
 template <class Cfg, int kOperand>
-__device__ __forceinline__ void copy_g2s(const float* g, int64_t s_r, int64_t s_k, int64_t res_r,
-                                         int64_t res_k, float* stage) {
-  static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
-  constexpr int64_t kVec = kPlan.vec;
-  constexpr int kCopies = int(kPlan.src_frg.size() / kVec);
-  const int64_t t = threadIdx.x;
-  const int64_t r0 = kPlan.crd.thr_row(t), k0 = kPlan.crd.thr_col(t);
-  float* tXsX = stage + kPlan.dst_thr(t);  // (CPY, CPY_rows, CPY_K)
+struct GmemToSmem {
+  static constexpr int kCopies = int((kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB).src_frg.size() /
+                                     (kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB).vec);
+  const float* src[kCopies];
+  int bytes[kCopies];     // valid bytes of each copy's row run (0 outside the matrix)
+  int64_t k_of[kCopies];  // k coordinate of each copy inside the tile
+  int64_t step;           // one k-tile, in elements
+
+  __device__ __forceinline__ GmemToSmem(const float* g, int64_t s_r, int64_t s_k, int64_t res_r) {
+    static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
+    const int64_t t = threadIdx.x;
+    const int64_t r0 = kPlan.crd.thr_row(t), k0 = kPlan.crd.thr_col(t);
 #pragma unroll
-  for (int c = 0; c < kCopies; ++c) {
-    const int64_t v = c * kVec;
-    const int64_t r = r0 + kPlan.crd.frg_row(v), k = k0 + kPlan.crd.frg_col(v);
-    const float* src = g + r * s_r + k * s_k;
-    if constexpr (kVec == 1) {
-      const bool valid = r < res_r && k < res_k;
-      async::cp_4(tXsX + kPlan.dst_frg(v), valid ? src : g, valid);
-    } else {
-      const int64_t n = k < res_k ? min64(max64(res_r - r, 0), kVec) : 0;
-      cp_async_16_partial(tXsX + kPlan.dst_frg(v), n > 0 ? src : g, int(n * 4));
+    for (int c = 0; c < kCopies; ++c) {
+      const int64_t v = c * kPlan.vec;
+      const int64_t r = r0 + kPlan.crd.frg_row(v), k = k0 + kPlan.crd.frg_col(v);
+      src[c] = g + r * s_r + k * s_k;
+      bytes[c] = int(min64(max64(res_r - r, 0), kPlan.vec) * 4);
+      k_of[c] = k;
+    }
+    step = Cfg::kBK * s_k;
+  }
+
+  // Copies k-tile kt (res_k = K - kt*BK rows of K left) into `stage`.
+  __device__ __forceinline__ void copy(int64_t kt, int64_t res_k, float* stage) const {
+    static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
+    float* tXsX = stage + kPlan.dst_thr(int64_t(threadIdx.x));  // (CPY, CPY_rows, CPY_K)
+    const int64_t offset = kt * step;
+#pragma unroll
+    for (int c = 0; c < kCopies; ++c) {
+      const int n = k_of[c] < res_k ? bytes[c] : 0;
+      const float* p = n > 0 ? src[c] + offset : src[c];
+      if constexpr (kPlan.vec == 1) async::cp_4(tXsX + kPlan.dst_frg(c), p, n > 0);
+      else cp_async_16_partial(tXsX + kPlan.dst_frg(c * kPlan.vec), p, n);
     }
   }
-}
+};
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
@@ -154,10 +180,12 @@ gemm_03_kernel(GemmArgs p) {
   const int64_t res_m = p.m - m0, res_n = p.n - n0;
   const int64_t k_tiles = ceil_div(p.k, kBK);
 
+  const GmemToSmem<Cfg, 0> tAgA(gA, p.a_sm, p.a_sk, res_m);  // (CPY, CPY_M, CPY_K, k)
+  const GmemToSmem<Cfg, 1> tBgB(gB, p.b_sn, p.b_sk, res_n);  // (CPY, CPY_N, CPY_K, k)
   auto load_tile = [&](int64_t kt, int stage) {
     const int64_t res_k = p.k - kt * kBK;
-    copy_g2s<Cfg, 0>(gA + kt * kBK * p.a_sk, p.a_sm, p.a_sk, res_m, res_k, sA + stage * Cfg::kStageA);
-    copy_g2s<Cfg, 1>(gB + kt * kBK * p.b_sk, p.b_sn, p.b_sk, res_n, res_k, sB + stage * Cfg::kStageB);
+    tAgA.copy(kt, res_k, sA + stage * Cfg::kStageA);
+    tBgB.copy(kt, res_k, sB + stage * Cfg::kStageB);
   };
 
   // Producer prologue: kStages-1 tiles in flight (a group is committed even when empty, so
@@ -266,9 +294,9 @@ cudaError_t launch_variant(GemmArgs const& p, cudaStream_t stream) {
   return launch_03(p, stream);
 }
 cudaError_t launch_03_v1(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 4, 2>>(p, s); }
-cudaError_t launch_03_v2(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 8, 4, 2>>(p, s); }
+cudaError_t launch_03_v2(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 32, 3, 2>>(p, s); }
 cudaError_t launch_03_v3(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 256, 16, 3, 1>>(p, s); }
-cudaError_t launch_03_v4(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<256, 128, 16, 3, 1>>(p, s); }
+cudaError_t launch_03_v4(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 256, 32, 3, 1>>(p, s); }
 cudaError_t launch_03_v5(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 256, 8, 4, 1>>(p, s); }
 
 }  // namespace tessera::gemm
