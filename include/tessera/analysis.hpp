@@ -292,6 +292,15 @@ TESSERA_HD constexpr void judge(AccessReport& r) {
 
 }  // namespace detail
 
+// A thread's instructions at vector width v (elements): start j is the offset of the j-th value,
+// in value order, that is aligned to v (each aligned run has exactly one). Returns the count.
+TESSERA_HD constexpr int64_t run_starts(int64_t const* offsets, int64_t n, int64_t v, int64_t* starts) {
+  int64_t j = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (detail::floor_mod(offsets[i], v) == 0 && j < n / v) starts[j++] = offsets[i];
+  return j;
+}
+
 // Analyze a partition (TvAccess, MmaAccess, CopyAccess or any type with threads(), values() and
 // offsets(t, out)).
 template <class Access>
@@ -334,9 +343,8 @@ TESSERA_HD constexpr AccessReport analyze(Access const& acc, AccessSpec spec) {
     for (int64_t l = 0; l < lanes; ++l) {
       int64_t o[kMaxAccessValues] = {};
       acc.offsets(w * kWarpSize + l, o);
-      int64_t j = 0;
-      for (int64_t i = 0; i < r.values; ++i)
-        if (detail::floor_mod(o[i], v) == 0 && j < r.instructions) starts[l][j++] = o[i] * b / 8;
+      run_starts(o, r.values, v, starts[l]);
+      for (int64_t j = 0; j < r.instructions; ++j) starts[l][j] = starts[l][j] * b / 8;  // bytes
     }
     int64_t all[kWarpSize * kMaxAccessValues] = {};
     int64_t n_all = 0;
@@ -423,7 +431,7 @@ struct PermutationChoice {
 TESSERA_HD constexpr TiledMMA step1_with_r(int64_t f, int64_t r) {
   Layout perm(make_tuple(f, r), make_tuple(r, 1));
   return make_tiled_mma(atom::universal_fma(), Layout(make_tuple(f, f, 1), make_tuple(f, 1, 0)),
-                        make_tile(perm, perm, _));
+                        make_tile(perm, perm, Underscore{}));  // Underscore{}: `_` is a host variable
 }
 
 TESSERA_HD constexpr PermutationChoice permutation_choice(int64_t r, int64_t f = 16, int64_t bm = 128) {
