@@ -32,11 +32,11 @@ constexpr KernelEntry kKernels[] = {
     {"02_simt_cp_async", "02", launch_02, true},
     {"03_simt_hopper", "03", launch_03, true},
     // tuning variants, not listed by tessera_gemm_kernels()
-    {"03_v1_128x128x16_s4_b2", "03v1", launch_03_v1, true},
-    {"03_v2_128x128x32_s3_b2", "03v2", launch_03_v2, true},
-    {"03_v3_128x256x16_s3_b1", "03v3", launch_03_v3, true},
-    {"03_v4_128x256x32_s3_b1", "03v4", launch_03_v4, true},
-    {"03_v5_128x256x8_s4_b1", "03v5", launch_03_v5, true},
+    {"03_v1_128x128x16_s3_b2", "03v1", launch_03_v1, true},
+    {"03_v2_128x128x8_s4_b2", "03v2", launch_03_v2, true},
+    {"03_v3_128x128x16_s5_b2", "03v3", launch_03_v3, true},
+    {"03_v4_128x128x16_s2_b2", "03v4", launch_03_v4, true},
+    {"03_v5_128x128x8_s6_b2", "03v5", launch_03_v5, true},
 };
 
 // C = beta * C over an m x n column-major matrix (k = 0 or alpha = 0); beta = 0 writes zeros.

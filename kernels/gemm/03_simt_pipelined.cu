@@ -55,7 +55,7 @@ struct Shape {
   static constexpr int64_t kBM = BM, kBN = BN, kBK = BK;
   static constexpr int kStages = Stages, kMinBlocks = MinBlocks;
 };
-using DefaultShape = Shape<128, 128, 16, 4, 1>;
+using DefaultShape = Shape<128, 128, 16, 4, 2>;
 
 template <CopyKind kCopyA, CopyKind kCopyB, class S = DefaultShape>
 struct SimtHopper {
@@ -281,8 +281,10 @@ cudaError_t launch_03(GemmArgs const& p, cudaStream_t stream) {
   using K = CopyKind;
   if (a_vec) return b_vec ? launch<K::kVectorMN, K::kVectorMN>(p, stream)
                           : launch<K::kVectorMN, K::kScalarK>(p, stream);
+  // NOTE: with both operands k-contiguous (16 scalar copies per k-tile) the 128-register cut of
+  // two CTAs per SM spills; that combination keeps one CTA per SM.
   return b_vec ? launch<K::kScalarK, K::kVectorMN>(p, stream)
-               : launch<K::kScalarK, K::kScalarK>(p, stream);
+               : launch<K::kScalarK, K::kScalarK, Shape<128, 128, 16, 4, 1>>(p, stream);
 }
 
 // Tuning variants (bench only, NN-style operands: A vectorised, B k-contiguous; others fall back
@@ -293,10 +295,10 @@ cudaError_t launch_variant(GemmArgs const& p, cudaStream_t stream) {
     return launch<CopyKind::kVectorMN, CopyKind::kScalarK, S>(p, stream);
   return launch_03(p, stream);
 }
-cudaError_t launch_03_v1(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 4, 2>>(p, s); }
-cudaError_t launch_03_v2(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 32, 3, 2>>(p, s); }
-cudaError_t launch_03_v3(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 256, 16, 3, 1>>(p, s); }
-cudaError_t launch_03_v4(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 256, 32, 3, 1>>(p, s); }
-cudaError_t launch_03_v5(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 256, 8, 4, 1>>(p, s); }
+cudaError_t launch_03_v1(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 3, 2>>(p, s); }
+cudaError_t launch_03_v2(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 8, 4, 2>>(p, s); }
+cudaError_t launch_03_v3(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 5, 2>>(p, s); }
+cudaError_t launch_03_v4(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 2, 2>>(p, s); }
+cudaError_t launch_03_v5(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 8, 6, 2>>(p, s); }
 
 }  // namespace tessera::gemm
