@@ -110,7 +110,7 @@ std::string codegen_partition(MmaConfig const& cfg, CodegenOptions const& opt) {
     << "  const int thr_v = " << thread_coord_expr(mma.thr_vmnk[0]) << ";\n"
     << "  const int thr_" << r << " = " << thread_coord_expr(mma.thr_vmnk[1 + i0]) << ";\n"
     << "  const int thr_" << c << " = " << thread_coord_expr(mma.thr_vmnk[1 + i1]) << ";\n"
-    << "  (void)thr_v;\n"
+    << "  (void)thr_v, (void)thr_" << r << ", (void)thr_" << c << ";  // not every coordinate moves the origin\n"
     << "  row0 = " << origin(thr_rows) << ";\n"
     << "  col0 = " << origin(thr_cols) << ";\n"
     << "}\n\n";

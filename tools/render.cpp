@@ -1,6 +1,7 @@
 #include "render.hpp"
 
 #include <functional>
+#include <map>
 #include <stdexcept>
 
 namespace tessera::tools {
@@ -10,6 +11,8 @@ using nlohmann::json;
 
 // Pages stay responsive up to this many cells per picture (a 256x256 tile).
 constexpr int64_t kMaxCells = 1 << 17;
+// A cell owned by many threads lists this many of the others.
+constexpr size_t kListedOwners = 8;
 
 // A layout given as "(8,8):(8,1)", or a shape "(4,1)" meaning the compact column-major layout.
 Layout layout_arg(std::string const& text) {
@@ -31,7 +34,10 @@ json ownership_grid(std::string const& title, char row_name, char col_name, int6
   check_cells(rows, cols, title);
   int64_t cells = rows * cols;
   std::vector<int64_t> owner(cells, -1), value(cells, -1), offset(cells, -1);
-  json shared = json::object(), frag = json::array(), layouts = json::array();
+  // Fragments are stored once and referenced per thread: with shared-memory wgmma operands every
+  // thread's fragment of A and B is the whole tile.
+  json shared = json::object(), frags = json::array(), frag_of = json::array(), layouts = json::array();
+  std::map<std::vector<int64_t>, int64_t> seen;
   CoordTensor id = make_identity_tensor(make_tuple(rows, cols));
   for (int64_t t = 0; t < threads; ++t) {
     CoordTensor mine = make_tensor(id, coords(t));
@@ -44,17 +50,22 @@ json ownership_grid(std::string const& title, char row_name, char col_name, int6
       list.push_back(cell);
       if (owner[cell] < 0) {
         owner[cell] = t, value[cell] = i, offset[cell] = v(i);
-      } else {
-        shared[std::to_string(cell)].push_back(t);  // also owned by t (A and B are replicated)
+      } else {  // also owned by t (A and B are replicated): the count and the first few
+        json& also = shared[std::to_string(cell)];
+        if (also.is_null()) also = {{"n", 1}, {"t", json::array()}};
+        also["n"] = also["n"].get<int64_t>() + 1;
+        if (also["t"].size() < kListedOwners) also["t"].push_back(t);
       }
     }
-    frag.push_back(std::move(list));
+    auto [it, fresh] = seen.emplace(std::move(list), int64_t(frags.size()));
+    if (fresh) frags.push_back(it->first);
+    frag_of.push_back(it->second);
     layouts.push_back(std::to_string(v.offset) + " + " + to_string(v.layout));
   }
   return {{"title", title}, {"rows", rows}, {"cols", cols},
           {"row_name", std::string(1, row_name)}, {"col_name", std::string(1, col_name)},
           {"owner", owner}, {"value", value}, {"offset", offset}, {"shared", shared},
-          {"frag", frag}, {"layouts", layouts}};
+          {"frags", frags}, {"frag_of", frag_of}, {"layouts", layouts}};
 }
 
 json operand_grid(MmaConfig const& cfg, Operand op) {
@@ -123,13 +134,17 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
   }
   out["compare"] = json::array();
   for (auto const& p : compare_perms) {
-    MmaConfig alt = mma_config(mma.atom.name, cfg.atom_layout_text, per_mode_permutation(p), cfg.tile[0],
-                               cfg.tile[1], cfg.tile[2]);
-    if (alt.mma.threads() != mma.threads()) throw std::logic_error("render: compare changed the thread count");
-    alt.tensor[int(Operand::kC)] = cfg.tensor[int(Operand::kC)];
-    json g = operand_grid(alt, Operand::kC);
+    json g;
+    try {  // name the alternative in the message: its own partition may be the one rejected
+      MmaConfig alt = mma_config(mma.atom.name, cfg.atom_layout_text, per_mode_permutation(p), cfg.tile[0],
+                                 cfg.tile[1], cfg.tile[2]);
+      alt.tensor[int(Operand::kC)] = cfg.tensor[int(Operand::kC)];
+      g = operand_grid(alt, Operand::kC);
+      g["steps"] = explain_json(alt, Operand::kC, 0)["steps"];
+    } catch (std::exception const& e) {
+      throw std::invalid_argument("render --compare-perm " + p + ": " + e.what());
+    }
     g["title"] = "permutation " + p;
-    g["steps"] = explain_json(alt, Operand::kC, 0)["steps"];
     out["compare"].push_back(std::move(g));
   }
   return out;

@@ -53,13 +53,16 @@ function hsl(h, s, l) {
 function threadColor(t) {
   if (!colorCache.has(t)) {
     const [r, g, b] = hsl((t * 137.508) % 360, 0.62 + 0.2 * ((t >> 3) % 2), 0.50 + 0.1 * (t % 3 - 1));
-    colorCache.set(t, `rgb(${r},${g},${b})`);
+    colorCache.set(t, [r, g, b]);
   }
   return colorCache.get(t);
 }
 // Cells of other threads while one is selected: grays only (r = g = b), so tests can count.
-function dimColor(t) { const v = 214 + (t % 4) * 8; return `rgb(${v},${v},${v})`; }
+function dimColor(t) { const v = 214 + (t % 4) * 8; return [v, v, v]; }
+// An opaque RGBA pixel as one little-endian 32-bit word (byte order r, g, b, a in memory).
+const packed = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 
+const fragOf = (g, t) => g.frags[g.frag_of[t]];
 function cellSize(rows, cols, px, lo, hi) { return Math.max(lo, Math.min(hi, Math.floor(px / Math.max(rows, cols)))); }
 
 // A picture of thread ownership (grid JSON from render.cpp).
@@ -70,18 +73,23 @@ function ownershipGrid(g, id, px) {
   const hover = el('div', { class: 'hover mono', id: 'hover-' + id, text: 'hover a cell; click it to select its thread' });
   const ctx = canvas.getContext('2d');
   const gap = cell >= 5 ? 1 : 0;
-  const paint = (i, color) => {
-    ctx.fillStyle = color;
-    ctx.fillRect((i % g.cols) * cell, Math.floor(i / g.cols) * cell, cell - gap, cell - gap);
+  // Drawn into a pixel buffer (one fill per cell row): a 256x256 tile redraws in milliseconds.
+  const img = ctx.createImageData(canvas.width, canvas.height), buf = new Uint32Array(img.data.buffer);
+  const paint = (i, rgba) => {
+    const x = (i % g.cols) * cell, y = Math.floor(i / g.cols) * cell;
+    for (let dy = 0; dy < cell - gap; ++dy) { const at = (y + dy) * canvas.width + x; buf.fill(rgba, at, at + cell - gap); }
   };
   const draw = () => {
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    buf.fill(0xffffffff);
     for (let i = 0; i < g.owner.length; ++i) {
       if (g.owner[i] < 0) continue;
-      paint(i, selected === null ? threadColor(g.owner[i]) : dimColor(g.owner[i]));
+      paint(i, packed(selected === null ? threadColor(g.owner[i]) : dimColor(g.owner[i])));
     }
-    if (selected !== null && g.frag[selected]) for (const i of g.frag[selected]) paint(i, threadColor(selected));
+    if (selected !== null && selected < g.frag_of.length) {
+      const c = packed(threadColor(selected));
+      for (const i of fragOf(g, selected)) paint(i, c);
+    }
+    ctx.putImageData(img, 0, 0);
     if (cell >= 18) {  // large cells: the value index in the owning thread's fragment
       ctx.fillStyle = '#000'; ctx.font = `${Math.floor(cell / 2.4)}px monospace`; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
       for (let i = 0; i < g.owner.length; ++i)
@@ -97,7 +105,8 @@ function ownershipGrid(g, id, px) {
     const i = at(ev);
     if (i < 0 || g.owner[i] < 0) return;
     const row = Math.floor(i / g.cols), col = i % g.cols, t = g.owner[i];
-    const also = g.shared[i] ? ` (also threads ${g.shared[i].join(',')})` : '';
+    const sh = g.shared[i];
+    const also = sh ? ` (and ${sh.n - 1} more: ${sh.t.join(',')}${sh.n - 1 > sh.t.length ? ',…' : ''})` : '';
     hover.textContent = `thread ${t}${also}, value ${g.value[i]}, (${g.row_name},${g.col_name}) = (${row},${col}), offset ${g.offset[i]}`;
     Object.assign(hover.dataset, { thread: t, value: g.value[i], row, col, offset: g.offset[i] });
   });
@@ -116,7 +125,7 @@ function fragmentPanel(g, id) {
     if (t === null) { line.textContent = 'select a thread to see its fragment'; return; }
     line.textContent = `thread ${t}: fragment = ${g.layouts[t]}`;
     const tb = el('tbody');
-    g.frag[t].forEach((cell, i) => tb.append(el('tr', {}, el('td', { text: i }),
+    fragOf(g, t).forEach((cell, i) => tb.append(el('tr', {}, el('td', { text: i }),
       el('td', { text: `(${Math.floor(cell / g.cols)},${cell % g.cols})` }), el('td', { text: g.offset[cell] }))));
     box.append(el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'value' }),
       el('th', { text: `(${g.row_name},${g.col_name})` }), el('th', { text: 'offset' }))), tb));
@@ -240,7 +249,7 @@ function layoutPage() {
 }
 
 if (D.kind === 'mma') mmaPage(); else if (D.kind === 'copy') copyPage(); else layoutPage();
-select(null);
+select(Number.isInteger(D.initial_thread) ? D.initial_thread : null);
 window.tesseraReady = true;
 )JS";
 

@@ -17,6 +17,7 @@ struct RenderArgs {
   std::vector<std::string> compare;
   CopySpec copy;
   std::string copy_atom, dtype = "float";
+  int64_t thread = -1;  // selected when the page opens
 };
 
 int64_t dtype_bits(std::string const& t) {
@@ -43,6 +44,11 @@ int run_render(RenderArgs a) {
     a.copy.elem_bits = dtype_bits(a.dtype);
     data = copy_page_data(a.copy);
   }
+  if (a.thread >= 0) {
+    if (!data.contains("threads") || a.thread >= data["threads"].get<int64_t>())
+      throw std::invalid_argument("render: --thread " + std::to_string(a.thread) + " is not a thread of this page");
+    data["initial_thread"] = a.thread;
+  }
   std::string page = render_page(data);
   std::ofstream f(a.output, std::ios::binary);
   if (!(f << page)) throw std::invalid_argument("render: cannot write " + a.output);
@@ -59,6 +65,7 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("-o,--output", a->output, "the HTML file to write")->required();
   cmd->add_option("--layout", a->layout, "a layout, e.g. \"(8,8):(8,1)\": its values as a grid");
   add_mma_options(cmd, a->mma);
+  cmd->add_option("--thread", a->thread, "the thread selected when the page opens");
   cmd->add_option("--compare-perm", a->compare,
                   "an alternative permutation to show beside C (repeatable), e.g. \"(16,4):(1,16)\" for M and N");
   cmd->add_option("--copy", a->copy_atom, "a TiledCopy atom: cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]");

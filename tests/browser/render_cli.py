@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""`tessera render` without a browser: the page is self-contained, its data is the library's, and
+bad input exits 1 with a message.
+
+Usage: render_cli.py TESSERA_EXE [WORK_DIR]
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+exe = os.path.abspath(sys.argv[1])
+work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="tessera-render-"))
+os.makedirs(work, exist_ok=True)
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(*args):
+    p = subprocess.run([exe, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def page_data(path):
+    html = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="tessera-data">(.*?)</script>', html, re.S)
+    return html, json.loads(m.group(1).replace("<\\/", "</"))
+
+
+def self_contained(html):
+    """No URL, external script, stylesheet, font or import anywhere in the page."""
+    return not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/|<script[^>]+src=|<link\b|@import|url\(|@font-face",
+                         html, re.I)
+
+
+# Step 1: C is 128x128 over 256 threads; thread 0 owns rows and columns {0..3, 64..67} (seed 000).
+path = os.path.join(work, "step1.html")
+rc, _, err = run("render", "--preset", "step1", "-o", path, "--compare-perm", "(16,4):(1,16)",
+                 "--compare-perm", "(16,8):(8,1)")
+check(rc == 0 and "wrote" in err, f"render --preset step1 ({rc}: {err.strip()})")
+html, d = page_data(path)
+check(self_contained(html), "step1: the page is self-contained (no URL, external script, font or stylesheet)")
+C = d["operands"][0]
+check(d["threads"] == 256 and (C["rows"], C["cols"]) == (128, 128), "step1: 128x128 C over 256 threads")
+frag0 = C["frags"][C["frag_of"][0]]
+rows = {c // 128 for c in frag0}
+check(len(frag0) == 64 and rows == {0, 1, 2, 3, 64, 65, 66, 67}, f"step1: thread 0 owns rows {sorted(rows)}")
+check(C["layouts"][0] == "0 + (1,(4,2),(4,2)):(0,(128,8192),(1,64))", f"step1: thread 0 fragment {C['layouts'][0]}")
+check(C["owner"][66 * 128 + 3] == 0 and C["value"][66 * 128 + 3] == 30 and C["offset"][66 * 128 + 3] == 8451,
+      "step1: C[66][3] is thread 0's value 30 at offset 8451 (seed 000)")
+ex = json.loads(run("explain", "--preset", "step1", "--thread", "37", "--json")[1])
+for k, name in enumerate("CAB"):
+    g = d["operands"][k]
+    coords = [[c // g["cols"], c % g["cols"]] for c in g["frags"][g["frag_of"][37]]]
+    check(coords == ex["operands"][name]["coords"], f"step1: thread 37's {name} cells equal `explain --json`")
+    check([s["layout"] for s in g["steps"]] == [s["layout"] for s in ex["operands"][name]["steps"]][:5],
+          f"step1: {name}'s explain steps are the library's")
+check([c["title"] for c in d["compare"]] == ["permutation (16,4):(1,16)", "permutation (16,8):(8,1)"],
+      "step1: two alternative permutations")
+alt = d["compare"][0]
+check({c // 128 for c in alt["frags"][alt["frag_of"][0]]} == {0, 16, 32, 48, 64, 80, 96, 112},
+      "step1: under (16,4):(1,16) thread 0 owns rows {0,16,...,112} (seed 000)")
+check(d["compare"][1]["steps"][0]["layout"] == "(((16,8),1),((16,8),1)):(((1024,128),0),((8,1),0))",
+      f"step1: (16,8):(8,1) logical_divide {d['compare'][1]['steps'][0]['layout']}")
+
+# A layout page, rank 3 folded as (mode 0, (mode 1, mode 2)); and seed 004's B copy.
+path = os.path.join(work, "layout.html")
+rc, _, _ = run("render", "--layout", "(2,3,4):(1,2,6)", "-o", path)
+html, d = page_data(path)
+check(rc == 0 and (d["rows"], d["cols"]) == (2, 12) and d["values"][1 * 12 + 5] == 11 and d["coords"][12 + 5] == "(1,2,1)",
+      f"layout rank 3 folded to 2x12 ({d['rows']}x{d['cols']}, {d['coords'][17]})")
+path = os.path.join(work, "copy.html")
+rc, _, err = run("render", "--copy", "cp_async:16", "--thr", "(32,8):(1,32)", "--val", "(4,1)", "-o", path)
+html, d = page_data(path)
+src = d["operands"][0]
+check(rc == 0 and d["tile"] == "(128,8)" and d["layout_tv"] == "(256,4):(4,1)" and d["threads"] == 256,
+      f"copy: tile {d['tile']}, TV {d['layout_tv']}")
+check([src["owner"][r * 8 + 0] for r in range(8)] == [0, 0, 0, 0, 1, 1, 1, 1], "copy: thread t copies elements 4t..4t+3")
+
+# User errors: exit 1 and a message.
+for args, msg in [(["--layout", "(4,2:(1,64)"], "position 4"),
+                  (["--preset", "step9"], "unknown preset"),
+                  (["--preset", "step1", "--layout", "8:1"], "exactly one"),
+                  (["--atom-layout", "(16,16,1):(16,1,0)", "--perm", "((16,4):(4,1),(16,4):(4,1),_)",
+                    "--tile", "100", "128", "8"], "not a multiple"),
+                  (["--preset", "step1", "--compare-perm", "(16,4):(4,4)"], "--compare-perm (16,4):(4,4)"),
+                  (["--copy", "cp_async:12", "--thr", "(32,8):(1,32)", "--val", "(4,1)"], "4, 8 or 16 bytes"),
+                  (["--copy", "cp_async:16", "--thr", "(32,8):(1,32)"], "needs --thr and --val"),
+                  (["--copy", "warp_shuffle", "--thr", "(32,8):(1,32)", "--val", "(4,1)"], "unknown copy atom"),
+                  (["--layout", "(1024,1024):(1,1024)"], "limited"),
+                  (["--preset", "step1", "--thread", "256"], "not a thread"),
+                  (["--preset", "step1", "--dtype", "float"], "")]:
+    out = os.path.join(work, "bad.html")
+    rc, _, err = run("render", *args, "-o", out)
+    want_rc = 0 if msg == "" else 1
+    check(rc == want_rc and msg in err, f"render {' '.join(args)} -> exit {want_rc} {msg!r} ({rc}: {err.strip()[:150]})")
+rc, _, err = run("render", "--preset", "step1")
+check(rc == 1 and "--output" in err, f"render without -o -> exit 1 ({rc}: {err.strip()[:100]})")
+rc, _, err = run("render", "--layout", "8:1", "-o", os.path.join(work, "no", "such", "dir", "x.html"))
+check(rc == 1 and "cannot write" in err, f"unwritable output -> exit 1 ({rc}: {err.strip()[:100]})")
+rc, out, _ = run("render", "--help")
+check(rc == 0 and "--compare-perm" in out and "--copy" in out, "render --help")
+
+print(f"render_cli: {len(failures)} failures")
+sys.exit(1 if failures else 0)
