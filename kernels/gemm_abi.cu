@@ -13,11 +13,6 @@ namespace tessera::gemm {
 cudaError_t launch_01(GemmArgs const&, cudaStream_t);
 cudaError_t launch_02(GemmArgs const&, cudaStream_t);
 cudaError_t launch_03(GemmArgs const&, cudaStream_t);
-cudaError_t launch_03_v1(GemmArgs const&, cudaStream_t);
-cudaError_t launch_03_v2(GemmArgs const&, cudaStream_t);
-cudaError_t launch_03_v3(GemmArgs const&, cudaStream_t);
-cudaError_t launch_03_v4(GemmArgs const&, cudaStream_t);
-cudaError_t launch_03_v5(GemmArgs const&, cudaStream_t);
 
 namespace {
 
@@ -31,12 +26,6 @@ constexpr KernelEntry kKernels[] = {
     {"01_simt_global", "01", launch_01, true},
     {"02_simt_cp_async", "02", launch_02, true},
     {"03_simt_hopper", "03", launch_03, true},
-    // tuning variants, not listed by tessera_gemm_kernels()
-    {"03_v1_128x128x16_s3_b2", "03v1", launch_03_v1, true},
-    {"03_v2_128x128x8_s4_b2", "03v2", launch_03_v2, true},
-    {"03_v3_128x128x16_s5_b2", "03v3", launch_03_v3, true},
-    {"03_v4_128x128x16_s2_b2", "03v4", launch_03_v4, true},
-    {"03_v5_128x128x8_s6_b2", "03v5", launch_03_v5, true},
 };
 
 // C = beta * C over an m x n column-major matrix (k = 0 or alpha = 0); beta = 0 writes zeros.

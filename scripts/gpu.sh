@@ -86,8 +86,15 @@ fi
 step "benchmark"
 bench_cmd="$bin/tessera-bench ${BENCH_ARGS:-} --json $OUT/gemm_bench.json --md $OUT/gemm_bench_table.md"
 echo "$bench_cmd"
-$bench_cmd 2>&1 | tee "$OUT/bench.txt"
+$bench_cmd 2>&1 | tee build-gpu/bench.txt
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+# op(A), op(B) combinations for the fastest kernel.
+trans_cmd="$bin/tessera-bench --kernels 03_simt_hopper --sizes 4096x4096x4096 --trans NN,TN,NT,TT --md $OUT/gemm_bench_trans.md"
+if [ -z "${BENCH_ARGS:-}" ]; then
+  echo "$trans_cmd"
+  $trans_cmd 2>&1 | tee build-gpu/bench_trans.txt
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
 
 # The results file (copy to bench/results/gemm_simt.md).
 {
@@ -102,6 +109,12 @@ $bench_cmd 2>&1 | tee "$OUT/bench.txt"
   echo
   cat "$OUT/gemm_bench_table.md" 2>/dev/null
   echo
+  if [ -f "$OUT/gemm_bench_trans.md" ]; then
+    echo "op(A), op(B) combinations (\`$trans_cmd\`):"
+    echo
+    cat "$OUT/gemm_bench_trans.md"
+    echo
+  fi
   echo "Correctness: $(tail -1 "$OUT/correctness.txt" 2>/dev/null)"
   echo "memcheck: $(grep -h "ERROR SUMMARY" "$OUT/memcheck.txt" 2>/dev/null)"
   echo "racecheck: $(grep -h "RACECHECK SUMMARY\|ERROR SUMMARY" "$OUT/racecheck.txt" 2>/dev/null)"

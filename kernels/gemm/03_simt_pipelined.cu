@@ -287,18 +287,4 @@ cudaError_t launch_03(GemmArgs const& p, cudaStream_t stream) {
                : launch<K::kScalarK, K::kScalarK, Shape<128, 128, 16, 4, 1>>(p, stream);
 }
 
-// Tuning variants (bench only, NN-style operands: A vectorised, B k-contiguous; others fall back
-// to the default shape).
-template <class S>
-cudaError_t launch_variant(GemmArgs const& p, cudaStream_t stream) {
-  if (vector_ok(p.a, p.a_sm, p.a_sk) && !vector_ok(p.b, p.b_sn, p.b_sk))
-    return launch<CopyKind::kVectorMN, CopyKind::kScalarK, S>(p, stream);
-  return launch_03(p, stream);
-}
-cudaError_t launch_03_v1(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 3, 2>>(p, s); }
-cudaError_t launch_03_v2(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 8, 4, 2>>(p, s); }
-cudaError_t launch_03_v3(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 5, 2>>(p, s); }
-cudaError_t launch_03_v4(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 16, 2, 2>>(p, s); }
-cudaError_t launch_03_v5(GemmArgs const& p, cudaStream_t s) { return launch_variant<Shape<128, 128, 8, 6, 2>>(p, s); }
-
 }  // namespace tessera::gemm
