@@ -160,18 +160,17 @@ TESSERA_HD constexpr Layout filter(Layout const& a) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// composition: R(c) = A(B(c)) for every coordinate c of B; R has B's shape (up to coalescing of
-// each integer mode of B).
-TESSERA_HD constexpr Layout composition(Layout const& a, Layout const& b) {
+namespace detail {
+// A o B for B's mode subtree, with A already flattened and coalesced (done once per composition).
+TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Layout const& b) {
   if (b.shape.is_tuple()) {
     LayoutBuilder r;
-    for (int i = 0; i < b.rank(); ++i) r.add(composition(a, b[i]));
+    for (int i = 0; i < b.rank(); ++i) r.add(compose_flat(a, flat, b[i]));
     return r.get();
   }
   int64_t rest_shape = b.shape.value(), rest_stride = b.stride.value();
   if (rest_stride == 0) return Layout(rest_shape, 0);
 
-  Modes flat = leaves(coalesce(a));
   Modes r;
   for (int k = 0; k + 1 < flat.n; ++k) {
     int64_t s = flat.s[k], d = flat.d[k];
@@ -199,6 +198,14 @@ TESSERA_HD constexpr Layout composition(Layout const& a, Layout const& b) {
   }
   if (rest_shape != 1 || r.n == 0) r.push(rest_shape, checked_mul(rest_stride, flat.d[flat.n - 1]));
   return r.layout();
+}
+}  // namespace detail
+
+// composition: R(c) = A(B(c)) for every coordinate c of B; R has B's shape (up to coalescing of
+// each integer mode of B).
+TESSERA_HD constexpr Layout composition(Layout const& a, Layout const& b) {
+  if (b.shape.is_int() && b.stride.value() == 0) return Layout(b.shape, 0);
+  return detail::compose_flat(a, leaves(coalesce(a)), b);
 }
 
 // By-mode composition: entry i of the tiler composes with mode i of A, `_` keeps it.

@@ -166,12 +166,31 @@ struct Modes {
     ++n;
   }
   // A single mode becomes an integer layout s:d, several a flat tuple, none the layout 1:0.
+  // Fills the node arrays directly: the result is congruent by construction.
   TESSERA_HD constexpr Layout layout() const {
-    if (n == 0) return Layout();
-    if (n == 1) return Layout(s[0], d[0]);
-    LayoutBuilder b;
-    for (int i = 0; i < n; ++i) b.add(Layout(s[i], d[i]));
-    return b.get();
+    Layout r;
+    if (n == 0) return r;
+    for (int i = 0; i < n; ++i) {
+      if (s[i] < 1) {
+        Text t;
+        t << "layout: a mode has extent " << s[i] << ", below 1";
+        fail(t);
+      }
+    }
+    if (n == 1) {
+      r.shape.v[0] = s[0];
+      r.stride.v[0] = d[0];
+      return r;
+    }
+    if (n + 1 > kMaxNodes) fail("capacity: too many modes");
+    r.shape.n = r.stride.n = n + 1;
+    r.shape.tup[0] = r.stride.tup[0] = true;
+    r.shape.v[0] = r.stride.v[0] = n;
+    for (int i = 0; i < n; ++i) {
+      r.shape.v[i + 1] = s[i];
+      r.stride.v[i + 1] = d[i];
+    }
+    return r;
   }
 };
 
