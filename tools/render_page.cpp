@@ -58,7 +58,7 @@ function threadColor(t) {
   return colorCache.get(t);
 }
 // Cells of other threads while one is selected: grays only (r = g = b), so tests can count.
-function dimColor(t) { const v = 214 + (t % 4) * 8; return [v, v, v]; }
+function dimColor() { return [226, 226, 226]; }
 // An opaque RGBA pixel as one little-endian 32-bit word (byte order r, g, b, a in memory).
 const packed = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 
@@ -187,7 +187,7 @@ function mmaPage() {
   D.operands.forEach((g, k) => {
     const id = ids[k];
     app.append(el('h2', { text: `${g.title}: ${g.rows} x ${g.cols}, colored by owning thread` }),
-      el('div', { class: 'row' }, el('div', { class: 'panel' }, ownershipGrid(g, id, k === 0 ? 640 : 420)),
+      el('div', { class: 'row' }, el('div', { class: 'panel' }, ownershipGrid(g, id, 640)),
          el('div', { class: 'panel' }, el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id),
             el('h3', { text: 'Derivation (seed 002)' }), stepsPanel(g))));
   });
