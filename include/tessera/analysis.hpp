@@ -40,7 +40,7 @@
 // 16 would do; 16 lanes cover 64 bytes (half a line) per store: "scattered".
 //
 // Everything is constexpr over fixed arrays (no heap): at most kMaxAccessValues values per thread.
-// A full analysis keeps one warp's accesses (32 x kMaxAccessValues offsets) on the stack.
+// A full analysis keeps one warp's accesses (32 x kMaxAccessValues offsets, 64 KiB) on the stack.
 #pragma once
 
 #include "tiled_copy.hpp"
@@ -339,18 +339,19 @@ TESSERA_HD constexpr AccessReport analyze(Access const& acc, AccessSpec spec) {
   r.warps = ceil_div(r.threads, kWarpSize);
   for (int64_t w = 0; w < r.warps; ++w) {
     int64_t lanes = min64(kWarpSize, r.threads - w * kWarpSize);
-    int64_t starts[kWarpSize][kMaxAccessValues] = {};
+    // [lane * instructions + j], in bytes; left uninitialized (written before read) because
+    // zero-filling 8192 entries dominates constant evaluation.
+    int64_t starts[kWarpSize * kMaxAccessValues];
     for (int64_t l = 0; l < lanes; ++l) {
       int64_t o[kMaxAccessValues] = {};
       acc.offsets(w * kWarpSize + l, o);
-      run_starts(o, r.values, v, starts[l]);
-      for (int64_t j = 0; j < r.instructions; ++j) starts[l][j] = starts[l][j] * b / 8;  // bytes
+      int64_t* mine = starts + l * r.instructions;
+      run_starts(o, r.values, v, mine);
+      for (int64_t j = 0; j < r.instructions; ++j) mine[j] = mine[j] * b / 8;  // bytes
     }
-    int64_t all[kWarpSize * kMaxAccessValues] = {};
-    int64_t n_all = 0;
     for (int64_t j = 0; j < r.instructions; ++j) {
       int64_t a[kWarpSize] = {}, s[kWarpSize] = {};
-      for (int64_t l = 0; l < lanes; ++l) a[l] = s[l] = all[n_all++] = starts[l][j];
+      for (int64_t l = 0; l < lanes; ++l) a[l] = s[l] = starts[l * r.instructions + j];
       if (w == 0 && j == 0) {
         // Rows: maximal runs of lanes at a constant step.
         r.row_start_bytes = a[0];
@@ -382,9 +383,11 @@ TESSERA_HD constexpr AccessReport analyze(Access const& acc, AccessSpec spec) {
       r.max_way = max64(r.max_way, phases ? ceil_div(wf, phases) : 0);
       ++r.requests;
     }
-    detail::sort(all, n_all);
-    r.footprint_sectors += detail::count_distinct(all, n_all, kSectorBytes);
-    r.footprint_min_sectors += ceil_div(detail::count_distinct(all, n_all) * vbytes, kSectorBytes);
+    // The footprint: every access of the warp at once.
+    int64_t n_all = lanes * r.instructions;
+    detail::sort(starts, n_all);
+    r.footprint_sectors += detail::count_distinct(starts, n_all, kSectorBytes);
+    r.footprint_min_sectors += ceil_div(detail::count_distinct(starts, n_all) * vbytes, kSectorBytes);
   }
   detail::judge(r);
   return r;
