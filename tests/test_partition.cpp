@@ -208,6 +208,13 @@ TEST(TiledCopy, Seed004CopiesAndCuTeExample) {
   EXPECT_EQ(to_string(h.layout_tv), "((8,16),8):((128,1),16)");
   EXPECT_EQ(to_string(h.tidfrg("(128,64):(64,1)"_layout, false)), "((8,16),(8,1),(8,1)):((8,64),(1,0),(1024,0))");
   EXPECT_EQ(h.partition_S("(128,64):(64,1)"_layout, 8).offset, 64);
+  // A tile that does not divide the tensor is an error, not an out-of-bounds partition.
+  try {
+    b.partition_S("(96,8):(1,96)"_layout, 0);
+    ADD_FAILURE() << "a (128,8) tile of a (96,8) tensor was accepted";
+  } catch (Error const& e) {
+    EXPECT_EQ(std::string(e.what()), "TiledCopy: the tile (128,8) does not divide the tensor (96,8):(1,96) (mode 0)");
+  }
   // Every element of the tile is copied exactly once.
   std::vector<int> count(128 * 8, 0);
   for (int t = 0; t < 256; ++t) {

@@ -3,9 +3,9 @@
 // Every value type in tessera is a literal type of fixed capacity: no heap, trivially copyable,
 // usable in constant expressions and in device code. The capacities below bound one integer tuple:
 //
-//   kMaxNodes = 40  nodes per tuple (leaves plus tuple nodes), e.g. ((2,2),4,(2,4)) uses 8, so a
-//                   tuple holds up to 39 integers and nests up to 39 deep; a flattened layout has
-//                   at most 39 modes.
+//   kMaxNodes = 32  nodes per tuple (leaves plus tuple nodes), e.g. ((2,2),4,(2,4)) uses 8 and
+//                   the step-4 thread-fragment derivation (((4,8),(2,2)),((2,2),(4,8))) uses 15;
+//                   a tuple holds up to 31 integers and nests up to 31 deep.
 //
 // Errors (an undefined operation, a capacity or overflow violation, malformed notation) are raised
 // through `fail`, which never returns:
@@ -29,11 +29,16 @@
 
 namespace tessera {
 
-inline constexpr int kMaxNodes = 40;
+inline constexpr int kMaxNodes = 32;  // a Layout is then 2 x 296 bytes
 
 // A fixed-capacity text buffer, used for error messages and printing in constant expressions.
 struct Text {
+#if defined(__CUDA_ARCH__)
+  // Device code never reads a message (fail traps), so keep failure paths' stack frames small.
+  static constexpr int kCap = 8;
+#else
   static constexpr int kCap = 2048;
+#endif
   char s[kCap] = {};
   int n = 0;
 

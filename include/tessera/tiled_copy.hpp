@@ -25,6 +25,14 @@ struct TiledCopy {
 
   // (thread, value, rest) for a tensor layout, as source (dst = false) or destination.
   TESSERA_HD constexpr Layout tidfrg(Layout const& t, bool dst) const {
+    // The tile must divide the tensor: a partial tile would address outside it.
+    for (int i = 0; i < tiler.rank(); ++i) {
+      if (i >= t.rank() || t[i].size() % product(tiler[i]) != 0) {
+        Text m;
+        m << "TiledCopy: the tile " << tiler << " does not divide the tensor " << t << " (mode " << i << ')';
+        fail(m);
+      }
+    }
     Layout atom_tv = zipped_divide(layout_tv, make_tile(Layout(atom.threads()), Layout(atom.values())));
     Layout ref2trg = composition(right_inverse(atom.ref_tv), dst ? atom.dst_tv : atom.src_tv);
     Layout trg_tv = make_layout(composition(atom_tv[0], ref2trg), atom_tv[1]);

@@ -118,7 +118,9 @@ TESSERA_HD constexpr TmaBox make_tma_box(IntTuple const& tile_shape, Swizzle con
 }
 
 // ---------------------------------------------------------------------------------------------
-#if defined(__CUDA_ARCH__)
+// Declared in both nvcc passes (the host pass never compiles the bodies) so that __device__
+// functions written against them compile in the host pass too.
+#if defined(__CUDACC__)
 namespace ptx {
 __device__ inline uint32_t smem_address(void const* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));

@@ -94,7 +94,9 @@ TESSERA_HD constexpr bool mma_atom_by_name(const char* name, MmaAtom& out) {
 
 // ---------------------------------------------------------------------------------------------
 // The instructions (device code only).
-#if defined(__CUDA_ARCH__)
+// Declared in both nvcc passes (the host pass never compiles the bodies) so that __device__
+// functions written against them compile in the host pass too.
+#if defined(__CUDACC__)
 namespace ptx {
 // D = A*B + C for m16n8k16 with f16 inputs; a: 4 regs (8 halves), b: 2 regs, c/d: 4 floats.
 __device__ inline void mma_m16n8k16_f32f16(float (&d)[4], uint32_t const (&a)[4],
