@@ -24,7 +24,7 @@ metrics+=,smsp__inst_executed_op_shared_ld.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 
-"$NCU" --csv --page raw --metrics "$metrics" -k regex:access_kernel "$out/bank_conflicts" > "$out/ncu_raw.csv"
+"$NCU" --clock-control none --csv --page raw --metrics "$metrics" -k regex:access_kernel "$out/bank_conflicts" > "$out/ncu_raw.csv"
 
 python3 - "$out" <<'EOF'
 import csv, io, sys
