@@ -196,13 +196,13 @@ int main(int argc, char** argv) {
       AccessReport const& r = all[i].report;
       char const* n = all[i].name.c_str();
       if (r.spec.space == MemSpace::kShared) {
-        std::printf("%zu,%s,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,%lld\n", i, n, (long long)r.wavefronts);
-        std::printf("%zu,%s,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,%lld\n", i, n, (long long)r.conflicts());
-        std::printf("%zu,%s,smsp__inst_executed_op_shared_ld.sum,%lld\n", i, n, (long long)r.requests);
+        std::printf("%zu,\"%s\",l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,%lld\n", i, n, (long long)r.wavefronts);
+        std::printf("%zu,\"%s\",l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,%lld\n", i, n, (long long)r.conflicts());
+        std::printf("%zu,\"%s\",smsp__inst_executed_op_shared_ld.sum,%lld\n", i, n, (long long)r.requests);
       } else {
         const char* op = r.spec.store ? "st" : "ld";
-        std::printf("%zu,%s,l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum,%lld\n", i, n, op, (long long)r.sectors);
-        std::printf("%zu,%s,l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum,%lld\n", i, n, op, (long long)r.requests);
+        std::printf("%zu,\"%s\",l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum,%lld\n", i, n, op, (long long)r.sectors);
+        std::printf("%zu,\"%s\",l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum,%lld\n", i, n, op, (long long)r.requests);
       }
       std::fprintf(stderr, "%-36s %s\n", n, r.verdict.c_str());
     }
