@@ -75,7 +75,7 @@ static double median_ms(F&& launch, int reps, int sets) {
 }
 
 int main(int argc, char** argv) {
-  std::string kernels_arg = tessera_gemm_kernels(), sizes_arg =
+  std::string kernels_arg = tessera_gemm_kernels_for(TESSERA_F32), sizes_arg =
       "4096x4096x4096,8192x8192x8192,5120x5120x4096,1000x1000x1000,4095x4097x511",
       trans_arg = "NN", json_path, md_path;
   int reps = 30;

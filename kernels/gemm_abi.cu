@@ -5,6 +5,9 @@
 // strides, pick the kernel, launch. Only the launch touches the CUDA runtime.
 #include <cstring>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <tessera/gemm.h>
 
 #include "gemm/common.cuh"
@@ -13,28 +16,38 @@ namespace tessera::gemm {
 cudaError_t launch_01(GemmArgs const&, cudaStream_t);
 cudaError_t launch_02(GemmArgs const&, cudaStream_t);
 cudaError_t launch_03(GemmArgs const&, cudaStream_t);
+cudaError_t launch_04_f16(GemmArgs const&, cudaStream_t);
+cudaError_t launch_04_bf16(GemmArgs const&, cudaStream_t);
+cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
 
 namespace {
 
+// A kernel of the ladder and its launcher per dtype (nullptr: the kernel does not run it).
 struct KernelEntry {
   const char* name;
   const char* alias;
-  Launcher launch;
-  bool f32;  // dtypes the kernel runs (part 1: fp32 only)
+  Launcher f32, tf32, f16, bf16;
+  constexpr Launcher launcher(tessera_dtype d) const {
+    return d == TESSERA_F32 ? f32 : d == TESSERA_TF32 ? tf32 : d == TESSERA_F16 ? f16 : bf16;
+  }
 };
 constexpr KernelEntry kKernels[] = {
-    {"01_simt_global", "01", launch_01, true},
-    {"02_simt_cp_async", "02", launch_02, true},
-    {"03_simt_hopper", "03", launch_03, true},
+    {"01_simt_global", "01", launch_01, nullptr, nullptr, nullptr},
+    {"02_simt_cp_async", "02", launch_02, nullptr, nullptr, nullptr},
+    {"03_simt_hopper", "03", launch_03, nullptr, nullptr, nullptr},
+    {"04_mma_sync", "04", nullptr, launch_04_tf32, launch_04_f16, launch_04_bf16},
 };
+// The built-in choice per dtype: the fastest kernel of the ladder that runs it.
+constexpr int kDefaultF32 = 2, kDefaultTensorCore = 3;
 
 // C = beta * C over an m x n column-major matrix (k = 0 or alpha = 0); beta = 0 writes zeros.
-__global__ void scale_c(float* c, int64_t m, int64_t n, int64_t ldc, float beta) {
+template <class T>
+__global__ void scale_c(T* c, int64_t m, int64_t n, int64_t ldc, float beta) {
   const int64_t total = m * n;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
        i += int64_t(gridDim.x) * blockDim.x) {
-    float* p = c + i % m + i / m * ldc;
-    *p = beta == 0.0f ? 0.0f : beta * *p;
+    T* p = c + i % m + i / m * ldc;
+    *p = beta == 0.0f ? T(0.0f) : T(beta * float(*p));
   }
 }
 
@@ -46,7 +59,17 @@ bool transposed(char t) { return t != 'N' && t != 'n'; }
 
 using namespace tessera::gemm;
 
-extern "C" const char* tessera_gemm_kernels(void) { return "01_simt_global,02_simt_cp_async,03_simt_hopper"; }
+extern "C" const char* tessera_gemm_kernels(void) {
+  return "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync";
+}
+
+extern "C" const char* tessera_gemm_kernels_for(tessera_dtype dtype) {
+  switch (dtype) {
+    case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_hopper";
+    case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync";
+    default: return "";
+  }
+}
 
 extern "C" const char* tessera_status_string(int status) {
   switch (status) {
@@ -58,8 +81,8 @@ extern "C" const char* tessera_status_string(int status) {
     case TESSERA_ERROR_INVALID_LDC: return "invalid ldc: must be >= max(1, m)";
     case TESSERA_ERROR_NULL_POINTER: return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
     case TESSERA_ERROR_UNKNOWN_DTYPE: return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
-    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper)";
-    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only; TF32, F16 and BF16 are not yet implemented (GEMM ladder part 2)";
+    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper, 04_mma_sync)";
+    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernel 04 runs TESSERA_TF32, TESSERA_F16 and TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
     case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have";
     case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";
     default: return "unknown status code";
@@ -73,7 +96,7 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
   // 1. Validation: host only.
   const int d = int(dtype);
   if (d < TESSERA_F32 || d > TESSERA_BF16) return TESSERA_ERROR_UNKNOWN_DTYPE;
-  const KernelEntry* entry = &kKernels[2];  // the built-in choice: the fastest of the ladder
+  const KernelEntry* entry = &kKernels[dtype == TESSERA_F32 ? kDefaultF32 : kDefaultTensorCore];
   if (kernel) {
     entry = nullptr;
     for (auto const& e : kKernels)
@@ -88,7 +111,8 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
   if (ldc < tessera::max64(1, m)) return TESSERA_ERROR_INVALID_LDC;
   if ((m > 0 && k > 0 && !A) || (n > 0 && k > 0 && !B) || (m > 0 && n > 0 && !C))
     return TESSERA_ERROR_NULL_POINTER;
-  if (dtype != TESSERA_F32 || !entry->f32) return TESSERA_ERROR_UNSUPPORTED_DTYPE;
+  const Launcher launch = entry->launcher(dtype);
+  if (!launch) return TESSERA_ERROR_UNSUPPORTED_DTYPE;
   // 128-row tiles: the 2-D grids of 01/02 allow 65535 tiles along N, 03's 1-D grid 2^31-1 tiles.
   if (tessera::ceil_div(n, 128) > 65535 || tessera::ceil_div(m, 128) > 0x7fffffff ||
       tessera::ceil_div(m, 128) * tessera::ceil_div(n, 128) > 0x7fffffff)
@@ -100,11 +124,14 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
   if (k == 0 || alpha == 0.0f) {
     if (beta == 1.0f) return TESSERA_SUCCESS;
     const int64_t blocks = tessera::min64(tessera::ceil_div(m * n, 256), 65536);
-    scale_c<<<unsigned(blocks), 256, 0, s>>>(static_cast<float*>(C), m, n, ldc, beta);
+    if (dtype == TESSERA_F16) scale_c<<<unsigned(blocks), 256, 0, s>>>(static_cast<__half*>(C), m, n, ldc, beta);
+    else if (dtype == TESSERA_BF16) scale_c<<<unsigned(blocks), 256, 0, s>>>(static_cast<__nv_bfloat16*>(C), m, n, ldc, beta);
+    else scale_c<<<unsigned(blocks), 256, 0, s>>>(static_cast<float*>(C), m, n, ldc, beta);
     return cudaGetLastError() == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
   }
 
-  // 3. op(A)(m,k) and op(B)(k,n) as the kernels' A(m,k) and B(n,k).
+  // 3. op(A)(m,k) and op(B)(k,n) as the kernels' A(m,k) and B(n,k). The pointers hold `dtype`
+  //    (GemmArgs types them float; kernel 04 reads them as its element type).
   GemmArgs p;
   p.m = m, p.n = n, p.k = k, p.alpha = alpha, p.beta = beta;
   p.a = static_cast<const float*>(A);
@@ -112,7 +139,7 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
   p.b = static_cast<const float*>(B);
   p.b_sn = tb ? 1 : ldb, p.b_sk = tb ? ldb : 1;
   p.c = static_cast<float*>(C), p.ldc = ldc;
-  return entry->launch(p, s) == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
+  return launch(p, s) == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
 }
 
 extern "C" int tessera_gemm(tessera_dtype dtype, char transa, char transb, int64_t m, int64_t n,

@@ -7,7 +7,12 @@
 #   4. correctness of every kernel (gemm_correctness: odd sizes, N/T, NaN-poisoned C, float64
 #      cuBLAS reference), then compute-sanitizer memcheck (small sizes) and racecheck (two sizes);
 #   5. the benchmark against cuBLAS (tessera-bench), and bench/results/gemm_simt.md assembled
-#      under $OUT (GPU, date, commit, command, numbers).
+#      under $OUT (GPU, date, commit, command, numbers);
+#   6. the tensor-core kernels (04) for TF32, F16 and BF16 (gemm_tensorcore): correctness (odd
+#      sizes, N/T, odd K, NaN-poisoned C, float64 reference), memcheck and racecheck, the
+#      benchmark against cuBLAS in the same run, bench/results/gemm_tensorcore.md under $OUT.
+#
+#   OUT=/tmp/out scripts/gpu.sh tc [quick]     only step 1 (04's targets) and step 6
 #
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -15,6 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-full}
+tc_mode=${2:-full}
 OUT=${OUT:-/tmp/tessera-gpu}
 mkdir -p "$OUT"
 status=0
@@ -30,9 +36,10 @@ t0=$(date +%s)
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
   -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
   || { cat build-gpu.cmake.log; exit 1; }
-cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tessera-bench 2>&1 \
+cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tessera-bench gemm_tensorcore 2>&1 \
   | tee build-gpu.build.log | grep -E "error|warning|spill" ; true
-[ -x build-gpu/kernels/tessera-bench ] && [ -x build-gpu/kernels/gemm_correctness ] || { tail -50 build-gpu.build.log; exit 1; }
+[ -x build-gpu/kernels/tessera-bench ] && [ -x build-gpu/kernels/gemm_correctness ] && [ -x build-gpu/kernels/gemm_tensorcore ] \
+  || { tail -50 build-gpu.build.log; exit 1; }
 echo "built in $(( $(date +%s) - t0 )) s"
 bin=build-gpu/kernels
 
@@ -41,8 +48,9 @@ if command -v cuobjdump >/dev/null; then
   cuobjdump -sass build-gpu/kernels/libtessera_gemm.so 2>/dev/null | awk '
     /Function :/ { name=$3 }
     /FFMA/ { ffma[name]++ } /LDL|STL/ { local[name]++ } /LDS.128/ { lds128[name]++ }
-    /LDS/ { lds[name]++ } /LDGSTS/ { ldgsts[name]++ }
-    END { for (n in ffma) printf "%-110.110s FFMA %5d  LDS %4d (128-bit %4d)  LDGSTS %3d  LDL/STL %d\n", n, ffma[n], lds[n], lds128[n], ldgsts[n], local[n] }' \
+    /LDS/ { lds[name]++ } /LDGSTS/ { ldgsts[name]++ } /HMMA/ { hmma[name]++ } /LDSM/ { ldsm[name]++ }
+    /Function :/ { seen[name] = 1 }
+    END { for (n in seen) printf "%-110.110s FFMA %5d  HMMA %4d  LDSM %3d  LDS %4d (128-bit %4d)  LDGSTS %3d  LDL/STL %d\n", n, ffma[n], hmma[n], ldsm[n], lds[n], lds128[n], ldgsts[n], local[n] }' \
     | sort | tee "$OUT/sass_summary.txt"
   # The main loop of 03's default NN kernel (A vectors, B k-contiguous), for reading.
   [ -n "${SASS_DUMP:-}" ] && cuobjdump -sass build-gpu/kernels/libtessera_gemm.so 2>/dev/null | awk '
@@ -50,10 +58,60 @@ if command -v cuobjdump >/dev/null; then
     keep' >"$OUT/sass_03.txt"
 fi
 
+tensorcore() {
+  step "tensor cores (04): correctness ($tc_mode)"
+  if [ "$tc_mode" = quick ]; then "$bin/gemm_tensorcore" --small; else "$bin/gemm_tensorcore"; fi \
+    2>&1 | tee "$OUT/tc_correctness.txt" | tail -30
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+  step "tensor cores (04): compute-sanitizer memcheck (--small) and racecheck (--tiny)"
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gemm_tensorcore" --small 2>&1 \
+    | tail -6 | tee "$OUT/tc_memcheck.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/gemm_tensorcore" --tiny 2>&1 \
+    | tail -6 | tee "$OUT/tc_racecheck.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+  step "tensor cores (04): benchmark against cuBLAS"
+  tc_cmd="$bin/gemm_tensorcore --bench --dtypes ${TC_DTYPES:-f16,bf16,tf32} --sizes ${TC_SIZES:-4096x4096x4096,8192x8192x8192,8192x8192x1024} --trans ${TC_TRANS:-NN} --json $OUT/gemm_tensorcore.json --md $OUT/tc_table.md"
+  echo "$tc_cmd"
+  $tc_cmd 2>&1 | tee build-gpu/tc_bench.txt
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  tc_trans_cmd="$bin/gemm_tensorcore --bench --dtypes f16,bf16 --sizes 4096x4096x4096 --trans TN,NT,TT --md $OUT/tc_trans.md"
+  echo "$tc_trans_cmd"
+  $tc_trans_cmd 2>&1 | tee build-gpu/tc_bench_trans.txt
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  {
+    echo "# GEMM ladder part 2: tensor cores through mma.sync (kernel 04) vs cuBLAS"
+    echo
+    echo "- GPU: ${gpu:-unknown} ($(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1) driver)"
+    echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo "- commit: $commit"
+    echo "- command: \`OUT=... scripts/gpu.sh tc $tc_mode\` (benchmark: \`$tc_cmd\`)"
+    echo "- timing: CUDA events per launch, 5 warm-ups, median of 30; inputs rotated over enough sets to exceed 4x L2; cuBLAS = cublasGemmEx (F16/BF16 in and out, F32 compute; TF32 = CUBLAS_COMPUTE_32F_FAST_TF32 on fp32 data), same process and data"
+    echo "- max rel err: max |tessera - cuBLAS| / max |cuBLAS| (both round C to the dtype)"
+    echo
+    cat "$OUT/tc_table.md" 2>/dev/null
+    echo
+    echo "op(A), op(B) combinations (\`$tc_trans_cmd\`):"
+    echo
+    cat "$OUT/tc_trans.md" 2>/dev/null
+    echo
+    echo "Correctness: $(tail -1 "$OUT/tc_correctness.txt" 2>/dev/null)"
+    echo "memcheck: $(grep -h "ERROR SUMMARY" "$OUT/tc_memcheck.txt" 2>/dev/null)"
+    echo "racecheck: $(grep -h "RACECHECK SUMMARY\|ERROR SUMMARY" "$OUT/tc_racecheck.txt" 2>/dev/null)"
+  } >"$OUT/gemm_tensorcore.md"
+}
+if [ "$mode" = tc ]; then
+  tensorcore
+  step "done: status $status"
+  exit $status
+fi
+
 step "device tests (tests/device/*.cu with a main, not built by CMake)"
 for f in tests/device/*.cu; do
   name=$(basename "$f" .cu)
-  case "$name" in gemm_correctness) continue ;; esac
+  case "$name" in gemm_correctness|gemm_tensorcore) continue ;; esac
   grep -q "int main" "$f" || continue
   echo "-- $name"
   if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude "$f" -o "build-gpu/$name" -lcublas -lcuda \
@@ -119,5 +177,6 @@ fi
   echo "memcheck: $(grep -h "ERROR SUMMARY" "$OUT/memcheck.txt" 2>/dev/null)"
   echo "racecheck: $(grep -h "RACECHECK SUMMARY\|ERROR SUMMARY" "$OUT/racecheck.txt" 2>/dev/null)"
 } >"$OUT/gemm_simt.md"
+tensorcore
 step "done: status $status"
 exit $status

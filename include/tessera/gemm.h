@@ -57,6 +57,7 @@ TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype,
                        const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
 
 TESSERA_GEMM_API const char* tessera_gemm_kernels(void);            /* comma-separated names */
+TESSERA_GEMM_API const char* tessera_gemm_kernels_for(tessera_dtype dtype); /* those that run dtype ("" if none) */
 TESSERA_GEMM_API const char* tessera_status_string(int status);     /* readable message for any status */
 
 #ifdef __cplusplus

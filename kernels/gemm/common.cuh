@@ -181,6 +181,24 @@ __device__ __forceinline__ void store_c(float const (&acc)[kValues], TileCoords 
     }
   }
 }
+
+// The same for an output of another type: `Info` gives T, from_float and to_float (kernel 04).
+template <class Info, int kValues>
+__device__ __forceinline__ void store_c_as(float const (&acc)[kValues], TileCoords const& crd,
+                                           int64_t thr_m, int64_t thr_n, int64_t res_m,
+                                           int64_t res_n, typename Info::T* c_tile, int64_t ldc,
+                                           float alpha, float beta) {
+#pragma unroll
+  for (int v = 0; v < kValues; ++v) {
+    int64_t m = thr_m + crd.frg_row(v), n = thr_n + crd.frg_col(v);
+    if (m < res_m && n < res_n) {
+      typename Info::T* p = c_tile + m + n * ldc;
+      float r = alpha * acc[v];
+      if (beta != 0.0f) r += beta * Info::to_float(*p);
+      *p = Info::from_float(r);
+    }
+  }
+}
 #endif
 
 }  // namespace tessera::gemm

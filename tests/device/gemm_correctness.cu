@@ -80,10 +80,11 @@ int main(int argc, char** argv) {
     sizes.push_back({4095, 129, 4095});
     sizes.push_back({513, 1025, 2049});
   }
-  // Kernel names from the library itself.
+  // Kernel names from the library itself: those that run fp32 (tensor-core kernels are
+  // checked by gemm_tensorcore).
   std::vector<std::string> kernels;
   {
-    std::string all = tessera_gemm_kernels();
+    std::string all = tessera_gemm_kernels_for(TESSERA_F32);
     size_t p = 0;
     while (p <= all.size()) {
       size_t q = all.find(',', p);

@@ -23,7 +23,11 @@ int call(char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t
 }
 
 TEST(GemmAbi, KernelList) {
-  EXPECT_STREQ(tessera_gemm_kernels(), "01_simt_global,02_simt_cp_async,03_simt_hopper");
+  EXPECT_STREQ(tessera_gemm_kernels(), "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync");
+  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32), "01_simt_global,02_simt_cp_async,03_simt_hopper");
+  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
+    EXPECT_STREQ(tessera_gemm_kernels_for(dt), "04_mma_sync");
+  EXPECT_STREQ(tessera_gemm_kernels_for(tessera_dtype(9)), "");
 }
 
 TEST(GemmAbi, BadTranspose) {
@@ -55,11 +59,13 @@ TEST(GemmAbi, NullPointers) {
 
 TEST(GemmAbi, DtypesAndKernels) {
   EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, tessera_dtype(9)), TESSERA_ERROR_UNKNOWN_DTYPE);
-  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, "04_wgmma"),
+  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, "05_wgmma"),
             TESSERA_ERROR_UNKNOWN_KERNEL);
   for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
-    for (const char* k : {static_cast<const char*>(nullptr), "01_simt_global", "02", "03_simt_hopper"})
+    for (const char* k : {"01_simt_global", "02", "03_simt_hopper"})
       EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
+  for (const char* k : {"04_mma_sync", "04"})
+    EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
 }
 
 TEST(GemmAbi, QuickReturnsTouchNothing) {
@@ -79,7 +85,7 @@ TEST(GemmAbi, EveryStatusHasAMessage) {
     EXPECT_NE(msg, "unknown status code") << s;
   }
   EXPECT_STREQ(tessera_status_string(12345), "unknown status code");
-  EXPECT_NE(std::string(tessera_status_string(TESSERA_ERROR_UNSUPPORTED_DTYPE)).find("not yet implemented"),
+  EXPECT_NE(std::string(tessera_status_string(TESSERA_ERROR_UNSUPPORTED_DTYPE)).find("tessera_gemm_kernels_for"),
             std::string::npos);
 }
 

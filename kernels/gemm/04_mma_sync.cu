@@ -1,0 +1,479 @@
+// kernels/gemm/04_mma_sync.cu -- ladder step 04: tensor cores through mma.sync (seed 003's step 4).
+//
+// What it adds to 03 (each a layout decision, made once in the configs below):
+//   - the MMA atom is a warp-wide tensor-core instruction: mma.sync m16n8k16 (f16, bf16) or
+//     m16n8k8 (tf32), F32 accumulators; atoms (2,2,1) = 4 warps = 128 threads, permutation
+//     (32,32,K) (seed 003: N visited twice per atom), CTA tile 128x128x32, 64 accumulators;
+//   - shared tiles stored the way global memory is contiguous (K-major for a k-contiguous
+//     operand, MN-major otherwise), each composed with a Swizzle so that every 16-byte cp.async
+//     store and every ldmatrix row read is conflict-free (checked statically with analysis.hpp);
+//   - fragments reach registers through ldmatrix (x4; .trans for an MN-major tile), through a
+//     TiledCopy whose (thread, value) layout is the TiledMMA's own A / B layout: the registers
+//     ldmatrix fills are exactly the MMA's fragment (checked statically, value by value);
+//     tf32 (32-bit elements; ldmatrix has no 32-bit transpose) reads its fragments with LDS.32
+//     straight from the TiledMMA partition of the swizzled tile;
+//   - a kStages-deep cp.async pipeline as in 03; residues zero-filled (partial 16-byte copies),
+//     and unaligned operands (a leading dimension or pointer that is not 16-byte aligned) take
+//     a synchronous copy with the same partition, element by element.
+//
+// NOTE: the tf32 fragments are rounded to nearest (cvt.rna.tf32.f32) in registers: the
+// instruction itself truncates the low 13 bits, which doubles the error.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "common.cuh"
+
+namespace tessera::gemm {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Element types and their atoms.
+
+enum class Elem { kF16, kBF16, kTF32 };
+// Which mode of an operand is contiguous in global memory, and so in its shared tile: K (BLAS
+// 'T' for A, 'N' for B) or M/N ('N' for A, 'T' for B).
+enum class Major { kK, kMN };
+
+__device__ __forceinline__ uint32_t to_tf32(uint32_t bits) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(bits)));
+  return r;
+}
+
+template <Elem E>
+struct ElemInfo;
+template <>
+struct ElemInfo<Elem::kF16> {
+  using T = __half;
+  static constexpr int64_t kBits = 16, kBK = 32, kStages = 4;
+  TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x16_f32f16(); }
+  __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
+    ptx::mma_m16n8k16_f32f16(d, a, b, d);
+  }
+  __device__ static T from_float(float x) { return __float2half_rn(x); }
+  __device__ static float to_float(T x) { return __half2float(x); }
+};
+template <>
+struct ElemInfo<Elem::kBF16> {
+  using T = __nv_bfloat16;
+  static constexpr int64_t kBits = 16, kBK = 32, kStages = 4;
+  TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x16_f32bf16(); }
+  __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
+    ptx::mma_m16n8k16_f32bf16(d, a, b, d);
+  }
+  __device__ static T from_float(float x) { return __float2bfloat16_rn(x); }
+  __device__ static float to_float(T x) { return __bfloat162float(x); }
+};
+template <>
+struct ElemInfo<Elem::kTF32> {
+  using T = float;
+  static constexpr int64_t kBits = 32, kBK = 32, kStages = 3;
+  TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x8_f32tf32(); }
+  __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
+    ptx::mma_m16n8k8_f32tf32(d, a, b, d);
+  }
+  __device__ static T from_float(float x) { return x; }
+  __device__ static float to_float(T x) { return x; }
+};
+
+// The TiledMMA of every configuration: seed 003's step 4 with the element type's atom.
+template <Elem E>
+TESSERA_HD constexpr TiledMMA step4_mma() {
+  const MmaAtom a = ElemInfo<E>::atom();
+  return make_tiled_mma(a, parse_layout("(2,2,1):(1,2,0)"),
+                        make_tile(Layout(32), Layout(32), Layout(a.k)));
+}
+
+// The swizzle of a shared tile, on elements (found with `tessera analyze --find-swizzle` and
+// checked below for the accesses the kernel makes):
+//   16-bit, K-major (128,32):(32,1), 64-byte rows:     Sw<2,3,3>  (4 chunks of 8 by row pairs)
+//   16-bit, MN-major (128,32):(1,128), 256-byte cols:  Sw<3,3,4>  (chunk ^= k % 8)
+//   32-bit, K-major (128,32):(32,1), 128-byte rows:    Sw<3,2,3>  (chunk ^= row % 8)
+//   32-bit, MN-major (128,32):(1,128), 512-byte cols:  Sw<2,3,7>  (8-float group ^= k % 4)
+TESSERA_HD constexpr Swizzle smem_swizzle(int64_t bits, Major major) {
+  if (bits == 16) return major == Major::kK ? Swizzle(2, 3, 3) : Swizzle(3, 3, 4);
+  return major == Major::kK ? Swizzle(3, 2, 3) : Swizzle(2, 3, 7);
+}
+
+// A layout's coordinate runs `n` consecutive values along one mode of a TileCoords: value v at
+// (row0 + v, col0) (mode 0) or (row0, col0 + v) (mode 1).
+TESSERA_HD constexpr bool runs_along(TileCoords const& c, int64_t n, int mode) {
+  for (int64_t v = 0; v < n; ++v) {
+    int64_t r = c.frg_row(v) - c.frg_row(0), k = c.frg_col(v) - c.frg_col(0);
+    if ((mode == 0 && (r != v || k != 0)) || (mode == 1 && (r != 0 || k != v))) return false;
+  }
+  return true;
+}
+
+// Equal partitions, value by value, for every thread: how a copy's registers are checked
+// against the MMA's fragment. Each side is (thread -> offset) + (value -> offset), computed once.
+TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& mma, Operand op,
+                                         Layout const& tile) {
+  Layout c_thr = copy_thread_offsets(copy, tile, true), c_frg = copy.partition_D(tile, 0).layout;
+  Layout m_thr = mma_thread_offsets(mma, op, tile), m_frg = mma_fragment(mma, op, tile);
+  if (c_frg.size() != m_frg.size()) return false;
+  for (int64_t t = 0; t < mma.threads(); ++t) {
+    const int64_t dc = c_thr(t), dm = m_thr(t);
+    for (int64_t i = 0; i < c_frg.size(); ++i)
+      if (dc + c_frg(i) != dm + m_frg(i)) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One operand (A or B): its swizzled shared tile, the cp.async copy global -> shared, and the
+// fragment load shared -> registers. Tiles are (rows, BK) = (BM or BN, BK) in (MN, K).
+template <Elem E, Operand kOp, Major kMaj>
+struct OperandCfg {
+  static constexpr Major kMajor = kMaj;
+  using Info = ElemInfo<E>;
+  using T = typename Info::T;
+  static constexpr int kThreads = 128;
+  static constexpr int64_t kRows = 128, kBK = Info::kBK, kBits = Info::kBits;
+  static constexpr int64_t kVec = 128 / kBits;  // elements per 16-byte vector
+  static constexpr TiledMMA kMma = step4_mma<E>();
+  static constexpr int kMode = TiledMMA::mode0(kOp);  // M (A) or N (B)
+
+  // Shared tile, one stage: contiguous along the global contiguous mode, swizzled.
+  static constexpr Layout kTile = Layout(make_tuple(kRows, kBK));  // compact (rows, BK)
+  static constexpr Layout kSmem = kMajor == Major::kK
+                                      ? Layout(make_tuple(kRows, kBK), make_tuple(kBK, 1))
+                                      : Layout(make_tuple(kRows, kBK), make_tuple(1, kRows));
+  static constexpr Swizzle kSwizzle = smem_swizzle(kBits, kMajor);
+  static constexpr int64_t kStageElems = kRows * kBK;
+  static_assert(kSmem.cosize() == kStageElems, "04: a shared tile must be compact");
+  static_assert(kStageElems % kSwizzle.span() == 0,
+                "04: a stage must hold whole swizzle periods (stage offsets commute with it)");
+  static_assert((int64_t(1) << kSwizzle.base) >= kVec,
+                "04: the swizzle must keep 16-byte vectors whole (base >= log2(vector))");
+
+  // global -> shared: 16-byte vectors along the contiguous mode, 128 threads.
+  //   K-major: threads (rows / (BK/vec), BK/vec) with k fastest;  MN-major: (rows/vec, ..).
+  static constexpr int64_t kAlongK = kBK / kVec, kAlongMN = kRows / kVec;
+  static constexpr TiledCopy kCopy =
+      kMajor == Major::kK
+          ? make_tiled_copy_tv(atom::cp_async(16, kBits),
+                               Layout(make_tuple(kThreads / kAlongK, kAlongK), make_tuple(kAlongK, 1)),
+                               Layout(make_tuple(1, kVec), make_tuple(0, 1)))
+          : make_tiled_copy_tv(atom::cp_async(16, kBits),
+                               Layout(make_tuple(kAlongMN, kThreads / kAlongMN), make_tuple(1, kAlongMN)),
+                               Layout(make_tuple(kVec, 1), make_tuple(1, 0)));
+  static constexpr Layout kSrcThr = copy_thread_offsets(kCopy, kTile, false);
+  static constexpr Layout kSrcFrg = kCopy.partition_S(kTile, 0).layout;  // (CPY, CPY_MN, CPY_K)
+  static constexpr TileCoords kSrcCrd = make_coords(kSrcThr, kSrcFrg, kRows);
+  static constexpr Layout kDstThr = copy_thread_offsets(kCopy, kSmem, true);
+  static constexpr Layout kDstFrg = kCopy.partition_D(kSmem, 0).layout;
+  static constexpr int kCopies = int(kSrcFrg.size() / kVec);
+  static_assert(kCopy.threads() == kThreads, "04: the global -> shared copy must use 128 threads");
+  static_assert(runs_along(kSrcCrd, kVec, kMajor == Major::kK ? 1 : 0),
+                "04: a 16-byte copy must run along the operand's contiguous global mode");
+  static_assert(contiguous_prefix(kDstFrg) >= kVec,
+                "04: a 16-byte copy must land on consecutive shared elements");
+
+  // shared -> registers. The MMA's partition of the tile: (FrgV, Rest_MN, Rest_K) per thread.
+  static constexpr Layout kMmaFrg = mma_fragment(kMma, kOp, kTile);
+  static constexpr int kRestMN = int(kMmaFrg[1].size()), kRestK = int(kMmaFrg[2].size());
+  static constexpr int kRegs = int(kMmaFrg.size() * kBits / 32);  // 32-bit registers per k-tile
+  static constexpr int kRegsK = kRegs / kRestK;                     // per k-step
+  static_assert(kMmaFrg.rank() == 3 && kRestK * kMma.tile_size(2) == kBK,
+                "04: the fragment must be (FrgV, Rest_MN, Rest_K) and span the k-tile");
+
+  // ldmatrix (16-bit): a TiledCopy over the permutation tile (32, K) whose TV layout is the
+  // TiledMMA's (thread -> offset, values = the thread's fragment of that tile), CuTe's
+  // make_tiled_copy_A/B. Source: each lane's 16-byte row in shared memory; destination: the
+  // registers, which must be the MMA fragment value for value.
+  static constexpr Layout kPermTile =
+      Layout(make_tuple(kMma.tile_size(kMode), kMma.tile_size(2)));
+  TESSERA_HD static constexpr TiledCopy make_ldsm() {
+    Layout tv = make_layout(mma_thread_offsets(kMma, kOp, kPermTile), kMma.thrfrg(kOp, kPermTile)[1]);
+    return TiledCopy{atom::ldmatrix(4, kMajor == Major::kMN), tv, kPermTile.shape};
+  }
+  static constexpr bool kLdsm = kBits == 16;
+  static constexpr TiledCopy kLdsmCopy = kLdsm ? make_ldsm() : TiledCopy{};
+  static constexpr Layout kLdsmThr = kLdsm ? copy_thread_offsets(kLdsmCopy, kSmem, false) : Layout();
+  static constexpr Layout kLdsmFrg = kLdsm ? kLdsmCopy.partition_S(kSmem, 0).layout : Layout();
+  static constexpr int kLdsmCount = kLdsm ? int(kLdsmFrg.size() / 8) : 0;  // ldmatrix.x4 per k-tile
+  static_assert(!kLdsm || (kLdsmCount * 4 == kRegs && kLdsmCount % kRestK == 0 &&
+                            contiguous_prefix(kLdsmFrg) >= 8),
+                "04: ldmatrix.x4 must read 16-byte rows and fill exactly the fragment's registers");
+  static_assert(!kLdsm || same_partition(kLdsmCopy, kMma, kOp, kTile),
+                "04: the registers ldmatrix fills must be the MMA's fragment, value by value");
+
+  // LDS.32 (tf32): each value straight from the MMA partition of the swizzled tile.
+  static constexpr Layout kMmaThr = kLdsm ? Layout() : mma_thread_offsets(kMma, kOp, kSmem);
+  static constexpr Layout kMmaSmemFrg = kLdsm ? Layout() : mma_fragment(kMma, kOp, kSmem);
+  static_assert(kLdsm || same_offsets(kMma, kOp, kSmem, kMmaThr),
+                "04: thread-offset layout disagrees with TiledMMA::partition");
+};
+
+// The whole configuration: A, B, C, the pipeline, the block order.
+template <Elem E, Major kMajorA, Major kMajorB>
+struct MmaSyncCfg {
+  using Info = ElemInfo<E>;
+  using T = typename Info::T;
+  using A = OperandCfg<E, Operand::kA, kMajorA>;
+  using B = OperandCfg<E, Operand::kB, kMajorB>;
+  static constexpr int kThreads = 128, kMinBlocks = 2;
+  static constexpr int64_t kBM = 128, kBN = 128, kBK = Info::kBK;
+  static constexpr int kStages = int(Info::kStages);
+  static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
+  static constexpr TiledMMA kMma = step4_mma<E>();
+  static_assert(kMma.threads() == kThreads, "04: the TiledMMA must have 128 threads (4 warps)");
+  static_assert(kBM % kMma.tile_size(0) == 0 && kBN % kMma.tile_size(1) == 0 &&
+                    kBK % kMma.tile_size(2) == 0,
+                "04: the permutation tile must divide the CTA tile");
+  static constexpr int64_t kSmemBytes = kStages * (A::kStageElems + B::kStageElems) * int64_t(sizeof(T));
+  static_assert(kSmemBytes <= 227 * 1024, "04: the pipeline does not fit in shared memory");
+
+  // C: the MMA partition of the compact (BM,BN) tile, (FrgV, Rest_M, Rest_N), and its
+  // coordinates for the predicated epilogue.
+  static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
+  static constexpr Layout kThrC = mma_thread_offsets(kMma, Operand::kC, kTileC);
+  static constexpr Layout kFrgC = mma_fragment(kMma, Operand::kC, kTileC);
+  static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
+                "04: thread-offset layout of C disagrees with TiledMMA::partition_C");
+  static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
+  static constexpr int kRestM = A::kRestMN, kRestN = B::kRestMN, kRestK = A::kRestK;
+  static_assert(kFrgC.size() == 4 * kRestM * kRestN && int(kFrgC[1].size()) == kRestM &&
+                    B::kRestK == kRestK,
+                "04: C's fragment must be (4, Rest_M, Rest_N) with A's Rest_M and B's Rest_N");
+};
+
+// ---------------------------------------------------------------------------------------------
+// One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX), zero-filled outside
+// the matrix. Sources and in-range element counts are computed once per CTA.
+template <class Op>
+struct GmemToSmem {
+  using T = typename Op::T;
+  static constexpr int kCopies = Op::kCopies;
+  static constexpr int64_t kVec = Op::kVec;
+  const T* src[kCopies];
+  int64_t r_of[kCopies], k_of[kCopies];  // (row, k) of each copy's first element in the tile
+  int64_t s_r, s_k, res_r;
+
+  __device__ __forceinline__ GmemToSmem(const T* g, int64_t s_r_, int64_t s_k_, int64_t res_r_)
+      : s_r(s_r_), s_k(s_k_), res_r(res_r_) {
+    // NOTE: device code reads a config's layouts through function-local static constexpr copies
+    // (a class's static constexpr member is not a device variable).
+    static constexpr TileCoords kSrcCrd = Op::kSrcCrd;
+    const int64_t t = threadIdx.x;
+    const int64_t r0 = kSrcCrd.thr_row(t), k0 = kSrcCrd.thr_col(t);
+#pragma unroll
+    for (int c = 0; c < kCopies; ++c) {
+      r_of[c] = r0 + kSrcCrd.frg_row(c * kVec);
+      k_of[c] = k0 + kSrcCrd.frg_col(c * kVec);
+      src[c] = g + r_of[c] * s_r + k_of[c] * s_k;
+    }
+  }
+
+  // k-tile kt (res_k = K - kt*BK left) into `stage` with cp.async; partial vectors zero-filled.
+  __device__ __forceinline__ void copy_async(int64_t kt, int64_t res_k, T* stage) const {
+    static constexpr Swizzle kSwizzle = Op::kSwizzle;
+    static constexpr Layout kDstThr = Op::kDstThr, kDstFrg = Op::kDstFrg;
+    const int64_t t = threadIdx.x, step = kt * Op::kBK * s_k;
+#pragma unroll
+    for (int c = 0; c < kCopies; ++c) {
+      // Elements of this vector inside the matrix: along the contiguous mode, up to kVec.
+      const int64_t along = Op::kMajor == Major::kK ? res_k - k_of[c] : res_r - r_of[c];
+      const bool other = Op::kMajor == Major::kK ? r_of[c] < res_r : k_of[c] < res_k;
+      const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
+      T* dst = stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec));
+      cp_async_16_partial(dst, n > 0 ? src[c] + step : src[c], n * int(sizeof(T)));
+    }
+  }
+
+  // The same with ordinary loads, element by element (unaligned operands).
+  __device__ __forceinline__ void copy_sync(int64_t kt, int64_t res_k, T* stage) const {
+    static constexpr Swizzle kSwizzle = Op::kSwizzle;
+    static constexpr Layout kDstThr = Op::kDstThr, kDstFrg = Op::kDstFrg;
+    const int64_t t = threadIdx.x, step = kt * Op::kBK * s_k;
+    const int64_t s_along = Op::kMajor == Major::kK ? s_k : s_r;
+#pragma unroll
+    for (int c = 0; c < kCopies; ++c) {
+      uint4 v;
+      T* e = reinterpret_cast<T*>(&v);
+#pragma unroll
+      for (int i = 0; i < kVec; ++i) {
+        const int64_t r = r_of[c] + (Op::kMajor == Major::kMN ? i : 0);
+        const int64_t k = k_of[c] + (Op::kMajor == Major::kK ? i : 0);
+        e[i] = r < res_r && k < res_k ? src[c][step + i * s_along] : T(0.0f);
+      }
+      *reinterpret_cast<uint4*>(stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec))) = v;
+    }
+  }
+};
+
+// One k-step's fragments of one operand (Rest_K index k), shared -> registers: ldmatrix.x4
+// (16-bit) or LDS.32 (tf32, rounded to tf32). regs = the MMA fragment (FrgV, Rest_MN) of that
+// k-step in 32-bit words; the fragment's values for k-step k are the k-th run of kRegsK words.
+template <class Op>
+__device__ __forceinline__ void load_fragment(typename Op::T const* stage, int k,
+                                              uint32_t (&regs)[Op::kRegsK]) {
+  static constexpr Swizzle kSwizzle = Op::kSwizzle;
+  const int64_t t = threadIdx.x;
+  if constexpr (Op::kLdsm) {
+    static constexpr Layout kLdsmThr = Op::kLdsmThr, kLdsmFrg = Op::kLdsmFrg;
+    const int64_t base = kLdsmThr(t);
+    constexpr int kPerK = Op::kLdsmCount / Op::kRestK;
+#pragma unroll
+    for (int j = 0; j < kPerK; ++j) {
+      const void* row = stage + kSwizzle(base + kLdsmFrg(8 * (j + kPerK * k)));
+      uint32_t r[4];
+      if constexpr (Op::kMajor == Major::kMN) ptx::ldmatrix_x4_trans(r, row);
+      else ptx::ldmatrix_x4(r, row);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) regs[4 * j + i] = r[i];
+    }
+  } else {
+    static constexpr Layout kMmaThr = Op::kMmaThr, kMmaSmemFrg = Op::kMmaSmemFrg;
+    const int64_t base = kMmaThr(t);
+#pragma unroll
+    for (int i = 0; i < Op::kRegsK; ++i)
+      regs[i] = to_tf32(*reinterpret_cast<const uint32_t*>(
+          stage + kSwizzle(base + kMmaSmemFrg(i + Op::kRegsK * k))));
+  }
+}
+
+struct Args04 {
+  GemmArgs p;
+  bool a_async, b_async;  // 16-byte aligned operand: cp.async; else element-by-element copies
+};
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel(Args04 args) {
+  using T = typename Cfg::T;
+  using A = typename Cfg::A;
+  using B = typename Cfg::B;
+  constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
+  constexpr int kStages = Cfg::kStages, kRestM = Cfg::kRestM, kRestN = Cfg::kRestN,
+                kRestK = Cfg::kRestK;
+  static constexpr TileCoords kCrdC = Cfg::kCrdC;
+  GemmArgs const& p = args.p;
+
+  // Shared memory: kStages x sA (BM,BK) swizzled, then kStages x sB (BN,BK) swizzled.
+  extern __shared__ uint4 smem_raw[];
+  T* sA = reinterpret_cast<T*>(smem_raw);
+  T* sB = sA + kStages * A::kStageElems;
+
+  // Block order: groups of kGroupM tile-rows, column by column inside a group (L2 reuse).
+  const int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
+  const int64_t bid = blockIdx.x, group = Cfg::kGroupM * tiles_n;
+  const int64_t first_m = bid / group * Cfg::kGroupM;
+  const int64_t rows_in_group = min64(tiles_m - first_m, Cfg::kGroupM);
+  const int64_t tile_m = first_m + bid % group % rows_in_group;
+  const int64_t tile_n = bid % group / rows_in_group;
+
+  // local_tile: gA (BM,BK,k), gB (BN,BK,k), gC (BM,BN) and their residues.
+  // NOTE: GemmArgs carries float pointers (part 1); here they hold T.
+  const int64_t m0 = tile_m * kBM, n0 = tile_n * kBN;
+  const T* gA = reinterpret_cast<const T*>(p.a) + m0 * p.a_sm;
+  const T* gB = reinterpret_cast<const T*>(p.b) + n0 * p.b_sn;
+  T* gC = reinterpret_cast<T*>(p.c) + m0 + n0 * p.ldc;
+  const int64_t res_m = p.m - m0, res_n = p.n - n0;
+  const int64_t k_tiles = ceil_div(p.k, kBK);
+
+  const GmemToSmem<A> tAgA(gA, p.a_sm, p.a_sk, res_m);  // (CPY, CPY_M, CPY_K, k)
+  const GmemToSmem<B> tBgB(gB, p.b_sn, p.b_sk, res_n);  // (CPY, CPY_N, CPY_K, k)
+  auto load_tile = [&](int64_t kt, int stage) {
+    const int64_t res_k = p.k - kt * kBK;
+    T* tAsA = sA + stage * A::kStageElems;
+    T* tBsB = sB + stage * B::kStageElems;
+    if (args.a_async) tAgA.copy_async(kt, res_k, tAsA);
+    else tAgA.copy_sync(kt, res_k, tAsA);
+    if (args.b_async) tBgB.copy_async(kt, res_k, tBsB);
+    else tBgB.copy_sync(kt, res_k, tBsB);
+  };
+
+  // Producer prologue: kStages-1 tiles in flight (a group is committed even when empty, so
+  // that wait<kStages-2> always means "tile kt has landed").
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles) load_tile(s, s);
+    async::commit();
+  }
+
+  float tCrC[4 * kRestM * kRestN];  // (FrgV, Rest_M, Rest_N) accumulators
+#pragma unroll
+  for (int i = 0; i < 4 * kRestM * kRestN; ++i) tCrC[i] = 0.0f;
+
+  for (int64_t kt = 0; kt < k_tiles; ++kt) {
+    async::wait<kStages - 2>();
+    __syncthreads();  // tile kt visible to all; stage (kt-1) % kStages free again
+    {
+      const int64_t next = kt + kStages - 1;
+      if (next < k_tiles) load_tile(next, int(next % kStages));
+      async::commit();
+    }
+
+    // shared -> registers -> tensor cores, one k-step ahead: fragments of k-step k+1 load while
+    // the MMAs of k-step k run.
+    const int stage = int(kt % kStages);
+    const T* tCsA = sA + stage * A::kStageElems;  // (BM,BK) swizzled
+    const T* tCsB = sB + stage * B::kStageElems;  // (BN,BK) swizzled
+    uint32_t tCrA[2][A::kRegsK];  // (FrgV, Rest_M) of one k-step, as 32-bit words
+    uint32_t tCrB[2][B::kRegsK];  // (FrgV, Rest_N)
+    load_fragment<A>(tCsA, 0, tCrA[0]);
+    load_fragment<B>(tCsB, 0, tCrB[0]);
+#pragma unroll
+    for (int k = 0; k < kRestK; ++k) {
+      if (k + 1 < kRestK) {
+        load_fragment<A>(tCsA, k + 1, tCrA[(k + 1) % 2]);
+        load_fragment<B>(tCsB, k + 1, tCrB[(k + 1) % 2]);
+      }
+#pragma unroll
+      for (int n = 0; n < kRestN; ++n)
+#pragma unroll
+        for (int m = 0; m < kRestM; ++m) {
+          // Serpentine over m so that consecutive MMAs share a B fragment.
+          const int mm = n % 2 ? kRestM - 1 - m : m;
+          Cfg::Info::mma(*reinterpret_cast<float(*)[4]>(&tCrC[4 * (mm + kRestM * n)]),
+                         *reinterpret_cast<const uint32_t(*)[4]>(&tCrA[k % 2][4 * mm]),
+                         *reinterpret_cast<const uint32_t(*)[2]>(&tCrB[k % 2][2 * n]));
+        }
+    }
+  }
+  async::wait<0>();
+
+  // Epilogue: tCgC = partition_C(gC), identity-tensor predicated, converted to T.
+  const int64_t t = threadIdx.x;
+  store_c_as<Cfg::Info>(tCrC, kCrdC, kCrdC.thr_row(t), kCrdC.thr_col(t), res_m, res_n, gC, p.ldc,
+                        p.alpha, p.beta);
+}
+
+template <Elem E, Major kA, Major kB>
+cudaError_t launch(Args04 const& args, cudaStream_t stream) {
+  using Cfg = MmaSyncCfg<E, kA, kB>;
+  auto kernel = gemm_04_kernel<Cfg>;
+  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       int(Cfg::kSmemBytes));
+  if (e != cudaSuccess) return e;
+  const int64_t blocks = ceil_div(args.p.m, Cfg::kBM) * ceil_div(args.p.n, Cfg::kBN);
+  kernel<<<unsigned(blocks), Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(args);
+  return cudaGetLastError();
+}
+
+// cp.async needs the operand's pointer and leading dimension 16-byte aligned.
+bool aligned16(const void* ptr, int64_t s_mn, int64_t s_k, int64_t elem_bytes) {
+  const int64_t ld = s_mn == 1 ? s_k : s_mn;
+  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
+}
+
+template <Elem E>
+cudaError_t launch_elem(GemmArgs const& p, cudaStream_t stream) {
+  constexpr int64_t bytes = ElemInfo<E>::kBits / 8;
+  // NOTE: an operand with one row or column (M, N or K = 1) has both strides "contiguous"; the
+  // unit stride along K picks K-major.
+  const bool a_k = p.a_sk == 1, b_k = p.b_sk == 1;
+  Args04 args{p, aligned16(p.a, p.a_sm, p.a_sk, bytes), aligned16(p.b, p.b_sn, p.b_sk, bytes)};
+  using M = Major;
+  if (a_k) return b_k ? launch<E, M::kK, M::kK>(args, stream) : launch<E, M::kK, M::kMN>(args, stream);
+  return b_k ? launch<E, M::kMN, M::kK>(args, stream) : launch<E, M::kMN, M::kMN>(args, stream);
+}
+
+}  // namespace
+
+cudaError_t launch_04_f16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kF16>(p, s); }
+cudaError_t launch_04_bf16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kBF16>(p, s); }
+cudaError_t launch_04_tf32(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kTF32>(p, s); }
+
+}  // namespace tessera::gemm
