@@ -35,6 +35,10 @@ struct Layout {
       }
     }
   }
+  // For shape and stride known to be congruent and positive (a mode of a layout, the modes of
+  // layouts concatenated): skips the checks, which dominate the cost of the algebra otherwise.
+  struct Trusted {};
+  TESSERA_HD constexpr Layout(IntTuple const& s, IntTuple const& d, Trusted) : shape(s), stride(d) {}
   // Compact column-major layout of a shape: make_layout((4,(3,2))) = (4,(3,2)):(1,(4,12)).
   TESSERA_HD constexpr explicit Layout(IntTuple const& s) : shape(s), stride(prefix_product(s)) {}
 
@@ -42,7 +46,21 @@ struct Layout {
   TESSERA_HD constexpr int64_t size() const { return product(shape); }
   TESSERA_HD constexpr int depth() const { return tessera::depth(shape); }
   // Mode k as a layout; an integer layout's only mode is itself.
-  TESSERA_HD constexpr Layout operator[](int k) const { return Layout(shape[k], stride[k]); }
+  TESSERA_HD constexpr Layout operator[](int k) const {
+    // An integer, or a k out of range (IntTuple::operator[] then fails with the message).
+    if (shape.is_int() || k < 0 || k >= shape.rank()) return Layout(shape[k], stride[k], Trusted{});
+    // Shape and stride are congruent: the mode is the same node range in both. Copied straight
+    // into the result (this is the algebra's most frequent operation).
+    int begin = shape.child_node(0, k), end = shape.subtree_end(begin);
+    Layout r;
+    r.shape.n = r.stride.n = end - begin;
+    for (int i = begin; i < end; ++i) {
+      r.shape.v[i - begin] = shape.v[i];
+      r.stride.v[i - begin] = stride.v[i];
+      r.shape.tup[i - begin] = r.stride.tup[i - begin] = shape.tup[i];
+    }
+    return r;
+  }
 
   // Offset of the integer (1-D) coordinate `idx`.
   TESSERA_HD constexpr int64_t operator()(int64_t idx) const {
@@ -142,7 +160,9 @@ struct LayoutBuilder {
     return *this;
   }
   TESSERA_HD constexpr int size() const { return shape.size(); }
-  TESSERA_HD constexpr Layout get() const { return Layout(shape.get(), stride.get()); }
+  TESSERA_HD constexpr Layout get() const {
+    return Layout(shape.get(), stride.get(), Layout::Trusted{});  // modes of layouts: congruent
+  }
 };
 
 template <class... Ls>
