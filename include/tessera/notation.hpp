@@ -114,20 +114,39 @@ class Parser {
   }
 
   // tuple := integer | '(' tuple (',' tuple)* ')'
-  TESSERA_HD constexpr IntTuple tuple(int nesting = 0) {
-    skip_spaces();
-    if (!at('(')) return IntTuple(integer());
-    if (nesting >= kMaxNodes) error("tuple nested too deeply");
-    ++pos_;
-    TupleBuilder b;
-    do {
-      IntTuple child = tuple(nesting + 1);
-      if (b.get().n + child.n > kMaxNodes) error("tuple exceeds the capacity of 40 nodes");
-      b.add(child);
+  // Parsed into one IntTuple in preorder; `open` holds the node of each tuple not yet closed,
+  // whose child count grows as its elements complete.
+  TESSERA_HD constexpr IntTuple tuple() {
+    IntTuple t;
+    t.n = 0;
+    int open[kMaxNodes] = {};
+    int depth = 0;
+    while (true) {
       skip_spaces();
-    } while (at(',') && ++pos_);
-    expect(')', "expected ',' or ')'");
-    return b.get();
+      if (t.n == kMaxNodes) error("tuple exceeds the capacity of 32 nodes");
+      if (at('(')) {
+        t.tup[t.n] = true;
+        t.v[t.n] = 0;
+        open[depth++] = t.n++;
+        ++pos_;
+        continue;
+      }
+      t.v[t.n++] = integer();
+      // An element is complete: count it in its tuple, then a ',' starts the next element or a
+      // ')' completes the tuple itself (an element of the tuple around it).
+      while (true) {
+        if (depth == 0) return t;
+        t.v[open[depth - 1]] += 1;
+        skip_spaces();
+        if (at(',')) {
+          ++pos_;
+          break;
+        }
+        if (!at(')')) error("expected ',' or ')'");
+        ++pos_;
+        --depth;
+      }
+    }
   }
 
   TESSERA_HD constexpr Layout layout_from(IntTuple const& shape, int shape_pos) {
@@ -202,7 +221,7 @@ class Parser {
         plain = false;
       } else {
         int entry = pos_;
-        IntTuple x = tuple(1);
+        IntTuple x = tuple();
         skip_spaces();
         if (at(':')) {
           t.add(layout_from(x, entry));
