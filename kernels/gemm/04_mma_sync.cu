@@ -21,6 +21,9 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "common.cuh"
 
 namespace tessera::gemm {
@@ -123,13 +126,13 @@ TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& 
 // ---------------------------------------------------------------------------------------------
 // One operand (A or B): its swizzled shared tile, the cp.async copy global -> shared, and the
 // fragment load shared -> registers. Tiles are (rows, BK) = (BM or BN, BK) in (MN, K).
-template <Elem E, Operand kOp, Major kMaj>
+template <Elem E, Operand kOp, Major kMaj, int64_t BK>
 struct OperandCfg {
   static constexpr Major kMajor = kMaj;
   using Info = ElemInfo<E>;
   using T = typename Info::T;
   static constexpr int kThreads = 128;
-  static constexpr int64_t kRows = 128, kBK = Info::kBK, kBits = Info::kBits;
+  static constexpr int64_t kRows = 128, kBK = BK, kBits = Info::kBits;
   static constexpr int64_t kVec = 128 / kBits;  // elements per 16-byte vector
   static constexpr TiledMMA kMma = step4_mma<E>();
   static constexpr int kMode = TiledMMA::mode0(kOp);  // M (A) or N (B)
@@ -207,15 +210,22 @@ struct OperandCfg {
 };
 
 // The whole configuration: A, B, C, the pipeline, the block order.
-template <Elem E, Major kMajorA, Major kMajorB>
-struct MmaSyncCfg {
+// The tuning knobs: k-tile depth, pipeline stages, CTAs per SM the registers are cut for
+// (0: the element type's defaults, BK 32 and 4 stages for 16-bit, 3 for tf32; 2 CTAs per SM).
+template <int BK = 0, int Stages = 0, int MinBlocks = 2>
+struct Shape {};
+
+template <Elem E, Major kMajorA, Major kMajorB, class S = Shape<>>
+struct MmaSyncCfg;
+template <Elem E, Major kMajorA, Major kMajorB, int BK, int Stages, int MinBlocks>
+struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
   using Info = ElemInfo<E>;
   using T = typename Info::T;
-  using A = OperandCfg<E, Operand::kA, kMajorA>;
-  using B = OperandCfg<E, Operand::kB, kMajorB>;
-  static constexpr int kThreads = 128, kMinBlocks = 2;
-  static constexpr int64_t kBM = 128, kBN = 128, kBK = Info::kBK;
-  static constexpr int kStages = int(Info::kStages);
+  static constexpr int64_t kBM = 128, kBN = 128, kBK = BK ? BK : Info::kBK;
+  using A = OperandCfg<E, Operand::kA, kMajorA, kBK>;
+  using B = OperandCfg<E, Operand::kB, kMajorB, kBK>;
+  static constexpr int kThreads = 128, kMinBlocks = MinBlocks;
+  static constexpr int kStages = Stages ? Stages : int(Info::kStages);
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
   static constexpr TiledMMA kMma = step4_mma<E>();
   static_assert(kMma.threads() == kThreads, "04: the TiledMMA must have 128 threads (4 warps)");
@@ -237,18 +247,21 @@ struct MmaSyncCfg {
   static_assert(kFrgC.size() == 4 * kRestM * kRestN && int(kFrgC[1].size()) == kRestM &&
                     B::kRestK == kRestK,
                 "04: C's fragment must be (4, Rest_M, Rest_N) with A's Rest_M and B's Rest_N");
+  static_assert(kRestK >= 2 && kRestK % 2 == 0,
+                "04: the k-tile must hold an even number (>= 2) of k-steps (double-buffered fragments)");
 };
 
 // ---------------------------------------------------------------------------------------------
 // One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX), zero-filled outside
-// the matrix. Sources and in-range element counts are computed once per CTA.
+// the matrix. Per thread only the first copy's source and (row, k) are kept; copy c adds the
+// compile-time coordinate of its first value (few registers: they are needed by the MMAs).
 template <class Op>
 struct GmemToSmem {
   using T = typename Op::T;
   static constexpr int kCopies = Op::kCopies;
   static constexpr int64_t kVec = Op::kVec;
-  const T* src[kCopies];
-  int64_t r_of[kCopies], k_of[kCopies];  // (row, k) of each copy's first element in the tile
+  const T* src;   // the thread's first element in k-tile 0
+  int r0, k0;     // its (row, k) in the tile
   int64_t s_r, s_k, res_r;
 
   __device__ __forceinline__ GmemToSmem(const T* g, int64_t s_r_, int64_t s_k_, int64_t res_r_)
@@ -257,48 +270,43 @@ struct GmemToSmem {
     // (a class's static constexpr member is not a device variable).
     static constexpr TileCoords kSrcCrd = Op::kSrcCrd;
     const int64_t t = threadIdx.x;
-    const int64_t r0 = kSrcCrd.thr_row(t), k0 = kSrcCrd.thr_col(t);
-#pragma unroll
-    for (int c = 0; c < kCopies; ++c) {
-      r_of[c] = r0 + kSrcCrd.frg_row(c * kVec);
-      k_of[c] = k0 + kSrcCrd.frg_col(c * kVec);
-      src[c] = g + r_of[c] * s_r + k_of[c] * s_k;
-    }
+    r0 = int(kSrcCrd.thr_row(t)), k0 = int(kSrcCrd.thr_col(t));
+    src = g + r0 * s_r + k0 * s_k;
   }
 
-  // k-tile kt (res_k = K - kt*BK left) into `stage` with cp.async; partial vectors zero-filled.
-  __device__ __forceinline__ void copy_async(int64_t kt, int64_t res_k, T* stage) const {
+  // k-tile kt (res_k = K - kt*BK left) into `stage`, with cp.async (kAsync: 16-byte aligned
+  // operand; partial vectors zero-filled) or element by element.
+  template <bool kAsync>
+  __device__ __forceinline__ void copy(int64_t kt, int64_t res_k, T* stage) const {
+    static constexpr TileCoords kSrcCrd = Op::kSrcCrd;
     static constexpr Swizzle kSwizzle = Op::kSwizzle;
     static constexpr Layout kDstThr = Op::kDstThr, kDstFrg = Op::kDstFrg;
-    const int64_t t = threadIdx.x, step = kt * Op::kBK * s_k;
+    const int64_t t = threadIdx.x;
+    const T* tile = src + kt * Op::kBK * s_k;
 #pragma unroll
     for (int c = 0; c < kCopies; ++c) {
-      // Elements of this vector inside the matrix: along the contiguous mode, up to kVec.
-      const int64_t along = Op::kMajor == Major::kK ? res_k - k_of[c] : res_r - r_of[c];
-      const bool other = Op::kMajor == Major::kK ? r_of[c] < res_r : k_of[c] < res_k;
-      const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
-      T* dst = stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec));
-      cp_async_16_partial(dst, n > 0 ? src[c] + step : src[c], n * int(sizeof(T)));
-    }
-  }
-
-  // The same with ordinary loads, element by element (unaligned operands).
-  __device__ __forceinline__ void copy_sync(int64_t kt, int64_t res_k, T* stage) const {
-    static constexpr Swizzle kSwizzle = Op::kSwizzle;
-    static constexpr Layout kDstThr = Op::kDstThr, kDstFrg = Op::kDstFrg;
-    const int64_t t = threadIdx.x, step = kt * Op::kBK * s_k;
-    const int64_t s_along = Op::kMajor == Major::kK ? s_k : s_r;
+      const int dr = int(kSrcCrd.frg_row(c * kVec)), dk = int(kSrcCrd.frg_col(c * kVec));
+      const int64_t r = r0 + dr, k = k0 + dk;
+      const T* from = tile + dr * s_r + dk * s_k;
+      T* to = stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec));
+      if constexpr (kAsync) {
+        // Elements of this vector inside the matrix: along the contiguous mode, up to kVec.
+        const int64_t along = Op::kMajor == Major::kK ? res_k - k : res_r - r;
+        const bool other = Op::kMajor == Major::kK ? r < res_r : k < res_k;
+        const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
+        cp_async_16_partial(to, n > 0 ? from : src, n * int(sizeof(T)));
+      } else {
+        const int64_t s_along = Op::kMajor == Major::kK ? s_k : s_r;
+        uint4 v;
+        T* e = reinterpret_cast<T*>(&v);
 #pragma unroll
-    for (int c = 0; c < kCopies; ++c) {
-      uint4 v;
-      T* e = reinterpret_cast<T*>(&v);
-#pragma unroll
-      for (int i = 0; i < kVec; ++i) {
-        const int64_t r = r_of[c] + (Op::kMajor == Major::kMN ? i : 0);
-        const int64_t k = k_of[c] + (Op::kMajor == Major::kK ? i : 0);
-        e[i] = r < res_r && k < res_k ? src[c][step + i * s_along] : T(0.0f);
+        for (int i = 0; i < kVec; ++i) {
+          const int64_t ri = r + (Op::kMajor == Major::kMN ? i : 0);
+          const int64_t ki = k + (Op::kMajor == Major::kK ? i : 0);
+          e[i] = ri < res_r && ki < res_k ? from[i * s_along] : T(0.0f);
+        }
+        *reinterpret_cast<uint4*>(to) = v;
       }
-      *reinterpret_cast<uint4*>(stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec))) = v;
     }
   }
 };
@@ -378,10 +386,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
     const int64_t res_k = p.k - kt * kBK;
     T* tAsA = sA + stage * A::kStageElems;
     T* tBsB = sB + stage * B::kStageElems;
-    if (args.a_async) tAgA.copy_async(kt, res_k, tAsA);
-    else tAgA.copy_sync(kt, res_k, tAsA);
-    if (args.b_async) tBgB.copy_async(kt, res_k, tBsB);
-    else tBgB.copy_sync(kt, res_k, tBsB);
+    if (args.a_async) tAgA.template copy<true>(kt, res_k, tAsA);
+    else tAgA.template copy<false>(kt, res_k, tAsA);
+    if (args.b_async) tBgB.template copy<true>(kt, res_k, tBsB);
+    else tBgB.template copy<false>(kt, res_k, tBsB);
   };
 
   // Producer prologue: kStages-1 tiles in flight (a group is committed even when empty, so
@@ -400,13 +408,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
     async::wait<kStages - 2>();
     __syncthreads();  // tile kt visible to all; stage (kt-1) % kStages free again
     {
-      const int64_t next = kt + kStages - 1;
-      if (next < k_tiles) load_tile(next, int(next % kStages));
+      // Producer: tile kt+kStages-1 into the stage tile kt-1 used.
+      const int64_t fill = kt + kStages - 1;
+      if (fill < k_tiles) load_tile(fill, int(fill % kStages));
       async::commit();
     }
 
-    // shared -> registers -> tensor cores, one k-step ahead: fragments of k-step k+1 load while
-    // the MMAs of k-step k run.
+    // Consumer: shared -> registers -> tensor cores, fragments one k-step ahead (double-buffered
+    // registers: k-step k+1 loads while the MMAs of k-step k run).
     const int stage = int(kt % kStages);
     const T* tCsA = sA + stage * A::kStageElems;  // (BM,BK) swizzled
     const T* tCsB = sB + stage * B::kStageElems;  // (BN,BK) swizzled
@@ -440,9 +449,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
                         p.alpha, p.beta);
 }
 
-template <Elem E, Major kA, Major kB>
+template <Elem E, Major kA, Major kB, class S = Shape<>>
 cudaError_t launch(Args04 const& args, cudaStream_t stream) {
-  using Cfg = MmaSyncCfg<E, kA, kB>;
+  using Cfg = MmaSyncCfg<E, kA, kB, S>;
   auto kernel = gemm_04_kernel<Cfg>;
   cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        int(Cfg::kSmemBytes));
@@ -466,6 +475,16 @@ cudaError_t launch_elem(GemmArgs const& p, cudaStream_t stream) {
   const bool a_k = p.a_sk == 1, b_k = p.b_sk == 1;
   Args04 args{p, aligned16(p.a, p.a_sm, p.a_sk, bytes), aligned16(p.b, p.b_sn, p.b_sk, bytes)};
   using M = Major;
+  // TUNING (temporary): shapes for f16 NN, chosen by TESSERA_04_SHAPE.
+  if constexpr (E == Elem::kF16) {
+    static const char* v = std::getenv("TESSERA_04_SHAPE");
+    if (v && !a_k && b_k) {
+      if (!std::strcmp(v, "32x3x3")) return launch<E, M::kMN, M::kK, Shape<32, 3, 3>>(args, stream);
+      if (!std::strcmp(v, "32x5x2")) return launch<E, M::kMN, M::kK, Shape<32, 5, 2>>(args, stream);
+      if (!std::strcmp(v, "64x3x2")) return launch<E, M::kMN, M::kK, Shape<64, 3, 2>>(args, stream);
+      if (!std::strcmp(v, "32x4x1")) return launch<E, M::kMN, M::kK, Shape<32, 4, 1>>(args, stream);
+    }
+  }
   if (a_k) return b_k ? launch<E, M::kK, M::kK>(args, stream) : launch<E, M::kK, M::kMN>(args, stream);
   return b_k ? launch<E, M::kMN, M::kK>(args, stream) : launch<E, M::kMN, M::kMN>(args, stream);
 }
