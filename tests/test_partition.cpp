@@ -224,6 +224,29 @@ TEST(TiledCopy, Seed004CopiesAndCuTeExample) {
   for (int k : count) ASSERT_EQ(k, 1);
 }
 
+TEST(TiledCopy, FromATiledMmaMatchesCuTe) {
+  // The MMA's TV layouts in its tile's column-major frame (CuTe's get_layoutC_TV / A_TV print
+  // the value mode nested, ((2,2),(1,2)); the functions are the same).
+  TiledMMA s4 = presets::step4();
+  EXPECT_TRUE(same_function(mma_layout_tv(s4, Operand::kC),
+                            "((4,8,2,2),((2,2),(1,2))):((64,1,16,256),((32,8),(0,512)))"_layout));
+  EXPECT_TRUE(same_function(mma_layout_tv(s4, Operand::kA),
+                            "((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))"_layout));
+  EXPECT_TRUE(same_function(mma_layout_tv(presets::step1(), Operand::kC),
+                            "((16,16),(1,(4,4))):((256,4),(0,(1,64)))"_layout));
+  // ldmatrix x4 feeding step 4's A from a K-major (128,32) tile: CuTe gives tiler (32,16) and
+  // thread 0's source partition ((8,1),4,2):((1,0),1024,16); lane t brings row t%16 of k-half t/16.
+  TiledCopy ldsm = make_tiled_copy_A(atom::ldmatrix(4, false), s4);
+  EXPECT_EQ(to_string(ldsm.tiler), "(32,16)");
+  Layout sA = "(128,32):(32,1)"_layout;
+  EXPECT_EQ(to_string(ldsm.partition_S(sA, 0).layout), "((8,1),4,2):((1,0),1024,16)");
+  EXPECT_EQ(ldsm.partition_S(sA, 8).offset, 8 * 32);
+  EXPECT_EQ(ldsm.partition_S(sA, 16).offset, 8);
+  EXPECT_EQ(ldsm.partition_S(sA, 31).offset, 15 * 32 + 8);
+  // Step 1 gives each thread 4 values of B per pass: an 8-value atom cannot move them.
+  EXPECT_THROW(make_tiled_copy_B(atom::universal_copy(128, 16), presets::step1()), Error);
+}
+
 TEST(Atoms, TvLayoutsCoverTheirTiles) {
   // Each non-broadcast TV layout is a bijection onto its atom's tile.
   auto bijective = [](Layout const& tv, int64_t extent) {

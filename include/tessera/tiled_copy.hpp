@@ -13,6 +13,7 @@
 
 #include "atom/copy.hpp"
 #include "tensor.hpp"
+#include "tiled_mma.hpp"
 
 namespace tessera {
 
@@ -88,5 +89,31 @@ TESSERA_HD constexpr TiledCopy make_tiled_copy_tv(CopyAtom const& atom, Layout c
   }
   return TiledCopy{atom, layout_tv, product_each(layout_mn.shape)};
 }
+
+// A TiledCopy whose threads own exactly what a TiledMMA's threads own for one operand, so a
+// copy atom (ldmatrix, a vector store) moves each thread's MMA fragment: the TV layout is the
+// MMA's partition of the operand's tile (thread -> offset, value -> offset) in the compact
+// column-major frame of that tile. CuTe's make_tiled_copy_A/B/C.
+TESSERA_HD constexpr Layout mma_layout_tv(TiledMMA const& mma, Operand op) {
+  int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
+  Layout tile(make_tuple(mma.tile_size(i0), mma.tile_size(i1)));
+  ThreadPartition p = mma.partitioner(op, tile);
+  return make_layout(p.thread, p.fragment);
+}
+
+TESSERA_HD constexpr TiledCopy make_tiled_copy(CopyAtom const& atom, TiledMMA const& mma, Operand op) {
+  Layout tv = mma_layout_tv(mma, op);
+  if (tv[1].size() % atom.values() != 0) {
+    Text t;
+    t << "make_tiled_copy_" << operand_name(op) << ": the " << tv[1].size()
+      << " values per thread of the MMA are not a multiple of the " << atom.values() << " of " << atom.name;
+    fail(t);
+  }
+  int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
+  return TiledCopy{atom, tv, make_tuple(mma.tile_size(i0), mma.tile_size(i1))};
+}
+TESSERA_HD constexpr TiledCopy make_tiled_copy_A(CopyAtom const& atom, TiledMMA const& mma) { return make_tiled_copy(atom, mma, Operand::kA); }
+TESSERA_HD constexpr TiledCopy make_tiled_copy_B(CopyAtom const& atom, TiledMMA const& mma) { return make_tiled_copy(atom, mma, Operand::kB); }
+TESSERA_HD constexpr TiledCopy make_tiled_copy_C(CopyAtom const& atom, TiledMMA const& mma) { return make_tiled_copy(atom, mma, Operand::kC); }
 
 }  // namespace tessera
