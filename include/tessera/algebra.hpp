@@ -109,6 +109,17 @@ TESSERA_HD constexpr void check_tiler_rank(const char* op, Layout const& a, Tile
     fail(m);
   }
 }
+
+// Applies f(mode of A, layout) for each tiler entry (a `_` entry keeps the mode); a single
+// layout tiler applies to the whole of A.
+template <class F>
+TESSERA_HD constexpr Layout by_mode(const char* op, Layout const& a, Tiler const& t, F f) {
+  if (!t.by_mode) return f(a, t.mode[0]);
+  check_tiler_rank(op, a, t);
+  LayoutBuilder r;
+  for (int i = 0; i < a.rank(); ++i) r.add(i < t.n && !t.keep[i] ? f(a[i], t.mode[i]) : a[i]);
+  return r.get();
+}
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
@@ -210,12 +221,8 @@ TESSERA_HD constexpr Layout composition(Layout const& a, Layout const& b) {
 
 // By-mode composition: entry i of the tiler composes with mode i of A, `_` keeps it.
 TESSERA_HD constexpr Layout composition(Layout const& a, Tiler const& t) {
-  if (!t.by_mode) return composition(a, t.mode[0]);
-  detail::check_tiler_rank("composition", a, t);
-  LayoutBuilder r;
-  for (int i = 0; i < a.rank(); ++i)
-    r.add(i < t.n && !t.keep[i] ? composition(a[i], t.mode[i]) : a[i]);
-  return r.get();
+  return detail::by_mode("composition", a, t,
+                         [](Layout const& x, Layout const& y) { return composition(x, y); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,12 +307,8 @@ TESSERA_HD constexpr Layout logical_divide(Layout const& a, Layout const& b) {
   return composition(a, make_layout(b, complement(b, a.size())));
 }
 TESSERA_HD constexpr Layout logical_divide(Layout const& a, Tiler const& t) {
-  if (!t.by_mode) return logical_divide(a, t.mode[0]);
-  detail::check_tiler_rank("logical_divide", a, t);
-  LayoutBuilder r;
-  for (int i = 0; i < a.rank(); ++i)
-    r.add(i < t.n && !t.keep[i] ? logical_divide(a[i], t.mode[i]) : a[i]);
-  return r.get();
+  return detail::by_mode("logical_divide", a, t,
+                         [](Layout const& x, Layout const& y) { return logical_divide(x, y); });
 }
 
 // Products.
@@ -313,12 +316,8 @@ TESSERA_HD constexpr Layout logical_product(Layout const& a, Layout const& b) {
   return make_layout(a, composition(complement(a, checked_mul(a.size(), b.cosize())), b));
 }
 TESSERA_HD constexpr Layout logical_product(Layout const& a, Tiler const& t) {
-  if (!t.by_mode) return logical_product(a, t.mode[0]);
-  detail::check_tiler_rank("logical_product", a, t);
-  LayoutBuilder r;
-  for (int i = 0; i < a.rank(); ++i)
-    r.add(i < t.n && !t.keep[i] ? logical_product(a[i], t.mode[i]) : a[i]);
-  return r.get();
+  return detail::by_mode("logical_product", a, t,
+                         [](Layout const& x, Layout const& y) { return logical_product(x, y); });
 }
 
 namespace detail {
