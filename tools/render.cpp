@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace tessera::tools {
 namespace {
@@ -68,6 +69,123 @@ json ownership_grid(std::string const& title, char row_name, char col_name, int6
           {"frags", frags}, {"frag_of", frag_of}, {"layouts", layouts}};
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// The memory-access overlay. Every number comes from tessera::analyze (analysis.hpp): the whole
+// partition's report, and one report per warp instruction (the partition restricted to one warp
+// and to the j-th run of each lane, the instruction analyze itself assigns: run_starts order).
+
+// A partition given as a table of offsets, [thread * values + value]: one warp's instruction.
+// (A tools-side helper: analysis.hpp takes any type with threads(), values() and offsets().)
+struct TableAccess {
+  int64_t const* table;
+  int64_t n_threads, n_values;
+  int64_t threads() const { return n_threads; }
+  int64_t values() const { return n_values; }
+  void offsets(int64_t t, int64_t* out) const {
+    for (int64_t i = 0; i < n_values; ++i) out[i] = table[t * n_values + i];
+  }
+};
+
+json report_json(AccessReport const& r) {
+  int64_t q = r.requests ? r.requests : 1, w = r.warps ? r.warps : 1;
+  return {{"vector_bits", r.vector_bits}, {"run_bits", r.run_bits}, {"in_order_bits", r.in_order_bits},
+          {"instructions", r.instructions}, {"min_instructions", r.min_instructions},
+          {"warps", r.warps}, {"requests", r.requests},
+          {"sectors", r.sectors_per_request()}, {"min_sectors", r.min_sectors / q},
+          {"sector_eff", r.sector_efficiency()}, {"lines", r.lines_per_request()}, {"min_lines", r.min_lines / q},
+          {"fp_sectors", r.footprint_sectors / w}, {"fp_min_sectors", r.footprint_min_sectors / w},
+          {"fp_eff", r.footprint_efficiency()},
+          {"wavefronts", r.wavefronts}, {"ideal", r.ideal_wavefronts}, {"conflicts", r.conflicts()},
+          {"wf_per", r.wavefronts_per_request()}, {"ideal_per", r.ideal_wavefronts / q}, {"way", r.max_way},
+          {"grade", grade_name(r.grade)}, {"verdict", r.verdict.c_str()}};
+}
+
+// One memory space's overlay of a grid: the report, the bank (shared) or sector (global) of
+// every cell, the instruction of every fragment value, and per warp and instruction the numbers.
+template <class Access>
+json space_json(Access const& acc, AccessSpec spec, json const& grid) {
+  AccessReport r = analyze(acc, spec);
+  int64_t threads = r.threads, values = r.values, b = spec.elem_bits;
+  int64_t v = r.vector_bits / b;
+  bool shared = spec.space == MemSpace::kShared;
+  std::vector<int64_t> table(threads * values);
+  for (int64_t t = 0; t < threads; ++t) acc.offsets(t, table.data() + t * values);
+  // Each lane's run starts in instruction order (the order analyze issues them).
+  std::vector<int64_t> starts(threads * r.instructions);
+  for (int64_t t = 0; t < threads; ++t) run_starts(table.data() + t * values, values, v, starts.data() + t * r.instructions);
+  auto const& frags = grid["frags"];
+  auto const& frag_of = grid["frag_of"];
+  std::vector<int64_t> id(grid["owner"].size(), -1);
+  json instr = json::array();
+  std::vector<bool> done(frags.size(), false);
+  for (int64_t t = 0; t < threads; ++t) {
+    int64_t f = frag_of[t].get<int64_t>();
+    if (done[f]) continue;
+    done[f] = true;
+    std::unordered_map<int64_t, int64_t> which;
+    for (int64_t j = 0; j < r.instructions; ++j) which[starts[t * r.instructions + j]] = j;
+    std::vector<int64_t> js(values);
+    auto const& cells = frags[f];
+    for (int64_t i = 0; i < values; ++i) {
+      int64_t o = table[t * values + i];
+      int64_t start = o - ((o % v) + v) % v;
+      js[i] = which.count(start) ? which[start] : -1;
+      int64_t bytes = o * b / 8;
+      int64_t cell = cells[i].get<int64_t>();
+      if (id[cell] < 0) id[cell] = shared ? (bytes / kBankBytes) % kBanks : bytes / kSectorBytes;
+    }
+    instr.push_back(std::move(js));
+  }
+  // Instructions are numbered per fragment; frag index f's list is instr[f] (threads visited in order).
+  json per = json::array();
+  std::vector<int64_t> one(kWarpSize * v);
+  for (int64_t w = 0; w < r.warps; ++w) {
+    int64_t lanes = std::min<int64_t>(kWarpSize, threads - w * kWarpSize);
+    json row = json::array();
+    for (int64_t j = 0; j < r.instructions; ++j) {
+      for (int64_t l = 0; l < lanes; ++l)
+        for (int64_t k = 0; k < v; ++k) one[l * v + k] = starts[(w * kWarpSize + l) * r.instructions + j] + k;
+      AccessReport q = analyze(TableAccess{one.data(), lanes, v}, spec);
+      if (shared) row.push_back({q.wavefronts, q.ideal_wavefronts});
+      else row.push_back({q.sectors, q.min_sectors, q.lines, q.min_lines});
+    }
+    per.push_back(std::move(row));
+  }
+  json out = report_json(r);
+  out[shared ? "bank" : "sector"] = id;
+  out["instr"] = instr;
+  out["per"] = per;
+  return out;
+}
+
+// Both spaces for one grid; a partition analyze cannot take (too many values per thread, an
+// element size it rejects) gets an "error" the page shows instead of the overlay.
+template <class Make>
+json access_json(Make const& make, AccessSpec spec, Swizzle sw, std::string const& space, json const& grid) {
+  json out = {{"elem_bits", spec.elem_bits}, {"access", spec.store ? "store" : "load"},
+              {"swizzle", to_string(sw)}, {"space", space}, {"max_vector_bits", spec.max_vector_bits}};
+  try {
+    AccessSpec g = spec, s = spec;
+    g.space = MemSpace::kGlobal;
+    s.space = MemSpace::kShared;
+    out["global"] = space_json(make(Swizzle()), g, grid);
+    out["shared"] = space_json(make(sw), s, grid);
+  } catch (tessera::Error const& e) {
+    out["error"] = e.what();
+  }
+  return out;
+}
+
+Swizzle swizzle_arg(AccessOptions const& o) {
+  if (o.swizzle.empty()) return Swizzle();
+  try {
+    return parse_swizzle(o.swizzle);
+  } catch (tessera::Error const& e) {
+    throw std::invalid_argument(std::string("render --swizzle ") + o.swizzle + ": " + e.what());
+  }
+}
+
 json operand_grid(MmaConfig const& cfg, Operand op) {
   int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
   Layout tile(make_tuple(cfg.tile[i0], cfg.tile[i1]));
@@ -111,7 +229,10 @@ json layout_page_data(Layout const& l) {
           {"rank", l.rank()}, {"rows", rows}, {"cols", cols}, {"values", values}, {"coords", coords}};
 }
 
-json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms) {
+json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms, AccessOptions const& ao) {
+  Swizzle sw = swizzle_arg(ao);
+  std::string atom_name = cfg.mma.atom.name;
+  bool halves = atom_name.find("F16") != std::string::npos || atom_name.find("BF16") != std::string::npos;
   auto const& mma = cfg.mma;
   json thr = json::array();
   for (int64_t t = 0; t < mma.threads(); ++t) thr.push_back(to_string(mma.thread_vmnk(t)));
@@ -128,6 +249,13 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
               {"thread_coord", thr}};
   for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
     json g = operand_grid(cfg, op);
+    AccessSpec spec;
+    spec.elem_bits = ao.elem_bits ? ao.elem_bits : (op != Operand::kC && halves ? 16 : 32);
+    spec.store = ao.access.empty() ? op == Operand::kC : ao.access == "store";
+    spec.max_vector_bits = ao.max_vector_bits;
+    Layout tensor = cfg.tensor[int(op)];
+    g["access"] = access_json([&](Swizzle s) { return MmaAccess{mma, op, SwizzledLayout{s, 0, tensor}}; }, spec, sw,
+                              ao.space, g);
     // Steps 1-4 do not depend on the thread; step 5 is the thread's entry of g["layouts"].
     g["steps"] = explain_json(cfg, op, 0)["steps"];
     out["operands"].push_back(std::move(g));
@@ -150,7 +278,8 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
   return out;
 }
 
-json copy_page_data(CopySpec const& s) {
+json copy_page_data(CopySpec const& s, AccessOptions const& ao) {
+  Swizzle sw = swizzle_arg(ao);
   std::string kind = s.atom.substr(0, s.atom.find(':'));
   std::string arg = s.atom.find(':') == std::string::npos ? "" : s.atom.substr(s.atom.find(':') + 1);
   CopyAtom atom;
@@ -182,9 +311,18 @@ json copy_page_data(CopySpec const& s) {
     if (tensor.rank() != 2) throw std::invalid_argument("render: the copy tensor " + to_string(tensor) + " is not 2-D");
     Layout shape(make_tuple(tensor[0].size(), tensor[1].size()));
     std::string title = std::string(dst ? "destination" : "source") + " " + to_string(tensor);
-    out["operands"].push_back(ownership_grid(title, 'm', 'n', shape[0].size(), shape[1].size(), copy.threads(),
-                                             [&](int64_t t) { return copy.partition(shape, t, dst); },
-                                             [&](int64_t t) { return copy.partition(tensor, t, dst); }));
+    json g = ownership_grid(title, 'm', 'n', shape[0].size(), shape[1].size(), copy.threads(),
+                            [&](int64_t t) { return copy.partition(shape, t, dst); },
+                            [&](int64_t t) { return copy.partition(tensor, t, dst); });
+    // The atom's width per thread and side is the widest access the copy can make.
+    Layout side = dst ? atom.dst_tv : atom.src_tv;
+    AccessSpec spec;
+    spec.elem_bits = s.elem_bits;
+    spec.store = ao.access.empty() ? dst : ao.access == "store";
+    spec.max_vector_bits = std::min<int64_t>(128, (side.rank() >= 2 ? side[1].size() : 1) * s.elem_bits);
+    g["access"] = access_json([&](Swizzle z) { return CopyAccess{copy, SwizzledLayout{z, 0, tensor}, dst}; }, spec, sw,
+                              ao.space, g);
+    out["operands"].push_back(std::move(g));
   }
   return out;
 }

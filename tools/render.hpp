@@ -20,9 +20,23 @@ namespace tessera::tools {
 // ranks folded to (mode 0, (mode 1, ...)) colexicographically, as CuTe flattens trailing modes).
 nlohmann::json layout_page_data(Layout const& l);
 
+// The memory-access overlay (analysis.hpp) of every operand grid: each picture's partition is
+// analyzed twice, as global memory (the plain tensor: 32-byte sector per element, sectors and
+// lines per warp access) and as shared memory (the tensor swizzled by `swizzle`: bank per
+// element, wavefronts and bank conflicts), with per-warp, per-instruction numbers.
+struct AccessOptions {
+  std::string space = "global";  // the memory the page's verdict is about when no overlay is on
+  std::string overlay = "owner";  // the overlay shown when the page opens: owner, bank or sector
+  int64_t elem_bits = 0;          // 0: 16 for f16/bf16 MMA A/B, else 32 (copies: --dtype)
+  std::string swizzle;            // the shared-memory picture's swizzle, e.g. "Sw<3,3,3>"
+  std::string access;             // load or store; default: C stores, A/B loads, copy src load, dst store
+  int64_t max_vector_bits = 128;  // MMA operands; a copy uses its atom's width
+};
+
 // A TiledMMA: C, A and B grids, the five explain steps per operand, and one C grid per
 // alternative permutation (a per-mode permutation, or one layout used for both M and N).
-nlohmann::json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms);
+nlohmann::json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms,
+                             AccessOptions const& access = {});
 
 // A TiledCopy: the source and destination partitions per thread.
 struct CopySpec {
@@ -30,7 +44,7 @@ struct CopySpec {
   int64_t elem_bits = 32;
   std::string thr, val, src, dst;    // layouts; src/dst default to the tile, column-major
 };
-nlohmann::json copy_page_data(CopySpec const& spec);
+nlohmann::json copy_page_data(CopySpec const& spec, AccessOptions const& access = {});
 
 // The self-contained HTML page (no network: styles, script and data inline) for any of the above.
 std::string render_page(nlohmann::json const& data);

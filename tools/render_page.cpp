@@ -25,6 +25,12 @@ canvas { display: block; cursor: crosshair; image-rendering: pixelated; }
 .frag th { position: sticky; top: 0; background: #fff; font-weight: 600; }
 ol.steps li { margin-bottom: 4px; } .what { color: #5b6673; }
 .note { color: #5b6673; max-width: 900px; }
+.overlay label { margin-right: 8px; } .controls .overlay input[type=radio] { width: auto; }
+.row > .panel.side { flex: 1 1 380px; min-width: 0; } .side code, .side td { overflow-wrap: anywhere; }
+.summary td:first-child { white-space: nowrap; overflow-wrap: normal; } .overlay input[type=number] { width: 64px; }
+.analysis { margin-bottom: 8px; max-width: 640px; } .analysis td { vertical-align: top; }
+.analysis .active td { font-weight: 600; } .grade-bad { color: #b3261e; } .grade-ok { color: #8a6100; } .grade-great { color: #1e7b34; }
+.legend { color: #5b6673; font-size: 12px; }
 )CSS";
 
 constexpr const char* kScript = R"JS(
@@ -32,6 +38,10 @@ constexpr const char* kScript = R"JS(
 const D = JSON.parse(document.getElementById('tessera-data').textContent);
 const app = document.getElementById('app');
 let selected = null;           // the thread whose elements are highlighted
+// The memory-access overlay: 'owner' (threads), 'bank' (shared memory) or 'sector' (global), one
+// warp's accesses, all of its instructions (-1) or one. The numbers are the library's (render.cpp).
+let overlay = 'owner', warp = 0, instr = -1;
+const onOverlay = [];          // text that follows the overlay state
 const grids = [];              // every drawn picture
 const onSelect = [];           // text that follows the selected thread
 
@@ -59,6 +69,13 @@ function threadColor(t) {
 }
 // Cells of other threads while one is selected: grays only (r = g = b), so tests can count.
 function dimColor() { return [226, 226, 226]; }
+// One color per bank or sector id (the same spread as threads, brighter); other cells: light gray.
+function idColor(k) { return hsl((k * 137.508 + 20) % 360, 0.75, 0.55); }
+function restColor() { return [240, 240, 240]; }
+// The overlay's space: banks are shared memory, sectors global; 'owner' shows the page's --space.
+const activeSpace = a => overlay === 'bank' ? 'shared' : overlay === 'sector' ? 'global' : a.space;
+const overlayOn = g => overlay !== 'owner' && g.access && !g.access.error;
+
 // An opaque RGBA pixel as one little-endian 32-bit word (byte order r, g, b, a in memory).
 const packed = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 
@@ -79,7 +96,24 @@ function ownershipGrid(g, id, px) {
     const x = (i % g.cols) * cell, y = Math.floor(i / g.cols) * cell;
     for (let dy = 0; dy < cell - gap; ++dy) { const at = (y + dy) * canvas.width + x; buf.fill(rgba, at, at + cell - gap); }
   };
+  // The overlay: the cells one warp accesses (in one instruction or all), colored by bank or sector.
+  const drawOverlay = () => {
+    const sp = g.access[activeSpace(g.access)], ids = overlay === 'bank' ? sp.bank : sp.sector, lit = [];
+    buf.fill(0xffffffff);
+    const rest = packed(restColor());
+    for (let i = 0; i < g.owner.length; ++i) if (g.owner[i] >= 0) paint(i, rest);
+    for (let t = warp * 32; t < Math.min(warp * 32 + 32, g.frag_of.length); ++t) {
+      const f = g.frag_of[t], cells = g.frags[f], js = sp.instr[f];
+      cells.forEach((c, i) => { if (instr < 0 || js[i] === instr) { paint(c, packed(idColor(ids[c]))); lit.push(c); } });
+    }
+    ctx.putImageData(img, 0, 0);
+    if (cell >= 18) {
+      ctx.fillStyle = '#000'; ctx.font = `${Math.floor(cell / 2.6)}px monospace`; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+      for (const i of new Set(lit)) ctx.fillText(ids[i], (i % g.cols + 0.5) * cell, (Math.floor(i / g.cols) + 0.5) * cell);
+    }
+  };
   const draw = () => {
+    if (overlayOn(g)) return drawOverlay();
     buf.fill(0xffffffff);
     for (let i = 0; i < g.owner.length; ++i) {
       if (g.owner[i] < 0) continue;
@@ -107,7 +141,14 @@ function ownershipGrid(g, id, px) {
     const row = Math.floor(i / g.cols), col = i % g.cols, t = g.owner[i];
     const sh = g.shared[i];
     const also = sh ? ` (and ${sh.n - 1} more: ${sh.t.join(',')}${sh.n - 1 > sh.t.length ? ',…' : ''})` : '';
-    hover.textContent = `thread ${t}${also}, value ${g.value[i]}, (${g.row_name},${g.col_name}) = (${row},${col}), offset ${g.offset[i]}`;
+    let where = '';
+    if (g.access && !g.access.error) {
+      const bank = g.access.shared.bank[i], sector = g.access.global.sector[i];
+      Object.assign(hover.dataset, { bank, sector });
+      if (overlay === 'bank') where = `, bank ${bank}`;
+      if (overlay === 'sector') where = `, sector ${sector} (line ${Math.floor(sector / 4)})`;
+    }
+    hover.textContent = `thread ${t}${also}, value ${g.value[i]}, (${g.row_name},${g.col_name}) = (${row},${col}), offset ${g.offset[i]}${where}`;
     Object.assign(hover.dataset, { thread: t, value: g.value[i], row, col, offset: g.offset[i] });
   });
   canvas.addEventListener('click', ev => { const i = at(ev); if (i >= 0 && g.owner[i] >= 0) select(g.owner[i]); });
@@ -149,6 +190,41 @@ function stepsPanel(g) {
   return ol;
 }
 
+// The analysis of one operand (analysis.hpp via render.cpp): the whole partition's numbers in both
+// spaces, the verdict of the overlay's space, and the chosen warp's instruction(s).
+function analysisPanel(g, id) {
+  const a = g.access, box = el('div', { class: 'analysis', id: 'analysis-' + id });
+  if (!a) return box;
+  if (a.error) { box.append(el('div', { class: 'what', text: `memory-access analysis unavailable: ${a.error}` })); return box; }
+  const G = a.global, S = a.shared, what = a.access + 's', sw = a.swizzle === 'Sw<0,0,0>' ? 'unswizzled' : `swizzled by ${a.swizzle}`;
+  const row = (k, v, cls, vid) => el('tr', { class: cls || '' }, el('td', { text: k }), el('td', { class: 'mono', text: v, id: vid ? `${vid}-${id}` : undefined }));
+  const tb = el('tbody');
+  box.append(el('table', { class: 'summary' }, tb));
+  const draw = () => {
+    const sp = activeSpace(a), R = a[sp];
+    tb.textContent = '';
+    tb.append(row('access', `${a.elem_bits}-bit elements, ${what}, at most ${a.max_vector_bits}-bit vectors`),
+      row('vector', `${R.vector_bits}-bit (contiguous aligned run ${R.run_bits} bits; ${R.in_order_bits}-bit in fragment order); ` +
+          `${R.instructions} ${what} per thread (${R.min_instructions} at 128 bits)`, '', 'an-vector'),
+      row('global', `${G.sectors} sectors per warp access (min ${G.min_sectors}: ${G.sector_eff}%), ${G.lines} lines (min ${G.min_lines}); ` +
+          `all of a warp's ${what}: ${G.fp_sectors} sectors (min ${G.fp_min_sectors}: ${G.fp_eff}%)`, sp === 'global' ? 'active' : '', 'an-global'),
+      row('shared', `${S.wf_per} wavefronts per warp access (ideal ${S.ideal_per}), worst ${S.way}-way: ${S.conflicts} bank conflicts ` +
+          `in ${S.requests} warp accesses (${S.wavefronts} wavefronts, ideal ${S.ideal}); ${sw}`, sp === 'shared' ? 'active' : '', 'an-shared'));
+    const v = el('td', { class: `mono grade-${R.grade}`, id: 'an-verdict-' + id, text: `${R.verdict} [${R.grade}]` });
+    tb.append(el('tr', {}, el('td', { text: `verdict (${sp})` }), v));
+    const per = R.per[warp];
+    if (!per) { tb.append(row('warp', `warp ${warp}: none (${R.warps} warps)`, '', 'an-warp')); return; }
+    const js = instr < 0 ? per.map((_, j) => j) : instr < per.length ? [instr] : [];
+    const sum = k => js.reduce((s, j) => s + per[j][k], 0);
+    const which = instr < 0 ? `all ${per.length} instructions` : instr < per.length ? `instruction ${instr} of ${per.length}` : `no instruction ${instr} (${per.length})`;
+    const nums = sp === 'shared' ? `${sum(0)} wavefronts (ideal ${sum(1)}): ${sum(0) - sum(1)} bank conflicts`
+                                 : `${sum(0)} sectors (min ${sum(1)}), ${sum(2)} lines (min ${sum(3)})`;
+    tb.append(row('warp', `warp ${warp}, ${which}: ${nums}`, '', 'an-warp'));
+  };
+  onOverlay.push(draw);
+  return box;
+}
+
 function summary(rows) {
   const tb = el('tbody');
   for (const [k, v] of rows) tb.append(el('tr', {}, el('td', { text: k }), el('td', { class: 'mono', text: v })));
@@ -166,12 +242,48 @@ function controls(threads) {
   const info = el('span', { id: 'selected-info', class: 'mono' });
   onSelect.push(t => { input.value = t === null ? '' : t;
     info.textContent = t === null ? '' : ` thread ${t}` + (D.thread_coord ? ` at (v,m,n,k) = ${D.thread_coord[t]}` : ''); });
-  return el('div', { class: 'controls' }, 'Thread ', input, ' ', clear, info,
+  const bar = el('div', { class: 'controls' }, 'Thread ', input, ' ', clear, info,
             el('span', { class: 'what', text: '  (type a number, or click a cell)' }));
+  if (D.operands && D.operands.some(g => g.access)) bar.append(el('br'), overlayControls(threads));
+  return bar;
+}
+
+// Overlay: owner / bank / sector, the warp and the instruction.
+function overlayControls(threads) {
+  const box = el('span', { class: 'overlay', id: 'overlay' }, 'Color by ');
+  for (const m of ['owner', 'bank', 'sector']) {
+    const r = el('input', { type: 'radio', name: 'overlay', id: 'overlay-' + m, value: m });
+    r.addEventListener('change', () => { if (r.checked) setOverlay({ overlay: m }); });
+    onOverlay.push(() => { r.checked = overlay === m; });
+    box.append(el('label', {}, r, ' ' + m));
+  }
+  const warps = Math.ceil(threads / 32);
+  const w = el('input', { type: 'number', id: 'warp', min: 0, max: warps - 1, value: 0 });
+  w.addEventListener('input', () => { const k = Number(w.value); if (Number.isInteger(k) && k >= 0 && k < warps) setOverlay({ warp: k }); });
+  const j = el('input', { type: 'number', id: 'instr', min: 0, placeholder: 'all' });
+  j.addEventListener('input', () => { const k = Number(j.value); setOverlay({ instr: j.value === '' || !Number.isInteger(k) || k < 0 ? -1 : k }); });
+  const legend = el('span', { class: 'legend', id: 'legend' });
+  onOverlay.push(() => {
+    if (document.activeElement !== w) w.value = warp;
+    if (document.activeElement !== j) j.value = instr < 0 ? '' : instr;
+    legend.textContent = overlay === 'bank' ? '  color = shared-memory bank (4-byte word mod 32, swizzle applied); gray: other warps or instructions'
+      : overlay === 'sector' ? '  color = global 32-byte sector (byte address / 32); gray: other warps or instructions' : '';
+  });
+  box.append(` warp `, w, el('span', { class: 'what', text: ` of ${warps}` }), ' instruction ', j, legend);
+  return box;
+}
+
+function setOverlay(s) {
+  if (s.overlay !== undefined) overlay = s.overlay;
+  if (s.warp !== undefined) warp = s.warp;
+  if (s.instr !== undefined) instr = s.instr;
+  for (const draw of grids) draw();
+  for (const f of onOverlay) f();
 }
 
 function select(t) {
   selected = t;
+  if (t !== null && overlay !== 'owner') { warp = Math.floor(t / 32); for (const f of onOverlay) f(); }
   for (const draw of grids) draw();
   for (const f of onSelect) f(t);
 }
@@ -186,9 +298,14 @@ function mmaPage() {
   const ids = ['C', 'A', 'B'];
   D.operands.forEach((g, k) => {
     const id = ids[k];
-    app.append(el('h2', { text: `${g.title}: ${g.rows} x ${g.cols}, colored by owning thread` }),
+    const h = el('h2', { text: `${g.title}: ${g.rows} x ${g.cols}, colored by owning thread` });
+    onOverlay.push(() => { h.textContent = `${g.title}: ${g.rows} x ${g.cols}, ` + (overlayOn(g)
+      ? `warp ${warp}${instr < 0 ? '' : ` instruction ${instr}`} colored by ${overlay === 'bank' ? 'shared-memory bank' : 'global sector'}`
+      : 'colored by owning thread'); });
+    app.append(h,
       el('div', { class: 'row' }, el('div', { class: 'panel' }, ownershipGrid(g, id, 640)),
-         el('div', { class: 'panel' }, el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id),
+         el('div', { class: 'panel side' }, el('h3', { text: 'Memory access (one warp; overlay above)' }), analysisPanel(g, id),
+            el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id),
             el('h3', { text: 'Derivation (seed 002)' }), stepsPanel(g))));
   });
   if (D.compare.length) {
@@ -215,7 +332,8 @@ function copyPage() {
   D.operands.forEach((g, k) => {
     const id = k === 0 ? 'src' : 'dst';
     row.append(el('div', { class: 'panel' }, el('h2', { text: `${g.title}: ${g.rows} x ${g.cols}` }),
-      ownershipGrid(g, id, 560), el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id)));
+      analysisPanel(g, id), ownershipGrid(g, id, 560),
+      el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id)));
   });
   app.append(row);
 }
@@ -249,6 +367,7 @@ function layoutPage() {
 }
 
 if (D.kind === 'mma') mmaPage(); else if (D.kind === 'copy') copyPage(); else layoutPage();
+setOverlay({ overlay: D.initial_overlay || 'owner', warp: D.initial_warp || 0 });
 select(Number.isInteger(D.initial_thread) ? D.initial_thread : null);
 window.tesseraReady = true;
 )JS";

@@ -16,8 +16,10 @@ struct RenderArgs {
   std::string layout, output;
   std::vector<std::string> compare;
   CopySpec copy;
+  AccessOptions access;
   std::string copy_atom, dtype = "float";
   int64_t thread = -1;  // selected when the page opens
+  int64_t warp = -1;    // the overlay's warp when the page opens
 };
 
 int64_t dtype_bits(std::string const& t) {
@@ -34,20 +36,33 @@ int run_render(RenderArgs a) {
     throw std::invalid_argument("render needs exactly one of --layout, --preset (or --atom-layout/--tile) and --copy");
   if (a.output.empty()) throw std::invalid_argument("render needs -o FILE.html");
   if (!a.compare.empty() && !a.mma.given()) throw std::invalid_argument("render: --compare-perm needs a TiledMMA");
+  if (!a.layout.empty() && (!a.access.swizzle.empty() || a.access.overlay != "owner" || a.access.elem_bits))
+    throw std::invalid_argument("render: --swizzle, --overlay and --elem-bits need a TiledMMA or a TiledCopy");
+  if (a.access.elem_bits && (a.access.elem_bits < 8 || a.access.elem_bits > 128 ||
+                             (a.access.elem_bits & (a.access.elem_bits - 1)) != 0))
+    throw std::invalid_argument("render: --elem-bits " + std::to_string(a.access.elem_bits) +
+                                " is not a power of two from 8 to 128");
+  if (a.access.max_vector_bits < 8) throw std::invalid_argument("render: --max-vector-bits must be at least 8");
   nlohmann::json data;
   if (!a.layout.empty()) {
     data = layout_page_data(parse_layout(a.layout));
   } else if (a.mma.given()) {
-    data = mma_page_data(mma_from_args(a.mma, "render"), a.compare);
+    data = mma_page_data(mma_from_args(a.mma, "render"), a.compare, a.access);
   } else {
     a.copy.atom = a.copy_atom;
-    a.copy.elem_bits = dtype_bits(a.dtype);
-    data = copy_page_data(a.copy);
+    a.copy.elem_bits = a.access.elem_bits ? a.access.elem_bits : dtype_bits(a.dtype);
+    data = copy_page_data(a.copy, a.access);
   }
   if (a.thread >= 0) {
     if (!data.contains("threads") || a.thread >= data["threads"].get<int64_t>())
       throw std::invalid_argument("render: --thread " + std::to_string(a.thread) + " is not a thread of this page");
     data["initial_thread"] = a.thread;
+  }
+  if (data.contains("operands")) {
+    if (a.warp >= 0 && a.warp * 32 >= data["threads"].get<int64_t>())
+      throw std::invalid_argument("render: --warp " + std::to_string(a.warp) + " is not a warp of this page");
+    data["initial_overlay"] = a.access.overlay;
+    data["initial_warp"] = a.warp < 0 ? 0 : a.warp;
   }
   std::string page = render_page(data);
   std::ofstream f(a.output, std::ios::binary);
@@ -74,6 +89,19 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("--val", a->copy.val, "copy value layout, e.g. (4,1)");
   cmd->add_option("--src", a->copy.src, "copy source tensor (default: the tile, column-major)");
   cmd->add_option("--dst", a->copy.dst, "copy destination tensor (default: the tile, column-major)");
+  // The memory-access overlay (analysis.hpp): bank or sector of one warp's accesses, and the numbers.
+  cmd->add_option("--space", a->access.space, "memory the operands are in for the headline verdict: global (default) "
+                  "or shared; the page shows both")->check(CLI::IsMember({"global", "shared"}));
+  cmd->add_option("--overlay", a->access.overlay, "overlay when the page opens: owner (default), bank or sector")
+      ->check(CLI::IsMember({"owner", "bank", "sector"}));
+  cmd->add_option("--warp", a->warp, "the overlay's warp when the page opens (default 0)");
+  cmd->add_option("--elem-bits", a->access.elem_bits, "element size for the analysis (default: 16 for f16/bf16 MMA "
+                  "A/B, else 32; a copy's --dtype)");
+  cmd->add_option("--swizzle", a->access.swizzle, "swizzle of the shared-memory picture, e.g. \"Sw<3,3,3>\"");
+  cmd->add_option("--access", a->access.access, "load or store (default: C stores, A/B loads; copy source loads, "
+                  "destination stores)")->check(CLI::IsMember({"load", "store"}));
+  cmd->add_option("--max-vector-bits", a->access.max_vector_bits, "widest MMA operand access (default 128; a copy "
+                  "uses its atom's width)");
   verbs.push_back({cmd, [a] { return run_render(*a); }});
 }
 

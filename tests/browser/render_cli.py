@@ -46,6 +46,7 @@ rc, _, err = run("render", "--preset", "step1", "-o", path, "--compare-perm", "(
                  "--compare-perm", "(16,8):(8,1)")
 check(rc == 0 and "wrote" in err, f"render --preset step1 ({rc}: {err.strip()})")
 html, d = page_data(path)
+d1 = d
 check(self_contained(html), "step1: the page is self-contained (no URL, external script, font or stylesheet)")
 C = d["operands"][0]
 check(d["threads"] == 256 and (C["rows"], C["cols"]) == (128, 128), "step1: 128x128 C over 256 threads")
@@ -84,6 +85,29 @@ check(rc == 0 and d["tile"] == "(128,8)" and d["layout_tv"] == "(256,4):(4,1)" a
       f"copy: tile {d['tile']}, TV {d['layout_tv']}")
 check([src["owner"][r * 8 + 0] for r in range(8)] == [0, 0, 0, 0, 1, 1, 1, 1], "copy: thread t copies elements 4t..4t+3")
 
+# The memory-access overlay: the library's analysis (the same numbers as `tessera analyze`), the
+# sector and bank of every cell, and per-instruction numbers that add up to the totals.
+want = json.loads(run("analyze", "--preset", "step1", "--json")[1])["analysis"]
+acc = d1["operands"][0]["access"]
+G, S = acc["global"], acc["shared"]
+check((G["vector_bits"], G["sectors"], G["lines"], G["verdict"]) ==
+      (want["vector_bits"], want["global"]["sectors_per_instruction"], want["global"]["lines_per_instruction"],
+       want["verdict"]), f"step1 C overlay: {G['vector_bits']}-bit, {G['sectors']} sectors: {G['verdict']}")
+check(G["sector"][66 * 128 + 3] == 8451 * 4 // 32 and S["bank"][66 * 128 + 3] == 8451 % 32,
+      "step1 C overlay: C[66][3] (offset 8451) is in sector 1056 and bank 3")
+check(sum(p[0] for w in G["per"] for p in w) == G["sectors"] * G["requests"] and
+      sum(p[0] for w in S["per"] for p in w) == S["wavefronts"], "step1 C overlay: per-instruction numbers add up")
+path = os.path.join(work, "step4_shared.html")
+rc, _, _ = run("render", "--preset", "step4", "--space", "shared", "--swizzle", "Sw<2,3,3>", "--overlay", "bank",
+               "-o", path)
+html, d = page_data(path)
+want = json.loads(run("analyze", "--preset", "step4", "--operand", "A", "--space", "shared", "--swizzle", "Sw<2,3,3>",
+                      "--json")[1])["analysis"]
+A = d["operands"][1]["access"]
+check(rc == 0 and d["initial_overlay"] == "bank" and A["space"] == "shared" and A["swizzle"] == "Sw<2,3,3>" and
+      A["shared"]["conflicts"] == want["shared"]["bank_conflicts"] and A["shared"]["verdict"] == want["verdict"],
+      f"step4 A overlay, Sw<2,3,3>: {A['shared']['conflicts']} conflicts: {A['shared']['verdict']}")
+
 # User errors: exit 1 and a message.
 for args, msg in [(["--layout", "(4,2:(1,64)"], "position 4"),
                   (["--preset", "step9"], "unknown preset"),
@@ -96,6 +120,11 @@ for args, msg in [(["--layout", "(4,2:(1,64)"], "position 4"),
                   (["--copy", "warp_shuffle", "--thr", "(32,8):(1,32)", "--val", "(4,1)"], "unknown copy atom"),
                   (["--layout", "(1024,1024):(1,1024)"], "limited"),
                   (["--preset", "step1", "--thread", "256"], "not a thread"),
+                  (["--preset", "step1", "--elem-bits", "12"], "--elem-bits 12"),
+                  (["--preset", "step1", "--swizzle", "Sw<3,3"], "--swizzle"),
+                  (["--layout", "8:1", "--overlay", "bank"], "need a TiledMMA"),
+                  (["--preset", "step1", "--warp", "8"], "not a warp"),
+                  (["--preset", "step1", "--overlay", "banks"], "banks"),
                   (["--preset", "step1", "--dtype", "float"], "")]:
     out = os.path.join(work, "bad.html")
     rc, _, err = run("render", *args, "-o", out)

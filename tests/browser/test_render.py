@@ -6,7 +6,11 @@ Checks, against the library's own answers (`tessera explain --json`):
   - hovering cells of step 1 and step 4's C tile shows the owning thread and its value index;
   - selecting thread 0 of step 1 highlights exactly its 64 elements (counted on the canvas);
   - the page makes no network request (loaded offline; performance entries and the CDP log);
-  - a screenshot is non-blank; the layout and TiledCopy pages answer hovers too.
+  - a screenshot is non-blank; the layout and TiledCopy pages answer hovers too;
+  - the memory-access overlay: the bank overlay of a 32x32 float column read and of step 4's A in
+    shared memory shows the conflicts `tessera analyze` predicts and recolors the warp's cells
+    (pixels: one color per bank, column by column); the sector overlay of step 1's C shows
+    "128-bit" and "coalesced" and 16 sector colors in one warp store.
 Exits 77 (ctest SKIP) with a message when Chromium, chromedriver or Selenium is missing.
 Screenshots go to $TESSERA_SCREENSHOT_DIR when set (e.g. docs/), else WORK_DIR.
 """
@@ -78,10 +82,10 @@ def tessera(*args):
     return p.stdout
 
 
-def library_fragment(preset, thread):
-    """Thread's C coordinates [(row, col)] in fragment order, from `tessera explain --json`."""
-    j = json.loads(tessera("explain", "--preset", preset, "--thread", str(thread), "--operand", "C", "--json"))
-    return [tuple(c) for c in j["operands"]["C"]["coords"]]
+def library_fragment(preset, thread, operand="C"):
+    """Thread's coordinates [(row, col)] of an operand in fragment order, from `tessera explain --json`."""
+    j = json.loads(tessera("explain", "--preset", preset, "--thread", str(thread), "--operand", operand, "--json"))
+    return [tuple(c) for c in j["operands"][operand]["coords"]]
 
 
 def png_colors(png):
@@ -182,6 +186,123 @@ return out;
 """
 
 
+# The RGB of every cell (a pixel one in from its top-left corner, clear of the drawn numbers).
+CELL_COLORS = """
+const c = document.getElementById(arguments[0]), cell = +c.dataset.cell;
+const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, out = [];
+for (let r = 0; r < +c.dataset.rows; ++r) { const row = []; out.push(row);
+  for (let k = 0; k < +c.dataset.cols; ++k) {
+    const i = 4 * ((r * cell + 1) * c.width + k * cell + 1);
+    row.push([px[i], px[i + 1], px[i + 2]]); } }
+return out;
+"""
+
+
+def colors(driver, canvas_id):
+    return [[tuple(p) for p in row] for row in driver.execute_script(CELL_COLORS, canvas_id)]
+
+
+def gray(p):
+    return p[0] == p[1] == p[2]
+
+
+def set_input(driver, el_id, value):
+    box = driver.find_element(By.ID, el_id)
+    box.clear()
+    if value != "":
+        box.send_keys(str(value))
+
+
+def overlay(driver, mode, warp=0, instr=""):
+    driver.find_element(By.ID, f"overlay-{mode}").click()
+    set_input(driver, "warp", warp)
+    set_input(driver, "instr", instr)
+
+
+def text_of(driver, el_id):
+    return driver.find_element(By.ID, el_id).text
+
+
+def check_overlays():
+    # A warp reads a row-major 32x32 float tile column by column from shared memory (lane l: row
+    # l, value j: column j; 32-bit loads): every load hits one bank 32 times.
+    col = ["--copy", "universal:32", "--dtype", "float", "--thr", "(32,1)", "--val", "(1,32)", "--src", "(32,32):(32,1)"]
+    want = json.loads(tessera("analyze", "--tv", "(32,32):(1,32)", "--tensor", "(32,32):(32,1)", "--space", "shared",
+                              "--max-vector-bits", "32", "--json"))["analysis"]["shared"]
+    path = os.path.join(work, "column_read.html")
+    tessera("render", *col, "--space", "shared", "-o", path)
+    load(driver, path)
+    before = colors(driver, "grid-src")
+    overlay(driver, "bank")
+    text = text_of(driver, "analysis-src")
+    check(f"{want['max_way']}-way" in text and f"{want['bank_conflicts']} bank conflicts" in text,
+          f"column read: the bank overlay shows {want['max_way']}-way, {want['bank_conflicts']} bank conflicts "
+          f"as `tessera analyze` predicts ({text_of(driver, 'an-shared-src')})")
+    after = colors(driver, "grid-src")
+    col0_before = {before[r][0] for r in range(32)}
+    by_col = [{after[r][c] for r in range(32)} for c in range(32)]
+    changed = sum(before[r][c] != after[r][c] for r in range(32) for c in range(32))
+    check(len(col0_before) == 32 and all(len(s) == 1 for s in by_col) and len({next(iter(s)) for s in by_col}) == 32
+          and changed == 32 * 32,
+          f"column read: warp 0's cells recolored from 32 threads per column to one bank color per column "
+          f"({changed} of 1024 cells changed, {len({next(iter(s)) for s in by_col})} bank colors)")
+    set_input(driver, "instr", 0)
+    lit = [(r, c) for r, row in enumerate(colors(driver, "grid-src")) for c, p in enumerate(row) if not gray(p)]
+    one = {colors(driver, "grid-src")[r][c] for r, c in lit}
+    warp_line = text_of(driver, "an-warp-src")
+    check(sorted(lit) == [(r, 0) for r in range(32)] and len(one) == 1 and "31 bank conflicts" in warp_line,
+          f"column read: load 0 lights column 0 in a single bank color ({len(lit)} cells, {len(one)} colors; {warp_line})")
+    driver.save_screenshot(os.path.join(work, "column_read_banks.png"))
+    # Swizzled by Sw<5,0,5> (the swizzle tessera derives for this case): conflict-free, 32 banks in load 0.
+    path = os.path.join(work, "column_read_swizzled.html")
+    tessera("render", *col, "--swizzle", "Sw<5,0,5>", "--overlay", "bank", "-o", path)
+    load(driver, path)
+    set_input(driver, "instr", 0)
+    c0 = {colors(driver, "grid-src")[r][0] for r in range(32)}
+    text = text_of(driver, "analysis-src")
+    check("conflict-free" in text and " 0 bank conflicts" in text and len(c0) == 32,
+          f"column read, Sw<5,0,5>: conflict-free, load 0 spans {len(c0)} banks")
+
+    # Step 4's A (128x32 halves, row-major) read by the mma_sync fragments from shared memory.
+    want = json.loads(tessera("analyze", "--preset", "step4", "--operand", "A", "--space", "shared", "--json"))
+    want = want["analysis"]["shared"]
+    path = os.path.join(work, "step4_shared.html")
+    tessera("render", "--preset", "step4", "--space", "shared", "-o", path)
+    load(driver, path)
+    before = colors(driver, "grid-A")
+    overlay(driver, "bank")
+    text = text_of(driver, "analysis-A")
+    check(f"{want['bank_conflicts']} bank conflicts" in text and f"{want['max_way']}-way" in text,
+          f"step4 A: the bank overlay shows {want['bank_conflicts']} bank conflicts, {want['max_way']}-way "
+          f"({text_of(driver, 'an-shared-A')})")
+    after = colors(driver, "grid-A")
+    lit = sorted((r, c) for r, row in enumerate(after) for c, p in enumerate(row) if not gray(p))
+    mine = sorted({rc for t in range(32) for rc in library_fragment("step4", t, "A")})
+    changed = sum(before[r][c] != after[r][c] for r, c in lit)
+    check(lit == mine and changed == len(lit),
+          f"step4 A: exactly warp 0's {len(mine)} cells (the library's) recolored by bank, the rest gray "
+          f"({len(lit)} lit, {changed} changed)")
+    set_input(driver, "instr", 0)
+    warp_line = text_of(driver, "an-warp-A")
+    check("4 wavefronts (ideal 1): 3 bank conflicts" in warp_line, f"step4 A: warp 0's load 0 ({warp_line})")
+
+    # Step 1's C stored to global memory: the sector overlay and its verdict.
+    path = os.path.join(work, "step1_sectors.html")
+    tessera("render", "--preset", "step1", "-o", path)
+    load(driver, path)
+    overlay(driver, "sector", warp=0, instr=0)
+    verdict = text_of(driver, "an-verdict-C")
+    check("128-bit" in verdict and "coalesced" in verdict, f"step1 C: the sector overlay's verdict ({verdict})")
+    lit = [p for row in colors(driver, "grid-C") for p in row if not gray(p)]
+    check(len(lit) == 128 and len(set(lit)) == 16, f"step1 C: warp 0's store 0 writes 128 floats in 16 sectors "
+                                                   f"({len(lit)} cells, {len(set(lit))} sector colors)")
+    got = hover(driver, "grid-C", 4, 9)
+    check(got.get("sector") == str((4 * 128 + 9) * 4 // 32) and "sector" in text_of(driver, "hover-C"),
+          f"step1 C: hovering C[4][9] names its sector ({got.get('sector')})")
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(os.path.join(shots, "step1_sectors.png"))
+
+
 def check_mma(driver, preset, cells):
     path = os.path.join(work, f"{preset}.html")
     args = ["render", "--preset", preset, "-o", path]
@@ -248,6 +369,7 @@ try:
     got = hover(driver, "grid-src", 6, 1)
     check(got.get("thread") == str((6 + 128 * 1) // 4) and got.get("value") == "2",
           f"copy: source (6,1) -> thread {got.get('thread')} value {got.get('value')} (want 33, 2)")
+    check_overlays()
 finally:
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
