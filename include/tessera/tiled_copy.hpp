@@ -116,4 +116,132 @@ TESSERA_HD constexpr TiledCopy make_tiled_copy_A(CopyAtom const& atom, TiledMMA 
 TESSERA_HD constexpr TiledCopy make_tiled_copy_B(CopyAtom const& atom, TiledMMA const& mma) { return make_tiled_copy(atom, mma, Operand::kB); }
 TESSERA_HD constexpr TiledCopy make_tiled_copy_C(CopyAtom const& atom, TiledMMA const& mma) { return make_tiled_copy(atom, mma, Operand::kC); }
 
+// ---------------------------------------------------------------------------------------------
+// Retiling: a thread's register fragment, laid out as the MMA partitions it, regrouped in the
+// copy's value order. CuTe's ThrCopy::retile_S / retile_D (both are the same function).
+//
+// A TiledCopy gives each thread W = size(TV[1]) values per tile, value v at tile index TV(t, v);
+// an MMA fragment F = (V, F_M, F_N, ...) holds the same elements in the MMA's order: V values of
+// one block in mode 0, then the blocks across the tile and across tiles. Write v = v0 + V*b:
+//
+//   mn2b     = upcast<N*V>(right_inverse(TV) o (tile)) (m,n) -> b: which V-block of its thread
+//              holds tile element (m,n); per mode, s:d -> shape_div(s, shape_div(N*V, d)) :
+//              shape_div(d, N*V), so thread and in-block strides (d < N*V) collapse to 1:1.
+//              Its size per tile mode, T = (T_M, T_N), is the blocks a thread has along that mode.
+//   frg_v    = zipped_divide(logical_product(V, right_inverse(mn2b)), A)
+//              ((atom_val),(rest_val)) -> (v0, T_M, T_N) index: copy value v -> its register
+//   retile   = (zipped_divide(F, (V, T_M, T_N))[0] o frg_v, F_M/T_M, F_N/T_N, ...)
+//
+// Semantics: for every thread t, copy value i = (a, w) of atom value a and atom repetition w,
+// and tile repetition r, retile(F)(i, r) is the register (F's offset) that holds tile element
+// TV(t, a + A*w) of tile r: the element the copy moves there in the copy's reference frame, which
+// is partition_D(X, t)(i, r) of a tensor X (for a register destination, the element that arrives;
+// partition_S gives the same element where the atom's source and reference layouts agree, e.g.
+// UniversalCopy, but for ldmatrix a lane's source values are the row it addresses, which other
+// lanes receive). It is one layout for all threads, like CuTe's. Required: rank(F) >= 1 + rank
+// of the tile, V * T_M * T_N == W (the fragment's blocks make up the copy's values), and T_M,
+// T_N divide F_M, F_N; otherwise tessera::fail names the layouts (CuTe does not check).
+//
+//   step4() + make_tiled_copy_A(ldmatrix x4): N = 128 threads, W = 8, A = 8, tile (32,16).
+//   tCrA ((2,2,2),4,2):((1,2,4),16,8): V = 8 = W, every stride of right_inverse(TV) is < 1024,
+//   so mn2b is all 1:1, T = (1,1) and frg_v = (8,1):(1,0); the 8 registers of mode 0
+//   become one ldmatrix x4 (its 8 values): retile = ((8,1),4,2):((1,0),16,8), as CuTe prints.
+//   step1() + make_tiled_copy_C(128-bit UniversalCopy of floats): tile (64,64), W = 16, A = 4;
+//   tCrC (1,(4,2),(4,2)) has V = 1, T = (4,4): retile = ((4,4),2,2), 4 registers per copy.
+namespace detail {
+// CuTe's shape_div of integers: a / b, or +-1 when |a| < |b|; one must divide the other.
+TESSERA_HD constexpr int64_t shape_div(int64_t a, int64_t b, Layout const& tv, int64_t v) {
+  if (b == 0 || (a % b != 0 && b % a != 0)) {
+    Text t;
+    t << "retile: " << a << " and " << b << " do not divide one another: a " << v
+      << "-value fragment block does not fit the TiledCopy's TV layout " << tv;
+    fail(t);
+  }
+  return a / b != 0 ? a / b : sign64(a) * sign64(b);
+}
+
+// CuTe's right_inverse: coalesce, then chain the modes with strides 1, s*d, ... (the first mode
+// with the stride wanted). A stride-0 (broadcast) mode is skipped, so a TV layout whose threads
+// repeat values (the A of an MMA with several atoms along N) still inverts on its distinct
+// elements; tessera's right_inverse stops at such a mode and returns 1:0.
+TESSERA_HD constexpr Layout chain_right_inverse(Layout const& a) {
+  Modes m = leaves(coalesce(a));
+  int64_t pre[kMaxNodes] = {};  // index stride of each mode: the prefix product of the shape
+  int64_t p = 1;
+  for (int i = 0; i < m.n; ++i) {
+    pre[i] = p;
+    p = checked_mul(p, m.s[i]);
+  }
+  Modes r;
+  bool used[kMaxNodes] = {};
+  for (int64_t next = 1;;) {
+    int k = -1;
+    for (int i = 0; i < m.n && k < 0; ++i)
+      if (!used[i] && m.s[i] != 1 && abs64(m.d[i]) == next) k = i;
+    if (k < 0) break;
+    used[k] = true;
+    r.push(m.s[k], sign64(m.d[k]) * pre[k]);
+    next = checked_mul(m.s[k], abs64(m.d[k]));
+  }
+  return r.layout();
+}
+}  // namespace detail
+
+TESSERA_HD constexpr Layout retile(TiledCopy const& copy, Layout const& frag) {
+  int64_t v = frag.rank() > 1 ? frag[0].size() : frag.size();
+  int64_t nv = checked_mul(copy.threads(), v);
+  // (m,n) -> V-block index: with_shape(tile), then upcast<N*V> leaf by leaf.
+  Layout mn2b = composition(detail::chain_right_inverse(copy.layout_tv), Layout(copy.tiler));
+  for (int i = 0; i < mn2b.shape.n; ++i) {
+    if (mn2b.shape.tup[i] || mn2b.stride.v[i] == 0) continue;
+    int64_t s = mn2b.shape.v[i], d = mn2b.stride.v[i];
+    mn2b.shape.v[i] = detail::shape_div(s, detail::shape_div(nv, abs64(d), copy.layout_tv, v), copy.layout_tv, v);
+    mn2b.stride.v[i] = detail::shape_div(d, nv, copy.layout_tv, v);
+  }
+  IntTuple blocks = product_each(mn2b.shape);  // (T_M, T_N, ...)
+  int nb = blocks.rank();
+  int64_t w = copy.layout_tv[1].size();
+  auto mismatch = [&](Text& t) {
+    t << "retile: the fragment " << frag << " does not line up with the TiledCopy's " << w
+      << " values per thread (TV layout " << copy.layout_tv << ", tile " << copy.tiler << "): ";
+  };
+  if (frag.rank() < 1 + nb) {
+    Text t;
+    mismatch(t);
+    t << "it needs a value mode and one mode per tile mode, rank >= " << 1 + nb;
+    fail(t);
+  }
+  TupleBuilder tile;
+  tile.add(IntTuple(v));
+  for (int i = 0; i < nb; ++i) {
+    int64_t b = blocks[i].value();
+    if (frag[1 + i].size() % b != 0) {
+      Text t;
+      mismatch(t);
+      t << "mode " << 1 + i << " (size " << frag[1 + i].size() << ") is not a multiple of the "
+        << b << " blocks of " << v << " values a thread has along tile mode " << i;
+      fail(t);
+    }
+    tile.add(IntTuple(b));
+  }
+  if (v * product(blocks) != w) {
+    Text t;
+    mismatch(t);
+    t << "its mode 0 holds " << v << " values and a thread has " << blocks
+      << " blocks of them per tile, " << v * product(blocks) << " values, not " << w;
+    fail(t);
+  }
+  Layout frg_v = zipped_divide(logical_product(Layout(v), detail::chain_right_inverse(mn2b)),
+                               Tiler(Layout(copy.atom.values())));
+  Layout t = zipped_divide(frag, Tiler(tile.get()));  // ((V,T_M,T_N),(1,RestM,RestN,...))
+  LayoutBuilder out;
+  out.add(composition(t[0], frg_v));
+  Layout rest = t[1];
+  for (int i = 1; i < rest.rank(); ++i) out.add(rest[i]);  // rest mode 0 has size 1: slice at 0
+  return out.get();
+}
+TESSERA_HD constexpr Layout retile_S(TiledCopy const& copy, Layout const& frag) { return retile(copy, frag); }
+TESSERA_HD constexpr Layout retile_D(TiledCopy const& copy, Layout const& frag) { return retile(copy, frag); }
+
+
 }  // namespace tessera
