@@ -51,6 +51,11 @@ static_assert(zipped_product("(2,5):(5,1)"_layout, make_tile("3:5"_layout, "4:6"
 static_assert(tiled_product("(2,5):(5,1)"_layout, make_tile("3:5"_layout, "4:6"_layout)) ==
               "((2,5),3,4):((5,1),10,30)"_layout);
 
+// right_inverse skips broadcast (stride-0) modes, as CuTe's C++ does (pycute would stop there
+// and return 1:0): the TV layouts of MMA operands shared by several threads need this.
+static_assert(right_inverse("(2,4):(0,1)"_layout) == "4:2"_layout);
+static_assert(right_inverse("(4,2):(2,1)"_layout) == "(2,4):(4,1)"_layout);
+
 // Swizzle: Sw<3,4,3> moves 16-byte chunk 0 of row 1 (offset 128) to chunk 1 (offset 144).
 static_assert(Swizzle(3, 4, 3)(128) == 144 && Swizzle(3, 4, 3)(144) == 128);
 // Row 2 of an (8,64) row-major tile starts at offset 128, which the swizzle moves to 144.

@@ -288,7 +288,9 @@ TESSERA_HD constexpr Layout right_inverse(Layout const& a) {
   int64_t next = 1;  // the offset the inverse must reach next
   for (int k = 0; k < m.n; ++k) {
     int i = order[k];
-    if (m.s[i] == 1) continue;
+    // Size-1 and broadcast (stride-0) modes reach no new offset: skip them, as CuTe's C++ does
+    // (pycute stops at a stride-0 mode: right_inverse((2,4):(0,1)) is 4:2 here, 1:0 there).
+    if (m.s[i] == 1 || m.d[i] == 0) continue;
     if (m.d[i] != next) break;
     r.push(m.s[i], pre[i]);
     next = checked_mul(m.s[i], m.d[i]);

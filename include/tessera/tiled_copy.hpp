@@ -160,38 +160,13 @@ TESSERA_HD constexpr int64_t shape_div(int64_t a, int64_t b, Layout const& tv, i
   return a / b != 0 ? a / b : sign64(a) * sign64(b);
 }
 
-// CuTe's right_inverse: coalesce, then chain the modes with strides 1, s*d, ... (the first mode
-// with the stride wanted). A stride-0 (broadcast) mode is skipped, so a TV layout whose threads
-// repeat values (the A of an MMA with several atoms along N) still inverts on its distinct
-// elements; tessera's right_inverse stops at such a mode and returns 1:0.
-TESSERA_HD constexpr Layout chain_right_inverse(Layout const& a) {
-  Modes m = leaves(coalesce(a));
-  int64_t pre[kMaxNodes] = {};  // index stride of each mode: the prefix product of the shape
-  int64_t p = 1;
-  for (int i = 0; i < m.n; ++i) {
-    pre[i] = p;
-    p = checked_mul(p, m.s[i]);
-  }
-  Modes r;
-  bool used[kMaxNodes] = {};
-  for (int64_t next = 1;;) {
-    int k = -1;
-    for (int i = 0; i < m.n && k < 0; ++i)
-      if (!used[i] && m.s[i] != 1 && abs64(m.d[i]) == next) k = i;
-    if (k < 0) break;
-    used[k] = true;
-    r.push(m.s[k], sign64(m.d[k]) * pre[k]);
-    next = checked_mul(m.s[k], abs64(m.d[k]));
-  }
-  return r.layout();
-}
 }  // namespace detail
 
 TESSERA_HD constexpr Layout retile(TiledCopy const& copy, Layout const& frag) {
   int64_t v = frag.rank() > 1 ? frag[0].size() : frag.size();
   int64_t nv = checked_mul(copy.threads(), v);
   // (m,n) -> V-block index: with_shape(tile), then upcast<N*V> leaf by leaf.
-  Layout mn2b = composition(detail::chain_right_inverse(copy.layout_tv), Layout(copy.tiler));
+  Layout mn2b = composition(right_inverse(copy.layout_tv), Layout(copy.tiler));
   for (int i = 0; i < mn2b.shape.n; ++i) {
     if (mn2b.shape.tup[i] || mn2b.stride.v[i] == 0) continue;
     int64_t s = mn2b.shape.v[i], d = mn2b.stride.v[i];
@@ -231,7 +206,7 @@ TESSERA_HD constexpr Layout retile(TiledCopy const& copy, Layout const& frag) {
       << " blocks of them per tile, " << v * product(blocks) << " values, not " << w;
     fail(t);
   }
-  Layout frg_v = zipped_divide(logical_product(Layout(v), detail::chain_right_inverse(mn2b)),
+  Layout frg_v = zipped_divide(logical_product(Layout(v), right_inverse(mn2b)),
                                Tiler(Layout(copy.atom.values())));
   Layout t = zipped_divide(frag, Tiler(tile.get()));  // ((V,T_M,T_N),(1,RestM,RestN,...))
   LayoutBuilder out;
