@@ -18,15 +18,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <tessera/gemm.h>
+#include "../tests/device/harness.cuh"
 
-#define CHECK_CUDA(x)                                                                    \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "FATAL %s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                      \
-    }                                                                                    \
-  } while (0)
 
 struct Size { int64_t m, n, k; };
 struct Row { std::string kernel; Size s; char ta, tb; double ms, tflops, cublas_ms, cublas_tflops, err; };
@@ -53,26 +46,6 @@ __global__ void fill_uniform(float* p, int64_t n, uint64_t seed) {
   }
 }
 
-template <class F>
-static double median_ms(F&& launch, int reps, int sets) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 5; ++i) launch(i % sets);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> t(size_t(reps), 0.0f);
-  for (int i = 0; i < reps; ++i) {
-    CHECK_CUDA(cudaEventRecord(a));
-    launch(i % sets);
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    CHECK_CUDA(cudaEventElapsedTime(&t[size_t(i)], a, b));
-  }
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 int main(int argc, char** argv) {
   std::string kernels_arg = tessera_gemm_kernels_for(TESSERA_F32), sizes_arg =

@@ -15,17 +15,10 @@
 #include <vector>
 
 #include <tessera.hpp>
+#include "harness.cuh"
 
 using namespace tessera;
 
-#define CHECK_CUDA(x)                                                                   \
-  do {                                                                                  \
-    cudaError_t e = (x);                                                                \
-    if (e != cudaSuccess) {                                                             \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__); \
-      std::exit(2);                                                                     \
-    }                                                                                   \
-  } while (0)
 
 enum class Kind { kF16, kBF16, kTF32 };
 

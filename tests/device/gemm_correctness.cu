@@ -20,23 +20,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <tessera/gemm.h>
+#include "harness.cuh"
 
-#define CHECK_CUDA(x)                                                                    \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      std::printf("FATAL %s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                      \
-    }                                                                                    \
-  } while (0)
-#define CHECK_CUBLAS(x)                                                           \
-  do {                                                                            \
-    cublasStatus_t s_ = (x);                                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                            \
-      std::printf("FATAL %s:%d %s: cublas status %d\n", __FILE__, __LINE__, #x, int(s_)); \
-      std::exit(2);                                                               \
-    }                                                                             \
-  } while (0)
 
 struct Size { int64_t m, n, k; };
 

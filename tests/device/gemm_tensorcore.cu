@@ -31,23 +31,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <tessera/gemm.h>
+#include "harness.cuh"
 
-#define CHECK_CUDA(x)                                                                    \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      std::printf("FATAL %s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                      \
-    }                                                                                    \
-  } while (0)
-#define CHECK_CUBLAS(x)                                                           \
-  do {                                                                            \
-    cublasStatus_t s_ = (x);                                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                            \
-      std::printf("FATAL %s:%d %s: cublas status %d\n", __FILE__, __LINE__, #x, int(s_)); \
-      std::exit(2);                                                               \
-    }                                                                             \
-  } while (0)
 
 namespace {
 
@@ -289,27 +274,6 @@ int run_correctness(bool small, bool tiny) {
   return failures ? 1 : 0;
 }
 
-// ---------------------------------------------------------------------------------------------
-template <class F>
-double median_ms(F&& launch, int reps, int sets) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 5; ++i) launch(i % sets);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> t(size_t(reps), 0.0f);
-  for (int i = 0; i < reps; ++i) {
-    CHECK_CUDA(cudaEventRecord(a));
-    launch(i % sets);
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    CHECK_CUDA(cudaEventElapsedTime(&t[size_t(i)], a, b));
-  }
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 __global__ void max_abs_diff(const void* out, const void* ref, int64_t n, int d, float* res) {
   float e = 0, r = 0;
