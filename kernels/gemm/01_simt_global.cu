@@ -27,12 +27,12 @@ struct Step1 {
   static constexpr Layout kTileB = Layout(make_tuple(kBN, kBK));
 
   // Thread partitions: thread -> first element, value -> element (seed 001 step B and C).
-  static constexpr Layout kThrC = mma_thread_offsets(kMma, Operand::kC, kTileC);
-  static constexpr Layout kFrgC = mma_fragment(kMma, Operand::kC, kTileC);  // (1,(4,2),(4,2))
-  static constexpr Layout kThrA = mma_thread_offsets(kMma, Operand::kA, kTileA);
-  static constexpr Layout kFrgA = mma_fragment(kMma, Operand::kA, kTileA);  // (1,(4,2),8)
-  static constexpr Layout kThrB = mma_thread_offsets(kMma, Operand::kB, kTileB);
-  static constexpr Layout kFrgB = mma_fragment(kMma, Operand::kB, kTileB);  // (1,(4,2),8)
+  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
+  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;  // (1,(4,2),(4,2))
+  static constexpr Layout kThrA = kMma.partitioner(Operand::kA, kTileA).thread;
+  static constexpr Layout kFrgA = kMma.partitioner(Operand::kA, kTileA).fragment;  // (1,(4,2),8)
+  static constexpr Layout kThrB = kMma.partitioner(Operand::kB, kTileB).thread;
+  static constexpr Layout kFrgB = kMma.partitioner(Operand::kB, kTileB).fragment;  // (1,(4,2),8)
   static_assert(kFrgC == parse_layout("(1,(4,2),(4,2)):(0,(1,64),(128,8192))"),
                 "step1: C fragment differs from seed 001's (1,(4,2),(4,2)):(0,(128,8192),(1,64)) "
                 "transposed to column-major");

@@ -70,12 +70,12 @@ struct Seed004 {
 
   // MMA partitions of the shared tiles and of C.
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr Layout kThrC = mma_thread_offsets(kMma, Operand::kC, kTileC);
-  static constexpr Layout kFrgC = mma_fragment(kMma, Operand::kC, kTileC);  // (1,(4,2),(4,2))
-  static constexpr Layout kThrA = mma_thread_offsets(kMma, Operand::kA, kSA);
-  static constexpr Layout kFrgA = mma_fragment(kMma, Operand::kA, kSA);     // (1,(4,2),8)
-  static constexpr Layout kThrB = mma_thread_offsets(kMma, Operand::kB, kSB);
-  static constexpr Layout kFrgB = mma_fragment(kMma, Operand::kB, kSB);     // (1,(4,2),8)
+  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
+  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;  // (1,(4,2),(4,2))
+  static constexpr Layout kThrA = kMma.partitioner(Operand::kA, kSA).thread;
+  static constexpr Layout kFrgA = kMma.partitioner(Operand::kA, kSA).fragment;     // (1,(4,2),8)
+  static constexpr Layout kThrB = kMma.partitioner(Operand::kB, kSB).thread;
+  static constexpr Layout kFrgB = kMma.partitioner(Operand::kB, kSB).fragment;     // (1,(4,2),8)
   static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
                     same_offsets(kMma, Operand::kA, kSA, kThrA) &&
                     same_offsets(kMma, Operand::kB, kSB, kThrB),
@@ -103,10 +103,10 @@ __device__ __forceinline__ void copy_g2s(const float* g, int64_t s_r, int64_t s_
     const float* src = g + r * s_r + k * s_k;
     if constexpr (kVec == 1) {
       const bool valid = r < res_r && k < res_k;
-      async::cp_4(tXsX + kPlan.frg(v), valid ? src : g, valid);
+      ptx::cp_async_4(tXsX + kPlan.frg(v), valid ? src : g, valid);
     } else {
       const int64_t n = k < res_k ? min64(max64(res_r - r, 0), kVec) : 0;
-      cp_async_16_partial(tXsX + kPlan.frg(v), n > 0 ? src : g, int(n * 4));
+      ptx::cp_async_16_partial(tXsX + kPlan.frg(v), n > 0 ? src : g, int(n * 4));
     }
   }
 }
@@ -144,8 +144,8 @@ gemm_02_kernel(GemmArgs p) {
     const int64_t res_k = p.k - kt * kBK;
     copy_g2s<Cfg, 0>(gA + kt * kBK * p.a_sk, p.a_sm, p.a_sk, res_m, res_k, sA);
     copy_g2s<Cfg, 1>(gB + kt * kBK * p.b_sk, p.b_sn, p.b_sk, res_n, res_k, sB);
-    async::commit();
-    async::wait<0>();
+    ptx::cp_async_commit();
+    ptx::cp_async_wait<0>();
     __syncthreads();
 
     // gemm(tCrC, tCsA, tCsB): per k-block, 8 A and 8 B values from shared memory, 64 FMAs.

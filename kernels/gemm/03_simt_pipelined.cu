@@ -89,12 +89,12 @@ struct SimtHopper {
 
   // MMA partitions: of the shared tiles (fragments read with 128-bit loads) and of C.
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr Layout kThrA = mma_thread_offsets(kMma, Operand::kA, kSA);
-  static constexpr Layout kFrgA = mma_fragment(kMma, Operand::kA, kSA);  // (1,(4,2),BK)
-  static constexpr Layout kThrB = mma_thread_offsets(kMma, Operand::kB, kSB);
-  static constexpr Layout kFrgB = mma_fragment(kMma, Operand::kB, kSB);  // (1,(4,2),BK)
-  static constexpr Layout kThrC = mma_thread_offsets(kMma, Operand::kC, kTileC);
-  static constexpr Layout kFrgC = mma_fragment(kMma, Operand::kC, kTileC);
+  static constexpr Layout kThrA = kMma.partitioner(Operand::kA, kSA).thread;
+  static constexpr Layout kFrgA = kMma.partitioner(Operand::kA, kSA).fragment;  // (1,(4,2),BK)
+  static constexpr Layout kThrB = kMma.partitioner(Operand::kB, kSB).thread;
+  static constexpr Layout kFrgB = kMma.partitioner(Operand::kB, kSB).fragment;  // (1,(4,2),BK)
+  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
+  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
   static_assert(same_offsets(kMma, Operand::kA, kSA, kThrA) &&
                     same_offsets(kMma, Operand::kB, kSB, kThrB) &&
                     same_offsets(kMma, Operand::kC, kTileC, kThrC),
@@ -144,8 +144,8 @@ struct GmemToSmem {
     for (int c = 0; c < kCopies; ++c) {
       const int n = k_of[c] < res_k ? bytes[c] : 0;
       const float* p = n > 0 ? src[c] + offset : src[c];
-      if constexpr (kPlan.vec == 1) async::cp_4(tXsX + kPlan.dst_frg(c), p, n > 0);
-      else cp_async_16_partial(tXsX + kPlan.dst_frg(c * kPlan.vec), p, n);
+      if constexpr (kPlan.vec == 1) ptx::cp_async_4(tXsX + kPlan.dst_frg(c), p, n > 0);
+      else ptx::cp_async_16_partial(tXsX + kPlan.dst_frg(c * kPlan.vec), p, n);
     }
   }
 };
@@ -193,7 +193,7 @@ gemm_03_kernel(GemmArgs p) {
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles) load_tile(s, s);
-    async::commit();
+    ptx::cp_async_commit();
   }
 
   const int64_t t = threadIdx.x;
@@ -202,12 +202,12 @@ gemm_03_kernel(GemmArgs p) {
   for (int i = 0; i < kFM * kFN; ++i) tCrC[i] = 0.0f;
 
   for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    async::wait<kStages - 2>();
+    ptx::cp_async_wait<kStages - 2>();
     __syncthreads();  // tile kt visible to all; stage (kt-1) % kStages free again
     {
       const int64_t next = kt + kStages - 1;
       if (next < k_tiles) load_tile(next, int(next % kStages));
-      async::commit();
+      ptx::cp_async_commit();
     }
 
     const int stage = int(kt % kStages);
@@ -232,7 +232,7 @@ gemm_03_kernel(GemmArgs p) {
           tCrC[m + kFM * n] = fmaf(tCrA[m], tCrB[n], tCrC[m + kFM * n]);
     }
   }
-  async::wait<0>();
+  ptx::cp_async_wait<0>();
 
   // Epilogue: tCgC = partition_C(gC). Runs of 4 rows go out as one 16-byte store when C's
   // columns are 16-byte aligned and the run is inside the matrix; else per element.

@@ -38,11 +38,7 @@ enum class Elem { kF16, kBF16, kTF32 };
 // 'T' for A, 'N' for B) or M/N ('N' for A, 'T' for B).
 enum class Major { kK, kMN };
 
-__device__ __forceinline__ uint32_t to_tf32(uint32_t bits) {
-  uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(bits)));
-  return r;
-}
+__device__ __forceinline__ uint32_t to_tf32(uint32_t bits) { return ptx::to_tf32(__uint_as_float(bits)); }
 
 template <Elem E>
 struct ElemInfo;
@@ -114,7 +110,7 @@ TESSERA_HD constexpr bool runs_along(TileCoords const& c, int64_t n, int mode) {
 TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& mma, Operand op,
                                          Layout const& tile) {
   Layout c_thr = copy_thread_offsets(copy, tile, true), c_frg = copy.partition_D(tile, 0).layout;
-  Layout m_thr = mma_thread_offsets(mma, op, tile), m_frg = mma_fragment(mma, op, tile);
+  Layout m_thr = mma.partitioner(op, tile).thread, m_frg = mma.partitioner(op, tile).fragment;
   if (c_frg.size() != m_frg.size()) return false;
   for (int64_t t = 0; t < mma.threads(); ++t) {
     const int64_t dc = c_thr(t), dm = m_thr(t);
@@ -175,7 +171,7 @@ struct OperandCfg {
                 "04: a 16-byte copy must land on consecutive shared elements");
 
   // shared -> registers. The MMA's partition of the tile: (FrgV, Rest_MN, Rest_K) per thread.
-  static constexpr Layout kMmaFrg = mma_fragment(kMma, kOp, kTile);
+  static constexpr Layout kMmaFrg = kMma.partitioner(kOp, kTile).fragment;
   static constexpr int kRestMN = int(kMmaFrg[1].size()), kRestK = int(kMmaFrg[2].size());
   static constexpr int kRegs = int(kMmaFrg.size() * kBits / 32);  // 32-bit registers per k-tile
   static constexpr int kRegsK = kRegs / kRestK;                     // per k-step
@@ -189,7 +185,7 @@ struct OperandCfg {
   static constexpr Layout kPermTile =
       Layout(make_tuple(kMma.tile_size(kMode), kMma.tile_size(2)));
   TESSERA_HD static constexpr TiledCopy make_ldsm() {
-    Layout tv = make_layout(mma_thread_offsets(kMma, kOp, kPermTile), kMma.thrfrg(kOp, kPermTile)[1]);
+    Layout tv = make_layout(kMma.partitioner(kOp, kPermTile).thread, kMma.thrfrg(kOp, kPermTile)[1]);
     return TiledCopy{atom::ldmatrix(4, kMajor == Major::kMN), tv, kPermTile.shape};
   }
   static constexpr bool kLdsm = kBits == 16;
@@ -204,8 +200,8 @@ struct OperandCfg {
                 "04: the registers ldmatrix fills must be the MMA's fragment, value by value");
 
   // LDS.32 (tf32): each value straight from the MMA partition of the swizzled tile.
-  static constexpr Layout kMmaThr = kLdsm ? Layout() : mma_thread_offsets(kMma, kOp, kSmem);
-  static constexpr Layout kMmaSmemFrg = kLdsm ? Layout() : mma_fragment(kMma, kOp, kSmem);
+  static constexpr Layout kMmaThr = kLdsm ? Layout() : kMma.partitioner(kOp, kSmem).thread;
+  static constexpr Layout kMmaSmemFrg = kLdsm ? Layout() : kMma.partitioner(kOp, kSmem).fragment;
   static_assert(kLdsm || same_offsets(kMma, kOp, kSmem, kMmaThr),
                 "04: thread-offset layout disagrees with TiledMMA::partition");
 };
@@ -242,8 +238,8 @@ struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
   // C: the MMA partition of the compact (BM,BN) tile, (FrgV, Rest_M, Rest_N), and its
   // coordinates for the predicated epilogue.
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr Layout kThrC = mma_thread_offsets(kMma, Operand::kC, kTileC);
-  static constexpr Layout kFrgC = mma_fragment(kMma, Operand::kC, kTileC);
+  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
+  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
   static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
                 "04: thread-offset layout of C disagrees with TiledMMA::partition_C");
   static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
@@ -298,7 +294,7 @@ struct GmemToSmem {
         const int64_t along = Op::kMajor == Major::kK ? res_k - k : res_r - r;
         const bool other = Op::kMajor == Major::kK ? r < res_r : k < res_k;
         const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
-        cp_async_16_partial(to, n > 0 ? from : src, n * int(sizeof(T)));
+        ptx::cp_async_16_partial(to, n > 0 ? from : src, n * int(sizeof(T)));
       } else {
         const int64_t s_along = Op::kMajor == Major::kK ? s_k : s_r;
         uint4 v;
@@ -401,7 +397,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles) load_tile(s, s);
-    async::commit();
+    ptx::cp_async_commit();
   }
 
   float tCrC[4 * kRestM * kRestN];  // (FrgV, Rest_M, Rest_N) accumulators
@@ -409,13 +405,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
   for (int i = 0; i < 4 * kRestM * kRestN; ++i) tCrC[i] = 0.0f;
 
   for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    async::wait<kStages - 2>();
+    ptx::cp_async_wait<kStages - 2>();
     __syncthreads();  // tile kt visible to all; stage (kt-1) % kStages free again
     {
       // Producer: tile kt+kStages-1 into the stage tile kt-1 used.
       const int64_t fill = kt + kStages - 1;
       if (fill < k_tiles) load_tile(fill, int(fill % kStages));
-      async::commit();
+      ptx::cp_async_commit();
     }
 
     // Consumer: shared -> registers -> tensor cores, fragments one k-step ahead (double-buffered
@@ -445,7 +441,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
         }
     }
   }
-  async::wait<0>();
+  ptx::cp_async_wait<0>();
 
   // Epilogue: tCgC = partition_C(gC), identity-tensor predicated, converted to T.
   const int64_t t = threadIdx.x;

@@ -49,24 +49,6 @@ using Launcher = cudaError_t (*)(GemmArgs const&, cudaStream_t);
 // ---------------------------------------------------------------------------------------------
 // Static partitions: layouts built once from the library's TiledMMA / TiledCopy.
 
-// Thread t's offset in a partitioned tile as one layout, thread -> offset: the thread mode of
-// TiledMMA::thrfrg over (V,M,N,K), the mode the operand does not span broadcast (stride 0),
-// composed with the right inverse of the thread layout (thread -> its (V,M,N,K) coordinate).
-// Equal to tiled.partition(op, tile, t).offset for every t (checked where it is used).
-TESSERA_HD constexpr Layout mma_thread_offsets(TiledMMA const& mma, Operand op, Layout const& tile) {
-  Layout thr = mma.thrfrg(op, tile)[0];  // (ThrV,(Thr0,Thr1)) -> offset
-  int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
-  LayoutBuilder vmnk;
-  vmnk.add(thr[0]);
-  for (int i = 0; i < 3; ++i) {
-    Layout mode = mma.thr_vmnk[1 + i];
-    if (i == i0) vmnk.add(thr[1][0]);
-    else if (i == i1) vmnk.add(thr[1][1]);
-    else vmnk.add(Layout(mode.shape, repeat_like(mode.shape, 0)));
-  }
-  return composition(vmnk.get(), right_inverse(mma.thr_vmnk));
-}
-
 // The same for a TiledCopy: its thread mode is already thread -> offset.
 TESSERA_HD constexpr Layout copy_thread_offsets(TiledCopy const& copy, Layout const& tile, bool dst) {
   return copy.tidfrg(tile, dst)[0];
@@ -114,12 +96,6 @@ TESSERA_HD constexpr TileCoords make_coords(Layout const& thr, Layout const& frg
           tile_coord(frg, rows, 1)};
 }
 
-// The fragment of a thread-partitioned tile with one mode per top-level mode flattened out:
-// partition(...) gives (V, Rest0, Rest1, ...); thread-independent, so thread 0's is everyone's.
-TESSERA_HD constexpr Layout mma_fragment(TiledMMA const& mma, Operand op, Layout const& tile) {
-  return mma.partition(op, tile, 0).layout;
-}
-
 // Checks a derived layout against the library's own partition for a few threads (constexpr).
 TESSERA_HD constexpr bool same_offsets(TiledMMA const& mma, Operand op, Layout const& tile,
                                        Layout const& thr) {
@@ -140,31 +116,6 @@ TESSERA_HD constexpr int64_t contiguous_prefix(Layout const& l) {
 
 // ---------------------------------------------------------------------------------------------
 #if defined(__CUDACC__)
-// NOTE: tessera/atom/copy.hpp declares its ptx:: instructions only under __CUDA_ARCH__, so a
-// __device__ function that calls them fails nvcc's host pass ("name followed by :: must be a
-// class or namespace"). The few the ladder needs are repeated here, visible to both passes.
-namespace async {
-__device__ __forceinline__ uint32_t smem_u32(void const* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-// cp.async of 4 bytes; `valid` false zero-fills the destination (src-size 0).
-__device__ __forceinline__ void cp_4(void* smem, void const* gmem, bool valid) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_u32(smem)), "l"(gmem),
-               "r"(valid ? 4 : 0));
-}
-__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
-}  // namespace async
-
-// NOTE: tessera/atom/copy.hpp's cp_async_16 is all-or-nothing (src-size 16 or 0). A vector that
-// straddles the edge of the matrix needs the partial form: `bytes` (0..16) are read, the rest of
-// the 16-byte destination is zero-filled.
-__device__ __forceinline__ void cp_async_16_partial(void* smem, void const* gmem, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(async::smem_u32(smem)),
-               "l"(gmem), "r"(bytes));
-}
-
 // The predicated epilogue shared by the ladder: C(m,n) = alpha * acc + beta * C(m,n) for each
 // value of the thread's fragment whose coordinate is inside the matrix (identity-tensor
 // predicate, elem_less((m,n), residue)). With beta == 0 C is not read (BLAS: it may hold NaN).

@@ -130,6 +130,12 @@ __device__ inline void cp_async_16(void* smem, void const* gmem, bool valid = tr
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(smem)),
                "l"(gmem), "r"(valid ? 16 : 0));
 }
+// cp.async of a 16-byte vector of which only the first `bytes` (0..16) are read: the rest of the
+// destination is zero-filled (a vector straddling the edge of a matrix).
+__device__ inline void cp_async_16_partial(void* smem, void const* gmem, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(smem)),
+               "l"(gmem), "r"(bytes));
+}
 __device__ inline void cp_async_4(void* smem, void const* gmem, bool valid = true) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(smem)),
                "l"(gmem), "r"(valid ? 4 : 0));

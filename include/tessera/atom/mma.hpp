@@ -117,6 +117,12 @@ __device__ inline void mma_m16n8k16_f32bf16(float (&d)[4], uint32_t const (&a)[4
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
         "f"(c[2]), "f"(c[3]));
 }
+// fp32 -> tf32 (round to nearest, ties away), the operand form of the tf32 mma.
+__device__ inline uint32_t to_tf32(float x) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+}
 // m16n8k8 tf32: a: 4 regs, b: 2 regs (tf32 values in 32-bit registers).
 __device__ inline void mma_m16n8k8_f32tf32(float (&d)[4], uint32_t const (&a)[4],
                                            uint32_t const (&b)[2], float const (&c)[4]) {
