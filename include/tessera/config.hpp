@@ -135,7 +135,7 @@ TESSERA_HD constexpr int64_t abs64(int64_t a) { return a < 0 ? -a : a; }
 TESSERA_HD constexpr int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 TESSERA_HD constexpr int64_t max64(int64_t a, int64_t b) { return a < b ? b : a; }
 TESSERA_HD constexpr int64_t sign64(int64_t a) { return (a > 0) - (a < 0); }
-// ceil(a / b) for a >= 0, b > 0.
-TESSERA_HD constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b for huge b.
+TESSERA_HD constexpr int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 }  // namespace tessera

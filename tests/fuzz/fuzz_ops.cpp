@@ -238,9 +238,13 @@ void run_pair_ops(Layout const& a, Layout const& b) {
     // Only inside A's domain: past size(A) CuTe's A o B need not extend A's last mode (it
     // coalesces 1:1 to 1:0 first, so 1:1 o 14:2 = 14:0, as pycute gives). And only for injective
     // B: a tuple B composes mode by mode, (A o B0, A o B1), which is A(B(c)) only when the modes
-    // of B do not overlap; (4,2):(2,1) o (2,4):(2,1) = (2,4):(4,2) in CuTe too.
+    // of B do not overlap; (4,2):(2,1) o (2,4):(2,1) = (2,4):(4,2) in CuTe too. And only for a
+    // single-mode B: B's modes may also add up across a mode boundary of A (a carry), where the
+    // mode-by-mode result differs from A(B(c)) in CuTe and pycute alike:
+    // (6,2):(8,1) o (4,3):(3,2) = ((2,2),3):((24,1),16), R(9) = 25 but A(B(9)) = A(7) = 9.
     int64_t n = small_size(r), nb = small_size(b), na = small_size(a);
-    if (n >= 0 && nb == n && na >= 0 && non_negative(a) && non_negative(b) && injective(b, nb)) {
+    if (b.shape.is_int() && n >= 0 && nb == n && na >= 0 && non_negative(a) && non_negative(b) &&
+        injective(b, nb)) {
       for (int64_t i = 0; i < n; ++i) {
         int64_t bi = b(i);
         if (bi < na && r(i) != a(bi))
