@@ -54,6 +54,23 @@ check(rc == 1 and "unknown preset" in err, f"unknown preset: {rc} {err!r}")
 rc, _, err = run("explain", "--preset", "step1", "--thread", "256")
 check(rc == 1 and "outside [0, 256)" in err, f"bad thread: {rc} {err!r}")
 
+# show: colored cells on a terminal, plain text into a pipe (checked above).
+import os, pty
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(exe, [exe, "show", "(4,3):(3,1)"])
+tty_out = b""
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    tty_out += chunk
+os.waitpid(pid, 0)
+check(b"\x1b[38;5;" in tty_out and b"\x1b[0m" in tty_out, f"show on a terminal has no colors: {tty_out[:200]!r}")
+
 # User errors: exit 1 with the rule and the operands, or the bad character position.
 rc, _, err = run("compose", "(4,4):(1,5)", "3:3")
 check(rc == 1 and "stride divisibility fails" in err and "(4,4):(1,5)" in err, f"bad compose: {rc} {err!r}")

@@ -1,5 +1,7 @@
 // The algebra verbs: batch, one verb per op, show and demo.
 #include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -109,6 +111,8 @@ int run_demo() {
 // The index table of a rank-1 or rank-2 layout: rows are mode 0, columns mode 1.
 void print_table(Layout const& l) {
   if (l.rank() > 2 || l.size() > 4096) return;
+  // Colored cells on a terminal (unless NO_COLOR is set), plain text into pipes and files.
+  const bool color = isatty(fileno(stdout)) && !std::getenv("NO_COLOR");
   int64_t rows = l[0].size(), cols = l.rank() == 2 ? l[1].size() : 1;
   if (l.rank() == 1) std::swap(rows, cols);  // a rank-1 layout prints as one row
   int width = 1;
@@ -122,7 +126,13 @@ void print_table(Layout const& l) {
     std::printf("%*lld |", width + 1, (long long)r);
     for (int64_t c = 0; c < cols; ++c) {
       int64_t idx = l.rank() == 1 ? c : r + c * rows;
-      std::printf(" %*lld", width, (long long)l(idx));
+      int64_t v = l(idx);
+      if (color) {  // equal offsets share a color, so repeats and strides stand out
+        static const int palette[] = {196, 208, 34, 37, 33, 63, 129, 163, 130, 70, 31, 166};
+        std::printf(" \x1b[38;5;%dm%*lld\x1b[0m", palette[((v % 12) + 12) % 12], width, (long long)v);
+      } else {
+        std::printf(" %*lld", width, (long long)v);
+      }
     }
     std::printf("\n");
   }
