@@ -365,11 +365,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
 
   // Block order: groups of kGroupM tile-rows, column by column inside a group (L2 reuse).
   const int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
-  const int64_t bid = blockIdx.x, group = Cfg::kGroupM * tiles_n;
-  const int64_t first_m = bid / group * Cfg::kGroupM;
-  const int64_t rows_in_group = min64(tiles_m - first_m, Cfg::kGroupM);
-  const int64_t tile_m = first_m + bid % group % rows_in_group;
-  const int64_t tile_n = bid % group / rows_in_group;
+  const auto [tile_m, tile_n] = grouped_tile(blockIdx.x, tiles_m, tiles_n, Cfg::kGroupM);
 
   // local_tile: gA (BM,BK,k), gB (BN,BK,k), gC (BM,BN) and their residues.
   // NOTE: GemmArgs carries float pointers (part 1); here they hold T.

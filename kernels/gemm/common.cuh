@@ -116,6 +116,19 @@ TESSERA_HD constexpr int64_t contiguous_prefix(Layout const& l) {
 
 // ---------------------------------------------------------------------------------------------
 #if defined(__CUDACC__)
+// L2-friendly block order: CTAs walk the C tiles in groups of `group_m` tile-rows, column by
+// column inside a group, so consecutive CTAs share A rows and B columns in L2.
+struct TileIndex {
+  int64_t m, n;
+};
+__device__ __forceinline__ TileIndex grouped_tile(int64_t bid, int64_t tiles_m, int64_t tiles_n,
+                                                  int64_t group_m) {
+  const int64_t group = group_m * tiles_n;
+  const int64_t first_m = bid / group * group_m;
+  const int64_t rows_in_group = min64(tiles_m - first_m, group_m);
+  return {first_m + bid % group % rows_in_group, bid % group / rows_in_group};
+}
+
 // The predicated epilogue shared by the ladder: C(m,n) = alpha * acc + beta * C(m,n) for each
 // value of the thread's fragment whose coordinate is inside the matrix (identity-tensor
 // predicate, elem_less((m,n), residue)). With beta == 0 C is not read (BLAS: it may hold NaN).
