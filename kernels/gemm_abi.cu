@@ -19,6 +19,9 @@ cudaError_t launch_03(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
+cudaError_t launch_05_f16(GemmArgs const&, cudaStream_t);
+cudaError_t launch_05_bf16(GemmArgs const&, cudaStream_t);
+cudaError_t launch_05_tf32(GemmArgs const&, cudaStream_t);
 
 namespace {
 
@@ -36,9 +39,10 @@ constexpr KernelEntry kKernels[] = {
     {"02_simt_cp_async", "02", launch_02, nullptr, nullptr, nullptr},
     {"03_simt_hopper", "03", launch_03, nullptr, nullptr, nullptr},
     {"04_mma_sync", "04", nullptr, launch_04_tf32, launch_04_f16, launch_04_bf16},
+    {"05_wgmma_tma", "05", nullptr, launch_05_tf32, launch_05_f16, launch_05_bf16},
 };
 // The built-in choice per dtype: the fastest kernel of the ladder that runs it.
-constexpr int kDefaultF32 = 2, kDefaultTensorCore = 3;
+constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4;
 
 // C = beta * C over an m x n column-major matrix (k = 0 or alpha = 0); beta = 0 writes zeros.
 template <class T>
@@ -60,13 +64,13 @@ bool transposed(char t) { return t != 'N' && t != 'n'; }
 using namespace tessera::gemm;
 
 extern "C" const char* tessera_gemm_kernels(void) {
-  return "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync";
+  return "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync,05_wgmma_tma";
 }
 
 extern "C" const char* tessera_gemm_kernels_for(tessera_dtype dtype) {
   switch (dtype) {
     case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_hopper";
-    case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync";
+    case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma";
     default: return "";
   }
 }
@@ -81,8 +85,8 @@ extern "C" const char* tessera_status_string(int status) {
     case TESSERA_ERROR_INVALID_LDC: return "invalid ldc: must be >= max(1, m)";
     case TESSERA_ERROR_NULL_POINTER: return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
     case TESSERA_ERROR_UNKNOWN_DTYPE: return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
-    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper, 04_mma_sync)";
-    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernel 04 runs TESSERA_TF32, TESSERA_F16 and TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
+    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper, 04_mma_sync, 05_wgmma_tma)";
+    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernels 04 and 05 run TESSERA_TF32, TESSERA_F16 and TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
     case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have";
     case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";
     default: return "unknown status code";

@@ -14,7 +14,7 @@
 //
 //   gemm_tensorcore [--small | --tiny]     --small: sizes <= 300 (memcheck), --tiny: two sizes
 //   gemm_tensorcore --bench [--dtypes f16,bf16,tf32] [--sizes 4096x4096x4096,..] [--trans NN,..]
-//                   [--kernels 04_mma_sync] [--reps 30] [--md out.md] [--json out.json]
+//                   [--kernels 04_mma_sync,05_wgmma_tma] [--reps 30] [--md out.md] [--json out.json]
 // Benchmark: CUDA events per launch, 5 warm-ups, median of --reps; inputs rotated over enough
 // sets to exceed 4x the L2; cuBLAS (cublasGemmEx: F16/BF16 in and out with F32 compute, TF32 as
 // CUBLAS_COMPUTE_32F_FAST_TF32) on the same data in the same process; error max |out - cuBLAS| /
@@ -144,7 +144,7 @@ int run_correctness(bool small, bool tiny) {
   if (tiny) sizes = {{7, 7, 7}, {129, 127, 33}};
   if (!small && !tiny)
     for (Size s : {Size{1000, 1000, 1000}, Size{256, 384, 1001}, Size{1000, 999, 999},
-                   Size{4095, 4095, 4095}, Size{4096, 4096, 4096}})
+                   Size{4095, 4095, 4095}, Size{4096, 4096, 4096}, Size{8192, 8192, 8192}})
       sizes.push_back(s);
 
   int runs = 0, failures = 0, variant = 0;
@@ -181,14 +181,19 @@ int run_correctness(bool small, bool tiny) {
             abs_of<<<grid_for(na), 256>>>(dA, aA, na);
             abs_of<<<grid_for(nb), 256>>>(dB, aB, nb);
             abs_of<<<grid_for(nc), 256>>>(dC, aC, nc);
-            CHECK_CUDA(cudaMemcpy(C, C0, nc * eb, cudaMemcpyDeviceToDevice));
             const double al = alpha, be = beta, aal = std::fabs(alpha), abe = std::fabs(beta);
             auto op = [](char t) { return t == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T; };
             CHECK_CUBLAS(cublasDgemm(handle, op(ta), op(tb), int(s.m), int(s.n), int(s.k), &al, dA,
                                      int(lda), dB, int(ldb), &be, dC, int(ldc)));
             CHECK_CUBLAS(cublasDgemm(handle, op(ta), op(tb), int(s.m), int(s.n), int(s.k), &aal, aA,
                                      int(lda), aB, int(ldb), &abe, aC, int(ldc)));
-            const char* kname = variant % 4 < 2 ? "04_mma_sync" : nullptr;
+            // Every tensor-core kernel by name on the same inputs, then (every other variant) the
+            // built-in choice; C starts from the same poisoned or random C0 each time.
+            std::vector<std::string> knames = split(tessera_gemm_kernels_for(d));
+            if (variant % 2) knames.push_back("");
+            for (std::string const& kn : knames) {
+            const char* kname = kn.empty() ? nullptr : kn.c_str();
+            CHECK_CUDA(cudaMemcpy(C, C0, nc * eb, cudaMemcpyDeviceToDevice));
             int status = tessera_gemm_named(kname, d, ta, tb, s.m, s.n, s.k, alpha, A, lda, B, ldb,
                                             beta, C, ldc, nullptr);
             CHECK_CUDA(cudaDeviceSynchronize());
@@ -215,6 +220,7 @@ int run_correctness(bool small, bool tiny) {
                             long(s.k), long(lda), beta, err, tolerance(d), long(h.worst_index % ldc),
                             long(h.worst_index / ldc), rel, h.nan_count, h.bad_padding);
               }
+            }
             }
             for (void* p : {A, B, C, C0}) CHECK_CUDA(cudaFree(p));
             for (double* p : {dA, dB, dC, aA, aB, aC}) CHECK_CUDA(cudaFree(p));
@@ -290,7 +296,7 @@ __global__ void max_abs_diff(const void* out, const void* ref, int64_t n, int d,
 
 int run_bench(int argc, char** argv) {
   std::string dtypes_arg = "f16,bf16,tf32", sizes_arg = "4096x4096x4096,8192x8192x8192,8192x8192x1024",
-              trans_arg = "NN", kernels_arg = "04_mma_sync", md_path, json_path;
+              trans_arg = "NN", kernels_arg = "04_mma_sync,05_wgmma_tma", md_path, json_path;
   int reps = 30;
   for (int i = 2; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];

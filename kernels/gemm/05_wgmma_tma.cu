@@ -1,0 +1,412 @@
+// kernels/gemm/05_wgmma_tma.cu -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA.
+//
+// What it adds to 04 (each a layout decision, made once in the config below):
+//   - the MMA atom is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32), reading A
+//     and B straight from shared memory through descriptors; two consumer warpgroups tile the
+//     CTA's 128x256 block along M (TiledMMA of atoms (2,1,1)), 128 F32 accumulators per thread;
+//   - the operands reach shared memory through TMA boxes (cp.async.bulk.tensor) into 128-byte
+//     swizzled stage tiles built from the GMMA smem atoms (gmma_smem_tile), K-major or MN-major
+//     like global memory; the wgmma descriptors (LBO, SBO, swizzle) and every per-step offset
+//     are read off those tile layouts (make_gmma_descriptor, tile(r, k));
+//   - warp specialization: one producer warpgroup (one thread issues the TMA loads, its
+//     registers cut with setmaxnreg) and two consumer warpgroups (registers raised), a
+//     kStages-deep ring of stages with full/empty mbarriers instead of __syncthreads;
+//   - a persistent grid (one CTA per SM) walking the C tiles in grouped (L2-friendly) order, the
+//     producer running ahead into the next tile while the consumers store the last one;
+//   - residues: TMA fills out-of-bounds box elements with zeros (any M, N, K), the epilogue is
+//     predicated like 01-04. TMA needs 16-byte aligned pointers and leading dimensions, and tf32
+//     wgmma reads K-major tiles only: other operands are first packed K-major into a scratch
+//     buffer (stream-ordered allocation), so every shape and stride runs.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <tessera/atom/sm90.hpp>
+
+#include "common.cuh"
+
+namespace tessera::gemm {
+namespace {
+
+enum class Elem { kF16, kBF16, kTF32 };
+
+template <Elem E>
+struct ElemInfo;
+template <>
+struct ElemInfo<Elem::kF16> {
+  using T = __half;
+  static constexpr int64_t kBits = 16, kInstK = 16;
+  static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  __device__ static T from_float(float x) { return __float2half_rn(x); }
+  __device__ static float to_float(T x) { return __half2float(x); }
+};
+template <>
+struct ElemInfo<Elem::kBF16> {
+  using T = __nv_bfloat16;
+  static constexpr int64_t kBits = 16, kInstK = 16;
+  static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  __device__ static T from_float(float x) { return __float2bfloat16_rn(x); }
+  __device__ static float to_float(T x) { return __bfloat162float(x); }
+};
+template <>
+struct ElemInfo<Elem::kTF32> {
+  using T = float;
+  static constexpr int64_t kBits = 32, kInstK = 8;
+  static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  __device__ static T from_float(float x) { return x; }
+  __device__ static float to_float(T x) { return x; }
+};
+
+// One operand's stage tile (rows, BK) in one major, and what the kernel reads off it.
+template <int64_t kBits, int64_t kRows, int64_t kBK, int64_t kInstK, bool kKMajor>
+struct StageTile {
+  static constexpr SwizzledLayout kTile =
+      gmma_smem_tile(GmmaSwizzle::kB128, kKMajor, kBits, kRows, kBK);
+  static constexpr GmmaDescriptor kDesc = make_gmma_descriptor(kTile, kKMajor, kBits);
+  static constexpr int64_t kRowElems = 1024 / kBits;  // elements of one 128-byte swizzled row
+  // TMA boxes, innermost mode first: K-major one (BK, rows) box; MN-major (row, BK) per block.
+  static constexpr TmaBox kBox =
+      make_tma_box(kKMajor ? make_tuple(kBK, kRows) : make_tuple(kRowElems, kBK), Swizzle(3, 4, 3));
+  static constexpr int64_t kBoxes = kKMajor ? 1 : kRows / kRowElems;
+  static constexpr int64_t kBoxBytes = kBox.box[0] * kBox.box[1] * kBits / 8;
+  // Byte offset of (r, k) in the tile (before the swizzle, which the hardware applies).
+  static constexpr int64_t bytes_at(int64_t r, int64_t k) {
+    return kTile.layout(make_tuple(r, k)) * kBits / 8;
+  }
+  // The steps the kernel takes through the tile, as plain integers: k-step i starts at
+  // i * kStepBytes, consumer warpgroup c's 64 rows at c * kRows64Bytes, box i at i * kBoxStride.
+  static constexpr int64_t kStepBytes = bytes_at(0, kInstK);
+  static constexpr int64_t kRows64Bytes = bytes_at(64, 0);
+  static constexpr int64_t kBoxStride = kKMajor ? 0 : bytes_at(kRowElems, 0);
+  static constexpr bool steps_are_linear() {
+    for (int64_t i = 0; i < kBK / kInstK; ++i)
+      for (int64_t c = 0; c < kRows / 64; ++c)
+        if (bytes_at(64 * c, i * kInstK) != i * kStepBytes + c * kRows64Bytes) return false;
+    for (int64_t i = 0; i < kBoxes; ++i)
+      if (bytes_at(i * kRowElems, 0) != i * kBoxStride) return false;
+    return true;
+  }
+  static_assert(steps_are_linear(), "05: k-steps, consumer rows and boxes must be fixed strides");
+  static_assert(kTile.layout.cosize() == kRows * kBK, "05: a stage tile must be compact");
+  static_assert(kKMajor ? kBK == kRowElems : kRows % kRowElems == 0,
+                "05: K-major tiles are one 128-byte row deep; MN-major tiles whole rows wide");
+  static_assert(kBoxes * kBoxBytes == kRows * kBK * kBits / 8, "05: the boxes must cover the tile");
+};
+
+template <Elem E>
+struct HopperCfg {
+  using Info = ElemInfo<E>;
+  using T = typename Info::T;
+  static constexpr int64_t kBits = Info::kBits, kInstK = Info::kInstK;
+  static constexpr int64_t kBM = 128, kBN = 256, kBK = 1024 / kBits;  // one 128-byte row of K
+  static constexpr int kStages = 4, kConsumers = 2, kThreads = 128 * (kConsumers + 1);
+  static constexpr int64_t kGroupM = 16;  // C tile-rows per L2 group
+  static constexpr int kKSteps = int(kBK / kInstK);
+
+  template <bool kKMajor>
+  using A = StageTile<kBits, kBM, kBK, kInstK, kKMajor>;
+  template <bool kKMajor>
+  using B = StageTile<kBits, kBN, kBK, kInstK, kKMajor>;
+  static constexpr int64_t kStageBytesA = kBM * kBK * kBits / 8, kStageBytesB = kBN * kBK * kBits / 8;
+  static constexpr int64_t kStageBytes = kStageBytesA + kStageBytesB;
+  // Stages, then the 2 x kStages barriers; +1024 to align the base to the 128B swizzle period.
+  static constexpr int64_t kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 1024;
+  static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
+
+  // C: two m64n256 atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = 128 values.
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
+  static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
+  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
+  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
+  static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
+  static_assert(kMma.threads() == 128 * kConsumers && kFrgC.size() == 128,
+                "05: two consumer warpgroups of 128 accumulators each");
+  static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
+                "05: thread-offset layout of C disagrees with TiledMMA::partition_C");
+  static_assert(kMma.tile_size(0) == kBM && kMma.tile_size(1) == kBN,
+                "05: the TiledMMA must cover the CTA tile");
+};
+
+struct Params05 {
+  int64_t m, n, k;
+  float alpha, beta;
+  void* c;
+  int64_t ldc;
+  int64_t tiles_m, tiles_n, k_tiles;
+  bool a_k_major, b_k_major;
+};
+
+// The descriptor of k-step `step` of a stage tile at shared address `stage`, from row block
+// `block` (64 rows: the consumer's part of A), encoded with the tile's LBO / SBO / swizzle.
+template <class Tile>
+__device__ __forceinline__ uint64_t descriptor(uint32_t stage, int block, int step) {
+  static constexpr GmmaDescriptor kDesc = Tile::kDesc;
+  return kDesc.encode(stage + uint32_t(block * Tile::kRows64Bytes + step * Tile::kStepBytes));
+}
+
+// The k-steps of one k-tile for one pair of operand majors (the transposes are immediates).
+template <class Cfg, bool kAK, bool kBK>
+__device__ __forceinline__ void mma_k_tile(float (&acc)[128], uint32_t sa, uint32_t sb,
+                                           int consumer, bool accumulate) {
+  using A = typename Cfg::template A<kAK>;
+  using B = typename Cfg::template B<kBK>;
+#pragma unroll
+  for (int k = 0; k < Cfg::kKSteps; ++k) {
+    const uint64_t da = descriptor<A>(sa, consumer, k);
+    const uint64_t db = descriptor<B>(sb, 0, k);
+    const int scale_d = accumulate || k > 0;
+    if constexpr (Cfg::kBits == 32) ptx::wgmma_m64n256k8_tf32(acc, da, db, scale_d);
+    else if constexpr (std::is_same_v<typename Cfg::T, __half>)
+      ptx::wgmma_m64n256k16_f16<!kAK, !kBK>(acc, da, db, scale_d);
+    else ptx::wgmma_m64n256k16_bf16<!kAK, !kBK>(acc, da, db, scale_d);
+  }
+}
+
+template <class Tile>
+__device__ __forceinline__ void tma_operand(void const* map, uint8_t* stage, int64_t row0,
+                                            int64_t k0, uint64_t* full) {
+  if constexpr (Tile::kBoxes == 1) {
+    ptx::tma_load_2d(stage, map, int32_t(k0), int32_t(row0), full);  // (K, rows)
+  } else {
+#pragma unroll
+    for (int i = 0; i < Tile::kBoxes; ++i)  // (rows, K), one block of rows per box
+      ptx::tma_load_2d(stage + i * Tile::kBoxStride, map,
+                       int32_t(row0 + i * Tile::kRowElems), int32_t(k0), full);
+  }
+}
+
+// A consumer's k-loop over one C tile for one pair of operand majors (the transposes are
+// immediates of the instruction): wait for a stage, issue its k-steps, keep one k-tile of wgmmas
+// in flight, hand the stage before it back to the producer. On return acc holds the tile.
+template <class Cfg, bool kAK, bool kBK>
+__device__ __forceinline__ void mainloop(float (&acc)[128], int64_t k_tiles, uint64_t* full,
+                                         uint64_t* empty, uint8_t* smem, int& stage,
+                                         uint32_t& phase, int consumer) {
+  int previous = -1;
+  for (int64_t kt = 0; kt < k_tiles; ++kt) {
+    ptx::mbarrier_wait(&full[stage], phase);
+    uint8_t* s = smem + stage * Cfg::kStageBytes;
+    const uint32_t sa = ptx::smem_u32(s), sb = ptx::smem_u32(s + Cfg::kStageBytesA);
+#pragma unroll
+    for (int i = 0; i < 128; ++i) ptx::fence_operand(acc[i]);
+    ptx::wgmma_fence();
+    mma_k_tile<Cfg, kAK, kBK>(acc, sa, sb, consumer, kt > 0);
+    ptx::wgmma_commit();
+    ptx::wgmma_wait<1>();  // the k-tile before this one is done: its stage is free
+#pragma unroll
+    for (int i = 0; i < 128; ++i) ptx::fence_operand(acc[i]);
+    if (previous >= 0 && threadIdx.x % 128 == 0) ptx::mbarrier_arrive(&empty[previous]);
+    previous = stage;
+    if (++stage == Cfg::kStages) stage = 0, phase ^= 1;
+  }
+  ptx::wgmma_wait<0>();
+#pragma unroll
+  for (int i = 0; i < 128; ++i) ptx::fence_operand(acc[i]);
+  if (threadIdx.x % 128 == 0) ptx::mbarrier_arrive(&empty[previous]);
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_05_kernel(const __grid_constant__ CUtensorMap map_a,
+                   const __grid_constant__ CUtensorMap map_b, Params05 p) {
+  using T = typename Cfg::T;
+  constexpr int kStages = Cfg::kStages;
+  constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
+
+  // Shared memory: kStages x (A, B) stage tiles at 1024-byte aligned addresses, then barriers.
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = reinterpret_cast<uint8_t*>(
+      (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  auto stage_a = [&](int s) { return smem + s * Cfg::kStageBytes; };
+  auto stage_b = [&](int s) { return smem + s * Cfg::kStageBytes + Cfg::kStageBytesA; };
+  uint64_t* full = reinterpret_cast<uint64_t*>(smem + kStages * Cfg::kStageBytes);
+  uint64_t* empty = full + kStages;
+
+  const int warpgroup = threadIdx.x / 128;
+  if (threadIdx.x == 0) {
+    ptx::prefetch_tensor_map(&map_a);
+    ptx::prefetch_tensor_map(&map_b);
+    for (int s = 0; s < kStages; ++s) {
+      ptx::mbarrier_init(&full[s], 1);                 // the producer's arrive (+ TMA bytes)
+      ptx::mbarrier_init(&empty[s], Cfg::kConsumers);  // one arrive per consumer warpgroup
+    }
+    ptx::fence_barrier_init();
+  }
+  __syncthreads();
+
+  const int64_t tiles = p.tiles_m * p.tiles_n;
+  if (warpgroup == 0) {
+    // Producer: one thread walks the same tiles as the consumers and fills the ring.
+    ptx::setmaxnreg_dec<40>();
+    if (threadIdx.x == 0) {
+      int stage = 0;
+      uint32_t phase = 0;
+      for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const auto [tm, tn] = grouped_tile(tile, p.tiles_m, p.tiles_n, Cfg::kGroupM);
+        for (int64_t kt = 0; kt < p.k_tiles; ++kt) {
+          ptx::mbarrier_wait(&empty[stage], phase ^ 1);  // the consumers freed this stage
+          ptx::mbarrier_arrive_expect_tx(&full[stage], uint32_t(Cfg::kStageBytes));
+          if (p.a_k_major)
+            tma_operand<typename Cfg::template A<true>>(&map_a, stage_a(stage), tm * kBM, kt * kBK, &full[stage]);
+          else
+            tma_operand<typename Cfg::template A<false>>(&map_a, stage_a(stage), tm * kBM, kt * kBK, &full[stage]);
+          if (p.b_k_major)
+            tma_operand<typename Cfg::template B<true>>(&map_b, stage_b(stage), tn * kBN, kt * kBK, &full[stage]);
+          else
+            tma_operand<typename Cfg::template B<false>>(&map_b, stage_b(stage), tn * kBN, kt * kBK, &full[stage]);
+          if (++stage == kStages) stage = 0, phase ^= 1;
+        }
+      }
+    }
+  } else {
+    // Consumers: warpgroup c computes rows [64c, 64c+64) of every tile.
+    ptx::setmaxnreg_inc<232>();
+    const int consumer = warpgroup - 1;
+    const int64_t t = threadIdx.x - 128;  // thread of the TiledMMA (0..255)
+    static constexpr TileCoords kCrdC = Cfg::kCrdC;
+    const int64_t thr_m = kCrdC.thr_row(t), thr_n = kCrdC.thr_col(t);
+    int stage = 0;
+    uint32_t phase = 0;
+    float acc[128];
+    for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      const auto [tm, tn] = grouped_tile(tile, p.tiles_m, p.tiles_n, Cfg::kGroupM);
+      if constexpr (Cfg::kBits == 32) {
+        mainloop<Cfg, true, true>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
+      } else if (p.a_k_major) {
+        if (p.b_k_major) mainloop<Cfg, true, true>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
+        else mainloop<Cfg, true, false>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
+      } else {
+        if (p.b_k_major) mainloop<Cfg, false, true>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
+        else mainloop<Cfg, false, false>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
+      }
+
+      // Epilogue: tCgC = partition_C(gC), identity-tensor predicated, converted to T.
+      const int64_t m0 = tm * kBM, n0 = tn * kBN;
+      T* gC = static_cast<T*>(p.c) + m0 + n0 * p.ldc;
+      store_c_as<typename Cfg::Info>(acc, kCrdC, thr_m, thr_n, p.m - m0, p.n - n0, gC, p.ldc,
+                                     p.alpha, p.beta);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: tensor maps, packing, launch.
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      f = nullptr;
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+  }();
+  return fn;
+}
+
+// The tensor map of one operand (rows, K) with leading dimension `ld` (elements), for the box of
+// its stage tile: K-major dims (K, rows), MN-major dims (rows, K).
+template <class Cfg, class Tile>
+bool make_map(CUtensorMap* map, void const* ptr, int64_t rows, int64_t k, int64_t ld) {
+  constexpr TmaBox box = Tile::kBox;
+  constexpr bool k_major = Tile::kBoxes == 1 && box.box[0] == Cfg::kBK;
+  const cuuint64_t dims[2] = {cuuint64_t(k_major ? k : rows), cuuint64_t(k_major ? rows : k)};
+  const cuuint64_t strides[1] = {cuuint64_t(ld * Cfg::kBits / 8)};
+  const cuuint32_t box_dims[2] = {cuuint32_t(box.box[0]), cuuint32_t(box.box[1])};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  auto encode = encode_tiled();
+  if (!encode) return false;
+  return encode(map, Cfg::Info::kTmaType, 2, const_cast<void*>(ptr), dims, strides, box_dims,
+                elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// dst(r, k) = src(r, k) for a (rows, K) operand, K-major with leading dimension ld_dst.
+template <class T>
+__global__ void pack_k_major(T* dst, int64_t ld_dst, const T* src, int64_t s_r, int64_t s_k,
+                             int64_t rows, int64_t k) {
+  const int64_t total = rows * k;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t r = i / k, kk = i % k;
+    dst[r * ld_dst + kk] = src[r * s_r + kk * s_k];
+  }
+}
+
+// An operand as TMA reads it: pointer, leading dimension, major. Operands TMA cannot read (not
+// 16-byte aligned) or wgmma cannot read (tf32 MN-major) are packed into `scratch`.
+struct Operand05 {
+  const void* ptr;
+  int64_t ld;
+  bool k_major;
+};
+
+template <class Cfg>
+Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k,
+                          void** scratch, cudaStream_t stream, cudaError_t* err) {
+  using T = typename Cfg::T;
+  constexpr int64_t bytes = Cfg::kBits / 8;
+  // NOTE: an operand with one row or one column has both strides "contiguous"; the unit stride
+  // along K picks K-major.
+  const bool k_major = s_k == 1;
+  const int64_t ld = k_major ? s_r : s_k;
+  const bool aligned = reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && (ld * bytes) % 16 == 0;
+  if (aligned && (k_major || Cfg::kBits == 16)) return {ptr, ld, k_major};
+  const int64_t ld_packed = ceil_div(k, 16 / bytes) * (16 / bytes);
+  *err = cudaMallocAsync(scratch, size_t(rows * ld_packed * bytes), stream);
+  if (*err != cudaSuccess) return {nullptr, 0, true};
+  const int64_t blocks = min64(ceil_div(rows * k, 256), 65536);
+  pack_k_major<<<unsigned(blocks), 256, 0, stream>>>(static_cast<T*>(*scratch), ld_packed,
+                                                     static_cast<const T*>(ptr), s_r, s_k, rows, k);
+  *err = cudaGetLastError();
+  return {*scratch, ld_packed, true};
+}
+
+template <Elem E>
+cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
+  using Cfg = HopperCfg<E>;
+  cudaError_t err = cudaSuccess;
+  void* scratch_a = nullptr;
+  void* scratch_b = nullptr;
+  const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, &scratch_a, stream, &err);
+  const Operand05 b = err == cudaSuccess
+                          ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, &scratch_b, stream, &err)
+                          : Operand05{};
+  if (err == cudaSuccess) {
+    CUtensorMap map_a, map_b;
+    const bool ok =
+        (a.k_major ? make_map<Cfg, typename Cfg::template A<true>>(&map_a, a.ptr, g.m, g.k, a.ld)
+                   : make_map<Cfg, typename Cfg::template A<false>>(&map_a, a.ptr, g.m, g.k, a.ld)) &&
+        (b.k_major ? make_map<Cfg, typename Cfg::template B<true>>(&map_b, b.ptr, g.n, g.k, b.ld)
+                   : make_map<Cfg, typename Cfg::template B<false>>(&map_b, b.ptr, g.n, g.k, b.ld));
+    if (!ok) err = cudaErrorInvalidValue;
+    Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,
+               ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
+               a.k_major, b.k_major};
+    auto kernel = gemm_05_kernel<Cfg>;
+    int device = 0, sms = 0;
+    if (err == cudaSuccess) err = cudaGetDevice(&device);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+      err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes));
+    if (err == cudaSuccess) {
+      const int64_t grid = min64(p.tiles_m * p.tiles_n, sms);
+      kernel<<<unsigned(grid), Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(map_a, map_b, p);
+      err = cudaGetLastError();
+    }
+  }
+  if (scratch_a) cudaFreeAsync(scratch_a, stream);
+  if (scratch_b) cudaFreeAsync(scratch_b, stream);
+  return err;
+}
+
+}  // namespace
+
+cudaError_t launch_05_f16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kF16>(p, s); }
+cudaError_t launch_05_bf16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kBF16>(p, s); }
+cudaError_t launch_05_tf32(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kTF32>(p, s); }
+
+}  // namespace tessera::gemm
