@@ -17,6 +17,11 @@
 //     predicated like 01-04. TMA needs 16-byte aligned pointers and leading dimensions, and tf32
 //     wgmma reads K-major tiles only: other operands are first packed K-major into a scratch
 //     buffer (stream-ordered allocation), so every shape and stride runs.
+//
+// NOTE: tf32. wgmma reads the fp32 bits TMA put in shared memory and drops the low 13 bits of
+// the mantissa (truncation), where 04 rounds in registers: an operand's relative error is
+// below 2^-10 instead of 2^-11, so a product's is below 2^-9 ~ 1.95e-3 (the test's bound for
+// this kernel; measured errors are far smaller for K > 1). Packed operands are rounded.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -59,17 +64,22 @@ struct ElemInfo<Elem::kTF32> {
 };
 
 // One operand's stage tile (rows, BK) in one major, and what the kernel reads off it.
-template <int64_t kBits, int64_t kRows, int64_t kBK, int64_t kInstK, bool kKMajor>
+// The tile is loaded by kLoaders CTAs of a cluster, each its share of the rows (multicast).
+template <int64_t kBits, int64_t kRows, int64_t kBK, int64_t kInstK, bool kKMajor, int kLoaders>
 struct StageTile {
   static constexpr SwizzledLayout kTile =
       gmma_smem_tile(GmmaSwizzle::kB128, kKMajor, kBits, kRows, kBK);
   static constexpr GmmaDescriptor kDesc = make_gmma_descriptor(kTile, kKMajor, kBits);
+  static constexpr bool kIsKMajor = kKMajor;
   static constexpr int64_t kRowElems = 1024 / kBits;  // elements of one 128-byte swizzled row
-  // TMA boxes, innermost mode first: K-major one (BK, rows) box; MN-major (row, BK) per block.
-  static constexpr TmaBox kBox =
-      make_tma_box(kKMajor ? make_tuple(kBK, kRows) : make_tuple(kRowElems, kBK), Swizzle(3, 4, 3));
-  static constexpr int64_t kBoxes = kKMajor ? 1 : kRows / kRowElems;
+  // TMA boxes, innermost mode first: K-major (BK, rows / loaders), MN-major (row, BK) per block
+  // of kRowElems rows; box i holds rows [i * kBoxRows, (i+1) * kBoxRows).
+  static constexpr int64_t kBoxRows = kKMajor ? kRows / kLoaders : kRowElems;
+  static constexpr TmaBox kBox = make_tma_box(
+      kKMajor ? make_tuple(kBK, kBoxRows) : make_tuple(kRowElems, kBK), Swizzle(3, 4, 3));
+  static constexpr int64_t kBoxes = kRows / kBoxRows, kBoxesPerLoader = kBoxes / kLoaders;
   static constexpr int64_t kBoxBytes = kBox.box[0] * kBox.box[1] * kBits / 8;
+  static_assert(kBoxes % kLoaders == 0, "05: each loader of a cluster loads whole boxes");
   // Byte offset of (r, k) in the tile (before the swizzle, which the hardware applies).
   static constexpr int64_t bytes_at(int64_t r, int64_t k) {
     return kTile.layout(make_tuple(r, k)) * kBits / 8;
@@ -78,13 +88,13 @@ struct StageTile {
   // i * kStepBytes, consumer warpgroup c's 64 rows at c * kRows64Bytes, box i at i * kBoxStride.
   static constexpr int64_t kStepBytes = bytes_at(0, kInstK);
   static constexpr int64_t kRows64Bytes = bytes_at(64, 0);
-  static constexpr int64_t kBoxStride = kKMajor ? 0 : bytes_at(kRowElems, 0);
+  static constexpr int64_t kBoxStride = bytes_at(kBoxRows, 0);
   static constexpr bool steps_are_linear() {
     for (int64_t i = 0; i < kBK / kInstK; ++i)
       for (int64_t c = 0; c < kRows / 64; ++c)
         if (bytes_at(64 * c, i * kInstK) != i * kStepBytes + c * kRows64Bytes) return false;
     for (int64_t i = 0; i < kBoxes; ++i)
-      if (bytes_at(i * kRowElems, 0) != i * kBoxStride) return false;
+      if (bytes_at(i * kBoxRows, 0) != i * kBoxStride) return false;
     return true;
   }
   static_assert(steps_are_linear(), "05: k-steps, consumer rows and boxes must be fixed strides");
@@ -101,17 +111,29 @@ struct HopperCfg {
   static constexpr int64_t kBits = Info::kBits, kInstK = Info::kInstK;
   static constexpr int64_t kBM = 128, kBN = 256, kBK = 1024 / kBits;  // one 128-byte row of K
   static constexpr int kStages = 4, kConsumers = 2, kThreads = 128 * (kConsumers + 1);
-  static constexpr int64_t kGroupM = 16;  // C tile-rows per L2 group
+  // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
+  // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster).
+  static constexpr int kCluster = 2;
+  static constexpr int64_t kGroupM = 8;  // cluster tile-rows (of kCluster tiles) per L2 group
   static constexpr int kKSteps = int(kBK / kInstK);
 
   template <bool kKMajor>
-  using A = StageTile<kBits, kBM, kBK, kInstK, kKMajor>;
+  using A = StageTile<kBits, kBM, kBK, kInstK, kKMajor, 1>;
   template <bool kKMajor>
-  using B = StageTile<kBits, kBN, kBK, kInstK, kKMajor>;
+  using B = StageTile<kBits, kBN, kBK, kInstK, kKMajor, kCluster>;
   static constexpr int64_t kStageBytesA = kBM * kBK * kBits / 8, kStageBytesB = kBN * kBK * kBits / 8;
   static constexpr int64_t kStageBytes = kStageBytesA + kStageBytesB;
-  // Stages, then the 2 x kStages barriers; +1024 to align the base to the 128B swizzle period.
-  static constexpr int64_t kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 1024;
+  // Epilogue: each consumer stages its 64 rows of C, kChunk columns at a time, as floats in a
+  // column-major buffer whose columns are padded to kChunkLd (68: the fragment's stores, rows
+  // l/4 and columns 2(l%4) of a warp, fall in 32 distinct banks), then copies them out along
+  // columns (coalesced) applying beta.
+  static constexpr int64_t kChunk = 32, kChunkLd = 64 + 4;
+  static constexpr int64_t kChunkBytes = kChunkLd * kChunk * 4;
+  // Stages, the consumers' epilogue buffers, the 2 x kStages barriers; +1024 to align the base
+  // to the 128B swizzle period.
+  static constexpr int64_t kEpilogueOffset = kStages * kStageBytes;
+  static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
+  static constexpr int64_t kSmemBytes = kBarrierOffset + 2 * kStages * 8 + 1024;
   static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
 
   // C: two m64n256 atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = 128 values.
@@ -127,6 +149,21 @@ struct HopperCfg {
                 "05: thread-offset layout of C disagrees with TiledMMA::partition_C");
   static_assert(kMma.tile_size(0) == kBM && kMma.tile_size(1) == kBN,
                 "05: the TiledMMA must cover the CTA tile");
+  // Every value of a chunk is in that chunk for every thread: chunk(v) = frg_col(v) / kChunk.
+  static constexpr bool chunks_are_static() {
+    int64_t max_col = 0, max_row = 0;
+    for (int64_t t = 0; t < 128; ++t) {  // consumer 0's threads; consumer 1 = rows + 64
+      max_col = max64(max_col, kCrdC.thr_col(t));
+      max_row = max64(max_row, kCrdC.thr_row(t));
+      if (kCrdC.thr_row(t + 128) != kCrdC.thr_row(t) + 64 || kCrdC.thr_col(t + 128) != kCrdC.thr_col(t))
+        return false;
+    }
+    for (int64_t v = 0; v < 128; ++v)
+      if (kCrdC.frg_col(v) % kChunk + max_col >= kChunk || kCrdC.frg_row(v) + max_row >= 64)
+        return false;
+    return true;
+  }
+  static_assert(chunks_are_static(), "05: a fragment value must stay in its chunk for every thread");
 };
 
 struct Params05 {
@@ -164,17 +201,31 @@ __device__ __forceinline__ void mma_k_tile(float (&acc)[128], uint32_t sa, uint3
   }
 }
 
-template <class Tile>
+// This CTA's boxes of one operand's stage (rank `loader` of the tile's loaders): K-major boxes
+// at coordinates (k, row), MN-major at (row, k); multicast to all loaders when they share it.
+template <class Tile, bool kKMajor, int kLoaders>
 __device__ __forceinline__ void tma_operand(void const* map, uint8_t* stage, int64_t row0,
-                                            int64_t k0, uint64_t* full) {
-  if constexpr (Tile::kBoxes == 1) {
-    ptx::tma_load_2d(stage, map, int32_t(k0), int32_t(row0), full);  // (K, rows)
-  } else {
+                                            int64_t k0, uint64_t* full, int loader) {
 #pragma unroll
-    for (int i = 0; i < Tile::kBoxes; ++i)  // (rows, K), one block of rows per box
-      ptx::tma_load_2d(stage + i * Tile::kBoxStride, map,
-                       int32_t(row0 + i * Tile::kRowElems), int32_t(k0), full);
+  for (int j = 0; j < Tile::kBoxesPerLoader; ++j) {
+    const int64_t i = loader * Tile::kBoxesPerLoader + j;
+    const int32_t row = int32_t(row0 + i * Tile::kBoxRows), k = int32_t(k0);
+    uint8_t* dst = stage + i * Tile::kBoxStride;
+    if constexpr (kLoaders == 1)
+      ptx::tma_load_2d(dst, map, kKMajor ? k : row, kKMajor ? row : k, full);
+    else
+      ptx::tma_load_2d_multicast(dst, map, kKMajor ? k : row, kKMajor ? row : k, full,
+                                 uint16_t((1u << kLoaders) - 1));
   }
+}
+
+// A consumer warpgroup frees a stage in every CTA of the cluster (their producers multicast into
+// it): one arrival per warpgroup on each CTA's empty barrier.
+template <class Cfg>
+__device__ __forceinline__ void release(uint64_t* empty) {
+  if (threadIdx.x % 128 == 0)
+#pragma unroll
+    for (int r = 0; r < Cfg::kCluster; ++r) ptx::mbarrier_arrive_cluster(empty, r);
 }
 
 // A consumer's k-loop over one C tile for one pair of operand majors (the transposes are
@@ -197,14 +248,66 @@ __device__ __forceinline__ void mainloop(float (&acc)[128], int64_t k_tiles, uin
     ptx::wgmma_wait<1>();  // the k-tile before this one is done: its stage is free
 #pragma unroll
     for (int i = 0; i < 128; ++i) ptx::fence_operand(acc[i]);
-    if (previous >= 0 && threadIdx.x % 128 == 0) ptx::mbarrier_arrive(&empty[previous]);
+    if (previous >= 0) release<Cfg>(&empty[previous]);
     previous = stage;
     if (++stage == Cfg::kStages) stage = 0, phase ^= 1;
   }
   ptx::wgmma_wait<0>();
 #pragma unroll
   for (int i = 0; i < 128; ++i) ptx::fence_operand(acc[i]);
-  if (threadIdx.x % 128 == 0) ptx::mbarrier_arrive(&empty[previous]);
+  release<Cfg>(&empty[previous]);
+}
+
+// One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment goes to
+// the shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 rows per
+// thread along columns, C = chunk + beta * C, predicated on the matrix (identity tensor).
+template <class Cfg>
+__device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, int consumer,
+                                         int64_t m0, int64_t n0, Params05 const& p) {
+  using T = typename Cfg::T;
+  using Info = typename Cfg::Info;
+  constexpr int64_t kChunk = Cfg::kChunk, kLd = Cfg::kChunkLd;
+  static constexpr TileCoords kCrdC = Cfg::kCrdC;
+  const int t = threadIdx.x % 128;  // this thread in the consumer warpgroup
+  const int row = int(kCrdC.thr_row(t)), col = int(kCrdC.thr_col(t));
+  T* c = static_cast<T*>(p.c);
+  const bool vector_ok = reinterpret_cast<uintptr_t>(c) % 16 == 0 && p.ldc % 4 == 0;
+  const int64_t rows = min64(p.m - m0 - 64 * consumer, 64);  // this consumer's rows inside C
+#pragma unroll
+  for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
+#pragma unroll
+    for (int v = 0; v < 128; ++v)
+      if (kCrdC.frg_col(v) / kChunk == j)
+        buf[row + kCrdC.frg_row(v) + kLd * (col + kCrdC.frg_col(v) % kChunk)] = p.alpha * acc[v];
+    ptx::named_barrier_sync(1 + consumer, 128);
+    // Copy-out: thread t takes rows 4(t%16).. +3 of columns t/16 + 8i.
+    const int r = 4 * (t % 16);
+#pragma unroll
+    for (int i = 0; i < kChunk / 8; ++i) {
+      const int cc = t / 16 + 8 * i;
+      const int64_t n = n0 + j * kChunk + cc;
+      if (n >= p.n || r >= rows) continue;
+      const float4 f = *reinterpret_cast<const float4*>(&buf[r + kLd * cc]);
+      float out[4] = {f.x, f.y, f.z, f.w};
+      T* dst = c + (m0 + 64 * consumer + r) + n * p.ldc;
+      if (vector_ok && r + 4 <= rows) {
+        // 4 consecutive elements: one 8-byte (16-bit) or 16-byte (fp32) access.
+        using Vec = std::conditional_t<sizeof(T) == 2, uint2, uint4>;
+        Vec old, val;
+        T* o = reinterpret_cast<T*>(&old);
+        T* w = reinterpret_cast<T*>(&val);
+        if (p.beta != 0.0f) old = *reinterpret_cast<const Vec*>(dst);
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          w[e] = Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(o[e]) : out[e]);
+        *reinterpret_cast<Vec*>(dst) = val;
+      } else {
+        for (int e = 0; e < 4 && r + e < rows; ++e)
+          dst[e] = Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(dst[e]) : out[e]);
+      }
+    }
+    ptx::named_barrier_sync(1 + consumer, 128);  // the buffer is free for the next chunk
+  }
 }
 
 template <class Cfg>
@@ -221,7 +324,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   auto stage_a = [&](int s) { return smem + s * Cfg::kStageBytes; };
   auto stage_b = [&](int s) { return smem + s * Cfg::kStageBytes + Cfg::kStageBytesA; };
-  uint64_t* full = reinterpret_cast<uint64_t*>(smem + kStages * Cfg::kStageBytes);
+  uint64_t* full = reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset);
   uint64_t* empty = full + kStages;
 
   const int warpgroup = threadIdx.x / 128;
@@ -230,32 +333,39 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     ptx::prefetch_tensor_map(&map_b);
     for (int s = 0; s < kStages; ++s) {
       ptx::mbarrier_init(&full[s], 1);                 // the producer's arrive (+ TMA bytes)
-      ptx::mbarrier_init(&empty[s], Cfg::kConsumers);  // one arrive per consumer warpgroup
+      ptx::mbarrier_init(&empty[s], Cfg::kConsumers * Cfg::kCluster);  // every consumer's
     }
     ptx::fence_barrier_init();
   }
-  __syncthreads();
+  ptx::cluster_sync();  // barriers initialized in every CTA before any remote arrive or multicast
 
-  const int64_t tiles = p.tiles_m * p.tiles_n;
+  // The cluster walks cluster tiles (kCluster C tiles along M sharing a B tile) in grouped
+  // order; this CTA takes C tile-row tm = cluster tile-row * kCluster + rank.
+  const int rank = int(ptx::cluster_ctarank());
+  const int64_t cluster = blockIdx.x / Cfg::kCluster, clusters = gridDim.x / Cfg::kCluster;
+  const int64_t cluster_rows = ceil_div(p.tiles_m, int64_t(Cfg::kCluster));
+  const int64_t tiles = cluster_rows * p.tiles_n;
   if (warpgroup == 0) {
     // Producer: one thread walks the same tiles as the consumers and fills the ring.
     ptx::setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
       int stage = 0;
       uint32_t phase = 0;
-      for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const auto [tm, tn] = grouped_tile(tile, p.tiles_m, p.tiles_n, Cfg::kGroupM);
+      for (int64_t tile = cluster; tile < tiles; tile += clusters) {
+        const auto [cm, tn] = grouped_tile(tile, cluster_rows, p.tiles_n, Cfg::kGroupM);
+        const int64_t tm = cm * Cfg::kCluster + rank;
         for (int64_t kt = 0; kt < p.k_tiles; ++kt) {
           ptx::mbarrier_wait(&empty[stage], phase ^ 1);  // the consumers freed this stage
           ptx::mbarrier_arrive_expect_tx(&full[stage], uint32_t(Cfg::kStageBytes));
-          if (p.a_k_major)
-            tma_operand<typename Cfg::template A<true>>(&map_a, stage_a(stage), tm * kBM, kt * kBK, &full[stage]);
-          else
-            tma_operand<typename Cfg::template A<false>>(&map_a, stage_a(stage), tm * kBM, kt * kBK, &full[stage]);
-          if (p.b_k_major)
-            tma_operand<typename Cfg::template B<true>>(&map_b, stage_b(stage), tn * kBN, kt * kBK, &full[stage]);
-          else
-            tma_operand<typename Cfg::template B<false>>(&map_b, stage_b(stage), tn * kBN, kt * kBK, &full[stage]);
+          using A = typename Cfg::template A<true>;
+          using AT = typename Cfg::template A<false>;
+          using B = typename Cfg::template B<true>;
+          using BT = typename Cfg::template B<false>;
+          constexpr int kC = Cfg::kCluster;
+          if (p.a_k_major) tma_operand<A, true, 1>(&map_a, stage_a(stage), tm * kBM, kt * kBK, &full[stage], 0);
+          else tma_operand<AT, false, 1>(&map_a, stage_a(stage), tm * kBM, kt * kBK, &full[stage], 0);
+          if (p.b_k_major) tma_operand<B, true, kC>(&map_b, stage_b(stage), tn * kBN, kt * kBK, &full[stage], rank);
+          else tma_operand<BT, false, kC>(&map_b, stage_b(stage), tn * kBN, kt * kBK, &full[stage], rank);
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
       }
@@ -264,14 +374,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // Consumers: warpgroup c computes rows [64c, 64c+64) of every tile.
     ptx::setmaxnreg_inc<232>();
     const int consumer = warpgroup - 1;
-    const int64_t t = threadIdx.x - 128;  // thread of the TiledMMA (0..255)
-    static constexpr TileCoords kCrdC = Cfg::kCrdC;
-    const int64_t thr_m = kCrdC.thr_row(t), thr_n = kCrdC.thr_col(t);
     int stage = 0;
     uint32_t phase = 0;
     float acc[128];
-    for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const auto [tm, tn] = grouped_tile(tile, p.tiles_m, p.tiles_n, Cfg::kGroupM);
+    for (int64_t tile = cluster; tile < tiles; tile += clusters) {
+      const auto [cm, tn] = grouped_tile(tile, cluster_rows, p.tiles_n, Cfg::kGroupM);
+      const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
       if constexpr (Cfg::kBits == 32) {
         mainloop<Cfg, true, true>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
       } else if (p.a_k_major) {
@@ -282,13 +390,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         else mainloop<Cfg, false, false>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
       }
 
-      // Epilogue: tCgC = partition_C(gC), identity-tensor predicated, converted to T.
-      const int64_t m0 = tm * kBM, n0 = tn * kBN;
-      T* gC = static_cast<T*>(p.c) + m0 + n0 * p.ldc;
-      store_c_as<typename Cfg::Info>(acc, kCrdC, thr_m, thr_n, p.m - m0, p.n - n0, gC, p.ldc,
-                                     p.alpha, p.beta);
+      float* buf = reinterpret_cast<float*>(smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes);
+      epilogue<Cfg>(acc, buf, consumer, tm * kBM, tn * kBN, p);
     }
   }
+  ptx::cluster_sync();  // no CTA leaves while its peers may still arrive on its barriers
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,7 +418,7 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
 template <class Cfg, class Tile>
 bool make_map(CUtensorMap* map, void const* ptr, int64_t rows, int64_t k, int64_t ld) {
   constexpr TmaBox box = Tile::kBox;
-  constexpr bool k_major = Tile::kBoxes == 1 && box.box[0] == Cfg::kBK;
+  constexpr bool k_major = Tile::kIsKMajor;
   const cuuint64_t dims[2] = {cuuint64_t(k_major ? k : rows), cuuint64_t(k_major ? rows : k)};
   const cuuint64_t strides[1] = {cuuint64_t(ld * Cfg::kBits / 8)};
   const cuuint32_t box_dims[2] = {cuuint32_t(box.box[0]), cuuint32_t(box.box[1])};
@@ -324,7 +430,8 @@ bool make_map(CUtensorMap* map, void const* ptr, int64_t rows, int64_t k, int64_
                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// dst(r, k) = src(r, k) for a (rows, K) operand, K-major with leading dimension ld_dst.
+// dst(r, k) = src(r, k) for a (rows, K) operand, K-major with leading dimension ld_dst; fp32
+// (tf32 math) is rounded to tf32 on the way (cvt.rna), as kernel 04 does in registers.
 template <class T>
 __global__ void pack_k_major(T* dst, int64_t ld_dst, const T* src, int64_t s_r, int64_t s_k,
                              int64_t rows, int64_t k) {
@@ -332,7 +439,9 @@ __global__ void pack_k_major(T* dst, int64_t ld_dst, const T* src, int64_t s_r, 
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
        i += int64_t(gridDim.x) * blockDim.x) {
     const int64_t r = i / k, kk = i % k;
-    dst[r * ld_dst + kk] = src[r * s_r + kk * s_k];
+    T x = src[r * s_r + kk * s_k];
+    if constexpr (sizeof(T) == 4) x = __uint_as_float(ptx::to_tf32(x));
+    dst[r * ld_dst + kk] = x;
   }
 }
 
@@ -387,15 +496,31 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
                ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
                a.k_major, b.k_major};
     auto kernel = gemm_05_kernel<Cfg>;
-    int device = 0, sms = 0;
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute cluster_dim;
+    cluster_dim.id = cudaLaunchAttributeClusterDimension;
+    cluster_dim.val.clusterDim.x = Cfg::kCluster, cluster_dim.val.clusterDim.y = 1,
+    cluster_dim.val.clusterDim.z = 1;
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = size_t(Cfg::kSmemBytes);
+    config.stream = stream;
+    config.attrs = &cluster_dim;
+    config.numAttrs = 1;
+    // Persistent: as many clusters as fit on the GPU at once (asked once per device).
+    static int max_clusters[64] = {};
+    int device = 0;
     if (err == cudaSuccess) err = cudaGetDevice(&device);
-    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess)
+    if (err == cudaSuccess && device < 64 && max_clusters[device] == 0) {
       err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes));
+      config.gridDim = dim3(Cfg::kCluster);
+      if (err == cudaSuccess) err = cudaOccupancyMaxActiveClusters(&max_clusters[device], kernel, &config);
+      if (err == cudaSuccess && max_clusters[device] < 1) err = cudaErrorInvalidConfiguration;
+    }
     if (err == cudaSuccess) {
-      const int64_t grid = min64(p.tiles_m * p.tiles_n, sms);
-      kernel<<<unsigned(grid), Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(map_a, map_b, p);
-      err = cudaGetLastError();
+      const int64_t cluster_tiles = ceil_div(p.tiles_m, int64_t(Cfg::kCluster)) * p.tiles_n;
+      const int64_t clusters = min64(cluster_tiles, device < 64 ? max_clusters[device] : 1);
+      config.gridDim = dim3(unsigned(clusters * Cfg::kCluster));
+      err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, p);
     }
   }
   if (scratch_a) cudaFreeAsync(scratch_a, stream);

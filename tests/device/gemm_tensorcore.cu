@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,12 @@ const char* dtype_name(tessera_dtype d) {
   return d == TESSERA_F16 ? "f16" : d == TESSERA_BF16 ? "bf16" : d == TESSERA_TF32 ? "tf32" : "f32";
 }
 double tolerance(tessera_dtype d) { return d == TESSERA_BF16 ? 1e-2 : 1e-3; }
+// Kernel 05 (and the built-in choice, which is 05) reads tf32 operands by truncation: each
+// operand's relative error is below 2^-10, a product's below 2^-9 (see 05_wgmma_tma.cu).
+double tolerance(tessera_dtype d, const char* kernel) {
+  const bool truncating = !kernel || std::strcmp(kernel, "04_mma_sync") != 0;
+  return d == TESSERA_TF32 && truncating ? 1.0 / 512 : tolerance(d);
+}
 
 __device__ float load_as_float(const void* p, int64_t i, int d) {
   if (d == TESSERA_F16) return __half2float(static_cast<const __half*>(p)[i]);
@@ -149,6 +156,7 @@ int run_correctness(bool small, bool tiny) {
 
   int runs = 0, failures = 0, variant = 0;
   double worst[4] = {0, 0, 0, 0};
+  std::map<std::string, double> worst_of;  // "dtype kernel" -> worst normalised error
   ErrStats* st = static_cast<ErrStats*>(dalloc(sizeof(ErrStats)));
   const float alpha = 1.25f;
   for (tessera_dtype d : {TESSERA_F16, TESSERA_BF16, TESSERA_TF32}) {
@@ -212,12 +220,14 @@ int run_correctness(bool small, bool tiny) {
               std::memcpy(&err, &h.max_err_bits, 8);
               const double rel = h.ref2 > 0 ? std::sqrt(h.diff2 / h.ref2) : std::sqrt(h.diff2);
               worst[d] = std::max(worst[d], err);
-              if (!(err <= tolerance(d)) || h.nan_count || h.bad_padding) {
+              double& w = worst_of[std::string(dtype_name(d)) + " " + (kname ? kname : "(built-in)")];
+              w = std::max(w, err);
+              if (!(err <= tolerance(d, kname)) || h.nan_count || h.bad_padding) {
                 ++failures;
                 std::printf("FAIL %s %s %c%c m=%ld n=%ld k=%ld lda=%ld beta=%g: max err %.3g (tol %.0e) at "
                             "(%ld,%ld), ||err||/||ref|| %.3g, %llu NaN, %llu padding elements written\n",
                             kname ? kname : "(built-in)", dtype_name(d), ta, tb, long(s.m), long(s.n),
-                            long(s.k), long(lda), beta, err, tolerance(d), long(h.worst_index % ldc),
+                            long(s.k), long(lda), beta, err, tolerance(d, kname), long(h.worst_index % ldc),
                             long(h.worst_index / ldc), rel, h.nan_count, h.bad_padding);
               }
             }
@@ -228,7 +238,9 @@ int run_correctness(bool small, bool tiny) {
         }
       }
     }
-    std::printf("  %s: worst normalised error %.3g (tolerance %.0e)\n", dtype_name(d), worst[d], tolerance(d));
+    for (auto const& [key, w] : worst_of)
+      if (key.rfind(std::string(dtype_name(d)) + " ", 0) == 0)
+        std::printf("  %s: worst normalised error %.3g\n", key.c_str(), w);
   }
 
   // BLAS quick returns: k = 0 scales C by beta (beta = 0 writes zeros over NaN).

@@ -50,6 +50,27 @@ __device__ inline void mbarrier_wait(uint64_t* bar, uint32_t parity) {
       : "memory");
 }
 
+// ---- clusters ----------------------------------------------------------------------------------
+__device__ inline uint32_t cluster_ctarank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+// All threads of all CTAs of the cluster (also orders barrier initialization before remote use).
+__device__ inline void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
+}
+// Arrives on the barrier at the same shared-memory offset in CTA `rank` of the cluster.
+__device__ inline void mbarrier_arrive_cluster(uint64_t* bar, uint32_t rank) {
+  asm volatile(
+      "{\n.reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_u32(bar)),
+      "r"(rank)
+      : "memory");
+}
+
 // ---- TMA ---------------------------------------------------------------------------------------
 // One box of a 2-D tensor map into shared memory at coordinates (c0 innermost, c1); completes
 // its bytes on `bar`. Out-of-bounds elements of the box are written as zeros.
@@ -61,9 +82,26 @@ __device__ inline void tma_load_2d(void* smem_dst, void const* tensor_map, int32
       "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
       : "memory");
 }
+// The same box written to the same shared offset of every CTA in `cta_mask` (bit i = cluster
+// rank i), completing on the barrier at `bar`'s offset in each of them.
+__device__ inline void tma_load_2d_multicast(void* smem_dst, void const* tensor_map, int32_t c0,
+                                             int32_t c1, uint64_t* bar, uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_u32(smem_dst)),
+      "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(c0), "r"(c1), "r"(smem_u32(bar)),
+      "h"(cta_mask)
+      : "memory");
+}
 __device__ inline void prefetch_tensor_map(void const* tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(tensor_map))
                : "memory");
+}
+
+// A barrier among `threads` threads (a multiple of 32) that leaves the others running; id 0 is
+// __syncthreads'.
+__device__ inline void named_barrier_sync(uint32_t id, uint32_t threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
 // ---- register budget per warpgroup -------------------------------------------------------------
