@@ -113,8 +113,16 @@ struct HopperCfg {
   static constexpr int kStages = 4, kConsumers = 2, kThreads = 128 * (kConsumers + 1);
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
   // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster).
+#ifndef TESSERA_05_CLUSTER
   static constexpr int kCluster = 2;
-  static constexpr int64_t kGroupM = 8;  // cluster tile-rows (of kCluster tiles) per L2 group
+#else
+  static constexpr int kCluster = TESSERA_05_CLUSTER;
+#endif
+#ifndef TESSERA_05_GROUP
+  static constexpr int64_t kGroupM = 16 / kCluster;  // cluster tile-rows (of kCluster tiles) per L2 group
+#else
+  static constexpr int64_t kGroupM = TESSERA_05_GROUP;
+#endif
   static constexpr int kKSteps = int(kBK / kInstK);
 
   template <bool kKMajor>
@@ -223,9 +231,13 @@ __device__ __forceinline__ void tma_operand(void const* map, uint8_t* stage, int
 // it): one arrival per warpgroup on each CTA's empty barrier.
 template <class Cfg>
 __device__ __forceinline__ void release(uint64_t* empty) {
-  if (threadIdx.x % 128 == 0)
+  if (threadIdx.x % 128 != 0) return;
+  if constexpr (Cfg::kCluster == 1) {
+    ptx::mbarrier_arrive(empty);
+  } else {
 #pragma unroll
     for (int r = 0; r < Cfg::kCluster; ++r) ptx::mbarrier_arrive_cluster(empty, r);
+  }
 }
 
 // A consumer's k-loop over one C tile for one pair of operand majors (the transposes are
@@ -320,8 +332,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   // Shared memory: kStages x (A, B) stage tiles at 1024-byte aligned addresses, then barriers.
   extern __shared__ uint8_t smem_raw[];
-  uint8_t* smem = reinterpret_cast<uint8_t*>(
-      (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  // (An integer offset from smem_raw, so that the compiler still sees shared memory.)
+  uint8_t* smem = smem_raw + (1024 - ptx::smem_u32(smem_raw) % 1024) % 1024;
   auto stage_a = [&](int s) { return smem + s * Cfg::kStageBytes; };
   auto stage_b = [&](int s) { return smem + s * Cfg::kStageBytes + Cfg::kStageBytesA; };
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset);
@@ -390,8 +402,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         else mainloop<Cfg, false, false>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
       }
 
+#ifdef TESSERA_05_DIRECT
+      {
+        static constexpr TileCoords kCrdC = Cfg::kCrdC;
+        const int64_t t = threadIdx.x - 128;
+        const int64_t m0 = tm * kBM, n0 = tn * kBN;
+        T* gC = static_cast<T*>(p.c) + m0 + n0 * p.ldc;
+        store_c_as<typename Cfg::Info>(acc, kCrdC, kCrdC.thr_row(t), kCrdC.thr_col(t), p.m - m0, p.n - n0, gC, p.ldc, p.alpha, p.beta);
+      }
+#else
       float* buf = reinterpret_cast<float*>(smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes);
       epilogue<Cfg>(acc, buf, consumer, tm * kBM, tn * kBN, p);
+#endif
     }
   }
   ptx::cluster_sync();  // no CTA leaves while its peers may still arrive on its barriers
@@ -518,7 +540,9 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
     }
     if (err == cudaSuccess) {
       const int64_t cluster_tiles = ceil_div(p.tiles_m, int64_t(Cfg::kCluster)) * p.tiles_n;
-      const int64_t clusters = min64(cluster_tiles, device < 64 ? max_clusters[device] : 1);
+      int64_t clusters = min64(cluster_tiles, device < 64 ? max_clusters[device] : 1);
+      if (const char* e = getenv("TESSERA_05_CLUSTERS")) clusters = min64(cluster_tiles, atoi(e));
+      if (getenv("TESSERA_05_VERBOSE")) printf("05: max active clusters %d, launching %ld\n", max_clusters[device], long(clusters));
       config.gridDim = dim3(unsigned(clusters * Cfg::kCluster));
       err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, p);
     }
