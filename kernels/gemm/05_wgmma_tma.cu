@@ -136,7 +136,23 @@ struct HopperCfg {
   // l/4 and columns 2(l%4) of a warp, fall in 32 distinct banks), then copies them out along
   // columns (coalesced) applying beta.
   static constexpr int64_t kChunk = 32, kChunkLd = 64 + 4;
-  static constexpr int64_t kChunkBytes = kChunkLd * kChunk * 4;
+  // With beta = 0 and 16-bit C, a chunk instead goes out by TMA: the (64, kChunk) box in the
+  // 128B-swizzled layout of an MN-major GMMA tile, two buffers (fill one, store the other).
+  static constexpr SwizzledLayout kStoreTile = gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, kChunk);
+  static constexpr TmaBox kStoreBox = make_tma_box(make_tuple(64, kChunk), Swizzle(3, 4, 3));
+  static constexpr int64_t kStoreBytes = 64 * kChunk * 2;
+  // The box tile before its swizzle is (64, kChunk):(1, 64): offset(r, c) = r + 64 c, which the
+  // epilogue computes from its run-time row and column (checked here for every element).
+  static constexpr int64_t kStoreColStride = kStoreTile.layout(make_tuple(0, 1));
+  static constexpr bool store_tile_is_linear() {
+    for (int64_t r = 0; r < 64; ++r)
+      for (int64_t c = 0; c < kChunk; ++c)
+        if (kStoreTile.layout(make_tuple(r, c)) != r + c * kStoreColStride) return false;
+    return true;
+  }
+  static_assert(store_tile_is_linear(), "05: the store box tile must be r + stride * c");
+  static constexpr int64_t kChunkBytes =
+      ceil_div(max64(kChunkLd * kChunk * 4, 2 * kStoreBytes), int64_t(1024)) * 1024;
   // Stages, the consumers' epilogue buffers, the 2 x kStages barriers; +1024 to align the base
   // to the 128B swizzle period.
   static constexpr int64_t kEpilogueOffset = kStages * kStageBytes;
@@ -181,6 +197,7 @@ struct Params05 {
   int64_t ldc;
   int64_t tiles_m, tiles_n, k_tiles;
   bool a_k_major, b_k_major;
+  bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0, 16-byte aligned)
 };
 
 // The descriptor of k-step `step` of a stage tile at shared address `stage`, from row block
@@ -322,10 +339,44 @@ __device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, in
   }
 }
 
+// The same with TMA stores (16-bit C, beta = 0): per chunk, the fragment (alpha * acc, rounded
+// to T) goes to buffer j % 2 in the swizzled box layout; one thread stores the box and waits
+// until the store of chunk j - 1 has read its buffer, so the warpgroup can fill it next.
+template <class Cfg>
+__device__ __forceinline__ void epilogue_tma(float const (&acc)[128], uint8_t* buf, int consumer,
+                                             int64_t m0, int64_t n0, float alpha,
+                                             void const* map_c) {
+  using T = typename Cfg::T;
+  constexpr int64_t kChunk = Cfg::kChunk;
+  static constexpr TileCoords kCrdC = Cfg::kCrdC;
+  static constexpr Swizzle kSwizzle = Cfg::kStoreTile.swizzle;
+  const int t = threadIdx.x % 128;
+  const int row = int(kCrdC.thr_row(t)), col = int(kCrdC.thr_col(t));
+#pragma unroll
+  for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
+    T* box = reinterpret_cast<T*>(buf + (j % 2) * Cfg::kStoreBytes);
+#pragma unroll
+    for (int v = 0; v < 128; ++v)
+      if (kCrdC.frg_col(v) / kChunk == j)
+        box[kSwizzle(row + kCrdC.frg_row(v) +
+                     Cfg::kStoreColStride * (col + kCrdC.frg_col(v) % kChunk))] =
+            Cfg::Info::from_float(alpha * acc[v]);
+    ptx::fence_proxy_async_smem();
+    ptx::named_barrier_sync(1 + consumer, 128);
+    if (t == 0) {
+      ptx::tma_store_2d(map_c, box, int32_t(m0 + 64 * consumer), int32_t(n0 + j * kChunk));
+      ptx::bulk_commit();
+      ptx::bulk_wait_read<1>();
+    }
+    ptx::named_barrier_sync(1 + consumer, 128);
+  }
+}
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_05_kernel(const __grid_constant__ CUtensorMap map_a,
-                   const __grid_constant__ CUtensorMap map_b, Params05 p) {
+                   const __grid_constant__ CUtensorMap map_b,
+                   const __grid_constant__ CUtensorMap map_c, Params05 p) {
   using T = typename Cfg::T;
   constexpr int kStages = Cfg::kStages;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
@@ -359,7 +410,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int64_t tiles = cluster_rows * p.tiles_n;
   if (warpgroup == 0) {
     // Producer: one thread walks the same tiles as the consumers and fills the ring.
-    ptx::setmaxnreg_dec<40>();
+    ptx::setmaxnreg_dec<56>();
     if (threadIdx.x == 0) {
       int stage = 0;
       uint32_t phase = 0;
@@ -384,7 +435,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
   } else {
     // Consumers: warpgroup c computes rows [64c, 64c+64) of every tile.
-    ptx::setmaxnreg_inc<232>();
+    ptx::setmaxnreg_inc<224>();
     const int consumer = warpgroup - 1;
     int stage = 0;
     uint32_t phase = 0;
@@ -411,10 +462,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         store_c_as<typename Cfg::Info>(acc, kCrdC, kCrdC.thr_row(t), kCrdC.thr_col(t), p.m - m0, p.n - n0, gC, p.ldc, p.alpha, p.beta);
       }
 #else
-      float* buf = reinterpret_cast<float*>(smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes);
-      epilogue<Cfg>(acc, buf, consumer, tm * kBM, tn * kBN, p);
+      uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
+      if (Cfg::kBits == 16 && p.tma_store)
+        epilogue_tma<Cfg>(acc, buf, consumer, tm * kBM, tn * kBN, p.alpha, &map_c);
+      else
+        epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * kBM, tn * kBN, p);
 #endif
     }
+    if (threadIdx.x % 128 == 0) ptx::bulk_wait<0>();  // this warpgroup's stores have landed
   }
   ptx::cluster_sync();  // no CTA leaves while its peers may still arrive on its barriers
 }
@@ -450,6 +505,20 @@ bool make_map(CUtensorMap* map, void const* ptr, int64_t rows, int64_t k, int64_
   return encode(map, Cfg::Info::kTmaType, 2, const_cast<void*>(ptr), dims, strides, box_dims,
                 elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// C (M, N) column-major with leading dimension ldc, for the epilogue's (64, kChunk) store boxes.
+template <class Cfg>
+bool make_store_map(CUtensorMap* map, void* c, int64_t m, int64_t n, int64_t ldc) {
+  constexpr TmaBox box = Cfg::kStoreBox;
+  const cuuint64_t dims[2] = {cuuint64_t(m), cuuint64_t(n)};
+  const cuuint64_t strides[1] = {cuuint64_t(ldc * 2)};
+  const cuuint32_t box_dims[2] = {cuuint32_t(box.box[0]), cuuint32_t(box.box[1])};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  auto encode = encode_tiled();
+  return encode && encode(map, Cfg::Info::kTmaType, 2, c, dims, strides, box_dims, elem_strides,
+                          CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                          CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
 // dst(r, k) = src(r, k) for a (rows, K) operand, K-major with leading dimension ld_dst; fp32
@@ -508,15 +577,20 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
                           : Operand05{};
   if (err == cudaSuccess) {
     CUtensorMap map_a, map_b;
-    const bool ok =
+    bool ok =
         (a.k_major ? make_map<Cfg, typename Cfg::template A<true>>(&map_a, a.ptr, g.m, g.k, a.ld)
                    : make_map<Cfg, typename Cfg::template A<false>>(&map_a, a.ptr, g.m, g.k, a.ld)) &&
         (b.k_major ? make_map<Cfg, typename Cfg::template B<true>>(&map_b, b.ptr, g.n, g.k, b.ld)
                    : make_map<Cfg, typename Cfg::template B<false>>(&map_b, b.ptr, g.n, g.k, b.ld));
+    // C by TMA stores: 16-bit, beta = 0 (C is not read), 16-byte aligned pointer and columns.
+    CUtensorMap map_c = map_a;  // (unused unless tma_store)
+    const bool tma_store = Cfg::kBits == 16 && g.beta == 0.0f &&
+                           reinterpret_cast<uintptr_t>(g.c) % 16 == 0 && (g.ldc * 2) % 16 == 0;
+    if (ok && tma_store) ok = make_store_map<Cfg>(&map_c, g.c, g.m, g.n, g.ldc);
     if (!ok) err = cudaErrorInvalidValue;
     Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,
                ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
-               a.k_major, b.k_major};
+               a.k_major, b.k_major, tma_store};
     auto kernel = gemm_05_kernel<Cfg>;
     cudaLaunchConfig_t config = {};
     cudaLaunchAttribute cluster_dim;
@@ -544,7 +618,7 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
       if (const char* e = getenv("TESSERA_05_CLUSTERS")) clusters = min64(cluster_tiles, atoi(e));
       if (getenv("TESSERA_05_VERBOSE")) printf("05: max active clusters %d, launching %ld\n", max_clusters[device], long(clusters));
       config.gridDim = dim3(unsigned(clusters * Cfg::kCluster));
-      err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, p);
+      err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, p);
     }
   }
   if (scratch_a) cudaFreeAsync(scratch_a, stream);

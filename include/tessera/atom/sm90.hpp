@@ -93,6 +93,28 @@ __device__ inline void tma_load_2d_multicast(void* smem_dst, void const* tensor_
       "h"(cta_mask)
       : "memory");
 }
+// Shared memory -> global through a 2-D tensor map (out-of-bounds parts of the box are not
+// written); tracked by bulk groups: commit, then wait until at most N groups still read shared
+// memory (wait_read) or are still writing (wait).
+__device__ inline void tma_store_2d(void const* tensor_map, void const* smem_src, int32_t c0, int32_t c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(tensor_map)),
+               "r"(c0), "r"(c1), "r"(smem_u32(smem_src))
+               : "memory");
+}
+__device__ inline void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ inline void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+template <int N>
+__device__ inline void bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+}
+// Orders this thread's ordinary shared-memory writes before later async-proxy (TMA) reads.
+__device__ inline void fence_proxy_async_smem() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
 __device__ inline void prefetch_tensor_map(void const* tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(tensor_map))
                : "memory");
