@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -48,4 +49,33 @@ double median_ms(F&& launch, int reps, int sets) {
   CHECK_CUDA(cudaEventDestroy(b));
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+// Two launchers timed alternately (a b, b a, a b, ...), so that both see the same clocks and
+// power state (a long GEMM can lower the clock of whatever runs after it); medians of each.
+template <class F, class G>
+std::pair<double, double> median_ms_pair(F&& launch_a, G&& launch_b, int reps, int sets) {
+  cudaEvent_t e[3];
+  for (auto& x : e) CHECK_CUDA(cudaEventCreate(&x));
+  for (int i = 0; i < 5; ++i) launch_a(i % sets), launch_b(i % sets);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> ta(size_t(reps), 0.0f), tb(size_t(reps), 0.0f);
+  for (int i = 0; i < reps; ++i) {
+    const bool a_first = i % 2 == 0;
+    CHECK_CUDA(cudaEventRecord(e[0]));
+    if (a_first) launch_a(i % sets); else launch_b(i % sets);
+    CHECK_CUDA(cudaEventRecord(e[1]));
+    if (a_first) launch_b(i % sets); else launch_a(i % sets);
+    CHECK_CUDA(cudaEventRecord(e[2]));
+    CHECK_CUDA(cudaEventSynchronize(e[2]));
+    float first = 0, second = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&first, e[0], e[1]));
+    CHECK_CUDA(cudaEventElapsedTime(&second, e[1], e[2]));
+    ta[size_t(i)] = a_first ? first : second;
+    tb[size_t(i)] = a_first ? second : first;
+  }
+  for (auto& x : e) CHECK_CUDA(cudaEventDestroy(x));
+  std::sort(ta.begin(), ta.end());
+  std::sort(tb.begin(), tb.end());
+  return {ta[ta.size() / 2], tb[tb.size() / 2]};
 }
