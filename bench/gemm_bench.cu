@@ -1,7 +1,8 @@
 // bench/gemm_bench.cu -- tessera-bench: the ladder against cuBLAS SGEMM, same process, same data.
 //
 // For each size and kernel: CUDA events around each launch, 5 warm-ups, the median of --reps
-// (default 30) timed launches; inputs rotated over enough sets (A, B, C) that the working set is
+// (default 30) timed launches, tessera's and cuBLAS's alternating (so both see the same clocks
+// and power state); inputs rotated over enough sets (A, B, C) that the working set is
 // at least 4x the L2, so caches do not flatter; TFLOP/s = 2mnk / time. cuBLAS runs in its
 // default fp32 math mode (CUBLAS_DEFAULT_MATH: no TF32). The error is max |tessera - cuBLAS| /
 // max |cuBLAS| on the first input set.
@@ -101,7 +102,6 @@ int main(int argc, char** argv) {
           std::exit(3);
       };
       run_cublas(0, Cref);
-      const double cublas_ms = median_ms([&](int i) { run_cublas(i, C[i]); }, reps, sets);
       std::vector<float> ref(size_t(s.m * s.n)), out(ref.size());
       CHECK_CUDA(cudaMemcpy(ref.data(), Cref, ref.size() * 4, cudaMemcpyDeviceToHost));
       double ref_max = 0;
@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
           err = std::isnan(e) ? INFINITY : std::max(err, e);
         }
         err /= ref_max > 0 ? ref_max : 1;
-        const double ms = median_ms(run, reps, sets);
+        // tessera and cuBLAS alternately, launch by launch (same clocks and power state).
+        const auto [ms, cublas_ms] = median_ms_pair(run, [&](int i) { run_cublas(i, C[i]); }, reps, sets);
         rows.push_back({kname, s, ta, tb, ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, err});
         std::fprintf(stderr, "  %-18s %5ldx%5ldx%5ld %c%c  %8.3f ms %6.2f TFLOP/s | cuBLAS %8.3f ms %6.2f TFLOP/s | %.3fx | err %.2e\n",
                      kname.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms, flop / ms * 1e-9,

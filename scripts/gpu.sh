@@ -8,11 +8,12 @@
 #      cuBLAS reference), then compute-sanitizer memcheck (small sizes) and racecheck (two sizes);
 #   5. the benchmark against cuBLAS (tessera-bench), and bench/results/gemm_simt.md assembled
 #      under $OUT (GPU, date, commit, command, numbers);
-#   6. the tensor-core kernels (04) for TF32, F16 and BF16 (gemm_tensorcore): correctness (odd
-#      sizes, N/T, odd K, NaN-poisoned C, float64 reference), memcheck and racecheck, the
-#      benchmark against cuBLAS in the same run, bench/results/gemm_tensorcore.md under $OUT.
+#   6. the tensor-core kernels (04 mma.sync, 05 wgmma + TMA) for TF32, F16 and BF16
+#      (gemm_tensorcore): correctness (odd sizes, N/T, odd K, NaN-poisoned C, float64
+#      reference), memcheck and racecheck, the benchmark against cuBLAS in the same run (launches
+#      alternating), bench/results/gemm_tensorcore.md under $OUT.
 #
-#   OUT=/tmp/out scripts/gpu.sh tc [quick]     only step 1 (04's targets) and step 6
+#   OUT=/tmp/out scripts/gpu.sh tc [quick]     only steps 1, 2 and 6
 #
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -49,9 +50,17 @@ if command -v cuobjdump >/dev/null; then
     /Function :/ { name=$3 }
     /FFMA/ { ffma[name]++ } /LDL|STL/ { local[name]++ } /LDS.128/ { lds128[name]++ }
     /LDS/ { lds[name]++ } /LDGSTS/ { ldgsts[name]++ } /HMMA/ { hmma[name]++ } /LDSM/ { ldsm[name]++ }
+    /HGMMA/ { hgmma[name]++ } /UTMALDG/ { utmaldg[name]++ } /UTMASTG/ { utmastg[name]++ }
     /Function :/ { seen[name] = 1 }
-    END { for (n in seen) printf "%-110.110s FFMA %5d  HMMA %4d  LDSM %3d  LDS %4d (128-bit %4d)  LDGSTS %3d  LDL/STL %d\n", n, ffma[n], hmma[n], ldsm[n], lds[n], lds128[n], ldgsts[n], local[n] }' \
+    END { for (n in seen) printf "%-110.110s FFMA %5d  HMMA %4d  HGMMA %3d  UTMALDG %2d  UTMASTG %2d  LDSM %3d  LDS %4d (128-bit %4d)  LDGSTS %3d  LDL/STL %d\n", n, ffma[n], hmma[n], hgmma[n], utmaldg[n], utmastg[n], ldsm[n], lds[n], lds128[n], ldgsts[n], local[n] }' \
     | sort | tee "$OUT/sass_summary.txt"
+  # Kernel 05 (issue 6): HGMMA in every instantiation, no local memory.
+  if awk '/gemm_05_kernel/ { n++; if ($0 !~ /HGMMA +[1-9]/ || $0 !~ /LDL\/STL 0$/) bad++ }
+          END { exit !(n == 3 && !bad) }' "$OUT/sass_summary.txt"; then
+    echo "SASS check 05: 3 kernels, HGMMA in each, no LDL/STL: ok"
+  else
+    echo "SASS check 05: FAILED"; status=1
+  fi
   # The main loop of 03's default NN kernel (A vectors, B k-contiguous), for reading.
   [ -n "${SASS_DUMP:-}" ] && cuobjdump -sass build-gpu/kernels/libtessera_gemm.so 2>/dev/null | awk '
     /Function :/ { keep = ($3 ~ /gemm_03_kernel.*CopyKindE1ELS4_0ENS1_5ShapeILi128ELi128ELi16ELi4ELi1E/) }
@@ -59,12 +68,12 @@ if command -v cuobjdump >/dev/null; then
 fi
 
 tensorcore() {
-  step "tensor cores (04): correctness ($tc_mode)"
+  step "tensor cores (04, 05): correctness ($tc_mode)"
   if [ "$tc_mode" = quick ]; then "$bin/gemm_tensorcore" --small; else "$bin/gemm_tensorcore"; fi \
     2>&1 | tee "$OUT/tc_correctness.txt" | tail -30
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
-  step "tensor cores (04): compute-sanitizer memcheck (--small) and racecheck (--tiny)"
+  step "tensor cores (04, 05): compute-sanitizer memcheck (--small) and racecheck (--tiny)"
   compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gemm_tensorcore" --small 2>&1 \
     | tail -6 | tee "$OUT/tc_memcheck.txt"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
@@ -72,23 +81,23 @@ tensorcore() {
     | tail -6 | tee "$OUT/tc_racecheck.txt"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
-  step "tensor cores (04): benchmark against cuBLAS"
-  tc_cmd="$bin/gemm_tensorcore --bench --dtypes ${TC_DTYPES:-f16,bf16,tf32} --sizes ${TC_SIZES:-4096x4096x4096,8192x8192x8192,8192x8192x1024} --trans ${TC_TRANS:-NN} --json $OUT/gemm_tensorcore.json --md $OUT/tc_table.md"
+  step "tensor cores (04, 05): benchmark against cuBLAS"
+  tc_cmd="$bin/gemm_tensorcore --bench --dtypes ${TC_DTYPES:-f16,bf16,tf32} --sizes ${TC_SIZES:-4096x4096x4096,8192x8192x8192,5120x5120x4096,8192x8192x1024,16384x16384x16384} --trans ${TC_TRANS:-NN} --json $OUT/gemm_tensorcore.json --md $OUT/tc_table.md"
   echo "$tc_cmd"
   $tc_cmd 2>&1 | tee build-gpu/tc_bench.txt
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  tc_trans_cmd="$bin/gemm_tensorcore --bench --dtypes f16,bf16 --sizes 4096x4096x4096 --trans TN,NT,TT --md $OUT/tc_trans.md"
+  tc_trans_cmd="$bin/gemm_tensorcore --bench --dtypes f16,bf16,tf32 --sizes 4096x4096x4096,8192x8192x8192 --trans TN,NT,TT --kernels 05_wgmma_tma --md $OUT/tc_trans.md"
   echo "$tc_trans_cmd"
   $tc_trans_cmd 2>&1 | tee build-gpu/tc_bench_trans.txt
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   {
-    echo "# GEMM ladder part 2: tensor cores through mma.sync (kernel 04) vs cuBLAS"
+    echo "# GEMM ladder part 2: tensor cores (04 mma.sync, 05 wgmma + TMA) vs cuBLAS"
     echo
     echo "- GPU: ${gpu:-unknown} ($(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1) driver)"
     echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
     echo "- commit: $commit"
     echo "- command: \`OUT=... scripts/gpu.sh tc $tc_mode\` (benchmark: \`$tc_cmd\`)"
-    echo "- timing: CUDA events per launch, 5 warm-ups, median of 30; inputs rotated over enough sets to exceed 4x L2; cuBLAS = cublasGemmEx (F16/BF16 in and out, F32 compute; TF32 = CUBLAS_COMPUTE_32F_FAST_TF32 on fp32 data), same process and data"
+    echo "- timing: CUDA events per launch, 5 warm-ups, median of 30, tessera and cuBLAS launches alternating (same clocks and power state); inputs rotated over enough sets to exceed 4x L2; cuBLAS = cublasGemmEx (F16/BF16 in and out, F32 compute; TF32 = CUBLAS_COMPUTE_32F_FAST_TF32 on fp32 data), same process and data"
     echo "- max rel err: max |tessera - cuBLAS| / max |cuBLAS| (both round C to the dtype)"
     echo
     cat "$OUT/tc_table.md" 2>/dev/null
@@ -162,7 +171,7 @@ fi
   echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
   echo "- commit: $commit"
   echo "- command: \`OUT=... scripts/gpu.sh $mode\` (benchmark: \`$bench_cmd\`)"
-  echo "- timing: CUDA events per launch, 5 warm-ups, median of 30; inputs rotated over enough sets to exceed 4x L2; cuBLAS in CUBLAS_DEFAULT_MATH (no TF32), same process and data"
+  echo "- timing: CUDA events per launch, 5 warm-ups, median of 30, tessera and cuBLAS launches alternating (same clocks and power state); inputs rotated over enough sets to exceed 4x L2; cuBLAS in CUBLAS_DEFAULT_MATH (no TF32), same process and data"
   echo "- max rel err: max |tessera - cuBLAS| / max |cuBLAS|"
   echo
   cat "$OUT/gemm_bench_table.md" 2>/dev/null
