@@ -568,8 +568,9 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
   // along K picks K-major.
   const bool k_major = s_k == 1;
   const int64_t ld = k_major ? s_r : s_k;
-  const bool aligned = reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && (ld * bytes) % 16 == 0;
-  if (aligned && (k_major || Cfg::kBits == 16)) return {ptr, ld, k_major};
+  // (gemm_abi.cu's built-in choice mirrors this test: tma_reads_directly.)
+  if (tma_addressable(reinterpret_cast<uintptr_t>(ptr), ld * bytes) && (k_major || Cfg::kBits == 16))
+    return {ptr, ld, k_major};
   const int64_t ld_packed = ceil_div(k, 16 / bytes) * (16 / bytes);
   *err = cudaMallocAsync(scratch, size_t(rows * ld_packed * bytes), stream);
   if (*err != cudaSuccess) return {nullptr, 0, true};
@@ -600,7 +601,7 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
     // C by TMA stores: 16-bit, beta = 0 (C is not read), 16-byte aligned pointer and columns.
     CUtensorMap map_c = map_a;  // (unused unless tma_store)
     const bool tma_store = Cfg::kBits == 16 && g.beta == 0.0f &&
-                           reinterpret_cast<uintptr_t>(g.c) % 16 == 0 && (g.ldc * 2) % 16 == 0;
+                           tma_addressable(reinterpret_cast<uintptr_t>(g.c), g.ldc * 2);
     if (ok && tma_store) ok = make_store_map<Cfg>(&map_c, g.c, g.m, g.n, g.ldc);
     if (!ok) err = cudaErrorInvalidValue;
     Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,

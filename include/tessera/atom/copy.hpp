@@ -96,6 +96,12 @@ struct TmaBox {
   int swizzle_bytes = 0;
 };
 
+// A tensor map can address a matrix when its base address and its leading dimension (in bytes)
+// are multiples of 16 (cuTensorMapEncodeTiled's requirements for a 2-D tile map).
+TESSERA_HD constexpr bool tma_addressable(uint64_t address, int64_t leading_bytes) {
+  return address % 16 == 0 && leading_bytes % 16 == 0;
+}
+
 TESSERA_HD constexpr TmaBox make_tma_box(IntTuple const& tile_shape, Swizzle const& byte_swizzle) {
   if (tile_shape.rank() > 5) fail("tma: a box has at most 5 modes");
   if (byte_swizzle.bits > 0 && (byte_swizzle.base != 4 || byte_swizzle.shift != 3)) {
