@@ -212,6 +212,35 @@ struct HopperCfg {
     return f;
   }
   static constexpr Fragment kFragment = make_fragment();
+
+  // The TMA-store epilogue writes the fragment with stmatrix .x4 .trans: it must be made of 8x8
+  // blocks in stmatrix's register layout. Per warp: lane l at (+l/4, +2(l%4)) from lane 0; value
+  // pairs (2p, 2p+1) side by side in a row, each pair's block origin on multiples of 8.
+  // matrix[j][q] = the first value of the q-th 8x8 block of chunk j.
+  struct Blocks {
+    int matrix[kChunks][kPerChunk / 2] = {};
+  };
+  static constexpr Blocks make_blocks() {
+    for (int64_t t = 0; t < 128; ++t) {
+      const int64_t lane0 = t - t % 32, l = t % 32;
+      if (kCrdC.thr_row(t) != kCrdC.thr_row(lane0) + l / 4 ||
+          kCrdC.thr_col(t) != kCrdC.thr_col(lane0) + 2 * (l % 4) || kCrdC.thr_col(lane0) != 0 ||
+          kCrdC.thr_row(lane0) % 8 != 0)
+        fail("05: the C fragment's lanes are not stmatrix's");
+    }
+    Blocks b;
+    for (int j = 0; j < kChunks; ++j)
+      for (int q = 0; q < kPerChunk / 2; ++q) {
+        const int v = kFragment.value[j][2 * q], w = kFragment.value[j][2 * q + 1];
+        if (w != v + 1 || kFragment.row[w] != kFragment.row[v] ||
+            kFragment.col[w] != kFragment.col[v] + 1 || kFragment.row[v] % 8 != 0 ||
+            kFragment.col[v] % 8 != 0)
+          fail("05: the C fragment's values are not stmatrix's 8x8 blocks");
+        b.matrix[j][q] = v;
+      }
+    return b;
+  }
+  static constexpr Blocks kBlocks = make_blocks();
 };
 
 struct Params05 {
@@ -365,9 +394,23 @@ __device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, in
   }
 }
 
+// Two floats as one 32-bit register of two 16-bit values, the first in the low half.
+template <class T>
+__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
+  if constexpr (std::is_same_v<T, __half>) {
+    const __half2 h = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&h);
+  } else {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&h);
+  }
+}
+
 // The same with TMA stores (16-bit C, beta = 0): per chunk, the fragment (alpha * acc, rounded
-// to T) goes to buffer j % 2 in the swizzled box layout; one thread stores the box and waits
-// until the store of chunk j - 1 has read its buffer, so the warpgroup can fill it next.
+// to T) goes to buffer j % 2 in the swizzled box layout, 8x8 blocks at a time with stmatrix
+// (transposed: a block's columns are 16-byte runs of the column-major box); one thread stores
+// the box and waits until the store of chunk j - 1 has read its buffer, so the warpgroup can
+// fill it next.
 template <class Cfg>
 __device__ __forceinline__ void epilogue_tma(float const (&acc)[128], uint8_t* buf, int consumer,
                                              int64_t m0, int64_t n0, float alpha,
@@ -376,17 +419,24 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[128], uint8_t* b
   constexpr int64_t kChunk = Cfg::kChunk;
   static constexpr TileCoords kCrdC = Cfg::kCrdC;
   static constexpr Swizzle kSwizzle = Cfg::kStoreTile.swizzle;
-  const int t = threadIdx.x % 128;
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
-  const int row = int(kCrdC.thr_row(t)), col = int(kCrdC.thr_col(t));
+  static constexpr typename Cfg::Blocks kB = Cfg::kBlocks;
+  const int t = threadIdx.x % 128, lane = t % 32;
+  const int warp_row = int(kCrdC.thr_row(t - lane));  // the warp's first row (lane 0, column 0)
 #pragma unroll
   for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
     T* box = reinterpret_cast<T*>(buf + (j % 2) * Cfg::kStoreBytes);
 #pragma unroll
-    for (int i = 0; i < Cfg::kPerChunk; ++i) {
-      const int v = kF.value[j][i];
-      box[kSwizzle(row + kF.row[v] + Cfg::kStoreColStride * (col + kF.col[v]))] =
-          Cfg::Info::from_float(alpha * acc[v]);
+    for (int s = 0; s < Cfg::kPerChunk / 8; ++s) {  // 4 blocks per stmatrix.x4
+      uint32_t regs[4];
+      int row = 0, col = 0;  // the block this lane addresses: block lane / 8, its column lane % 8
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int v = kB.matrix[j][4 * s + i];
+        regs[i] = pack2<T>(alpha * acc[v], alpha * acc[v + 1]);
+        if (lane / 8 == i) row = kF.row[v], col = kF.col[v];
+      }
+      ptx::stmatrix_x4_trans(box + kSwizzle(warp_row + row + Cfg::kStoreColStride * (col + lane % 8)), regs);
     }
     ptx::fence_proxy_async_smem();
     ptx::named_barrier_sync(1 + consumer, 128);

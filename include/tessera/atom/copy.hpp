@@ -165,6 +165,15 @@ __device__ inline void ldmatrix_x1(uint32_t (&r)[1], void const* smem_row) {
                : "=r"(r[0])
                : "r"(smem_address(smem_row)));
 }
+// stmatrix .x4 .trans: four 8x8 16-bit matrices from registers (thread t holds row t/4, columns
+// 2(t%4) and 2(t%4)+1 of each, packed low-first) to shared memory, transposed: lane 8i + j gives
+// the address of the 16 bytes that receive column j of matrix i.
+__device__ inline void stmatrix_x4_trans(void* smem_row, uint32_t const (&r)[4]) {
+  asm volatile("stmatrix.sync.aligned.x4.trans.m8n8.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(
+                   smem_address(smem_row)),
+               "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+               : "memory");
+}
 __device__ inline void ldmatrix_x4_trans(uint32_t (&r)[4], void const* smem_row) {
   asm volatile("ldmatrix.sync.aligned.x4.trans.m8n8.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
