@@ -17,9 +17,6 @@ struct Step1 {
   static constexpr TiledMMA kMma = presets::step1();
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
   static constexpr int kThreads = 256;
-  static_assert(kMma.threads() == kThreads, "step1: the TiledMMA must have 256 threads");
-  static_assert(kMma.tile_size(0) * 2 == kBM && kMma.tile_size(1) * 2 == kBN,
-                "step1: the permutation (64 rows) must tile the 128x128 CTA tile twice");
 
   // Compact tiles (column-major): C (BM,BN), A (BM,BK), B (BN,BK).
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
@@ -27,19 +24,12 @@ struct Step1 {
   static constexpr Layout kTileB = Layout(make_tuple(kBN, kBK));
 
   // Thread partitions: thread -> first element, value -> element (seed 001 step B and C).
-  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
-  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;  // (1,(4,2),(4,2))
-  static constexpr Layout kThrA = kMma.partitioner(Operand::kA, kTileA).thread;
-  static constexpr Layout kFrgA = kMma.partitioner(Operand::kA, kTileA).fragment;  // (1,(4,2),8)
-  static constexpr Layout kThrB = kMma.partitioner(Operand::kB, kTileB).thread;
-  static constexpr Layout kFrgB = kMma.partitioner(Operand::kB, kTileB).fragment;  // (1,(4,2),8)
-  static_assert(kFrgC == parse_layout("(1,(4,2),(4,2)):(0,(1,64),(128,8192))"),
-                "step1: C fragment differs from seed 001's (1,(4,2),(4,2)):(0,(128,8192),(1,64)) "
-                "transposed to column-major");
-  static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
-                    same_offsets(kMma, Operand::kA, kTileA, kThrA) &&
-                    same_offsets(kMma, Operand::kB, kTileB, kThrB),
-                "step1: thread-offset layouts disagree with TiledMMA::partition_*");
+  static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
+  static constexpr ThreadPartition kPartA = kMma.partitioner(Operand::kA, kTileA);
+  static constexpr ThreadPartition kPartB = kMma.partitioner(Operand::kB, kTileB);
+  static constexpr Layout kThrC = kPartC.thread, kFrgC = kPartC.fragment;  // (1,(4,2),(4,2))
+  static constexpr Layout kThrA = kPartA.thread, kFrgA = kPartA.fragment;  // (1,(4,2),8)
+  static constexpr Layout kThrB = kPartB.thread, kFrgB = kPartB.fragment;  // (1,(4,2),8)
 
   static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
   static constexpr TileCoords kCrdA = make_coords(kThrA, kFrgA, kBM);
@@ -48,13 +38,29 @@ struct Step1 {
   // Register fragments: M values x K, N values x K, M x N accumulators.
   static constexpr int kFM = int(kFrgA[1].size()), kFN = int(kFrgB[1].size());
   static constexpr int kFK = int(kFrgA[2].size());
-  static_assert(kFM * kFN == kFrgC.size() && kFK == kBK, "step1: fragment shapes do not match");
+
+  // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
+  __device__ static constexpr void check() {
+    static_assert(kMma.threads() == kThreads, "step1: the TiledMMA must have 256 threads");
+    static_assert(kMma.tile_size(0) * 2 == kBM && kMma.tile_size(1) * 2 == kBN,
+                  "step1: the permutation (64 rows) must tile the 128x128 CTA tile twice");
+    static_assert(kFrgC == parse_layout("(1,(4,2),(4,2)):(0,(1,64),(128,8192))"),
+                  "step1: C fragment differs from seed 001's (1,(4,2),(4,2)):(0,(128,8192),(1,64)) "
+                  "transposed to column-major");
+    static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
+                      same_offsets(kMma, Operand::kA, kTileA, kThrA) &&
+                      same_offsets(kMma, Operand::kB, kTileB, kThrB),
+                  "step1: thread-offset layouts disagree with TiledMMA::partition_*");
+    static_assert(kFM * kFN == kFrgC.size() && kFK == kBK, "step1: fragment shapes do not match");
+  }
 };
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads)
 gemm_01_kernel(GemmArgs p) {
-  static constexpr TileCoords kCrdC = Cfg::kCrdC, kCrdA = Cfg::kCrdA, kCrdB = Cfg::kCrdB;
+  Cfg::check();
+  static constexpr FlatCoords kCrdC = flat(Cfg::kCrdC), kCrdA = flat(Cfg::kCrdA),
+                              kCrdB = flat(Cfg::kCrdB);
   constexpr int kFM = Cfg::kFM, kFN = Cfg::kFN, kFK = Cfg::kFK;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 

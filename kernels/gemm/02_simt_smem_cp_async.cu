@@ -53,7 +53,6 @@ struct Seed004 {
   static constexpr TiledMMA kMma = presets::step1();
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
   static constexpr int kThreads = 256;
-  static_assert(kMma.threads() == kThreads, "seed004: the TiledMMA must have 256 threads");
 
   // Shared-memory tiles: column-major (BM,BK):(1,BM) and (BN,BK):(1,BN), as in seed 004.
   static constexpr Layout kSA = Layout(make_tuple(kBM, kBK));
@@ -61,28 +60,33 @@ struct Seed004 {
 
   static constexpr CopyPlan kPlanA = make_plan(kCopyA, kSA);
   static constexpr CopyPlan kPlanB = make_plan(kCopyB, kSB);
-  static_assert(kPlanA.copy.threads() == kThreads && kPlanB.copy.threads() == kThreads,
-                "seed004: the tiled copies must use all 256 threads");
-  static_assert(kPlanA.vec == 1 || contiguous_prefix(kPlanA.frg) >= kPlanA.vec,
-                "seed004: a vector copy's values must be contiguous in the tile");
-  static_assert(kPlanB.vec == 1 || contiguous_prefix(kPlanB.frg) >= kPlanB.vec,
-                "seed004: a vector copy's values must be contiguous in the tile");
 
   // MMA partitions of the shared tiles and of C.
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
-  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;  // (1,(4,2),(4,2))
-  static constexpr Layout kThrA = kMma.partitioner(Operand::kA, kSA).thread;
-  static constexpr Layout kFrgA = kMma.partitioner(Operand::kA, kSA).fragment;     // (1,(4,2),8)
-  static constexpr Layout kThrB = kMma.partitioner(Operand::kB, kSB).thread;
-  static constexpr Layout kFrgB = kMma.partitioner(Operand::kB, kSB).fragment;     // (1,(4,2),8)
-  static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
-                    same_offsets(kMma, Operand::kA, kSA, kThrA) &&
-                    same_offsets(kMma, Operand::kB, kSB, kThrB),
-                "seed004: thread-offset layouts disagree with TiledMMA::partition_*");
+  static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
+  static constexpr ThreadPartition kPartA = kMma.partitioner(Operand::kA, kSA);
+  static constexpr ThreadPartition kPartB = kMma.partitioner(Operand::kB, kSB);
+  static constexpr Layout kThrC = kPartC.thread, kFrgC = kPartC.fragment;  // (1,(4,2),(4,2))
+  static constexpr Layout kThrA = kPartA.thread, kFrgA = kPartA.fragment;  // (1,(4,2),8)
+  static constexpr Layout kThrB = kPartB.thread, kFrgB = kPartB.fragment;  // (1,(4,2),8)
   static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
   static constexpr int kFM = int(kFrgA[1].size()), kFN = int(kFrgB[1].size());
   static constexpr int kFK = int(kFrgA[2].size());
+
+  // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
+  __device__ static constexpr void check() {
+    static_assert(kMma.threads() == kThreads, "seed004: the TiledMMA must have 256 threads");
+    static_assert(kPlanA.copy.threads() == kThreads && kPlanB.copy.threads() == kThreads,
+                  "seed004: the tiled copies must use all 256 threads");
+    static_assert(kPlanA.vec == 1 || contiguous_prefix(kPlanA.frg) >= kPlanA.vec,
+                  "seed004: a vector copy's values must be contiguous in the tile");
+    static_assert(kPlanB.vec == 1 || contiguous_prefix(kPlanB.frg) >= kPlanB.vec,
+                  "seed004: a vector copy's values must be contiguous in the tile");
+    static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
+                      same_offsets(kMma, Operand::kA, kSA, kThrA) &&
+                      same_offsets(kMma, Operand::kB, kSB, kThrB),
+                  "seed004: thread-offset layouts disagree with TiledMMA::partition_*");
+  }
 };
 
 // One operand's (rows, BK) tile, global -> shared (tXgX -> tXsX), one cp.async per copy atom;
@@ -91,22 +95,24 @@ template <class Cfg, int kOperand>
 __device__ __forceinline__ void copy_g2s(const float* g, int64_t s_r, int64_t s_k, int64_t res_r,
                                          int64_t res_k, float* s) {
   static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
+  static constexpr FlatLayout kThr = flat(kPlan.thr), kFrg = flat(kPlan.frg);
+  static constexpr FlatCoords kCrd = flat(kPlan.crd);
   constexpr int64_t kVec = kPlan.vec;
   constexpr int kCopies = int(kPlan.frg.size() / kVec);
   const int64_t t = threadIdx.x;
-  const int64_t r0 = kPlan.crd.thr_row(t), k0 = kPlan.crd.thr_col(t);
-  float* tXsX = s + kPlan.thr(t);  // (CPY, CPY_rows, CPY_K)
+  const int64_t r0 = kCrd.thr_row(t), k0 = kCrd.thr_col(t);
+  float* tXsX = s + kThr(t);  // (CPY, CPY_rows, CPY_K)
 #pragma unroll
   for (int c = 0; c < kCopies; ++c) {
     const int64_t v = c * kVec;
-    const int64_t r = r0 + kPlan.crd.frg_row(v), k = k0 + kPlan.crd.frg_col(v);
+    const int64_t r = r0 + kCrd.frg_row(v), k = k0 + kCrd.frg_col(v);
     const float* src = g + r * s_r + k * s_k;
     if constexpr (kVec == 1) {
       const bool valid = r < res_r && k < res_k;
-      ptx::cp_async_4(tXsX + kPlan.frg(v), valid ? src : g, valid);
+      ptx::cp_async_4(tXsX + kFrg(v), valid ? src : g, valid);
     } else {
       const int64_t n = k < res_k ? min64(max64(res_r - r, 0), kVec) : 0;
-      ptx::cp_async_16_partial(tXsX + kPlan.frg(v), n > 0 ? src : g, int(n * 4));
+      ptx::cp_async_16_partial(tXsX + kFrg(v), n > 0 ? src : g, int(n * 4));
     }
   }
 }
@@ -114,9 +120,10 @@ __device__ __forceinline__ void copy_g2s(const float* g, int64_t s_r, int64_t s_
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads)
 gemm_02_kernel(GemmArgs p) {
-  static constexpr TileCoords kCrdC = Cfg::kCrdC;
-  static constexpr Layout kThrA = Cfg::kThrA, kFrgA = Cfg::kFrgA;
-  static constexpr Layout kThrB = Cfg::kThrB, kFrgB = Cfg::kFrgB;
+  Cfg::check();
+  static constexpr FlatCoords kCrdC = flat(Cfg::kCrdC);
+  static constexpr FlatLayout kThrA = flat(Cfg::kThrA), kFrgA = flat(Cfg::kFrgA);
+  static constexpr FlatLayout kThrB = flat(Cfg::kThrB), kFrgB = flat(Cfg::kFrgB);
   constexpr int kFM = Cfg::kFM, kFN = Cfg::kFN, kFK = Cfg::kFK;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 

@@ -69,43 +69,47 @@ struct SimtHopper {
   static constexpr TiledMMA kMma =
       make_tiled_mma(atom::universal_fma(), parse_layout("((4,4),(8,2),1):((1,32),(4,128),0)"),
                      make_tile(parse_layout("(16,4):(4,1)"), parse_layout("(16,4):(4,1)"), _));
-  static_assert(kMma.threads() == kThreads, "simt: the TiledMMA must have 256 threads");
 
   // Shared tiles, one stage each: MN-major, k-rows padded.
   static constexpr Layout kSA = Layout(make_tuple(kBM, kBK), make_tuple(1, kBM + kPad));
   static constexpr Layout kSB = Layout(make_tuple(kBN, kBK), make_tuple(1, kBN + kPad));
   static constexpr int64_t kStageA = kSA.cosize() + kPad, kStageB = kSB.cosize() + kPad;
-  static_assert(kStageA % 4 == 0 && kStageB % 4 == 0 && (kBM + kPad) % 4 == 0,
-                "simt: every shared k-row must start on a 16-byte boundary");
   static constexpr int64_t kSmemBytes = kStages * (kStageA + kStageB) * 4;
 
   static constexpr CopyPlan kPlanA = make_plan(kCopyA, Layout(make_tuple(kBM, kBK)), kSA);
   static constexpr CopyPlan kPlanB = make_plan(kCopyB, Layout(make_tuple(kBN, kBK)), kSB);
-  static_assert(contiguous_prefix(kPlanA.src_frg) >= kPlanA.vec &&
-                    contiguous_prefix(kPlanA.dst_frg) >= kPlanA.vec &&
-                    contiguous_prefix(kPlanB.src_frg) >= kPlanB.vec &&
-                    contiguous_prefix(kPlanB.dst_frg) >= kPlanB.vec,
-                "simt: a vector copy's values must be contiguous in global and shared memory");
 
   // MMA partitions: of the shared tiles (fragments read with 128-bit loads) and of C.
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr Layout kThrA = kMma.partitioner(Operand::kA, kSA).thread;
-  static constexpr Layout kFrgA = kMma.partitioner(Operand::kA, kSA).fragment;  // (1,(4,2),BK)
-  static constexpr Layout kThrB = kMma.partitioner(Operand::kB, kSB).thread;
-  static constexpr Layout kFrgB = kMma.partitioner(Operand::kB, kSB).fragment;  // (1,(4,2),BK)
-  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
-  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
-  static_assert(same_offsets(kMma, Operand::kA, kSA, kThrA) &&
-                    same_offsets(kMma, Operand::kB, kSB, kThrB) &&
-                    same_offsets(kMma, Operand::kC, kTileC, kThrC),
-                "simt: thread-offset layouts disagree with TiledMMA::partition_*");
+  static constexpr ThreadPartition kPartA = kMma.partitioner(Operand::kA, kSA);
+  static constexpr ThreadPartition kPartB = kMma.partitioner(Operand::kB, kSB);
+  static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
+  static constexpr Layout kThrA = kPartA.thread, kFrgA = kPartA.fragment;  // (1,(4,2),BK)
+  static constexpr Layout kThrB = kPartB.thread, kFrgB = kPartB.fragment;  // (1,(4,2),BK)
+  static constexpr Layout kThrC = kPartC.thread, kFrgC = kPartC.fragment;
   static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
   static constexpr int kFM = int(kFrgA[1].size()), kFN = int(kFrgB[1].size());
   static constexpr int kVec = 4;  // floats per shared-memory load
-  static_assert(contiguous_prefix(kFrgA) >= kVec && contiguous_prefix(kFrgB) >= kVec &&
-                    contiguous_prefix(kFrgC) >= kVec && kFM % kVec == 0 && kFN % kVec == 0,
-                "simt: fragments must come in runs of 4 consecutive rows / columns");
-  static_assert(kFrgA[2].size() == kBK, "simt: the A fragment must span the k-tile");
+
+  // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
+  __device__ static constexpr void check() {
+    static_assert(kMma.threads() == kThreads, "simt: the TiledMMA must have 256 threads");
+    static_assert(kStageA % 4 == 0 && kStageB % 4 == 0 && (kBM + kPad) % 4 == 0,
+                  "simt: every shared k-row must start on a 16-byte boundary");
+    static_assert(contiguous_prefix(kPlanA.src_frg) >= kPlanA.vec &&
+                      contiguous_prefix(kPlanA.dst_frg) >= kPlanA.vec &&
+                      contiguous_prefix(kPlanB.src_frg) >= kPlanB.vec &&
+                      contiguous_prefix(kPlanB.dst_frg) >= kPlanB.vec,
+                  "simt: a vector copy's values must be contiguous in global and shared memory");
+    static_assert(same_offsets(kMma, Operand::kA, kSA, kThrA) &&
+                      same_offsets(kMma, Operand::kB, kSB, kThrB) &&
+                      same_offsets(kMma, Operand::kC, kTileC, kThrC),
+                  "simt: thread-offset layouts disagree with TiledMMA::partition_*");
+    static_assert(contiguous_prefix(kFrgA) >= kVec && contiguous_prefix(kFrgB) >= kVec &&
+                      contiguous_prefix(kFrgC) >= kVec && kFM % kVec == 0 && kFN % kVec == 0,
+                  "simt: fragments must come in runs of 4 consecutive rows / columns");
+    static_assert(kFrgA[2].size() == kBK, "simt: the A fragment must span the k-tile");
+  }
 };
 
 // One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX), zero-filled outside
@@ -121,15 +125,16 @@ struct GmemToSmem {
   int64_t step;           // one k-tile, in elements
 
   __device__ __forceinline__ GmemToSmem(const float* g, int64_t s_r, int64_t s_k, int64_t res_r) {
-    static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
+    static constexpr FlatCoords kCrd = flat((kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB).crd);
+    constexpr int64_t kVec = (kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB).vec;
     const int64_t t = threadIdx.x;
-    const int64_t r0 = kPlan.crd.thr_row(t), k0 = kPlan.crd.thr_col(t);
+    const int64_t r0 = kCrd.thr_row(t), k0 = kCrd.thr_col(t);
 #pragma unroll
     for (int c = 0; c < kCopies; ++c) {
-      const int64_t v = c * kPlan.vec;
-      const int64_t r = r0 + kPlan.crd.frg_row(v), k = k0 + kPlan.crd.frg_col(v);
+      const int64_t v = c * kVec;
+      const int64_t r = r0 + kCrd.frg_row(v), k = k0 + kCrd.frg_col(v);
       src[c] = g + r * s_r + k * s_k;
-      bytes[c] = int(min64(max64(res_r - r, 0), kPlan.vec) * 4);
+      bytes[c] = int(min64(max64(res_r - r, 0), kVec) * 4);
       k_of[c] = k;
     }
     step = Cfg::kBK * s_k;
@@ -138,14 +143,15 @@ struct GmemToSmem {
   // Copies k-tile kt (res_k = K - kt*BK rows of K left) into `stage`.
   __device__ __forceinline__ void copy(int64_t kt, int64_t res_k, float* stage) const {
     static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
-    float* tXsX = stage + kPlan.dst_thr(int64_t(threadIdx.x));  // (CPY, CPY_rows, CPY_K)
+    static constexpr FlatLayout kDstThr = flat(kPlan.dst_thr), kDstFrg = flat(kPlan.dst_frg);
+    float* tXsX = stage + kDstThr(int64_t(threadIdx.x));  // (CPY, CPY_rows, CPY_K)
     const int64_t offset = kt * step;
 #pragma unroll
     for (int c = 0; c < kCopies; ++c) {
       const int n = k_of[c] < res_k ? bytes[c] : 0;
       const float* p = n > 0 ? src[c] + offset : src[c];
-      if constexpr (kPlan.vec == 1) ptx::cp_async_4(tXsX + kPlan.dst_frg(c), p, n > 0);
-      else ptx::cp_async_16_partial(tXsX + kPlan.dst_frg(c * kPlan.vec), p, n);
+      if constexpr (kPlan.vec == 1) ptx::cp_async_4(tXsX + kDstFrg(c), p, n > 0);
+      else ptx::cp_async_16_partial(tXsX + kDstFrg(c * kPlan.vec), p, n);
     }
   }
 };
@@ -153,9 +159,10 @@ struct GmemToSmem {
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
 gemm_03_kernel(GemmArgs p) {
-  static constexpr Layout kThrA = Cfg::kThrA, kFrgA = Cfg::kFrgA;
-  static constexpr Layout kThrB = Cfg::kThrB, kFrgB = Cfg::kFrgB;
-  static constexpr TileCoords kCrdC = Cfg::kCrdC;
+  Cfg::check();
+  static constexpr FlatLayout kThrA = flat(Cfg::kThrA), kFrgA = flat(Cfg::kFrgA);
+  static constexpr FlatLayout kThrB = flat(Cfg::kThrB), kFrgB = flat(Cfg::kFrgB);
+  static constexpr FlatCoords kCrdC = flat(Cfg::kCrdC);
   constexpr int kFM = Cfg::kFM, kFN = Cfg::kFN, kVec = Cfg::kVec, kStages = Cfg::kStages;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 
@@ -235,17 +242,27 @@ gemm_03_kernel(GemmArgs p) {
   const int64_t thr_m = kCrdC.thr_row(t), thr_n = kCrdC.thr_col(t);
   const bool c_vec = p.ldc % 4 == 0 && reinterpret_cast<uintptr_t>(p.c) % 16 == 0;
   if (c_vec && res_m >= kBM && res_n >= kBN) {
+    // NOTE: a loop over groups of kGroup values, the rest moving down after each, as in store_c
+    // (common.cuh): unrolled, the 16 read-modify-write vectors doubled the kernel's compile time.
+    constexpr int kValues = kFM * kFN, kGroup = 16;
+    float a[kValues];
 #pragma unroll
-    for (int v = 0; v < kFM * kFN; v += kVec) {
-      float4* out = reinterpret_cast<float4*>(gC + (thr_m + kCrdC.frg_row(v)) +
-                                              (thr_n + kCrdC.frg_col(v)) * p.ldc);
-      float4 r = {p.alpha * tCrC[v], p.alpha * tCrC[v + 1], p.alpha * tCrC[v + 2],
-                  p.alpha * tCrC[v + 3]};
-      if (p.beta != 0.0f) {
-        float4 old = *out;
-        r.x += p.beta * old.x, r.y += p.beta * old.y, r.z += p.beta * old.z, r.w += p.beta * old.w;
+    for (int v = 0; v < kValues; ++v) a[v] = tCrC[v];
+#pragma unroll 1
+    for (int v0 = 0; v0 < kValues; v0 += kGroup) {
+#pragma unroll
+      for (int i = 0; i < kGroup; i += kVec) {
+        float4* out = reinterpret_cast<float4*>(gC + (thr_m + kCrdC.frg_row(v0 + i)) +
+                                                (thr_n + kCrdC.frg_col(v0 + i)) * p.ldc);
+        float4 r = {p.alpha * a[i], p.alpha * a[i + 1], p.alpha * a[i + 2], p.alpha * a[i + 3]};
+        if (p.beta != 0.0f) {
+          float4 old = *out;
+          r.x += p.beta * old.x, r.y += p.beta * old.y, r.z += p.beta * old.z, r.w += p.beta * old.w;
+        }
+        *out = r;
       }
-      *out = r;
+#pragma unroll
+      for (int i = 0; i + kGroup < kValues; ++i) a[i] = a[i + kGroup];
     }
   } else {
     store_c(tCrC, kCrdC, thr_m, thr_n, res_m, res_n, gC, p.ldc, p.alpha, p.beta);

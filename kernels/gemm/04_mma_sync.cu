@@ -106,17 +106,21 @@ TESSERA_HD constexpr bool runs_along(TileCoords const& c, int64_t n, int mode) {
 }
 
 // Equal partitions, value by value, for every thread: how a copy's registers are checked
-// against the MMA's fragment. Each side is (thread -> offset) + (value -> offset), computed once.
+// against the MMA's fragment. Each side is (thread -> offset) + (value -> offset), so
+// c_thr(t) + c_frg(i) == m_thr(t) + m_frg(i) for every (t, i) exactly when the thread offsets
+// differ by one constant for every t and the value offsets by its opposite for every i (take
+// i = 0, then t = 0): threads + values evaluations instead of threads x values.
+// NOTE: the product form cost every front end (EDG twice, g++ once) seconds per configuration.
 TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& mma, Operand op,
                                          Layout const& tile) {
   Layout c_thr = copy_thread_offsets(copy, tile, true), c_frg = copy.partition_D(tile, 0).layout;
   Layout m_thr = mma.partitioner(op, tile).thread, m_frg = mma.partitioner(op, tile).fragment;
   if (c_frg.size() != m_frg.size()) return false;
-  for (int64_t t = 0; t < mma.threads(); ++t) {
-    const int64_t dc = c_thr(t), dm = m_thr(t);
-    for (int64_t i = 0; i < c_frg.size(); ++i)
-      if (dc + c_frg(i) != dm + m_frg(i)) return false;
-  }
+  const int64_t delta = c_thr(0) - m_thr(0);
+  for (int64_t t = 0; t < mma.threads(); ++t)
+    if (c_thr(t) - m_thr(t) != delta) return false;
+  for (int64_t i = 0; i < c_frg.size(); ++i)
+    if (c_frg(i) - m_frg(i) != -delta) return false;
   return true;
 }
 
@@ -141,11 +145,6 @@ struct OperandCfg {
                                       : Layout(make_tuple(kRows, kBK), make_tuple(1, kRows));
   static constexpr Swizzle kSwizzle = smem_swizzle(kBits, kMajor);
   static constexpr int64_t kStageElems = kRows * kBK;
-  static_assert(kSmem.cosize() == kStageElems, "04: a shared tile must be compact");
-  static_assert(kStageElems % kSwizzle.span() == 0,
-                "04: a stage must hold whole swizzle periods (stage offsets commute with it)");
-  static_assert((int64_t(1) << kSwizzle.base) >= kVec,
-                "04: the swizzle must keep 16-byte vectors whole (base >= log2(vector))");
 
   // global -> shared: 16-byte vectors along the contiguous mode, 128 threads.
   //   K-major: threads (rows / (BK/vec), BK/vec) with k fastest;  MN-major: (rows/vec, ..).
@@ -164,19 +163,12 @@ struct OperandCfg {
   static constexpr Layout kDstThr = copy_thread_offsets(kCopy, kSmem, true);
   static constexpr Layout kDstFrg = kCopy.partition_D(kSmem, 0).layout;
   static constexpr int kCopies = int(kSrcFrg.size() / kVec);
-  static_assert(kCopy.threads() == kThreads, "04: the global -> shared copy must use 128 threads");
-  static_assert(runs_along(kSrcCrd, kVec, kMajor == Major::kK ? 1 : 0),
-                "04: a 16-byte copy must run along the operand's contiguous global mode");
-  static_assert(contiguous_prefix(kDstFrg) >= kVec,
-                "04: a 16-byte copy must land on consecutive shared elements");
 
   // shared -> registers. The MMA's partition of the tile: (FrgV, Rest_MN, Rest_K) per thread.
   static constexpr Layout kMmaFrg = kMma.partitioner(kOp, kTile).fragment;
   static constexpr int kRestMN = int(kMmaFrg[1].size()), kRestK = int(kMmaFrg[2].size());
   static constexpr int kRegs = int(kMmaFrg.size() * kBits / 32);  // 32-bit registers per k-tile
   static constexpr int kRegsK = kRegs / kRestK;                     // per k-step
-  static_assert(kMmaFrg.rank() == 3 && kRestK * kMma.tile_size(2) == kBK,
-                "04: the fragment must be (FrgV, Rest_MN, Rest_K) and span the k-tile");
 
   // ldmatrix (16-bit): a TiledCopy over the permutation tile (32, K) whose TV layout is the
   // TiledMMA's (thread -> offset, values = the thread's fragment of that tile), CuTe's
@@ -193,17 +185,34 @@ struct OperandCfg {
   static constexpr Layout kLdsmThr = kLdsm ? copy_thread_offsets(kLdsmCopy, kSmem, false) : Layout();
   static constexpr Layout kLdsmFrg = kLdsm ? kLdsmCopy.partition_S(kSmem, 0).layout : Layout();
   static constexpr int kLdsmCount = kLdsm ? int(kLdsmFrg.size() / 8) : 0;  // ldmatrix.x4 per k-tile
-  static_assert(!kLdsm || (kLdsmCount * 4 == kRegs && kLdsmCount % kRestK == 0 &&
-                            contiguous_prefix(kLdsmFrg) >= 8),
-                "04: ldmatrix.x4 must read 16-byte rows and fill exactly the fragment's registers");
-  static_assert(!kLdsm || same_partition(kLdsmCopy, kMma, kOp, kTile),
-                "04: the registers ldmatrix fills must be the MMA's fragment, value by value");
 
   // LDS.32 (tf32): each value straight from the MMA partition of the swizzled tile.
-  static constexpr Layout kMmaThr = kLdsm ? Layout() : kMma.partitioner(kOp, kSmem).thread;
-  static constexpr Layout kMmaSmemFrg = kLdsm ? Layout() : kMma.partitioner(kOp, kSmem).fragment;
-  static_assert(kLdsm || same_offsets(kMma, kOp, kSmem, kMmaThr),
-                "04: thread-offset layout disagrees with TiledMMA::partition");
+  static constexpr ThreadPartition kMmaSmem =
+      kLdsm ? ThreadPartition{} : kMma.partitioner(kOp, kSmem);
+  static constexpr Layout kMmaThr = kMmaSmem.thread, kMmaSmemFrg = kMmaSmem.fragment;
+
+  // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
+  __device__ static constexpr void check() {
+    static_assert(kSmem.cosize() == kStageElems, "04: a shared tile must be compact");
+    static_assert(kStageElems % kSwizzle.span() == 0,
+                  "04: a stage must hold whole swizzle periods (stage offsets commute with it)");
+    static_assert((int64_t(1) << kSwizzle.base) >= kVec,
+                  "04: the swizzle must keep 16-byte vectors whole (base >= log2(vector))");
+    static_assert(kCopy.threads() == kThreads, "04: the global -> shared copy must use 128 threads");
+    static_assert(runs_along(kSrcCrd, kVec, kMajor == Major::kK ? 1 : 0),
+                  "04: a 16-byte copy must run along the operand's contiguous global mode");
+    static_assert(contiguous_prefix(kDstFrg) >= kVec,
+                  "04: a 16-byte copy must land on consecutive shared elements");
+    static_assert(kMmaFrg.rank() == 3 && kRestK * kMma.tile_size(2) == kBK,
+                  "04: the fragment must be (FrgV, Rest_MN, Rest_K) and span the k-tile");
+    static_assert(!kLdsm || (kLdsmCount * 4 == kRegs && kLdsmCount % kRestK == 0 &&
+                              contiguous_prefix(kLdsmFrg) >= 8),
+                  "04: ldmatrix.x4 must read 16-byte rows and fill exactly the fragment's registers");
+    static_assert(!kLdsm || same_partition(kLdsmCopy, kMma, kOp, kTile),
+                  "04: the registers ldmatrix fills must be the MMA's fragment, value by value");
+    static_assert(kLdsm || same_offsets(kMma, kOp, kSmem, kMmaThr),
+                  "04: thread-offset layout disagrees with TiledMMA::partition");
+  }
 };
 
 // The whole configuration: A, B, C, the pipeline, the block order.
@@ -228,27 +237,33 @@ struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
   static constexpr int kStages = Stages ? Stages : int(Info::kStages);
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
   static constexpr TiledMMA kMma = step4_mma<E>();
-  static_assert(kMma.threads() == kThreads, "04: the TiledMMA must have 128 threads (4 warps)");
-  static_assert(kBM % kMma.tile_size(0) == 0 && kBN % kMma.tile_size(1) == 0 &&
-                    kBK % kMma.tile_size(2) == 0,
-                "04: the permutation tile must divide the CTA tile");
   static constexpr int64_t kSmemBytes = kStages * (A::kStageElems + B::kStageElems) * int64_t(sizeof(T));
-  static_assert(kSmemBytes <= 227 * 1024, "04: the pipeline does not fit in shared memory");
 
   // C: the MMA partition of the compact (BM,BN) tile, (FrgV, Rest_M, Rest_N), and its
   // coordinates for the predicated epilogue.
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
-  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
-  static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
-                "04: thread-offset layout of C disagrees with TiledMMA::partition_C");
+  static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
+  static constexpr Layout kThrC = kPartC.thread, kFrgC = kPartC.fragment;
   static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
   static constexpr int kRestM = A::kRestMN, kRestN = B::kRestMN, kRestK = A::kRestK;
-  static_assert(kFrgC.size() == 4 * kRestM * kRestN && int(kFrgC[1].size()) == kRestM &&
-                    B::kRestK == kRestK,
-                "04: C's fragment must be (4, Rest_M, Rest_N) with A's Rest_M and B's Rest_N");
-  static_assert(kRestK >= 2 && kRestK % 2 == 0,
-                "04: the k-tile must hold an even number (>= 2) of k-steps (double-buffered fragments)");
+
+  // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
+  __device__ static constexpr void check() {
+    A::check();
+    B::check();
+    static_assert(kMma.threads() == kThreads, "04: the TiledMMA must have 128 threads (4 warps)");
+    static_assert(kBM % kMma.tile_size(0) == 0 && kBN % kMma.tile_size(1) == 0 &&
+                      kBK % kMma.tile_size(2) == 0,
+                  "04: the permutation tile must divide the CTA tile");
+    static_assert(kSmemBytes <= 227 * 1024, "04: the pipeline does not fit in shared memory");
+    static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
+                  "04: thread-offset layout of C disagrees with TiledMMA::partition_C");
+    static_assert(kFrgC.size() == 4 * kRestM * kRestN && int(kFrgC[1].size()) == kRestM &&
+                      B::kRestK == kRestK,
+                  "04: C's fragment must be (4, Rest_M, Rest_N) with A's Rest_M and B's Rest_N");
+    static_assert(kRestK >= 2 && kRestK % 2 == 0,
+                  "04: the k-tile must hold an even number (>= 2) of k-steps (double-buffered fragments)");
+  }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -267,8 +282,8 @@ struct GmemToSmem {
   __device__ __forceinline__ GmemToSmem(const T* g, int64_t s_r_, int64_t s_k_, int64_t res_r_)
       : s_r(s_r_), s_k(s_k_), res_r(res_r_) {
     // NOTE: device code reads a config's layouts through function-local static constexpr copies
-    // (a class's static constexpr member is not a device variable).
-    static constexpr TileCoords kSrcCrd = Op::kSrcCrd;
+    // (a class's static constexpr member is not a device variable), lowered to FlatLayouts.
+    static constexpr FlatCoords kSrcCrd = flat(Op::kSrcCrd);
     const int64_t t = threadIdx.x;
     r0 = int(kSrcCrd.thr_row(t)), k0 = int(kSrcCrd.thr_col(t));
     src = g + r0 * s_r + k0 * s_k;
@@ -278,36 +293,54 @@ struct GmemToSmem {
   // operand; partial vectors zero-filled) or element by element.
   template <bool kAsync>
   __device__ __forceinline__ void copy(int64_t kt, int64_t res_k, T* stage) const {
-    static constexpr TileCoords kSrcCrd = Op::kSrcCrd;
-    static constexpr Swizzle kSwizzle = Op::kSwizzle;
-    static constexpr Layout kDstThr = Op::kDstThr, kDstFrg = Op::kDstFrg;
-    const int64_t t = threadIdx.x;
     const T* tile = src + kt * Op::kBK * s_k;
+    if constexpr (kAsync) {
 #pragma unroll
-    for (int c = 0; c < kCopies; ++c) {
-      const int dr = int(kSrcCrd.frg_row(c * kVec)), dk = int(kSrcCrd.frg_col(c * kVec));
-      const int64_t r = r0 + dr, k = k0 + dk;
-      const T* from = tile + dr * s_r + dk * s_k;
-      T* to = stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec));
-      if constexpr (kAsync) {
-        // Elements of this vector inside the matrix: along the contiguous mode, up to kVec.
-        const int64_t along = Op::kMajor == Major::kK ? res_k - k : res_r - r;
-        const bool other = Op::kMajor == Major::kK ? r < res_r : k < res_k;
-        const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
-        ptx::cp_async_16_partial(to, n > 0 ? from : src, n * int(sizeof(T)));
-      } else {
-        const int64_t s_along = Op::kMajor == Major::kK ? s_k : s_r;
-        uint4 v;
-        T* e = reinterpret_cast<T*>(&v);
-#pragma unroll
-        for (int i = 0; i < kVec; ++i) {
-          const int64_t ri = r + (Op::kMajor == Major::kMN ? i : 0);
-          const int64_t ki = k + (Op::kMajor == Major::kK ? i : 0);
-          e[i] = ri < res_r && ki < res_k ? from[i * s_along] : T(0.0f);
-        }
-        *reinterpret_cast<uint4*>(to) = v;
-      }
+      for (int c = 0; c < kCopies; ++c) copy_async(c, tile, res_k, stage);
+    } else {
+      // NOTE: a loop, not unrolled: the slow path, which unrolled doubled the kernel's ptxas time.
+#pragma unroll 1
+      for (int c = 0; c < kCopies; ++c) copy_elements(c, tile, res_k, stage);
     }
+  }
+
+  // Copy c's source (its first element) and (row, k), and its swizzled destination.
+  struct Site {
+    const T* from;
+    int64_t r, k;
+    T* to;
+  };
+  __device__ __forceinline__ Site site(int c, const T* tile, T* stage) const {
+    static constexpr FlatCoords kSrcCrd = flat(Op::kSrcCrd);
+    static constexpr Swizzle kSwizzle = Op::kSwizzle;
+    static constexpr FlatLayout kDstThr = flat(Op::kDstThr), kDstFrg = flat(Op::kDstFrg);
+    const int64_t t = threadIdx.x;
+    const int dr = int(kSrcCrd.frg_row(c * kVec)), dk = int(kSrcCrd.frg_col(c * kVec));
+    return {tile + dr * s_r + dk * s_k, r0 + dr, k0 + dk,
+            stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec))};
+  }
+
+  __device__ __forceinline__ void copy_async(int c, const T* tile, int64_t res_k, T* stage) const {
+    const Site x = site(c, tile, stage);
+    // Elements of this vector inside the matrix: along the contiguous mode, up to kVec.
+    const int64_t along = Op::kMajor == Major::kK ? res_k - x.k : res_r - x.r;
+    const bool other = Op::kMajor == Major::kK ? x.r < res_r : x.k < res_k;
+    const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
+    ptx::cp_async_16_partial(x.to, n > 0 ? x.from : src, n * int(sizeof(T)));
+  }
+
+  __device__ __forceinline__ void copy_elements(int c, const T* tile, int64_t res_k, T* stage) const {
+    const Site x = site(c, tile, stage);
+    const int64_t s_along = Op::kMajor == Major::kK ? s_k : s_r;
+    uint4 v;
+    T* e = reinterpret_cast<T*>(&v);
+#pragma unroll
+    for (int i = 0; i < kVec; ++i) {
+      const int64_t ri = x.r + (Op::kMajor == Major::kMN ? i : 0);
+      const int64_t ki = x.k + (Op::kMajor == Major::kK ? i : 0);
+      e[i] = ri < res_r && ki < res_k ? x.from[i * s_along] : T(0.0f);
+    }
+    *reinterpret_cast<uint4*>(x.to) = v;
   }
 };
 
@@ -320,7 +353,7 @@ __device__ __forceinline__ void load_fragment(typename Op::T const* stage, int k
   static constexpr Swizzle kSwizzle = Op::kSwizzle;
   const int64_t t = threadIdx.x;
   if constexpr (Op::kLdsm) {
-    static constexpr Layout kLdsmThr = Op::kLdsmThr, kLdsmFrg = Op::kLdsmFrg;
+    static constexpr FlatLayout kLdsmThr = flat(Op::kLdsmThr), kLdsmFrg = flat(Op::kLdsmFrg);
     const int64_t base = kLdsmThr(t);
     constexpr int kPerK = Op::kLdsmCount / Op::kRestK;
 #pragma unroll
@@ -333,7 +366,7 @@ __device__ __forceinline__ void load_fragment(typename Op::T const* stage, int k
       for (int i = 0; i < 4; ++i) regs[4 * j + i] = r[i];
     }
   } else {
-    static constexpr Layout kMmaThr = Op::kMmaThr, kMmaSmemFrg = Op::kMmaSmemFrg;
+    static constexpr FlatLayout kMmaThr = flat(Op::kMmaThr), kMmaSmemFrg = flat(Op::kMmaSmemFrg);
     const int64_t base = kMmaThr(t);
 #pragma unroll
     for (int i = 0; i < Op::kRegsK; ++i)
@@ -349,13 +382,14 @@ struct Args04 {
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel(Args04 args) {
+  Cfg::check();
   using T = typename Cfg::T;
   using A = typename Cfg::A;
   using B = typename Cfg::B;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
   constexpr int kStages = Cfg::kStages, kRestM = Cfg::kRestM, kRestN = Cfg::kRestN,
                 kRestK = Cfg::kRestK;
-  static constexpr TileCoords kCrdC = Cfg::kCrdC;
+  static constexpr FlatCoords kCrdC = flat(Cfg::kCrdC);
   GemmArgs const& p = args.p;
 
   // Shared memory: kStages x sA (BM,BK) swizzled, then kStages x sB (BN,BK) swizzled.
@@ -390,7 +424,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
 
   // Producer prologue: kStages-1 tiles in flight (a group is committed even when empty, so
   // that wait<kStages-2> always means "tile kt has landed").
-#pragma unroll
+  // NOTE: a loop, not unrolled: once per CTA, and unrolled it tripled the copy code (ptxas time).
+#pragma unroll 1
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles) load_tile(s, s);
     ptx::cp_async_commit();

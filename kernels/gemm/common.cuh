@@ -47,6 +47,13 @@ struct GemmArgs {
 using Launcher = cudaError_t (*)(GemmArgs const&, cudaStream_t);
 
 // ---------------------------------------------------------------------------------------------
+// Static checks. A configuration's checks of its layouts (static_asserts that run the algebra)
+// sit in a `__device__ static constexpr void check()` that its kernel calls, so they run in the
+// front ends that see device code (EDG, in cudafe++ and cicc) and not in the host g++, whose
+// constant evaluation cost 0.3-0.5 s per kernel file. The other members are evaluated where
+// they are used: the host reads tile sizes, threads and shared-memory bytes only.
+
+// ---------------------------------------------------------------------------------------------
 // Static partitions: layouts built once from the library's TiledMMA / TiledCopy.
 
 // The same for a TiledCopy: its thread mode is already thread -> offset.
@@ -96,6 +103,66 @@ TESSERA_HD constexpr TileCoords make_coords(Layout const& thr, Layout const& frg
           tile_coord(frg, rows, 1)};
 }
 
+// ---------------------------------------------------------------------------------------------
+// Layouts lowered for device code.
+//
+// A Layout bound as a static constexpr local folds in device code, but cicc gets there by inlining
+// Layout::operator() at every call site and unrolling its loops over the 32 nodes (node count,
+// tuple flags and extents are loads from the 592-byte constant, folded one round at a time).
+// A FlatLayout is the same function prepared in the front end: the leaves with a non-zero stride
+// as terms (i / div % mod) * stride of literals, the last leaf as (i / div) * stride (it takes the
+// rest of the index, as in Layout::operator()), so a call is a short loop of known trip count:
+//
+//   (1,(4,2),(4,2)):(0,(1,64),(0,0))  ->  i/1 % 4 * 1 + i/4 % 2 * 64 + i/64 * 0   (step1 C rows)
+//
+// Built from the Layout by a constexpr function (the layouts stay the single source of truth),
+// equal to it for every integer index (tests/cuda/flat_layout_test.cu).
+struct FlatLayout {
+  static constexpr int kMaxTerms = 8;
+  int terms = 0;  // leading leaves: i / div % mod * stride
+  int64_t div[kMaxTerms] = {}, mod[kMaxTerms] = {}, stride[kMaxTerms] = {};
+  int64_t last_div = 1, last_stride = 0;  // the last leaf: i / last_div * last_stride
+
+  TESSERA_HD constexpr int64_t operator()(int64_t i) const {
+    int64_t off = i / last_div * last_stride;
+#pragma unroll
+    for (int k = 0; k < terms; ++k) off += i / div[k] % mod[k] * stride[k];
+    return off;
+  }
+};
+
+TESSERA_HD constexpr FlatLayout flat(Layout const& l) {
+  Modes m = leaves(l);
+  FlatLayout f;
+  int64_t div = 1;
+  for (int i = 0; i + 1 < m.n; ++i) {
+    if (m.d[i] != 0 && m.s[i] != 1) {
+      if (f.terms == FlatLayout::kMaxTerms) {
+        Text t;
+        t << "flat: " << l << " has more than " << FlatLayout::kMaxTerms
+          << " leaves with a non-zero stride";
+        fail(t);
+      }
+      f.div[f.terms] = div;
+      f.mod[f.terms] = m.s[i];
+      f.stride[f.terms] = m.d[i];
+      ++f.terms;
+    }
+    div = checked_mul(div, m.s[i]);
+  }
+  f.last_div = div;
+  f.last_stride = m.d[m.n - 1];
+  return f;
+}
+
+// TileCoords lowered the same way, for device code.
+struct FlatCoords {
+  FlatLayout thr_row, thr_col, frg_row, frg_col;
+};
+TESSERA_HD constexpr FlatCoords flat(TileCoords const& c) {
+  return {flat(c.thr_row), flat(c.thr_col), flat(c.frg_row), flat(c.frg_col)};
+}
+
 // Checks a derived layout against the library's own partition for a few threads (constexpr).
 TESSERA_HD constexpr bool same_offsets(TiledMMA const& mma, Operand op, Layout const& tile,
                                        Layout const& thr) {
@@ -132,36 +199,50 @@ __device__ __forceinline__ TileIndex grouped_tile(int64_t bid, int64_t tiles_m, 
 // The predicated epilogue shared by the ladder: C(m,n) = alpha * acc + beta * C(m,n) for each
 // value of the thread's fragment whose coordinate is inside the matrix (identity-tensor
 // predicate, elem_less((m,n), residue)). With beta == 0 C is not read (BLAS: it may hold NaN).
-template <int kValues>
-__device__ __forceinline__ void store_c(float const (&acc)[kValues], TileCoords const& crd,
-                                        int64_t thr_m, int64_t thr_n, int64_t res_m, int64_t res_n,
-                                        float* c_tile, int64_t ldc, float alpha, float beta) {
-#pragma unroll
-  for (int v = 0; v < kValues; ++v) {
-    int64_t m = thr_m + crd.frg_row(v), n = thr_n + crd.frg_col(v);
-    if (m < res_m && n < res_n) {
-      float* p = c_tile + m + n * ldc;
-      *p = beta == 0.0f ? alpha * acc[v] : alpha * acc[v] + beta * *p;
-    }
-  }
-}
-
-// The same for an output of another type: `Info` gives T, from_float and to_float (kernel 04).
-template <class Info, int kValues>
-__device__ __forceinline__ void store_c_as(float const (&acc)[kValues], TileCoords const& crd,
+// `Info` gives the output type T, from_float and to_float (kernel 04); `crd` the fragment's
+// TileCoords or (cheaper to compile) their FlatCoords.
+//
+// NOTE: a loop over groups of kGroup values, not unrolled: the body handles the group's values
+// a[0..kGroup) with compile-time indices, then the values still to store move down by kGroup
+// (register moves: a register array indexed at run time would go to local memory). Unrolled,
+// 64-128 predicated read-modify-writes were the largest part of a kernel's cicc and ptxas time.
+template <class Info, int kValues, class Coords>
+__device__ __forceinline__ void store_c_as(float const (&acc)[kValues], Coords const& crd,
                                            int64_t thr_m, int64_t thr_n, int64_t res_m,
                                            int64_t res_n, typename Info::T* c_tile, int64_t ldc,
                                            float alpha, float beta) {
+  constexpr int kGroup = kValues % 16 == 0 ? 16 : kValues;
+  float a[kValues];
 #pragma unroll
-  for (int v = 0; v < kValues; ++v) {
-    int64_t m = thr_m + crd.frg_row(v), n = thr_n + crd.frg_col(v);
-    if (m < res_m && n < res_n) {
-      typename Info::T* p = c_tile + m + n * ldc;
-      float r = alpha * acc[v];
-      if (beta != 0.0f) r += beta * Info::to_float(*p);
-      *p = Info::from_float(r);
+  for (int v = 0; v < kValues; ++v) a[v] = acc[v];
+#pragma unroll 1
+  for (int v0 = 0; v0 < kValues; v0 += kGroup) {
+#pragma unroll
+    for (int i = 0; i < kGroup; ++i) {
+      const int64_t m = thr_m + crd.frg_row(v0 + i), n = thr_n + crd.frg_col(v0 + i);
+      if (m < res_m && n < res_n) {
+        typename Info::T* p = c_tile + m + n * ldc;
+        float r = alpha * a[i];
+        if (beta != 0.0f) r += beta * Info::to_float(*p);
+        *p = Info::from_float(r);
+      }
     }
+#pragma unroll
+    for (int i = 0; i + kGroup < kValues; ++i) a[i] = a[i + kGroup];
   }
+}
+
+// fp32 output (kernels 01-03).
+struct F32Out {
+  using T = float;
+  __device__ static float from_float(float x) { return x; }
+  __device__ static float to_float(float x) { return x; }
+};
+template <int kValues, class Coords>
+__device__ __forceinline__ void store_c(float const (&acc)[kValues], Coords const& crd,
+                                        int64_t thr_m, int64_t thr_n, int64_t res_m, int64_t res_n,
+                                        float* c_tile, int64_t ldc, float alpha, float beta) {
+  store_c_as<F32Out>(acc, crd, thr_m, thr_n, res_m, res_n, c_tile, ldc, alpha, beta);
 }
 #endif
 
