@@ -378,6 +378,7 @@ __device__ __forceinline__ void load_fragment(typename Op::T const* stage, int k
 struct Args04 {
   GemmArgs p;
   bool a_async, b_async;  // 16-byte aligned operand: cp.async; else element-by-element copies
+  int64_t c_sm, c_sn;     // C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc), or (ldc, 1) transposed
 };
 
 template <class Cfg>
@@ -406,7 +407,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
   const int64_t m0 = tile_m * kBM, n0 = tile_n * kBN;
   const T* gA = reinterpret_cast<const T*>(p.a) + m0 * p.a_sm;
   const T* gB = reinterpret_cast<const T*>(p.b) + n0 * p.b_sn;
-  T* gC = reinterpret_cast<T*>(p.c) + m0 + n0 * p.ldc;
+  T* gC = reinterpret_cast<T*>(p.c) + m0 * args.c_sm + n0 * args.c_sn;
   const int64_t res_m = p.m - m0, res_n = p.n - n0;
   const int64_t k_tiles = ceil_div(p.k, kBK);
 
@@ -476,8 +477,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
 
   // Epilogue: tCgC = partition_C(gC), identity-tensor predicated, converted to T.
   const int64_t t = threadIdx.x;
-  store_c_as<Cfg::Info>(tCrC, kCrdC, kCrdC.thr_row(t), kCrdC.thr_col(t), res_m, res_n, gC, p.ldc,
-                        p.alpha, p.beta);
+  store_c_strided<typename Cfg::Info>(tCrC, kCrdC, kCrdC.thr_row(t), kCrdC.thr_col(t), res_m,
+                                      res_n, gC, args.c_sm, args.c_sn, p.alpha, p.beta);
 }
 
 template <Elem E, Major kA, Major kB, class S = Shape<>>
@@ -498,15 +499,29 @@ bool aligned16(const void* ptr, int64_t s_mn, int64_t s_k, int64_t elem_bytes) {
   return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
 }
 
+// The operands' majors pick the kernel; (K, MN) -- BLAS TT -- has none of its own: it runs the
+// (MN, K) kernel on the transposed problem C^T = B A^T (M and N, A and B exchanged, C written
+// through its transpose), one kernel fewer per type to compile. (MN, K) is the faster of the
+// two (bench/results/gemm_tensorcore.md: f16 NN 313, TT 278 TFLOP/s before the change).
 template <Elem E>
 cudaError_t launch_elem(GemmArgs const& p, cudaStream_t stream) {
   constexpr int64_t bytes = ElemInfo<E>::kBits / 8;
   // NOTE: an operand with one row or column (M, N or K = 1) has both strides "contiguous"; the
   // unit stride along K picks K-major.
   const bool a_k = p.a_sk == 1, b_k = p.b_sk == 1;
-  Args04 args{p, aligned16(p.a, p.a_sm, p.a_sk, bytes), aligned16(p.b, p.b_sn, p.b_sk, bytes)};
   using M = Major;
-  if (a_k) return b_k ? launch<E, M::kK, M::kK>(args, stream) : launch<E, M::kK, M::kMN>(args, stream);
+  if (a_k && !b_k) {
+    GemmArgs t = p;
+    t.m = p.n, t.n = p.m;
+    t.a = p.b, t.a_sm = p.b_sn, t.a_sk = p.b_sk;
+    t.b = p.a, t.b_sn = p.a_sm, t.b_sk = p.a_sk;
+    Args04 args{t, aligned16(t.a, t.a_sm, t.a_sk, bytes), aligned16(t.b, t.b_sn, t.b_sk, bytes),
+                p.ldc, 1};
+    return launch<E, M::kMN, M::kK>(args, stream);
+  }
+  Args04 args{p, aligned16(p.a, p.a_sm, p.a_sk, bytes), aligned16(p.b, p.b_sn, p.b_sk, bytes), 1,
+              p.ldc};
+  if (a_k) return launch<E, M::kK, M::kK>(args, stream);
   return b_k ? launch<E, M::kMN, M::kK>(args, stream) : launch<E, M::kMN, M::kMN>(args, stream);
 }
 

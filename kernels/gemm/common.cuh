@@ -198,7 +198,8 @@ __device__ __forceinline__ TileIndex grouped_tile(int64_t bid, int64_t tiles_m, 
 
 // The predicated epilogue shared by the ladder: C(m,n) = alpha * acc + beta * C(m,n) for each
 // value of the thread's fragment whose coordinate is inside the matrix (identity-tensor
-// predicate, elem_less((m,n), residue)). With beta == 0 C is not read (BLAS: it may hold NaN).
+// predicate, elem_less((m,n), residue)), C(m,n) = c_tile[m * c_sm + n * c_sn]. With beta == 0
+// C is not read (BLAS: it may hold NaN).
 // `Info` gives the output type T, from_float and to_float (kernel 04); `crd` the fragment's
 // TileCoords or (cheaper to compile) their FlatCoords.
 //
@@ -207,10 +208,11 @@ __device__ __forceinline__ TileIndex grouped_tile(int64_t bid, int64_t tiles_m, 
 // (register moves: a register array indexed at run time would go to local memory). Unrolled,
 // 64-128 predicated read-modify-writes were the largest part of a kernel's cicc and ptxas time.
 template <class Info, int kValues, class Coords>
-__device__ __forceinline__ void store_c_as(float const (&acc)[kValues], Coords const& crd,
-                                           int64_t thr_m, int64_t thr_n, int64_t res_m,
-                                           int64_t res_n, typename Info::T* c_tile, int64_t ldc,
-                                           float alpha, float beta) {
+__device__ __forceinline__ void store_c_strided(float const (&acc)[kValues], Coords const& crd,
+                                                int64_t thr_m, int64_t thr_n, int64_t res_m,
+                                                int64_t res_n, typename Info::T* c_tile,
+                                                int64_t c_sm, int64_t c_sn, float alpha,
+                                                float beta) {
   constexpr int kGroup = kValues % 16 == 0 ? 16 : kValues;
   float a[kValues];
 #pragma unroll
@@ -221,7 +223,7 @@ __device__ __forceinline__ void store_c_as(float const (&acc)[kValues], Coords c
     for (int i = 0; i < kGroup; ++i) {
       const int64_t m = thr_m + crd.frg_row(v0 + i), n = thr_n + crd.frg_col(v0 + i);
       if (m < res_m && n < res_n) {
-        typename Info::T* p = c_tile + m + n * ldc;
+        typename Info::T* p = c_tile + m * c_sm + n * c_sn;
         float r = alpha * a[i];
         if (beta != 0.0f) r += beta * Info::to_float(*p);
         *p = Info::from_float(r);
@@ -230,6 +232,15 @@ __device__ __forceinline__ void store_c_as(float const (&acc)[kValues], Coords c
 #pragma unroll
     for (int i = 0; i + kGroup < kValues; ++i) a[i] = a[i + kGroup];
   }
+}
+
+// C column-major: C(m,n) = c_tile[m + n * ldc].
+template <class Info, int kValues, class Coords>
+__device__ __forceinline__ void store_c_as(float const (&acc)[kValues], Coords const& crd,
+                                           int64_t thr_m, int64_t thr_n, int64_t res_m,
+                                           int64_t res_n, typename Info::T* c_tile, int64_t ldc,
+                                           float alpha, float beta) {
+  store_c_strided<Info>(acc, crd, thr_m, thr_n, res_m, res_n, c_tile, 1, ldc, alpha, beta);
 }
 
 // fp32 output (kernels 01-03).
