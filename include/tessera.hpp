@@ -7,6 +7,7 @@
 #include "tessera/algebra.hpp"
 #include "tessera/swizzle.hpp"
 #include "tessera/notation.hpp"
+#include "tessera/strings.hpp"
 #include "tessera/tensor.hpp"
 #include "tessera/atom/mma.hpp"
 #include "tessera/atom/copy.hpp"

@@ -11,14 +11,12 @@
 // position; in a constant expression (the _layout and _tuple literals) it fails compilation:
 //
 //   constexpr auto L = "(4,2):(1,64)"_layout;   // a Layout, usable as a template argument
+//
+// The host conveniences over std::string (parse_*(std::string_view), to_string) are in
+// tessera/strings.hpp, so that device code (the GEMM kernels) does not pay for <string>.
 #pragma once
 
 #include "swizzle.hpp"
-
-#if !defined(__CUDA_ARCH__)
-#include <string>
-#include <string_view>
-#endif
 
 namespace tessera {
 
@@ -294,23 +292,5 @@ consteval IntTuple operator""_tuple() {
   return Parser(S.s, int(sizeof(S.s)) - 1).int_tuple();
 }
 }  // namespace literals
-
-#if !defined(__CUDA_ARCH__)
-// Host conveniences over std::string.
-inline IntTuple parse_int_tuple(std::string_view s) { return Parser(s.data(), int(s.size())).int_tuple(); }
-inline Layout parse_layout(std::string_view s) { return Parser(s.data(), int(s.size())).layout(); }
-inline Tiler parse_tiler(std::string_view s) { return Parser(s.data(), int(s.size())).tiler(); }
-inline SwizzledLayout parse_swizzled_layout(std::string_view s) {
-  return Parser(s.data(), int(s.size())).swizzled_layout();
-}
-inline Swizzle parse_swizzle(std::string_view s) { return Parser(s.data(), int(s.size())).swizzle(); }
-
-template <class T>
-std::string to_string(T const& x) {
-  Text t;
-  t << x;
-  return std::string(t.s, t.n);
-}
-#endif
 
 }  // namespace tessera

@@ -1,0 +1,35 @@
+// tessera/strings.hpp -- host conveniences over std::string: parse from a std::string_view,
+// print to a std::string. Part of <tessera.hpp>; kept apart from notation.hpp because <string>
+// costs the host pass of every CUDA file that includes it ~0.4 s (nvcc 13: cudafe++ and g++), and
+// the GEMM kernels (kernels/gemm/common.cuh) include the library without it.
+//
+//   tessera::parse_layout(std::string("(4,2):(1,64)"))   // Layout
+//   tessera::to_string(layout)                           // "(4,2):(1,64)"
+#pragma once
+
+#include "notation.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#include <string>
+#include <string_view>
+
+namespace tessera {
+
+// Host conveniences over std::string.
+inline IntTuple parse_int_tuple(std::string_view s) { return Parser(s.data(), int(s.size())).int_tuple(); }
+inline Layout parse_layout(std::string_view s) { return Parser(s.data(), int(s.size())).layout(); }
+inline Tiler parse_tiler(std::string_view s) { return Parser(s.data(), int(s.size())).tiler(); }
+inline SwizzledLayout parse_swizzled_layout(std::string_view s) {
+  return Parser(s.data(), int(s.size())).swizzled_layout();
+}
+inline Swizzle parse_swizzle(std::string_view s) { return Parser(s.data(), int(s.size())).swizzle(); }
+
+template <class T>
+std::string to_string(T const& x) {
+  Text t;
+  t << x;
+  return std::string(t.s, t.n);
+}
+
+}  // namespace tessera
+#endif
