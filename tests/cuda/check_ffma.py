@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Kernel 01's k-loop is the hand-written kernel's: the same FMAs on registers, no local memory.
+
+Issue 5: "kernel 01's inner loop is FFMA on registers with no local memory, the same FFMA count
+as the hand-written kernel of seed 000". CI machines have no cuobjdump, so this compiles both to
+PTX and to a cubin (ptxas -v) with the kernels' flags and checks, for 01 against the reference
+(tests/cuda/seed000_step1.cu):
+
+  - the k-loop (the loop with the most fma.rn.f32; both do one k-tile per iteration) has as many
+    fma.rn.f32 as the reference's and as many global loads, and neither has zero;
+  - no local memory (.local, ld.local, st.local) and no call anywhere in either kernel;
+  - ptxas: 0 bytes stack frame, 0 bytes spill stores and loads.
+
+The SASS form of the same check (FFMA per k-loop, LDL/STL) runs on the device machine:
+tests/cuda/ffma_check.sh.
+
+Usage: check_ffma.py NVCC INCLUDE_DIR KERNEL_01.cu REFERENCE.cu WORKDIR
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_fold import opcode, ptxas_stats  # noqa: E402  (same directory)
+
+FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20"]
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
+    return r.stdout + r.stderr
+
+
+def kernel_bodies(ptx):
+    """{mangled name: [(kind, text)]}: labels and instructions of every .entry, in order."""
+    out = {}
+    for m in re.finditer(r"\.entry\s+(\w+)\s*\(", ptx):
+        start = ptx.index("{", m.end())
+        depth, i = 0, start
+        while True:
+            depth += {"{": 1, "}": -1}.get(ptx[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        body = []
+        for line in ptx[start + 1:i].splitlines():
+            line = line.split("//")[0].strip()
+            if re.match(r"^\$L__\w+:$", line):
+                body.append(("label", line[:-1]))
+            elif line.startswith(".local"):
+                body.append(("insn", line))  # kept so the local-memory check sees it
+            elif line.endswith(";") and not line.startswith("."):
+                body.append(("insn", line))
+        out[m.group(1)] = body
+    return out
+
+
+def loops(body):
+    """The instructions of every loop: from a label to the branch back to it."""
+    where, found = {}, []
+    for pos, (kind, text) in enumerate(body):
+        if kind == "label":
+            where[text] = pos
+            continue
+        m = re.search(r"\bbra(?:\.uni)?\s+(\$L__\w+);", text)
+        if m and m.group(1) in where:
+            found.append([t for k, t in body[where[m.group(1)]:pos + 1] if k == "insn"])
+    return found
+
+
+def k_loop(body):
+    """The loop with the most fma.rn.f32 (the k-loop of a SIMT GEMM)."""
+    return max(loops(body), key=lambda l: sum(opcode(i) == "fma.rn.f32" for i in l), default=[])
+
+
+def main():
+    nvcc, include, kernel01, reference, work = sys.argv[1:6]
+    os.makedirs(work, exist_ok=True)
+    rows, failures = {}, []
+    for label, source in (("reference", reference), ("01", kernel01)):
+        stem = os.path.join(work, label)
+        base = [nvcc, *FLAGS, "-I", include, source]
+        run(base + ["-ptx", "-o", stem + ".ptx"])
+        log = run(base + ["-cubin", "-Xptxas", "-v", "-o", stem + ".cubin"])
+        kernels = kernel_bodies(open(stem + ".ptx").read())
+        if len(kernels) != 1:
+            sys.exit(f"FAIL: {source}: expected one kernel, found {list(kernels)}")
+        (name, body), = kernels.items()
+        insns = [t for k, t in body if k == "insn"]
+        loop = collections.Counter(opcode(i) for i in k_loop(body))
+        stats = ptxas_stats(log).get(name)
+        if stats is None:
+            sys.exit(f"FAIL: {source}: no ptxas report for {name}")
+        rows[label] = dict(fma=loop["fma.rn.f32"], loads=loop["ld.global.f32"],
+                           loop=sum(loop.values()), total=len(insns), regs=stats[3],
+                           stack=stats[0], spills=stats[1] + stats[2])
+        if any(".local" in i for i in insns):
+            failures.append(f"{label}: uses local memory")
+        if any(opcode(i).startswith("call") for i in insns):
+            failures.append(f"{label}: contains a call")
+        if stats[:3] != (0, 0, 0):
+            failures.append(f"{label}: stack frame / spill stores / spill loads {stats[:3]}, want 0")
+
+    print(f"{'kernel':<11}{'k-loop fma':>11}{'k-loop ld.global':>17}{'k-loop insns':>13}"
+          f"{'PTX insns':>10}{'regs':>6}{'stack':>6}{'spills':>7}")
+    for label, r in rows.items():
+        print(f"{label:<11}{r['fma']:>11}{r['loads']:>17}{r['loop']:>13}{r['total']:>10}"
+              f"{r['regs']:>6}{r['stack']:>6}{r['spills']:>7}")
+    ref, k01 = rows["reference"], rows["01"]
+    if ref["fma"] == 0 or ref["loads"] == 0:
+        failures.append("reference: no k-loop with FMAs and global loads found")
+    if k01["fma"] != ref["fma"]:
+        failures.append(f"01: {k01['fma']} fma.rn.f32 per k-loop iteration, the reference "
+                        f"{ref['fma']}")
+    if k01["loads"] != ref["loads"]:
+        failures.append(f"01: {k01['loads']} global loads per k-loop iteration, the reference "
+                        f"{ref['loads']}")
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        print("FAILED")
+        return 1
+    print(f"PASSED: 01's k-loop does the reference's {ref['fma']} FMAs on {ref['loads']} loaded "
+          "values per k-tile, no local memory, no spills")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
