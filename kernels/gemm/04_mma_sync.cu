@@ -12,12 +12,14 @@
 //     ldmatrix fills are exactly the MMA's fragment (checked statically, value by value);
 //     tf32 (32-bit elements; ldmatrix has no 32-bit transpose) reads its fragments with LDS.32
 //     straight from the TiledMMA partition of the swizzled tile;
-//   - a kStages-deep cp.async pipeline as in 03; residues zero-filled (partial 16-byte copies),
-//     and unaligned operands (a leading dimension or pointer that is not 16-byte aligned) take
-//     a synchronous copy with the same partition, element by element.
+//   - a kStages-deep cp.async pipeline as in 03; residues zero-filled (partial 16-byte copies);
+//     an operand whose pointer or leading dimension is not 16-byte aligned is first copied
+//     K-major into an aligned scratch buffer (as 05 does), so the kernel reads aligned operands.
 //
 // NOTE: the tf32 fragments are rounded to nearest (cvt.rna.tf32.f32) in registers: the
 // instruction itself truncates the low 13 bits, which doubles the error.
+#include <type_traits>
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -267,9 +269,10 @@ struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
 };
 
 // ---------------------------------------------------------------------------------------------
-// One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX), zero-filled outside
-// the matrix. Per thread only the first copy's source and (row, k) are kept; copy c adds the
-// compile-time coordinate of its first value (few registers: they are needed by the MMAs).
+// One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX) with cp.async, zero-filled
+// outside the matrix (partial vectors). Per thread only the first copy's source and (row, k) are
+// kept; copy c adds the compile-time coordinate of its first value (few registers: they are
+// needed by the MMAs).
 template <class Op>
 struct GmemToSmem {
   using T = typename Op::T;
@@ -289,58 +292,25 @@ struct GmemToSmem {
     src = g + r0 * s_r + k0 * s_k;
   }
 
-  // k-tile kt (res_k = K - kt*BK left) into `stage`, with cp.async (kAsync: 16-byte aligned
-  // operand; partial vectors zero-filled) or element by element.
-  template <bool kAsync>
+  // k-tile kt (res_k = K - kt*BK left) into `stage`.
   __device__ __forceinline__ void copy(int64_t kt, int64_t res_k, T* stage) const {
-    const T* tile = src + kt * Op::kBK * s_k;
-    if constexpr (kAsync) {
-#pragma unroll
-      for (int c = 0; c < kCopies; ++c) copy_async(c, tile, res_k, stage);
-    } else {
-      // NOTE: a loop, not unrolled: the slow path, which unrolled doubled the kernel's ptxas time.
-#pragma unroll 1
-      for (int c = 0; c < kCopies; ++c) copy_elements(c, tile, res_k, stage);
-    }
-  }
-
-  // Copy c's source (its first element) and (row, k), and its swizzled destination.
-  struct Site {
-    const T* from;
-    int64_t r, k;
-    T* to;
-  };
-  __device__ __forceinline__ Site site(int c, const T* tile, T* stage) const {
     static constexpr FlatCoords kSrcCrd = flat(Op::kSrcCrd);
     static constexpr Swizzle kSwizzle = Op::kSwizzle;
     static constexpr FlatLayout kDstThr = flat(Op::kDstThr), kDstFrg = flat(Op::kDstFrg);
     const int64_t t = threadIdx.x;
-    const int dr = int(kSrcCrd.frg_row(c * kVec)), dk = int(kSrcCrd.frg_col(c * kVec));
-    return {tile + dr * s_r + dk * s_k, r0 + dr, k0 + dk,
-            stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec))};
-  }
-
-  __device__ __forceinline__ void copy_async(int c, const T* tile, int64_t res_k, T* stage) const {
-    const Site x = site(c, tile, stage);
-    // Elements of this vector inside the matrix: along the contiguous mode, up to kVec.
-    const int64_t along = Op::kMajor == Major::kK ? res_k - x.k : res_r - x.r;
-    const bool other = Op::kMajor == Major::kK ? x.r < res_r : x.k < res_k;
-    const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
-    ptx::cp_async_16_partial(x.to, n > 0 ? x.from : src, n * int(sizeof(T)));
-  }
-
-  __device__ __forceinline__ void copy_elements(int c, const T* tile, int64_t res_k, T* stage) const {
-    const Site x = site(c, tile, stage);
-    const int64_t s_along = Op::kMajor == Major::kK ? s_k : s_r;
-    uint4 v;
-    T* e = reinterpret_cast<T*>(&v);
+    const T* tile = src + kt * Op::kBK * s_k;
 #pragma unroll
-    for (int i = 0; i < kVec; ++i) {
-      const int64_t ri = x.r + (Op::kMajor == Major::kMN ? i : 0);
-      const int64_t ki = x.k + (Op::kMajor == Major::kK ? i : 0);
-      e[i] = ri < res_r && ki < res_k ? x.from[i * s_along] : T(0.0f);
+    for (int c = 0; c < kCopies; ++c) {
+      const int dr = int(kSrcCrd.frg_row(c * kVec)), dk = int(kSrcCrd.frg_col(c * kVec));
+      const int64_t r = r0 + dr, k = k0 + dk;
+      const T* from = tile + dr * s_r + dk * s_k;
+      T* to = stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec));
+      // Elements of this vector inside the matrix: along the contiguous mode, up to kVec.
+      const int64_t along = Op::kMajor == Major::kK ? res_k - k : res_r - r;
+      const bool other = Op::kMajor == Major::kK ? r < res_r : k < res_k;
+      const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
+      ptx::cp_async_16_partial(to, n > 0 ? from : src, n * int(sizeof(T)));
     }
-    *reinterpret_cast<uint4*>(x.to) = v;
   }
 };
 
@@ -376,9 +346,8 @@ __device__ __forceinline__ void load_fragment(typename Op::T const* stage, int k
 }
 
 struct Args04 {
-  GemmArgs p;
-  bool a_async, b_async;  // 16-byte aligned operand: cp.async; else element-by-element copies
-  int64_t c_sm, c_sn;     // C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc), or (ldc, 1) transposed
+  GemmArgs p;          // A and B 16-byte aligned (pointers and leading dimensions)
+  int64_t c_sm, c_sn;  // C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc), or (ldc, 1) transposed
 };
 
 template <class Cfg>
@@ -417,10 +386,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
     const int64_t res_k = p.k - kt * kBK;
     T* tAsA = sA + stage * A::kStageElems;
     T* tBsB = sB + stage * B::kStageElems;
-    if (args.a_async) tAgA.template copy<true>(kt, res_k, tAsA);
-    else tAgA.template copy<false>(kt, res_k, tAsA);
-    if (args.b_async) tBgB.template copy<true>(kt, res_k, tBsB);
-    else tBgB.template copy<false>(kt, res_k, tBsB);
+    tAgA.copy(kt, res_k, tAsA);
+    tBgB.copy(kt, res_k, tBsB);
   };
 
   // Producer prologue: kStages-1 tiles in flight (a group is committed even when empty, so
@@ -499,13 +466,47 @@ bool aligned16(const void* ptr, int64_t s_mn, int64_t s_k, int64_t elem_bytes) {
   return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
 }
 
+// Unaligned operands: one that cp.async cannot read is first copied, K-major with its leading
+// dimension rounded up to 16 bytes, into a scratch buffer (stream-ordered, freed after the GEMM),
+// as 05 does; the kernels read aligned operands only.
+// NOTE: 04 used to copy such operands element by element inside the k-loop. That branch, never
+// taken for aligned operands, cost the 16-bit kernels ~15% (H200, f16 4096^3: ptxas allocates the
+// k-loop around it) when it was a loop, and ~2 s of compile time when unrolled.
+template <class Bits>  // the elements' bits: uint16_t (f16, bf16) or uint32_t (tf32)
+__global__ void pack_k_major(Bits* dst, int64_t ld, const Bits* src, int64_t s_r, int64_t s_k,
+                             int64_t rows, int64_t k) {
+  const int64_t total = rows * k;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t r = i / k, kk = i % k;
+    dst[r * ld + kk] = src[r * s_r + kk * s_k];
+  }
+}
+
+// Replaces an unaligned operand (ptr, s_r, s_k) of `rows` x `k` by its aligned copy in *scratch.
+template <Elem E>
+cudaError_t align_operand(const float*& ptr, int64_t& s_r, int64_t& s_k, int64_t rows, int64_t k,
+                          void** scratch, cudaStream_t stream) {
+  using Bits = std::conditional_t<ElemInfo<E>::kBits == 16, uint16_t, uint32_t>;
+  constexpr int64_t kBytes = sizeof(Bits), kVec = 16 / kBytes;
+  if (rows == 0 || k == 0 || aligned16(ptr, s_r, s_k, kBytes)) return cudaSuccess;
+  const int64_t ld = ceil_div(k, kVec) * kVec;
+  cudaError_t e = cudaMallocAsync(scratch, size_t(rows * ld * kBytes), stream);
+  if (e != cudaSuccess) return e;
+  const int64_t blocks = min64(ceil_div(rows * k, 256), 65536);
+  pack_k_major<<<unsigned(blocks), 256, 0, stream>>>(static_cast<Bits*>(*scratch), ld,
+                                                     reinterpret_cast<const Bits*>(ptr), s_r, s_k,
+                                                     rows, k);
+  ptr = static_cast<const float*>(*scratch), s_r = ld, s_k = 1;
+  return cudaGetLastError();
+}
+
 // The operands' majors pick the kernel; (K, MN) -- BLAS TT -- has none of its own: it runs the
 // (MN, K) kernel on the transposed problem C^T = B A^T (M and N, A and B exchanged, C written
 // through its transpose), one kernel fewer per type to compile. (MN, K) is the faster of the
 // two (bench/results/gemm_tensorcore.md: f16 NN 313, TT 278 TFLOP/s before the change).
 template <Elem E>
-cudaError_t launch_elem(GemmArgs const& p, cudaStream_t stream) {
-  constexpr int64_t bytes = ElemInfo<E>::kBits / 8;
+cudaError_t launch_aligned(GemmArgs const& p, cudaStream_t stream) {
   // NOTE: an operand with one row or column (M, N or K = 1) has both strides "contiguous"; the
   // unit stride along K picks K-major.
   const bool a_k = p.a_sk == 1, b_k = p.b_sk == 1;
@@ -515,14 +516,24 @@ cudaError_t launch_elem(GemmArgs const& p, cudaStream_t stream) {
     t.m = p.n, t.n = p.m;
     t.a = p.b, t.a_sm = p.b_sn, t.a_sk = p.b_sk;
     t.b = p.a, t.b_sn = p.a_sm, t.b_sk = p.a_sk;
-    Args04 args{t, aligned16(t.a, t.a_sm, t.a_sk, bytes), aligned16(t.b, t.b_sn, t.b_sk, bytes),
-                p.ldc, 1};
-    return launch<E, M::kMN, M::kK>(args, stream);
+    return launch<E, M::kMN, M::kK>(Args04{t, p.ldc, 1}, stream);
   }
-  Args04 args{p, aligned16(p.a, p.a_sm, p.a_sk, bytes), aligned16(p.b, p.b_sn, p.b_sk, bytes), 1,
-              p.ldc};
+  const Args04 args{p, 1, p.ldc};
   if (a_k) return launch<E, M::kK, M::kK>(args, stream);
   return b_k ? launch<E, M::kMN, M::kK>(args, stream) : launch<E, M::kMN, M::kMN>(args, stream);
+}
+
+template <Elem E>
+cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
+  GemmArgs p = g;
+  void* scratch_a = nullptr;
+  void* scratch_b = nullptr;
+  cudaError_t e = align_operand<E>(p.a, p.a_sm, p.a_sk, p.m, p.k, &scratch_a, stream);
+  if (e == cudaSuccess) e = align_operand<E>(p.b, p.b_sn, p.b_sk, p.n, p.k, &scratch_b, stream);
+  if (e == cudaSuccess) e = launch_aligned<E>(p, stream);
+  if (scratch_a) cudaFreeAsync(scratch_a, stream);
+  if (scratch_b) cudaFreeAsync(scratch_b, stream);
+  return e;
 }
 
 }  // namespace
