@@ -61,6 +61,9 @@ if command -v cuobjdump >/dev/null; then
   else
     echo "SASS check 05: FAILED"; status=1
   fi
+  # Kernel 01's k-loop against seed 000's hand-written kernel (issue 5): FFMA count, no LDL/STL.
+  tests/cuda/ffma_check.sh build-gpu 2>&1 | tee "$OUT/ffma_check.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   # The main loop of 03's default NN kernel (A vectors, B k-contiguous), for reading.
   [ -n "${SASS_DUMP:-}" ] && cuobjdump -sass build-gpu/kernels/libtessera_gemm.so 2>/dev/null | awk '
     /Function :/ { keep = ($3 ~ /gemm_03_kernel.*CopyKindE1ELS4_0ENS1_5ShapeILi128ELi128ELi16ELi4ELi1E/) }
