@@ -120,7 +120,9 @@ TESSERA_HD constexpr TileCoords make_coords(Layout const& thr, Layout const& frg
 //   (1,(4,2),(4,2)):(0,(1,64),(0,0))  ->  i/1 % 4 * 1 + i/4 % 2 * 64 + i/64 * 0   (step1 C rows)
 //
 // Built from the Layout by a constexpr function (the layouts stay the single source of truth),
-// equal to it for every integer index (tests/cuda/flat_layout_test.cu).
+// equal to it for every integer index (tests/cuda/flat_layout_test.cu). Measured on 04 (nvcc 13):
+// ~0.5 s less cicc time, and 20% fewer integer instructions in the 16-bit k-loops than with the
+// same kernels evaluating Layouts.
 struct FlatLayout {
   static constexpr int kMaxTerms = 8;
   int terms = 0;  // leading leaves: i / div % mod * stride
