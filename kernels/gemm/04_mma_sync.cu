@@ -472,33 +472,16 @@ bool aligned16(const void* ptr, int64_t s_mn, int64_t s_k, int64_t elem_bytes) {
 // NOTE: 04 used to copy such operands element by element inside the k-loop. That branch, never
 // taken for aligned operands, cost the 16-bit kernels ~15% (H200, f16 4096^3: ptxas allocates the
 // k-loop around it) when it was a loop, and ~2 s of compile time when unrolled.
-template <class Bits>  // the elements' bits: uint16_t (f16, bf16) or uint32_t (tf32)
-__global__ void pack_k_major(Bits* dst, int64_t ld, const Bits* src, int64_t s_r, int64_t s_k,
-                             int64_t rows, int64_t k) {
-  const int64_t total = rows * k;
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t r = i / k, kk = i % k;
-    dst[r * ld + kk] = src[r * s_r + kk * s_k];
-  }
-}
-
 // Replaces an unaligned operand (ptr, s_r, s_k) of `rows` x `k` by its aligned copy in *scratch.
 template <Elem E>
 cudaError_t align_operand(const float*& ptr, int64_t& s_r, int64_t& s_k, int64_t rows, int64_t k,
                           void** scratch, cudaStream_t stream) {
   using Bits = std::conditional_t<ElemInfo<E>::kBits == 16, uint16_t, uint32_t>;
-  constexpr int64_t kBytes = sizeof(Bits), kVec = 16 / kBytes;
-  if (rows == 0 || k == 0 || aligned16(ptr, s_r, s_k, kBytes)) return cudaSuccess;
-  const int64_t ld = ceil_div(k, kVec) * kVec;
-  cudaError_t e = cudaMallocAsync(scratch, size_t(rows * ld * kBytes), stream);
-  if (e != cudaSuccess) return e;
-  const int64_t blocks = min64(ceil_div(rows * k, 256), 65536);
-  pack_k_major<<<unsigned(blocks), 256, 0, stream>>>(static_cast<Bits*>(*scratch), ld,
-                                                     reinterpret_cast<const Bits*>(ptr), s_r, s_k,
-                                                     rows, k);
+  if (rows == 0 || k == 0 || aligned16(ptr, s_r, s_k, sizeof(Bits))) return cudaSuccess;
+  int64_t ld = 0;
+  const cudaError_t e = pack_operand<Bits>(scratch, &ld, ptr, s_r, s_k, rows, k, stream);
   ptr = static_cast<const float*>(*scratch), s_r = ld, s_k = 1;
-  return cudaGetLastError();
+  return e;
 }
 
 // The operands' majors pick the kernel; (K, MN) -- BLAS TT -- has none of its own: it runs the

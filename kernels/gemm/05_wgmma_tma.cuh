@@ -588,21 +588,6 @@ bool make_store_map(CUtensorMap* map, void* c, int64_t m, int64_t n, int64_t ldc
                           CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// dst(r, k) = src(r, k) for a (rows, K) operand, K-major with leading dimension ld_dst; fp32
-// (tf32 math) is rounded to tf32 on the way (cvt.rna), as kernel 04 does in registers.
-template <class T>
-__global__ void pack_k_major(T* dst, int64_t ld_dst, const T* src, int64_t s_r, int64_t s_k,
-                             int64_t rows, int64_t k) {
-  const int64_t total = rows * k;
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t r = i / k, kk = i % k;
-    T x = src[r * s_r + kk * s_k];
-    if constexpr (sizeof(T) == 4) x = __uint_as_float(ptx::to_tf32(x));
-    dst[r * ld_dst + kk] = x;
-  }
-}
-
 // An operand as TMA reads it: pointer, leading dimension, major. Operands TMA cannot read (not
 // 16-byte aligned) or wgmma cannot read (tf32 MN-major) are packed into `scratch`.
 struct Operand05 {
@@ -614,7 +599,6 @@ struct Operand05 {
 template <class Cfg>
 Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k,
                           void** scratch, cudaStream_t stream, cudaError_t* err) {
-  using T = typename Cfg::T;
   constexpr int64_t bytes = Cfg::kBits / 8;
   // NOTE: an operand with one row or one column has both strides "contiguous"; the unit stride
   // along K picks K-major.
@@ -623,13 +607,10 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
   // (gemm_abi.cu's built-in choice mirrors this test: tma_reads_directly.)
   if (tma_addressable(reinterpret_cast<uintptr_t>(ptr), ld * bytes) && (k_major || Cfg::kBits == 16))
     return {ptr, ld, k_major};
-  const int64_t ld_packed = ceil_div(k, 16 / bytes) * (16 / bytes);
-  *err = cudaMallocAsync(scratch, size_t(rows * ld_packed * bytes), stream);
-  if (*err != cudaSuccess) return {nullptr, 0, true};
-  const int64_t blocks = min64(ceil_div(rows * k, 256), 65536);
-  pack_k_major<<<unsigned(blocks), 256, 0, stream>>>(static_cast<T*>(*scratch), ld_packed,
-                                                     static_cast<const T*>(ptr), s_r, s_k, rows, k);
-  *err = cudaGetLastError();
+  // (packed fp32 is rounded to tf32, as 04 does in registers)
+  using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
+  int64_t ld_packed = 0;
+  *err = pack_operand<Bits, Cfg::kBits == 32>(scratch, &ld_packed, ptr, s_r, s_k, rows, k, stream);
   return {*scratch, ld_packed, true};
 }
 
