@@ -27,6 +27,8 @@
 // this kernel; measured errors are far smaller for K > 1). Packed operands are rounded.
 #pragma once
 
+#include <type_traits>
+
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
