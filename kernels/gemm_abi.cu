@@ -44,7 +44,8 @@ constexpr KernelEntry kKernels[] = {
 // The built-in choice per dtype: the fastest kernel of the ladder that runs it (F32: 03;
 // TF32/F16/BF16: 05, except small problems whose operands 05 must pack first -- see
 // `prefer_04`). The library is built for sm_90a only (Hopper), the one architecture it runs on.
-constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4, kMmaSync = 3;
+constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4;
+constexpr int64_t kTmaMaxExtent = 0x7fffffff;  // TMA box coordinates are int32
 
 // Kernel 05 reads an operand with TMA straight from memory when its pointer and leading
 // dimension are 16-byte aligned and (tf32) it is K-major; otherwise it packs it into a scratch
@@ -107,7 +108,7 @@ extern "C" const char* tessera_status_string(int status) {
     case TESSERA_ERROR_UNKNOWN_DTYPE: return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
     case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper, 04_mma_sync, 05_wgmma_tma)";
     case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernels 04 and 05 run TESSERA_TF32, TESSERA_F16 and TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
-    case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have";
+    case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have, or (kernel 05) m, n or k of 2^31 or more (TMA coordinates are 32-bit)";
     case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";
     default: return "unknown status code";
   }
@@ -135,12 +136,18 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
   if (ldc < tessera::max64(1, m)) return TESSERA_ERROR_INVALID_LDC;
   if ((m > 0 && k > 0 && !A) || (n > 0 && k > 0 && !B) || (m > 0 && n > 0 && !C))
     return TESSERA_ERROR_NULL_POINTER;
-  const Launcher launch = entry->launcher(dtype);
-  if (!launch) return TESSERA_ERROR_UNSUPPORTED_DTYPE;
+  if (!entry->launcher(dtype)) return TESSERA_ERROR_UNSUPPORTED_DTYPE;
   // 128-row tiles: the 2-D grids of 01/02 allow 65535 tiles along N, 03's 1-D grid 2^31-1 tiles.
   if (tessera::ceil_div(n, 128) > 65535 || tessera::ceil_div(m, 128) > 0x7fffffff ||
       tessera::ceil_div(m, 128) * tessera::ceil_div(n, 128) > 0x7fffffff)
     return TESSERA_ERROR_TOO_LARGE;
+  // 05 addresses its operands through TMA coordinates, which are 32-bit: the built-in choice
+  // takes 04 for larger dimensions, a request for 05 by name is refused.
+  const bool beyond_tma = m > kTmaMaxExtent || n > kTmaMaxExtent || k > kTmaMaxExtent;
+  if (beyond_tma && entry == &kKernels[kHopper]) {
+    if (kernel) return TESSERA_ERROR_TOO_LARGE;
+    entry = &kKernels[kMmaSync];
+  }
 
   // 2. BLAS quick returns.
   if (m == 0 || n == 0) return TESSERA_SUCCESS;
@@ -163,6 +170,7 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
   p.b = static_cast<const float*>(B);
   p.b_sn = tb ? 1 : ldb, p.b_sk = tb ? ldb : 1;
   p.c = static_cast<float*>(C), p.ldc = ldc;
+  const Launcher launch = entry->launcher(dtype);
   const Launcher run = !kernel && dtype != TESSERA_F32 && prefer_04(p, dtype)
                            ? kKernels[kMmaSync].launcher(dtype)
                            : launch;

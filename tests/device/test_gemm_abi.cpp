@@ -68,6 +68,17 @@ TEST(GemmAbi, DtypesAndKernels) {
     EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
 }
 
+TEST(GemmAbi, TmaCoordinatesAre32Bit) {
+  // k = 2^31: kernel 05 cannot address it (TMA coordinates are int32); refused before any launch.
+  const int64_t k = int64_t(1) << 31;
+  for (const char* name : {"05_wgmma_tma", "05"})
+    EXPECT_EQ(tessera_gemm_named(name, TESSERA_F16, 'N', 'N', 1, 1, k, 1.0f, kA, 1, kB, k, 0.0f, kC,
+                                 1, nullptr),
+              TESSERA_ERROR_TOO_LARGE);
+  EXPECT_NE(std::string(tessera_status_string(TESSERA_ERROR_TOO_LARGE)).find("kernel 05"),
+            std::string::npos);
+}
+
 TEST(GemmAbi, QuickReturnsTouchNothing) {
   // m = 0 or n = 0: success without a launch (the pointers are fake or NULL).
   EXPECT_EQ(call('N', 'N', 0, 4, 4, 1, 4, 1, nullptr, kB, nullptr), TESSERA_SUCCESS);
