@@ -19,20 +19,12 @@ Usage: check_ffma.py NVCC INCLUDE_DIR KERNEL_01.cu REFERENCE.cu WORKDIR
 import collections
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_fold import opcode, ptxas_stats  # noqa: E402  (same directory)
+from check_fold import opcode, ptxas_stats, run  # noqa: E402  (same directory)
 
 FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20"]
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
-    return r.stdout + r.stderr
 
 
 def kernel_bodies(ptx):

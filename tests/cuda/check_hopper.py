@@ -14,8 +14,10 @@ Usage: check_hopper.py NVCC INCLUDE_DIR WORKDIR SOURCE...
 """
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_fold import entries, opcode, ptxas_stats, run  # noqa: E402  (same directory)
 
 FLAGS = ["-std=c++20", "-O3", "-gencode=arch=compute_90a,code=sm_90a"]
 KERNEL = "gemm_05_kernel"
@@ -27,29 +29,6 @@ REQUIRED = {
     "setmaxnreg.dec": "setmaxnreg (producer)",
     ".multicast::cluster": "TMA multicast",
 }
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
-    return r.stdout + r.stderr
-
-
-def entries(ptx):
-    """{mangled name: body text} for every .entry in the PTX."""
-    out, name, body = {}, None, []
-    for line in ptx.splitlines():
-        m = re.match(r"\s*(?:\.visible\s+)?\.entry\s+(\S+)\(", line)
-        if m:
-            if name:
-                out[name] = "\n".join(body)
-            name, body = m.group(1), []
-        elif name:
-            body.append(line)
-    if name:
-        out[name] = "\n".join(body)
-    return out
 
 
 def main():
@@ -64,28 +43,26 @@ def main():
         with open(ptx_path) as f:
             ptx = f.read()
         report = run([nvcc, *FLAGS, "-I" + include, "-cubin", "-Xptxas", "-v", src, "-o", base + ".cubin"])
-        for name, body in entries(ptx).items():
+        stats = ptxas_stats(report)
+        for name, insns in entries(ptx).items():
             if KERNEL not in name:
                 continue
             kernels += 1
             where = f"{os.path.basename(src)}: {name[:60]}..."
             for needle, what in REQUIRED.items():
-                if needle not in body:
+                if not any(needle in i for i in insns):
                     failures.append(f"{where}: no {what} ({needle}) in the PTX")
-            if re.search(r"\.local|ld\.local|st\.local", body):
+            if any(i.startswith(".local") or re.search(r"\b(ld|st)\.local", i) for i in insns):
                 failures.append(f"{where}: local memory in the PTX")
-            if re.search(r"^\s*call", body, re.M):
+            if any(opcode(i).startswith("call") for i in insns):
                 failures.append(f"{where}: a call in the PTX (a layout did not fold)")
-            # ptxas -v: "Function properties for NAME\n  N bytes stack frame, N bytes spill stores, ..."
-            m = re.search(re.escape(name) + r"\s*\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores, "
-                          r"(\d+) bytes spill loads", report)
-            if not m:
+            if name not in stats:
                 failures.append(f"{where}: no ptxas -v report")
-            elif any(int(x) for x in m.groups()):
-                failures.append(f"{where}: stack {m.group(1)} B, spill stores {m.group(2)} B, "
-                                f"spill loads {m.group(3)} B")
+            elif any(stats[name][:3]):
+                stack, stores, loads = stats[name][:3]
+                failures.append(f"{where}: stack {stack} B, spill stores {stores} B, spill loads {loads} B")
             else:
-                wgmma = body.count("wgmma.mma_async")
+                wgmma = sum("wgmma.mma_async" in i for i in insns)
                 print(f"ok  {where}: {wgmma} wgmma, 0 B stack / spills")
     if kernels != len(sources):
         failures.append(f"expected one {KERNEL} per source ({len(sources)}), found {kernels}")
