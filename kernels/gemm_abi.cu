@@ -47,21 +47,14 @@ constexpr KernelEntry kKernels[] = {
 constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4;
 constexpr int64_t kTmaMaxExtent = 0x7fffffff;  // TMA box coordinates are int32
 
-// Kernel 05 reads an operand with TMA straight from memory when its pointer and leading
-// dimension are 16-byte aligned and (tf32) it is K-major; otherwise it packs it into a scratch
-// buffer first (allocation and a transposing copy). Measured (H200, tf32 NN, 05 vs 04): 1024^3
+// Kernel 05 packs an operand it cannot read where it lies (hopper_reads_directly, common.cuh)
+// into a scratch buffer first (allocation and a transposing copy). Measured (H200, tf32 NN, 05 vs 04): 1024^3
 // 0.074 vs 0.062 ms, 1536^3 0.104 vs 0.144 ms, 2048^3 0.106 vs 0.186 ms: below ~1280^3, 04 wins
 // such calls.
-bool tma_reads_directly(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes) {
-  const bool k_major = s_k == 1;
-  const int64_t ld = k_major ? s_mn : s_k;
-  return tessera::tma_addressable(reinterpret_cast<uintptr_t>(ptr), ld * bytes) &&
-         (k_major || bytes == 2);  // tf32 wgmma reads K-major tiles only
-}
 bool prefer_04(GemmArgs const& p, tessera_dtype dtype) {
   const int64_t bytes = dtype == TESSERA_TF32 ? 4 : 2;
-  const bool packs = !tma_reads_directly(p.a, p.a_sm, p.a_sk, bytes) ||
-                     !tma_reads_directly(p.b, p.b_sn, p.b_sk, bytes);
+  const bool packs = !hopper_reads_directly(p.a, p.a_sm, p.a_sk, bytes) ||
+                     !hopper_reads_directly(p.b, p.b_sn, p.b_sk, bytes);
   return packs && double(p.m) * double(p.n) * double(p.k) < 1280.0 * 1280.0 * 1280.0;
 }
 

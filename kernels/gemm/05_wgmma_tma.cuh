@@ -559,35 +559,33 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   return fn;
 }
 
+// A 2-D tensor map over (dim0 contiguous, dim1 every ld_bytes) for 128B-swizzled boxes `box`.
+bool encode_2d(CUtensorMap* map, CUtensorMapDataType type, void const* ptr, int64_t dim0,
+               int64_t dim1, int64_t ld_bytes, TmaBox const& box, CUtensorMapL2promotion l2) {
+  const cuuint64_t dims[2] = {cuuint64_t(dim0), cuuint64_t(dim1)};
+  const cuuint64_t strides[1] = {cuuint64_t(ld_bytes)};
+  const cuuint32_t box_dims[2] = {cuuint32_t(box.box[0]), cuuint32_t(box.box[1])};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  auto encode = encode_tiled();
+  return encode && encode(map, type, 2, const_cast<void*>(ptr), dims, strides, box_dims,
+                          elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                          l2, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
 // The tensor map of one operand (rows, K) with leading dimension `ld` (elements), for the box of
 // its stage tile: K-major dims (K, rows), MN-major dims (rows, K).
 template <class Cfg, class Tile>
 bool make_map(CUtensorMap* map, void const* ptr, int64_t rows, int64_t k, int64_t ld) {
-  constexpr TmaBox box = Tile::kBox;
   constexpr bool k_major = Tile::kIsKMajor;
-  const cuuint64_t dims[2] = {cuuint64_t(k_major ? k : rows), cuuint64_t(k_major ? rows : k)};
-  const cuuint64_t strides[1] = {cuuint64_t(ld * Cfg::kBits / 8)};
-  const cuuint32_t box_dims[2] = {cuuint32_t(box.box[0]), cuuint32_t(box.box[1])};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  auto encode = encode_tiled();
-  if (!encode) return false;
-  return encode(map, Cfg::Info::kTmaType, 2, const_cast<void*>(ptr), dims, strides, box_dims,
-                elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  return encode_2d(map, Cfg::Info::kTmaType, ptr, k_major ? k : rows, k_major ? rows : k,
+                   ld * Cfg::kBits / 8, Tile::kBox, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
 // C (M, N) column-major with leading dimension ldc, for the epilogue's (64, kChunk) store boxes.
 template <class Cfg>
 bool make_store_map(CUtensorMap* map, void* c, int64_t m, int64_t n, int64_t ldc) {
-  constexpr TmaBox box = Cfg::kStoreBox;
-  const cuuint64_t dims[2] = {cuuint64_t(m), cuuint64_t(n)};
-  const cuuint64_t strides[1] = {cuuint64_t(ldc * 2)};
-  const cuuint32_t box_dims[2] = {cuuint32_t(box.box[0]), cuuint32_t(box.box[1])};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  auto encode = encode_tiled();
-  return encode && encode(map, Cfg::Info::kTmaType, 2, c, dims, strides, box_dims, elem_strides,
-                          CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                          CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  return encode_2d(map, Cfg::Info::kTmaType, c, m, n, ldc * 2, Cfg::kStoreBox,
+                   CU_TENSOR_MAP_L2_PROMOTION_NONE);
 }
 
 // An operand as TMA reads it: pointer, leading dimension, major. Operands TMA cannot read (not
@@ -606,9 +604,7 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
   // along K picks K-major.
   const bool k_major = s_k == 1;
   const int64_t ld = k_major ? s_r : s_k;
-  // (gemm_abi.cu's built-in choice mirrors this test: tma_reads_directly.)
-  if (tma_addressable(reinterpret_cast<uintptr_t>(ptr), ld * bytes) && (k_major || Cfg::kBits == 16))
-    return {ptr, ld, k_major};
+  if (hopper_reads_directly(ptr, s_r, s_k, bytes)) return {ptr, ld, k_major};
   // (packed fp32 is rounded to tf32, as 04 does in registers)
   using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
   int64_t ld_packed = 0;

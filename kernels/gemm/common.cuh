@@ -262,6 +262,16 @@ __device__ __forceinline__ void store_c(float const (&acc)[kValues], Coords cons
   store_c_as<F32Out>(acc, crd, thr_m, thr_n, res_m, res_n, c_tile, ldc, alpha, beta);
 }
 
+// Kernel 05 reads an operand (strides s_mn, s_k; `bytes` per element) with TMA where it lies when
+// its base and leading dimension are 16-byte aligned and, for 32-bit (tf32) elements, it is
+// K-major (tf32 wgmma has no transposed form); otherwise it packs it first. The built-in choice
+// of gemm_abi.cu asks the same question.
+inline bool hopper_reads_directly(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes) {
+  const bool k_major = s_k == 1;
+  return tma_addressable(reinterpret_cast<uintptr_t>(ptr), (k_major ? s_mn : s_k) * bytes) &&
+         (k_major || bytes == 2);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Operands a kernel cannot read where they are (04: not 16-byte aligned; 05: not addressable by
 // TMA, or MN-major tf32) are first packed K-major into a scratch buffer: dst(r, k) = src(r, k)
