@@ -15,6 +15,7 @@
 #
 #   OUT=/tmp/out scripts/gpu.sh tc [quick]     only steps 1, 2 and 6
 #
+#   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
 #   BENCH_ARGS="..."       extra tessera-bench arguments (e.g. --sizes 4096x4096x4096)
@@ -145,7 +146,7 @@ if [ "$mode" != bench ]; then
   compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/gemm_correctness" --small 2>&1 \
     | tail -8 | tee "$OUT/memcheck.txt"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  if [ "$mode" = full ]; then
+  if [ "$mode" = full ] || [ "$mode" = simt ]; then
     step "compute-sanitizer racecheck (--tiny)"
     compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/gemm_correctness" --tiny 2>&1 \
       | tail -8 | tee "$OUT/racecheck.txt"
@@ -189,6 +190,6 @@ fi
   echo "memcheck: $(grep -h "ERROR SUMMARY" "$OUT/memcheck.txt" 2>/dev/null)"
   echo "racecheck: $(grep -h "RACECHECK SUMMARY\|ERROR SUMMARY" "$OUT/racecheck.txt" 2>/dev/null)"
 } >"$OUT/gemm_simt.md"
-tensorcore
+[ "$mode" = simt ] || tensorcore
 step "done: status $status"
 exit $status

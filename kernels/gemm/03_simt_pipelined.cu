@@ -2,13 +2,18 @@
 //
 // What it adds to 02 (each a layout decision, made once in the config below):
 //   - a kStages-deep cp.async pipeline: tile kt+kStages-1 is in flight while tile kt is used;
+//     CTA tile 128x128x32, 3 stages, 2 CTAs (16 warps) per SM at 128 registers;
 //   - warp tiling: the atom layout ((4,4),(8,2),1):((1,32),(4,128),0) puts a warp's 32 threads
 //     on a 4x8 grid of atoms (lane = m0 + 4*n0), so a warp covers 32x64 of C and its shared
 //     loads touch 4 (A) and 8 (B) distinct 16-byte vectors: one wavefront each;
 //   - 128-bit shared loads: the permutation (16,4):(4,1) gives every thread runs of 4
 //     consecutive rows (columns), contiguous in the MN-major shared tiles (checked statically);
-//   - conflict-free shared stores: tiles are (BM,BK):(1,BM+4), padded by one 16-byte vector per
-//     k-row so that the transposing 4-byte copies of a k-contiguous operand hit 32 banks;
+//   - fragments double-buffered in registers across k-tiles: the barrier sits before the last
+//     k-step of a tile, so the next tile's first loads overlap that step's 64 FMAs;
+//   - copies without tests: each copy is one pointer add and one cp.async; only tiles that
+//     reach past the matrix (edge CTAs, K's last partial tile) take the guarded path;
+//   - padded shared tiles (BM,BK):(1,BM+4): the transposing 4-byte copies of a k-contiguous
+//     operand (a warp: 2 rows x 16 k) spread over 16 banks instead of 2;
 //   - L2-friendly block order: CTAs walk the C tiles in groups of kGroupM tile-rows;
 //   - a 128-bit epilogue where C's rows are 16-byte aligned.
 #include "common.cuh"
@@ -28,15 +33,16 @@ struct CopyPlan {
   int64_t vec;
 };
 
-// 256 threads: vectors as (32,8):(1,32) x (4,1) (a warp reads 512 contiguous bytes of one
-// k-row); scalars as (256/BK, BK):(BK,1) (a warp reads 32/BK rows of BK contiguous floats).
+// 256 threads. Vectors: (32,8):(1,32) x (4,1), a warp reads 512 contiguous bytes of one k-row.
+// Scalars: (256/W, W):(W,1), W = min(BK, 16): a warp reads 32/W rows of W contiguous floats and
+// stores them transposed to words k*(rows+4) + r of the padded tile, banks (4k + r) % 32.
 TESSERA_HD constexpr CopyPlan make_plan(CopyKind kind, Layout const& tile, Layout const& smem) {
-  const int64_t bk = tile.shape[1].value();
+  const int64_t bk = tile.shape[1].value(), w = bk < 16 ? bk : 16;
   TiledCopy c = kind == CopyKind::kVectorMN
                     ? make_tiled_copy_tv(atom::cp_async(16, 32), parse_layout("(32,8):(1,32)"),
                                          parse_layout("(4,1):(1,0)"))
                     : make_tiled_copy_tv(atom::cp_async(4, 32),
-                                         Layout(make_tuple(256 / bk, bk), make_tuple(bk, 1)),
+                                         Layout(make_tuple(256 / w, w), make_tuple(w, 1)),
                                          parse_layout("(1,1):(0,0)"));
   if (tile.shape[0].value() % c.tiler[0].value() != 0 || bk % c.tiler[1].value() != 0) {
     Text t;
@@ -55,7 +61,7 @@ struct Shape {
   static constexpr int64_t kBM = BM, kBN = BN, kBK = BK;
   static constexpr int kStages = Stages, kMinBlocks = MinBlocks;
 };
-using DefaultShape = Shape<128, 128, 16, 4, 2>;
+using DefaultShape = Shape<128, 128, 32, 3, 2>;
 
 template <CopyKind kCopyA, CopyKind kCopyB, class S = DefaultShape>
 struct SimtHopper {
@@ -112,46 +118,62 @@ struct SimtHopper {
   }
 };
 
-// One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX), zero-filled outside
-// the matrix. The per-copy sources and row predicates are computed once; each k-tile then costs
-// one pointer step per copy and one k comparison.
+// One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX).
+//
+// Copy c of k-tile kt reads src + frg(c) + kt*BK*s_k, frg(c) = row(c)*s_r + col(c)*s_k with
+// compile-time row(c), col(c): a few integer instructions and one cp.async per copy, nothing
+// tested. That fast path is taken where the whole (rows, BK) tile lies inside the matrix; the
+// guarded path (CTAs on the M or N edge, the last k-tile when BK does not divide K) also tests
+// each copy's rows and k and zero-fills what lies outside (a 16-byte run may straddle the edge).
 template <class Cfg, int kOperand>
 struct GmemToSmem {
-  static constexpr int kCopies = int((kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB).src_frg.size() /
-                                     (kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB).vec);
-  const float* src[kCopies];
-  int bytes[kCopies];     // valid bytes of each copy's row run (0 outside the matrix)
-  int64_t k_of[kCopies];  // k coordinate of each copy inside the tile
-  int64_t step;           // one k-tile, in elements
+  static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
+  static constexpr int kVec = int(kPlan.vec);
+  static constexpr int kCopies = int(kPlan.src_frg.size() / kVec);
 
-  __device__ __forceinline__ GmemToSmem(const float* g, int64_t s_r, int64_t s_k, int64_t res_r) {
-    static constexpr FlatCoords kCrd = flat((kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB).crd);
-    constexpr int64_t kVec = (kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB).vec;
+  const float* src;  // this thread's first copy of k-tile 0
+  int dst;           // this thread's first destination in a stage, in floats
+
+  // g: the tile's first element; s_r, s_k: strides of its rows and of k (kernel parameters, so
+  // that they stay in the constant bank instead of taking registers).
+  __device__ __forceinline__ GmemToSmem(const float* g, int64_t s_r, int64_t s_k) {
+    static constexpr FlatCoords kCrd = flat(kPlan.crd);
+    static constexpr FlatLayout kDstThr = flat(kPlan.dst_thr);
     const int64_t t = threadIdx.x;
-    const int64_t r0 = kCrd.thr_row(t), k0 = kCrd.thr_col(t);
-#pragma unroll
-    for (int c = 0; c < kCopies; ++c) {
-      const int64_t v = c * kVec;
-      const int64_t r = r0 + kCrd.frg_row(v), k = k0 + kCrd.frg_col(v);
-      src[c] = g + r * s_r + k * s_k;
-      bytes[c] = int(min64(max64(res_r - r, 0), kVec) * 4);
-      k_of[c] = k;
-    }
-    step = Cfg::kBK * s_k;
+    src = g + kCrd.thr_row(t) * s_r + kCrd.thr_col(t) * s_k;
+    dst = int(kDstThr(t));
   }
 
-  // Copies k-tile kt (res_k = K - kt*BK rows of K left) into `stage`.
-  __device__ __forceinline__ void copy(int64_t kt, int64_t res_k, float* stage) const {
-    static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
-    static constexpr FlatLayout kDstThr = flat(kPlan.dst_thr), kDstFrg = flat(kPlan.dst_frg);
-    float* tXsX = stage + kDstThr(int64_t(threadIdx.x));  // (CPY, CPY_rows, CPY_K)
-    const int64_t offset = kt * step;
+  // Copies the k-tile whose first copy reads `tile` into `stage`, every copy whole.
+  __device__ __forceinline__ void copy(const float* tile, float* stage, int64_t s_r,
+                                       int64_t s_k) const {
+    static constexpr FlatCoords kCrd = flat(kPlan.crd);
+    static constexpr FlatLayout kDstFrg = flat(kPlan.dst_frg);
 #pragma unroll
     for (int c = 0; c < kCopies; ++c) {
-      const int n = k_of[c] < res_k ? bytes[c] : 0;
-      const float* p = n > 0 ? src[c] + offset : src[c];
-      if constexpr (kPlan.vec == 1) ptx::cp_async_4(tXsX + kDstFrg(c), p, n > 0);
-      else ptx::cp_async_16_partial(tXsX + kDstFrg(c * kPlan.vec), p, n);
+      const float* from = tile + kCrd.frg_row(c * kVec) * s_r + kCrd.frg_col(c * kVec) * s_k;
+      float* to = stage + dst + kDstFrg(c * kVec);
+      if constexpr (kVec == 1) ptx::cp_async_4(to, from);
+      else ptx::cp_async_16(to, from);
+    }
+  }
+
+  // The same where only res_r rows and res_k columns of K are left in the matrix: what lies
+  // outside is zero-filled (not unrolled: it runs on few tiles).
+  __device__ __forceinline__ void copy_guarded(const float* tile, float* stage, int64_t s_r,
+                                               int64_t s_k, int64_t res_r, int64_t res_k) const {
+    static constexpr FlatCoords kCrd = flat(kPlan.crd);
+    static constexpr FlatLayout kDstFrg = flat(kPlan.dst_frg);
+    const int64_t t = threadIdx.x;
+    const int64_t r0 = kCrd.thr_row(t), k0 = kCrd.thr_col(t);
+#pragma unroll 1
+    for (int c = 0; c < kCopies; ++c) {
+      const int64_t dr = kCrd.frg_row(c * kVec), dk = kCrd.frg_col(c * kVec);
+      const int bytes = k0 + dk < res_k ? int(min64(max64(res_r - r0 - dr, 0), kVec) * 4) : 0;
+      const float* from = bytes > 0 ? tile + dr * s_r + dk * s_k : src;  // src: any mapped address
+      float* to = stage + dst + kDstFrg(c * kVec);
+      if constexpr (kVec == 1) ptx::cp_async_4(to, from, bytes > 0);
+      else ptx::cp_async_16_partial(to, from, bytes);
     }
   }
 };
@@ -181,58 +203,104 @@ gemm_03_kernel(GemmArgs p) {
   const float* gB = p.b + n0 * p.b_sn;
   float* gC = p.c + m0 + n0 * p.ldc;
   const int64_t res_m = p.m - m0, res_n = p.n - n0;
-  const int64_t k_tiles = ceil_div(p.k, kBK);
 
-  const GmemToSmem<Cfg, 0> tAgA(gA, p.a_sm, p.a_sk, res_m);  // (CPY, CPY_M, CPY_K, k)
-  const GmemToSmem<Cfg, 1> tBgB(gB, p.b_sn, p.b_sk, res_n);  // (CPY, CPY_N, CPY_K, k)
-  auto load_tile = [&](int64_t kt, int stage) {
-    const int64_t res_k = p.k - kt * kBK;
-    tAgA.copy(kt, res_k, sA + stage * Cfg::kStageA);
-    tBgB.copy(kt, res_k, sB + stage * Cfg::kStageB);
+  const GmemToSmem<Cfg, 0> tAgA(gA, p.a_sm, p.a_sk);  // (CPY, CPY_M, CPY_K, k)
+  const GmemToSmem<Cfg, 1> tBgB(gB, p.b_sn, p.b_sk);  // (CPY, CPY_N, CPY_K, k)
+  const int64_t k_tiles = ceil_div(p.k, kBK);
+  // k-tiles before this one take the fast copy (see GmemToSmem).
+  const int64_t first_guarded = res_m >= kBM && res_n >= kBN ? p.k / kBK : 0;
+  const int64_t step_a = kBK * p.a_sk, step_b = kBK * p.b_sk;
+  const float* next_a = tAgA.src;  // the next k-tile to load
+  const float* next_b = tBgB.src;
+  int64_t next_kt = 0;
+  int write_stage = 0;
+  // Loads k-tile next_kt (if there is one) into write_stage and commits a cp.async group (even
+  // when empty, so that wait<kStages-2> always means "the oldest tile in flight has landed").
+  auto load_next = [&] {
+    if (next_kt < k_tiles) {
+      float* dA = sA + write_stage * Cfg::kStageA;
+      float* dB = sB + write_stage * Cfg::kStageB;
+      if (next_kt < first_guarded) {
+        tAgA.copy(next_a, dA, p.a_sm, p.a_sk);
+        tBgB.copy(next_b, dB, p.b_sn, p.b_sk);
+      } else {
+        const int64_t res_k = p.k - next_kt * kBK;
+        tAgA.copy_guarded(next_a, dA, p.a_sm, p.a_sk, res_m, res_k);
+        tBgB.copy_guarded(next_b, dB, p.b_sn, p.b_sk, res_n, res_k);
+      }
+    }
+    ptx::cp_async_commit();
+    next_a += step_a, next_b += step_b, ++next_kt;
+    write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
   };
 
-  // Producer prologue: kStages-1 tiles in flight (a group is committed even when empty, so
-  // that wait<kStages-2> always means "tile kt has landed").
-#pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < k_tiles) load_tile(s, s);
-    ptx::cp_async_commit();
-  }
+  // Prologue: kStages-1 tiles in flight.
+#pragma unroll 1
+  for (int s = 0; s < kStages - 1; ++s) load_next();
 
   const int64_t t = threadIdx.x;
+  const float* tCsA = sA + kThrA(t);  // (V,M,K) = (1,(4,2),BK) of the stage being read
+  const float* tCsB = sB + kThrB(t);  // (V,N,K) = (1,(4,2),BK)
+  int read_stage = 0;
   float tCrC[kFM * kFN];  // (V,M,N) accumulators
 #pragma unroll
   for (int i = 0; i < kFM * kFN; ++i) tCrC[i] = 0.0f;
 
-  for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    ptx::cp_async_wait<kStages - 2>();
-    __syncthreads();  // tile kt visible to all; stage (kt-1) % kStages free again
-    {
-      const int64_t next = kt + kStages - 1;
-      if (next < k_tiles) load_tile(next, int(next % kStages));
-      ptx::cp_async_commit();
-    }
+  // Fragments tCsA(:,:,kb) -> tCrA, tCsB(:,:,kb) -> tCrB, 128-bit loads, double-buffered: the
+  // loads of step kb+1 are issued before the FMAs of step kb, across k-tiles too.
+  float tCrA[2][kFM], tCrB[2][kFN];
+  auto load_fragments = [&](int buf, int kb) {
+#pragma unroll
+    for (int i = 0; i < kFM; i += kVec)
+      *reinterpret_cast<float4*>(&tCrA[buf][i]) =
+          *reinterpret_cast<const float4*>(tCsA + kFrgA(i + kFM * kb));
+#pragma unroll
+    for (int i = 0; i < kFN; i += kVec)
+      *reinterpret_cast<float4*>(&tCrB[buf][i]) =
+          *reinterpret_cast<const float4*>(tCsB + kFrgB(i + kFN * kb));
+  };
 
-    const int stage = int(kt % kStages);
-    const float* tCsA = sA + stage * Cfg::kStageA + kThrA(t);  // (V,M,K) = (1,(4,2),BK)
-    const float* tCsB = sB + stage * Cfg::kStageB + kThrB(t);  // (V,N,K) = (1,(4,2),BK)
+  // The k-tile is walked in blocks of kUnrollK steps, each block unrolled (a fully unrolled
+  // 32-step tile doubled the compile time for no speed).
+  constexpr int kUnrollK = kBK < 16 ? int(kBK) : 16;
+  static_assert(kBK % kUnrollK == 0, "simt: BK must be a multiple of the unrolled block");
+  static constexpr int64_t kBlockA = kFrgA(kFM * kUnrollK), kBlockB = kFrgB(kFN * kUnrollK);
+
+  ptx::cp_async_wait<kStages - 2>();
+  __syncthreads();  // k-tile 0 visible to all
+  load_fragments(0, 0);
+  for (int64_t kt = 0; kt < k_tiles; ++kt) {
+    // The stage of k-tile kt-1 is free: every thread passed the barrier after its last read.
+    load_next();
+#pragma unroll 1
+    for (int block = 0; block < kBK / kUnrollK; ++block) {
 #pragma unroll
-    for (int kb = 0; kb < kBK; ++kb) {
-      // tCsA(:,:,kb) -> tCrA, tCsB(:,:,kb) -> tCrB with 128-bit loads, then 8x8 FMAs.
-      float tCrA[kFM], tCrB[kFN];
+      for (int kb = 0; kb < kUnrollK; ++kb) {
+        if (kb + 1 < kUnrollK) {
+          load_fragments((kb + 1) % 2, kb + 1);
+        } else {
+          if (block + 1 < kBK / kUnrollK) {
+            tCsA += kBlockA, tCsB += kBlockB;  // the next block of this k-tile
+          } else {
+            // k-tile kt+1 landed and visible; the stage of kt is read no more.
+            ptx::cp_async_wait<kStages - 2>();
+            __syncthreads();
+            read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
+            tCsA = sA + read_stage * Cfg::kStageA + kThrA(t);
+            tCsB = sB + read_stage * Cfg::kStageB + kThrB(t);
+          }
+          load_fragments((kb + 1) % 2, 0);
+        }
+        // 8x8 FMAs, every other column walked backwards: consecutive FMAs share an operand.
+        const int cur = kb % 2;
 #pragma unroll
-      for (int i = 0; i < kFM; i += kVec)
-        *reinterpret_cast<float4*>(&tCrA[i]) =
-            *reinterpret_cast<const float4*>(tCsA + kFrgA(i + kFM * kb));
+        for (int n = 0; n < kFN; ++n)
 #pragma unroll
-      for (int i = 0; i < kFN; i += kVec)
-        *reinterpret_cast<float4*>(&tCrB[i]) =
-            *reinterpret_cast<const float4*>(tCsB + kFrgB(i + kFN * kb));
-#pragma unroll
-      for (int n = 0; n < kFN; ++n)
-#pragma unroll
-        for (int m = 0; m < kFM; ++m)
-          tCrC[m + kFM * n] = fmaf(tCrA[m], tCrB[n], tCrC[m + kFM * n]);
+          for (int mm = 0; mm < kFM; ++mm) {
+            const int m = n % 2 ? kFM - 1 - mm : mm;
+            tCrC[m + kFM * n] = fmaf(tCrA[cur][m], tCrB[cur][n], tCrC[m + kFM * n]);
+          }
+      }
     }
   }
   ptx::cp_async_wait<0>();
@@ -294,10 +362,8 @@ cudaError_t launch_03(GemmArgs const& p, cudaStream_t stream) {
   using K = CopyKind;
   if (a_vec) return b_vec ? launch<K::kVectorMN, K::kVectorMN>(p, stream)
                           : launch<K::kVectorMN, K::kScalarK>(p, stream);
-  // NOTE: with both operands k-contiguous (16 scalar copies per k-tile) the 128-register cut of
-  // two CTAs per SM spills; that combination keeps one CTA per SM.
   return b_vec ? launch<K::kScalarK, K::kVectorMN>(p, stream)
-               : launch<K::kScalarK, K::kScalarK, Shape<128, 128, 16, 4, 1>>(p, stream);
+               : launch<K::kScalarK, K::kScalarK>(p, stream);
 }
 
 }  // namespace tessera::gemm
