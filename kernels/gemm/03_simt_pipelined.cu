@@ -144,6 +144,22 @@ struct GmemToSmem {
     dst = int(kDstThr(t));
   }
 
+  // Each copy's row and k inside the tile and its shared destination, as tables for the guarded
+  // copy (with the layouts evaluated in each of its unrolled copies, the file compiled 1.2 s
+  // slower; the fast copy keeps the layouts: with the tables it spilled).
+  struct Offsets {
+    int row[kCopies], k[kCopies], dst[kCopies];
+  };
+  TESSERA_HD static constexpr Offsets make_offsets() {
+    Offsets o{};
+    for (int c = 0; c < kCopies; ++c) {
+      o.row[c] = int(kPlan.crd.frg_row(c * kVec));
+      o.k[c] = int(kPlan.crd.frg_col(c * kVec));
+      o.dst[c] = int(kPlan.dst_frg(c * kVec));
+    }
+    return o;
+  }
+
   // Copies the k-tile whose first copy reads `tile` into `stage`, every copy whole.
   __device__ __forceinline__ void copy(const float* tile, float* stage, int64_t s_r,
                                        int64_t s_k) const {
@@ -159,19 +175,23 @@ struct GmemToSmem {
   }
 
   // The same where only res_r rows and res_k columns of K are left in the matrix: what lies
-  // outside is zero-filled (not unrolled: it runs on few tiles).
-  __device__ __forceinline__ void copy_guarded(const float* tile, float* stage, int64_t s_r,
-                                               int64_t s_k, int64_t res_r, int64_t res_k) const {
+  // outside is zero-filled.
+  // NOTE: a call, not inlined: inlined in the k-loop (unrolled or not) it changed ptxas's
+  // register allocation of the main loop, which lost 5 % (H100, 4096^3); as a call the main
+  // loop is untouched and edge tiles pay the call (1000^3: 0.49x cuBLAS, 0.41x with the loop
+  // inlined and not unrolled).
+  __device__ __noinline__ void copy_guarded(const float* tile, float* stage, int64_t s_r,
+                                            int64_t s_k, int64_t res_r, int64_t res_k) const {
     static constexpr FlatCoords kCrd = flat(kPlan.crd);
-    static constexpr FlatLayout kDstFrg = flat(kPlan.dst_frg);
+    static constexpr Offsets kOff = make_offsets();
     const int64_t t = threadIdx.x;
     const int64_t r0 = kCrd.thr_row(t), k0 = kCrd.thr_col(t);
-#pragma unroll 1
+#pragma unroll
     for (int c = 0; c < kCopies; ++c) {
-      const int64_t dr = kCrd.frg_row(c * kVec), dk = kCrd.frg_col(c * kVec);
+      const int dr = kOff.row[c], dk = kOff.k[c];
       const int bytes = k0 + dk < res_k ? int(min64(max64(res_r - r0 - dr, 0), kVec) * 4) : 0;
       const float* from = bytes > 0 ? tile + dr * s_r + dk * s_k : src;  // src: any mapped address
-      float* to = stage + dst + kDstFrg(c * kVec);
+      float* to = stage + dst + kOff.dst[c];
       if constexpr (kVec == 1) ptx::cp_async_4(to, from, bytes > 0);
       else ptx::cp_async_16_partial(to, from, bytes);
     }
@@ -206,13 +226,13 @@ gemm_03_kernel(GemmArgs p) {
 
   const GmemToSmem<Cfg, 0> tAgA(gA, p.a_sm, p.a_sk);  // (CPY, CPY_M, CPY_K, k)
   const GmemToSmem<Cfg, 1> tBgB(gB, p.b_sn, p.b_sk);  // (CPY, CPY_N, CPY_K, k)
-  const int64_t k_tiles = ceil_div(p.k, kBK);
+  const int k_tiles = int(ceil_div(p.k, kBK));  // < 2^31: launch() checks
   // k-tiles before this one take the fast copy (see GmemToSmem).
-  const int64_t first_guarded = res_m >= kBM && res_n >= kBN ? p.k / kBK : 0;
+  const int first_guarded = res_m >= kBM && res_n >= kBN ? int(p.k / kBK) : 0;
   const int64_t step_a = kBK * p.a_sk, step_b = kBK * p.b_sk;
   const float* next_a = tAgA.src;  // the next k-tile to load
   const float* next_b = tBgB.src;
-  int64_t next_kt = 0;
+  int next_kt = 0;
   int write_stage = 0;
   // Loads k-tile next_kt (if there is one) into write_stage and commits a cp.async group (even
   // when empty, so that wait<kStages-2> always means "the oldest tile in flight has landed").
@@ -224,7 +244,7 @@ gemm_03_kernel(GemmArgs p) {
         tAgA.copy(next_a, dA, p.a_sm, p.a_sk);
         tBgB.copy(next_b, dB, p.b_sn, p.b_sk);
       } else {
-        const int64_t res_k = p.k - next_kt * kBK;
+        const int64_t res_k = p.k - int64_t(next_kt) * kBK;
         tAgA.copy_guarded(next_a, dA, p.a_sm, p.a_sk, res_m, res_k);
         tBgB.copy_guarded(next_b, dB, p.b_sn, p.b_sk, res_n, res_k);
       }
@@ -269,7 +289,7 @@ gemm_03_kernel(GemmArgs p) {
   ptx::cp_async_wait<kStages - 2>();
   __syncthreads();  // k-tile 0 visible to all
   load_fragments(0, 0);
-  for (int64_t kt = 0; kt < k_tiles; ++kt) {
+  for (int kt = 0; kt < k_tiles; ++kt) {
     // The stage of k-tile kt-1 is free: every thread passed the barrier after its last read.
     load_next();
 #pragma unroll 1
@@ -340,6 +360,7 @@ gemm_03_kernel(GemmArgs p) {
 template <CopyKind kA, CopyKind kB, class S = DefaultShape>
 cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
   using Cfg = SimtHopper<kA, kB, S>;
+  if (ceil_div(p.k, Cfg::kBK) > INT32_MAX) return cudaErrorInvalidValue;  // k-tiles count in int
   auto kernel = gemm_03_kernel<Cfg>;
   cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        int(Cfg::kSmemBytes));
