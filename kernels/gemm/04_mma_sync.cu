@@ -345,13 +345,8 @@ __device__ __forceinline__ void load_fragment(typename Op::T const* stage, int k
   }
 }
 
-struct Args04 {
-  GemmArgs p;          // A and B 16-byte aligned (pointers and leading dimensions)
-  int64_t c_sm, c_sn;  // C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc), or (ldc, 1) transposed
-};
-
 template <class Cfg>
-__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel(Args04 args) {
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel(GemmArgsC args) {
   Cfg::check();
   using T = typename Cfg::T;
   using A = typename Cfg::A;
@@ -449,7 +444,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
 }
 
 template <Elem E, Major kA, Major kB, class S = Shape<>>
-cudaError_t launch(Args04 const& args, cudaStream_t stream) {
+cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
   using Cfg = MmaSyncCfg<E, kA, kB, S>;
   auto kernel = gemm_04_kernel<Cfg>;
   cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -494,14 +489,8 @@ cudaError_t launch_aligned(GemmArgs const& p, cudaStream_t stream) {
   // unit stride along K picks K-major.
   const bool a_k = p.a_sk == 1, b_k = p.b_sk == 1;
   using M = Major;
-  if (a_k && !b_k) {
-    GemmArgs t = p;
-    t.m = p.n, t.n = p.m;
-    t.a = p.b, t.a_sm = p.b_sn, t.a_sk = p.b_sk;
-    t.b = p.a, t.b_sn = p.a_sm, t.b_sk = p.a_sk;
-    return launch<E, M::kMN, M::kK>(Args04{t, p.ldc, 1}, stream);
-  }
-  const Args04 args{p, 1, p.ldc};
+  if (a_k && !b_k) return launch<E, M::kMN, M::kK>(transposed(p), stream);
+  const GemmArgsC args = as_given(p);
   if (a_k) return launch<E, M::kK, M::kK>(args, stream);
   return b_k ? launch<E, M::kMN, M::kK>(args, stream) : launch<E, M::kMN, M::kMN>(args, stream);
 }

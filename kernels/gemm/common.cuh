@@ -47,6 +47,22 @@ struct GemmArgs {
   int64_t ldc = 0;             // C(m,n) = c[m + n*ldc]
 };
 
+// GemmArgs with C addressed through two strides, C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc) as
+// given, or (ldc, 1) for the transposed problem C^T = B A^T, which lets a kernel written for
+// (MN, K)-major operands run BLAS TT's (K, MN) ones: one kernel fewer to compile (04, 03).
+struct GemmArgsC {
+  GemmArgs p;
+  int64_t c_sm, c_sn;
+};
+inline GemmArgsC as_given(GemmArgs const& p) { return {p, 1, p.ldc}; }
+inline GemmArgsC transposed(GemmArgs const& p) {
+  GemmArgs t = p;
+  t.m = p.n, t.n = p.m;
+  t.a = p.b, t.a_sm = p.b_sn, t.a_sk = p.b_sk;
+  t.b = p.a, t.b_sn = p.a_sm, t.b_sk = p.a_sk;
+  return {t, p.ldc, 1};
+}
+
 // A launcher per kernel: launches on `stream`, returns the launch's error.
 using Launcher = cudaError_t (*)(GemmArgs const&, cudaStream_t);
 
