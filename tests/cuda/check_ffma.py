@@ -22,7 +22,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_fold import opcode, ptxas_stats, run  # noqa: E402  (same directory)
+from check_fold import entry_lines, opcode, ptxas_stats, run  # noqa: E402  (same directory)
 
 FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20"]
 
@@ -30,24 +30,16 @@ FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20"]
 def kernel_bodies(ptx):
     """{mangled name: [(kind, text)]}: labels and instructions of every .entry, in order."""
     out = {}
-    for m in re.finditer(r"\.entry\s+(\w+)\s*\(", ptx):
-        start = ptx.index("{", m.end())
-        depth, i = 0, start
-        while True:
-            depth += {"{": 1, "}": -1}.get(ptx[i], 0)
-            if depth == 0:
-                break
-            i += 1
+    for name, lines in entry_lines(ptx).items():
         body = []
-        for line in ptx[start + 1:i].splitlines():
-            line = line.split("//")[0].strip()
+        for line in lines:
             if re.match(r"^\$L__\w+:$", line):
                 body.append(("label", line[:-1]))
             elif line.startswith(".local"):
                 body.append(("insn", line))  # kept so the local-memory check sees it
             elif line.endswith(";") and not line.startswith("."):
                 body.append(("insn", line))
-        out[m.group(1)] = body
+        out[name] = body
     return out
 
 

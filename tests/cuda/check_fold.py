@@ -26,8 +26,8 @@ def run(cmd):
     return r.stdout + r.stderr
 
 
-def entries(ptx):
-    """{mangled name: [instruction lines]} for every .entry in the PTX text."""
+def entry_lines(ptx):
+    """{mangled name: [lines]} for every .entry in the PTX text: its body, comments stripped."""
     out = {}
     for m in re.finditer(r"\.entry\s+(\w+)\s*\(", ptx):
         start = ptx.index("{", m.end())
@@ -37,15 +37,22 @@ def entries(ptx):
             if depth == 0:
                 break
             i += 1
+        out[m.group(1)] = [line.split("//")[0].strip() for line in ptx[start + 1:i].splitlines()]
+    return out
+
+
+def entries(ptx):
+    """{mangled name: [instruction lines]} for every .entry in the PTX text."""
+    out = {}
+    for name, lines in entry_lines(ptx).items():
         body = []
-        for line in ptx[start + 1:i].splitlines():
-            line = line.split("//")[0].strip()
+        for line in lines:
             # Instructions end with ';'; declarations (.reg, .local, ...) start with '.'.
             if line.endswith(";") and not line.startswith("."):
                 body.append(line)
             elif line.startswith(".local"):
                 body.append(line)  # kept so the local-memory check sees it
-        out[m.group(1)] = body
+        out[name] = body
     return out
 
 
