@@ -20,10 +20,7 @@
 // instruction itself truncates the low 13 bits, which doubles the error.
 #include <type_traits>
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
-#include "common.cuh"
+#include "elem.cuh"
 
 // NOTE: each configuration computes the layouts of both fragment paths (ldmatrix for 16-bit,
 // LDS.32 for tf32) and uses one; nvcc warns about the other's unreferenced members.
@@ -35,7 +32,6 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Element types and their atoms.
 
-enum class Elem { kF16, kBF16, kTF32 };
 // Which mode of an operand is contiguous in global memory, and so in its shared tile: K (BLAS
 // 'T' for A, 'N' for B) or M/N ('N' for A, 'T' for B).
 enum class Major { kK, kMN };
@@ -45,37 +41,28 @@ __device__ __forceinline__ uint32_t to_tf32(uint32_t bits) { return ptx::to_tf32
 template <Elem E>
 struct ElemInfo;
 template <>
-struct ElemInfo<Elem::kF16> {
-  using T = __half;
-  static constexpr int64_t kBits = 16, kBK = 32, kStages = 4;
+struct ElemInfo<Elem::kF16> : ElemOut<Elem::kF16> {
+  static constexpr int64_t kBK = 32, kStages = 4;
   TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x16_f32f16(); }
   __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
     ptx::mma_m16n8k16_f32f16(d, a, b, d);
   }
-  __device__ static T from_float(float x) { return __float2half_rn(x); }
-  __device__ static float to_float(T x) { return __half2float(x); }
 };
 template <>
-struct ElemInfo<Elem::kBF16> {
-  using T = __nv_bfloat16;
-  static constexpr int64_t kBits = 16, kBK = 32, kStages = 4;
+struct ElemInfo<Elem::kBF16> : ElemOut<Elem::kBF16> {
+  static constexpr int64_t kBK = 32, kStages = 4;
   TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x16_f32bf16(); }
   __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
     ptx::mma_m16n8k16_f32bf16(d, a, b, d);
   }
-  __device__ static T from_float(float x) { return __float2bfloat16_rn(x); }
-  __device__ static float to_float(T x) { return __bfloat162float(x); }
 };
 template <>
-struct ElemInfo<Elem::kTF32> {
-  using T = float;
-  static constexpr int64_t kBits = 32, kBK = 32, kStages = 3;
+struct ElemInfo<Elem::kTF32> : ElemOut<Elem::kTF32> {
+  static constexpr int64_t kBK = 32, kStages = 3;
   TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x8_f32tf32(); }
   __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
     ptx::mma_m16n8k8_f32tf32(d, a, b, d);
   }
-  __device__ static T from_float(float x) { return x; }
-  __device__ static float to_float(T x) { return x; }
 };
 
 // The TiledMMA of every configuration: seed 003's step 4 with the element type's atom.

@@ -31,43 +31,30 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include <tessera/atom/sm90.hpp>
 
-#include "common.cuh"
+#include "elem.cuh"
 
 namespace tessera::gemm {
 namespace {
 
-enum class Elem { kF16, kBF16, kTF32 };
-
 template <Elem E>
 struct ElemInfo;
 template <>
-struct ElemInfo<Elem::kF16> {
-  using T = __half;
-  static constexpr int64_t kBits = 16, kInstK = 16;
+struct ElemInfo<Elem::kF16> : ElemOut<Elem::kF16> {
+  static constexpr int64_t kInstK = 16;
   static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  __device__ static T from_float(float x) { return __float2half_rn(x); }
-  __device__ static float to_float(T x) { return __half2float(x); }
 };
 template <>
-struct ElemInfo<Elem::kBF16> {
-  using T = __nv_bfloat16;
-  static constexpr int64_t kBits = 16, kInstK = 16;
+struct ElemInfo<Elem::kBF16> : ElemOut<Elem::kBF16> {
+  static constexpr int64_t kInstK = 16;
   static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  __device__ static T from_float(float x) { return __float2bfloat16_rn(x); }
-  __device__ static float to_float(T x) { return __bfloat162float(x); }
 };
 template <>
-struct ElemInfo<Elem::kTF32> {
-  using T = float;
-  static constexpr int64_t kBits = 32, kInstK = 8;
+struct ElemInfo<Elem::kTF32> : ElemOut<Elem::kTF32> {
+  static constexpr int64_t kInstK = 8;
   static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  __device__ static T from_float(float x) { return x; }
-  __device__ static float to_float(T x) { return x; }
 };
 
 // One operand's stage tile (rows, BK) in one major, and what the kernel reads off it.
