@@ -14,4 +14,6 @@
 #include "tessera/atom/smem.hpp"
 #include "tessera/tiled_mma.hpp"
 #include "tessera/tiled_copy.hpp"
+#include "tessera/coord_layout.hpp"
+#include "tessera/device_tensor.hpp"
 #include "tessera/analysis.hpp"

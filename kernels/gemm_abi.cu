@@ -12,7 +12,7 @@
 
 #include "gemm/common.cuh"
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 cudaError_t launch_01(GemmArgs const&, cudaStream_t);
 cudaError_t launch_02(GemmArgs const&, cudaStream_t);
 cudaError_t launch_03(GemmArgs const&, cudaStream_t);
@@ -73,9 +73,9 @@ bool is_op(char t) { return t == 'N' || t == 'n' || t == 'T' || t == 't' || t ==
 bool transposed(char t) { return t != 'N' && t != 'n'; }
 
 }  // namespace
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder
 
-using namespace tessera::gemm;
+using namespace tessera::ladder;
 
 extern "C" const char* tessera_gemm_kernels(void) {
   return "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync,05_wgmma_tma";

@@ -102,33 +102,6 @@ TESSERA_HD constexpr View local_tile(Layout const& l, IntTuple const& tiler, Til
   return View{offset, out.get()};
 }
 
-// Thread `idx`'s share of a tensor split by a thread layout: divide by the thread layout's
-// shape, the thread picks its element of each tile, the rest modes remain.
-TESSERA_HD constexpr View local_partition(Layout const& l, Layout const& thr, int64_t idx) {
-  Layout z = zipped_divide(l, Tiler(thr.shape));
-  IntTuple c = thread_coord(thr, idx);
-  return View{z[0](c.rank() == 1 ? IntTuple(c[0]) : c), z[1]};
-}
-
-// A view over data: element i is data[offset + L(i)].
-template <class T>
-struct Tensor {
-  T* data = nullptr;
-  Layout layout;
-  TESSERA_HD constexpr T& operator()(int64_t i) const { return data[layout(i)]; }
-  TESSERA_HD constexpr T& operator()(IntTuple const& c) const { return data[layout(c)]; }
-  TESSERA_HD constexpr int64_t size() const { return layout.size(); }
-};
-
-template <class T>
-TESSERA_HD constexpr Tensor<T> make_tensor(T* data, Layout const& l) {
-  return Tensor<T>{data, l};
-}
-template <class T>
-TESSERA_HD constexpr Tensor<T> make_tensor(T* data, View const& v) {
-  return Tensor<T>{data + v.offset, v.layout};
-}
-
 // A tensor of coordinates: element i is the natural coordinate, in `shape`, of offset
 // base + L(i) of the compact column-major layout of `shape`. Partitioned like a data tensor it
 // tells each thread which coordinates it owns.

@@ -8,14 +8,17 @@
 //
 // New idea here: the whole thread -> element mapping is tessera's (local_tile, partition_C/A/B),
 // folded at compile time into the kernel's integer arithmetic.
+#include <tessera/device_tensor.hpp>
+
 #include "common.cuh"
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 namespace {
 
 struct Step1 {
   static constexpr TiledMMA kMma = presets::step1();
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
+  static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
   static constexpr int kThreads = 256;
 
   // Compact tiles (column-major): C (BM,BN), A (BM,BK), B (BN,BK).
@@ -59,62 +62,50 @@ template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads)
 gemm_01_kernel(GemmArgs p) {
   Cfg::check();
-  static constexpr FlatCoords kCrdC = flat(Cfg::kCrdC), kCrdA = flat(Cfg::kCrdA),
-                              kCrdB = flat(Cfg::kCrdB);
+  static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
   constexpr int kFM = Cfg::kFM, kFN = Cfg::kFN, kFK = Cfg::kFK;
-  constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 
-  // local_tile: this CTA's (BM,BK,k) slab of A, (BN,BK,k) of B, (BM,BN) of C.
-  const int64_t m0 = int64_t(blockIdx.x) * kBM, n0 = int64_t(blockIdx.y) * kBN;
-  const float* gA = p.a + m0 * p.a_sm;  // (BM,BK,k)
-  const float* gB = p.b + n0 * p.b_sn;  // (BN,BK,k)
-  float* gC = p.c + m0 + n0 * p.ldc;    // (BM,BN)
-  const int64_t res_m = p.m - m0, res_n = p.n - n0;  // identity-tensor residues
+  // The problem, any strides: A (M,K), B (N,K), C (M,N) column-major; and their coordinates.
+  auto mA = make_tensor(p.a, make_shape(p.m, p.k), make_stride(p.a_sm, p.a_sk));  // (M,K)
+  auto mB = make_tensor(p.b, make_shape(p.n, p.k), make_stride(p.b_sn, p.b_sk));  // (N,K)
+  auto mC = make_tensor(p.c, make_shape(p.m, p.n), make_stride(unit, p.ldc));     // (M,N)
+  auto cA = make_identity_tensor(mA.shape), cB = make_identity_tensor(mB.shape),
+       cC = make_identity_tensor(mC.shape);
 
-  const int64_t t = threadIdx.x;
-  const int64_t a_m = kCrdA.thr_row(t), a_k = kCrdA.thr_col(t);
-  const int64_t b_n = kCrdB.thr_row(t), b_k = kCrdB.thr_col(t);
+  // This CTA's tiles; `_` keeps the K mode: gA.at(k) is k-tile k.
+  const int64_t bm = blockIdx.x, bn = blockIdx.y;
+  auto gA = local_tile<kCta, Proj{1, 0, 1}>(mA, bm, bn, _);  // (BM,BK)
+  auto gB = local_tile<kCta, Proj{0, 1, 1}>(mB, bm, bn, _);  // (BN,BK)
+  auto gC = local_tile<kCta, Proj{1, 1, 0}>(mC, bm, bn, _);  // (BM,BN)
 
-  float tCrC[kFM * kFN];  // (V,M,N) accumulators
+  // This thread's share of each (partition_A/B/C), and the same of the coordinates.
+  const ThrMMA<Cfg> thr_mma{threadIdx.x};
+  auto tCgA = thr_mma.partition_A(gA);  // (V,M,K)
+  auto tCgB = thr_mma.partition_B(gB);  // (V,N,K)
+  auto tCgC = thr_mma.partition_C(gC);  // (V,M,N)
+  auto tCcA = thr_mma.partition_A(local_tile<kCta, Proj{1, 0, 1}>(cA, bm, bn, _));
+  auto tCcB = thr_mma.partition_B(local_tile<kCta, Proj{0, 1, 1}>(cB, bm, bn, _));
+  auto tCcC = thr_mma.partition_C(local_tile<kCta, Proj{1, 1, 0}>(cC, bm, bn, _));
+
+  auto tCrC = make_fragment_like<float>(tCgC);  // (V,M,N) accumulators
 #pragma unroll
-  for (int i = 0; i < kFM * kFN; ++i) tCrC[i] = 0.0f;
+  for (int i = 0; i < tCrC.size(); ++i) tCrC(i) = 0.0f;
 
-  const int64_t k_tiles = ceil_div(p.k, kBK);
+  const int64_t k_tiles = ceil_div(p.k, kCta[2]);
   for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    const int64_t res_k = p.k - kt * kBK;
-    // tCgA(:,:,kb) -> tCrA, tCgB(:,:,kb) -> tCrB: (V,M) and (V,N) of k-block kb, zero outside
-    // the matrix; then gemm(tCrC, tCrA, tCrB): 8x8 scalar FMAs.
     // NOTE: seed 001 copies the whole k-tile (64 + 64 values) before its 8 k-blocks; with the
     // 64 accumulators that needs > 255 registers and spills, so each k-block is copied just
     // before it is used (same loads, same FMAs, same order within a k-block).
-    const float* gA_k = gA + kt * kBK * p.a_sk;
-    const float* gB_k = gB + kt * kBK * p.b_sk;
 #pragma unroll
     for (int kb = 0; kb < kFK; ++kb) {
-      float tCrA[kFM], tCrB[kFN];
-#pragma unroll
-      for (int i = 0; i < kFM; ++i) {
-        int v = i + kFM * kb;
-        int64_t m = a_m + kCrdA.frg_row(v), k = a_k + kCrdA.frg_col(v);
-        tCrA[i] = (m < res_m && k < res_k) ? gA_k[k * p.a_sk + m * p.a_sm] : 0.0f;
-      }
-#pragma unroll
-      for (int i = 0; i < kFN; ++i) {
-        int v = i + kFN * kb;
-        int64_t n = b_n + kCrdB.frg_row(v), k = b_k + kCrdB.frg_col(v);
-        tCrB[i] = (n < res_n && k < res_k) ? gB_k[k * p.b_sk + n * p.b_sn] : 0.0f;
-      }
-#pragma unroll
-      for (int n = 0; n < kFN; ++n)
-#pragma unroll
-        for (int m = 0; m < kFM; ++m)
-          tCrC[m + kFM * n] = fmaf(tCrA[m], tCrB[n], tCrC[m + kFM * n]);
+      Fragment<float, kFM> tCrA;  // (V,M)
+      Fragment<float, kFN> tCrB;  // (V,N)
+      copy(tCgA.at(kt)(_, _, kb), tCrA, tCcA.at(kt)(_, _, kb));  // zero outside A
+      copy(tCgB.at(kt)(_, _, kb), tCrB, tCcB.at(kt)(_, _, kb));
+      gemm(tCrC, tCrA, tCrB);
     }
   }
-
-  // Epilogue: tCgC = partition_C(gC), predicated by the identity tensor.
-  store_c(tCrC, kCrdC, kCrdC.thr_row(t), kCrdC.thr_col(t), res_m, res_n, gC, p.ldc, p.alpha,
-          p.beta);
+  axpby(p.alpha, tCrC, p.beta, tCgC, tCcC);  // C = alpha AB + beta C inside the matrix
 }
 
 }  // namespace
@@ -126,4 +117,4 @@ cudaError_t launch_01(GemmArgs const& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

@@ -14,7 +14,7 @@
 // selected at run time by the launcher (four instantiations).
 #include "common.cuh"
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 namespace {
 
 // How one operand tile travels global -> shared.
@@ -197,4 +197,4 @@ cudaError_t launch_02(GemmArgs const& p, cudaStream_t stream) {
                : launch<CopyKind::kScalarK, CopyKind::kScalarK>(p, stream);
 }
 
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

@@ -18,7 +18,7 @@
 //   - a 128-bit epilogue where C's rows are 16-byte aligned.
 #include "common.cuh"
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 namespace {
 
 // How one operand tile travels global -> shared: 16-byte vectors along MN (MN-contiguous,
@@ -393,4 +393,4 @@ cudaError_t launch_03(GemmArgs const& p, cudaStream_t stream) {
                : launch<K::kScalarK, K::kScalarK>(as_given(p), stream);
 }
 
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

@@ -26,7 +26,7 @@
 // LDS.32 for tf32) and uses one; nvcc warns about the other's unreferenced members.
 #pragma nv_diag_suppress 177
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -501,4 +501,4 @@ cudaError_t launch_04_f16(GemmArgs const& p, cudaStream_t s) { return launch_ele
 cudaError_t launch_04_bf16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kBF16>(p, s); }
 cudaError_t launch_04_tf32(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kTF32>(p, s); }
 
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

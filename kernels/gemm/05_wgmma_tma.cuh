@@ -36,7 +36,7 @@
 
 #include "elem.cuh"
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 namespace {
 
 template <Elem E>
@@ -665,4 +665,4 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
 }
 
 }  // namespace
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

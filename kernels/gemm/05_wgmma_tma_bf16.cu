@@ -1,6 +1,6 @@
 // kernels/gemm/05_wgmma_tma_bf16.cu -- kernel 05 (05_wgmma_tma.cuh) for bf16.
 #include "05_wgmma_tma.cuh"
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 cudaError_t launch_05_bf16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kBF16>(p, s); }
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

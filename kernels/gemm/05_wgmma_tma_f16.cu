@@ -1,6 +1,6 @@
 // kernels/gemm/05_wgmma_tma_f16.cu -- kernel 05 (05_wgmma_tma.cuh) for f16.
 #include "05_wgmma_tma.cuh"
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 cudaError_t launch_05_f16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kF16>(p, s); }
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

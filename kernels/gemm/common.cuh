@@ -31,7 +31,7 @@
 #include <tessera/tiled_copy.hpp>
 #include <tessera/tiled_mma.hpp>
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 
 // ---------------------------------------------------------------------------------------------
 // The problem as the kernels see it: C(m,n) = alpha * sum_k A(m,k) B(n,k) + beta * C(m,n), with
@@ -339,4 +339,4 @@ cudaError_t pack_operand(void** scratch, int64_t* ld, const void* src, int64_t s
 }
 #endif
 
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

@@ -8,7 +8,7 @@
 
 #include "common.cuh"
 
-namespace tessera::gemm {
+namespace tessera::ladder {
 
 enum class Elem { kF16, kBF16, kTF32 };
 
@@ -33,4 +33,4 @@ struct ElemOut<Elem::kTF32> : F32Out {  // fp32 storage, tf32 math
   static constexpr int64_t kBits = 32;
 };
 
-}  // namespace tessera::gemm
+}  // namespace tessera::ladder

@@ -14,7 +14,7 @@
 #include "../../kernels/gemm/common.cuh"
 
 using namespace tessera;
-using namespace tessera::gemm;
+using namespace tessera::ladder;
 
 // flat(l)(i) == l(i) for i in [lo, hi).
 TESSERA_HD constexpr bool same_function(Layout const& l, int64_t lo, int64_t hi) {

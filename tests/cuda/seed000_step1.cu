@@ -16,7 +16,7 @@
 // Nothing here comes from tessera's layouts: this is the code they must match.
 #include "../../kernels/gemm/common.cuh"  // GemmArgs
 
-using tessera::gemm::GemmArgs;
+using tessera::ladder::GemmArgs;
 
 __global__ void __launch_bounds__(256) seed000_step1(GemmArgs p) {
   // The mapping (what partition_C computes): my 8 rows and 8 columns of the 128x128 tile.

@@ -1,0 +1,329 @@
+// tessera/device_tensor.hpp -- tensors for kernels: static structure, run-time sizes and strides.
+//
+// A kernel's tensors mix two kinds of integers. The tile shapes and every thread partition are
+// static (the algebra runs at compile time); the problem's M, N, K, leading dimensions, CTA and
+// thread indices are run-time. The split here: a tensor view is
+//
+//   static   Spec  = { tile extents, fragment layout over the tile's compact index space,
+//                      the tensor mode its `at(k)` steps along (a kept tile mode) }
+//   run-time ptr (the element at `origin`), origin and shape (coordinates in the whole tensor),
+//            strides (a static 1 where the tensor says so: `unit`)
+//
+// and element v of a view is at coordinate origin + C(v), C = the fragment's coordinate layout
+// (coord_layout.hpp), in memory at ptr[sum_j C(v)_j * stride_j]. Every step of the vocabulary
+// only moves origin and ptr by run-time amounts and replaces the static Spec:
+//
+//   mA   = make_tensor(A, make_shape(M, K), make_stride(unit, lda))   // (M,K):(1,lda)
+//   gA   = local_tile<kCta, Proj{1, 0, 1}>(mA, m_blk, n_blk, _)       // (BM,BK) at k-tile 0
+//   gA.at(k)                                                         // k-tile k (the kept mode)
+//   tCgA = thr_mma.partition_A(gA)                                    // (V,M,K): this thread's
+//   tCgA(_, _, kb)                                                    // (V,M) of k-block kb
+//
+// Identity tensors are the same views without data (`make_identity_tensor(shape)`): element v is
+// its coordinate, so a partition of one gives the predicates elem_less(tCcC(v), shape).
+//
+// Folding: the Spec is a template argument, so C(v) is a constant in unrolled loops; the only
+// run-time work is the thread's origin and pointer (once) and the dot products with the
+// run-time strides. NOTE: never hold a Layout in a run-time variable in device code (it lives in
+// local memory); everything Layout-valued here is a template argument or a static constexpr.
+#pragma once
+
+#include <type_traits>
+
+#include "coord_layout.hpp"
+#include "tiled_mma.hpp"
+
+namespace tessera {
+
+// A static stride of 1 (make_stride(unit, lda)): that mode's coordinate is added, not multiplied.
+struct Unit {};
+inline constexpr Unit unit{};
+
+// The strides of a rank-R tensor: run-time, except mode kUnit (if >= 0), a static 1.
+template <int R, int kUnit = -1>
+struct Strides {
+  int64_t s[R] = {};
+  TESSERA_HD constexpr int64_t operator()(Coord<R> const& c) const {
+    int64_t off = 0;
+    for (int j = 0; j < R; ++j) off += j == kUnit ? c.v[j] : c.v[j] * s[j];
+    return off;
+  }
+};
+
+template <class... Ts>
+TESSERA_HD constexpr Coord<int(sizeof...(Ts))> make_shape(Ts... xs) {
+  return Coord<int(sizeof...(Ts))>{{int64_t(xs)...}};
+}
+
+namespace detail {
+template <class... Ts>
+TESSERA_HD constexpr int unit_mode() {
+  constexpr bool is_unit[] = {std::is_same_v<Ts, Unit>...};
+  int found = -1;
+  for (int j = 0; j < int(sizeof...(Ts)); ++j)
+    if (is_unit[j]) found = found < 0 ? j : -2;
+  return found;
+}
+template <class T>
+TESSERA_HD constexpr int64_t stride_value(T x) {
+  if constexpr (std::is_same_v<T, Unit>) return 1;
+  else return int64_t(x);
+}
+}  // namespace detail
+
+template <class... Ts>
+TESSERA_HD constexpr auto make_stride(Ts... xs) {
+  constexpr int kUnit = detail::unit_mode<Ts...>();
+  static_assert(kUnit >= -1, "make_stride: at most one mode can have the static unit stride");
+  return Strides<int(sizeof...(Ts)), kUnit>{{detail::stride_value(xs)...}};
+}
+
+// The static part of a view: the tile it lives in, its fragment over the tile's compact index
+// space, and the tensor mode a kept tile mode steps along (-1: none).
+template <int R>
+struct Spec {
+  Coord<R> tile;
+  Layout frg;
+  int keep = -1;
+  TESSERA_HD constexpr Layout compact() const {
+    TupleBuilder b;
+    for (int j = 0; j < R; ++j) b.add(IntTuple(tile.v[j]));
+    return Layout(b.get());
+  }
+};
+
+// The fragment of `s` as coordinates (a static constexpr where it is used).
+template <int R>
+TESSERA_HD constexpr CoordLayout<R> coords_of(Spec<R> const& s) {
+  return make_coord_layout(s.frg, s.tile);
+}
+template <int R>
+TESSERA_HD constexpr Spec<R> drop_mode(Spec<R> const& s, int mode) {
+  LayoutBuilder b;
+  for (int i = 0; i < s.frg.rank(); ++i)
+    if (i != mode) b.add(s.frg[i]);
+  return Spec<R>{s.tile, b.get(), s.keep};
+}
+
+// A view of a rank-R tensor (T = void: an identity tensor, whose elements are coordinates).
+template <class T, int R, int kUnit, Spec<R> kS>
+struct TensorView {
+  static constexpr Spec<R> kSpec = kS;
+  T* ptr;                  // the element at origin (unused for identity tensors)
+  Strides<R, kUnit> stride;
+  Coord<R> origin, shape;  // in the whole tensor
+
+  TESSERA_HD static constexpr int64_t size() { return kS.frg.size(); }
+  // Element v: its coordinate (identity tensor) or a reference to it.
+  TESSERA_HD inline decltype(auto) operator()(int64_t v) const {
+    static constexpr CoordLayout<R> kC = coords_of(kS);
+    if constexpr (std::is_void_v<T>) return origin + kC(v);
+    else return ptr[stride(kC(v))];
+  }
+  // Whether element v lies inside the tensor (the identity tensor's elem_less, built in).
+  TESSERA_HD inline bool inside(int64_t v) const {
+    static constexpr CoordLayout<R> kC = coords_of(kS);
+    return elem_less(origin + kC(v), shape);
+  }
+  // The view with mode `kMode` of the fragment fixed at k: origin moves to that slice.
+  template <int kMode>
+  TESSERA_HD inline auto slice(int64_t k) const {
+    static constexpr CoordLayout<R> kM = make_coord_layout(kS.frg[kMode], kS.tile);
+    const Coord<R> c = kM(k);
+    TensorView<T, R, kUnit, drop_mode(kS, kMode)> r{ptr, stride, origin + c, shape};
+    if constexpr (!std::is_void_v<T>) r.ptr = ptr + stride(c);
+    return r;
+  }
+  TESSERA_HD inline auto operator()(Underscore, int64_t k) const { return slice<1>(k); }
+  TESSERA_HD inline auto operator()(Underscore, Underscore, int64_t k) const { return slice<2>(k); }
+  // The k-th tile along the kept mode (local_tile's `_`): origin + k * tile extent.
+  TESSERA_HD TensorView at(int64_t k) const {
+    static_assert(kS.keep >= 0, "at: the view has no kept tile mode (local_tile coordinate `_`)");
+    Coord<R> step;
+    step.v[kS.keep] = k * kS.tile.v[kS.keep];
+    TensorView r{ptr, stride, origin + step, shape};
+    if constexpr (!std::is_void_v<T>) r.ptr = ptr + stride(step);
+    return r;
+  }
+};
+
+// A whole tensor: pointer, run-time shape and strides, e.g. (M,K):(1,lda).
+template <class T, int R, int kUnit>
+struct Tensor {
+  T* ptr;
+  Coord<R> shape;
+  Strides<R, kUnit> stride;
+};
+
+template <class T, int R, int kUnit>
+TESSERA_HD constexpr Tensor<T, R, kUnit> make_tensor(T* ptr, Coord<R> const& shape,
+                                                     Strides<R, kUnit> const& stride) {
+  return {ptr, shape, stride};
+}
+// The identity tensor of a shape: element c is c itself (CuTe's make_identity_tensor).
+template <int R>
+TESSERA_HD constexpr Tensor<void, R, -1> make_identity_tensor(Coord<R> const& shape) {
+  return {nullptr, shape, {}};
+}
+
+// proj of local_tile: which modes of the CTA tiler apply to a tensor (1 keep, 0 drop: CuTe's X).
+template <int N>
+struct Proj {
+  int on[N];
+};
+template <class... Ts>
+Proj(Ts...) -> Proj<int(sizeof...(Ts))>;
+
+namespace detail {
+template <int R, int N>
+TESSERA_HD constexpr Spec<R> tile_spec(Coord<N> const& tiler, Proj<N> const& proj, int keep_at) {
+  Spec<R> s;
+  int j = 0;
+  for (int i = 0; i < N; ++i)
+    if (proj.on[i]) {
+      if (j == R) fail("local_tile: proj selects more tiler modes than the tensor has");
+      s.tile.v[j++] = tiler.v[i];
+    }
+  if (j != R) fail("local_tile: proj selects fewer tiler modes than the tensor has");
+  s.frg = s.compact();
+  s.keep = keep_at;
+  return s;
+}
+template <int N>
+TESSERA_HD constexpr int projected(Proj<N> const& proj, int i) {
+  int j = 0;
+  for (int q = 0; q < i; ++q) j += proj.on[q];
+  return j;
+}
+}  // namespace detail
+
+// The CTA's tile of a tensor (CuTe's local_tile(t, tiler, coord, proj)): kTiler is the static
+// CTA tiler (e.g. (BM,BN,BK)), kProj picks the modes that apply to this tensor, `coord` gives
+// the tile index per tiler mode: an integer, or `_` to keep that mode (step along it with at(k);
+// at most one kept mode). Entries of dropped modes are ignored.
+//   local_tile<kCta, Proj{1, 0, 1}>(mA, bm, bn, _)    // A's (BM,BK) tile at (bm, k-tile 0)
+template <auto kTiler, auto kProj, class T, int R, int kUnit, class... Cs>
+TESSERA_HD inline auto local_tile(Tensor<T, R, kUnit> const& t, Cs... coord) {
+  constexpr int N = int(sizeof...(Cs));
+  static_assert(N == int(sizeof(kTiler.v) / sizeof(int64_t)), "local_tile: one coordinate per tiler mode");
+  constexpr bool kept[] = {std::is_same_v<Cs, Underscore>...};
+  constexpr int keep_at = [&] {
+    int at = -1;
+    for (int i = 0; i < N; ++i)
+      if (kept[i] && kProj.on[i]) at = at < 0 ? detail::projected(kProj, i) : -2;
+    return at;
+  }();
+  static_assert(keep_at >= -1, "local_tile: at most one kept (`_`) mode per tensor");
+  static constexpr Spec<R> kS = detail::tile_spec<R>(kTiler, kProj, keep_at);
+  int64_t idx[N] = {};
+  int q = 0;
+  ((idx[q++] = [](auto c) -> int64_t {
+     if constexpr (std::is_same_v<decltype(c), Underscore>) return 0;
+     else return int64_t(c);
+   }(coord)),
+   ...);
+  Coord<R> origin;
+  for (int i = 0, j = 0; i < N; ++i)
+    if (kProj.on[i]) origin.v[j] = idx[i] * kTiler.v[i], ++j;
+  TensorView<T, R, kUnit, kS> v{t.ptr, t.stride, origin, t.shape};
+  if constexpr (!std::is_void_v<T>) v.ptr = t.ptr + t.stride(origin);
+  return v;
+}
+
+// One thread's slice of a TiledMMA (CuTe's thr_mma = tiled_mma.get_slice(t)). `Cfg::kMma` is
+// the TiledMMA (a type carries it: an atom's name is a string, which a template argument cannot
+// hold).
+template <class Cfg>
+struct ThrMMA {
+  int64_t thread;
+
+  // The thread's share of a tile view: its origin moves to the thread's first element and the
+  // fragment becomes the partition's (V,M,N) / (V,M,K) / (V,N,K), checked to be linear in the
+  // tile's coordinates together with the thread layout.
+  template <Operand kOp, class T, int R, int kUnit, Spec<R> kS>
+  TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
+    static_assert(kS.frg == kS.compact(), "partition: the view must be a whole tile (local_tile)");
+    struct Parts {
+      Spec<R> frg;
+      CoordLayout<R> thr;
+    };
+    static constexpr Parts kP = [] {
+      ThreadPartition p = Cfg::kMma.partitioner(kOp, kS.compact());
+      Layout both[2] = {p.thread, p.fragment};
+      CoordLayout<R> c[2];
+      make_coord_layouts(both, c, 2, kS.tile);
+      return Parts{Spec<R>{kS.tile, p.fragment, kS.keep}, c[0]};
+    }();
+    const Coord<R> c = kP.thr(thread);
+    TensorView<T, R, kUnit, kP.frg> r{v.ptr, v.stride, v.origin + c, v.shape};
+    if constexpr (!std::is_void_v<T>) r.ptr = v.ptr + v.stride(c);
+    return r;
+  }
+  template <class V>
+  TESSERA_HD inline auto partition_C(V const& v) const { return partition<Operand::kC>(v); }
+  template <class V>
+  TESSERA_HD inline auto partition_A(V const& v) const { return partition<Operand::kA>(v); }
+  template <class V>
+  TESSERA_HD inline auto partition_B(V const& v) const { return partition<Operand::kB>(v); }
+};
+
+// A register fragment: N values of T, compact (CuTe's make_fragment_like / make_tensor<T>).
+template <class T, int N>
+struct Fragment {
+  T v[N];
+  TESSERA_HD constexpr T& operator()(int i) { return v[i]; }
+  TESSERA_HD constexpr T const& operator()(int i) const { return v[i]; }
+  TESSERA_HD static constexpr int size() { return N; }
+};
+template <class T, class V>
+TESSERA_HD constexpr Fragment<T, int(V::size())> make_fragment_like(V const&) {
+  return {};
+}
+
+// copy(src, dst, pred): dst(v) = src(v) where pred(v) is inside the tensor, else zero (CuTe's
+// copy_if with a zero-filled destination). `pred` is the identity tensor partitioned like src.
+template <class Src, class T, int N, class Pred>
+TESSERA_HD inline void copy(Src const& src, Fragment<T, N>& dst, Pred const& pred) {
+  static_assert(Src::size() == N && Pred::size() == N, "copy: source, destination and predicate sizes differ");
+#pragma unroll
+  for (int v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
+}
+
+// gemm for a scalar-FMA TiledMMA on one k-block: C(m,n) += A(m) * B(n), the (V,M) and (V,N)
+// fragments of A and B (V = 1) against C's (V,M,N), all compact.
+template <class T, int NM, int NN>
+TESSERA_HD constexpr void gemm(Fragment<T, NM * NN>& c, Fragment<T, NM> const& a, Fragment<T, NN> const& b) {
+#pragma unroll
+  for (int n = 0; n < NN; ++n)
+#pragma unroll
+    for (int m = 0; m < NM; ++m) c(m + NM * n) = fmaf(a(m), b(n), c(m + NM * n));
+}
+
+// The epilogue: D(v) = alpha * acc(v) + beta * D(v) where pred(v) is inside the tensor; with
+// beta == 0, D is not read (BLAS: it may hold NaN).
+// NOTE: a loop over groups of 16 values, not unrolled: the body handles values a[0..16) with
+// constant indices, then the values still to store move down by 16 (register moves; a register
+// array indexed at run time would go to local memory). Fully unrolled, 64-128 predicated
+// read-modify-writes were the largest part of a kernel's cicc and ptxas time.
+template <class T, int N, class Dst, class Pred>
+TESSERA_HD inline void axpby(float alpha, Fragment<T, N> const& acc, float beta, Dst const& d,
+                             Pred const& pred) {
+  static_assert(Dst::size() == N && Pred::size() == N, "axpby: fragment, destination and predicate sizes differ");
+  constexpr int kGroup = N % 16 == 0 ? 16 : N;
+  T a[N];
+#pragma unroll
+  for (int v = 0; v < N; ++v) a[v] = acc(v);
+#pragma unroll 1
+  for (int v0 = 0; v0 < N; v0 += kGroup) {
+#pragma unroll
+    for (int i = 0; i < kGroup; ++i)
+      if (pred.inside(v0 + i)) {
+        auto& x = d(v0 + i);
+        x = beta == 0.0f ? alpha * a[i] : alpha * a[i] + beta * x;
+      }
+#pragma unroll
+    for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];
+  }
+}
+
+}  // namespace tessera
