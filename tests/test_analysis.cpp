@@ -207,6 +207,20 @@ TEST(Analysis, ConsecutiveVectorsFromGlobalTouchFourLines) {
   EXPECT_EQ(off.grade, Grade::kBad);
 }
 
+// Issue 16: lanes 0..31 read floats 0..31, then 32..63, ..: four 32-bit loads per thread, each a
+// full line per warp. Coalesced (not "scattered"); only the instruction count is 4x that of
+// 128-bit loads, so the grade is ok, not bad.
+TEST(Analysis, NarrowLoadsFillingWholeLinesAreCoalesced) {
+  AccessReport r = analyze(TvAccess{rt("(32,4):(1,32)"_layout), unswizzled(rt("128:1"_layout))}, kGlobalLoadF32);
+  EXPECT_EQ(r.vector_bits, 32);
+  EXPECT_EQ(r.requests, 4);
+  EXPECT_EQ(r.lines, 4);
+  EXPECT_EQ(r.min_lines, 4);
+  EXPECT_EQ(r.grade, Grade::kOk);
+  EXPECT_EQ(std::string(r.verdict.c_str()),
+            "32-bit loads, 1 full line per warp: coalesced, 4x the loads of 128-bit accesses");
+}
+
 TEST(Analysis, StridedGlobalLoadIsUncoalesced) {
   // Lane l reads float 32 l: 32 sectors for 128 bytes.
   AccessReport r = analyze(TvAccess{rt("32:32"_layout), unswizzled(rt("1024:1"_layout))}, kGlobalLoadF32);

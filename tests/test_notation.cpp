@@ -1,6 +1,8 @@
 // Notation: CuTe's print form, parsing with spaces, round trips, errors with positions.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <tessera.hpp>
 
 using namespace tessera;
@@ -71,4 +73,29 @@ TEST(Notation, ErrorsNameThePosition) {
             "parse: Sw<B,M,S> needs B >= 0, M >= 0, |S| >= B and B+M+|S| <= 62 at position 9 in "
             "\"Sw<3,0,2>\"");
   EXPECT_EQ(message([] { parse_layout(""); }), "parse: expected an integer at position 0 in \"\"");
+}
+
+// Streams and the _tiler literal: the notation, as to_string prints it.
+TEST(Notation, StreamsAndTilerLiteral) {
+  std::ostringstream o;
+  o << "(4,3):(1,8)"_layout << ' ' << "(2,(3,4))"_tuple << ' ' << Swizzle(3, 4, 3) << ' '
+    << parse_swizzled_layout("Sw<1,2,3> o 4 o 8:1") << ' ' << "(3:3,_,(2,4):(1,8))"_tiler;
+  EXPECT_EQ(o.str(), "(4,3):(1,8) (2,(3,4)) Sw<3,4,3> Sw<1,2,3> o 4 o 8:1 (3:3,_,(2,4):(1,8))");
+  constexpr Tiler t = "(2,3)"_tiler;
+  static_assert(t.by_mode && t.n == 2 && t.mode[1] == "3:1"_layout);
+  constexpr Layout d = logical_divide("(4,6):(1,4)"_layout, "(2,3)"_tiler);
+  static_assert(d == "((2,2),(3,2)):((1,2),(4,12))"_layout);
+}
+
+// A rejected operation keeps its message on the host (the rule functions throw it unchanged).
+TEST(Notation, RuleFunctionsKeepTheMessage) {
+  try {
+    composition("(4,4):(1,5)"_layout, "3:3"_layout);
+    FAIL() << "composition must fail";
+  } catch (Error const& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "composition: stride divisibility fails: shape 4 of (4,4):(1,5) and stride 3 of 3:3 do not "
+              "divide one another");
+  }
+  EXPECT_THROW(rule::operation_rejected(Text()), Error);
 }

@@ -27,15 +27,23 @@ std::string join_set(std::set<int64_t> const& s) {
 
 }  // namespace
 
+std::vector<std::string> const& mma_atom_names() {
+  static const std::vector<std::string> names = {
+      "UniversalFMA", "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x16_F32BF16BF16F32_TN",
+      "SM80_16x8x8_F32TF32TF32F32_TN", "SM90_64x64x16_F32F16F16_SS", "SM90_64x128x16_F32F16F16_SS",
+      "SM90_64x256x16_F32F16F16_SS", "SM90_64x128x16_F32F16F16_RS"};
+  return names;
+}
+
 MmaConfig mma_config(std::string const& atom_name, std::string const& atom_layout,
                      std::string const& permutation, int64_t m, int64_t n, int64_t k) {
   MmaAtom atom;
   std::string name = atom_name.substr(0, atom_name.find('<'));  // UniversalFMA<float,...>
-  if (!mma_atom_by_name(name.c_str(), atom))
-    throw std::invalid_argument("unknown MMA atom '" + atom_name +
-                                "' (known: UniversalFMA, SM80_16x8x16_F32F16F16F32_TN, "
-                                "SM80_16x8x16_F32BF16BF16F32_TN, SM80_16x8x8_F32TF32TF32F32_TN, "
-                                "SM90_64x{64,128,256}x16_F32F16F16_SS, SM90_64x128x16_F32F16F16_RS)");
+  if (!mma_atom_by_name(name.c_str(), atom)) {
+    std::string known;
+    for (auto const& n : mma_atom_names()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown MMA atom '" + atom_name + "' (known: " + known + "; tessera ops lists them)");
+  }
   Layout layout = atom_layout.find(':') == std::string::npos ? Layout(parse_int_tuple(atom_layout))
                                                              : parse_layout(atom_layout);
   Tiler perm;
@@ -64,14 +72,14 @@ MmaConfig mma_preset(std::string const& name) {
   if (name == "step1") {
     MmaConfig c = mma_config("UniversalFMA", "(16,16,1):(16,1,0)",
                              "((16,4):(4,1),(16,4):(4,1),_)", 128, 128, 8);
-    c.name = "step1 (seed 000/001): UniversalFMA";
+    c.name = "step1 (the step 1 kernel's TiledMMA): UniversalFMA";
     c.tensor[int(Operand::kA)] = parse_layout("(128,8):(1,128)");
     c.tensor[int(Operand::kB)] = parse_layout("(128,8):(1,128)");
     return c;
   }
   if (name == "step4") {
     MmaConfig c = mma_config("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(1,2,0)", "(32,32,16)", 128, 128, 32);
-    c.name = "step4 (seed 003): SM80_16x8x16_F32F16F16F32_TN";
+    c.name = "step4 (the step 4 kernel's TiledMMA): SM80_16x8x16_F32F16F16F32_TN";
     c.tensor[int(Operand::kA)] = parse_layout("(128,32):(32,1)");
     c.tensor[int(Operand::kB)] = parse_layout("(128,32):(32,1)");
     return c;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <tessera.hpp>
@@ -16,6 +17,11 @@ struct MmaConfig {
   Layout tensor[3];              // indexed by Operand: C, A, B
   std::string atom_layout_text, permutation_text;
 };
+
+// The MMA atoms the CLI knows by name (each also has a short lower-case alias in the library).
+std::vector<std::string> const& mma_atom_names();
+// The copy atoms of `render --copy`, as spelled there.
+inline constexpr const char* kCopyAtomSpellings = "cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]";
 
 // Presets "step1" and "step4" (the seeds' configurations). Throws std::invalid_argument.
 MmaConfig mma_preset(std::string const& name);

@@ -7,13 +7,15 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <tessera.hpp>
 
 namespace tessera::tools {
 
 struct OpResult {
   std::string result;                          // notation or integer tuple
   std::optional<std::vector<int64_t>> image;   // values at flat indices 0..size-1, if a layout
-  std::string layout;                          // the result as a plain layout, for tables ("" if none)
+  std::string layout;                          // the result as a (swizzled) layout, for tables ("" if none)
+  std::string note;                            // where CuTe defines a result past the usual domain ("" if none)
 };
 
 // The op names of the oracle format: size, cosize, rank, depth, crd2idx, idx2crd, coalesce, filter,
@@ -24,5 +26,12 @@ std::vector<std::string> const& op_names();
 // Runs one op on oracle-style arguments (strings, integers, or lists of tiler entries).
 // Throws tessera::Error (rejected op or malformed input) or std::invalid_argument (bad arguments).
 OpResult run_op(std::string const& op, nlohmann::json const& args);
+
+// A layout where the CLI expects one: CuTe notation "(4,3):(1,8)", or a bare shape "(4,3)" / "4"
+// meaning its compact column-major layout (4,3):(1,4).
+Layout layout_arg(std::string const& text);
+// The same, or a swizzled layout "Sw<3,4,3> o 0 o (8,64):(64,1)".
+SwizzledLayout any_layout_arg(std::string const& text);
+bool is_swizzled(std::string const& text);
 
 }  // namespace tessera::tools

@@ -212,8 +212,8 @@ std::string per_mode_permutation(std::string const& p) {
 
 }  // namespace
 
-json layout_page_data(Layout const& l) {
-  int64_t rows = l.rank() >= 2 ? l[0].size() : 1;
+json layout_page_data(SwizzledLayout const& l) {
+  int64_t rows = l.rank() >= 2 ? l.layout[0].size() : 1;
   int64_t cols = l.size() / rows;
   check_cells(rows, cols, "the layout " + to_string(l));
   std::vector<int64_t> values(rows * cols);
@@ -223,9 +223,10 @@ json layout_page_data(Layout const& l) {
     for (int64_t c = 0; c < cols; ++c) {
       int64_t i = r + c * rows;  // colexicographic index of (r, c)
       values[r * cols + c] = l(i);
-      coords[r * cols + c] = to_string(idx2crd(i, l.shape));
+      coords[r * cols + c] = to_string(idx2crd(i, l.layout.shape));
     }
-  return {{"kind", "layout"}, {"layout", to_string(l)}, {"size", l.size()}, {"cosize", l.cosize()},
+  // A swizzle permutes offsets in place: the cosize is that of the plain layout.
+  return {{"kind", "layout"}, {"layout", to_string(l)}, {"size", l.size()}, {"cosize", l.layout.cosize()},
           {"rank", l.rank()}, {"rows", rows}, {"cols", cols}, {"values", values}, {"coords", coords}};
 }
 

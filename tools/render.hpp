@@ -18,7 +18,7 @@ namespace tessera::tools {
 
 // A layout's values as a grid (rank 1: one row; rank 2: mode 0 down, mode 1 across; higher
 // ranks folded to (mode 0, (mode 1, ...)) colexicographically, as CuTe flattens trailing modes).
-nlohmann::json layout_page_data(Layout const& l);
+nlohmann::json layout_page_data(SwizzledLayout const& l);  // a plain layout: the identity swizzle
 
 // The memory-access overlay (analysis.hpp) of every operand grid: each picture's partition is
 // analyzed twice, as global memory (the plain tensor: 32-byte sector per element, sectors and

@@ -1,6 +1,5 @@
-// tools/render_options.hpp -- the TiledMMA options shared by `render` and `codegen`.
-//
-// The same spelling as `explain`: --preset, or --atom/--atom-layout/--perm/--tile.
+// tools/render_options.hpp -- the TiledMMA options shared by `explain`, `analyze`, `render` and
+// `codegen`: --preset, or --atom/--atom-layout/--perm/--tile (never both: a preset fixes them all).
 #pragma once
 
 #include <memory>
@@ -17,11 +16,14 @@ namespace tessera::tools {
 struct MmaArgs {
   std::string preset, atom = "UniversalFMA", atom_layout, permutation = "none";
   std::vector<int64_t> tile;
+  CLI::App* cmd = nullptr;  // to tell the flags given from their defaults
   bool given() const { return !preset.empty() || !atom_layout.empty(); }
 };
 
 inline void add_mma_options(CLI::App* cmd, MmaArgs& a) {
-  cmd->add_option("--preset", a.preset, "step1 or step4 (the seeds' configurations)");
+  a.cmd = cmd;
+  cmd->add_option("--preset", a.preset, "step1 or step4: the TiledMMAs of the step 1 kernel (scalar FMA, 256 "
+                  "threads) and the step 4 kernel (mma.sync m16n8k16, 128 threads)");
   cmd->add_option("--atom", a.atom, "MMA atom, e.g. UniversalFMA, SM80_16x8x16_F32F16F16F32_TN");
   cmd->add_option("--atom-layout", a.atom_layout, "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");
   cmd->add_option("--perm", a.permutation, "permutation per mode, e.g. \"((16,4):(4,1),(16,4):(4,1),_)\"");
@@ -39,7 +41,14 @@ inline std::string mma_flags(MmaArgs const& a) {
 // The configuration the options name. Throws std::invalid_argument for a bad combination.
 inline MmaConfig mma_from_args(MmaArgs const& a, std::string const& verb) {
   if (!a.preset.empty()) {
-    if (!a.atom_layout.empty()) throw std::invalid_argument(verb + ": give --preset or --atom-layout, not both");
+    // A preset fixes the atom, its layout, the permutation and the tile: a flag beside it would be ignored.
+    std::string extra;
+    for (const char* flag : {"--atom", "--atom-layout", "--perm", "--tile"})
+      if (a.cmd && a.cmd->count(flag)) extra += (extra.empty() ? "" : ", ") + std::string(flag);
+    if (!extra.empty())
+      throw std::invalid_argument(verb + ": --preset " + a.preset + " fixes the atom, atom layout, permutation and "
+                                  "tile; give --preset or --atom/--atom-layout/--perm/--tile, not both (given: " +
+                                  extra + ")");
     return mma_preset(a.preset);
   }
   if (a.atom_layout.empty() || a.tile.size() != 3)

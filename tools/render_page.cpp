@@ -306,7 +306,7 @@ function mmaPage() {
       el('div', { class: 'row' }, el('div', { class: 'panel' }, ownershipGrid(g, id, 640)),
          el('div', { class: 'panel side' }, el('h3', { text: 'Memory access (one warp; overlay above)' }), analysisPanel(g, id),
             el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id),
-            el('h3', { text: 'Derivation (seed 002)' }), stepsPanel(g))));
+            el('h3', { text: 'Derivation of the partition' }), stepsPanel(g))));
   });
   if (D.compare.length) {
     app.append(el('h2', { text: 'Alternative permutations of C (same atom, atom layout and tile)' }),

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -25,7 +27,14 @@ void add_analyze_verb(CLI::App& app, Verbs& verbs);   // analyze (memory access:
 void add_render_verb(CLI::App& app, Verbs& verbs);    // render (self-contained HTML)
 void add_codegen_verb(CLI::App& app, Verbs& verbs);   // codegen (plain CUDA index code)
 
-// The index table of a rank-1 or rank-2 layout (rows: mode 0, columns: mode 1).
+// The index table of a layout (rows: mode 0, columns: mode 1, one table per index of the modes
+// after them); at most 32 rows and columns each, saying what it leaves out.
 void print_table(Layout const& l);
+void print_table(SwizzledLayout const& l);
+// A grid of values cell(r, c) with row labels r * row_step (nullopt ends a row), capped the same way.
+void print_grid(int64_t rows, int64_t cols, int64_t row_step,
+                std::function<std::optional<int64_t>(int64_t, int64_t)> const& cell);
+// The notation paragraph of the algebra verbs' help.
+std::string const& notation_help();
 
 }  // namespace tessera::tools

@@ -1,6 +1,9 @@
 // The algebra verbs: batch, one verb per op, show and demo.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <optional>
 #include <unistd.h>
 #include <iostream>
 #include <map>
@@ -18,21 +21,40 @@ namespace {
 
 using nlohmann::json;
 
+// nlohmann's messages start with "[json.exception.type_error.302] "; the rest is readable.
+std::string readable(nlohmann::json::exception const& e) {
+  std::string m = e.what();
+  size_t close = m.find("] ");
+  return m.rfind("[json.exception.", 0) == 0 && close != std::string::npos ? m.substr(close + 2) : m;
+}
+
+json id_of(json const& out) { return out.is_object() && out.contains("id") ? out["id"] : json(); }
+
 // Answers one JSON line; never throws.
 json answer(std::string const& line) {
   json out;
   try {
-    json in = json::parse(line);
+    json in;
+    try {
+      in = json::parse(line);
+    } catch (json::exception const& e) {
+      throw std::invalid_argument("not a JSON object: " + readable(e));
+    }
+    if (!in.is_object()) throw std::invalid_argument("a case is a JSON object, got " + in.dump());
     out["id"] = in.value("id", json());
     if (in.contains("atom")) return answer_tiledmma_case(in);
-    OpResult r = run_op(in.at("op").get<std::string>(), in.at("args"));
+    if (!in.contains("op") || !in["op"].is_string() || !in.contains("args") || !in["args"].is_array())
+      throw std::invalid_argument(R"x(a case needs "op" (a string) and "args" (a list), e.g. )x"
+                                  R"x({"id": 1, "op": "composition", "args": ["(4,3):(1,8)", "6:2"]}; )x"
+                                  "see docs/batch.md");
+    OpResult r = run_op(in["op"].get<std::string>(), in["args"]);
     out["result"] = r.result;
     out["image"] = r.image ? json(*r.image) : json();
+    if (!r.note.empty()) out["note"] = r.note;
+  } catch (json::exception const& e) {
+    return {{"id", id_of(out)}, {"error", "malformed case: " + readable(e) + " (see docs/batch.md)"}};
   } catch (std::exception const& e) {
-    if (!out.contains("id")) out["id"] = nullptr;
-    out.erase("result");
-    out.erase("image");
-    out["error"] = e.what();
+    return {{"id", id_of(out)}, {"error", e.what()}};
   }
   return out;
 }
@@ -48,25 +70,42 @@ int run_batch() {
   return std::cin.bad() ? 2 : 0;
 }
 
+// Sw<B,M,S> as a table of the units it moves: the low M bits pass through, so it permutes units of
+// 2^M elements; unit u = row * 2^|S| + column goes to the unit printed in its cell.
+void print_swizzle(Swizzle const& sw) {
+  if (sw.bits == 0) {
+    std::printf("\nSw<0,%d,%d> is the identity\n", sw.base, sw.shift);
+    return;
+  }
+  int from = sw.base + std::max(0, sw.shift), to = sw.base - std::min(0, sw.shift);
+  int64_t unit = int64_t(1) << sw.base, cols = int64_t(1) << std::abs(sw.shift), rows = int64_t(1) << sw.bits;
+  std::printf("\nx -> x XOR bits [%d,%d) of x moved to bits [%d,%d); units of %lld element%s (the low %d bits pass "
+              "through);\nunit u = row * %lld + column goes to unit:\n",
+              from, from + sw.bits, to, to + sw.bits, (long long)unit, unit == 1 ? "" : "s", sw.base, (long long)cols);
+  print_grid(rows, cols, 1, [&](int64_t r, int64_t c) -> std::optional<int64_t> {
+    return sw(((r * cols) + c) << sw.base) >> sw.base;
+  });
+}
+
 int run_op_verb(std::string const& op, std::vector<std::string> const& args, bool as_json) {
   json jargs = json::array();
   for (auto const& a : args) jargs.push_back(a);
-  if (op == "swizzle" && args.size() == 3) {
-    jargs = json::array();
-    for (auto const& a : args) jargs.push_back(std::stoi(a));
-  }
   OpResult r = run_op(op, jargs);
   if (as_json) {
     json out = {{"result", r.result}, {"image", r.image ? json(*r.image) : json()}};
+    if (!r.note.empty()) out["note"] = r.note;
     std::cout << out.dump() << '\n';
     return 0;
   }
+  if (!r.note.empty()) std::fprintf(stderr, "tessera: note: %s\n", r.note.c_str());
   std::cout << r.result << '\n';
-  if (!r.layout.empty()) print_table(parse_layout(r.layout));
+  std::cout.flush();
+  if (op == "swizzle") print_swizzle(parse_swizzle(r.result));
+  if (!r.layout.empty()) print_table(parse_swizzled_layout(r.layout));
   return 0;
 }
 
-// Seed 004's worked examples, computed by the library.
+// The worked examples of the tiling tutorial (seed 004), computed by the library.
 int run_demo() {
   using namespace tessera;
   struct Example {
@@ -77,7 +116,7 @@ int run_demo() {
   std::vector<Example> examples = {
       {"size of ((2,2),(2,2)):((1,4),(2,8))", std::to_string(nested.size())},
       {"coalesce (2,4):(1,2)", to_string(coalesce(parse_layout("(2,4):(1,2)")))},
-      {"6:2 o (3,2):(1,3)  [seed writes B o A]",
+      {"6:2 o (3,2):(1,3)",
        to_string(composition(parse_layout("6:2"), parse_layout("(3,2):(1,3)")))},
       {"(4,3):(1,8) o 6:2", to_string(composition(parse_layout("(4,3):(1,8)"), parse_layout("6:2")))},
       {"complement(4:1, 12)", to_string(complement(parse_layout("4:1"), 12))},
@@ -98,7 +137,8 @@ int run_demo() {
       {"raked_product((2,5):(5,1), (3,4):(1,3))",
        to_string(raked_product(parse_layout("(2,5):(5,1)"), parse_layout("(3,4):(1,3)")))},
   };
-  std::printf("Seed 004, \"Honey, I tiled the tensors\": the worked examples, computed by tessera\n\n");
+  std::printf("Layout algebra by example (coalesce, composition, complement, divides, products), computed by "
+              "tessera\n\n");
   for (auto const& e : examples) std::printf("  %-52s = %s\n", e.what, e.value.c_str());
   std::printf("\nThe 2-D logical divide as a table (rows: mode 0, columns: mode 1):\n");
   print_table(coalesce(logical_divide(parse_layout("(4,6):(1,4)"), parse_tiler("(2,3)")),
@@ -108,40 +148,87 @@ int run_demo() {
 
 }  // namespace
 
-// The index table of a rank-1 or rank-2 layout: rows are mode 0, columns mode 1.
-void print_table(Layout const& l) {
-  if (l.rank() > 2 || l.size() > 4096) return;
+constexpr int64_t kShown = 32;  // rows and columns printed per table; more are counted, not printed
+
+void print_grid(int64_t rows, int64_t cols, int64_t row_step,
+                std::function<std::optional<int64_t>(int64_t, int64_t)> const& cell) {
   // Colored cells on a terminal (unless NO_COLOR is set), plain text into pipes and files.
   const bool color = isatty(fileno(stdout)) && !std::getenv("NO_COLOR");
-  int64_t rows = l[0].size(), cols = l.rank() == 2 ? l[1].size() : 1;
-  if (l.rank() == 1) std::swap(rows, cols);  // a rank-1 layout prints as one row
-  int width = 1;
-  for (int64_t i = 0; i < l.size(); ++i)
-    width = std::max(width, int(std::to_string(l(i)).size()));
-  width = std::max(width, int(std::to_string(std::max(rows, cols)).size()));
+  int64_t shown_rows = std::min(rows, kShown), shown_cols = std::min(cols, kShown);
+  int width = int(std::to_string(std::max((shown_rows - 1) * row_step, shown_cols - 1)).size());
+  for (int64_t r = 0; r < shown_rows; ++r)
+    for (int64_t c = 0; c < shown_cols; ++c)
+      if (auto v = cell(r, c)) width = std::max(width, int(std::to_string(*v).size()));
   std::printf("\n%*s", width + 2, "");
-  for (int64_t c = 0; c < cols; ++c) std::printf(" %*lld", width, (long long)c);
+  for (int64_t c = 0; c < shown_cols; ++c) std::printf(" %*lld", width, (long long)c);
   std::printf("\n");
-  for (int64_t r = 0; r < rows; ++r) {
-    std::printf("%*lld |", width + 1, (long long)r);
-    for (int64_t c = 0; c < cols; ++c) {
-      int64_t idx = l.rank() == 1 ? c : r + c * rows;
-      int64_t v = l(idx);
+  for (int64_t r = 0; r < shown_rows; ++r) {
+    std::printf("%*lld |", width + 1, (long long)(r * row_step));
+    for (int64_t c = 0; c < shown_cols; ++c) {
+      std::optional<int64_t> v = cell(r, c);
+      if (!v) break;
       if (color) {  // equal offsets share a color, so repeats and strides stand out
         static const int palette[] = {196, 208, 34, 37, 33, 63, 129, 163, 130, 70, 31, 166};
-        std::printf(" \x1b[38;5;%dm%*lld\x1b[0m", palette[((v % 12) + 12) % 12], width, (long long)v);
+        std::printf(" \x1b[38;5;%dm%*lld\x1b[0m", palette[((*v % 12) + 12) % 12], width, (long long)*v);
       } else {
-        std::printf(" %*lld", width, (long long)v);
+        std::printf(" %*lld", width, (long long)*v);
       }
     }
     std::printf("\n");
   }
+  if (shown_rows < rows || shown_cols < cols)
+    std::printf("  (first %lld of %lld rows and %lld of %lld columns; --json prints every value)\n",
+                (long long)shown_rows, (long long)rows, (long long)shown_cols, (long long)cols);
+}
+
+// The index table of a layout: rows are mode 0, columns mode 1, one table per index of the modes
+// after them (rank 3 and up); a rank-1 layout prints as one row, or rows of 16 when longer.
+void print_table(SwizzledLayout const& l) {
+  int64_t n = l.size();
+  if (l.rank() < 2) {
+    if (n <= kShown) {
+      print_grid(1, n, 1, [&](int64_t, int64_t c) -> std::optional<int64_t> { return l(c); });
+    } else {
+      std::printf("\n(%lld values in rows of 16; a row is labelled by its first index)", (long long)n);
+      print_grid(ceil_div(n, 16), 16, 16, [&](int64_t r, int64_t c) -> std::optional<int64_t> {
+        if (r * 16 + c >= n) return std::nullopt;
+        return l(r * 16 + c);
+      });
+    }
+    return;
+  }
+  int64_t rows = l.layout[0].size(), cols = l.layout[1].size(), slices = n / (rows * cols);
+  const int64_t kSlices = 4;
+  for (int64_t k = 0; k < std::min(slices, kSlices); ++k) {
+    if (slices > 1)
+      std::printf("\n(:,:,%lld)%s", (long long)k,
+                  l.rank() > 3 && k == 0 ? "  (the index over modes 2.. together, colexicographic)" : "");
+    print_grid(rows, cols, 1, [&](int64_t r, int64_t c) -> std::optional<int64_t> {
+      return l(r + rows * c + rows * cols * k);
+    });
+  }
+  if (slices > kSlices)
+    std::printf("\n  (first %lld of %lld tables (:,:,k); --json prints every value)\n", (long long)kSlices,
+                (long long)slices);
+}
+
+void print_table(Layout const& l) { print_table(SwizzledLayout{Swizzle(), 0, l}); }
+
+std::string const& notation_help() {
+  static const std::string text =
+      "Layouts in CuTe notation, e.g. \"(4,3):(1,8)\"; a bare shape such as (4,3) means its compact\n"
+      "column-major layout (4,3):(1,4). A tiler is a layout, a shape such as (2,3), or a tuple of\n"
+      "layouts and _ such as \"(3:3,_,(2,4):(1,8))\". A swizzled layout \"Sw<3,4,3> o 0 o (8,64):(64,1)\"\n"
+      "is accepted by show, render --layout, size, rank, depth and as A of composition,\n"
+      "logical_divide and zipped_divide.";
+  return text;
 }
 
 void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
-  verbs.push_back({app.add_subcommand("batch", "Answer JSON Lines cases on stdin (the oracle format), one line each"),
+  verbs.push_back({app.add_subcommand("batch", "Answer JSON Lines cases on stdin, one line each (docs/batch.md)"),
                    run_batch});
-  verbs.push_back({app.add_subcommand("demo", "Print seed 004's worked examples, computed by the library"), run_demo});
+  verbs.push_back({app.add_subcommand("demo", "Print the worked examples of the layout algebra, computed by the library"),
+                   run_demo});
 
   std::map<std::string, std::string> help = {
       {"size", "Number of coordinates: size LAYOUT"},
@@ -164,17 +251,16 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
       {"zipped_product", "((A),(copies)): zipped_product A TILER"},
       {"tiled_product", "((A),copy0,copy1,..): tiled_product A TILER"},
       {"flat_product", "(a0,a1,..,copy0,..): flat_product A TILER"},
-      {"blocked_product", "Copies of A as contiguous blocks: blocked_product A B"},
-      {"raked_product", "Copies of A interleaved: raked_product A B"},
-      {"swizzle", "The permutation of Sw<B,M,S>: swizzle B M S"},
+      {"blocked_product", "Copies of A as contiguous blocks: blocked_product A B (B a layout or a shape)"},
+      {"raked_product", "Copies of A interleaved: raked_product A B (B a layout or a shape)"},
+      {"swizzle", "Sw<B,M,S> and its permutation table: swizzle B M S"},
       {"swizzle_layout", "Not a verb; use batch"},
   };
   auto as_json = std::make_shared<bool>(false);
   for (auto const& op : op_names()) {
     if (op == "swizzle_layout") continue;
-    CLI::App* sub = app.add_subcommand(op, help[op] + "\n  Layouts in CuTe notation, e.g. \"(4,3):(1,8)\"; "
-                                               "a tiler is a layout, a shape such as (2,3), or "
-                                               "(3:3,_,(2,4):(1,8))");
+    CLI::App* sub = app.add_subcommand(op, help[op]);
+    sub->footer(notation_help());
     if (op == "composition") sub->alias("compose");
     auto args = std::make_shared<std::vector<std::string>>();
     sub->add_option("args", *args, "operands")->required();
@@ -183,11 +269,18 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
   }
 
   CLI::App* show = app.add_subcommand("show", "Print a layout and its index table: show LAYOUT");
+  show->footer(notation_help());
   auto text = std::make_shared<std::string>();
-  show->add_option("layout", *text, "a layout in CuTe notation")->required();
+  show->add_option("layout", *text, "a layout, a shape or a swizzled layout")->required();
   verbs.push_back({show, [text] {
-                     Layout l = parse_layout(*text);
-                     std::cout << to_string(l) << "  size " << l.size() << "  cosize " << l.cosize() << '\n';
+                     SwizzledLayout l = any_layout_arg(*text);
+                     if (is_swizzled(*text))
+                       std::cout << to_string(l) << "  size " << l.size() << "  (the plain layout's cosize "
+                                 << l.layout.cosize() << ")\n";
+                     else
+                       std::cout << to_string(l.layout) << "  size " << l.size() << "  cosize " << l.layout.cosize()
+                                 << '\n';
+                     std::cout.flush();
                      print_table(l);
                      return 0;
                    }});

@@ -3,7 +3,7 @@
 //   tessera analyze --preset step1                       C stores of the step-1 tile
 //   tessera analyze --preset step4 --operand A --space shared --swizzle "Sw<3,3,3>"
 //   tessera analyze --tv "(32,4):(4,1)" --tensor 128:1   any TV layout over a tensor
-//   tessera analyze --sweep-r                            seed 003's table of R = 1, 2, 4, 8
+//   tessera analyze --sweep-r                            the permutation table (seed 003): R = 1, 2, 4, 8
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "mma_cli.hpp"
+#include "ops.hpp"
+#include "render_options.hpp"
 #include "verbs.hpp"
 
 namespace tessera::tools {
@@ -22,8 +24,8 @@ namespace {
 using nlohmann::json;
 
 struct AnalyzeArgs {
-  std::string preset, atom = "UniversalFMA", atom_layout, permutation = "none", operand = "C";
-  std::vector<int64_t> tile;
+  MmaArgs mma;
+  std::string operand = "C";
   std::string tensor, swizzle, tv, space = "global", direction;
   int64_t elem_bits = 0, max_vector_bits = 128;
   bool sweep_r = false, find_swizzle = false, as_json = false;
@@ -63,36 +65,41 @@ json report_json(AccessReport const& r) {
           {"verdict", r.verdict.c_str()}};
 }
 
+// "1 warp", "4 warps".
+std::string count(int64_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 std::string report_text(AccessReport const& r) {
   char buf[512];
   std::string o;
   const char* what = r.spec.store ? "stores" : "loads";
-  std::snprintf(buf, sizeof buf, "  %lld threads = %lld warps, %lld values of %lld bits per thread\n",
-                (long long)r.threads, (long long)r.warps, (long long)r.values, (long long)r.spec.elem_bits);
+  std::snprintf(buf, sizeof buf, "  %s = %s, %s of %lld bits per thread\n", count(r.threads, "thread").c_str(),
+                count(r.warps, "warp").c_str(), count(r.values, "value").c_str(), (long long)r.spec.elem_bits);
   o += buf;
   std::snprintf(buf, sizeof buf,
                 "  vector      %lld-bit (contiguous aligned run %lld bits; %lld-bit with the registers in fragment order)\n",
                 (long long)r.vector_bits, (long long)r.run_bits, (long long)r.in_order_bits);
   o += buf;
-  std::snprintf(buf, sizeof buf, "  per thread  %lld %s (%lld at 128 bits)\n", (long long)r.instructions, what,
-                (long long)r.min_instructions);
+  std::snprintf(buf, sizeof buf, "  per thread  %lld %s (%lld at 128 bits)\n", (long long)r.instructions,
+                r.instructions == 1 ? (r.spec.store ? "store" : "load") : what, (long long)r.min_instructions);
   o += buf;
   if (r.spec.space == MemSpace::kGlobal) {
     std::snprintf(buf, sizeof buf,
-                  "  per warp    %lld sectors (min %lld, %lld%%), %lld lines (min %lld) per instruction; "
+                  "  per warp    %s (min %lld, %lld%%), %s (min %lld) per instruction; "
                   "all of a warp's %s: %lld sectors (min %lld, %lld%%)\n",
-                  (long long)r.sectors_per_request(), (long long)(r.requests ? r.min_sectors / r.requests : 0),
-                  (long long)r.sector_efficiency(), (long long)r.lines_per_request(),
-                  (long long)(r.requests ? r.min_lines / r.requests : 0), what,
+                  count(r.sectors_per_request(), "sector").c_str(),
+                  (long long)(r.requests ? r.min_sectors / r.requests : 0), (long long)r.sector_efficiency(),
+                  count(r.lines_per_request(), "line").c_str(), (long long)(r.requests ? r.min_lines / r.requests : 0),
+                  what,
                   (long long)(r.warps ? r.footprint_sectors / r.warps : 0),
                   (long long)(r.warps ? r.footprint_min_sectors / r.warps : 0), (long long)r.footprint_efficiency());
   } else {
     std::snprintf(buf, sizeof buf,
-                  "  per warp    %lld wavefronts per instruction (ideal %lld), worst %lld-way; "
-                  "%lld bank conflicts in %lld instructions\n",
-                  (long long)r.wavefronts_per_request(),
+                  "  per warp    %s per instruction (ideal %lld), worst %lld-way; %s in %s\n",
+                  count(r.wavefronts_per_request(), "wavefront").c_str(),
                   (long long)(r.requests ? r.ideal_wavefronts / r.requests : 0), (long long)r.max_way,
-                  (long long)r.conflicts(), (long long)r.requests);
+                  count(r.conflicts(), "bank conflict").c_str(), count(r.requests, "instruction").c_str());
   }
   o += buf;
   o += std::string("  verdict     ") + r.verdict.c_str() + " [" + grade_name(r.grade) + "]\n";
@@ -134,8 +141,9 @@ int run_sweep(bool as_json) {
               << '\n';
     return 0;
   }
-  std::cout << "Seed 003: permutation (16,R):(R,1) in M and N for the step-1 tile (scalar FMA, 16x16 threads,\n"
-               "C (128,128):(128,1) floats stored to global memory). Period = 16 R, repetitions = 128 / period.\n\n";
+  std::cout << "The permutation table: permutation (16,R):(R,1) in M and N for the step 1 kernel's tile (scalar FMA,\n"
+               "16x16 threads, C (128,128):(128,1) floats stored to global memory). Period = 16 R, repetitions = 128 / "
+               "period.\n\n";
   std::printf("%-2s %-7s %-5s %-50s %-6s %-9s %-8s %-8s %-22s %s\n", "R", "period", "reps", "thread 0's M positions",
               "shape", "fragment", "run", "access", "per warp store", "coalescing");
   for (auto const& c : all) {
@@ -156,7 +164,11 @@ int run_sweep(bool as_json) {
 }
 
 int run_analyze(AnalyzeArgs const& a) {
-  if (a.sweep_r) return run_sweep(a.as_json);
+  if (a.sweep_r) {
+    if (a.mma.given() || !a.tv.empty()) throw std::invalid_argument("analyze: --sweep-r is its own table; it takes no "
+                                                                    "--preset, --atom-layout or --tv");
+    return run_sweep(a.as_json);
+  }
   AccessSpec spec;
   spec.space = a.space == "shared" ? MemSpace::kShared : MemSpace::kGlobal;
   spec.max_vector_bits = a.max_vector_bits;
@@ -167,23 +179,19 @@ int run_analyze(AnalyzeArgs const& a) {
   std::function<AccessReport(Swizzle, AccessSpec)> run;
   if (!a.tv.empty()) {
     if (a.tensor.empty()) throw std::invalid_argument("analyze --tv needs --tensor, the layout the TV indexes");
-    Layout tv = parse_layout(a.tv), tensor = parse_layout(a.tensor);
+    if (a.mma.given()) throw std::invalid_argument("analyze: give --tv or a TiledMMA (--preset, --atom-layout), not both");
+    Layout tv = layout_arg(a.tv), tensor = layout_arg(a.tensor);
     spec.elem_bits = a.elem_bits ? a.elem_bits : 32;
     spec.store = a.direction == "store";
     run = [tv, tensor](Swizzle s, AccessSpec sp) { return analyze(TvAccess{tv, SwizzledLayout{s, 0, tensor}}, sp); };
     title = "TV " + to_string(tv) + " over " + to_string(tensor);
     config = {{"tv", to_string(tv)}, {"tensor", to_string(tensor)}};
   } else {
-    MmaConfig cfg;
-    if (!a.preset.empty()) {
-      cfg = mma_preset(a.preset);
-    } else {
-      if (a.atom_layout.empty() || a.tile.size() != 3)
-        throw std::invalid_argument("analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, or --sweep-r");
-      cfg = mma_config(a.atom, a.atom_layout, a.permutation, a.tile[0], a.tile[1], a.tile[2]);
-    }
+    if (!a.mma.given())
+      throw std::invalid_argument("analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, or --sweep-r");
+    MmaConfig cfg = mma_from_args(a.mma, "analyze");
     Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
-    Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : parse_layout(a.tensor);
+    Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : layout_arg(a.tensor);
     std::string atom_name = cfg.mma.atom.name;
     bool halves = atom_name.find("F16") != std::string::npos || atom_name.find("BF16") != std::string::npos;
     spec.elem_bits = a.elem_bits ? a.elem_bits : (op != Operand::kC && halves ? 16 : 32);
@@ -229,13 +237,9 @@ int run_analyze(AnalyzeArgs const& a) {
 
 void add_analyze_verb(CLI::App& app, Verbs& verbs) {
   CLI::App* cmd = app.add_subcommand(
-      "analyze", "Vector width, coalescing and bank conflicts of a partition; --sweep-r: seed 003's R table");
+      "analyze", "Vector width, coalescing and bank conflicts of a partition; --sweep-r: the permutation table");
   auto a = std::make_shared<AnalyzeArgs>();
-  cmd->add_option("--preset", a->preset, "step1 or step4 (the seeds' configurations)");
-  cmd->add_option("--atom", a->atom, "MMA atom, e.g. UniversalFMA, SM80_16x8x16_F32F16F16F32_TN");
-  cmd->add_option("--atom-layout", a->atom_layout, "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");
-  cmd->add_option("--perm", a->permutation, "permutation per mode, e.g. \"((16,4):(4,1),(16,4):(4,1),_)\"");
-  cmd->add_option("--tile", a->tile, "CTA tile M N K")->expected(3);
+  add_mma_options(cmd, a->mma);
   cmd->add_option("--operand", a->operand, "C (default), A or B")->check(CLI::IsMember({"C", "A", "B"}));
   cmd->add_option("--tensor", a->tensor, "the operand's tensor layout (default: the configuration's)");
   cmd->add_option("--tv", a->tv, "a (thread,value) -> tensor index layout, instead of a TiledMMA");
@@ -246,7 +250,7 @@ void add_analyze_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("--elem-bits", a->elem_bits, "element size (default: 16 for f16/bf16 A/B, else 32)");
   cmd->add_option("--max-vector-bits", a->max_vector_bits, "widest access to consider (32 models scalar code)");
   cmd->add_flag("--find-swizzle", a->find_swizzle, "derive a Sw<B,M,S> that makes the shared accesses conflict-free");
-  cmd->add_flag("--sweep-r", a->sweep_r, "seed 003's table: R = 1, 2, 4, 8 for the step-1 tile");
+  cmd->add_flag("--sweep-r", a->sweep_r, "the permutation table: R = 1, 2, 4, 8 for the step 1 kernel's tile");
   cmd->add_flag("--json", a->as_json, "print the analysis as JSON");
   verbs.push_back({cmd, [a] { return run_analyze(*a); }});
 }

@@ -1,4 +1,4 @@
-// The explain verb: the partition derivation of seed 002 for any TiledMMA.
+// The explain verb: the partition_C/A/B derivation (seed 002) for any TiledMMA.
 #include <iostream>
 #include <memory>
 #include <string>
@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mma_cli.hpp"
+#include "render_options.hpp"
 #include "verbs.hpp"
 
 namespace tessera::tools {
@@ -15,22 +16,15 @@ namespace {
 using nlohmann::json;
 
 struct ExplainArgs {
-  std::string preset, atom = "UniversalFMA", atom_layout, permutation = "none", operand = "all";
-  std::vector<int64_t> tile;
+  MmaArgs mma;
+  std::string operand = "all";
   int64_t thread = 0;
   bool as_json = false;
 };
 
 int run_explain(ExplainArgs const& a) {
-  auto const& [preset, atom_name, atom_layout, permutation, operand, tile, thread, as_json] = a;
-  MmaConfig cfg;
-  if (!preset.empty()) {
-    cfg = mma_preset(preset);
-  } else {
-    if (atom_layout.empty() || tile.size() != 3)
-      throw std::invalid_argument("explain needs --preset, or --atom-layout and --tile M N K");
-    cfg = mma_config(atom_name, atom_layout, permutation, tile[0], tile[1], tile[2]);
-  }
+  auto const& [args, operand, thread, as_json] = a;
+  MmaConfig cfg = mma_from_args(args, "explain");
   std::vector<tessera::Operand> ops;
   for (auto op : {tessera::Operand::kC, tessera::Operand::kA, tessera::Operand::kB})
     if (operand == "all" || operand == tessera::operand_name(op)) ops.push_back(op);
@@ -61,13 +55,9 @@ int run_explain(ExplainArgs const& a) {
 
 void add_explain_verb(CLI::App& app, Verbs& verbs) {
   CLI::App* explain = app.add_subcommand(
-      "explain", "Derive one thread's partition of C, A and B step by step (seed 002)");
+      "explain", "Derive one thread's partition of C, A and B step by step (partition_C, partition_A, partition_B)");
   auto a = std::make_shared<ExplainArgs>();
-  explain->add_option("--preset", a->preset, "step1 or step4 (the seeds' configurations)");
-  explain->add_option("--atom", a->atom, "MMA atom, e.g. UniversalFMA, SM80_16x8x16_F32F16F16F32_TN");
-  explain->add_option("--atom-layout", a->atom_layout, "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");
-  explain->add_option("--perm", a->permutation, "permutation per mode, e.g. \"((16,4):(4,1),(16,4):(4,1),_)\" or (32,32,16)");
-  explain->add_option("--tile", a->tile, "CTA tile M N K")->expected(3);
+  add_mma_options(explain, a->mma);
   explain->add_option("--thread", a->thread, "thread index (default 0)");
   explain->add_option("--operand", a->operand, "C, A, B or all")->check(CLI::IsMember({"C", "A", "B", "all"}));
   explain->add_flag("--json", a->as_json, "print the derivation as JSON");

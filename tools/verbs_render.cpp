@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "ops.hpp"
 #include "render.hpp"
 #include "render_options.hpp"
 #include "verbs.hpp"
@@ -45,7 +46,7 @@ int run_render(RenderArgs a) {
   if (a.access.max_vector_bits < 8) throw std::invalid_argument("render: --max-vector-bits must be at least 8");
   nlohmann::json data;
   if (!a.layout.empty()) {
-    data = layout_page_data(parse_layout(a.layout));
+    data = layout_page_data(any_layout_arg(a.layout));
   } else if (a.mma.given()) {
     data = mma_page_data(mma_from_args(a.mma, "render"), a.compare, a.access);
   } else {
@@ -78,7 +79,8 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
       "render", "Write one self-contained interactive HTML page of a layout, a TiledMMA or a TiledCopy");
   auto a = std::make_shared<RenderArgs>();
   cmd->add_option("-o,--output", a->output, "the HTML file to write")->required();
-  cmd->add_option("--layout", a->layout, "a layout, e.g. \"(8,8):(8,1)\": its values as a grid");
+  cmd->add_option("--layout", a->layout, "a layout, e.g. \"(8,8):(8,1)\", a shape, or a swizzled layout "
+                  "\"Sw<3,4,3> o 0 o (8,64):(64,1)\": its values as a grid");
   add_mma_options(cmd, a->mma);
   cmd->add_option("--thread", a->thread, "the thread selected when the page opens");
   cmd->add_option("--compare-perm", a->compare,

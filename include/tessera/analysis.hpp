@@ -26,8 +26,10 @@
 //                 same word is a broadcast); wavefronts = sum over phases, ideal = the number of
 //                 phases, conflicts = wavefronts - ideal, way = wavefronts / ideal.
 //   verdict       great: no wasted sectors (bank conflicts), and as few instructions as
-//                 128-bit accesses need; ok: 2x those instructions (or 2-way conflicts);
-//                 bad: more, or wasted sectors, or worse conflicts.
+//                 128-bit accesses need; ok: 2x those instructions (or 2-way conflicts), or more
+//                 instructions each of which fills whole lines (a coalesced access that is only
+//                 narrow: 32 lanes reading 32 consecutive floats); bad: more instructions over
+//                 partly used lines ("scattered"), or wasted sectors, or worse conflicts.
 //
 // Worked example (seeds 000/003, step 1, C row-major (128,128):(128,1) floats, R = 4): thread
 // 0's fragment (1,(4,2),(4,2)):(0,(128,8192),(1,64)) covers columns {0..3, 64..67} of rows
@@ -267,6 +269,8 @@ TESSERA_HD constexpr void judge(AccessReport& r) {
       g = Grade::kBad;
       t << "uncoalesced, " << r.footprint_efficiency() << "% of the bytes of the sectors touched are used";
     } else {
+      // Narrow accesses that fill whole lines are coalesced; only their count is the cost.
+      if (g == Grade::kBad && r.lines <= r.min_lines) g = Grade::kOk;
       t << (g == Grade::kBad ? "scattered" : "coalesced");
       if (q > 1) t << ", " << q << "x the " << what << " of 128-bit accesses";
       if (r.sectors > r.min_sectors)

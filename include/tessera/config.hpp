@@ -10,8 +10,9 @@
 // Errors (an undefined operation, a capacity or overflow violation, malformed notation) are raised
 // through `fail`, which never returns:
 //   - on the host it throws tessera::Error, whose what() names the rule and prints the operands;
-//   - during constant evaluation it is a call to a non-constexpr function, so compilation stops
-//     with the failing call in the "in constexpr expansion of ..." trace;
+//   - during constant evaluation it reaches a non-constexpr function named after the broken rule
+//     (tessera::rule::composition_stride_divisibility_fails, ...), so compilation stops with the
+//     rule in the error line and the operands in the "in constexpr expansion of ..." trace;
 //   - in device code it executes `trap`.
 #pragma once
 
@@ -89,18 +90,77 @@ class Error : public std::exception {
 };
 #endif
 
-// Not constexpr on purpose: reaching it during constant evaluation stops compilation there.
-[[noreturn]] TESSERA_HD inline void fail(Text const& message) {
 #if defined(__CUDA_ARCH__)
+[[noreturn]] TESSERA_HD inline void fail(Text const& message) {
   (void)message;
   __trap();
   __builtin_unreachable();
-#else
-  throw Error(message);
-#endif
 }
+#else
+// One function per rule, none constexpr: a constant evaluation that breaks a rule stops at the
+// call of the function whose name states it, e.g.
+//   error: call to non-'constexpr' function 'void tessera::rule::composition_stride_divisibility_fails(const Text&)'
+// Each throws the message unchanged (the messages are API; fail picks the function by them).
+namespace rule {
+[[noreturn]] inline void composition_stride_divisibility_fails(Text const& m) { throw Error(m); }
+[[noreturn]] inline void composition_shape_divisibility_fails(Text const& m) { throw Error(m); }
+[[noreturn]] inline void complement_of_a_non_injective_layout(Text const& m) { throw Error(m); }
+[[noreturn]] inline void complement_cotarget_must_be_positive(Text const& m) { throw Error(m); }
+[[noreturn]] inline void tiler_has_more_modes_than_the_layout(Text const& m) { throw Error(m); }
+[[noreturn]] inline void shape_and_stride_are_not_congruent(Text const& m) { throw Error(m); }
+[[noreturn]] inline void mode_extent_below_1(Text const& m) { throw Error(m); }
+[[noreturn]] inline void coordinate_does_not_match_the_shape(Text const& m) { throw Error(m); }
+[[noreturn]] inline void mode_index_out_of_range(Text const& m) { throw Error(m); }
+[[noreturn]] inline void overflow_beyond_64_bits(Text const& m) { throw Error(m); }
+[[noreturn]] inline void capacity_exceeded(Text const& m) { throw Error(m); }
+[[noreturn]] inline void swizzle_parameters_invalid(Text const& m) { throw Error(m); }
+[[noreturn]] inline void notation_is_malformed(Text const& m) { throw Error(m); }
+[[noreturn]] inline void operation_rejected(Text const& m) { throw Error(m); }  // any other rule
+}  // namespace rule
 
-[[noreturn]] TESSERA_HD inline void fail(const char* message) {
+namespace detail {
+constexpr bool text_starts_with(Text const& t, const char* p) {
+  for (int i = 0; p[i]; ++i)
+    if (i >= t.n || t.s[i] != p[i]) return false;
+  return true;
+}
+constexpr bool text_contains(Text const& t, const char* p) {
+  for (int at = 0; at < t.n; ++at) {
+    int i = 0;
+    while (p[i] && at + i < t.n && t.s[at + i] == p[i]) ++i;
+    if (!p[i]) return true;
+  }
+  return false;
+}
+}  // namespace detail
+
+// Raises `message` through the function of the rule it states (see namespace rule).
+[[noreturn]] TESSERA_HD constexpr void fail(Text const& message) {
+  using detail::text_contains, detail::text_starts_with;
+  Text const& m = message;
+  if (text_starts_with(m, "composition: stride divisibility fails")) rule::composition_stride_divisibility_fails(m);
+  if (text_starts_with(m, "composition: shape divisibility fails")) rule::composition_shape_divisibility_fails(m);
+  if (text_starts_with(m, "complement: the cotarget")) rule::complement_cotarget_must_be_positive(m);
+  if (text_starts_with(m, "complement: ") && text_contains(m, " is not injective"))
+    rule::complement_of_a_non_injective_layout(m);
+  if (text_contains(m, ": the tiler ") && text_contains(m, " modes but ")) rule::tiler_has_more_modes_than_the_layout(m);
+  if (text_contains(m, " are not congruent")) rule::shape_and_stride_are_not_congruent(m);
+  if (text_contains(m, " below 1")) rule::mode_extent_below_1(m);
+  if (text_starts_with(m, "crd2idx: coordinate ")) rule::coordinate_does_not_match_the_shape(m);
+  if (text_starts_with(m, "get: ")) rule::mode_index_out_of_range(m);
+  if (text_starts_with(m, "overflow: ")) rule::overflow_beyond_64_bits(m);
+  if (text_starts_with(m, "capacity: ")) rule::capacity_exceeded(m);
+  if (text_starts_with(m, "swizzle: ")) rule::swizzle_parameters_invalid(m);
+  if (text_starts_with(m, "parse: ")) rule::notation_is_malformed(m);
+  // NOTE: conditional (a length is never negative) so that compilers accept fail as constexpr:
+  // an unconditional call of a non-constexpr function would make fail itself non-constexpr and
+  // hide the rule's name from the diagnostic.
+  if (m.n >= 0) rule::operation_rejected(m);
+  __builtin_unreachable();
+}
+#endif
+
+[[noreturn]] TESSERA_HD constexpr void fail(const char* message) {
   Text t;
   t << message;
   fail(t);

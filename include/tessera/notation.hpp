@@ -8,7 +8,7 @@
 //                   `_` such as (3:3,_,(2,4):(1,8))
 //
 // parse(print(x)) == x for every value. A malformed string is an error naming the character
-// position; in a constant expression (the _layout and _tuple literals) it fails compilation:
+// position; in a constant expression (the _layout, _tuple and _tiler literals) it fails compilation:
 //
 //   constexpr auto L = "(4,2):(1,64)"_layout;   // a Layout, usable as a template argument
 //
@@ -290,6 +290,11 @@ consteval Layout operator""_layout() {
 template <detail::FixedString S>
 consteval IntTuple operator""_tuple() {
   return Parser(S.s, int(sizeof(S.s)) - 1).int_tuple();
+}
+// "(4,(2,8))"_tiler, "(3:3,_,(2,4):(1,8))"_tiler: the tiler argument of the divides and products.
+template <detail::FixedString S>
+consteval Tiler operator""_tiler() {
+  return Parser(S.s, int(sizeof(S.s)) - 1).tiler();
 }
 }  // namespace literals
 

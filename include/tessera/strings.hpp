@@ -5,11 +5,13 @@
 //
 //   tessera::parse_layout(std::string("(4,2):(1,64)"))   // Layout
 //   tessera::to_string(layout)                           // "(4,2):(1,64)"
+//   std::cout << layout;                                 // (4,2):(1,64)
 #pragma once
 
 #include "notation.hpp"
 
 #if !defined(__CUDA_ARCH__)
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -30,6 +32,13 @@ std::string to_string(T const& x) {
   t << x;
   return std::string(t.s, t.n);
 }
+
+// Streams print the notation, as to_string does.
+inline std::ostream& operator<<(std::ostream& o, IntTuple const& x) { return o << to_string(x); }
+inline std::ostream& operator<<(std::ostream& o, Layout const& x) { return o << to_string(x); }
+inline std::ostream& operator<<(std::ostream& o, Tiler const& x) { return o << to_string(x); }
+inline std::ostream& operator<<(std::ostream& o, Swizzle const& x) { return o << to_string(x); }
+inline std::ostream& operator<<(std::ostream& o, SwizzledLayout const& x) { return o << to_string(x); }
 
 }  // namespace tessera
 #endif
