@@ -31,6 +31,8 @@
 #include <type_traits>
 
 #include "coord_layout.hpp"
+#include "atom/copy.hpp"
+#include "tiled_copy.hpp"
 #include "tiled_mma.hpp"
 
 namespace tessera {
@@ -109,6 +111,7 @@ TESSERA_HD constexpr Spec<R> drop_mode(Spec<R> const& s, int mode) {
 template <class T, int R, int kUnit, Spec<R> kS>
 struct TensorView {
   static constexpr Spec<R> kSpec = kS;
+  static constexpr int kRank = R;
   T* ptr;                  // the element at origin (unused for identity tensors)
   Strides<R, kUnit> stride;
   Coord<R> origin, shape;  // in the whole tensor
@@ -146,6 +149,39 @@ struct TensorView {
     return r;
   }
 };
+
+// A view whose memory layout is static (shared memory, a fixed tile): element v is at
+// ptr[F(v)], F the fragment's offset layout (a template argument, lowered like a coordinate
+// layout of rank 1). Partitions of it are the algebra's partitions of the layout itself.
+template <class T, Layout kFrg>
+struct OffsetView {
+  static constexpr Layout kLayout = kFrg;
+  T* ptr;
+  TESSERA_HD static constexpr int64_t size() { return kFrg.size(); }
+  TESSERA_HD inline T& operator()(int64_t v) const {
+    static constexpr CoordLayout<1> kF = make_coord_layout(kFrg, Coord<1>{{1}});
+    return ptr[kF(v)[0]];
+  }
+  template <int kMode>
+  TESSERA_HD inline auto slice(int64_t k) const {
+    static constexpr CoordLayout<1> kM = make_coord_layout(kFrg[kMode], Coord<1>{{1}});
+    static constexpr Layout kRest = [] {
+      LayoutBuilder b;
+      for (int i = 0; i < kFrg.rank(); ++i)
+        if (i != kMode) b.add(kFrg[i]);
+      return b.get();
+    }();
+    return OffsetView<T, kRest>{ptr + kM(k)[0]};
+  }
+  TESSERA_HD inline auto operator()(Underscore, int64_t k) const { return slice<1>(k); }
+  TESSERA_HD inline auto operator()(Underscore, Underscore, int64_t k) const { return slice<2>(k); }
+};
+
+// A tensor over a static layout, e.g. a shared-memory tile: make_tensor<kSA>(smem).
+template <Layout kL, class T>
+TESSERA_HD constexpr OffsetView<T, kL> make_tensor(T* ptr) {
+  return {ptr};
+}
 
 // A whole tensor: pointer, run-time shape and strides, e.g. (M,K):(1,lda).
 template <class T, int R, int kUnit>
@@ -259,12 +295,54 @@ struct ThrMMA {
     if constexpr (!std::is_void_v<T>) r.ptr = v.ptr + v.stride(c);
     return r;
   }
+  // The thread's share of a static tile (shared memory): offsets straight from the algebra.
+  template <Operand kOp, class T, Layout kL>
+  TESSERA_HD inline auto partition(OffsetView<T, kL> const& v) const {
+    static_assert(kL.rank() == 2, "partition: the view must be a whole (rows, cols) tile");
+    static constexpr ThreadPartition kP = Cfg::kMma.partitioner(kOp, kL);
+    static constexpr CoordLayout<1> kThr = make_coord_layout(kP.thread, Coord<1>{{1}});
+    return OffsetView<T, kP.fragment>{v.ptr + kThr(thread)[0]};
+  }
   template <class V>
   TESSERA_HD inline auto partition_C(V const& v) const { return partition<Operand::kC>(v); }
   template <class V>
   TESSERA_HD inline auto partition_A(V const& v) const { return partition<Operand::kA>(v); }
   template <class V>
   TESSERA_HD inline auto partition_B(V const& v) const { return partition<Operand::kB>(v); }
+};
+
+// One thread's slice of a TiledCopy (`Cfg::kCopy`): partition_S of the source tile and
+// partition_D of the destination, each (CPY, CPY_M, CPY_N) with the atom's values first.
+template <class Cfg>
+struct ThrCopy {
+  int64_t thread;
+
+  template <class T, int R, int kUnit, Spec<R> kS>
+  TESSERA_HD inline auto partition_S(TensorView<T, R, kUnit, kS> const& v) const {
+    static_assert(kS.frg == kS.compact(), "partition_S: the view must be a whole tile (local_tile)");
+    struct Parts {
+      Spec<R> frg;
+      CoordLayout<R> thr;
+    };
+    static constexpr Parts kP = [] {
+      Layout both[2] = {Cfg::kCopy.tidfrg(kS.compact(), false)[0],
+                        Cfg::kCopy.partition_S(kS.compact(), 0).layout};
+      CoordLayout<R> c[2];
+      make_coord_layouts(both, c, 2, kS.tile);
+      return Parts{Spec<R>{kS.tile, both[1], kS.keep}, c[0]};
+    }();
+    const Coord<R> c = kP.thr(thread);
+    TensorView<T, R, kUnit, kP.frg> r{v.ptr, v.stride, v.origin + c, v.shape};
+    if constexpr (!std::is_void_v<T>) r.ptr = v.ptr + v.stride(c);
+    return r;
+  }
+  template <class T, Layout kL>
+  TESSERA_HD inline auto partition_D(OffsetView<T, kL> const& v) const {
+    static constexpr Layout kThrL = Cfg::kCopy.tidfrg(kL, true)[0];
+    static constexpr Layout kFrg = Cfg::kCopy.partition_D(kL, 0).layout;
+    static constexpr CoordLayout<1> kThr = make_coord_layout(kThrL, Coord<1>{{1}});
+    return OffsetView<T, kFrg>{v.ptr + kThr(thread)[0]};
+  }
 };
 
 // A register fragment: N values of T, compact (CuTe's make_fragment_like / make_tensor<T>).
@@ -288,6 +366,62 @@ TESSERA_HD inline void copy(Src const& src, Fragment<T, N>& dst, Pred const& pre
 #pragma unroll
   for (int v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
 }
+
+// copy(src, dst): registers from a static-layout view (shared memory).
+template <class T, Layout kL, int N>
+TESSERA_HD inline void copy(OffsetView<T, kL> const& src, Fragment<std::remove_const_t<T>, N>& dst) {
+  static_assert(kL.size() == N, "copy: source and destination sizes differ");
+#pragma unroll
+  for (int v = 0; v < N; ++v) dst(v) = src(v);
+}
+
+#if defined(__CUDACC__)
+// copy(thr_copy, src, dst, pred): global -> shared with the TiledCopy's cp.async atom (4 or 16
+// bytes), asynchronously (cp_async_commit / cp_async_wait are the caller's schedule). An
+// element outside the tensor (pred) is zero-filled; a 16-byte vector reads only its leading
+// elements inside the tensor (they run along the contiguous mode: inside is monotone).
+// NOTE: the source address is passed whether or not it is inside: a cp.async of 0 source bytes
+// reads nothing (as CuTe's zero-fill atoms do); a select between two addresses became branches.
+template <class Cfg, class Src, class T, Layout kL, class Pred>
+__device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, OffsetView<T, kL> const& dst,
+                                     Pred const& pred) {
+  constexpr int64_t kVec = Cfg::kCopy.atom.values();
+  constexpr int64_t kBytes = Cfg::kCopy.atom.elem_bits / 8 * kVec;
+  static_assert(kBytes == 4 || kBytes == 16, "copy: the cp.async atoms copy 4 or 16 bytes");
+  static_assert(Src::size() == kL.size() && Pred::size() == kL.size() && kL.size() % kVec == 0,
+                "copy: source, destination and predicate sizes differ");
+#pragma unroll
+  for (int64_t c = 0; c < kL.size() / kVec; ++c) {
+    const int64_t v = c * kVec;
+    if constexpr (kBytes == 4) {
+      const bool valid = pred.inside(v);
+      ptx::cp_async_4(&dst(v), &src(v), valid);
+    } else {
+      // The vector runs along mode kAlong of the coordinates: the elements inside are the
+      // first min(shape - c, kVec) there, if the other modes are inside.
+      static constexpr int kAlong = [] {
+        constexpr CoordLayout<Pred::kRank> kC = coords_of(Pred::kSpec);
+        int along = -1;
+        for (int j = 0; j < Pred::kRank; ++j)
+          if (kC(1)[j] == 1) along = j;
+        for (int64_t w = 0; w < Pred::size(); w += kVec)
+          for (int64_t e = 0; e < kVec; ++e)
+            for (int j = 0; j < Pred::kRank; ++j)
+              if (kC(w + e)[j] != kC(w)[j] + (j == along ? e : 0))
+                fail("copy: a vector's elements must be consecutive along one mode of the tensor");
+        return along;
+      }();
+      const auto c = pred(v);
+      bool others = true;
+#pragma unroll
+      for (int j = 0; j < Pred::kRank; ++j)
+        if (j != kAlong) others = others && c[j] < pred.shape[j];
+      const int64_t n = others ? min64(max64(pred.shape[kAlong] - c[kAlong], 0), kVec) : 0;
+      ptx::cp_async_16_partial(&dst(v), &src(v), int(n * kBytes / kVec));
+    }
+  }
+}
+#endif
 
 // gemm for a scalar-FMA TiledMMA on one k-block: C(m,n) += A(m) * B(n), the (V,M) and (V,N)
 // fragments of A and B (V = 1) against C's (V,M,N), all compact.

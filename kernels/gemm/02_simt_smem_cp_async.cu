@@ -6,12 +6,16 @@
 // by identity-tensor coordinates (out-of-matrix elements are zero-filled, so any M, N, K works).
 // The same TiledMMA as 01 (presets::step1) then reads its fragments from shared memory.
 //
-// New idea here: TiledCopy (make_tiled_copy_tv, partition_S/D) and shared-memory tiles.
+// New idea here: TiledCopy (make_tiled_copy_tv, partition_S/D) and shared-memory tiles, in the
+// vocabulary of tessera/device_tensor.hpp (copy with the cp.async atom, zero-filled by
+// identity-tensor predicates).
 //
 // The copies follow the operand's contiguous dimension: seed 004's A is k-contiguous and its B
 // n-contiguous (BLAS "TT"). A k-contiguous B (BLAS 'N') cannot use 16-byte vectors into the
 // n-contiguous shared tile, and an m-contiguous A is read with threads along M; both are
 // selected at run time by the launcher (four instantiations).
+#include <tessera/device_tensor.hpp>
+
 #include "common.cuh"
 
 namespace tessera::ladder {
@@ -34,123 +38,86 @@ TESSERA_HD constexpr TiledCopy make_copy(CopyKind kind) {
   }
 }
 
-// Static partitions of one operand's (rows, BK) tile for its copy.
-struct CopyPlan {
-  TiledCopy copy;
-  Layout thr, frg;  // thread -> offset, value -> offset (CPY, CPY_rows, CPY_K)
-  TileCoords crd;
-  int64_t vec;      // values per copy instruction
-};
-TESSERA_HD constexpr CopyPlan make_plan(CopyKind kind, Layout const& tile) {
-  TiledCopy c = make_copy(kind);
-  Layout thr = copy_thread_offsets(c, tile, false);
-  Layout frg = c.partition_S(tile, 0).layout;
-  return {c, thr, frg, make_coords(thr, frg, tile.shape[0].value()), c.atom.values()};
-}
-
 template <CopyKind kCopyA, CopyKind kCopyB>
 struct Seed004 {
   static constexpr TiledMMA kMma = presets::step1();
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
+  static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
   static constexpr int kThreads = 256;
 
   // Shared-memory tiles: column-major (BM,BK):(1,BM) and (BN,BK):(1,BN), as in seed 004.
   static constexpr Layout kSA = Layout(make_tuple(kBM, kBK));
   static constexpr Layout kSB = Layout(make_tuple(kBN, kBK));
-
-  static constexpr CopyPlan kPlanA = make_plan(kCopyA, kSA);
-  static constexpr CopyPlan kPlanB = make_plan(kCopyB, kSB);
-
-  // MMA partitions of the shared tiles and of C.
-  static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
-  static constexpr ThreadPartition kPartA = kMma.partitioner(Operand::kA, kSA);
-  static constexpr ThreadPartition kPartB = kMma.partitioner(Operand::kB, kSB);
-  static constexpr Layout kThrC = kPartC.thread, kFrgC = kPartC.fragment;  // (1,(4,2),(4,2))
-  static constexpr Layout kThrA = kPartA.thread, kFrgA = kPartA.fragment;  // (1,(4,2),8)
-  static constexpr Layout kThrB = kPartB.thread, kFrgB = kPartB.fragment;  // (1,(4,2),8)
-  static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
-  static constexpr int kFM = int(kFrgA[1].size()), kFN = int(kFrgB[1].size());
-  static constexpr int kFK = int(kFrgA[2].size());
+  struct CopyA {
+    static constexpr TiledCopy kCopy = make_copy(kCopyA);
+  };
+  struct CopyB {
+    static constexpr TiledCopy kCopy = make_copy(kCopyB);
+  };
 
   // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
   __device__ static constexpr void check() {
     static_assert(kMma.threads() == kThreads, "seed004: the TiledMMA must have 256 threads");
-    static_assert(kPlanA.copy.threads() == kThreads && kPlanB.copy.threads() == kThreads,
+    static_assert(CopyA::kCopy.threads() == kThreads && CopyB::kCopy.threads() == kThreads,
                   "seed004: the tiled copies must use all 256 threads");
-    static_assert(kPlanA.vec == 1 || contiguous_prefix(kPlanA.frg) >= kPlanA.vec,
-                  "seed004: a vector copy's values must be contiguous in the tile");
-    static_assert(kPlanB.vec == 1 || contiguous_prefix(kPlanB.frg) >= kPlanB.vec,
-                  "seed004: a vector copy's values must be contiguous in the tile");
-    static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
-                      same_offsets(kMma, Operand::kA, kSA, kThrA) &&
-                      same_offsets(kMma, Operand::kB, kSB, kThrB),
-                  "seed004: thread-offset layouts disagree with TiledMMA::partition_*");
+    static_assert(contiguous_prefix(CopyA::kCopy.partition_D(kSA, 0).layout) >= CopyA::kCopy.atom.values() &&
+                      contiguous_prefix(CopyB::kCopy.partition_D(kSB, 0).layout) >= CopyB::kCopy.atom.values(),
+                  "seed004: a vector copy's values must be contiguous in shared memory");
   }
 };
-
-// One operand's (rows, BK) tile, global -> shared (tXgX -> tXsX), one cp.async per copy atom;
-// elements outside the matrix are zero-filled (partial vectors read only their valid bytes).
-template <class Cfg, int kOperand>
-__device__ __forceinline__ void copy_g2s(const float* g, int64_t s_r, int64_t s_k, int64_t res_r,
-                                         int64_t res_k, float* s) {
-  static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
-  static constexpr FlatLayout kThr = flat(kPlan.thr), kFrg = flat(kPlan.frg);
-  static constexpr FlatCoords kCrd = flat(kPlan.crd);
-  constexpr int64_t kVec = kPlan.vec;
-  constexpr int kCopies = int(kPlan.frg.size() / kVec);
-  const int64_t t = threadIdx.x;
-  const int64_t r0 = kCrd.thr_row(t), k0 = kCrd.thr_col(t);
-  float* tXsX = s + kThr(t);  // (CPY, CPY_rows, CPY_K)
-#pragma unroll
-  for (int c = 0; c < kCopies; ++c) {
-    const int64_t v = c * kVec;
-    const int64_t r = r0 + kCrd.frg_row(v), k = k0 + kCrd.frg_col(v);
-    const float* src = g + r * s_r + k * s_k;
-    if constexpr (kVec == 1) {
-      const bool valid = r < res_r && k < res_k;
-      ptx::cp_async_4(tXsX + kFrg(v), valid ? src : g, valid);
-    } else {
-      const int64_t n = k < res_k ? min64(max64(res_r - r, 0), kVec) : 0;
-      ptx::cp_async_16_partial(tXsX + kFrg(v), n > 0 ? src : g, int(n * 4));
-    }
-  }
-}
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads)
 gemm_02_kernel(GemmArgs p) {
   Cfg::check();
-  static constexpr FlatCoords kCrdC = flat(Cfg::kCrdC);
-  static constexpr FlatLayout kThrA = flat(Cfg::kThrA), kFrgA = flat(Cfg::kFrgA);
-  static constexpr FlatLayout kThrB = flat(Cfg::kThrB), kFrgB = flat(Cfg::kFrgB);
-  constexpr int kFM = Cfg::kFM, kFN = Cfg::kFN, kFK = Cfg::kFK;
-  constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
+  static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
+
+  // The problem, any strides: A (M,K), B (N,K), C (M,N) column-major; and their coordinates.
+  auto mA = make_tensor(p.a, make_shape(p.m, p.k), make_stride(p.a_sm, p.a_sk));  // (M,K)
+  auto mB = make_tensor(p.b, make_shape(p.n, p.k), make_stride(p.b_sn, p.b_sk));  // (N,K)
+  auto mC = make_tensor(p.c, make_shape(p.m, p.n), make_stride(unit, p.ldc));     // (M,N)
+  auto cA = make_identity_tensor(mA.shape), cB = make_identity_tensor(mB.shape),
+       cC = make_identity_tensor(mC.shape);
+
+  // This CTA's tiles; `_` keeps the K mode: gA.at(k) is k-tile k.
+  const int64_t bm = blockIdx.x, bn = blockIdx.y;
+  auto gA = local_tile<kCta, Proj{1, 0, 1}>(mA, bm, bn, _);  // (BM,BK)
+  auto gB = local_tile<kCta, Proj{0, 1, 1}>(mB, bm, bn, _);  // (BN,BK)
+  auto gC = local_tile<kCta, Proj{1, 1, 0}>(mC, bm, bn, _);  // (BM,BN)
 
   // Shared memory: sA (BM,BK), sB (BN,BK).
-  __shared__ alignas(16) float sA[Cfg::kSA.cosize()];
-  __shared__ alignas(16) float sB[Cfg::kSB.cosize()];
+  __shared__ alignas(16) float smem_a[Cfg::kSA.cosize()];
+  __shared__ alignas(16) float smem_b[Cfg::kSB.cosize()];
+  auto sA = make_tensor<Cfg::kSA>(smem_a);  // (BM,BK)
+  auto sB = make_tensor<Cfg::kSB>(smem_b);  // (BN,BK)
 
-  // local_tile: gA (BM,BK,k), gB (BN,BK,k), gC (BM,BN) and their residues.
-  const int64_t m0 = int64_t(blockIdx.x) * kBM, n0 = int64_t(blockIdx.y) * kBN;
-  const float* gA = p.a + m0 * p.a_sm;
-  const float* gB = p.b + n0 * p.b_sn;
-  float* gC = p.c + m0 + n0 * p.ldc;
-  const int64_t res_m = p.m - m0, res_n = p.n - n0;
+  // The copies global -> shared: this thread's source, destination and predicates.
+  const ThrCopy<typename Cfg::CopyA> thr_copy_a{threadIdx.x};
+  const ThrCopy<typename Cfg::CopyB> thr_copy_b{threadIdx.x};
+  auto tAgA = thr_copy_a.partition_S(gA);  // (CPY,CPY_M,CPY_K)
+  auto tAsA = thr_copy_a.partition_D(sA);
+  auto tAcA = thr_copy_a.partition_S(local_tile<kCta, Proj{1, 0, 1}>(cA, bm, bn, _));
+  auto tBgB = thr_copy_b.partition_S(gB);  // (CPY,CPY_N,CPY_K)
+  auto tBsB = thr_copy_b.partition_D(sB);
+  auto tBcB = thr_copy_b.partition_S(local_tile<kCta, Proj{0, 1, 1}>(cB, bm, bn, _));
 
-  const int64_t t = threadIdx.x;
-  const float* tCsA = sA + kThrA(t);  // (V,M,K) = (1,(4,2),8)
-  const float* tCsB = sB + kThrB(t);  // (V,N,K) = (1,(4,2),8)
+  // The MMA: this thread's share of the shared tiles and of C.
+  const ThrMMA<Cfg> thr_mma{threadIdx.x};
+  auto tCsA = thr_mma.partition_A(sA);  // (V,M,K) = (1,(4,2),8)
+  auto tCsB = thr_mma.partition_B(sB);  // (V,N,K) = (1,(4,2),8)
+  auto tCgC = thr_mma.partition_C(gC);  // (V,M,N)
+  auto tCcC = thr_mma.partition_C(local_tile<kCta, Proj{1, 1, 0}>(cC, bm, bn, _));
 
-  float tCrC[kFM * kFN];  // (V,M,N)
+  auto tCrC = make_fragment_like<float>(tCgC);  // (V,M,N) accumulators
 #pragma unroll
-  for (int i = 0; i < kFM * kFN; ++i) tCrC[i] = 0.0f;
+  for (int i = 0; i < tCrC.size(); ++i) tCrC(i) = 0.0f;
 
-  const int64_t k_tiles = ceil_div(p.k, kBK);
+  constexpr int kFM = int(decltype(tCsA(_, _, 0))::size()), kFN = int(decltype(tCsB(_, _, 0))::size());
+  constexpr int kFK = int(decltype(tCsA)::kLayout[2].size());
+  const int64_t k_tiles = ceil_div(p.k, kCta[2]);
   for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    const int64_t res_k = p.k - kt * kBK;
-    copy_g2s<Cfg, 0>(gA + kt * kBK * p.a_sk, p.a_sm, p.a_sk, res_m, res_k, sA);
-    copy_g2s<Cfg, 1>(gB + kt * kBK * p.b_sk, p.b_sn, p.b_sk, res_n, res_k, sB);
+    copy(thr_copy_a, tAgA.at(kt), tAsA, tAcA.at(kt));  // zero-filled outside A
+    copy(thr_copy_b, tBgB.at(kt), tBsB, tBcB.at(kt));
     ptx::cp_async_commit();
     ptx::cp_async_wait<0>();
     __syncthreads();
@@ -158,22 +125,15 @@ gemm_02_kernel(GemmArgs p) {
     // gemm(tCrC, tCsA, tCsB): per k-block, 8 A and 8 B values from shared memory, 64 FMAs.
 #pragma unroll
     for (int kb = 0; kb < kFK; ++kb) {
-      float tCrA[kFM], tCrB[kFN];
-#pragma unroll
-      for (int i = 0; i < kFM; ++i) tCrA[i] = tCsA[kFrgA(i + kFM * kb)];
-#pragma unroll
-      for (int i = 0; i < kFN; ++i) tCrB[i] = tCsB[kFrgB(i + kFN * kb)];
-#pragma unroll
-      for (int n = 0; n < kFN; ++n)
-#pragma unroll
-        for (int m = 0; m < kFM; ++m)
-          tCrC[m + kFM * n] = fmaf(tCrA[m], tCrB[n], tCrC[m + kFM * n]);
+      Fragment<float, kFM> tCrA;  // (V,M)
+      Fragment<float, kFN> tCrB;  // (V,N)
+      copy(tCsA(_, _, kb), tCrA);
+      copy(tCsB(_, _, kb), tCrB);
+      gemm(tCrC, tCrA, tCrB);
     }
     __syncthreads();
   }
-
-  store_c(tCrC, kCrdC, kCrdC.thr_row(t), kCrdC.thr_col(t), res_m, res_n, gC, p.ldc, p.alpha,
-          p.beta);
+  axpby(p.alpha, tCrC, p.beta, tCgC, tCcC);  // C = alpha AB + beta C inside the matrix
 }
 
 template <CopyKind kA, CopyKind kB>

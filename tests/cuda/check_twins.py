@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""The folding proof for kernels written in the vocabulary (tessera/device_tensor.hpp): each
+against its hand-indexed twin (tests/cuda/twins/*_hand.cu, the same kernel with the partitions
+from the algebra and the index arithmetic on run-time strides written by hand).
+
+Both are compiled to PTX and to a cubin (ptxas -v) with the kernels' flags; their kernels pair
+up in order (the same template instantiations). For every pair:
+  - the k-loop (the loop with the most fma.rn.f32) has exactly the twin's count of every memory,
+    math and synchronisation opcode (loads, stores, cp.async, FMAs, barriers);
+  - the k-loop has at most 2% more instructions than the twin's in all (index arithmetic);
+  - no local memory, no call; ptxas: 0 bytes stack frame, 0 spill stores and loads.
+
+Usage: check_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu TWIN.cu [KERNEL.cu TWIN.cu ...]
+"""
+import collections
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_ffma import FLAGS, k_loop, kernel_bodies  # noqa: E402  (same directory)
+from check_fold import opcode, ptxas_stats, run  # noqa: E402
+
+# Opcodes that must match exactly: what the kernel does, as opposed to how it computes addresses.
+EXACT_PREFIXES = ("ld.global", "ld.shared", "ld.local", "st.", "cp.async", "fma.", "mma.", "ldmatrix", "bar.", "wgmma", "mul.f32",
+                  "add.f32")
+SLACK = 0.02
+
+
+def compile_kernels(nvcc, include, source, stem):
+    base = [nvcc, *FLAGS, "-I", include, source]
+    run(base + ["-ptx", "-o", stem + ".ptx"])
+    log = run(base + ["-cubin", "-Xptxas", "-v", "-o", stem + ".cubin"])
+    kernels = kernel_bodies(open(stem + ".ptx").read())
+    return kernels, ptxas_stats(log)
+
+
+def main():
+    nvcc, include, work = sys.argv[1:4]
+    pairs = sys.argv[4:]
+    if not pairs or len(pairs) % 2:
+        sys.exit("usage: check_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu TWIN.cu [...]")
+    os.makedirs(work, exist_ok=True)
+    failures = []
+    print(f"{'kernel':<52}{'k-loop':>8}{'twin':>6}{'ratio':>7}{'regs':>6}{'twin':>6}")
+    for i in range(0, len(pairs), 2):
+        kernel, twin = pairs[i], pairs[i + 1]
+        label = os.path.basename(kernel)
+        mine, mine_stats = compile_kernels(nvcc, include, kernel, os.path.join(work, f"k{i}"))
+        hand, hand_stats = compile_kernels(nvcc, include, twin, os.path.join(work, f"t{i}"))
+        if len(mine) != len(hand) or not mine:
+            failures.append(f"{label}: {len(mine)} kernels, the twin {len(hand)}")
+            continue
+        for (name, body), (hname, hbody) in zip(sorted(mine.items()), sorted(hand.items())):
+            short = f"{label} #{sorted(mine).index(name)}"
+            a = collections.Counter(opcode(x) for x in k_loop(body))
+            b = collections.Counter(opcode(x) for x in k_loop(hbody))
+            if not a["fma.rn.f32"]:
+                failures.append(f"{short}: no k-loop with FMAs found")
+            for op in sorted(set(a) | set(b)):
+                if op.startswith(EXACT_PREFIXES) and a[op] != b[op]:
+                    failures.append(f"{short}: {a[op]} {op} in the k-loop, the twin {b[op]}")
+            total, twin_total = sum(a.values()), sum(b.values())
+            if total > twin_total * (1 + SLACK):
+                failures.append(f"{short}: {total} k-loop instructions, over 2% more than the "
+                                f"twin's {twin_total}")
+            insns = [t for k, t in body if k == "insn"]
+            if any(".local" in x for x in insns) or any(opcode(x).startswith("call") for x in insns):
+                failures.append(f"{short}: local memory or a call")
+            stats = mine_stats.get(name)
+            if stats is None or stats[:3] != (0, 0, 0):
+                failures.append(f"{short}: stack frame / spill stores / spill loads "
+                                f"{stats[:3] if stats else 'missing'}, want 0")
+            hregs = hand_stats.get(hname, (0, 0, 0, 0))[3]
+            print(f"{short:<52}{total:>8}{twin_total:>6}{total / twin_total:>7.3f}"
+                  f"{stats[3] if stats else 0:>6}{hregs:>6}")
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        print("FAILED")
+        return 1
+    print("PASSED: the same loads, stores, copies and FMAs per k-tile as the hand-indexed twins, "
+          "at most 2% more instructions, no local memory, no spills")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
