@@ -124,9 +124,10 @@ struct TensorView {
     else return ptr[stride(kC(v))];
   }
   // Whether element v lies inside the tensor (the identity tensor's elem_less, built in).
+  // (As C(v) < shape - origin: the residue is loop-invariant, C(v) a constant.)
   TESSERA_HD inline bool inside(int64_t v) const {
     static constexpr CoordLayout<R> kC = coords_of(kS);
-    return elem_less(origin + kC(v), shape);
+    return elem_less(kC(v), shape - origin);
   }
   // The view with mode `kMode` of the fragment fixed at k: origin moves to that slice.
   template <int kMode>
@@ -411,12 +412,13 @@ __device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, Offset
                 fail("copy: a vector's elements must be consecutive along one mode of the tensor");
         return along;
       }();
-      const auto c = pred(v);
+      static constexpr CoordLayout<Pred::kRank> kC = coords_of(Pred::kSpec);
+      const auto residue = pred.shape - pred.origin, c = kC(v);
       bool others = true;
 #pragma unroll
       for (int j = 0; j < Pred::kRank; ++j)
-        if (j != kAlong) others = others && c[j] < pred.shape[j];
-      const int64_t n = others ? min64(max64(pred.shape[kAlong] - c[kAlong], 0), kVec) : 0;
+        if (j != kAlong) others = others && c[j] < residue[j];
+      const int64_t n = others ? min64(max64(residue[kAlong] - c[kAlong], 0), kVec) : 0;
       ptx::cp_async_16_partial(&dst(v), &src(v), int(n * kBytes / kVec));
     }
   }
