@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
       const double flop = 2.0 * double(s.m) * double(s.n) * double(s.k);
       for (auto const& kname : kernels) {
         auto run = [&](int i) {
-          int st = tessera_gemm_named(kname.c_str(), TESSERA_F32, ta, tb, s.m, s.n, s.k, alpha, A[i],
+          int st = tessera_gemm_named(kname == "auto" ? nullptr : kname.c_str(), TESSERA_F32, ta, tb, s.m, s.n, s.k, alpha, A[i],
                                       lda, B[i], ldb, beta, C[i], ldc, nullptr);
           if (st) { std::fprintf(stderr, "%s: %s\n", kname.c_str(), tessera_status_string(st)); std::exit(3); }
         };

@@ -3,7 +3,10 @@
 // Order of work in every call: validate all arguments (pure host code, no CUDA call), take the
 // BLAS quick returns, map BLAS's column-major op(A), op(B) onto the kernels' (M,K) / (N,K)
 // strides, pick the kernel, launch. Only the launch touches the CUDA runtime.
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -107,45 +110,156 @@ extern "C" const char* tessera_status_string(int status) {
   }
 }
 
-extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
-                                  int64_t m, int64_t n, int64_t k, float alpha, const void* A,
-                                  int64_t lda, const void* B, int64_t ldb, float beta, void* C,
-                                  int64_t ldc, void* stream) {
+namespace {
+
+// What a call will do, decided on the host before any CUDA call: the status of the arguments,
+// the BLAS quick return if any, the kernel and why, and how it reads and writes the operands.
+struct Plan {
+  int status = TESSERA_SUCCESS;
+  bool quick = false;  // m or n is 0, or C = beta * C (k = 0 or alpha = 0)
+  const KernelEntry* entry = nullptr;
+  GemmArgs args;
+  std::string text;
+};
+
+const char* dtype_name(tessera_dtype d) {
+  return d == TESSERA_F32 ? "F32" : d == TESSERA_TF32 ? "TF32" : d == TESSERA_F16 ? "F16" : "BF16";
+}
+
+Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb, int64_t m,
+               int64_t n, int64_t k, float alpha, const void* A, int64_t lda, const void* B,
+               int64_t ldb, float beta, const void* C, int64_t ldc) {
+  Plan plan;
+  auto fail = [&](int status) {
+    plan.status = status;
+    plan.text = tessera_status_string(status);
+    return plan;
+  };
   // 1. Validation: host only.
   const int d = int(dtype);
-  if (d < TESSERA_F32 || d > TESSERA_BF16) return TESSERA_ERROR_UNKNOWN_DTYPE;
+  if (d < TESSERA_F32 || d > TESSERA_BF16) return fail(TESSERA_ERROR_UNKNOWN_DTYPE);
   const KernelEntry* entry = &kKernels[dtype == TESSERA_F32 ? kDefaultF32 : kDefaultTensorCore];
   if (kernel) {
     entry = nullptr;
     for (auto const& e : kKernels)
       if (!std::strcmp(kernel, e.name) || !std::strcmp(kernel, e.alias)) entry = &e;
-    if (!entry) return TESSERA_ERROR_UNKNOWN_KERNEL;
+    if (!entry) return fail(TESSERA_ERROR_UNKNOWN_KERNEL);
   }
-  if (!is_op(transa) || !is_op(transb)) return TESSERA_ERROR_INVALID_TRANS;
-  if (m < 0 || n < 0 || k < 0) return TESSERA_ERROR_INVALID_SIZE;
+  if (!is_op(transa) || !is_op(transb)) return fail(TESSERA_ERROR_INVALID_TRANS);
+  if (m < 0 || n < 0 || k < 0) return fail(TESSERA_ERROR_INVALID_SIZE);
   const bool ta = transposed(transa), tb = transposed(transb);
-  if (lda < tessera::max64(1, ta ? k : m)) return TESSERA_ERROR_INVALID_LDA;
-  if (ldb < tessera::max64(1, tb ? n : k)) return TESSERA_ERROR_INVALID_LDB;
-  if (ldc < tessera::max64(1, m)) return TESSERA_ERROR_INVALID_LDC;
+  if (lda < tessera::max64(1, ta ? k : m)) return fail(TESSERA_ERROR_INVALID_LDA);
+  if (ldb < tessera::max64(1, tb ? n : k)) return fail(TESSERA_ERROR_INVALID_LDB);
+  if (ldc < tessera::max64(1, m)) return fail(TESSERA_ERROR_INVALID_LDC);
   if ((m > 0 && k > 0 && !A) || (n > 0 && k > 0 && !B) || (m > 0 && n > 0 && !C))
-    return TESSERA_ERROR_NULL_POINTER;
-  if (!entry->launcher(dtype)) return TESSERA_ERROR_UNSUPPORTED_DTYPE;
+    return fail(TESSERA_ERROR_NULL_POINTER);
+  if (!entry->launcher(dtype)) return fail(TESSERA_ERROR_UNSUPPORTED_DTYPE);
   // 128-row tiles: the 2-D grids of 01/02 allow 65535 tiles along N, 03's 1-D grid 2^31-1 tiles.
   if (tessera::ceil_div(n, 128) > 65535 || tessera::ceil_div(m, 128) > 0x7fffffff ||
       tessera::ceil_div(m, 128) * tessera::ceil_div(n, 128) > 0x7fffffff)
-    return TESSERA_ERROR_TOO_LARGE;
+    return fail(TESSERA_ERROR_TOO_LARGE);
+  std::string why = kernel ? "requested by name" : std::string("the built-in choice for ") + dtype_name(dtype);
   // 05 addresses its operands through TMA coordinates, which are 32-bit: the built-in choice
   // takes 04 for larger dimensions, a request for 05 by name is refused.
   const bool beyond_tma = m > kTmaMaxExtent || n > kTmaMaxExtent || k > kTmaMaxExtent;
   if (beyond_tma && entry == &kKernels[kHopper]) {
-    if (kernel) return TESSERA_ERROR_TOO_LARGE;
+    if (kernel) return fail(TESSERA_ERROR_TOO_LARGE);
     entry = &kKernels[kMmaSync];
+    why += " (not 05: m, n or k is 2^31 or more, beyond TMA's 32-bit coordinates)";
   }
 
   // 2. BLAS quick returns.
-  if (m == 0 || n == 0) return TESSERA_SUCCESS;
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  char dims[160];
+  std::snprintf(dims, sizeof dims, "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: ",
+                dtype_name(dtype), transa, transb, (long long)m, (long long)n, (long long)k,
+                (long long)lda, (long long)ldb, (long long)ldc);
+  plan.text = dims;
+  if (m == 0 || n == 0) {
+    plan.quick = true;
+    plan.text += "nothing to do (m or n is 0)";
+    return plan;
+  }
   if (k == 0 || alpha == 0.0f) {
+    plan.quick = true;
+    plan.text += beta == 1.0f ? "nothing to do (k = 0 or alpha = 0, beta = 1)"
+                              : "C = beta * C (k = 0 or alpha = 0), one scaling kernel";
+    return plan;
+  }
+
+  // 3. op(A)(m,k) and op(B)(k,n) as the kernels' A(m,k) and B(n,k). The pointers hold `dtype`
+  //    (GemmArgs types them float; the kernels read them as their element type).
+  GemmArgs& p = plan.args;
+  p.m = m, p.n = n, p.k = k, p.alpha = alpha, p.beta = beta;
+  p.a = static_cast<const float*>(A);
+  p.a_sm = ta ? lda : 1, p.a_sk = ta ? 1 : lda;
+  p.b = static_cast<const float*>(B);
+  p.b_sn = tb ? 1 : ldb, p.b_sk = tb ? ldb : 1;
+  p.c = static_cast<float*>(const_cast<void*>(C)), p.ldc = ldc;
+  if (!kernel && dtype != TESSERA_F32 && entry == &kKernels[kHopper] && prefer_04(p, dtype)) {
+    entry = &kKernels[kMmaSync];
+    why += " (not 05: an operand must be packed first and the problem is below 1280^3)";
+  }
+  plan.entry = entry;
+  plan.text += std::string("kernel ") + entry->name + ", " + why;
+  // How the tensor-core kernels read A and B and write C.
+  const int64_t bytes = dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 4 : 2;
+  auto operand = [&](const char* name, const void* ptr, int64_t s_mn, int64_t s_k) {
+    const bool k_major = s_k == 1;
+    std::string major = k_major ? "K-major" : "MN-major";
+    if (entry == &kKernels[kHopper])
+      return std::string("; ") + name +
+             (hopper_reads_directly(ptr, s_mn, s_k, bytes)
+                  ? " read by TMA where it lies (" + major + ")"
+                  : " packed K-major into a scratch buffer first (" + major +
+                        (bytes == 4 && !k_major ? ": tf32 wgmma reads K-major only"
+                                                : ": pointer or leading dimension not 16-byte aligned") +
+                        ")");
+    if (entry == &kKernels[kMmaSync])
+      return std::string("; ") + name +
+             (aligned16(ptr, s_mn, s_k, bytes)
+                  ? " read by cp.async where it lies (" + major + ")"
+                  : " packed K-major into a scratch buffer first (pointer or leading dimension not "
+                    "16-byte aligned)");
+    return std::string();
+  };
+  plan.text += operand("A", A, p.a_sm, p.a_sk) + operand("B", B, p.b_sn, p.b_sk);
+  if (entry == &kKernels[kHopper])
+    plan.text += hopper_stores_by_tma(bytes, beta, m, C, ldc)
+                     ? "; C stored by TMA"
+                     : "; C stored by predicated vector stores (the TMA store needs 16-bit C, "
+                       "beta = 0, 16-byte alignment and m % 8 == 0)";
+  return plan;
+}
+
+// TESSERA_GEMM_LOG=1 in the environment: every call prints its plan on standard error.
+bool log_plans() {
+  static const bool on = [] {
+    const char* v = std::getenv("TESSERA_GEMM_LOG");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+}  // namespace
+
+extern "C" int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, char transa, char transb,
+                                 int64_t m, int64_t n, int64_t k, float alpha, const void* A,
+                                 int64_t lda, const void* B, int64_t ldb, float beta, const void* C,
+                                 int64_t ldc, char* text, size_t text_size) {
+  const Plan plan = make_plan(kernel, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (text && text_size > 0) std::snprintf(text, text_size, "%s", plan.text.c_str());
+  return plan.status;
+}
+
+extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
+                                  int64_t m, int64_t n, int64_t k, float alpha, const void* A,
+                                  int64_t lda, const void* B, int64_t ldb, float beta, void* C,
+                                  int64_t ldc, void* stream) {
+  const Plan plan = make_plan(kernel, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (log_plans()) std::fprintf(stderr, "tessera_gemm: %s\n", plan.text.c_str());
+  if (plan.status != TESSERA_SUCCESS || (plan.quick && (m == 0 || n == 0))) return plan.status;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (plan.quick) {  // C = beta * C over the m x n block
     if (beta == 1.0f) return TESSERA_SUCCESS;
     const int64_t blocks = tessera::min64(tessera::ceil_div(m * n, 256), 65536);
     if (dtype == TESSERA_F16) scale_c<<<unsigned(blocks), 256, 0, s>>>(static_cast<__half*>(C), m, n, ldc, beta);
@@ -153,21 +267,7 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
     else scale_c<<<unsigned(blocks), 256, 0, s>>>(static_cast<float*>(C), m, n, ldc, beta);
     return cudaGetLastError() == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
   }
-
-  // 3. op(A)(m,k) and op(B)(k,n) as the kernels' A(m,k) and B(n,k). The pointers hold `dtype`
-  //    (GemmArgs types them float; kernel 04 reads them as its element type).
-  GemmArgs p;
-  p.m = m, p.n = n, p.k = k, p.alpha = alpha, p.beta = beta;
-  p.a = static_cast<const float*>(A);
-  p.a_sm = ta ? lda : 1, p.a_sk = ta ? 1 : lda;
-  p.b = static_cast<const float*>(B);
-  p.b_sn = tb ? 1 : ldb, p.b_sk = tb ? ldb : 1;
-  p.c = static_cast<float*>(C), p.ldc = ldc;
-  const Launcher launch = entry->launcher(dtype);
-  const Launcher run = !kernel && dtype != TESSERA_F32 && prefer_04(p, dtype)
-                           ? kKernels[kMmaSync].launcher(dtype)
-                           : launch;
-  return run(p, s) == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
+  return plan.entry->launcher(dtype)(plan.args, s) == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
 }
 
 extern "C" int tessera_gemm(tessera_dtype dtype, char transa, char transb, int64_t m, int64_t n,

@@ -15,6 +15,7 @@
 #ifndef TESSERA_GEMM_H
 #define TESSERA_GEMM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(_WIN32)
@@ -55,6 +56,17 @@ TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb,
 TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
                        int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                        const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
+
+/* What tessera_gemm_named(kernel, ...) with these arguments would do, without doing it (no CUDA
+   call): writes a one-line description into text (at most text_size bytes, NUL-terminated) --
+   the kernel and why it was chosen, how A and B are read (in place, or packed into a scratch
+   buffer first, and why) and how C is written -- or, for bad arguments, the status message, and
+   returns the status the call would return. Setting TESSERA_GEMM_LOG=1 in the environment prints
+   the same line on standard error at every call. */
+TESSERA_GEMM_API int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, char transa, char transb,
+                      int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
+                      const void* B, int64_t ldb, float beta, const void* C, int64_t ldc,
+                      char* text, size_t text_size);
 
 TESSERA_GEMM_API const char* tessera_gemm_kernels(void);            /* comma-separated names */
 TESSERA_GEMM_API const char* tessera_gemm_kernels_for(tessera_dtype dtype); /* those that run dtype ("" if none) */

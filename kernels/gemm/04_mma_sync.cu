@@ -442,12 +442,6 @@ cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// cp.async needs the operand's pointer and leading dimension 16-byte aligned.
-bool aligned16(const void* ptr, int64_t s_mn, int64_t s_k, int64_t elem_bytes) {
-  const int64_t ld = s_mn == 1 ? s_k : s_mn;
-  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
-}
-
 // Unaligned operands: one that cp.async cannot read is first copied, K-major with its leading
 // dimension rounded up to 16 bytes, into a scratch buffer (stream-ordered, freed after the GEMM),
 // as 05 does; the kernels read aligned operands only.

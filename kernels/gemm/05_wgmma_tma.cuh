@@ -616,16 +616,9 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
                    : make_map<Cfg, typename Cfg::template A<false>>(&map_a, a.ptr, g.m, g.k, a.ld)) &&
         (b.k_major ? make_map<Cfg, typename Cfg::template B<true>>(&map_b, b.ptr, g.n, g.k, b.ld)
                    : make_map<Cfg, typename Cfg::template B<false>>(&map_b, b.ptr, g.n, g.k, b.ld));
-    // C by TMA stores: 16-bit, beta = 0 (C is not read), 16-byte aligned pointer and columns,
-    // and whole 16-byte runs of rows (m % 8 == 0).
-    // NOTE: a TMA store clips a box at the tensor map's bounds in 16-byte units of the inner
-    // dimension, not element by element: measured on the H100 (tests/device/gemm_guards.cu),
-    // m = 5, ldc = 8 wrote rows 5..7 of every column, i.e. up to the next multiple of 8 rows.
-    // Those rows between m and ldc belong to the caller; with m % 8 != 0 the epilogue stores
-    // through the predicated path instead.
+    // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, whole 16-byte runs of rows.
     CUtensorMap map_c = map_a;  // (unused unless tma_store)
-    const bool tma_store = Cfg::kBits == 16 && g.beta == 0.0f && g.m * 2 % 16 == 0 &&
-                           tma_addressable(reinterpret_cast<uintptr_t>(g.c), g.ldc * 2);
+    const bool tma_store = hopper_stores_by_tma(Cfg::kBits / 8, g.beta, g.m, g.c, g.ldc);
     if (ok && tma_store) ok = make_store_map<Cfg>(&map_c, g.c, g.m, g.n, g.ldc);
     if (!ok) err = cudaErrorInvalidValue;
     Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,

@@ -288,6 +288,25 @@ inline bool hopper_reads_directly(const void* ptr, int64_t s_mn, int64_t s_k, in
          (k_major || bytes == 2);
 }
 
+// Kernel 05 stores C through TMA (16-bit C, beta = 0) when the pointer and the columns are
+// 16-byte aligned and m is a multiple of 8 rows.
+// NOTE: a TMA store clips a box at the tensor map's bounds in 16-byte units of the inner
+// dimension, not element by element: measured on the H100 (tests/device/gemm_guards.cu),
+// m = 5, ldc = 8 wrote rows 5..7 of every column, up to the next multiple of 8 rows. Those rows
+// between m and ldc belong to the caller; otherwise the epilogue stores through the predicated
+// path.
+inline bool hopper_stores_by_tma(int64_t bytes, float beta, int64_t m, const void* c, int64_t ldc) {
+  return bytes == 2 && beta == 0.0f && m * bytes % 16 == 0 &&
+         tma_addressable(reinterpret_cast<uintptr_t>(c), ldc * bytes);
+}
+
+// Kernel 04 reads an operand with cp.async where it lies when its base and leading dimension are
+// 16-byte aligned; otherwise it packs it first.
+inline bool aligned16(const void* ptr, int64_t s_mn, int64_t s_k, int64_t elem_bytes) {
+  const int64_t ld = s_mn == 1 ? s_k : s_mn;
+  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Operands a kernel cannot read where they are (04: not 16-byte aligned; 05: not addressable by
 // TMA, or MN-major tf32) are first packed K-major into a scratch buffer: dst(r, k) = src(r, k)

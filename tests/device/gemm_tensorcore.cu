@@ -14,7 +14,8 @@
 //
 //   gemm_tensorcore [--small | --tiny]     --small: sizes <= 300 (memcheck), --tiny: two sizes
 //   gemm_tensorcore --bench [--dtypes f16,bf16,tf32] [--sizes 4096x4096x4096,..] [--trans NN,..]
-//                   [--kernels 04_mma_sync,05_wgmma_tma] [--reps 30] [--md out.md] [--json out.json]
+//                   [--kernels 04_mma_sync,05_wgmma_tma,auto] [--reps 30] [--md out.md] [--json out.json]
+//                   (auto: the built-in choice)
 // Benchmark: CUDA events per launch, 5 warm-ups, median of --reps, tessera and cuBLAS launches
 // alternating (a long GEMM lowers the clock for whatever follows); inputs rotated over enough
 // sets to exceed 4x the L2; cuBLAS (cublasGemmEx: F16/BF16 in and out with F32 compute, TF32 as
@@ -366,7 +367,7 @@ int run_bench(int argc, char** argv) {
         const double flop = 2.0 * double(s.m) * double(s.n) * double(s.k);
         for (auto const& kname : split(kernels_arg)) {
           auto run = [&](int i) {
-            int st = tessera_gemm_named(kname.c_str(), d, ta, tb, s.m, s.n, s.k, alpha, A[i], lda, B[i],
+            int st = tessera_gemm_named(kname == "auto" ? nullptr : kname.c_str(), d, ta, tb, s.m, s.n, s.k, alpha, A[i], lda, B[i],
                                         ldb, beta, C[i], ldc, nullptr);
             if (st) { std::fprintf(stderr, "%s: %s\n", kname.c_str(), tessera_status_string(st)); std::exit(3); }
           };

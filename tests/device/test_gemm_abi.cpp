@@ -100,4 +100,58 @@ TEST(GemmAbi, EveryStatusHasAMessage) {
             std::string::npos);
 }
 
+
+// tessera_gemm_plan: the choice for a problem, readable, without a GPU.
+std::string plan(tessera_dtype dt, char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda,
+                 int64_t ldb, int64_t ldc, const void* a = kA, float beta = 0.0f,
+                 const char* kernel = nullptr, int* status = nullptr) {
+  char text[512] = "unchanged";
+  const int s = tessera_gemm_plan(kernel, dt, ta, tb, m, n, k, 1.0f, a, lda, kB, ldb, beta, kC, ldc,
+                                  text, sizeof text);
+  if (status) *status = s;
+  return text;
+}
+bool has(std::string const& text, const char* part) { return text.find(part) != std::string::npos; }
+
+TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
+  // The case of the data-corruption report: m = 5 cannot use the TMA store.
+  std::string p = plan(TESSERA_F16, 'N', 'N', 5, 4096, 4096, 8, 4096, 8);
+  EXPECT_TRUE(has(p, "F16 NN m=5 n=4096 k=4096 lda=8 ldb=4096 ldc=8: kernel 05_wgmma_tma, the built-in choice for F16")) << p;
+  EXPECT_TRUE(has(p, "A read by TMA where it lies (MN-major)")) << p;
+  EXPECT_TRUE(has(p, "B read by TMA where it lies (K-major)")) << p;
+  EXPECT_TRUE(has(p, "C stored by predicated vector stores")) << p;
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096), "C stored by TMA")) << p;
+  // beta != 0 reads C: no TMA store.
+  EXPECT_FALSE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 1.0f), "C stored by TMA"));
+  // tf32 MN-major A is packed (wgmma reads tf32 K-major only); large enough to stay on 05.
+  p = plan(TESSERA_TF32, 'N', 'T', 4096, 4096, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "kernel 05_wgmma_tma")) << p;
+  EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (MN-major: tf32 wgmma reads K-major only)")) << p;
+  // An unaligned A in a small problem: the built-in choice takes 04, and says why.
+  const void* odd = reinterpret_cast<const void*>(0x1002);
+  p = plan(TESSERA_BF16, 'N', 'N', 100, 100, 100, 100, 104, 100, odd);
+  EXPECT_TRUE(has(p, "kernel 04_mma_sync, the built-in choice for BF16 (not 05: an operand must be packed first")) << p;
+  EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (pointer or leading dimension not 16-byte aligned)")) << p;
+  // By name; fp32; quick returns.
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 64, 64, 64, 64, 64, 64, kA, 0.0f, "04"), "kernel 04_mma_sync, requested by name"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 64, 64, 64, 64), "kernel 03_simt_hopper, the built-in choice for F32"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 0, 64, 64, 1, 64, 1), "nothing to do (m or n is 0)"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
+}
+
+TEST(GemmAbi, PlanReportsBadArgumentsAsTheCallWould) {
+  int status = -1;
+  std::string p = plan(TESSERA_F16, 'N', 'N', 64, 64, 64, 63, 64, 64, kA, 0.0f, nullptr, &status);
+  EXPECT_EQ(status, TESSERA_ERROR_INVALID_LDA);
+  EXPECT_EQ(p, tessera_status_string(TESSERA_ERROR_INVALID_LDA));
+  plan(TESSERA_F32, 'N', 'N', 64, 64, 64, 64, 64, 64, kA, 0.0f, "99_nope", &status);
+  EXPECT_EQ(status, TESSERA_ERROR_UNKNOWN_KERNEL);
+  // A short buffer is truncated, NUL-terminated.
+  char tiny[8];
+  EXPECT_EQ(tessera_gemm_plan(nullptr, TESSERA_F32, 'N', 'N', 4, 4, 4, 1.0f, kA, 4, kB, 4, 0.0f, kC, 4,
+                              tiny, sizeof tiny),
+            TESSERA_SUCCESS);
+  EXPECT_EQ(std::string(tiny), "F32 NN ");
+}
+
 }  // namespace
