@@ -206,7 +206,7 @@ rc, out, _ = run("analyze", "--preset", "step1")
 check(rc == 0 and "8 warps" in out and "1 warps" not in out, f"analyze plural: {out!r}")
 # No seed numbers in what a user reads.
 for args in (["--help"], ["demo"], ["explain", "--preset", "step1", "--operand", "C"], ["analyze", "--sweep-r"],
-             ["explain", "--help"], ["analyze", "--help"], ["ops"]):
+             ["explain", "--help"], ["analyze", "--help"], ["ops"], ["codegen", "--preset", "step1"]):
     rc, out, err = run(*args)
     check(rc == 0 and "seed" not in (out + err).lower(), f"'seed' in the output of {' '.join(args)}")
 rc, out, _ = run("analyze", "--sweep-r")
