@@ -24,6 +24,7 @@ median3() {
   { once "$@"; once "$@"; once "$@"; } | sort -n | sed -n 2p
 }
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=()
 row() {  # name, then the compile's arguments
   local name=$1
@@ -43,7 +44,7 @@ done
   echo
   echo "- date: $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "- nvcc: $("$nvcc" --version | tail -1)"
-  echo "- host: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+  echo "- host: $(nproc) cores, shared; load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
   echo "- command: \`nvcc ${flags[*]//$root/.} -c FILE\`, median of 3 runs"
   echo
   echo "| file | wall s | CPU s (user + sys) |"

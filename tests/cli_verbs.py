@@ -91,6 +91,144 @@ check(rc == 0 and len(lines) == 3, f"batch lines: {out!r}")
 check(lines[0] == {"id": "a", "result": "8", "image": None}, f"batch size: {lines[0]}")
 check("error" in lines[1] and "error" in lines[2] and lines[2]["id"] == "b", f"batch errors: {lines}")
 
+# Issue 16: silent answers become notes or errors.
+# A tiler that does not divide: CuTe's result is kept, a note says so (stderr; "note" in --json).
+rc, out, err = run("logical_divide", "(4,6):(1,4)", "(3,4)")
+check(rc == 0 and out.startswith("((3,2),(4,2)):((1,3),(4,16))")
+      and "note: logical_divide: the tiler (3:1,4:1) does not divide (4,6):(1,4) (mode 0: 3 does not divide 4; "
+          "mode 1: 4 does not divide 6); the result has 48 coordinates for the layout's 24" in err,
+      f"non-dividing logical_divide: {rc} {out[:80]!r} {err!r}")
+rc, out, err = run("zipped_divide", "(128,128):(128,1)", "(48,48)", "--json")
+j = json.loads(out)
+check(rc == 0 and j["result"] == "((48,48),(3,3)):((128,1),(6144,48))"
+      and "20736 coordinates for the layout's 16384" in j.get("note", "")
+      and err == "", f"non-dividing zipped_divide --json: {rc} {out[:200]!r} {err!r}")
+rc, out, err = run("logical_divide", "(4,6):(1,4)", "(2,3)", "--json")
+check(rc == 0 and "note" not in json.loads(out) and err == "", f"a dividing tiler has no note: {out[:100]!r} {err!r}")
+# crd2idx / idx2crd: negative is an error; past the extent is CuTe's result with a note.
+rc, out, err = run("crd2idx", "(5,2)", "(4,3):(1,8)")
+check(rc == 0 and out.strip() == "21" and "coordinate (5,2) lies outside the shape (4,3) (5 is not in [0, 4))" in err,
+      f"crd2idx out of range: {rc} {out!r} {err!r}")
+rc, out, err = run("crd2idx", "(-1,2)", "(4,3):(1,8)")
+check(rc == 1 and out == "" and "crd2idx: coordinate (-1,2) has a negative entry" in err, f"crd2idx negative: {rc} {err!r}")
+rc, out, err = run("idx2crd", "-1", "(4,3)")
+check(rc == 1 and "idx2crd: index -1 is negative; the indices of shape (4,3) run from 0 to 11" in err,
+      f"idx2crd negative: {rc} {out!r} {err!r}")
+rc, out, err = run("idx2crd", "100", "(4,3)", "--json")
+j = json.loads(out)
+check(rc == 0 and j["result"] == "(0,1)" and "wraps every mode, so this is the coordinate of 100 mod 12 = 4" in j["note"],
+      f"idx2crd past the end: {rc} {out!r}")
+# show: big and rank-3 layouts print (capped) tables and say what they leave out.
+rc, out, _ = run("show", "(128,128):(128,1)")
+check(rc == 0 and "    1 |  128  129" in out and "(first 32 of 128 rows and 32 of 128 columns; --json prints every value)" in out,
+      f"show big: {out[-300:]!r}")
+rc, out, _ = run("show", "(2,2,2):(1,2,4)")
+check(rc == 0 and "(:,:,0)" in out and "(:,:,1)" in out and " 1 | 5 7" in out, f"show rank 3: {out!r}")
+rc, out, _ = run("show", "4096:1")
+check(rc == 0 and "4096 values in rows of 16" in out and "16 |  16  17" in out and "first 32 of 256 rows" in out,
+      f"show 4096:1: {out[:300]!r}")
+# analyze: 32 lanes reading 32 consecutive floats per load are coalesced, not "scattered [bad]".
+rc, out, _ = run("analyze", "--tv", "(32,4):(1,32)", "--tensor", "128:1")
+check(rc == 0 and "32 threads = 1 warp," in out and "1 line (min 1)" in out
+      and "verdict     32-bit loads, 1 full line per warp: coalesced, 4x the loads of 128-bit accesses [ok]" in out,
+      f"analyze coalesced narrow loads: {out!r}")
+# --preset fixes the configuration: other TiledMMA flags beside it are rejected, not ignored.
+for verb in (["explain"], ["analyze"], ["codegen"], ["render", "-o", "/dev/null"]):
+    rc, out, err = run(*verb, "--preset", "step1", "--tile", "64", "64", "8", "--atom", "UniversalFMA")
+    check(rc == 1 and f"{verb[0]}: --preset step1 fixes the atom, atom layout, permutation and tile" in err
+          and "(given: --atom, --tile)" in err, f"{verb[0]} --preset with --tile: {rc} {err!r}")
+
+# Notation: swizzled layouts, bare shapes.
+sw = "Sw<3,4,3> o 0 o (8,64):(64,1)"
+rc, out, _ = run("show", sw)
+check(rc == 0 and out.startswith(sw + "  size 512") and " 2 | 144 145" in out, f"show swizzled: {out[:300]!r}")
+rc, out, _ = run("compose", sw, "(4,8)", "--json")
+j = json.loads(out)
+check(rc == 0 and j["result"] == "Sw<3,4,3> o 0 o (4,8):(64,1)" and j["image"][:5] == [0, 64, 144, 208, 1],
+      f"compose swizzled: {out[:200]!r}")
+rc, out, err = run("compose", "(8,64):(64,1)", sw)
+check(rc == 1 and "composition: the tiler " + sw + " is a swizzled layout" in err, f"swizzled tiler: {rc} {err!r}")
+rc, out, err = run("complement", sw)
+check(rc == 1 and "complement: the layout " + sw + " is a swizzled layout" in err and "parse" not in err,
+      f"complement of a swizzled layout: {rc} {err!r}")
+rc, out, err = run("swizzle", "3", "4", "3")
+check(rc == 0 and out.startswith("Sw<3,4,3>\n") and "units of 16 elements" in out and " 1 |  9  8 11 10 13 12 15 14" in out
+      and " 7 | 63 62 61 60 59 58 57 56" in out, f"swizzle table: {out!r}")
+import tempfile
+with tempfile.TemporaryDirectory() as d:
+    for text in (sw, "(4,3)"):
+        page = os.path.join(d, "p.html")
+        rc, _, err = run("render", "--layout", text, "-o", page)
+        check(rc == 0 and os.path.exists(page) and text in open(page).read(), f"render --layout {text}: {rc} {err!r}")
+rc, out, _ = run("size", "4")
+check(rc == 0 and out.strip() == "4", f"size of a bare shape: {rc} {out!r}")
+rc, out, _ = run("show", "(4,3)")
+check(rc == 0 and out.startswith("(4,3):(1,4)  size 12") and " 3 |  3  7 11" in out, f"show a bare shape: {out!r}")
+rc, out, _ = run("blocked_product", "(2,2):(1,2)", "(2,3)")
+check(rc == 0 and out.startswith("((2,2),(2,3)):((1,4),(2,8))"), f"blocked_product with a shape: {rc} {out!r}")
+rc, out, _ = run("raked_product", "(2,2):(1,2)", "(2,3)")
+_, same, _ = run("raked_product", "(2,2):(1,2)", "(2,3):(1,2)")
+check(rc == 0 and out == same and out.startswith("((2,2),(3,2)):((4,1),(8,2))"), f"raked_product with a shape: {rc} {out!r}")
+
+# Messages.
+rc, out, err = run("compsoe", "(4,3):(1,8)", "6:2")
+check(rc == 1 and "tessera: unknown verb 'compsoe'; did you mean 'compose'?" in err, f"unknown verb: {rc} {err!r}")
+rc, out, err = run("logical_divid", "8:1", "2")
+check(rc == 1 and "did you mean 'logical_divide'?" in err, f"unknown verb 2: {rc} {err!r}")
+rc, out, _ = run("--version")
+check(rc == 0 and out.startswith("tessera ") and any(c.isdigit() for c in out), f"--version: {rc} {out!r}")
+rc, out, _ = run("help")
+check(rc == 0 and "Usage:" in out and "composition" in out and "ops" in out, f"help: {rc} {out[:200]!r}")
+rc, out, _ = run("help", "compose")
+check(rc == 0 and "A o B" in out and "bare shape" in out, f"help compose: {rc} {out[:200]!r}")
+rc, out, _ = run("--help")
+check(rc == 0 and out.count("Layouts in CuTe notation") == 1, f"--help repeats the notation: {out.count('Layouts in CuTe notation')}")
+rc, out, _ = run("ops")
+check(rc == 0 and "logical_divide" in out and "SM80_16x8x16_F32F16F16F32_TN     16x8x16, 32 threads" in out
+      and "UniversalFMA                     1x1x1, 1 thread\n" in out and "ldmatrix" in out, f"ops: {out!r}")
+rc, out, err = run("swizzle", "a", "b", "c")
+check(rc == 1 and "swizzle: B must be an integer, got \"a\"" in err and "stoi" not in err, f"swizzle a b c: {rc} {err!r}")
+rc, out, err = run("swizzle", "1", "2", "0")
+check(rc == 1 and "Sw<1,2,0> needs B >= 0, M >= 0 and |S| >= B" in err, f"swizzle |S| < B: {rc} {err!r}")
+rc, out, err = run("left_inverse", "(2,2):(1,1)")
+check(rc == 1 and err.startswith("tessera: left_inverse: (2,2):(1,1) is not injective") and "complement:" not in err,
+      f"left_inverse: {rc} {err!r}")
+rc, out, err = run("compose", "(4,4):(1,5)", "3:3", "--json")
+check(rc == 1 and err == "" and json.loads(out)["error"].startswith("composition: stride divisibility fails"),
+      f"--json error: {rc} {out!r} {err!r}")
+rc, out, err = run("size", "(4,2", "--json")
+check(rc == 1 and "position 4" in json.loads(out)["error"], f"--json parse error: {rc} {out!r}")
+rc, out, err = run("compsoe", "--json")
+check(rc == 1 and "did you mean 'compose'" in json.loads(out)["error"], f"--json unknown verb: {rc} {out!r}")
+rc, out, err = run("explain", "--preset", "step9", "--json")
+check(rc == 1 and "unknown preset" in json.loads(out)["error"], f"--json explain error: {rc} {out!r}")
+rc, out, _ = run("analyze", "--preset", "step1")
+check(rc == 0 and "8 warps" in out and "1 warps" not in out, f"analyze plural: {out!r}")
+# No seed numbers in what a user reads.
+for args in (["--help"], ["demo"], ["explain", "--preset", "step1", "--operand", "C"], ["analyze", "--sweep-r"],
+             ["explain", "--help"], ["analyze", "--help"], ["ops"], ["codegen", "--preset", "step1"]):
+    rc, out, err = run(*args)
+    check(rc == 0 and "seed" not in (out + err).lower(), f"'seed' in the output of {' '.join(args)}")
+rc, out, _ = run("analyze", "--sweep-r")
+check(out.startswith("The permutation table:"), f"sweep title: {out[:80]!r}")
+
+# batch: readable errors for bad cases, notes for non-dividing tilers.
+rc, out, _ = run("batch", stdin='{"id":1,"opp":"size","args":["4:1"]}\n[1,2]\n'
+                                '{"id":3,"op":"swizzle","args":["a",1,1]}\n'
+                                '{"id":4,"op":"logical_divide","args":["(4,6):(1,4)","(3,4)"]}\n'
+                                '{"id":5,"atom":"UniversalFMA"}\n{"id":6,\n')
+lines = [json.loads(l) for l in out.splitlines()]
+check(rc == 0 and len(lines) == 6, f"batch bad lines: {out!r}")
+if len(lines) == 6:
+    check(lines[0]["id"] == 1 and 'a case needs "op" (a string) and "args" (a list)' in lines[0]["error"], f"batch key: {lines[0]}")
+    check(lines[1] == {"id": None, "error": "a case is a JSON object, got [1,2]"}, f"batch array: {lines[1]}")
+    check(lines[2]["error"] == 'swizzle: B must be an integer, got "a"', f"batch swizzle: {lines[2]}")
+    check(lines[3]["result"] == "((3,2),(4,2)):((1,3),(4,16))" and "does not divide" in lines[3]["note"], f"batch note: {lines[3]}")
+    check(lines[4]["error"] == "malformed case: key 'tile_mnk' not found (see docs/batch.md)", f"batch atom: {lines[4]}")
+    check(lines[5]["error"].startswith("not a JSON object: parse error") and "json.exception" not in lines[5]["error"],
+          f"batch parse: {lines[5]}")
+    check(all("json.exception" not in l.get("error", "") for l in lines), f"nlohmann text in batch errors: {lines}")
+
 for f in failures:
     print("FAIL", f)
 print(f"cli_verbs: {len(failures)} failures")

@@ -128,7 +128,7 @@ std::string codegen_partition(MmaConfig const& cfg, CodegenOptions const& opt) {
   if (frag.rank() == 3 && frag[0].size() == 1 && varies_only_in(frag_rows, 1, 2) &&
       varies_only_in(frag_cols, 2, 3)) {
     int64_t nr = frag[1].size(), nc = frag[2].size();
-    o << "\n// Seed 000's form: thread tid owns rows my_rows[mi] x columns my_cols[ni]; element (mi, ni)\n"
+    o << "\n// The step 1 kernel's form (rows x columns): thread tid owns rows my_rows[mi] x columns my_cols[ni]; element (mi, ni)\n"
       << "// is fragment element mi + kMyRows * ni.\n"
       << "constexpr int kMyRows = " << nr << ", kMyCols = " << nc << ";\n"
       << "__host__ __device__ inline void my_rows_cols(int tid, int* my_rows, int* my_cols) {\n"
