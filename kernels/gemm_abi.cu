@@ -106,6 +106,7 @@ extern "C" const char* tessera_status_string(int status) {
     case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernels 04 and 05 run TESSERA_TF32, TESSERA_F16 and TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
     case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have, or (kernel 05) m, n or k of 2^31 or more (TMA coordinates are 32-bit)";
     case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";
+    case TESSERA_ERROR_WORKSPACE: return "workspace too small or not 256-byte aligned: tessera_gemm_workspace_size gives the bytes these arguments need";
     default: return "unknown status code";
   }
 }
@@ -119,6 +120,7 @@ struct Plan {
   bool quick = false;  // m or n is 0, or C = beta * C (k = 0 or alpha = 0)
   const KernelEntry* entry = nullptr;
   GemmArgs args;
+  size_t workspace = 0;  // bytes of the operands the kernel packs first
   std::string text;
 };
 
@@ -223,6 +225,16 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     return std::string();
   };
   plan.text += operand("A", A, p.a_sm, p.a_sk) + operand("B", B, p.b_sn, p.b_sk);
+  // The same rules as the kernels' (common.cuh): which operands are packed, and their bytes.
+  auto packs = [&](const void* ptr, int64_t s_mn, int64_t s_k) {
+    if (entry == &kKernels[kHopper]) return !hopper_reads_directly(ptr, s_mn, s_k, bytes);
+    if (entry == &kKernels[kMmaSync]) return !aligned16(ptr, s_mn, s_k, bytes);
+    return false;
+  };
+  if (packs(A, p.a_sm, p.a_sk)) plan.workspace += packed_bytes(m, k, bytes);
+  if (packs(B, p.b_sn, p.b_sk)) plan.workspace += packed_bytes(n, k, bytes);
+  if (plan.workspace)
+    plan.text += "; workspace " + std::to_string(plan.workspace) + " bytes";
   if (entry == &kKernels[kHopper])
     plan.text += hopper_stores_by_tma(bytes, beta, m, C, ldc)
                      ? "; C stored by TMA"
@@ -251,13 +263,25 @@ extern "C" int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, char t
   return plan.status;
 }
 
-extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
-                                  int64_t m, int64_t n, int64_t k, float alpha, const void* A,
-                                  int64_t lda, const void* B, int64_t ldb, float beta, void* C,
-                                  int64_t ldc, void* stream) {
-  const Plan plan = make_plan(kernel, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+extern "C" size_t tessera_gemm_workspace_size(const char* kernel, tessera_dtype dtype, char transa,
+                                              char transb, int64_t m, int64_t n, int64_t k,
+                                              const void* A, int64_t lda, const void* B, int64_t ldb) {
+  // (alpha = 1, beta = 0 and C only matter for quick returns and the epilogue, not for packing.)
+  const void* c = reinterpret_cast<const void*>(uintptr_t(256));
+  const Plan plan = make_plan(kernel, dtype, transa, transb, m, n, k, 1.0f, A, lda, B, ldb, 0.0f, c,
+                              tessera::max64(1, m));
+  return plan.status == TESSERA_SUCCESS ? plan.workspace : 0;
+}
+
+extern "C" int tessera_gemm_ex(const char* kernel, tessera_dtype dtype, char transa, char transb,
+                               int64_t m, int64_t n, int64_t k, float alpha, const void* A,
+                               int64_t lda, const void* B, int64_t ldb, float beta, void* C,
+                               int64_t ldc, void* workspace, size_t workspace_bytes, void* stream) {
+  Plan plan = make_plan(kernel, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   if (log_plans()) std::fprintf(stderr, "tessera_gemm: %s\n", plan.text.c_str());
   if (plan.status != TESSERA_SUCCESS || (plan.quick && (m == 0 || n == 0))) return plan.status;
+  if (workspace && (workspace_bytes < plan.workspace || reinterpret_cast<uintptr_t>(workspace) % 256))
+    return TESSERA_ERROR_WORKSPACE;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   if (plan.quick) {  // C = beta * C over the m x n block
     if (beta == 1.0f) return TESSERA_SUCCESS;
@@ -267,7 +291,16 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
     else scale_c<<<unsigned(blocks), 256, 0, s>>>(static_cast<float*>(C), m, n, ldc, beta);
     return cudaGetLastError() == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
   }
+  plan.args.workspace = workspace, plan.args.workspace_bytes = workspace ? workspace_bytes : 0;
   return plan.entry->launcher(dtype)(plan.args, s) == cudaSuccess ? TESSERA_SUCCESS : TESSERA_ERROR_CUDA;
+}
+
+extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
+                                  int64_t m, int64_t n, int64_t k, float alpha, const void* A,
+                                  int64_t lda, const void* B, int64_t ldb, float beta, void* C,
+                                  int64_t ldc, void* stream) {
+  return tessera_gemm_ex(kernel, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                         ldc, nullptr, 0, stream);
 }
 
 extern "C" int tessera_gemm(tessera_dtype dtype, char transa, char transb, int64_t m, int64_t n,

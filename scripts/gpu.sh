@@ -42,16 +42,19 @@ t0=$(date +%s)
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
   -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
   || { cat build-gpu.cmake.log; exit 1; }
-cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tessera-bench gemm_tensorcore gemm_guards 2>&1 \
+cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tessera-bench gemm_tensorcore gemm_guards gemm_graph 2>&1 \
   | tee build-gpu.build.log | grep -E "error|warning|spill" ; true
 [ -x build-gpu/kernels/tessera-bench ] && [ -x build-gpu/kernels/gemm_correctness ] && [ -x build-gpu/kernels/gemm_tensorcore ] \
-  && [ -x build-gpu/kernels/gemm_guards ] \
+  && [ -x build-gpu/kernels/gemm_guards ] && [ -x build-gpu/kernels/gemm_graph ] \
   || { tail -50 build-gpu.build.log; exit 1; }
 echo "built in $(( $(date +%s) - t0 )) s"
 bin=build-gpu/kernels
 
 step "guard regions: A, B, C inside larger buffers, every kernel and dtype (gemm_guards)"
 "$bin/gemm_guards" $([ "$mode" = quick ] && echo --quick) 2>&1 | tee "$OUT/gemm_guards.txt" | tail -25
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+step "the ABI as a library: CUDA graph capture and replay, the caller's workspace (gemm_graph)"
+"$bin/gemm_graph" 2>&1 | tee "$OUT/gemm_graph.txt" | tail -8
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 if [ "$mode" = guards ]; then
   step "done: status $status"
@@ -137,7 +140,7 @@ fi
 step "device tests (tests/device/*.cu with a main, not built by CMake)"
 for f in tests/device/*.cu; do
   name=$(basename "$f" .cu)
-  case "$name" in gemm_correctness|gemm_tensorcore|gemm_guards) continue ;; esac
+  case "$name" in gemm_correctness|gemm_tensorcore|gemm_guards|gemm_graph) continue ;; esac
   grep -q "int main" "$f" || continue
   echo "-- $name"
   if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude "$f" -o "build-gpu/$name" -lcublas -lcuda \

@@ -43,7 +43,8 @@ enum {
   TESSERA_ERROR_UNKNOWN_KERNEL = 8,   /* no kernel of that name: see tessera_gemm_kernels() */
   TESSERA_ERROR_UNSUPPORTED_DTYPE = 9,/* the kernel cannot run this dtype (not yet implemented) */
   TESSERA_ERROR_TOO_LARGE = 10,       /* a size needs more CTAs than one launch can have */
-  TESSERA_ERROR_CUDA = 11             /* the CUDA runtime reported an error (launch or device) */
+  TESSERA_ERROR_CUDA = 11,            /* the CUDA runtime reported an error (launch or device) */
+  TESSERA_ERROR_WORKSPACE = 12        /* tessera_gemm_ex: workspace too small or not 256-byte aligned */
 };
 
 /* C = alpha * op(A) * op(B) + beta * C, column-major like BLAS, op = 'N' or 'T'.
@@ -56,6 +57,21 @@ TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb,
 TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
                        int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                        const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
+
+/* Memory. An operand that the chosen kernel cannot read where it lies (not 16-byte aligned; for
+   TF32 on kernel 05, MN-major) is first packed into scratch memory. tessera_gemm and
+   tessera_gemm_named take it from the stream-ordered pool (cudaMallocAsync / cudaFreeAsync on the
+   call's stream: capturable in a CUDA graph). tessera_gemm_ex never allocates: it packs into the
+   caller's workspace (device memory, 256-byte aligned, at least tessera_gemm_workspace_size bytes
+   for the same arguments; NULL = use the pool), and returns TESSERA_ERROR_WORKSPACE before any
+   CUDA call when it is too small. Aligned operands need no workspace (size 0). */
+TESSERA_GEMM_API size_t tessera_gemm_workspace_size(const char* kernel, tessera_dtype dtype, char transa,
+                      char transb, int64_t m, int64_t n, int64_t k, const void* A, int64_t lda,
+                      const void* B, int64_t ldb);
+TESSERA_GEMM_API int tessera_gemm_ex(const char* kernel, tessera_dtype dtype, char transa, char transb,
+                      int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
+                      const void* B, int64_t ldb, float beta, void* C, int64_t ldc,
+                      void* workspace, size_t workspace_bytes, void* stream);
 
 /* What tessera_gemm_named(kernel, ...) with these arguments would do, without doing it (no CUDA
    call): writes a one-line description into text (at most text_size bytes, NUL-terminated) --

@@ -448,15 +448,16 @@ cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
 // NOTE: 04 used to copy such operands element by element inside the k-loop. That branch, never
 // taken for aligned operands, cost the 16-bit kernels ~15% (H200, f16 4096^3: ptxas allocates the
 // k-loop around it) when it was a loop, and ~2 s of compile time when unrolled.
-// Replaces an unaligned operand (ptr, s_r, s_k) of `rows` x `k` by its aligned copy in *scratch.
+// Replaces an unaligned operand (ptr, s_r, s_k) of `rows` x `k` by its aligned copy in scratch.
 template <Elem E>
 cudaError_t align_operand(const float*& ptr, int64_t& s_r, int64_t& s_k, int64_t rows, int64_t k,
-                          void** scratch, cudaStream_t stream) {
+                          Scratch& scratch) {
   using Bits = std::conditional_t<ElemInfo<E>::kBits == 16, uint16_t, uint32_t>;
   if (rows == 0 || k == 0 || aligned16(ptr, s_r, s_k, sizeof(Bits))) return cudaSuccess;
   int64_t ld = 0;
-  const cudaError_t e = pack_operand<Bits>(scratch, &ld, ptr, s_r, s_k, rows, k, stream);
-  ptr = static_cast<const float*>(*scratch), s_r = ld, s_k = 1;
+  void* packed = nullptr;
+  const cudaError_t e = pack_operand<Bits>(scratch, &packed, &ld, ptr, s_r, s_k, rows, k);
+  ptr = static_cast<const float*>(packed), s_r = ld, s_k = 1;
   return e;
 }
 
@@ -479,13 +480,10 @@ cudaError_t launch_aligned(GemmArgs const& p, cudaStream_t stream) {
 template <Elem E>
 cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
   GemmArgs p = g;
-  void* scratch_a = nullptr;
-  void* scratch_b = nullptr;
-  cudaError_t e = align_operand<E>(p.a, p.a_sm, p.a_sk, p.m, p.k, &scratch_a, stream);
-  if (e == cudaSuccess) e = align_operand<E>(p.b, p.b_sn, p.b_sk, p.n, p.k, &scratch_b, stream);
+  Scratch scratch(g, stream);
+  cudaError_t e = align_operand<E>(p.a, p.a_sm, p.a_sk, p.m, p.k, scratch);
+  if (e == cudaSuccess) e = align_operand<E>(p.b, p.b_sn, p.b_sk, p.n, p.k, scratch);
   if (e == cudaSuccess) e = launch_aligned<E>(p, stream);
-  if (scratch_a) cudaFreeAsync(scratch_a, stream);
-  if (scratch_b) cudaFreeAsync(scratch_b, stream);
   return e;
 }
 

@@ -585,7 +585,7 @@ struct Operand05 {
 
 template <class Cfg>
 Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k,
-                          void** scratch, cudaStream_t stream, cudaError_t* err) {
+                          Scratch& scratch, cudaError_t* err) {
   constexpr int64_t bytes = Cfg::kBits / 8;
   // NOTE: an operand with one row or one column has both strides "contiguous"; the unit stride
   // along K picks K-major.
@@ -595,19 +595,19 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
   // (packed fp32 is rounded to tf32, as 04 does in registers)
   using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
   int64_t ld_packed = 0;
-  *err = pack_operand<Bits, Cfg::kBits == 32>(scratch, &ld_packed, ptr, s_r, s_k, rows, k, stream);
-  return {*scratch, ld_packed, true};
+  void* packed = nullptr;
+  *err = pack_operand<Bits, Cfg::kBits == 32>(scratch, &packed, &ld_packed, ptr, s_r, s_k, rows, k);
+  return {packed, ld_packed, true};
 }
 
 template <Elem E>
 cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
   using Cfg = HopperCfg<E>;
   cudaError_t err = cudaSuccess;
-  void* scratch_a = nullptr;
-  void* scratch_b = nullptr;
-  const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, &scratch_a, stream, &err);
+  Scratch scratch(g, stream);
+  const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, scratch, &err);
   const Operand05 b = err == cudaSuccess
-                          ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, &scratch_b, stream, &err)
+                          ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, scratch, &err)
                           : Operand05{};
   if (err == cudaSuccess) {
     CUtensorMap map_a, map_b;
@@ -652,8 +652,6 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
       err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, p);
     }
   }
-  if (scratch_a) cudaFreeAsync(scratch_a, stream);
-  if (scratch_b) cudaFreeAsync(scratch_b, stream);
   return err;
 }
 

@@ -45,6 +45,8 @@ struct GemmArgs {
   int64_t b_sn = 1, b_sk = 0;  // B(n,k) = b[n*b_sn + k*b_sk]
   float* c = nullptr;
   int64_t ldc = 0;             // C(m,n) = c[m + n*ldc]
+  void* workspace = nullptr;   // the caller's, for packed operands (nullptr: stream-ordered
+  size_t workspace_bytes = 0;  // allocations instead)
 };
 
 // GemmArgs with C addressed through two strides, C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc) as
@@ -342,18 +344,56 @@ __global__ void __launch_bounds__(256) pack_k_major(Bits* dst, int64_t ld, const
     }
 }
 
-// Allocates *scratch on `stream` (stream-ordered: free it with cudaFreeAsync after the GEMM) and
-// packs the operand into it; returns its leading dimension (K rounded up to 16 bytes) in ld.
+// The bytes of one packed operand: `rows` rows of K rounded up to 16 bytes, in a 256-byte piece.
+inline size_t packed_bytes(int64_t rows, int64_t k, int64_t elem_bytes) {
+  const int64_t vec = 16 / elem_bytes;
+  return size_t(ceil_div(rows * (ceil_div(k, vec) * vec) * elem_bytes, int64_t(256)) * 256);
+}
+
+// Memory for packed operands: pieces of the caller's workspace when GemmArgs has one (never an
+// allocation; the ABI checked its size first), else stream-ordered allocations freed on `stream`
+// when the Scratch goes out of scope (after the GEMM's launch: stream order keeps them alive).
+class Scratch {
+ public:
+  Scratch(GemmArgs const& p, cudaStream_t stream)
+      : next_(static_cast<char*>(p.workspace)), left_(p.workspace_bytes), stream_(stream) {}
+  Scratch(Scratch const&) = delete;
+  Scratch& operator=(Scratch const&) = delete;
+  ~Scratch() {
+    for (int i = 0; i < owned_; ++i) cudaFreeAsync(pieces_[i], stream_);
+  }
+  cudaError_t get(void** piece, size_t bytes) {
+    if (next_) {
+      if (bytes > left_) return cudaErrorInvalidValue;  // (the ABI's size check prevents this)
+      *piece = next_, next_ += bytes, left_ -= bytes;
+      return cudaSuccess;
+    }
+    const cudaError_t e = cudaMallocAsync(piece, bytes, stream_);
+    if (e == cudaSuccess) pieces_[owned_++] = *piece;
+    return e;
+  }
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  char* next_;
+  size_t left_;
+  cudaStream_t stream_;
+  void* pieces_[2] = {};
+  int owned_ = 0;
+};
+
+// Packs the operand into a piece of `scratch`; returns the piece and its leading dimension (K
+// rounded up to 16 bytes) in ld.
 template <class Bits, bool kRoundTf32 = false>
-cudaError_t pack_operand(void** scratch, int64_t* ld, const void* src, int64_t s_r, int64_t s_k,
-                         int64_t rows, int64_t k, cudaStream_t stream) {
+cudaError_t pack_operand(Scratch& scratch, void** packed, int64_t* ld, const void* src, int64_t s_r,
+                         int64_t s_k, int64_t rows, int64_t k) {
   constexpr int64_t kVec = 16 / int64_t(sizeof(Bits));
   *ld = ceil_div(k, kVec) * kVec;
-  cudaError_t e = cudaMallocAsync(scratch, size_t(rows * *ld) * sizeof(Bits), stream);
+  cudaError_t e = scratch.get(packed, packed_bytes(rows, k, sizeof(Bits)));
   if (e != cudaSuccess) return e;
   const dim3 grid(unsigned(min64(ceil_div(rows, 32), 65535)), unsigned(min64(ceil_div(k, 32), 65535)));
-  pack_k_major<Bits, kRoundTf32><<<grid, dim3(32, 8), 0, stream>>>(
-      static_cast<Bits*>(*scratch), *ld, static_cast<const Bits*>(src), s_r, s_k, rows, k);
+  pack_k_major<Bits, kRoundTf32><<<grid, dim3(32, 8), 0, scratch.stream()>>>(
+      static_cast<Bits*>(*packed), *ld, static_cast<const Bits*>(src), s_r, s_k, rows, k);
   return cudaGetLastError();
 }
 #endif

@@ -154,4 +154,30 @@ TEST(GemmAbi, PlanReportsBadArgumentsAsTheCallWould) {
   EXPECT_EQ(std::string(tiny), "F32 NN ");
 }
 
+TEST(GemmAbi, WorkspaceSizeAndChecks) {
+  // Aligned operands: nothing to pack.
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
+  // An unaligned A (100 x 100 f16): the built-in choice (04 at this size) packs it K-major with K
+  // rounded up to 8 elements: 100 rows x 104 x 2 bytes = 20,800, in 256-byte pieces: 20,992.
+  const void* odd = reinterpret_cast<const void*>(0x1002);
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, odd, 100, kB, 104), 20992u);
+  // tf32 on 05 packs MN-major operands, both here: 2 x 4096 x 4096 x 4 bytes.
+  EXPECT_EQ(tessera_gemm_workspace_size("05", TESSERA_TF32, 'N', 'T', 4096, 4096, 4096, kA, 4096, kB, 4096),
+            2u * 4096 * 4096 * 4);
+  // Bad arguments: 0.
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, odd, 99, kB, 104), 0u);
+  // A workspace too small or misaligned is refused before any CUDA call.
+  void* ws = reinterpret_cast<void*>(0x10000);
+  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, 1.0f, odd, 100, kB, 104, 0.0f, kC,
+                            100, ws, 20991, nullptr),
+            TESSERA_ERROR_WORKSPACE);
+  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, 1.0f, odd, 100, kB, 104, 0.0f, kC,
+                            100, reinterpret_cast<void*>(0x10010), 1 << 20, nullptr),
+            TESSERA_ERROR_WORKSPACE);
+  EXPECT_TRUE(std::string(tessera_status_string(TESSERA_ERROR_WORKSPACE)).find("tessera_gemm_workspace_size") !=
+              std::string::npos);
+  // The plan says how much.
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 100, 100, 100, 100, 104, 100, odd), "workspace 20992 bytes"));
+}
+
 }  // namespace
