@@ -1,0 +1,130 @@
+// python/src/convert.hpp -- Python values <-> tessera values, shared by the binding files.
+//
+//   int 4, tuple (2,(3,4)), list [2,3]        -> IntTuple (shapes, strides, coordinates)
+//   Layout, int n (n:1), "notation", tuple of  -> Tiler; in a tuple each entry is a Layout, an int,
+//   entries (None or "_" keeps a mode)            a shape tuple (its compact layout), or None
+//   tuple with None entries                    -> TileCoord (local_tile's coord and proj)
+//
+// Wrong Python types raise TypeError naming the argument; rejected values raise tessera.Error
+// from the library with its own message.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nanobind/nanobind.h>
+#include <tessera.hpp>
+
+namespace tessera::py {
+
+namespace nb = nanobind;
+
+[[noreturn]] inline void type_error(const char* what, nb::handle got) {
+  std::string msg = std::string(what) + ", got " + nb::cast<std::string>(nb::repr(got));
+  throw nb::type_error(msg.c_str());
+}
+
+inline std::string_view text_of(nb::handle h) {
+  Py_ssize_t n = 0;
+  const char* s = PyUnicode_AsUTF8AndSize(h.ptr(), &n);
+  if (!s) throw nb::python_error();
+  return {s, size_t(n)};
+}
+
+inline int64_t int_of(nb::handle h, const char* what) {
+  if (!PyLong_Check(h.ptr())) type_error(what, h);
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+  if (overflow) {
+    Text t;
+    t << what << ": " << nb::cast<std::string>(nb::repr(h)).c_str() << " does not fit in 64 bits";
+    fail(t);
+  }
+  return int64_t(v);
+}
+
+// An integer, a (nested) tuple or list of integers, or its notation "(2,(3,4))".
+inline IntTuple int_tuple_of(nb::handle h, const char* what = "expected an int or a tuple of ints") {
+  PyObject* p = h.ptr();
+  if (PyLong_Check(p)) return IntTuple(int_of(h, what));
+  if (PyTuple_Check(p) || PyList_Check(p)) {
+    TupleBuilder b;
+    for (nb::handle x : h) b.add(int_tuple_of(x, what));
+    return b.get();
+  }
+  if (PyUnicode_Check(p)) return parse_int_tuple(text_of(h));
+  type_error(what, h);
+}
+
+inline nb::object py_of(IntTuple const& t, int& i) {
+  if (!t.tup[i]) return nb::steal(PyLong_FromLongLong(t.v[i++]));
+  int k = int(t.v[i++]);
+  nb::object r = nb::steal(PyTuple_New(k));
+  for (int j = 0; j < k; ++j) PyTuple_SET_ITEM(r.ptr(), j, py_of(t, i).release().ptr());
+  return r;
+}
+// An IntTuple as a Python int or nested tuple of ints.
+inline nb::object py_of(IntTuple const& t) {
+  int i = 0;
+  return py_of(t, i);
+}
+
+inline bool is_keep(nb::handle h) {
+  return h.is_none() || (PyUnicode_Check(h.ptr()) && text_of(h) == "_");
+}
+
+// A Layout argument: a Layout, or its notation (a shape alone means the compact layout).
+inline Layout layout_of(nb::handle h, const char* what = "expected a tessera.Layout or its notation") {
+  if (nb::isinstance<Layout>(h)) return *nb::inst_ptr<Layout>(h);
+  if (PyUnicode_Check(h.ptr())) {
+    std::string_view s = text_of(h);
+    return s.find(':') == std::string_view::npos ? Layout(parse_int_tuple(s)) : parse_layout(s);
+  }
+  type_error(what, h);
+}
+
+// One entry of a by-mode tiler: a layout, an integer n (n:1) or a shape (its compact layout).
+inline Layout tiler_entry_of(nb::handle h) {
+  if (nb::isinstance<Layout>(h)) return *nb::inst_ptr<Layout>(h);
+  PyObject* p = h.ptr();
+  if (PyLong_Check(p) || PyTuple_Check(p) || PyList_Check(p))
+    return Layout(int_tuple_of(h, "a tiler entry is a Layout, an int, a shape tuple or None"));
+  if (PyUnicode_Check(p)) return layout_of(h);
+  type_error("a tiler entry is a Layout, an int, a shape tuple or None", h);
+}
+
+inline Tiler tiler_of(nb::handle h) {
+  if (nb::isinstance<Layout>(h)) return Tiler(*nb::inst_ptr<Layout>(h));
+  PyObject* p = h.ptr();
+  if (PyLong_Check(p)) return Tiler(IntTuple(int_of(h, "tiler")));
+  if (PyUnicode_Check(p)) return parse_tiler(text_of(h));
+  if (PyTuple_Check(p) || PyList_Check(p)) {
+    Tiler t;
+    t.by_mode = true;
+    t.n = 0;
+    for (nb::handle x : h) {
+      if (is_keep(x)) t.add(_);
+      else t.add(tiler_entry_of(x));
+    }
+    return t;
+  }
+  type_error("a tiler is a Layout, an int, a tuple of Layouts / ints / shapes / None, or its notation", h);
+}
+
+// local_tile's coord and proj: ints and None (None: keep all tiles / drop the mode).
+inline TileCoord tile_coord_of(nb::handle h, const char* what) {
+  TileCoord c;
+  if (!PyTuple_Check(h.ptr()) && !PyList_Check(h.ptr())) type_error(what, h);
+  for (nb::handle x : h) {
+    if (is_keep(x)) c.add(_);
+    else c.add(int_of(x, what));
+  }
+  return c;
+}
+
+template <class T>
+std::string str_of(T const& x) {
+  return to_string(x);
+}
+
+}  // namespace tessera::py
