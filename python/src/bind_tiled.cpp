@@ -187,8 +187,8 @@ void bind_tiled(nb::module_& m) {
         Operand o = operand_of(op);
         AccessSpec spec = tools::mma_access_spec(c, o, elem_bits, access_of(access), space_of(space), max_vector_bits);
         return report_of(analyze(MmaAccess{c.mma, o, SwizzledLayout{swizzle_of(swizzle), 0, tensor_or(c, o, tensor)}}, spec));
-      }, nb::arg("operand"), nb::arg("tensor"), nb::arg("space"), nb::arg("access"), nb::arg("elem_bits"),
-           nb::arg("swizzle"), nb::arg("max_vector_bits"))
+      }, nb::arg("operand"), nb::arg("tensor").none(), nb::arg("space"), nb::arg("access").none(), nb::arg("elem_bits"),
+           nb::arg("swizzle").none(), nb::arg("max_vector_bits"))
       .def("__repr__", [](MmaConfig const& c) {
         return "TiledMMA(" + std::string(c.mma.atom.name) + ", atom_layout " + c.atom_layout_text + ", permutation " +
                c.permutation_text + ", tile " + std::to_string(c.tile[0]) + "x" + std::to_string(c.tile[1]) + "x" +
@@ -199,7 +199,11 @@ void bind_tiled(nb::module_& m) {
         nb::arg("permutation") = nb::none(), nb::arg("tile") = nb::none(),
         "make_tiled_mma(atom, atom_layout=(1,1,1), permutation=None, tile=None). permutation: one entry per "
         "mode (M,N,K), a Layout, an int or None; tile: the CTA tile (M,N,K) for pictures (default: one pass).");
-  m.def("_mma_preset", &tools::mma_preset, nb::arg("name"));
+  m.def("_mma_preset", [](std::string const& name) {
+    MmaConfig c = tools::mma_preset(name);
+    c.name = name == "step1" ? "the step 1 kernel: UniversalFMA, 16x16 threads" : "the step 4 kernel: mma.sync m16n8k16, 2x2 warps";
+    return c;
+  }, nb::arg("name"));
 
   nb::class_<PyTiledCopy>(m, "TiledCopy", "A copy atom tiled over threads: a (thread, value) -> tile layout.")
       .def_prop_ro("atom", [](PyTiledCopy const& c) { return PyCopyAtom{c.copy.atom, c.spec.atom}; })
@@ -224,7 +228,7 @@ void bind_tiled(nb::module_& m) {
         spec.max_vector_bits = std::min<int64_t>(128, (side.rank() >= 2 ? side[1].size() : 1) * spec.elem_bits);
         Layout t = tensor.is_none() ? Layout(c.copy.tiler) : layout_of(tensor);
         return report_of(analyze(CopyAccess{c.copy, SwizzledLayout{swizzle_of(swizzle), 0, t}, dst}, spec));
-      }, nb::arg("dst"), nb::arg("tensor"), nb::arg("space"), nb::arg("access"), nb::arg("swizzle"))
+      }, nb::arg("dst"), nb::arg("tensor").none(), nb::arg("space"), nb::arg("access").none(), nb::arg("swizzle").none())
       .def("__repr__", [](PyTiledCopy const& c) {
         return "TiledCopy(" + std::string(c.copy.atom.name) + ", layout_tv " + to_string(c.copy.layout_tv) + ", tile " +
                to_string(c.copy.tiler) + ")";
