@@ -43,14 +43,37 @@ inline int64_t int_of(nb::handle h, const char* what) {
   return int64_t(v);
 }
 
+// Appends the preorder nodes of a (nested) tuple or list of integers to `t`: no intermediate tuples.
+inline void append_nodes(IntTuple& t, nb::handle h, const char* what) {
+  if (t.n >= kMaxNodes) {
+    Text m;
+    m << "capacity: an integer tuple may hold at most " << kMaxNodes << " nodes";
+    fail(m);
+  }
+  PyObject* p = h.ptr();
+  if (PyLong_Check(p)) {
+    t.tup[t.n] = false;
+    t.v[t.n++] = int_of(h, what);
+    return;
+  }
+  if (!PyTuple_Check(p) && !PyList_Check(p)) type_error(what, h);
+  int at = t.n++;
+  t.tup[at] = true;
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(p);
+  PyObject** items = PySequence_Fast_ITEMS(p);
+  for (Py_ssize_t i = 0; i < k; ++i) append_nodes(t, items[i], what);
+  t.v[at] = k;
+}
+
 // An integer, a (nested) tuple or list of integers, or its notation "(2,(3,4))".
 inline IntTuple int_tuple_of(nb::handle h, const char* what = "expected an int or a tuple of ints") {
   PyObject* p = h.ptr();
   if (PyLong_Check(p)) return IntTuple(int_of(h, what));
   if (PyTuple_Check(p) || PyList_Check(p)) {
-    TupleBuilder b;
-    for (nb::handle x : h) b.add(int_tuple_of(x, what));
-    return b.get();
+    IntTuple t;
+    t.n = 0;
+    append_nodes(t, h, what);
+    return t;
   }
   if (PyUnicode_Check(p)) return parse_int_tuple(text_of(h));
   type_error(what, h);

@@ -69,7 +69,9 @@ class Gen:
                 b = self.layout(1)
             else:
                 rank = len(a[0]) if isinstance(a[0], tuple) else 1
-                b = [self.layout(0) for _ in range(self.rng.randint(1, rank))]
+                # entries: layouts, or integers n meaning n:1 (a shape tiler, as CuTe reads one)
+                b = [self.layout(0) if self.rng.random() < 0.7 else self.rng.choice([1, 2, 3, 4, 8])
+                     for _ in range(self.rng.randint(1, rank))]
         return op, a, b
 
 
@@ -101,10 +103,18 @@ def call(lib, op, a, b):
         return lib.complement(L, b)
     if op in ("blocked_product", "raked_product"):
         return getattr(lib, op)(L, lib.Layout(*b))
-    t = lib.Layout(*b) if isinstance(b, tuple) else tuple(lib.Layout(*e) for e in b)
+    t = lib.Layout(*b) if isinstance(b, tuple) else tuple(_entry(lib, e) for e in b)
     if op == "composition":
         return ts.composition(L, t) if lib is ts else tl.compose(L, t)
     return getattr(lib, op)(L, t)
+
+
+def _entry(lib, e):
+    return lib.Layout(*e) if isinstance(e, tuple) else e
+
+
+def _entry_layout(e):
+    return ts.Layout(*e) if isinstance(e, tuple) else ts.Layout(e, 1)
 
 
 def image(L):
@@ -142,7 +152,7 @@ def definition(op, a, b):
     if isinstance(b, tuple):  # a single layout tiler: the whole of A
         img = f(A, ts.Layout(*b))
         return (img if op in ("composition", "logical_divide", "logical_product") else None), sorted(img)
-    modes = by_mode_images(f, A, [ts.Layout(*e) for e in b])
+    modes = by_mode_images(f, A, [_entry_layout(e) for e in b])
     total = sorted(sum(x) for x in itertools.product(*modes))
     return None, total
 
@@ -156,9 +166,17 @@ def satisfies(op, a, b, R):
     if op in ("composition", "logical_divide", "logical_product") and isinstance(b, list):
         A = ts.Layout(*a)
         f = {"composition": compose_image, "logical_divide": divide_image, "logical_product": product_image}[op]
-        want = by_mode_images(f, A, [ts.Layout(*e) for e in b])
+        want = by_mode_images(f, A, [_entry_layout(e) for e in b])
         rank = R.rank() if isinstance(R, ts.Layout) else tl.rank(R)
         return rank == A.rank() and all(image(_mode(R, k)) == want[k] for k in range(A.rank()))
+    if op in ("zipped_divide", "tiled_divide", "flat_divide") and isinstance(b, list):
+        # The tiles keep their own mode: tile k is mode k of A composed with entry k of the tiler.
+        A = ts.Layout(*a)
+        tiles = R if op == "flat_divide" else _mode(R, 0)
+        if len(b) > 1 or op == "flat_divide" or isinstance(R, ts.Layout):
+            for k, e in enumerate(b):
+                if image(_mode(tiles, k)) != compose_image(A[k], _entry_layout(e)):
+                    return False
     got = image(R)
     return got == exact if exact is not None else sorted(got) == total
 

@@ -91,7 +91,7 @@ def test_same_page_as_the_cli(tmp_path):
         pytest.skip(f"SKIPPED: the CLI is not built at {cli} (scripts/test.sh builds it first)")
     cases = [(["--layout", "(8,8):(8,1)"], Layout("(8,8):(8,1)")),
              (["--preset", "step1", "--thread", "18"], tessera.presets.step1()),
-             (["--copy", "cp_async:16", "--thr", "(32,8):(1,32)", "--val", "(4,1)"],
+             (["--copy", "cp_async:16", "--thr", "(32,8):(1,32)", "--val", "(4,1):(1,4)"],
               tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"), Layout("(4,1)")))]
     for args, obj in cases:
         out = tmp_path / "page.html"
