@@ -18,22 +18,22 @@ using TilerOp = Layout (*)(Layout const&, Tiler const&);
 // logical_divide / logical_product: a Layout tiler takes the direct overload.
 template <Layout (*ByLayout)(Layout const&, Layout const&), Layout (*ByTiler)(Layout const&, Tiler const&)>
 Layout split_op(nb::handle a, nb::handle t) {
-  Layout l = layout_of(a);
-  if (nb::isinstance<Layout>(t)) return ByLayout(l, *nb::inst_ptr<Layout>(t));
+  LayoutArg l(a);
+  if (is_layout(t)) return ByLayout(l, *nb::inst_ptr<Layout>(t));
   return ByTiler(l, tiler_of(t));
 }
 
 template <TilerOp F>
 void def_tiler_op(nb::module_& m, const char* name, const char* doc) {
-  m.def(name, [](nb::handle a, nb::handle t) { return F(layout_of(a), tiler_of(t)); }, nb::arg("layout"),
+  m.def(name, [](nb::handle a, nb::handle t) { return F(LayoutArg(a), tiler_of(t)); }, nb::arg("layout"),
         nb::arg("tiler"), doc);
 }
 
 nb::object composition_of(nb::handle a, nb::handle b) {
-  if (nb::isinstance<Swizzle>(a)) return nb::cast(composition(*nb::inst_ptr<Swizzle>(a), layout_of(b)));
+  if (nb::isinstance<Swizzle>(a)) return nb::cast(composition(*nb::inst_ptr<Swizzle>(a), LayoutArg(b)));
   if (nb::isinstance<SwizzledLayout>(a)) return nb::cast(composition(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(b)));
-  Layout l = layout_of(a);
-  if (nb::isinstance<Layout>(b)) return nb::cast(composition(l, *nb::inst_ptr<Layout>(b)));
+  LayoutArg l(a);
+  if (is_layout(b)) return nb::cast(composition(l, *nb::inst_ptr<Layout>(b)));
   return nb::cast(composition(l, tiler_of(b)));
 }
 
@@ -55,22 +55,22 @@ void bind_algebra(nb::module_& m) {
         "\"(2,(3,4))\" -> (2, (3, 4)).");
   m.def("parse_tiler", [](std::string const& s) { return to_string(parse_tiler(s)); }, nb::arg("notation"),
         "Checks a tiler's notation and prints it back in canonical form.");
-  m.def("flatten", [](nb::handle a) { return flatten(layout_of(a)); }, nb::arg("layout"));
+  m.def("flatten", [](nb::handle a) { return flatten(LayoutArg(a)); }, nb::arg("layout"));
   m.def("coalesce", [](nb::handle a, nb::handle profile) {
-    Layout l = layout_of(a);
+    LayoutArg l(a);
     return profile.is_none() ? coalesce(l) : coalesce(l, int_tuple_of(profile, "coalesce: profile"));
   }, nb::arg("layout"), nb::arg("profile") = nb::none(),
         "Merge modes keeping the function; a tuple profile coalesces mode by mode.");
-  m.def("filter", [](nb::handle a) { return filter(layout_of(a)); }, nb::arg("layout"),
+  m.def("filter", [](nb::handle a) { return filter(LayoutArg(a)); }, nb::arg("layout"),
         "Drop stride-0 and size-1 modes, then coalesce.");
   m.def("composition", &composition_of, nb::arg("a"), nb::arg("b"),
         "R = A o B: R(c) = A(B(c)). B is a Layout or a tiler; A may be a Swizzle or a SwizzledLayout.");
   m.def("complement", [](nb::handle a, nb::handle cotarget) {
-    return complement(layout_of(a), product(int_tuple_of(cotarget, "complement: cotarget")));
+    return complement(LayoutArg(a), product(int_tuple_of(cotarget, "complement: cotarget")));
   }, nb::arg("layout"), nb::arg("cotarget") = 1,
         "The ordered layout of the offsets in [0, cotarget) that the layout does not reach.");
-  m.def("right_inverse", [](nb::handle a) { return right_inverse(layout_of(a)); }, nb::arg("layout"));
-  m.def("left_inverse", [](nb::handle a) { return left_inverse(layout_of(a)); }, nb::arg("layout"));
+  m.def("right_inverse", [](nb::handle a) { return right_inverse(LayoutArg(a)); }, nb::arg("layout"));
+  m.def("left_inverse", [](nb::handle a) { return left_inverse(LayoutArg(a)); }, nb::arg("layout"));
 
   m.def("logical_divide", [](nb::handle a, nb::handle t) -> nb::object {
     if (nb::isinstance<SwizzledLayout>(a)) return nb::cast(logical_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
@@ -78,7 +78,7 @@ void bind_algebra(nb::module_& m) {
   }, nb::arg("layout"), nb::arg("tiler"), "A / B = A o (B, complement(B, size A)), mode by mode for a tuple tiler.");
   m.def("zipped_divide", [](nb::handle a, nb::handle t) -> nb::object {
     if (nb::isinstance<SwizzledLayout>(a)) return nb::cast(zipped_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
-    return nb::cast(zipped_divide(layout_of(a), tiler_of(t)));
+    return nb::cast(zipped_divide(LayoutArg(a), tiler_of(t)));
   }, nb::arg("layout"), nb::arg("tiler"), "logical_divide regrouped ((tiles),(rests)).");
   def_tiler_op<tiled_divide>(m, "tiled_divide", "logical_divide regrouped ((tiles),rest0,rest1,..).");
   def_tiler_op<flat_divide>(m, "flat_divide", "logical_divide regrouped (tile0,tile1,..,rest0,rest1,..).");
@@ -87,52 +87,55 @@ void bind_algebra(nb::module_& m) {
   def_tiler_op<zipped_product>(m, "zipped_product", "logical_product regrouped ((blocks),(repeats)).");
   def_tiler_op<tiled_product>(m, "tiled_product", "logical_product regrouped ((blocks),repeat0,repeat1,..).");
   def_tiler_op<flat_product>(m, "flat_product", "logical_product regrouped (block0,..,repeat0,..).");
-  m.def("blocked_product", [](nb::handle a, nb::handle b) { return blocked_product(layout_of(a), layout_of(b)); },
+  m.def("blocked_product", [](nb::handle a, nb::handle b) { return blocked_product(LayoutArg(a), LayoutArg(b)); },
         nb::arg("a"), nb::arg("b"), "Each copy of A stays a contiguous block: ((a0,b0),(a1,b1),..).");
-  m.def("raked_product", [](nb::handle a, nb::handle b) { return raked_product(layout_of(a), layout_of(b)); },
+  m.def("raked_product", [](nb::handle a, nb::handle b) { return raked_product(LayoutArg(a), LayoutArg(b)); },
         nb::arg("a"), nb::arg("b"), "The copies of A interleave in each mode: ((b0,a0),(b1,a1),..).");
 
   m.def("crd2idx", [](nb::handle coord, nb::handle shape, nb::handle stride) {
-    Layout l = stride.is_none() ? layout_of(shape)
-                                : Layout(int_tuple_of(shape, "crd2idx: shape"), int_tuple_of(stride, "crd2idx: stride"));
+    std::optional<LayoutArg> given;
+    std::optional<Layout> made;
+    if (stride.is_none()) given.emplace(shape);
+    else made.emplace(int_tuple_of(shape, "crd2idx: shape"), int_tuple_of(stride, "crd2idx: stride"));
+    Layout const& l = given ? given->get() : *made;
     if (PyLong_Check(coord.ptr())) return l.checked_at(int_of(coord, "crd2idx: coordinate"));
     return l(int_tuple_of(coord, "crd2idx: the coordinate is an int or a tuple of ints"));
   }, nb::arg("coord"), nb::arg("layout"), nb::arg("stride") = nb::none(),
         "crd2idx(coord, layout) or crd2idx(coord, shape, stride): the offset of a coordinate.");
   m.def("idx2crd", [](nb::handle idx, nb::handle shape) {
-    IntTuple s = nb::isinstance<Layout>(shape) ? nb::inst_ptr<Layout>(shape)->shape
+    IntTuple s = is_layout(shape) ? nb::inst_ptr<Layout>(shape)->shape
                                                 : int_tuple_of(shape, "idx2crd: shape");
     return py_of(idx2crd(int_of(idx, "idx2crd: the index is an int"), s));
   }, nb::arg("idx"), nb::arg("shape"), "The natural (colexicographic) coordinate of an index in a shape.");
   m.def("size", [](nb::handle x) {
     if (nb::isinstance<SwizzledLayout>(x)) return nb::inst_ptr<SwizzledLayout>(x)->size();
-    if (nb::isinstance<Layout>(x)) return nb::inst_ptr<Layout>(x)->size();
+    if (is_layout(x)) return nb::inst_ptr<Layout>(x)->size();
     return product(int_tuple_of(x, "size: a Layout or an int tuple"));
   }, nb::arg("x"));
-  m.def("cosize", [](nb::handle x) { return layout_of(x).cosize(); }, nb::arg("layout"));
+  m.def("cosize", [](nb::handle x) { return LayoutArg(x).get().cosize(); }, nb::arg("layout"));
   m.def("rank", [](nb::handle x) {
-    if (nb::isinstance<Layout>(x)) return nb::inst_ptr<Layout>(x)->rank();
+    if (is_layout(x)) return nb::inst_ptr<Layout>(x)->rank();
     return int_tuple_of(x, "rank: a Layout or an int tuple").rank();
   }, nb::arg("x"));
   m.def("depth", [](nb::handle x) {
-    if (nb::isinstance<Layout>(x)) return nb::inst_ptr<Layout>(x)->depth();
+    if (is_layout(x)) return nb::inst_ptr<Layout>(x)->depth();
     return depth(int_tuple_of(x, "depth: a Layout or an int tuple"));
   }, nb::arg("x"));
 
   m.def("make_swizzle", [](int b, int mm, int s) { return Swizzle(b, mm, s); }, nb::arg("bits"), nb::arg("base"),
         nb::arg("shift"));
   m.def("make_composed_layout", [](Swizzle const& s, int64_t offset, nb::handle l) {
-    return SwizzledLayout{s, offset, layout_of(l)};
+    return SwizzledLayout{s, offset, LayoutArg(l)};
   }, nb::arg("swizzle"), nb::arg("offset"), nb::arg("layout"), "Sw o offset o L.");
 
   m.def("local_tile", [](nb::handle l, nb::handle tiler, nb::handle coord, nb::handle proj) {
     TileCoord p = proj.is_none() ? TileCoord{} : tile_coord_of(proj, "local_tile: proj is a tuple of 1 and None");
-    return local_tile(layout_of(l), int_tuple_of(tiler, "local_tile: the tiler is a shape tuple"),
+    return local_tile(LayoutArg(l), int_tuple_of(tiler, "local_tile: the tiler is a shape tuple"),
                       tile_coord_of(coord, "local_tile: coord is a tuple of ints and None"), p);
   }, nb::arg("layout"), nb::arg("tiler"), nb::arg("coord"), nb::arg("proj") = nb::none(),
         "The CTA's tile: coord None keeps every tile of that mode, proj None drops a tiler mode.");
   m.def("local_partition", [](nb::handle l, nb::handle thr, int64_t idx) {
-    return local_partition(layout_of(l), layout_of(thr), idx);
+    return local_partition(LayoutArg(l), LayoutArg(thr), idx);
   }, nb::arg("layout"), nb::arg("thr_layout"), nb::arg("index"), "Thread index's share of a tile split by a thread layout.");
 }
 

@@ -55,7 +55,9 @@ int mode_index(int k, int rank) {
 }  // namespace
 
 void bind_layout(nb::module_& m) {
-  nb::class_<Layout>(m, "Layout", "A CuTe layout Shape:Stride, a function from coordinates to offsets.")
+  auto layout = nb::class_<Layout>(m, "Layout", "A CuTe layout Shape:Stride, a function from coordinates to offsets.");
+  layout_type = (PyTypeObject*)layout.ptr();
+  layout
       .def("__init__",
            [](Layout* self, nb::handle shape, nb::handle stride) { new (self) Layout(make_layout_of(shape, stride)); },
            nb::arg("shape"), nb::arg("stride") = nb::none(),

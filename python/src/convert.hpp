@@ -9,6 +9,7 @@
 // from the library with its own message.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -92,13 +93,21 @@ inline nb::object py_of(IntTuple const& t) {
   return py_of(t, i);
 }
 
+// The Python type of tessera.Layout, set by bind_layout: an exact type check is one comparison,
+// and layouts are the arguments of almost every call.
+inline PyTypeObject* layout_type = nullptr;
+
+inline bool is_layout(nb::handle h) {
+  return Py_TYPE(h.ptr()) == layout_type || nb::isinstance<Layout>(h);
+}
+
 inline bool is_keep(nb::handle h) {
   return h.is_none() || (PyUnicode_Check(h.ptr()) && text_of(h) == "_");
 }
 
 // A Layout argument: a Layout, or its notation (a shape alone means the compact layout).
 inline Layout layout_of(nb::handle h, const char* what = "expected a tessera.Layout or its notation") {
-  if (nb::isinstance<Layout>(h)) return *nb::inst_ptr<Layout>(h);
+  if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
   if (PyUnicode_Check(h.ptr())) {
     std::string_view s = text_of(h);
     return s.find(':') == std::string_view::npos ? Layout(parse_int_tuple(s)) : parse_layout(s);
@@ -106,9 +115,31 @@ inline Layout layout_of(nb::handle h, const char* what = "expected a tessera.Lay
   type_error(what, h);
 }
 
+// A Layout argument without a copy when it is a Layout: `LayoutArg l(h); f(l.get())`, or passed
+// straight to a function taking a Layout const& (it lives to the end of the full expression).
+class LayoutArg {
+ public:
+  explicit LayoutArg(nb::handle h, const char* what = "expected a tessera.Layout or its notation") {
+    if (is_layout(h)) {
+      p_ = nb::inst_ptr<Layout>(h);
+    } else {
+      own_.emplace(layout_of(h, what));
+      p_ = &*own_;
+    }
+  }
+  LayoutArg(LayoutArg const&) = delete;
+  LayoutArg& operator=(LayoutArg const&) = delete;
+  Layout const& get() const { return *p_; }
+  operator Layout const&() const { return *p_; }
+
+ private:
+  std::optional<Layout> own_;
+  Layout const* p_;
+};
+
 // One entry of a by-mode tiler: a layout, an integer n (n:1) or a shape (its compact layout).
 inline Layout tiler_entry_of(nb::handle h) {
-  if (nb::isinstance<Layout>(h)) return *nb::inst_ptr<Layout>(h);
+  if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
   PyObject* p = h.ptr();
   if (PyLong_Check(p) || PyTuple_Check(p) || PyList_Check(p))
     return Layout(int_tuple_of(h, "a tiler entry is a Layout, an int, a shape tuple or None"));
@@ -117,7 +148,7 @@ inline Layout tiler_entry_of(nb::handle h) {
 }
 
 inline Tiler tiler_of(nb::handle h) {
-  if (nb::isinstance<Layout>(h)) return Tiler(*nb::inst_ptr<Layout>(h));
+  if (is_layout(h)) return Tiler(*nb::inst_ptr<Layout>(h));
   PyObject* p = h.ptr();
   if (PyLong_Check(p)) return Tiler(IntTuple(int_of(h, "tiler")));
   if (PyUnicode_Check(p)) return parse_tiler(text_of(h));
