@@ -24,9 +24,19 @@ from ._tessera import (  # noqa: F401
 )
 from . import _pages, presets  # noqa: F401
 from ._gemm import gemm  # noqa: F401
-from ._tiled import AccessReport, Explanation, ThrCopy, ThrMMA  # noqa: F401
+from ._tiled import AccessReport, Explanation, Step, ThrCopy, ThrMMA  # noqa: F401
 
 __version__ = "0.1.0"
+__all__ = [
+    "AccessReport", "ComposedLayout", "CopyAtom", "Error", "Explanation", "Layout", "MmaAtom", "Swizzle",
+    "Step", "SwizzledLayout", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA", "View", "analyze", "blocked_product",
+    "coalesce", "complement", "composition", "cosize", "crd2idx", "depth", "explain", "filter", "flat_divide",
+    "flat_product", "flatten", "gemm", "idx2crd", "left_inverse", "local_partition", "local_tile",
+    "logical_divide", "logical_product", "make_composed_layout", "make_layout", "make_layout_modes",
+    "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv",
+    "make_tiled_mma", "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render",
+    "right_inverse", "size", "tiled_divide", "tiled_product", "zipped_divide", "zipped_product",
+]
 Error.__module__ = "tessera"
 ComposedLayout = SwizzledLayout  # the CuTe DSL's name for Sw o offset o L
 
