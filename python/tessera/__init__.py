@@ -85,5 +85,5 @@ for _cls in (Layout, TiledMMA, TiledCopy):
     _cls.to_html = render
 Layout.to_svg = _pages.layout_svg
 TiledMMA.to_svg = _pages.partition_svg
-TiledCopy.to_svg = lambda self, side="S": _pages.partition_svg(self, side)
+TiledCopy.to_svg = lambda self, side="S", thread=None: _pages.partition_svg(self, side, thread)
 del _cls

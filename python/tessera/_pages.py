@@ -100,19 +100,53 @@ def layout_svg(layout) -> str:
                      str(layout), "mode 0", "mode 1")
 
 
-def partition_svg(obj, operand: str = "C") -> str:
+def _one_thread_svg(g, thread: int) -> str:
+    """One thread's cells of a picture, numbered by value index, on the grey tile: small for any
+    tile, since only the thread's own cells are drawn."""
+    rows, cols = g["rows"], g["cols"]
+    cells = g["frags"][g["frag_of"][thread]]
+    cell = _CELL if max(rows, cols) <= 32 else 12
+    pad, w, h = 30, cols * cell, rows * cell
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + pad + 4}" height="{h + pad + 24}" '
+           f'font-family="monospace" font-size="{9 if cell == _CELL else 7}">',
+           f'<text x="{pad}" y="12" font-size="12">{html.escape(g["title"])}: thread {thread}, '
+           f'{html.escape(g["layouts"][thread])}</text>',
+           f'<g transform="translate({pad},{pad - 6})">',
+           f'<rect width="{w}" height="{h}" fill="#eef0f3" stroke="#555" stroke-width="0.5"/>']
+    step = 1 if rows <= 32 else 8
+    for r in range(0, rows, step):
+        out.append(f'<text x="-3" y="{r * cell + cell - 2}" text-anchor="end">{r}</text>')
+    for c in range(0, cols, 1 if cols <= 32 else 8):
+        out.append(f'<text x="{c * cell + 1}" y="-3">{c}</text>')
+    color = _thread_color(thread)
+    for v, idx in enumerate(cells):
+        r, c = divmod(idx, cols)
+        out.append(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="{color}" '
+                   f'stroke="#333" stroke-width="0.4"/>')
+        out.append(f'<text x="{c * cell + cell / 2}" y="{r * cell + cell / 2 + 3}" text-anchor="middle">{v}</text>')
+    out.append(f'</g><text x="{pad}" y="{h + pad + 14}" font-size="10">rows: {g["row_name"]}, columns: '
+               f'{g["col_name"]}; numbers: the value index in the thread\'s fragment</text></svg>')
+    return "".join(out)
+
+
+def partition_svg(obj, operand: str = "C", thread: int | None = None) -> str:
     """A TiledMMA operand (C, A or B) or a TiledCopy side (S or D): each cell its owning thread and
-    value index, colored by thread, as CuTe's print_latex."""
+    value index, colored by thread, as CuTe's print_latex; with `thread`, only that thread's cells
+    (numbered by value index), which stays small for any tile."""
     if isinstance(obj, _tessera.TiledMMA):
         d = json.loads(_tessera._mma_page_data(obj))
         index = "CAB".index(operand.upper()) if operand.upper() in "CAB" else -1
     else:
         d = json.loads(_tessera._copy_page_data(obj))
         index = "SD".index(operand.upper()) if operand.upper() in ("S", "D") else -1
-    if index < 0:
+    if index < 0 or len(operand) != 1:
         raise _tessera.Error(f"to_svg: operand '{operand}': expected one of "
                              f"{'C, A, B' if isinstance(obj, _tessera.TiledMMA) else 'S, D'}")
     g = d["operands"][index]
+    if thread is not None:
+        if not 0 <= thread < d["threads"]:
+            raise _tessera.Error(f"to_svg: thread {thread} is outside [0, {d['threads']})")
+        return _one_thread_svg(g, thread)
     rows, cols = g["rows"], g["cols"]
     _check_cells(rows, cols, g["title"])
     owner, value = g["owner"], g["value"]

@@ -110,5 +110,13 @@ def test_svg():
     assert "19" in cells  # L(3,2) = 3 + 16
     svg = tessera.presets.step1().to_svg("A")
     assert svg.count("<rect") == 128 * 8 and ">T0</text>" in svg
+    # One thread: its 64 cells of C at rows and columns {0..3, 64..67}, numbered 0..63.
+    one = tessera.presets.step1().to_svg("C", thread=0)
+    cells = re.findall(r'<rect x="(\d+)" y="(\d+)" width="12" height="12"', one)
+    assert sorted({int(y) // 12 for _, y in cells}) == [0, 1, 2, 3, 64, 65, 66, 67]
+    assert sorted({int(x) // 12 for x, _ in cells}) == [0, 1, 2, 3, 64, 65, 66, 67]
+    assert "thread 0, 0 + (1,(4,2),(4,2)):(0,(128,8192),(1,64))" in one
+    with pytest.raises(tessera.Error, match="thread 256"):
+        tessera.presets.step1().to_svg("C", thread=256)
     with pytest.raises(tessera.Error, match="operand 'X'"):
         tessera.presets.step1().to_svg("X")
