@@ -31,6 +31,17 @@ def _candidates():
         yield pathlib.Path(found)
 
 
+def declare(lib):
+    """The C ABI's signatures (include/tessera/gemm.h) on a loaded library."""
+    i64, f32, vp = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
+    lib.tessera_gemm.argtypes = [ctypes.c_int, ctypes.c_char, ctypes.c_char, i64, i64, i64, f32, vp, i64, vp,
+                                 i64, f32, vp, i64, vp]
+    lib.tessera_gemm.restype = ctypes.c_int
+    lib.tessera_status_string.argtypes = [ctypes.c_int]
+    lib.tessera_status_string.restype = ctypes.c_char_p
+    return lib
+
+
 def load_library():
     """libtessera_gemm.so: $TESSERA_GEMM_LIBRARY, beside the package, build/kernels/ of a checkout,
     or the system's library path."""
@@ -47,13 +58,7 @@ def load_library():
         except OSError as e:
             tried[-1] += f" ({e})"
             continue
-        i64, f32, vp = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
-        lib.tessera_gemm.argtypes = [ctypes.c_int, ctypes.c_char, ctypes.c_char, i64, i64, i64, f32, vp, i64, vp,
-                                     i64, f32, vp, i64, vp]
-        lib.tessera_gemm.restype = ctypes.c_int
-        lib.tessera_status_string.argtypes = [ctypes.c_int]
-        lib.tessera_status_string.restype = ctypes.c_char_p
-        _lib = lib
+        _lib = declare(lib)
         return lib
     raise Error("gemm: libtessera_gemm.so was not found (it is built by CMake when nvcc is present: "
                 "cmake --preset default && cmake --build build --target tessera_gemm; then set "
@@ -89,7 +94,6 @@ def blas_args(a_shape, a_strides, b_shape, b_strides, c_shape, c_strides):
         tb, ldb = operand(b_shape, b_strides, "b")
         return False, ta, lda, tb, ldb, m, n, k, ldc
     # C row-major: C^T (N,M) column-major = B^T A^T; a transposed operand swaps N and T.
-    flip = {"N": "T", "T": "N"}
     tb, ldb = operand((n, k), tuple(reversed(b_strides)), "b")
     ta, lda = operand((k, m), tuple(reversed(a_strides)), "a")
     return True, tb, ldb, ta, lda, n, m, k, ldc
@@ -115,12 +119,18 @@ def gemm(a, b, out=None, alpha: float = 1.0, beta: float = 0.0):
         if beta != 0:
             raise Error("gemm: beta != 0 needs out (the C that is scaled)")
         out = torch.empty((a.shape[0], b.shape[1]), dtype=a.dtype, device=a.device)
-    swap, ta, lda, tb, ldb, m, n, k, ldc = blas_args(a.shape, a.stride(), b.shape, b.stride(), out.shape, out.stride())
-    first, second = (b, a) if swap else (a, b)
-    lib = load_library()
+    args = blas_args(a.shape, a.stride(), b.shape, b.stride(), out.shape, out.stride())
     stream = torch.cuda.current_stream(a.device).cuda_stream
-    status = lib.tessera_gemm(_DTYPES[dtype], ta.encode(), tb.encode(), m, n, k, alpha, first.data_ptr(), lda,
-                              second.data_ptr(), ldb, beta, out.data_ptr(), ldc, stream)
+    call(load_library(), _DTYPES[dtype], args, alpha, a.data_ptr(), b.data_ptr(), beta, out.data_ptr(), stream)
+    return out
+
+
+def call(lib, dtype: int, args, alpha: float, a_ptr: int, b_ptr: int, beta: float, c_ptr: int, stream: int = 0):
+    """tessera_gemm(dtype, ...) with blas_args' arguments for out = alpha * a @ b + beta * out, the
+    operands given by their device addresses."""
+    swap, ta, lda, tb, ldb, m, n, k, ldc = args
+    first, second = (b_ptr, a_ptr) if swap else (a_ptr, b_ptr)
+    status = lib.tessera_gemm(dtype, ta.encode(), tb.encode(), m, n, k, alpha, first, lda, second, ldb, beta,
+                              c_ptr, ldc, stream or None)
     if status != 0:
         raise Error("gemm: " + lib.tessera_status_string(status).decode())
-    return out
