@@ -137,7 +137,8 @@ void bind_layout(nb::module_& m) {
       .def("__repr__", [](View const& v) {
         return "View(" + std::to_string(v.offset) + ", \"" + to_string(v.layout) + "\")";
       })
-      .def("__eq__", [](View const& a, View const& b) { return a.offset == b.offset && a.layout == b.layout; })
+      .def("__eq__", [](View const& a, View const& b) { return a.offset == b.offset && a.layout == b.layout; },
+           nb::is_operator())
       .def("__hash__", [](View const& v) { return nb::hash(nb::str((std::to_string(v.offset) + to_string(v.layout)).c_str())); });
 }
 
