@@ -108,8 +108,8 @@ void bind_algebra(nb::module_& m) {
     return py_of(idx2crd(int_of(idx, "idx2crd: the index is an int"), s));
   }, nb::arg("idx"), nb::arg("shape"), "The natural (colexicographic) coordinate of an index in a shape.");
   m.def("size", [](nb::handle x) {
-    if (nb::isinstance<SwizzledLayout>(x)) return nb::inst_ptr<SwizzledLayout>(x)->size();
     if (is_layout(x)) return nb::inst_ptr<Layout>(x)->size();
+    if (nb::isinstance<SwizzledLayout>(x)) return nb::inst_ptr<SwizzledLayout>(x)->size();
     return product(int_tuple_of(x, "size: a Layout or an int tuple"));
   }, nb::arg("x"));
   m.def("cosize", [](nb::handle x) { return LayoutArg(x).get().cosize(); }, nb::arg("layout"));
