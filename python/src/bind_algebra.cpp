@@ -134,9 +134,6 @@ void bind_algebra(nb::module_& m) {
                       tile_coord_of(coord, "local_tile: coord is a tuple of ints and None"), p);
   }, nb::arg("layout"), nb::arg("tiler"), nb::arg("coord"), nb::arg("proj") = nb::none(),
         "The CTA's tile: coord None keeps every tile of that mode, proj None drops a tiler mode.");
-  m.def("local_partition", [](nb::handle l, nb::handle thr, int64_t idx) {
-    return local_partition(LayoutArg(l), LayoutArg(thr), idx);
-  }, nb::arg("layout"), nb::arg("thr_layout"), nb::arg("index"), "Thread index's share of a tile split by a thread layout.");
 }
 
 }  // namespace tessera::py

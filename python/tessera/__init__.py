@@ -16,7 +16,7 @@ from . import _tessera
 from ._tessera import (  # noqa: F401
     CopyAtom, Error, Layout, MmaAtom, Swizzle, SwizzledLayout, TiledCopy, TiledMMA, View,
     blocked_product, complement, composition, coalesce, cosize, crd2idx, depth, filter, flat_divide,
-    flat_product, flatten, idx2crd, left_inverse, local_partition, local_tile, logical_divide,
+    flat_product, flatten, idx2crd, left_inverse, local_tile, logical_divide,
     logical_product, make_composed_layout, make_layout, make_layout_modes, make_swizzle,
     make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C, make_tiled_copy_tv, make_tiled_mma,
     parse_int_tuple, parse_tiler, raked_product, rank, right_inverse, size, tiled_divide,
@@ -31,7 +31,7 @@ __all__ = [
     "AccessReport", "ComposedLayout", "CopyAtom", "Error", "Explanation", "Layout", "MmaAtom", "Swizzle",
     "Step", "SwizzledLayout", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA", "View", "analyze", "blocked_product",
     "coalesce", "complement", "composition", "cosize", "crd2idx", "depth", "explain", "filter", "flat_divide",
-    "flat_product", "flatten", "gemm", "idx2crd", "left_inverse", "local_partition", "local_tile",
+    "flat_product", "flatten", "gemm", "idx2crd", "left_inverse", "local_tile",
     "logical_divide", "logical_product", "make_composed_layout", "make_layout", "make_layout_modes",
     "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv",
     "make_tiled_mma", "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render",

@@ -90,13 +90,7 @@ def test_swizzled_layouts():
     assert tessera.Swizzle("Sw<2,3,3>") == tessera.make_swizzle(2, 3, 3)
 
 
-def test_modes_and_partitions():
+def test_modes_and_views():
     assert str(tessera.make_layout_modes(Layout("4:1"), "3:4")) == "(4,3):(1,4)"
-    # An 8x8 column-major tile over a 2x4 thread grid: thread t = (t%2, t/2) takes every other row
-    # from row t%2 and every fourth column from column t/2.
-    tile = Layout("(8,8):(1,8)")
-    for t in range(8):
-        v = tessera.local_partition(tile, Layout("(2,4):(1,2)"), t)
-        assert v.offset == (t % 2) + 8 * (t // 2) and str(v.layout) == "(4,2):(2,32)"
     assert tessera.View(3, "(2,2):(1,4)") == tessera.View(3, Layout("(2,2):(1,4)"))
     assert tessera.View(3, "(2,2):(1,4)")(3) == 8 and (tessera.View() == 3) is False
