@@ -3,7 +3,7 @@
 
 Both libraries get the same inputs, built once outside the timed loop as their own Layout objects
 (tilers as the tuples each takes); each call is timed with timeit (the Python call overhead
-included), best of 5 repetitions. Before timing, the two results are compared (same layout or
+included), 7 repetitions alternating between the two, the best of each. Before timing, the two results are compared (same layout or
 same function), so the table never times two different computations.
 
     python3 bench/python_bench.py [--out bench/results/python_api.md] [--quick]
@@ -83,13 +83,24 @@ def same(x, y):
     return x == y
 
 
-def per_call_us(f, quick):
+def calibrate(f, quick):
+    """Calls per repetition: at least 0.1 s (0.02 s with --quick)."""
     number, t = 1, 0.0
-    while t < (0.02 if quick else 0.1):  # calibrate: at least 0.1 s per repetition
+    while t < (0.02 if quick else 0.1):
         number *= 4
         t = timeit.timeit(f, number=number)
-    reps = timeit.repeat(f, number=number, repeat=3 if quick else 5)
-    return min(reps) / number * 1e6
+    return number
+
+
+def per_call_us(f_ts, f_tl, quick):
+    """(tessera, tensor-layouts) microseconds per call: repetitions alternate between the two, so a
+    busy moment of a shared machine slows both, and each keeps its best repetition."""
+    n_ts, n_tl = calibrate(f_ts, quick), calibrate(f_tl, quick)
+    best_ts = best_tl = float("inf")
+    for _ in range(3 if quick else 7):
+        best_ts = min(best_ts, timeit.timeit(f_ts, number=n_ts) / n_ts)
+        best_tl = min(best_tl, timeit.timeit(f_tl, number=n_tl) / n_tl)
+    return best_ts * 1e6, best_tl * 1e6
 
 
 def machine():
@@ -114,7 +125,7 @@ def main():
         f_ts, f_tl = build(ts, op, a, b), build(tl, op, a, b)
         r_ts, r_tl = f_ts(), f_tl()
         assert same(r_ts, r_tl), f"{name}: tessera {r_ts} and tensor-layouts {r_tl!r} differ; not timed"
-        us_ts, us_tl = per_call_us(f_ts, args.quick), per_call_us(f_tl, args.quick)
+        us_ts, us_tl = per_call_us(f_ts, f_tl, args.quick)
         rows.append((name, what, str(r_ts), us_ts, us_tl, us_tl / us_ts))
         print(f"{name:36} tessera {us_ts:8.3f} us  tensor-layouts {us_tl:9.2f} us  {us_tl / us_ts:7.1f}x", flush=True)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -131,9 +142,9 @@ def main():
         f"| command | `python3 bench/python_bench.py --out bench/results/python_api.md` |",
         "",
         "Both libraries get the same inputs as their own objects, built outside the timed loop; every call",
-        "is timed through Python (call overhead included): the best of 5 repetitions of >= 0.1 s each (the",
-        "machine is shared; the best repetition is the least disturbed one, for both libraries alike). The",
-        "results were compared before timing (same layout or same function). Target: >= 30x for every op.",
+        "is timed through Python (call overhead included): 7 repetitions of >= 0.1 s each, alternating",
+        "between the two libraries, the best of each (the least disturbed). The results were compared",
+        "before timing (same layout or same function). Target: >= 30x for every op.",
         "",
         "| op | input | result | tessera (us) | tensor-layouts (us) | speed-up |",
         "|---|---|---|---:|---:|---:|",
