@@ -98,14 +98,20 @@ void bind_algebra(nb::module_& m) {
     if (stride.is_none()) given.emplace(shape);
     else made.emplace(int_tuple_of(shape, "crd2idx: shape"), int_tuple_of(stride, "crd2idx: stride"));
     Layout const& l = given ? given->get() : *made;
-    if (PyLong_Check(coord.ptr())) return l.checked_at(int_of(coord, "crd2idx: coordinate"));
-    return l(int_tuple_of(coord, "crd2idx: the coordinate is an int or a tuple of ints"));
+    return l(checked_coordinate(int_tuple_of(coord, "crd2idx: the coordinate is an int or a tuple of ints"), l.shape));
   }, nb::arg("coord"), nb::arg("layout"), nb::arg("stride") = nb::none(),
         "crd2idx(coord, layout) or crd2idx(coord, shape, stride): the offset of a coordinate.");
   m.def("idx2crd", [](nb::handle idx, nb::handle shape) {
     IntTuple s = is_layout(shape) ? nb::inst_ptr<Layout>(shape)->shape
                                                 : int_tuple_of(shape, "idx2crd: shape");
-    return py_of(idx2crd(int_of(idx, "idx2crd: the index is an int"), s));
+    int64_t i = int_of(idx, "idx2crd: the index is an int");
+    if (i < 0) {
+      Text t;
+      t << "idx2crd: index " << i << " is negative; the indices of shape " << s << " run from 0 to "
+        << product(s) - 1;
+      fail(t);
+    }
+    return py_of(idx2crd(i, s));
   }, nb::arg("idx"), nb::arg("shape"), "The natural (colexicographic) coordinate of an index in a shape.");
   m.def("size", [](nb::handle x) {
     if (is_layout(x)) return nb::inst_ptr<Layout>(x)->size();

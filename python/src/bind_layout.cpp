@@ -34,13 +34,13 @@ Layout make_layout_of(nb::handle shape, nb::handle stride) {
 // L(i), L(coord), L(i, j, ...): an integer goes through the colexicographic split, a tuple is a
 // (nested) coordinate. Every sum and product is checked for overflow.
 int64_t call_layout(Layout const& l, nb::args args) {
-  if (args.size() == 1) {
-    nb::handle a = args[0];
-    if (PyLong_Check(a.ptr())) return l.checked_at(int_of(a, "a coordinate"));
-    return l(int_tuple_of(a, "a coordinate is an int or a tuple of ints"));
-  }
   if (args.size() == 0) throw nb::type_error("a Layout is called with a coordinate or an index");
-  return l(int_tuple_of(args, "a coordinate is an int or a tuple of ints"));
+  nb::handle a = args.size() == 1 ? args[0] : nb::handle(args);
+  if (PyLong_Check(a.ptr())) {
+    int64_t i = int_of(a, "a coordinate");
+    if (i >= 0) return l.checked_at(i);
+  }
+  return l(checked_coordinate(int_tuple_of(a, "a coordinate is an int or a tuple of ints"), l.shape));
 }
 
 int mode_index(int k, int rank) {

@@ -61,6 +61,7 @@ inline void append_nodes(IntTuple& t, nb::handle h, const char* what) {
   int at = t.n++;
   t.tup[at] = true;
   Py_ssize_t k = PySequence_Fast_GET_SIZE(p);
+  if (k == 0) fail("an empty tuple () is not an integer tuple: every mode holds at least one integer");
   PyObject** items = PySequence_Fast_ITEMS(p);
   for (Py_ssize_t i = 0; i < k; ++i) append_nodes(t, items[i], what);
   t.v[at] = k;
@@ -78,6 +79,19 @@ inline IntTuple int_tuple_of(nb::handle h, const char* what = "expected an int o
   }
   if (PyUnicode_Check(p)) return parse_int_tuple(text_of(h));
   type_error(what, h);
+}
+
+// Coordinates are never negative (as the CLI checks them); past the extent is CuTe's extension.
+inline IntTuple const& checked_coordinate(IntTuple const& crd, IntTuple const& shape) {
+  for (int i = 0; i < crd.n; ++i) {
+    if (!crd.tup[i] && crd.v[i] < 0) {
+      Text t;
+      t << "crd2idx: coordinate " << crd << " has a negative entry; the coordinates of " << shape
+        << " run from 0 to extent - 1 in each mode";
+      fail(t);
+    }
+  }
+  return crd;
 }
 
 inline nb::object py_of(IntTuple const& t, int& i) {

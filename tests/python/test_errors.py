@@ -72,3 +72,15 @@ def test_wrong_types_are_type_errors():
 def test_crd2idx_mismatch():
     assert message(lambda: Layout("(4,3):(1,8)")((1, 2, 3))) == (
         "crd2idx: coordinate (1,2,3) does not match the modes of (4,3):(1,8)")
+
+
+def test_coordinates_and_tuples():
+    L = Layout("(4,3):(1,8)")
+    assert message(lambda: L(-1)) == (
+        "crd2idx: coordinate -1 has a negative entry; the coordinates of (4,3) run from 0 to extent - 1 in each mode")
+    assert "negative entry" in message(lambda: L(1, -2)) and "negative entry" in message(lambda: tessera.crd2idx((0, -1), L))
+    assert message(lambda: tessera.idx2crd(-5, (4, 4))) == (
+        "idx2crd: index -5 is negative; the indices of shape (4,4) run from 0 to 15")
+    assert "empty tuple" in message(lambda: Layout((), ()))
+    assert "empty tuple" in message(lambda: Layout(((), 4), ((), 1)))
+    assert L(12) == 24 and L(3, 3) == 27  # past the extent: CuTe's linear extension
