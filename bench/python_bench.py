@@ -128,7 +128,8 @@ def main():
         us_ts, us_tl = per_call_us(f_ts, f_tl, args.quick)
         rows.append((name, what, str(r_ts), us_ts, us_tl, us_tl / us_ts))
         print(f"{name:36} tessera {us_ts:8.3f} us  tensor-layouts {us_tl:9.2f} us  {us_tl / us_ts:7.1f}x", flush=True)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    commit = os.environ.get("BENCH_COMMIT") or subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     load = " ".join(open("/proc/loadavg").read().split()[:3]) if os.path.exists("/proc/loadavg") else "?"
     worst = min(r[5] for r in rows)
     lines = [
@@ -139,7 +140,7 @@ def main():
         f"| commit | {commit} |",
         f"| machine | {machine()} (load average at the end: {load}) |",
         f"| versions | tessera {ts.__version__} (pip install ., Release), tensor-layouts {tl.__version__} |",
-        f"| command | `python3 bench/python_bench.py --out bench/results/python_api.md` |",
+        f"| command | `{os.environ.get('BENCH_COMMAND') or 'python3 bench/python_bench.py --out bench/results/python_api.md'}` |",
         "",
         "Both libraries get the same inputs as their own objects, built outside the timed loop; every call",
         "is timed through Python (call overhead included): 7 repetitions of >= 0.1 s each, alternating",
