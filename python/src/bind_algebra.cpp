@@ -41,7 +41,7 @@ nb::object composition_of(nb::handle a, nb::handle b) {
 
 void bind_algebra(nb::module_& m) {
   m.def("make_layout", [](nb::handle shape, nb::handle stride) {
-    if (stride.is_none()) return Layout(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"));
+    if (stride.is_none()) return compact_of(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"));
     return Layout(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"),
                   int_tuple_of(stride, "make_layout: stride is an int or a tuple of ints"));
   }, nb::arg("shape"), nb::arg("stride") = nb::none(),
@@ -136,7 +136,9 @@ void bind_algebra(nb::module_& m) {
 
   m.def("local_tile", [](nb::handle l, nb::handle tiler, nb::handle coord, nb::handle proj) {
     TileCoord p = proj.is_none() ? TileCoord{} : tile_coord_of(proj, "local_tile: proj is a tuple of 1 and None");
-    return local_tile(LayoutArg(l), int_tuple_of(tiler, "local_tile: the tiler is a shape tuple"),
+    IntTuple shape = int_tuple_of(tiler, "local_tile: the tiler is a shape tuple");
+    compact_of(shape);  // its extents are checked as a layout's
+    return local_tile(LayoutArg(l), shape,
                       tile_coord_of(coord, "local_tile: coord is a tuple of ints and None"), p);
   }, nb::arg("layout"), nb::arg("tiler"), nb::arg("coord"), nb::arg("proj") = nb::none(),
         "The CTA's tile: coord None keeps every tile of that mode, proj None drops a tiler mode.");

@@ -25,7 +25,7 @@ Layout make_layout_of(nb::handle shape, nb::handle stride) {
   if (stride.is_none()) {
     if (nb::isinstance<Layout>(shape)) return *nb::inst_ptr<Layout>(shape);
     if (PyUnicode_Check(shape.ptr())) return layout_of(shape);
-    return Layout(int_tuple_of(shape, "Layout(shape, stride=None): shape is an int or a tuple of ints"));
+    return compact_of(int_tuple_of(shape, "Layout(shape, stride=None): shape is an int or a tuple of ints"));
   }
   return Layout(int_tuple_of(shape, "Layout(shape, stride): shape is an int or a tuple of ints"),
                 int_tuple_of(stride, "Layout(shape, stride): stride is an int or a tuple of ints"));

@@ -26,7 +26,7 @@ constexpr const char* kMmaAtomNames =
 // An atom layout over (M,N,K): a Layout, its notation, or a shape (compact).
 std::string atom_layout_text(nb::handle h) {
   if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()) || PyLong_Check(h.ptr()))
-    return to_string(Layout(int_tuple_of(h, "make_tiled_mma: atom_layout")));
+    return to_string(compact_of(int_tuple_of(h, "make_tiled_mma: atom_layout")));
   return to_string(layout_of(h, "make_tiled_mma: atom_layout is a Layout, its notation or a shape tuple"));
 }
 
@@ -235,8 +235,8 @@ void bind_tiled(nb::module_& m) {
       });
 
   m.def("make_tiled_copy_tv", [](PyCopyAtom const& atom, nb::handle thr, nb::handle val) {
-    Layout t = PyTuple_Check(thr.ptr()) ? Layout(int_tuple_of(thr)) : layout_of(thr);
-    Layout v = PyTuple_Check(val.ptr()) ? Layout(int_tuple_of(val)) : layout_of(val);
+    Layout t = PyTuple_Check(thr.ptr()) ? compact_of(int_tuple_of(thr)) : layout_of(thr);
+    Layout v = PyTuple_Check(val.ptr()) ? compact_of(int_tuple_of(val)) : layout_of(val);
     PyTiledCopy c{make_tiled_copy_tv(atom.atom, t, v), {}};
     c.spec.atom = atom.spec;
     c.spec.elem_bits = atom.atom.elem_bits;

@@ -94,6 +94,10 @@ inline IntTuple const& checked_coordinate(IntTuple const& crd, IntTuple const& s
   return crd;
 }
 
+// The compact column-major layout of a shape, through the checked constructor: an extent below 1
+// is an error here, as the parser makes it one (the library's Layout(shape) trusts its caller).
+inline Layout compact_of(IntTuple const& shape) { return Layout(shape, prefix_product(shape)); }
+
 inline nb::object py_of(IntTuple const& t, int& i) {
   if (!t.tup[i]) return nb::steal(PyLong_FromLongLong(t.v[i++]));
   int k = int(t.v[i++]);
@@ -124,7 +128,7 @@ inline Layout layout_of(nb::handle h, const char* what = "expected a tessera.Lay
   if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
   if (PyUnicode_Check(h.ptr())) {
     std::string_view s = text_of(h);
-    return s.find(':') == std::string_view::npos ? Layout(parse_int_tuple(s)) : parse_layout(s);
+    return s.find(':') == std::string_view::npos ? compact_of(parse_int_tuple(s)) : parse_layout(s);
   }
   type_error(what, h);
 }
@@ -156,7 +160,7 @@ inline Layout tiler_entry_of(nb::handle h) {
   if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
   PyObject* p = h.ptr();
   if (PyLong_Check(p) || PyTuple_Check(p) || PyList_Check(p))
-    return Layout(int_tuple_of(h, "a tiler entry is a Layout, an int, a shape tuple or None"));
+    return compact_of(int_tuple_of(h, "a tiler entry is a Layout, an int, a shape tuple or None"));
   if (PyUnicode_Check(p)) return layout_of(h);
   type_error("a tiler entry is a Layout, an int, a shape tuple or None", h);
 }
@@ -164,7 +168,7 @@ inline Layout tiler_entry_of(nb::handle h) {
 inline Tiler tiler_of(nb::handle h) {
   if (is_layout(h)) return Tiler(*nb::inst_ptr<Layout>(h));
   PyObject* p = h.ptr();
-  if (PyLong_Check(p)) return Tiler(IntTuple(int_of(h, "tiler")));
+  if (PyLong_Check(p)) return Tiler(compact_of(IntTuple(int_of(h, "tiler"))));
   if (PyUnicode_Check(p)) return parse_tiler(text_of(h));
   if (PyTuple_Check(p) || PyList_Check(p)) {
     Tiler t;

@@ -84,3 +84,13 @@ def test_coordinates_and_tuples():
     assert "empty tuple" in message(lambda: Layout((), ()))
     assert "empty tuple" in message(lambda: Layout(((), 4), ((), 1)))
     assert L(12) == 24 and L(3, 3) == 27  # past the extent: CuTe's linear extension
+
+
+def test_shapes_with_zero_extents():
+    # A shape given as Python values is checked as a layout's (the parser rejects 0 as well); the
+    # library's compact constructor would divide by the zero extent.
+    for f in (lambda: tessera.logical_divide(Layout("4:1"), 0), lambda: tessera.tiled_divide(Layout("4:1"), (0,)),
+              lambda: Layout((4, 0)), lambda: tessera.make_layout((0, 2)), lambda: Layout("(4,0)"),
+              lambda: tessera.local_tile(Layout("(8,8):(1,8)"), (0, 4), (0, 0)),
+              lambda: tessera.make_tiled_copy_tv(tessera.CopyAtom("universal:32"), (0, 4), (1, 1))):
+        assert "extent below 1" in message(f)
