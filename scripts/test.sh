@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: release build (host tests, CLI, CUDA compile checks when nvcc is present),
-# the same host tests under ASan+UBSan, and a bounded libFuzzer run.
+# the Python package (pip install . and pytest), the same host tests under ASan+UBSan, and a
+# bounded libFuzzer run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -10,6 +11,9 @@ echo "== release build and tests"
 cmake --preset default
 cmake --build build -j "$jobs"
 ctest --preset default -j "$jobs"
+
+echo "== Python package (pip install ., pytest)"
+bash scripts/python.sh
 
 echo "== ASan + UBSan"
 cmake --preset asan

@@ -279,24 +279,29 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
   return out;
 }
 
-json copy_page_data(CopySpec const& s, AccessOptions const& ao) {
-  Swizzle sw = swizzle_arg(ao);
-  std::string kind = s.atom.substr(0, s.atom.find(':'));
-  std::string arg = s.atom.find(':') == std::string::npos ? "" : s.atom.substr(s.atom.find(':') + 1);
+CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits) {
+  std::string kind = spec.substr(0, spec.find(':'));
+  std::string arg = spec.find(':') == std::string::npos ? "" : spec.substr(spec.find(':') + 1);
   CopyAtom atom;
   if (kind == "cp_async" || kind == "universal") {
     if (arg.empty() || arg.find_first_not_of("0123456789") != std::string::npos)
-      throw std::invalid_argument("render: --copy " + s.atom + " needs a number, e.g. cp_async:16 (bytes) "
+      throw std::invalid_argument("render: --copy " + spec + " needs a number, e.g. cp_async:16 (bytes) "
                                   "or universal:128 (bits)");
     int64_t n = std::stoll(arg);
-    atom = kind == "cp_async" ? atom::cp_async(n, s.elem_bits) : atom::universal_copy(n, s.elem_bits);
+    atom = kind == "cp_async" ? atom::cp_async(n, elem_bits) : atom::universal_copy(n, elem_bits);
   } else if (kind == "ldmatrix" && (arg == "x1" || arg == "x2" || arg == "x4" || arg == "x1t" ||
                                     arg == "x2t" || arg == "x4t")) {
-    atom = atom::ldmatrix(arg[1] - '0', arg.size() == 3, s.elem_bits);
+    atom = atom::ldmatrix(arg[1] - '0', arg.size() == 3, elem_bits);
   } else {
-    throw std::invalid_argument("render: unknown copy atom '" + s.atom +
+    throw std::invalid_argument("render: unknown copy atom '" + spec +
                                 "' (known: cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t])");
   }
+  return atom;
+}
+
+json copy_page_data(CopySpec const& s, AccessOptions const& ao) {
+  Swizzle sw = swizzle_arg(ao);
+  CopyAtom atom = copy_atom_of(s.atom, s.elem_bits);
   if (s.thr.empty() || s.val.empty()) throw std::invalid_argument("render --copy needs --thr and --val layouts");
   TiledCopy copy = make_tiled_copy_tv(atom, layout_arg(s.thr), layout_arg(s.val));
   IntTuple tiler = copy.tiler;

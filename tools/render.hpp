@@ -45,6 +45,8 @@ struct CopySpec {
   std::string thr, val, src, dst;    // layouts; src/dst default to the tile, column-major
 };
 nlohmann::json copy_page_data(CopySpec const& spec, AccessOptions const& access = {});
+// A copy atom by its CopySpec spelling ("cp_async:16", "universal:128", "ldmatrix:x4t").
+CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits);
 
 // The self-contained HTML page (no network: styles, script and data inline) for any of the above.
 std::string render_page(nlohmann::json const& data);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyze_report.hpp"
 #include "mma_cli.hpp"
 #include "ops.hpp"
 #include "render_options.hpp"
@@ -30,81 +31,6 @@ struct AnalyzeArgs {
   int64_t elem_bits = 0, max_vector_bits = 128;
   bool sweep_r = false, find_swizzle = false, as_json = false;
 };
-
-json report_json(AccessReport const& r) {
-  return {{"elem_bits", r.spec.elem_bits},
-          {"space", space_name(r.spec.space)},
-          {"access", r.spec.store ? "store" : "load"},
-          {"threads", r.threads},
-          {"warps", r.warps},
-          {"values_per_thread", r.values},
-          {"vector_bits", r.vector_bits},
-          {"run_bits", r.run_bits},
-          {"in_order_bits", r.in_order_bits},
-          {"instructions_per_thread", r.instructions},
-          {"min_instructions_per_thread", r.min_instructions},
-          {"warp_instructions", r.requests},
-          {"global",
-           {{"sectors", r.sectors},
-            {"min_sectors", r.min_sectors},
-            {"lines", r.lines},
-            {"min_lines", r.min_lines},
-            {"sectors_per_instruction", r.sectors_per_request()},
-            {"lines_per_instruction", r.lines_per_request()},
-            {"sector_efficiency_pct", r.sector_efficiency()},
-            {"footprint_sectors", r.footprint_sectors},
-            {"footprint_min_sectors", r.footprint_min_sectors},
-            {"footprint_efficiency_pct", r.footprint_efficiency()}}},
-          {"shared",
-           {{"wavefronts", r.wavefronts},
-            {"ideal_wavefronts", r.ideal_wavefronts},
-            {"bank_conflicts", r.conflicts()},
-            {"wavefronts_per_instruction", r.wavefronts_per_request()},
-            {"max_way", r.max_way}}},
-          {"grade", grade_name(r.grade)},
-          {"verdict", r.verdict.c_str()}};
-}
-
-// "1 warp", "4 warps".
-std::string count(int64_t n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
-std::string report_text(AccessReport const& r) {
-  char buf[512];
-  std::string o;
-  const char* what = r.spec.store ? "stores" : "loads";
-  std::snprintf(buf, sizeof buf, "  %s = %s, %s of %lld bits per thread\n", count(r.threads, "thread").c_str(),
-                count(r.warps, "warp").c_str(), count(r.values, "value").c_str(), (long long)r.spec.elem_bits);
-  o += buf;
-  std::snprintf(buf, sizeof buf,
-                "  vector      %lld-bit (contiguous aligned run %lld bits; %lld-bit with the registers in fragment order)\n",
-                (long long)r.vector_bits, (long long)r.run_bits, (long long)r.in_order_bits);
-  o += buf;
-  std::snprintf(buf, sizeof buf, "  per thread  %lld %s (%lld at 128 bits)\n", (long long)r.instructions,
-                r.instructions == 1 ? (r.spec.store ? "store" : "load") : what, (long long)r.min_instructions);
-  o += buf;
-  if (r.spec.space == MemSpace::kGlobal) {
-    std::snprintf(buf, sizeof buf,
-                  "  per warp    %s (min %lld, %lld%%), %s (min %lld) per instruction; "
-                  "all of a warp's %s: %lld sectors (min %lld, %lld%%)\n",
-                  count(r.sectors_per_request(), "sector").c_str(),
-                  (long long)(r.requests ? r.min_sectors / r.requests : 0), (long long)r.sector_efficiency(),
-                  count(r.lines_per_request(), "line").c_str(), (long long)(r.requests ? r.min_lines / r.requests : 0),
-                  what,
-                  (long long)(r.warps ? r.footprint_sectors / r.warps : 0),
-                  (long long)(r.warps ? r.footprint_min_sectors / r.warps : 0), (long long)r.footprint_efficiency());
-  } else {
-    std::snprintf(buf, sizeof buf,
-                  "  per warp    %s per instruction (ideal %lld), worst %lld-way; %s in %s\n",
-                  count(r.wavefronts_per_request(), "wavefront").c_str(),
-                  (long long)(r.requests ? r.ideal_wavefronts / r.requests : 0), (long long)r.max_way,
-                  count(r.conflicts(), "bank conflict").c_str(), count(r.requests, "instruction").c_str());
-  }
-  o += buf;
-  o += std::string("  verdict     ") + r.verdict.c_str() + " [" + grade_name(r.grade) + "]\n";
-  return o;
-}
 
 std::string positions_text(PermutationChoice const& c) {
   std::string s;
@@ -192,10 +118,7 @@ int run_analyze(AnalyzeArgs const& a) {
     MmaConfig cfg = mma_from_args(a.mma, "analyze");
     Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
     Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : layout_arg(a.tensor);
-    std::string atom_name = cfg.mma.atom.name;
-    bool halves = atom_name.find("F16") != std::string::npos || atom_name.find("BF16") != std::string::npos;
-    spec.elem_bits = a.elem_bits ? a.elem_bits : (op != Operand::kC && halves ? 16 : 32);
-    spec.store = a.direction.empty() ? op == Operand::kC : a.direction == "store";
+    spec = mma_access_spec(cfg, op, a.elem_bits, a.direction, spec.space, spec.max_vector_bits);
     TiledMMA mma = cfg.mma;
     run = [mma, op, tensor](Swizzle s, AccessSpec sp) {
       return analyze(MmaAccess{mma, op, SwizzledLayout{s, 0, tensor}}, sp);

@@ -1,0 +1,50 @@
+// python/src/bind_pages.cpp -- the page of `tessera render` for a layout, a TiledMMA or a TiledCopy,
+// and the data it draws (every number computed by the library, tools/render.cpp).
+#include <nanobind/stl/string.h>
+
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "tiled.hpp"
+
+namespace tessera::py {
+
+namespace {
+
+using nlohmann::json;
+
+// What `tessera render --thread T` adds to the data (tools/verbs_render.cpp).
+json with_view(json data, int64_t thread) {
+  if (thread >= 0) {
+    if (!data.contains("threads") || thread >= data["threads"].get<int64_t>())
+      throw std::invalid_argument("render: thread " + std::to_string(thread) + " is not a thread of this page");
+    data["initial_thread"] = thread;
+  }
+  if (data.contains("operands")) {
+    data["initial_overlay"] = "owner";
+    data["initial_warp"] = 0;
+  }
+  return data;
+}
+
+json copy_data(PyTiledCopy const& c) {
+  if (c.spec.thr.empty())
+    throw std::invalid_argument("render: pictures of a TiledCopy need make_tiled_copy_tv (thread and value layouts)");
+  return tools::copy_page_data(c.spec);
+}
+
+}  // namespace
+
+void bind_pages(nb::module_& m) {
+  m.def("_layout_page_data", [](nb::handle l) { return tools::layout_page_data(SwizzledLayout{Swizzle(), 0, layout_of(l)}).dump(); });
+  m.def("_mma_page_data", [](tools::MmaConfig const& c) { return tools::mma_page_data(c, {}).dump(); });
+  m.def("_copy_page_data", [](PyTiledCopy const& c) { return copy_data(c).dump(); });
+  m.def("_layout_page", [](nb::handle l) { return tools::render_page(tools::layout_page_data(SwizzledLayout{Swizzle(), 0, layout_of(l)})); });
+  m.def("_mma_page", [](tools::MmaConfig const& c, int64_t thread) {
+    return tools::render_page(with_view(tools::mma_page_data(c, {}), thread));
+  }, nb::arg("mma"), nb::arg("thread") = -1);
+  m.def("_copy_page", [](PyTiledCopy const& c, int64_t thread) {
+    return tools::render_page(with_view(copy_data(c), thread));
+  }, nb::arg("copy"), nb::arg("thread") = -1);
+}
+
+}  // namespace tessera::py

@@ -1,0 +1,89 @@
+"""tessera: CuTe's layout algebra from Python, at C++ speed.
+
+    >>> import tessera
+    >>> L = tessera.Layout("(4,3):(1,8)")
+    >>> print(tessera.composition(L, tessera.Layout("6:2")))
+    (2,3):(2,8)
+
+Layouts, every algebra op, swizzles, TiledMMA / TiledCopy partitions, `explain` and `analyze` are the
+C++ library's own functions (tessera._tessera, nanobind); pictures are the page of `tessera render`.
+Every rejected operation raises tessera.Error (a ValueError) whose message names the rule and the
+operands, as CuTe's rules say.
+"""
+from __future__ import annotations
+
+from . import _tessera
+from ._tessera import (  # noqa: F401
+    CopyAtom, Error, Layout, MmaAtom, Swizzle, SwizzledLayout, TiledCopy, TiledMMA, View,
+    blocked_product, complement, composition, coalesce, cosize, crd2idx, depth, filter, flat_divide,
+    flat_product, flatten, idx2crd, left_inverse, local_tile, logical_divide,
+    logical_product, make_composed_layout, make_layout, make_layout_modes, make_swizzle,
+    make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C, make_tiled_copy_tv, make_tiled_mma,
+    parse_int_tuple, parse_tiler, raked_product, rank, right_inverse, size, tiled_divide,
+    tiled_product, zipped_divide, zipped_product,
+)
+from . import _pages, presets  # noqa: F401
+from ._gemm import gemm  # noqa: F401
+from ._tiled import AccessReport, Explanation, Step, ThrCopy, ThrMMA  # noqa: F401
+
+__version__ = "0.1.0"
+__all__ = [
+    "AccessReport", "ComposedLayout", "CopyAtom", "Error", "Explanation", "Layout", "MmaAtom", "Swizzle",
+    "Step", "SwizzledLayout", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA", "View", "analyze", "blocked_product",
+    "coalesce", "complement", "composition", "cosize", "crd2idx", "depth", "explain", "filter", "flat_divide",
+    "flat_product", "flatten", "gemm", "idx2crd", "left_inverse", "local_tile",
+    "logical_divide", "logical_product", "make_composed_layout", "make_layout", "make_layout_modes",
+    "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv",
+    "make_tiled_mma", "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render",
+    "right_inverse", "size", "tiled_divide", "tiled_product", "zipped_divide", "zipped_product",
+]
+Error.__module__ = "tessera"
+ComposedLayout = SwizzledLayout  # the CuTe DSL's name for Sw o offset o L
+
+
+def render(obj, path=None, thread: int | None = None) -> str:
+    """The self-contained page `tessera render` writes (a Layout, a TiledMMA or a TiledCopy made
+    by make_tiled_copy_tv); written to `path` when given. `thread` is selected when it opens."""
+    page = _pages.page_of(obj, thread)
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+    return page
+
+
+def explain(tiled_mma: TiledMMA, operand: str = "C", thread: int = 0, tensor=None) -> Explanation:
+    """The five steps from an operand's tensor to one thread's fragment (`tessera explain`)."""
+    return Explanation(tiled_mma, operand, thread, tensor)
+
+
+def analyze(obj, operand: str | None = None, tensor=None, space: str = "global", access: str | None = None,
+            elem_bits: int = 0, swizzle=None, max_vector_bits: int = 128) -> AccessReport:
+    """Vector width, sectors and bank conflicts of a partition (`tessera analyze`).
+
+    A TiledMMA's operand "C" (default), "A" or "B"; a TiledCopy's side "S" (default) or "D". The
+    tensor defaults to the TiledMMA's operand tensor (the copy's tile); `swizzle` (a Swizzle or
+    "Sw<B,M,S>") swizzles it; elem_bits 0 means 16 for f16/bf16 MMA A/B, else 32."""
+    if isinstance(obj, TiledMMA):
+        return AccessReport(obj._analyze(operand or "C", tensor, space, access, elem_bits, swizzle, max_vector_bits))
+    if isinstance(obj, TiledCopy):
+        side = (operand or "S").upper()
+        if side not in ("S", "D"):
+            raise Error(f"analyze: side '{operand}' of a TiledCopy: expected \"S\" or \"D\"")
+        return AccessReport(obj._analyze(side == "D", tensor, space, access, swizzle))
+    raise TypeError(f"analyze: expected a TiledMMA or a TiledCopy, got {type(obj).__name__}")
+
+
+# Methods written in Python, attached to the compiled classes.
+TiledMMA.get_slice = lambda self, thread: ThrMMA(self, thread)
+TiledMMA.get_slice.__doc__ = "One thread's view: get_slice(t).partition_C(tensor)."
+TiledMMA.explain = explain
+TiledMMA.analyze = analyze
+TiledCopy.get_slice = lambda self, thread: ThrCopy(self, thread)
+TiledCopy.analyze = analyze
+for _cls in (Layout, TiledMMA, TiledCopy):
+    _cls._repr_html_ = _pages.repr_html
+    _cls.to_html = render
+Layout.to_svg = _pages.layout_svg
+TiledMMA.to_svg = _pages.partition_svg
+TiledCopy.to_svg = lambda self, side="S", thread=None: _pages.partition_svg(self, side, thread)
+del _cls

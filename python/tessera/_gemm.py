@@ -1,0 +1,136 @@
+"""tessera.gemm: the GEMM of libtessera_gemm.so (include/tessera/gemm.h) on CUDA torch tensors.
+
+The C ABI is column-major like BLAS. A row-major torch matrix is the transpose of a column-major
+one, so every operand maps to (op, leading dimension) of its storage, and a row-major output is
+computed as C^T = B^T A^T. PyTorch is imported only when gemm is called.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import pathlib
+
+from ._tessera import Error
+
+_DTYPES = {"float32": 0, "float16": 2, "bfloat16": 3}  # TESSERA_F32, TESSERA_F16, TESSERA_BF16
+_lib = None
+
+
+def _candidates():
+    env = os.environ.get("TESSERA_GEMM_LIBRARY")
+    if env:
+        yield pathlib.Path(env)
+        return
+    here = pathlib.Path(__file__).resolve().parent
+    yield here / "libtessera_gemm.so"
+    for root in (here.parent.parent, pathlib.Path.cwd()):  # a source checkout's build folder
+        yield root / "build" / "kernels" / "libtessera_gemm.so"
+    found = ctypes.util.find_library("tessera_gemm")
+    if found:
+        yield pathlib.Path(found)
+
+
+def declare(lib):
+    """The C ABI's signatures (include/tessera/gemm.h) on a loaded library."""
+    i64, f32, vp = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
+    lib.tessera_gemm.argtypes = [ctypes.c_int, ctypes.c_char, ctypes.c_char, i64, i64, i64, f32, vp, i64, vp,
+                                 i64, f32, vp, i64, vp]
+    lib.tessera_gemm.restype = ctypes.c_int
+    lib.tessera_status_string.argtypes = [ctypes.c_int]
+    lib.tessera_status_string.restype = ctypes.c_char_p
+    return lib
+
+
+def load_library():
+    """libtessera_gemm.so: $TESSERA_GEMM_LIBRARY, beside the package, build/kernels/ of a checkout,
+    or the system's library path."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    tried = []
+    for path in _candidates():
+        tried.append(str(path))
+        if path.is_absolute() and not path.exists():
+            continue
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError as e:
+            tried[-1] += f" ({e})"
+            continue
+        _lib = declare(lib)
+        return lib
+    raise Error("gemm: libtessera_gemm.so was not found (it is built by CMake when nvcc is present: "
+                "cmake --preset default && cmake --build build --target tessera_gemm; then set "
+                "TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so). Tried: " + ", ".join(tried))
+
+
+def operand(shape, strides, what: str):
+    """(op, ld) of a 2-D matrix of `shape` and element `strides` as BLAS sees its storage:
+    ('N', ld) when the rows are contiguous (column-major), ('T', ld) when the columns are."""
+    rows, cols = shape
+    rs, cs = strides
+    if rs == 1 or rows == 1:
+        if cols == 1 or cs >= max(1, rows):
+            return "N", cs if cols > 1 else max(1, rows)
+    if cs == 1 or cols == 1:
+        if rows == 1 or rs >= max(1, cols):
+            return "T", rs if rows > 1 else max(1, cols)
+    raise Error(f"gemm: {what} of shape {tuple(shape)} with strides {tuple(strides)} has no unit stride "
+                f"(BLAS needs row- or column-major storage): pass {what}.contiguous()")
+
+
+def blas_args(a_shape, a_strides, b_shape, b_strides, c_shape, c_strides):
+    """The tessera_gemm arguments for C (M,N) = A (M,K) @ B (K,N), with torch's element strides:
+    (swap, transa, lda, transb, ldb, m, n, k, ldc). swap: the call computes C^T = B^T A^T (C is
+    row-major), so its first operand is B."""
+    (m, k), (k2, n) = a_shape, b_shape
+    if k != k2 or tuple(c_shape) != (m, n):
+        raise Error(f"gemm: shapes {tuple(a_shape)} @ {tuple(b_shape)} -> {tuple(c_shape)} do not match "
+                    f"(A is (M,K), B is (K,N), out is (M,N))")
+    c_op, ldc = operand(c_shape, c_strides, "out")
+    if c_op == "N":  # C column-major: C = op(A) op(B)
+        ta, lda = operand(a_shape, a_strides, "a")
+        tb, ldb = operand(b_shape, b_strides, "b")
+        return False, ta, lda, tb, ldb, m, n, k, ldc
+    # C row-major: C^T (N,M) column-major = B^T A^T; a transposed operand swaps N and T.
+    tb, ldb = operand((n, k), tuple(reversed(b_strides)), "b")
+    ta, lda = operand((k, m), tuple(reversed(a_strides)), "a")
+    return True, tb, ldb, ta, lda, n, m, k, ldc
+
+
+def gemm(a, b, out=None, alpha: float = 1.0, beta: float = 0.0):
+    """out = alpha * a @ b + beta * out on CUDA torch tensors (float32, float16 or bfloat16; any
+    row- or column-major strides), on the current torch stream. Returns out."""
+    try:
+        import torch
+    except ImportError:
+        raise Error("gemm: PyTorch is not installed (pip install torch); tessera.gemm runs on CUDA torch tensors") from None
+    if not torch.cuda.is_available():
+        raise Error("gemm: no CUDA GPU is available to PyTorch")
+    for name, t in (("a", a), ("b", b)) + ((("out", out),) if out is not None else ()):
+        if not isinstance(t, torch.Tensor) or t.dim() != 2 or not t.is_cuda:
+            raise Error(f"gemm: {name} must be a 2-D CUDA torch tensor")
+    dtype = str(a.dtype).replace("torch.", "")
+    if dtype not in _DTYPES or b.dtype != a.dtype or (out is not None and out.dtype != a.dtype):
+        raise Error(f"gemm: a, b and out must share one dtype of float32, float16, bfloat16 (got {a.dtype}, {b.dtype}"
+                    f"{', ' + str(out.dtype) if out is not None else ''})")
+    if out is None:
+        if beta != 0:
+            raise Error("gemm: beta != 0 needs out (the C that is scaled)")
+        out = torch.empty((a.shape[0], b.shape[1]), dtype=a.dtype, device=a.device)
+    args = blas_args(a.shape, a.stride(), b.shape, b.stride(), out.shape, out.stride())
+    stream = torch.cuda.current_stream(a.device).cuda_stream
+    call(load_library(), _DTYPES[dtype], args, alpha, a.data_ptr(), b.data_ptr(), beta, out.data_ptr(), stream)
+    return out
+
+
+def call(lib, dtype: int, args, alpha: float, a_ptr: int, b_ptr: int, beta: float, c_ptr: int, stream: int = 0):
+    """tessera_gemm(dtype, ...) with blas_args' arguments for out = alpha * a @ b + beta * out, the
+    operands given by their device addresses."""
+    swap, ta, lda, tb, ldb, m, n, k, ldc = args
+    first, second = (b_ptr, a_ptr) if swap else (a_ptr, b_ptr)
+    status = lib.tessera_gemm(dtype, ta.encode(), tb.encode(), m, n, k, alpha, first, lda, second, ldb, beta,
+                              c_ptr, ldc, stream or None)
+    if status != 0:
+        raise Error("gemm: " + lib.tessera_status_string(status).decode())

@@ -1,0 +1,102 @@
+"""Thread slices, explain and analyze results: the thin Python layer over TiledMMA and TiledCopy.
+
+    thr_mma = tiled_mma.get_slice(0)         # as in the CuTe DSL
+    tCgC = thr_mma.partition_C(gC)           # View: offset + (FrgV,RestM,RestN) layout
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from . import _tessera
+
+
+class ThrMMA:
+    """One thread's view of a TiledMMA (CuTe's ThrMMA, from `tiled_mma.get_slice(thread)`)."""
+
+    def __init__(self, tiled_mma, thread: int):
+        tiled_mma.thread_vmnk(thread)  # the range check, with the library's message
+        self.tiled_mma, self.thread = tiled_mma, thread
+
+    def partition_C(self, tensor):
+        return self.tiled_mma.partition_C(tensor, self.thread)
+
+    def partition_A(self, tensor):
+        return self.tiled_mma.partition_A(tensor, self.thread)
+
+    def partition_B(self, tensor):
+        return self.tiled_mma.partition_B(tensor, self.thread)
+
+    def __repr__(self):
+        return f"ThrMMA(thread {self.thread} of {self.tiled_mma!r})"
+
+
+class ThrCopy:
+    """One thread's view of a TiledCopy (CuTe's ThrCopy, from `tiled_copy.get_slice(thread)`)."""
+
+    def __init__(self, tiled_copy, thread: int):
+        self.tiled_copy, self.thread = tiled_copy, thread
+
+    def partition_S(self, tensor):
+        return self.tiled_copy.partition_S(tensor, self.thread)
+
+    def partition_D(self, tensor):
+        return self.tiled_copy.partition_D(tensor, self.thread)
+
+    def retile_S(self, fragment):
+        return self.tiled_copy.retile(fragment)
+
+    def retile_D(self, fragment):
+        return self.tiled_copy.retile(fragment)
+
+    def __repr__(self):
+        return f"ThrCopy(thread {self.thread} of {self.tiled_copy!r})"
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str    # the algebra op of this step
+    what: str    # what it does, with the modes it produces
+    layout: object
+
+
+class Explanation:
+    """How one thread's fragment of an operand is derived: `tessera explain`'s five steps."""
+
+    def __init__(self, tiled_mma, operand: str, thread: int, tensor=None):
+        d = json.loads(tiled_mma._explain_json(operand, thread, tensor))
+        self.operand, self.thread = d["operand"], d["thread"]
+        self.tensor = _tessera.Layout(d["tensor"])
+        self.thread_vmnk = _tessera.parse_int_tuple(d["thread_vmnk"])
+        self.steps = [Step(s["name"], s["what"], _tessera.Layout(s["layout"])) for s in d["steps"]]
+        self.offset = d["offset"]
+        self.fragment = _tessera.Layout(d["fragment"])
+        self.coords = [tuple(c) for c in d["coords"]]  # (row, col) in the CTA tile, fragment order
+        self._text = tiled_mma.explain_text(operand, thread, tensor)
+
+    def __str__(self):
+        return self._text
+
+    def __repr__(self):
+        return f"Explanation({self.operand}, thread {self.thread}: {self.offset} + {self.fragment})"
+
+
+class AccessReport(dict):
+    """The memory-access analysis of a partition (`tessera analyze --json`'s "analysis" object);
+    str() is the CLI's text. Keys: vector_bits, instructions_per_thread, global{...},
+    shared{...}, grade, verdict, ..."""
+
+    def __init__(self, pair):
+        super().__init__(json.loads(pair[0]))
+        self._text = pair[1]
+
+    def __str__(self):
+        return self._text
+
+    @property
+    def verdict(self) -> str:
+        return self["verdict"]
+
+    @property
+    def grade(self) -> str:
+        return self["grade"]
