@@ -32,8 +32,10 @@ Tiler tiler_arg(json const& a) {
       continue;
     }
     Tiler one = parse_tiler(s);
-    if (one.by_mode) throw std::invalid_argument("a nested tiler entry is not supported: " + s);
-    t.add(one.mode[0]);
+    if (!one.by_mode) t.add(one.mode[0]);
+    else if (s.find(':') == std::string::npos && s.find('_') == std::string::npos)
+      t.add_shape(parse_int_tuple(s));  // a shape such as (2,2): a nested by-mode tiler
+    else throw std::invalid_argument("a nested tiler entry of layouts is not supported: " + s);
   }
   return t;
 }
@@ -48,6 +50,20 @@ std::vector<int64_t> image_of(auto const& f, int64_t n) {
 OpResult of_layout(Layout const& l) {
   OpResult r{to_string(l), std::nullopt, to_string(l)};
   if (l.size() <= kMaxImage) r.image = image_of(l, l.size());
+  return r;
+}
+// A swizzled layout argument: "Sw<B,M,S> o off o L".
+bool is_swizzled(json const& a) {
+  if (!a.is_string()) return false;
+  std::string const& s = a.get_ref<std::string const&>();
+  size_t i = s.find_first_not_of(" \t");
+  return i != std::string::npos && s.compare(i, 3, "Sw<") == 0;
+}
+SwizzledLayout swizzled_arg(json const& a) { return parse_swizzled_layout(text_of(a)); }
+
+OpResult of_swizzled(SwizzledLayout const& s) {
+  OpResult r{to_string(s), std::nullopt, ""};
+  if (s.size() <= kMaxImage) r.image = image_of(s, s.size());
   return r;
 }
 OpResult of_integer(int64_t v) { return {std::to_string(v), std::nullopt, ""}; }
@@ -100,6 +116,12 @@ OpResult run_op(std::string const& op, json const& args) {
   }
   if (op == "composition") {
     need(args, 2, 2, op);
+    if (is_swizzled(args[1])) {
+      SwizzledLayout b = swizzled_arg(args[1]);
+      return of_swizzled(is_swizzled(args[0]) ? composition(swizzled_arg(args[0]), b)
+                                              : composition(layout_arg(args[0]), b));
+    }
+    if (is_swizzled(args[0])) return of_swizzled(composition(swizzled_arg(args[0]), tiler_arg(args[1])));
     return of_layout(composition(layout_arg(args[0]), tiler_arg(args[1])));
   }
   if (op == "complement") {
@@ -111,6 +133,10 @@ OpResult run_op(std::string const& op, json const& args) {
   }
   if (op == "right_inverse" || op == "left_inverse") {
     need(args, 1, 1, op);
+    if (is_swizzled(args[0])) {
+      SwizzledLayout s = swizzled_arg(args[0]);
+      return of_swizzled(op == "right_inverse" ? right_inverse(s) : left_inverse(s));
+    }
     Layout l = layout_arg(args[0]);
     return of_layout(op == "right_inverse" ? right_inverse(l) : left_inverse(l));
   }
@@ -124,6 +150,12 @@ OpResult run_op(std::string const& op, json const& args) {
       {"zipped_product", zipped_product},
       {"tiled_product", tiled_product},
       {"flat_product", flat_product}};
+  if ((op == "logical_divide" || op == "zipped_divide") && args.is_array() && args.size() == 2 &&
+      is_swizzled(args[0])) {
+    SwizzledLayout s = swizzled_arg(args[0]);
+    Tiler tl = tiler_arg(args[1]);
+    return of_swizzled(op == "logical_divide" ? logical_divide(s, tl) : zipped_divide(s, tl));
+  }
   for (auto const& [name, f] : tiler_ops) {
     if (op == name) {
       need(args, 2, 2, op);
