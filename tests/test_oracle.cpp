@@ -33,7 +33,9 @@ void check_noted(json const& c) {
     EXPECT_TRUE(someone_rejects) << "rejected: " << e.what();
     return;
   }
-  if (c["error"].get<bool>()) return;  // pycute rejects, C++ accepts: test_cute_cpp checks the value
+  // pycute rejects and C++ accepts, or C++ fails to compile (a C++ artifact in some regroupings,
+  // see docs/differences.md): test_cute_cpp pins tessera's exact answer for these.
+  if (c["error"].get<bool>() || note.find("fails to compile") != std::string::npos) return;
   bool as_pycute = r.image && json(*r.image) == c["image"];
   auto at = note.find("C++ gives ");
   bool as_cpp = false;

@@ -68,6 +68,14 @@ OpResult of_swizzled(SwizzledLayout const& s) {
 }
 OpResult of_integer(int64_t v) { return {std::to_string(v), std::nullopt, ""}; }
 
+// An integer argument: a JSON integer or a decimal string (the CLI passes strings).
+int64_t int_arg(json const& a, std::string const& op) {
+  if (a.is_number_integer()) return a.get<int64_t>();
+  IntTuple t = parse_int_tuple(text_of(a));
+  if (!t.is_int()) throw std::invalid_argument(op + ": expected an integer, got " + a.dump());
+  return t.value();
+}
+
 void need(json const& args, size_t lo, size_t hi, std::string const& op) {
   if (!args.is_array() || args.size() < lo || args.size() > hi)
     throw std::invalid_argument(op + ": expected " + std::to_string(lo) +
@@ -82,7 +90,9 @@ std::vector<std::string> const& op_names() {
       "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
       "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
       "tiled_product", "flat_product", "blocked_product", "raked_product", "swizzle",
-      "swizzle_layout"};
+      "swizzle_layout", "nullspace", "upcast", "downcast", "recast_layout", "max_common_layout",
+      "max_common_vector", "make_ordered_layout", "make_layout_like", "compact_col_major",
+      "compact_row_major", "tile_to_shape", "layout_add"};
   return names;
 }
 
@@ -181,6 +191,51 @@ OpResult run_op(std::string const& op, json const& args) {
     OpResult r{to_string(s), std::nullopt, ""};
     if (s.size() <= kMaxImage) r.image = image_of(s, s.size());
     return r;
+  }
+  if (op == "nullspace" || op == "make_layout_like") {
+    need(args, 1, 1, op);
+    Layout l = layout_arg(args[0]);
+    return of_layout(op == "nullspace" ? nullspace(l) : make_layout_like(l));
+  }
+  if (op == "upcast" || op == "downcast") {
+    need(args, 2, 2, op);
+    Layout l = layout_arg(args[0]);
+    int64_t n = int_arg(args[1], op);
+    return of_layout(op == "upcast" ? upcast(l, n) : downcast(l, n));
+  }
+  if (op == "recast_layout") {
+    need(args, 3, 3, op);
+    return of_layout(recast_layout(layout_arg(args[0]), int_arg(args[1], op), int_arg(args[2], op)));
+  }
+  if (op == "max_common_layout") {
+    need(args, 2, 2, op);
+    return of_layout(max_common_layout(layout_arg(args[0]), layout_arg(args[1])));
+  }
+  if (op == "max_common_vector") {
+    need(args, 2, 2, op);
+    return of_integer(max_common_vector(layout_arg(args[0]), layout_arg(args[1])));
+  }
+  if (op == "make_ordered_layout") {
+    need(args, 2, 2, op);
+    return of_layout(make_ordered_layout(parse_int_tuple(text_of(args[0])), parse_int_tuple(text_of(args[1]))));
+  }
+  if (op == "compact_col_major" || op == "compact_row_major") {
+    need(args, 1, 1, op);
+    IntTuple s = parse_int_tuple(text_of(args[0]));
+    return of_layout(op == "compact_col_major" ? make_col_major(s) : make_row_major(s));
+  }
+  if (op == "tile_to_shape") {  // [block, shape] or [block, shape, "col"|"row"]
+    need(args, 2, 3, op);
+    IntTuple shape = parse_int_tuple(text_of(args[1]));
+    std::string order = args.size() == 3 ? text_of(args[2]) : "col";
+    if (order != "col" && order != "row")
+      throw std::invalid_argument("tile_to_shape: the order is \"col\" or \"row\", not " + order);
+    if (is_swizzled(args[0])) return of_swizzled(tile_to_shape(swizzled_arg(args[0]), shape, order == "row"));
+    return of_layout(tile_to_shape(layout_arg(args[0]), shape, order == "row"));
+  }
+  if (op == "layout_add") {
+    need(args, 2, 2, op);
+    return of_layout(layout_add(layout_arg(args[0]), layout_arg(args[1])));
   }
   throw std::invalid_argument("unknown op '" + op + "'");
 }

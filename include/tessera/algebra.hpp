@@ -476,22 +476,29 @@ TESSERA_HD constexpr Layout zip_split(Split op, Layout const& a, Tiler const& t)
   return make_layout(tiles.get(), rests.get());
 }
 
+// Adds the modes of a half of a zipped layout; a half of rank 1 (an integer or a one-mode tuple
+// such as (2)) stays whole, as CuTe's C++ slices it (repeat<1>(_) is `_`, not (_)).
+TESSERA_HD constexpr void add_unpacked(LayoutBuilder& r, Layout const& half) {
+  if (half.rank() == 1) {
+    r.add(half);
+    return;
+  }
+  for (int i = 0; i < half.rank(); ++i) r.add(half[i]);
+}
+
 // ((t..),(r0,r1,..)) -> ((t..),r0,r1,..)
 TESSERA_HD constexpr Layout unpack_second(Layout const& z) {
   LayoutBuilder r;
   r.add(z[0]);
-  Layout rest = z[1];
-  for (int i = 0; i < rest.rank(); ++i) r.add(rest[i]);
+  add_unpacked(r, z[1]);
   return r.get();
 }
 
 // ((t0,t1,..),(r0,r1,..)) -> (t0,t1,..,r0,r1,..)
 TESSERA_HD constexpr Layout unpack_both(Layout const& z) {
   LayoutBuilder r;
-  for (int k = 0; k < 2; ++k) {
-    Layout half = z[k];
-    for (int i = 0; i < half.rank(); ++i) r.add(half[i]);
-  }
+  add_unpacked(r, z[0]);
+  add_unpacked(r, z[1]);
   return r.get();
 }
 
