@@ -81,6 +81,7 @@ std::string postconditions(std::string const& op, std::string const& src, json c
     return "";
   }
   if (op == "composition") {
+    if (args[1].is_array()) return "";  // a by-mode tiler: not A(B(i)) on whole indices
     Fn a = fn_of(text(args[0])), b = fn_of(text(args[1])), R = fn_of(r);
     if (!pycute && !args[1].is_array() && !compatible(shape_of(text(args[1])), shape_of(r)))
       return fail("B is not compatible with R");
@@ -179,21 +180,37 @@ TEST(CuteCpp, NvidiaCases) {
       ++rejected;
       continue;
     }
-    ASSERT_TRUE(err.empty()) << "rejected: " << err;
+    if (!err.empty()) {
+      ADD_FAILURE() << "rejected: " << err;
+      continue;
+    }
     std::string want = c["expected"];
     EXPECT_EQ(got, want);
-    if (want.find(':') != std::string::npos) {  // the same function, index by index
-      Fn g = fn_of(got), w = fn_of(want);
-      ASSERT_EQ(g.size, w.size);
-      for (int64_t i = 0; i < w.size; ++i) ASSERT_EQ(g(i), w(i)) << "at " << i << ": " << got;
+    try {
+      if (want.find(':') != std::string::npos) {  // the same function, index by index
+        Fn g = fn_of(got), w = fn_of(want);
+        EXPECT_EQ(g.size, w.size) << got;
+        for (int64_t i = 0; i < std::min(g.size, w.size); ++i) {
+          if (g(i) == w(i)) continue;
+          ADD_FAILURE() << "at " << i << ": " << got << " is " << g(i) << ", C++ " << w(i);
+          break;
+        }
+      }
+        // NVIDIA's assertions, for NVIDIA's cases (a tuple B composes by mode, which is A(B(i))
+      // only when B's modes stay inside A's, as NVIDIA's operands do).
+      if (src.rfind("cutlass/", 0) == 0)
+        EXPECT_EQ(postconditions(op, src, c["args"], got), "") << "result " << got;
+    } catch (std::exception const& e) {
+      ADD_FAILURE() << e.what();
     }
-    EXPECT_EQ(postconditions(op, src, c["args"], got), "") << "result " << got;
     ++computed;
   }
   for (auto const& [src, n] : per_src) std::printf("[  source  ] %4d cases from %s\n", n, src.c_str());
   std::printf("cute C++ cases: %d computed as C++ does, %d rejected as C++ does, %d documented "
               "differences\n", computed, rejected, differences);
-  EXPECT_GT(computed, 300);
+  EXPECT_GT(computed, 550);
+  EXPECT_GT(rejected, 20);
+  EXPECT_LT(differences, 50);
 }
 
 }  // namespace

@@ -138,8 +138,7 @@ OpResult run_op(std::string const& op, json const& args) {
     need(args, 1, 2, op);
     Layout l = layout_arg(args[0]);
     if (args.size() == 1) return of_layout(complement(l));
-    IntTuple cotarget = parse_int_tuple(text_of(args[1]));
-    return of_layout(complement(l, product(cotarget)));
+    return of_layout(complement(l, parse_int_tuple(text_of(args[1]))));
   }
   if (op == "right_inverse" || op == "left_inverse") {
     need(args, 1, 1, op);

@@ -325,7 +325,14 @@ TESSERA_HD constexpr Layout composition(Layout const& a, Tiler const& t) {
 // ---------------------------------------------------------------------------------------------
 // complement: the ordered layout of the offsets in [0, cotarget) that A does not reach.
 // complement((2,2):(1,6), 24) = (3,2):(2,12)
-TESSERA_HD constexpr Layout complement(Layout const& a, int64_t cotarget = 1) {
+namespace detail {
+// The complement's modes for a cotarget given as its extents `cot` (an integer or a shape):
+// the gaps between A's modes, then the rest up to the cotarget, whose extent is the product of
+// the per-extent ceilings (CuTe's ceil_div of a shape by an integer, coalesced):
+//   rest((3,5,3) / 9) = ceil(3/9) * ceil(5/ceil(9/3)) * ceil(3/ceil(3/5)) = 1 * 2 * 3 = 6.
+// For an integer cotarget M that is ceil(M / covered).
+TESSERA_HD constexpr Layout complement_impl(Layout const& a, IntTuple const& cot) {
+  int64_t cotarget = product(cot);
   if (cotarget < 1) {
     Text t;
     t << "complement: the cotarget " << cotarget << " of " << a << " must be positive";
@@ -356,8 +363,23 @@ TESSERA_HD constexpr Layout complement(Layout const& a, int64_t cotarget = 1) {
     r.push(d / covered, covered);
     covered = checked_mul(s, d);
   }
-  r.push(ceil_div(cotarget, covered), covered);
+  int64_t rest = 1, left = covered;  // fold the extents of the cotarget: ceil(c / left)
+  for (int i = 0; i < cot.n; ++i) {
+    if (cot.tup[i]) continue;
+    rest = checked_mul(rest, ceil_div(cot.v[i], left));
+    left = ceil_div(left, cot.v[i]);
+  }
+  r.push(rest, covered);
   return coalesce(r.layout());
+}
+}  // namespace detail
+
+TESSERA_HD constexpr Layout complement(Layout const& a, int64_t cotarget = 1) {
+  return detail::complement_impl(a, IntTuple(cotarget));
+}
+// complement(A, shape): the cotarget as a shape, e.g. the shape of the layout being divided.
+TESSERA_HD constexpr Layout complement(Layout const& a, IntTuple const& cotarget) {
+  return detail::complement_impl(a, cotarget);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -420,6 +442,12 @@ TESSERA_HD constexpr Layout left_inverse(Layout const& a) {
     int i = sm.order[k];
     int64_t d = sm.m.d[i];
     if (d == 0) continue;
+    if (d < 0) {  // CuTe's C++ returns a negative extent here, e.g. (-1,4):(0,1) for (4):(-1)
+      Text m;
+      m << "left_inverse: stride " << d << " of " << a
+        << " is negative: its offsets lie below 0, where a layout has no index";
+      fail(m);
+    }
     if (d % reached != 0) {
       Text m;
       m << "left_inverse: divisibility fails: stride " << d << " of " << a
@@ -436,8 +464,10 @@ TESSERA_HD constexpr Layout left_inverse(Layout const& a) {
 
 // ---------------------------------------------------------------------------------------------
 // Divides.
+// The complement's cotarget is the shape of coalesce(A), as in CuTe's C++: where B does not
+// divide A, the rest rounds up per extent (CuTe pads past A's end rather than reject).
 TESSERA_HD constexpr Layout logical_divide(Layout const& a, Layout const& b) {
-  return composition(a, make_layout(b, complement(b, a.size())));
+  return composition(a, make_layout(b, complement(b, coalesce(a).shape)));
 }
 TESSERA_HD constexpr Layout logical_divide(Layout const& a, Tiler const& t) {
   return detail::by_mode("logical_divide", a, t,
@@ -502,16 +532,20 @@ TESSERA_HD constexpr Layout unpack_both(Layout const& z) {
   return r.get();
 }
 
-// Pads a layout with 1:0 modes to rank r, always as a tuple: (4:1, r=2) -> (4,1):(1,0).
+// Pads a layout with 1:0 modes to rank r: (4:1, r=2) -> (4,1):(1,0); a layout of rank r or more
+// stays as it is (4:1 for r = 1), as CuTe's append<R>.
 TESSERA_HD constexpr Layout append_to_rank(Layout const& a, int r) {
+  if (a.rank() >= r) return a;
   LayoutBuilder b;
   for (int i = 0; i < r; ++i) b.add(i < a.rank() ? a[i] : Layout());
   return b.get();
 }
 
 // ((a0,a1,..),(b0,b1,..)) -> ((a0,b0),(a1,b1),..), or with the halves swapped.
+// An integer first half pairs with the whole second half, as CuTe's zip: (8, (2)) -> ((8,(2))).
 TESSERA_HD constexpr Layout zip_modes(Layout const& p, bool swap) {
   Layout x = p[swap ? 1 : 0], y = p[swap ? 0 : 1];
+  if (x.shape.is_int()) return make_layout(make_layout(x, y));
   LayoutBuilder b;
   for (int i = 0; i < x.rank(); ++i) b.add(make_layout(x[i], y[i]));
   return b.get();

@@ -16,12 +16,15 @@ for f in ['all_cpp.jsonl', 'ops_cpp.jsonl']:
         key = (c['op'], json.dumps(c['args']), c['src'])
         if key in seen: continue
         seen.add(key)
-        r = {'id': c['id'], 'src': c['src'], 'op': c['op'], 'args': c['args']}
+        cid = c['id']
+        if 'oracle_id' in c: cid = 'oracle_' + c['oracle_id']
+        elif c['src'] == 'issue 15': cid = 'issue15_' + cid.split('_')[-1]
+        r = {'id': cid, 'src': c['src'], 'op': c['op'], 'args': c['args']}
         if c.get('cpp_error'): r['error'] = True
         else: r['expected'] = norm(c['cpp'])
         if 'cpp_recorded' in c: r['recorded'] = c['cpp_recorded']
         if 'oracle_id' in c: r['oracle_id'] = c['oracle_id']
-        if c['id'] in diffs: r.update(diffs[c['id']])
+        if cid in diffs: r.update(diffs[cid])
         out['cases'].append(r)
 json.dump(out, open('/work/wt-fidelity/tests/data/cute_cpp_cases.json', 'w'), indent=0)
 print(len(out['cases']), 'cases')
