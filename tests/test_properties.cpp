@@ -510,6 +510,42 @@ TEST(Properties, CompositionDefinedFamilies) {
   EXPECT_GE(pow2, kMinCases);
 }
 
+// CuTe's C++ stride condition lets B's stride r be smaller than A's first mode s without dividing
+// it: the mode then holds m = ceil(s/r) of B's elements. If B ends there (n <= m) the composition
+// is defined and R(i) = A(r i); if B goes on (n a multiple of m, n > m), stepping into A's next
+// mode as if r divided s would be wrong, so it is rejected (docs/differences.md).
+TEST(Properties, CompositionStrideInsideMode) {
+  Rng r("CompositionStrideInsideMode");
+  int64_t inside = 0, past = 0;
+  for (int c = 0; c < kCases; ++c) {
+    int64_t s = r.uni(3, 12), step = r.uni(2, s - 1);
+    if (s % step == 0) continue;
+    int64_t m = ceil_div(s, step), d0 = r.uni(1, 9), s1 = r.uni(2, 6);
+    // A = (s, s1):(d0, d1) with d1 != s*d0, so coalesce keeps the two modes apart.
+    int64_t d1 = s * d0 + r.uni(1, 5);
+    Layout A = Layout(make_tuple(s, s1), make_tuple(d0, d1));
+    Ref a(A);
+    int64_t n = r.coin() ? r.uni(1, m) : m * r.uni(2, 3);
+    Layout B(IntTuple(n), IntTuple(step));
+    std::string ctx = "composition(" + str(A) + ", " + str(B) + ")";
+    std::optional<Layout> R = attempt([&] { return composition(A, B); });
+    if (n <= m) {
+      ASSERT_TRUE(R) << ctx << ": " << message_of([&] { composition(A, B); });
+      Ref g(*R);
+      ASSERT_EQ(g.size(), n) << ctx;
+      ASSERT_EQ(mismatch(n, g, [&](int64_t i) { return a(step * i); }), "") << ctx << " = " << str(*R);
+      ++inside;
+    } else {
+      ASSERT_FALSE(R) << ctx << " = " << str(*R);
+      EXPECT_NE(message_of([&] { composition(A, B); }).find("B must end inside that mode"), std::string::npos);
+      ++past;
+    }
+  }
+  report("CompositionStrideInsideMode", {{"inside", inside}, {"past", past}});
+  EXPECT_GE(inside, kMinCases / 2);
+  EXPECT_GE(past, kMinCases / 2);
+}
+
 // The smallest kind of case where by-mode composition is not A o B on whole indices: B's modes
 // 2:3 and 3:2 each compose with A = (6,2):(1,100) inside its first mode, but B(5) = 3 + 4 = 7
 // crosses into A's second mode. CuTe (pycute and C++) returns (2,3):(3,2) all the same.
