@@ -383,6 +383,11 @@ TESSERA_HD constexpr Layout complement(Layout const& a, IntTuple const& cotarget
 }
 
 // ---------------------------------------------------------------------------------------------
+// Where an answer built the way CuTe's C++ builds it is right only in some cases (overlapping
+// modes in left_inverse, swizzles moved through a layout), it is checked by brute force against
+// the operation's definition, over at most this many indices; larger cases are rejected.
+inline constexpr int64_t kMaxBruteForce = int64_t(1) << 18;
+
 namespace detail {
 // The working form of both inverses: coalesce(A)'s modes, their index strides (prefix products of
 // the shape) and the order of the modes by stride (stable: ties keep their order).
@@ -470,6 +475,12 @@ TESSERA_HD constexpr Layout left_inverse(Layout const& a) {
     if (sm.m.d[i] == 0) continue;
     overlap |= sm.m.d[i] < span;
     span = checked_mul(sm.m.s[i], sm.m.d[i]);
+  }
+  if (overlap && a.size() > kMaxBruteForce) {
+    Text m;
+    m << "left_inverse: " << a << " has overlapping modes and " << a.size()
+      << " elements, more than the " << kMaxBruteForce << " its quasi-inverse check covers";
+    fail(m);
   }
   for (int64_t i = 0; overlap && i < a.size(); ++i) {
     if (a(inv(a(i))) != a(i)) {
