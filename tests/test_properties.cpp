@@ -1002,6 +1002,13 @@ TEST(Properties, ErrorMessages) {
   m = message_of([] { left_inverse(parse_layout("(2,2):(2,5)")); });
   EXPECT_NE(m.find("left_inverse: divisibility"), std::string::npos) << m;
   EXPECT_NE(m.find("(2,2):(2,5)"), std::string::npos) << m;
+  m = message_of([] { left_inverse(parse_layout("(2,3):(2,1)")); });
+  EXPECT_NE(m.find("no quasi-inverse"), std::string::npos) << m;
+  EXPECT_NE(m.find("(2,3):(2,1)"), std::string::npos) << m;
+  // Overlapping modes are checked by brute force up to kMaxBruteForce indices, rejected beyond.
+  m = message_of([] { left_inverse(parse_layout("(1024,512):(1,2)")); });
+  EXPECT_NE(m.find("quasi-inverse check covers"), std::string::npos) << m;
+  EXPECT_EQ(message_of([] { left_inverse(parse_layout("(4,2):(1,2)")); }), "(no error)");
 
   m = message_of([] { complement(parse_layout("(2,2):(1,1)")); });
   EXPECT_NE(m.find("not injective"), std::string::npos) << m;
