@@ -10,7 +10,7 @@ diffs = json.load(open(sys.argv[1])) if len(sys.argv) > 1 else {}
 def norm(s):
     return re.sub(r'Sw<(-?\d+),(-?\d+),(-?\d+)>o(-?\d+)o', r'Sw<\1,\2,\3> o \4 o ', s)
 seen = set()
-for f in ['all_cpp.jsonl', 'nvlabs_cpp.jsonl', 'ops_cpp.jsonl']:
+for f in ['all_cpp.jsonl', 'nvlabs_cpp.jsonl', 'nvlabs_new_cpp.jsonl', 'ops_cpp.jsonl']:
     for line in open(f):
         c = json.loads(line)
         key = (c['op'], json.dumps(c['args']), c['src'])

@@ -65,5 +65,15 @@ for A, B in [(L(1,0), L(1,0)), (L(1,0), L(1,1)), (L(1,1), L(1,0)), (L(1,1), L(1,
 for A, T in [(L((6,4),(4,1)), [L(2,1), L(2,1)]), (L((8,8),(8,1)), [L(2,1), L(4,1)])]:
     out.append({'op': 'zipped_divide', 'args': [A, T], 'src': src})
     out.append({'op': 'logical_divide', 'args': [A, T], 'src': src})
+src = 'NVlabs/CuTe test/test_logical_product.py'
+for A, B in [(L(1,0), L(1,0)), (L(1,1), L(1,0)), (L(1,0), L(1,1)), (L(1,1), L(1,1)), (L(3,1), L(4,1)),
+             (L(3,1), L(4,0)), (L(3,1), L((2,4),(1,2))), (L((2,4),(1,2)), L(3,1)), (L((8,(2,2))), L(4,2)),
+             (L((2,2)), L((3,3),(3,1))), (L(3,32), L(32,1)), (L(3,2), L(4,1)), (L(3,32), L(128,1)),
+             (L(3,32), L((8,8))), (L(3,32), L((8,8),(8,1))), (L((4,2),(1,16)), L((4,4))),
+             (L((4,2),(1,16)), L((4,2),(2,1))), (L(((2,2),(2,2)),((1,4),(8,32))), L((2,2),(1,2))),
+             (L(((2,2),(2,2)),((1,4),(8,32))), L((2,2),(2,1))), (L((4,6),(1,6)), L(3,1))]:
+    out.append({'op': 'logical_product', 'args': [A, B], 'src': src})
+out.append({'op': 'logical_product', 'args': [L((6,4),(4,1)), [L(2,1), L(2,1)]], 'src': src})
+out.append({'op': 'logical_product', 'args': [L((3,5),(1,20)), [L(4,1)]], 'src': src})
 for i, c in enumerate(out): c['id'] = 'nvlabs_%03d' % i
 for c in out: print(json.dumps(c))
