@@ -6,6 +6,7 @@
 #include "tessera/layout.hpp"
 #include "tessera/algebra.hpp"
 #include "tessera/swizzle.hpp"
+#include "tessera/layout_ops.hpp"
 #include "tessera/notation.hpp"
 #include "tessera/strings.hpp"
 #include "tessera/tensor.hpp"

@@ -72,7 +72,7 @@ os.waitpid(pid, 0)
 check(b"\x1b[38;5;" in tty_out and b"\x1b[0m" in tty_out, f"show on a terminal has no colors: {tty_out[:200]!r}")
 
 # User errors: exit 1 with the rule and the operands, or the bad character position.
-rc, _, err = run("compose", "(4,4):(1,5)", "3:3")
+rc, _, err = run("compose", "(4,4):(1,5)", "3:6")
 check(rc == 1 and "stride divisibility fails" in err and "(4,4):(1,5)" in err, f"bad compose: {rc} {err!r}")
 rc, _, err = run("size", "(4,2:(1,64)")
 check(rc == 1 and "position 4" in err, f"malformed layout: {rc} {err!r}")

@@ -71,9 +71,18 @@ std::string message_of(auto f) {
 }
 
 TEST(AlgebraErrors, CompositionDivisibility) {
+  // CuTe's stride condition: B's stride is a multiple of A's mode, or smaller than it.
+  EXPECT_EQ(message_of([] { composition("(4,4):(1,5)"_layout, "3:6"_layout); }),
+            "composition: stride divisibility fails: stride 6 of 3:6 is neither a multiple of nor "
+            "smaller than shape 4 of (4,4):(1,5)");
+  // Stride 3 < 4 is allowed, but then 3 elements do not split as 2 in mode 4:1 and the rest.
   EXPECT_EQ(message_of([] { composition("(4,4):(1,5)"_layout, "3:3"_layout); }),
-            "composition: stride divisibility fails: shape 4 of (4,4):(1,5) and stride 3 of 3:3 "
-            "do not divide one another");
+            "composition: shape divisibility fails: 2 elements of mode 4:1 of (4,4):(1,5) do not "
+            "divide the remaining size 3 of 3:3");
+  // Stride 3 does not divide 4: B must end inside the mode (C++ returns a wrong (2,3):(6,3)).
+  EXPECT_EQ(message_of([] { composition("(4,6,8):(2,3,5)"_layout, "6:3"_layout); }),
+            "composition: stride 3 of 6:3 does not divide shape 4 of (4,6,8):(2,3,5), so B must end "
+            "inside that mode, but it needs 6 elements and the mode holds 2");
   EXPECT_EQ(message_of([] { composition("(4,3):(3,1)"_layout, "6:1"_layout); }),
             "composition: shape divisibility fails: 4 elements of mode 4:3 of (4,3):(3,1) do not "
             "divide the remaining size 6 of 6:1");

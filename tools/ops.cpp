@@ -59,8 +59,10 @@ Tiler tiler_arg(json const& a, std::string const& op) {
     }
     no_swizzle(s, op, "the tiler entry");
     Tiler one = parse_tiler(s);
-    if (one.by_mode) throw std::invalid_argument("a nested tiler entry is not supported: " + s);
-    t.add(one.mode[0]);
+    if (!one.by_mode) t.add(one.mode[0]);
+    else if (s.find(':') == std::string::npos && s.find('_') == std::string::npos)
+      t.add_shape(parse_int_tuple(s));  // a shape such as (2,2): a nested by-mode tiler
+    else throw std::invalid_argument("a nested tiler entry of layouts is not supported: " + s);
   }
   return t;
 }
@@ -83,6 +85,15 @@ OpResult of_layout(SwizzledLayout const& l) {
   return r;
 }
 OpResult of_integer(int64_t v) { return {std::to_string(v), std::nullopt, "", ""}; }
+SwizzledLayout swizzled_arg(json const& a) { return parse_swizzled_layout(text_of(a)); }
+
+// An integer argument: a JSON integer or a decimal string (the CLI passes strings).
+int64_t int_arg(json const& a, std::string const& op) {
+  if (a.is_number_integer()) return a.get<int64_t>();
+  IntTuple t = parse_int_tuple(text_of(a));
+  if (!t.is_int()) throw std::invalid_argument(op + ": expected an integer, got " + a.dump());
+  return t.value();
+}
 
 void need(json const& args, size_t lo, size_t hi, std::string const& op) {
   if (!args.is_array() || args.size() < lo || args.size() > hi)
@@ -195,7 +206,9 @@ std::vector<std::string> const& op_names() {
       "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
       "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
       "tiled_product", "flat_product", "blocked_product", "raked_product", "swizzle",
-      "swizzle_layout"};
+      "swizzle_layout", "nullspace", "upcast", "downcast", "recast_layout", "max_common_layout",
+      "max_common_vector", "make_ordered_layout", "make_layout_like", "compact_col_major",
+      "compact_row_major", "tile_to_shape", "layout_add"};
   return names;
 }
 
@@ -232,6 +245,11 @@ OpResult run_op(std::string const& op, json const& args) {
   if (op == "composition" || op == "logical_divide" || op == "zipped_divide") {
     need(args, 2, 2, op);
     std::string a = text_of(args[0]);
+    // A swizzled B (composition only): Sw o off o L on either side, e.g. L o (Sw o 0 o L').
+    if (op == "composition" && is_swizzled(text_of(args[1]))) {
+      SwizzledLayout b = swizzled_arg(args[1]);
+      return of_layout(is_swizzled(a) ? composition(parse_swizzled_layout(a), b) : composition(layout_arg(a), b));
+    }
     if (is_swizzled(a)) return swizzled_op(op, parse_swizzled_layout(a), tiler_arg(args[1], op));
   }
   if (op == "composition") {
@@ -241,15 +259,16 @@ OpResult run_op(std::string const& op, json const& args) {
     need(args, 1, 2, op);
     Layout l = plain_arg(args[0], op, "the layout");
     if (args.size() == 1) return of_layout(complement(l));
-    IntTuple cotarget = parse_int_tuple(text_of(args[1]));
-    return of_layout(complement(l, product(cotarget)));
+    return of_layout(complement(l, parse_int_tuple(text_of(args[1]))));
   }
   if (op == "right_inverse") {
     need(args, 1, 1, op);
+    if (is_swizzled(text_of(args[0]))) return of_layout(right_inverse(swizzled_arg(args[0])));
     return of_layout(right_inverse(plain_arg(args[0], op, "the layout")));
   }
   if (op == "left_inverse") {
     need(args, 1, 1, op);
+    if (is_swizzled(text_of(args[0]))) return of_layout(left_inverse(swizzled_arg(args[0])));
     Layout l = plain_arg(args[0], op, "the layout");
     try {
       return of_layout(left_inverse(l));
@@ -307,6 +326,51 @@ OpResult run_op(std::string const& op, json const& args) {
     if (!b.is_array() || b.size() != 3) throw std::invalid_argument("swizzle_layout: expected [B,M,S]");
     Swizzle sw = swizzle_of(b[0], b[1], b[2]);
     return of_layout(SwizzledLayout{sw, 0, plain_arg(args[1], op, "the layout")});
+  }
+  if (op == "nullspace" || op == "make_layout_like") {
+    need(args, 1, 1, op);
+    Layout l = plain_arg(args[0], op, "the layout");
+    return of_layout(op == "nullspace" ? nullspace(l) : make_layout_like(l));
+  }
+  if (op == "upcast" || op == "downcast") {
+    need(args, 2, 2, op);
+    Layout l = plain_arg(args[0], op, "the layout");
+    int64_t n = int_arg(args[1], op);
+    return of_layout(op == "upcast" ? upcast(l, n) : downcast(l, n));
+  }
+  if (op == "recast_layout") {
+    need(args, 3, 3, op);
+    return of_layout(recast_layout(plain_arg(args[0], op, "the layout"), int_arg(args[1], op), int_arg(args[2], op)));
+  }
+  if (op == "max_common_layout") {
+    need(args, 2, 2, op);
+    return of_layout(max_common_layout(plain_arg(args[0], op, "the layout"), plain_arg(args[1], op, "the layout")));
+  }
+  if (op == "max_common_vector") {
+    need(args, 2, 2, op);
+    return of_integer(max_common_vector(plain_arg(args[0], op, "the layout"), plain_arg(args[1], op, "the layout")));
+  }
+  if (op == "make_ordered_layout") {
+    need(args, 2, 2, op);
+    return of_layout(make_ordered_layout(parse_int_tuple(text_of(args[0])), parse_int_tuple(text_of(args[1]))));
+  }
+  if (op == "compact_col_major" || op == "compact_row_major") {
+    need(args, 1, 1, op);
+    IntTuple s = parse_int_tuple(text_of(args[0]));
+    return of_layout(op == "compact_col_major" ? make_col_major(s) : make_row_major(s));
+  }
+  if (op == "tile_to_shape") {  // [block, shape] or [block, shape, "col"|"row"]
+    need(args, 2, 3, op);
+    IntTuple shape = parse_int_tuple(text_of(args[1]));
+    std::string order = args.size() == 3 ? text_of(args[2]) : "col";
+    if (order != "col" && order != "row")
+      throw std::invalid_argument("tile_to_shape: the order is \"col\" or \"row\", not " + order);
+    if (is_swizzled(text_of(args[0]))) return of_layout(tile_to_shape(swizzled_arg(args[0]), shape, order == "row"));
+    return of_layout(tile_to_shape(plain_arg(args[0], op, "the layout"), shape, order == "row"));
+  }
+  if (op == "layout_add") {
+    need(args, 2, 2, op);
+    return of_layout(layout_add(plain_arg(args[0], op, "the layout"), plain_arg(args[1], op, "the layout")));
   }
   throw std::invalid_argument("unknown op '" + op + "'");
 }

@@ -20,7 +20,9 @@ struct OpResult {
 
 // The op names of the oracle format: size, cosize, rank, depth, crd2idx, idx2crd, coalesce, filter,
 // composition, complement, right_inverse, left_inverse, {logical,zipped,tiled,flat}_{divide,product},
-// blocked_product, raked_product, swizzle, swizzle_layout.
+// blocked_product, raked_product, swizzle, swizzle_layout; and nullspace, upcast, downcast,
+// recast_layout, max_common_layout, max_common_vector, make_ordered_layout, make_layout_like,
+// compact_col_major, compact_row_major, tile_to_shape, layout_add (include/tessera/layout_ops.hpp).
 std::vector<std::string> const& op_names();
 
 // Runs one op on oracle-style arguments (strings, integers, or lists of tiler entries).

@@ -255,6 +255,18 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
       {"raked_product", "Copies of A interleaved: raked_product A B (B a layout or a shape)"},
       {"swizzle", "Sw<B,M,S> and its permutation table: swizzle B M S"},
       {"swizzle_layout", "Not a verb; use batch"},
+      {"nullspace", "The coordinates L sends to 0, indexed compactly: nullspace LAYOUT"},
+      {"upcast", "L over elements N times wider: upcast LAYOUT N"},
+      {"downcast", "L over elements N times narrower: downcast LAYOUT N"},
+      {"recast_layout", "L over OLD_BITS elements as NEW_BITS elements: recast_layout LAYOUT OLD_BITS NEW_BITS"},
+      {"max_common_layout", "Largest R with A(R(i)) = B(R(i)) = i: max_common_layout A B"},
+      {"max_common_vector", "Size of max_common_layout: max_common_vector A B"},
+      {"make_ordered_layout", "Compact layout, modes in ORDER: make_ordered_layout SHAPE ORDER"},
+      {"make_layout_like", "Compact layout ordered as L's strides: make_layout_like LAYOUT"},
+      {"compact_col_major", "Compact column-major layout: compact_col_major SHAPE"},
+      {"compact_row_major", "Compact row-major layout: compact_row_major SHAPE"},
+      {"tile_to_shape", "Repeat a block over SHAPE: tile_to_shape LAYOUT SHAPE [col|row]"},
+      {"layout_add", "R(i) = A(i) + B(i): layout_add A B"},
   };
   auto as_json = std::make_shared<bool>(false);
   for (auto const& op : op_names()) {

@@ -30,7 +30,41 @@
 namespace tessera {
 
 // ---------------------------------------------------------------------------------------------
-// Tilers: a single layout, or a tuple with one entry per mode (a layout, or `_` to keep the mode).
+// Compact strides, as CuTe's compact_col_major / compact_row_major: the exclusive prefix product
+// of the extents from the left (column-major) or from the right (row-major), starting at
+// `current`; a mode of extent 1 gets stride 0 (CuTe's static _1 mode), so the result prints as
+// CuTe's does:  compact_col_major((2,1,4)) = (1,0,2)   compact_row_major((2,(3,4))) = (12,(4,1))
+TESSERA_HD constexpr IntTuple compact_col_major(IntTuple const& shape, int64_t current = 1) {
+  IntTuple r = shape;
+  for (int i = 0; i < r.n; ++i) {
+    if (r.tup[i]) continue;
+    r.v[i] = shape.v[i] == 1 ? 0 : current;
+    current = checked_mul(current, shape.v[i]);
+  }
+  return r;
+}
+TESSERA_HD constexpr IntTuple compact_row_major(IntTuple const& shape, int64_t current = 1) {
+  IntTuple r = shape;
+  for (int i = r.n - 1; i >= 0; --i) {
+    if (r.tup[i]) continue;
+    r.v[i] = shape.v[i] == 1 ? 0 : current;
+    current = checked_mul(current, shape.v[i]);
+  }
+  return r;
+}
+// The compact layouts of a shape: make_layout(shape) and make_layout(shape, LayoutRight) in CuTe.
+//   make_col_major((4,1,3)) = (4,1,3):(1,0,4)      make_row_major((4,3)) = (4,3):(3,1)
+TESSERA_HD constexpr Layout make_col_major(IntTuple const& shape) {
+  return Layout(shape, compact_col_major(shape), Layout::Trusted{});
+}
+TESSERA_HD constexpr Layout make_row_major(IntTuple const& shape) {
+  return Layout(shape, compact_row_major(shape), Layout::Trusted{});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tilers: a single layout, or a tuple with one entry per mode: a layout, `_` to keep the mode, or a
+// shape, which is itself a by-mode tiler of that mode, as in CuTe: the tiler (2,(4,2)) divides
+// mode 0 by 2:1 and the sub-modes of mode 1 by 4:1 and 2:1.
 struct Underscore {};
 inline constexpr Underscore _{};
 
@@ -40,6 +74,7 @@ struct Tiler {
   int n = 1;                   // entries (1 for a single layout)
   Layout mode[kMaxModes] = {};
   bool keep[kMaxModes] = {};   // the entry is `_`
+  bool nested[kMaxModes] = {}; // the entry is the by-mode tiler mode[i].shape (a tuple shape)
 
   constexpr Tiler() = default;
   // A single layout tiler.
@@ -47,12 +82,22 @@ struct Tiler {
   // A shape is a by-mode tiler of compact layouts: (2,3) means (2:1, 3:1); an integer 4 is 4:1.
   TESSERA_HD constexpr Tiler(IntTuple const& shape) {
     if (shape.is_int()) {
-      mode[0] = Layout(shape);
+      mode[0] = make_col_major(shape);
       return;
     }
     by_mode = true;
     n = 0;
-    for (int i = 0; i < shape.rank(); ++i) add(Layout(shape[i]));
+    for (int i = 0; i < shape.rank(); ++i) add_shape(shape[i]);
+  }
+  // A shape entry: an integer n is the layout n:1, a tuple a nested by-mode tiler.
+  TESSERA_HD constexpr Tiler& add_shape(IntTuple const& s) {
+    add(make_col_major(s));
+    nested[n - 1] = s.is_tuple();
+    return *this;
+  }
+  // Entry i as a tiler of its own (only for a layout or nested entry).
+  TESSERA_HD constexpr Tiler entry(int i) const {
+    return nested[i] ? Tiler(mode[i].shape) : Tiler(mode[i]);
   }
   TESSERA_HD constexpr Tiler& add(Layout const& l) {
     grow();
@@ -82,7 +127,8 @@ TESSERA_HD constexpr Tiler make_tile(Ts const&... xs) {
   t.n = 0;
   auto add = [&](auto const& x) {
     if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Underscore>) t.add(_);
-    else t.add(Layout(x));
+    else if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Layout>) t.add(x);
+    else t.add_shape(IntTuple(x));
   };
   (add(xs), ...);
   return t;
@@ -94,6 +140,7 @@ TESSERA_HD constexpr Text& operator<<(Text& out, Tiler const& t) {
   for (int i = 0; i < t.n; ++i) {
     if (i) out << ',';
     if (t.keep[i]) out << '_';
+    else if (t.nested[i]) out << t.mode[i].shape;
     else out << t.mode[i];
   }
   return out << ')';
@@ -110,14 +157,18 @@ TESSERA_HD constexpr void check_tiler_rank(const char* op, Layout const& a, Tile
   }
 }
 
-// Applies f(mode of A, layout) for each tiler entry (a `_` entry keeps the mode); a single
-// layout tiler applies to the whole of A.
+// Applies f(mode of A, layout) for each tiler entry (a `_` entry keeps the mode, a nested entry
+// recurses into the sub-modes); a single layout tiler applies to the whole of A.
 template <class F>
 TESSERA_HD constexpr Layout by_mode(const char* op, Layout const& a, Tiler const& t, F f) {
   if (!t.by_mode) return f(a, t.mode[0]);
   check_tiler_rank(op, a, t);
   LayoutBuilder r;
-  for (int i = 0; i < a.rank(); ++i) r.add(i < t.n && !t.keep[i] ? f(a[i], t.mode[i]) : a[i]);
+  for (int i = 0; i < a.rank(); ++i) {
+    if (i >= t.n || t.keep[i]) r.add(a[i]);
+    else if (t.nested[i]) r.add(by_mode(op, a[i], t.entry(i), f));
+    else r.add(f(a[i], t.mode[i]));
+  }
   return r.get();
 }
 }  // namespace detail
@@ -172,7 +223,45 @@ TESSERA_HD constexpr Layout filter(Layout const& a) {
 
 // ---------------------------------------------------------------------------------------------
 namespace detail {
-// A o B for B's mode subtree, with A already flattened and coalesced (done once per composition).
+// coalesce_x: coalesce that keeps A's function past size(A) as well, which is what composition
+// reads when B reaches beyond A. A(i) for i >= size(A) extends A's last leaf; plain coalesce drops
+// a trailing size-1 leaf and with it that extension. So a trailing size-1 leaf is kept, as the
+// placeholder extent 2 with its stride (only the stride of the last mode is ever read):
+//   coalesce_x((4,3,1):(3,1,0)) = (4,3,2):(3,1,0)     coalesce gives (4,3):(3,1)
+//   coalesce_x((1):(1))          = 2:1                 coalesce gives 1:0
+// Merges right to left, like CuTe's C++: a leaf s:d joins the next kept mode s':d' when d' = s*d.
+TESSERA_HD constexpr Modes coalesce_x(Layout const& a) {
+  Modes in = leaves(a);
+  int64_t s[kMaxNodes] = {}, d[kMaxNodes] = {};  // the kept modes, filled from the back
+  int k = kMaxNodes - 1;
+  s[k] = in.s[in.n - 1] == 1 ? 2 : in.s[in.n - 1];
+  d[k] = in.d[in.n - 1];
+  for (int i = in.n - 2; i >= 0; --i) {
+    if (in.s[i] == 1) continue;
+    if (checked_mul(in.s[i], in.d[i]) == d[k]) {
+      s[k] = checked_mul(in.s[i], s[k]);
+      d[k] = in.d[i];
+    } else {
+      --k;
+      s[k] = in.s[i];
+      d[k] = in.d[i];
+    }
+  }
+  Modes r;
+  for (int i = k; i < kMaxNodes; ++i) r.push(s[i], d[i]);
+  return r;
+}
+
+// A o B for B's mode subtree, with A already flattened by coalesce_x (done once per composition).
+// For each integer mode n:r of B, walk A's modes s_k:d_k but the last, as CuTe's C++ does:
+//   - stride condition: r is a multiple of s_k, or smaller than s_k;
+//   - the mode keeps m = min(ceil(s_k / r), n) elements with stride r*d_k (none if m = 1);
+//   - shape condition: m divides n; then n /= m and r = ceil(r / s_k);
+//   - A's last mode takes whatever is left: n:(r*d_last), its extension past size(A).
+// When r is smaller than s_k without dividing it, B must end inside that mode (m = n): stepping
+// on to the next mode would be wrong, e.g. (4,6,8):(2,3,5) o 6:3 (CuTe's C++ returns
+// (2,3):(6,3) there, which is not A(B(i)) at i = 2; see docs/differences.md).
+//   (8,8):(8,1) o 2:3 = 2:24        (4,3):(1,8) o 6:2 = (2,3):(2,8)        1:2 o 3:3 = 3:6
 TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Layout const& b) {
   if (b.shape.is_tuple()) {
     LayoutBuilder r;
@@ -184,16 +273,17 @@ TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Lay
 
   Modes r;
   for (int k = 0; k + 1 < flat.n; ++k) {
-    int64_t s = flat.s[k], d = flat.d[k];
-    // Divide out the stride: B's stride must skip whole modes of A or stay inside one.
-    if (s % rest_stride != 0 && rest_stride % s != 0) {
+    int64_t s = flat.s[k], d = flat.d[k], step = abs64(rest_stride);
+    if (step % s != 0 && step >= s) {
       Text m;
-      m << "composition: stride divisibility fails: shape " << s << " of " << a
-        << " and stride " << abs64(rest_stride) << " of " << b << " do not divide one another";
+      m << "composition: stride divisibility fails: stride " << step << " of " << b
+        << " is neither a multiple of nor smaller than shape " << s << " of " << a;
       fail(m);
     }
-    int64_t new_shape = min64(max64(1, s / rest_stride), rest_shape);
-    if (new_shape != 1) {
+    int64_t next_shape = ceil_div(s, step);
+    int64_t next_stride = ceil_div(step, s) * sign64(rest_stride);
+    if (next_shape != 1 && rest_shape != 1) {
+      int64_t new_shape = min64(next_shape, rest_shape);
       // Mod out the shape: the elements kept in this mode must divide what B still needs.
       if (rest_shape % new_shape != 0) {
         Text m;
@@ -202,10 +292,17 @@ TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Lay
           << rest_shape << " of " << b;
         fail(m);
       }
+      if (s % step != 0 && new_shape != rest_shape) {
+        Text m;
+        m << "composition: stride " << step << " of " << b << " does not divide shape " << s
+          << " of " << a << ", so B must end inside that mode, but it needs " << rest_shape
+          << " elements and the mode holds " << new_shape;
+        fail(m);
+      }
       r.push(new_shape, checked_mul(rest_stride, d));
+      rest_shape /= new_shape;
     }
-    rest_shape /= new_shape;
-    rest_stride = ceil_div(abs64(rest_stride), s) * sign64(rest_stride);
+    rest_stride = next_stride;
   }
   if (rest_shape != 1 || r.n == 0) r.push(rest_shape, checked_mul(rest_stride, flat.d[flat.n - 1]));
   return r.layout();
@@ -213,10 +310,10 @@ TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Lay
 }  // namespace detail
 
 // composition: R(c) = A(B(c)) for every coordinate c of B; R has B's shape (up to coalescing of
-// each integer mode of B).
+// each integer mode of B). Where B reaches past size(A), A extends its last mode.
 TESSERA_HD constexpr Layout composition(Layout const& a, Layout const& b) {
   if (b.shape.is_int() && b.stride.value() == 0) return Layout(b.shape, 0);
-  return detail::compose_flat(a, leaves(coalesce(a)), b);
+  return detail::compose_flat(a, detail::coalesce_x(a), b);
 }
 
 // By-mode composition: entry i of the tiler composes with mode i of A, `_` keeps it.
@@ -228,7 +325,14 @@ TESSERA_HD constexpr Layout composition(Layout const& a, Tiler const& t) {
 // ---------------------------------------------------------------------------------------------
 // complement: the ordered layout of the offsets in [0, cotarget) that A does not reach.
 // complement((2,2):(1,6), 24) = (3,2):(2,12)
-TESSERA_HD constexpr Layout complement(Layout const& a, int64_t cotarget = 1) {
+namespace detail {
+// The complement's modes for a cotarget given as its extents `cot` (an integer or a shape):
+// the gaps between A's modes, then the rest up to the cotarget, whose extent is the product of
+// the per-extent ceilings (CuTe's ceil_div of a shape by an integer, coalesced):
+//   rest((3,5,3) / 9) = ceil(3/9) * ceil(5/ceil(9/3)) * ceil(3/ceil(3/5)) = 1 * 2 * 3 = 6.
+// For an integer cotarget M that is ceil(M / covered).
+TESSERA_HD constexpr Layout complement_impl(Layout const& a, IntTuple const& cot) {
+  int64_t cotarget = product(cot);
   if (cotarget < 1) {
     Text t;
     t << "complement: the cotarget " << cotarget << " of " << a << " must be positive";
@@ -259,54 +363,142 @@ TESSERA_HD constexpr Layout complement(Layout const& a, int64_t cotarget = 1) {
     r.push(d / covered, covered);
     covered = checked_mul(s, d);
   }
-  r.push(ceil_div(cotarget, covered), covered);
+  int64_t rest = 1, left = covered;  // fold the extents of the cotarget: ceil(c / left)
+  for (int i = 0; i < cot.n; ++i) {
+    if (cot.tup[i]) continue;
+    rest = checked_mul(rest, ceil_div(cot.v[i], left));
+    left = ceil_div(left, cot.v[i]);
+  }
+  r.push(rest, covered);
   return coalesce(r.layout());
+}
+}  // namespace detail
+
+TESSERA_HD constexpr Layout complement(Layout const& a, int64_t cotarget = 1) {
+  return detail::complement_impl(a, IntTuple(cotarget));
+}
+// complement(A, shape): the cotarget as a shape, e.g. the shape of the layout being divided.
+TESSERA_HD constexpr Layout complement(Layout const& a, IntTuple const& cotarget) {
+  return detail::complement_impl(a, cotarget);
 }
 
 // ---------------------------------------------------------------------------------------------
-// right_inverse: the largest R with A(R(i)) = i. right_inverse((4,2):(2,1)) = (2,4):(4,1)
-TESSERA_HD constexpr Layout right_inverse(Layout const& a) {
-  Modes m = leaves(a);
-  int64_t pre[kMaxNodes] = {};  // prefix product of the shape: the index stride of each mode
-  int64_t p = 1;
-  for (int i = 0; i < m.n; ++i) {
-    pre[i] = p;
-    p = checked_mul(p, m.s[i]);
-  }
+// Where an answer built the way CuTe's C++ builds it is right only in some cases (overlapping
+// modes in left_inverse, swizzles moved through a layout), it is checked by brute force against
+// the operation's definition, over at most this many indices; larger cases are rejected.
+inline constexpr int64_t kMaxBruteForce = int64_t(1) << 18;
+
+namespace detail {
+// The working form of both inverses: coalesce(A)'s modes, their index strides (prefix products of
+// the shape) and the order of the modes by stride (stable: ties keep their order).
+struct SortedModes {
+  Modes m;
+  int64_t pre[kMaxNodes] = {};
   int order[kMaxNodes] = {};
-  for (int i = 0; i < m.n; ++i) order[i] = i;
-  for (int i = 1; i < m.n; ++i) {  // sort by (stride, shape, prefix)
-    for (int j = i; j > 0; --j) {
-      int x = order[j], y = order[j - 1];
-      bool less = m.d[x] < m.d[y] || (m.d[x] == m.d[y] && (m.s[x] < m.s[y] ||
-                                                             (m.s[x] == m.s[y] && pre[x] < pre[y])));
-      if (!less) break;
-      order[j] = y, order[j - 1] = x;
-    }
+};
+TESSERA_HD constexpr SortedModes sorted_by_stride(Layout const& a) {
+  SortedModes r;
+  r.m = leaves(coalesce(a));
+  int64_t p = 1;
+  for (int i = 0; i < r.m.n; ++i) {
+    r.pre[i] = p;
+    p = checked_mul(p, r.m.s[i]);
+    r.order[i] = i;
   }
+  for (int i = 1; i < r.m.n; ++i)  // insertion sort by stride
+    for (int j = i; j > 0 && r.m.d[r.order[j]] < r.m.d[r.order[j - 1]]; --j) {
+      int x = r.order[j];
+      r.order[j] = r.order[j - 1], r.order[j - 1] = x;
+    }
+  return r;
+}
+}  // namespace detail
+
+// right_inverse: the largest R with A(R(i)) = i. right_inverse((4,2):(2,1)) = (2,4):(4,1)
+// Over coalesce(A)'s modes by increasing stride, keep each mode whose stride is the offset reached
+// so far (starting at 1) and give it its index stride; modes that do not continue the chain
+// (stride 0, gaps, overlaps) are passed over.
+TESSERA_HD constexpr Layout right_inverse(Layout const& a) {
+  detail::SortedModes sm = detail::sorted_by_stride(a);
   Modes r;
   int64_t next = 1;  // the offset the inverse must reach next
-  for (int k = 0; k < m.n; ++k) {
-    int i = order[k];
-    // Size-1 and broadcast (stride-0) modes reach no new offset: skip them, as CuTe's C++ does
-    // (pycute stops at a stride-0 mode: right_inverse((2,4):(0,1)) is 4:2 here, 1:0 there).
-    if (m.s[i] == 1 || m.d[i] == 0) continue;
-    if (m.d[i] != next) break;
-    r.push(m.s[i], pre[i]);
-    next = checked_mul(m.s[i], m.d[i]);
+  for (int k = 0; k < sm.m.n; ++k) {
+    int i = sm.order[k];
+    if (sm.m.d[i] != next) continue;
+    r.push(sm.m.s[i], sm.pre[i]);
+    next = checked_mul(sm.m.s[i], sm.m.d[i]);
   }
   return coalesce(r.layout());
 }
 
-// left_inverse: L with L(A(i)) = i for every i < size(A), for injective A.
+// left_inverse: L with L(A(i)) = i for every i < size(A) when A is injective (for any A,
+// A(L(A(i))) = A(i)). Over coalesce(A)'s modes s_k:d_k by increasing stride, skipping stride 0:
+// the offsets below d_0 go to 0, each next mode starts at d_k and runs d_{k+1}/d_k offsets with
+// index stride pre_k, and the last mode runs its own extent:
+//   L = (d_0, d_1/d_0, .., d_n/d_{n-1}, s_n) : (0, pre_0, .., pre_{n-1}, pre_n), coalesced.
+//   left_inverse((4,2):(1,5)) = (1,5,2):(0,1,4) = (5,2):(1,4)
+// Each d_{k+1} must be a multiple of d_k (the left-inverse divisibility condition).
 TESSERA_HD constexpr Layout left_inverse(Layout const& a) {
-  return right_inverse(make_layout(a, complement(a)));
+  detail::SortedModes sm = detail::sorted_by_stride(a);
+  Modes r;
+  r.push(1, 0);
+  int64_t reached = 1;  // the product of the result's extents so far
+  for (int k = 0; k < sm.m.n; ++k) {
+    int i = sm.order[k];
+    int64_t d = sm.m.d[i];
+    if (d == 0) continue;
+    if (d < 0) {  // CuTe's C++ returns a negative extent here, e.g. (-1,4):(0,1) for (4):(-1)
+      Text m;
+      m << "left_inverse: stride " << d << " of " << a
+        << " is negative: its offsets lie below 0, where a layout has no index";
+      fail(m);
+    }
+    if (d % reached != 0) {
+      Text m;
+      m << "left_inverse: divisibility fails: stride " << d << " of " << a
+        << " is not a multiple of the extent " << reached << " reached by its smaller strides";
+      fail(m);
+    }
+    r.s[r.n - 1] = d / reached;  // the gap before this mode ..
+    r.push(1, sm.pre[i]);        // .. then the mode itself, extent set by the next one
+    reached = d;
+  }
+  r.s[r.n - 1] = sm.m.s[sm.order[sm.m.n - 1]];
+  Layout inv = coalesce(r.layout());
+  // Overlapping modes (a stride inside the span of a smaller one: A is not injective beyond its
+  // stride-0 modes) can break even the quasi-inverse property, e.g. (2,3):(2,1), where CuTe's C++
+  // returns (2,2):(2,1) all the same; check it there (docs/differences.md).
+  bool overlap = false;
+  int64_t span = 0;
+  for (int k = 0; k < sm.m.n; ++k) {
+    int i = sm.order[k];
+    if (sm.m.d[i] == 0) continue;
+    overlap |= sm.m.d[i] < span;
+    span = checked_mul(sm.m.s[i], sm.m.d[i]);
+  }
+  if (overlap && a.size() > kMaxBruteForce) {
+    Text m;
+    m << "left_inverse: " << a << " has overlapping modes and " << a.size()
+      << " elements, more than the " << kMaxBruteForce << " its quasi-inverse check covers";
+    fail(m);
+  }
+  for (int64_t i = 0; overlap && i < a.size(); ++i) {
+    if (a(inv(a(i))) != a(i)) {
+      Text m;
+      m << "left_inverse: " << a << " is not injective and " << inv
+        << " is no quasi-inverse of it: A(L(A(" << i << "))) != A(" << i << ")";
+      fail(m);
+    }
+  }
+  return inv;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Divides.
+// The complement's cotarget is the shape of coalesce(A), as in CuTe's C++: where B does not
+// divide A, the rest rounds up per extent (CuTe pads past A's end rather than reject).
 TESSERA_HD constexpr Layout logical_divide(Layout const& a, Layout const& b) {
-  return composition(a, make_layout(b, complement(b, a.size())));
+  return composition(a, make_layout(b, complement(b, coalesce(a).shape)));
 }
 TESSERA_HD constexpr Layout logical_divide(Layout const& a, Tiler const& t) {
   return detail::by_mode("logical_divide", a, t,
@@ -335,7 +527,9 @@ TESSERA_HD constexpr Layout zip_split(Split op, Layout const& a, Tiler const& t)
   check_tiler_rank(op == Split::kDivide ? "zipped_divide" : "zipped_product", a, t);
   LayoutBuilder tiles, rests;
   for (int i = 0; i < t.n; ++i) {
-    Layout s = t.keep[i] ? make_layout(Layout(), a[i]) : split(a[i], t.mode[i]);
+    Layout s = t.keep[i]     ? make_layout(Layout(), a[i])
+               : t.nested[i] ? zip_split(op, a[i], t.entry(i))
+                             : split(a[i], t.mode[i]);
     tiles.add(s[0]);
     rests.add(s[1]);
   }
@@ -343,35 +537,46 @@ TESSERA_HD constexpr Layout zip_split(Split op, Layout const& a, Tiler const& t)
   return make_layout(tiles.get(), rests.get());
 }
 
+// Adds the modes of a half of a zipped layout; a half of rank 1 (an integer or a one-mode tuple
+// such as (2)) stays whole, as CuTe's C++ slices it (repeat<1>(_) is `_`, not (_)).
+TESSERA_HD constexpr void add_unpacked(LayoutBuilder& r, Layout const& half) {
+  if (half.rank() == 1) {
+    r.add(half);
+    return;
+  }
+  for (int i = 0; i < half.rank(); ++i) r.add(half[i]);
+}
+
 // ((t..),(r0,r1,..)) -> ((t..),r0,r1,..)
 TESSERA_HD constexpr Layout unpack_second(Layout const& z) {
   LayoutBuilder r;
   r.add(z[0]);
-  Layout rest = z[1];
-  for (int i = 0; i < rest.rank(); ++i) r.add(rest[i]);
+  add_unpacked(r, z[1]);
   return r.get();
 }
 
 // ((t0,t1,..),(r0,r1,..)) -> (t0,t1,..,r0,r1,..)
 TESSERA_HD constexpr Layout unpack_both(Layout const& z) {
   LayoutBuilder r;
-  for (int k = 0; k < 2; ++k) {
-    Layout half = z[k];
-    for (int i = 0; i < half.rank(); ++i) r.add(half[i]);
-  }
+  add_unpacked(r, z[0]);
+  add_unpacked(r, z[1]);
   return r.get();
 }
 
-// Pads a layout with 1:0 modes to rank r, always as a tuple: (4:1, r=2) -> (4,1):(1,0).
+// Pads a layout with 1:0 modes to rank r: (4:1, r=2) -> (4,1):(1,0); a layout of rank r or more
+// stays as it is (4:1 for r = 1), as CuTe's append<R>.
 TESSERA_HD constexpr Layout append_to_rank(Layout const& a, int r) {
+  if (a.rank() >= r) return a;
   LayoutBuilder b;
   for (int i = 0; i < r; ++i) b.add(i < a.rank() ? a[i] : Layout());
   return b.get();
 }
 
 // ((a0,a1,..),(b0,b1,..)) -> ((a0,b0),(a1,b1),..), or with the halves swapped.
+// An integer first half pairs with the whole second half, as CuTe's zip: (8, (2)) -> ((8,(2))).
 TESSERA_HD constexpr Layout zip_modes(Layout const& p, bool swap) {
   Layout x = p[swap ? 1 : 0], y = p[swap ? 0 : 1];
+  if (x.shape.is_int()) return make_layout(make_layout(x, y));
   LayoutBuilder b;
   for (int i = 0; i < x.rank(); ++i) b.add(make_layout(x[i], y[i]));
   return b.get();

@@ -4,8 +4,8 @@
 //   layout          (4,2):(1,64)   8:1   ((2,2),(3,2)):((1,2),(4,12))
 //   swizzle         Sw<3,4,3>
 //   swizzled layout Sw<3,4,3> o 0 o (8,64):(64,1)
-//   tiler           a layout; a shape such as (2,3) meaning (2:1,3:1); or a tuple of layouts and
-//                   `_` such as (3:3,_,(2,4):(1,8))
+//   tiler           a layout; a shape such as (2,3) meaning (2:1,3:1), (2,(4,2)) nesting by mode;
+//                   or a tuple of layouts, shapes and `_` such as (3:3,_,(2,4):(1,8))
 //
 // parse(print(x)) == x for every value. A malformed string is an error naming the character
 // position; in a constant expression (the _layout, _tuple and _tiler literals) it fails compilation:
@@ -225,13 +225,9 @@ class Parser {
           t.add(layout_from(x, entry));
           plain = false;
         } else {
-          if (x.is_tuple() && !plain) {
-            pos_ = entry;
-            error("a nested shape is not a tiler entry; write it as a layout");
-          }
           check_positive(x, entry);
           shapes.add(x);
-          t.add(Layout(x));
+          t.add_shape(x);  // an integer n is n:1, a tuple a nested by-mode tiler
         }
       }
       skip_spaces();
@@ -239,13 +235,6 @@ class Parser {
     expect(')', "expected ',' or ')' in a tiler");
     skip_spaces();
     if (plain && at(':')) return Tiler(layout_from(shapes.get(), start));
-    if (plain) {
-      for (int i = 0; i < shapes.get().rank(); ++i)
-        if (shapes.get()[i].is_tuple()) {
-          pos_ = start;
-          error("a nested shape is not a tiler entry; write it as a layout");
-        }
-    }
     return t;
   }
 };
