@@ -56,6 +56,17 @@ step "guard regions: A, B, C inside larger buffers, every kernel and dtype (gemm
 step "the ABI as a library: CUDA graph capture and replay, the caller's workspace (gemm_graph)"
 "$bin/gemm_graph" 2>&1 | tee "$OUT/gemm_graph.txt" | tail -8
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+step "tessera.gemm on torch tensors against torch.matmul (tests/device/torch_gemm.py)"
+torch_py=""
+for py in python3 /opt/torch/.venv/bin/python; do
+  if command -v "$py" >/dev/null && "$py" -c "import torch" 2>/dev/null; then torch_py=$py; break; fi
+done
+if [ -n "$torch_py" ]; then
+  "$torch_py" tests/device/torch_gemm.py "$PWD/$bin/libtessera_gemm.so" 2>&1 | tee "$OUT/torch_gemm.txt" | tail -4
+  rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+else
+  echo "SKIPPED: no Python with torch"
+fi
 if [ "$mode" = guards ]; then
   step "done: status $status"
   exit $status
