@@ -146,8 +146,13 @@ rc, out, _ = run("compose", sw, "(4,8)", "--json")
 j = json.loads(out)
 check(rc == 0 and j["result"] == "Sw<3,4,3> o 0 o (4,8):(64,1)" and j["image"][:5] == [0, 64, 144, 208, 1],
       f"compose swizzled: {out[:200]!r}")
+# A swizzled B: composed where the swizzle passes through A (L o (Sw o 0 o L') = Sw' o 0 o (L o L')),
+# rejected by that rule, not by the parser, where it does not.
+rc, out, err = run("compose", "(4,4):(4,1)", "Sw<1,0,2> o 0 o (4,4):(1,4)")
+check(rc == 0 and out.startswith("Sw<1,0,-2> o 0 o (4,4):(4,1)") and " 0 |  0  5  2  7" in out, f"swizzled B: {rc} {out!r}")
 rc, out, err = run("compose", "(8,64):(64,1)", sw)
-check(rc == 1 and "composition: the tiler " + sw + " is a swizzled layout" in err, f"swizzled tiler: {rc} {err!r}")
+check(rc == 1 and "composition: the swizzle of " + sw + " does not pass through its layout" in err and "parse" not in err,
+      f"swizzled B rejected: {rc} {err!r}")
 rc, out, err = run("complement", sw)
 check(rc == 1 and "complement: the layout " + sw + " is a swizzled layout" in err and "parse" not in err,
       f"complement of a swizzled layout: {rc} {err!r}")
@@ -190,10 +195,10 @@ rc, out, err = run("swizzle", "a", "b", "c")
 check(rc == 1 and "swizzle: B must be an integer, got \"a\"" in err and "stoi" not in err, f"swizzle a b c: {rc} {err!r}")
 rc, out, err = run("swizzle", "1", "2", "0")
 check(rc == 1 and "Sw<1,2,0> needs B >= 0, M >= 0 and |S| >= B" in err, f"swizzle |S| < B: {rc} {err!r}")
-rc, out, err = run("left_inverse", "(2,2):(1,1)")
-check(rc == 1 and err.startswith("tessera: left_inverse: (2,2):(1,1) is not injective") and "complement:" not in err,
+rc, out, err = run("left_inverse", "(2,2):(2,5)")
+check(rc == 1 and err.startswith("tessera: left_inverse: divisibility fails: stride 5 of (2,2):(2,5)") and "complement:" not in err,
       f"left_inverse: {rc} {err!r}")
-rc, out, err = run("compose", "(4,4):(1,5)", "3:3", "--json")
+rc, out, err = run("compose", "(4,4):(1,5)", "3:6", "--json")
 check(rc == 1 and err == "" and json.loads(out)["error"].startswith("composition: stride divisibility fails"),
       f"--json error: {rc} {out!r} {err!r}")
 rc, out, err = run("size", "(4,2", "--json")

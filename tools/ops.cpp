@@ -246,7 +246,7 @@ OpResult run_op(std::string const& op, json const& args) {
     need(args, 2, 2, op);
     std::string a = text_of(args[0]);
     // A swizzled B (composition only): Sw o off o L on either side, e.g. L o (Sw o 0 o L').
-    if (op == "composition" && is_swizzled(text_of(args[1]))) {
+    if (op == "composition" && args[1].is_string() && is_swizzled(text_of(args[1]))) {
       SwizzledLayout b = swizzled_arg(args[1]);
       return of_layout(is_swizzled(a) ? composition(parse_swizzled_layout(a), b) : composition(layout_arg(a), b));
     }
@@ -263,12 +263,12 @@ OpResult run_op(std::string const& op, json const& args) {
   }
   if (op == "right_inverse") {
     need(args, 1, 1, op);
-    if (is_swizzled(text_of(args[0]))) return of_layout(right_inverse(swizzled_arg(args[0])));
+    if (args[0].is_string() && is_swizzled(text_of(args[0]))) return of_layout(right_inverse(swizzled_arg(args[0])));
     return of_layout(right_inverse(plain_arg(args[0], op, "the layout")));
   }
   if (op == "left_inverse") {
     need(args, 1, 1, op);
-    if (is_swizzled(text_of(args[0]))) return of_layout(left_inverse(swizzled_arg(args[0])));
+    if (args[0].is_string() && is_swizzled(text_of(args[0]))) return of_layout(left_inverse(swizzled_arg(args[0])));
     Layout l = plain_arg(args[0], op, "the layout");
     try {
       return of_layout(left_inverse(l));
@@ -365,7 +365,7 @@ OpResult run_op(std::string const& op, json const& args) {
     std::string order = args.size() == 3 ? text_of(args[2]) : "col";
     if (order != "col" && order != "row")
       throw std::invalid_argument("tile_to_shape: the order is \"col\" or \"row\", not " + order);
-    if (is_swizzled(text_of(args[0]))) return of_layout(tile_to_shape(swizzled_arg(args[0]), shape, order == "row"));
+    if (args[0].is_string() && is_swizzled(text_of(args[0]))) return of_layout(tile_to_shape(swizzled_arg(args[0]), shape, order == "row"));
     return of_layout(tile_to_shape(plain_arg(args[0], op, "the layout"), shape, order == "row"));
   }
   if (op == "layout_add") {
