@@ -79,3 +79,14 @@ TEST(Layout, CapacityAndOverflowAreErrors) {
     EXPECT_NE(std::string(e.what()).find("overflow"), std::string::npos) << e.what();
   }
 }
+
+// A compact layout of a shape checks its extents like Layout(shape, stride): a zero extent is an
+// error, not a division by zero later in the algebra.
+TEST(Layout, CompactOfAShapeRejectsZeroExtents) {
+  try {
+    Layout l(make_tuple(int64_t(4), int64_t(0)));
+    FAIL() << "expected an error, got " << to_string(l);
+  } catch (tessera::Error const& e) {
+    EXPECT_STREQ(e.what(), "layout: shape (4,0) has an extent below 1");
+  }
+}

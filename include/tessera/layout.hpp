@@ -27,6 +27,17 @@ struct Layout {
       t << "layout: shape " << s << " and stride " << d << " are not congruent";
       fail(t);
     }
+    check_extents(s);
+  }
+  // For shape and stride known to be congruent and positive (a mode of a layout, the modes of
+  // layouts concatenated): skips the checks, which dominate the cost of the algebra otherwise.
+  struct Trusted {};
+  TESSERA_HD constexpr Layout(IntTuple const& s, IntTuple const& d, Trusted) : shape(s), stride(d) {}
+  // Compact column-major layout of a shape: make_layout((4,(3,2))) = (4,(3,2)):(1,(4,12)).
+  TESSERA_HD constexpr explicit Layout(IntTuple const& s) : shape(s), stride(prefix_product(s)) {
+    check_extents(s);
+  }
+  TESSERA_HD static constexpr void check_extents(IntTuple const& s) {
     for (int i = 0; i < s.n; ++i) {
       if (!s.tup[i] && s.v[i] < 1) {
         Text t;
@@ -35,12 +46,6 @@ struct Layout {
       }
     }
   }
-  // For shape and stride known to be congruent and positive (a mode of a layout, the modes of
-  // layouts concatenated): skips the checks, which dominate the cost of the algebra otherwise.
-  struct Trusted {};
-  TESSERA_HD constexpr Layout(IntTuple const& s, IntTuple const& d, Trusted) : shape(s), stride(d) {}
-  // Compact column-major layout of a shape: make_layout((4,(3,2))) = (4,(3,2)):(1,(4,12)).
-  TESSERA_HD constexpr explicit Layout(IntTuple const& s) : shape(s), stride(prefix_product(s)) {}
 
   TESSERA_HD constexpr int rank() const { return shape.rank(); }
   TESSERA_HD constexpr int64_t size() const { return product(shape); }

@@ -168,15 +168,29 @@ inline Layout tiler_entry_of(nb::handle h) {
 inline Tiler tiler_of(nb::handle h) {
   if (is_layout(h)) return Tiler(*nb::inst_ptr<Layout>(h));
   PyObject* p = h.ptr();
-  if (PyLong_Check(p)) return Tiler(compact_of(IntTuple(int_of(h, "tiler"))));
+  // Shapes as CuTe's compact layouts (make_col_major: an extent-1 mode has stride 0), checked
+  // first by compact_of (a zero extent is an error).
+  if (PyLong_Check(p)) {
+    IntTuple n(int_of(h, "tiler"));
+    compact_of(n);
+    return Tiler(n);
+  }
   if (PyUnicode_Check(p)) return parse_tiler(text_of(h));
   if (PyTuple_Check(p) || PyList_Check(p)) {
     Tiler t;
     t.by_mode = true;
     t.n = 0;
     for (nb::handle x : h) {
-      if (is_keep(x)) t.add(_);
-      else t.add(tiler_entry_of(x));
+      PyObject* e = x.ptr();
+      if (is_keep(x)) {
+        t.add(_);
+      } else if (PyLong_Check(e) || PyTuple_Check(e) || PyList_Check(e)) {
+        IntTuple shape = int_tuple_of(x, "a tiler entry is a Layout, an int, a shape tuple or None");
+        compact_of(shape);
+        t.add_shape(shape);  // a tuple shape is a nested by-mode tiler, as in C++
+      } else {
+        t.add(tiler_entry_of(x));
+      }
     }
     return t;
   }
