@@ -220,10 +220,11 @@ TEST(CuteCpp, NvidiaCases) {
           break;
         }
       }
-        // NVIDIA's assertions, for NVIDIA's cases (a tuple B composes by mode, which is A(B(i))
+      // NVIDIA's assertions, for NVIDIA's cases (a tuple B composes by mode, which is A(B(i))
       // only when B's modes stay inside A's, as NVIDIA's operands do).
-      if (src.rfind("cutlass/", 0) == 0 || src.rfind("NVlabs/", 0) == 0)
+      if (src.rfind("cutlass/", 0) == 0 || src.rfind("NVlabs/", 0) == 0) {
         EXPECT_EQ(postconditions(op, src, c["args"], got), "") << "result " << got;
+      }
     } catch (std::exception const& e) {
       ADD_FAILURE() << e.what();
     }
