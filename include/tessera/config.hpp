@@ -24,6 +24,16 @@
 #define TESSERA_HD
 #endif
 
+// `#pragma unroll` for loops that device code must unroll (host compilers do not know it).
+// TESSERA_NO_UNROLL: a loop that must stay a loop (compile time, code size).
+#if defined(__CUDACC__)
+#define TESSERA_UNROLL _Pragma("unroll")
+#define TESSERA_NO_UNROLL _Pragma("unroll 1")
+#else
+#define TESSERA_UNROLL
+#define TESSERA_NO_UNROLL
+#endif
+
 #if !defined(__CUDA_ARCH__)
 #include <exception>
 #endif

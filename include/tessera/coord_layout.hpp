@@ -74,7 +74,7 @@ struct CoordLayout {
 
   TESSERA_HD constexpr Coord<R> operator()(int64_t i) const {
     Coord<R> c = last_stride * (i / last_div);
-#pragma unroll
+TESSERA_UNROLL
     for (int k = 0; k < terms; ++k) c = c + stride[k] * (i / div[k] % mod[k]);
     return c;
   }

@@ -364,7 +364,7 @@ TESSERA_HD constexpr Fragment<T, int(V::size())> make_fragment_like(V const&) {
 template <class Src, class T, int N, class Pred>
 TESSERA_HD inline void copy(Src const& src, Fragment<T, N>& dst, Pred const& pred) {
   static_assert(Src::size() == N && Pred::size() == N, "copy: source, destination and predicate sizes differ");
-#pragma unroll
+TESSERA_UNROLL
   for (int v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
 }
 
@@ -372,7 +372,7 @@ TESSERA_HD inline void copy(Src const& src, Fragment<T, N>& dst, Pred const& pre
 template <class T, Layout kL, int N>
 TESSERA_HD inline void copy(OffsetView<T, kL> const& src, Fragment<std::remove_const_t<T>, N>& dst) {
   static_assert(kL.size() == N, "copy: source and destination sizes differ");
-#pragma unroll
+TESSERA_UNROLL
   for (int v = 0; v < N; ++v) dst(v) = src(v);
 }
 
@@ -391,7 +391,7 @@ __device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, Offset
   static_assert(kBytes == 4 || kBytes == 16, "copy: the cp.async atoms copy 4 or 16 bytes");
   static_assert(Src::size() == kL.size() && Pred::size() == kL.size() && kL.size() % kVec == 0,
                 "copy: source, destination and predicate sizes differ");
-#pragma unroll
+TESSERA_UNROLL
   for (int64_t c = 0; c < kL.size() / kVec; ++c) {
     const int64_t v = c * kVec;
     if constexpr (kBytes == 4) {
@@ -415,7 +415,7 @@ __device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, Offset
       static constexpr CoordLayout<Pred::kRank> kC = coords_of(Pred::kSpec);
       const auto residue = pred.shape - pred.origin, c = kC(v);
       bool others = true;
-#pragma unroll
+TESSERA_UNROLL
       for (int j = 0; j < Pred::kRank; ++j)
         if (j != kAlong) others = others && c[j] < residue[j];
       const int64_t n = others ? min64(max64(residue[kAlong] - c[kAlong], 0), kVec) : 0;
@@ -429,9 +429,9 @@ __device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, Offset
 // fragments of A and B (V = 1) against C's (V,M,N), all compact.
 template <class T, int NM, int NN>
 TESSERA_HD constexpr void gemm(Fragment<T, NM * NN>& c, Fragment<T, NM> const& a, Fragment<T, NN> const& b) {
-#pragma unroll
+TESSERA_UNROLL
   for (int n = 0; n < NN; ++n)
-#pragma unroll
+TESSERA_UNROLL
     for (int m = 0; m < NM; ++m) c(m + NM * n) = fmaf(a(m), b(n), c(m + NM * n));
 }
 
@@ -447,17 +447,17 @@ TESSERA_HD inline void axpby(float alpha, Fragment<T, N> const& acc, float beta,
   static_assert(Dst::size() == N && Pred::size() == N, "axpby: fragment, destination and predicate sizes differ");
   constexpr int kGroup = N % 16 == 0 ? 16 : N;
   T a[N];
-#pragma unroll
+TESSERA_UNROLL
   for (int v = 0; v < N; ++v) a[v] = acc(v);
-#pragma unroll 1
+TESSERA_NO_UNROLL
   for (int v0 = 0; v0 < N; v0 += kGroup) {
-#pragma unroll
+TESSERA_UNROLL
     for (int i = 0; i < kGroup; ++i)
       if (pred.inside(v0 + i)) {
         auto& x = d(v0 + i);
         x = beta == 0.0f ? alpha * a[i] : alpha * a[i] + beta * x;
       }
-#pragma unroll
+TESSERA_UNROLL
     for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];
   }
 }
