@@ -5,9 +5,8 @@
 // operands.)
 //
 // Reproducing a failure: TESSERA_SEED=<n> test_layout_ops --gtest_filter=LayoutOps.<Name>; the
-// assertion message prints the operands. The brute-force evaluator is written here, independent of
-// Layout::operator(): leaves s_k:d_k, index i -> sum_k ((i / (s_0..s_{k-1})) mod s_k) d_k, the
-// last leaf taking the quotient.
+// assertion message prints the operands. The brute-force evaluator (brute_force.hpp) is
+// independent of Layout::operator().
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,59 +20,15 @@
 
 #include <tessera.hpp>
 
+#include "brute_force.hpp"
+
 using namespace tessera;
 
 namespace {
 
-using Vec = std::vector<int64_t>;
+using namespace tessera::testing;
 constexpr int kCases = 2000;
 constexpr int64_t kMinCases = 500;  // non-rejected cases each property must see
-
-uint64_t run_seed() {
-  const char* env = std::getenv("TESSERA_SEED");
-  return env && *env ? std::strtoull(env, nullptr, 0) : 20251122;
-}
-
-class Rng {
- public:
-  explicit Rng(const char* property) {
-    uint64_t h = 1469598103934665603ull ^ run_seed();
-    for (const char* p = property; *p; ++p) h = (h ^ uint8_t(*p)) * 1099511628211ull;
-    g_.seed(h);
-    std::printf("[   seed   ] TESSERA_SEED=%llu (property %s)\n", (unsigned long long)run_seed(), property);
-  }
-  int64_t uni(int64_t lo, int64_t hi) { return lo + int64_t(g_() % uint64_t(hi - lo + 1)); }
-  bool coin(double p = 0.5) { return double(g_() >> 11) * 0x1.0p-53 < p; }
-  template <class T>
-  T pick(std::vector<T> const& v) { return v[size_t(uni(0, int64_t(v.size()) - 1))]; }
-
- private:
-  std::mt19937_64 g_;
-};
-
-// Brute force: the leaves of a layout, evaluated colexicographically.
-struct Ref {
-  Vec s, d;
-  explicit Ref(Layout const& l) {
-    for (int i = 0; i < l.shape.n; ++i)
-      if (!l.shape.tup[i]) s.push_back(l.shape.v[i]), d.push_back(l.stride.v[i]);
-  }
-  int64_t size() const {
-    int64_t p = 1;
-    for (int64_t x : s) p *= x;
-    return p;
-  }
-  int64_t operator()(int64_t i) const {
-    int64_t off = 0;
-    for (size_t k = 0; k + 1 < s.size(); ++k) off += (i % s[k]) * d[k], i /= s[k];
-    return off + i * d.back();
-  }
-  std::set<int64_t> image() const {
-    std::set<int64_t> r;
-    for (int64_t i = 0; i < size(); ++i) r.insert((*this)(i));
-    return r;
-  }
-};
 
 std::string str(Layout const& l) { return to_string(l); }
 
@@ -188,8 +143,8 @@ TEST(LayoutOps, UpcastDowncast) {
     ASSERT_EQ(recast_layout(L, 8, 8 * n), *U) << ctx;
     if (!whole) continue;
     std::set<int64_t> want;
-    for (int64_t x : f.image()) want.insert(x / n);
-    ASSERT_EQ(Ref(*U).image(), want) << "upcast(" << ctx << ") = " << str(*U);
+    for (int64_t x : f.image_set()) want.insert(x / n);
+    ASSERT_EQ(Ref(*U).image_set(), want) << "upcast(" << ctx << ") = " << str(*U);
     ++images;
   }
   report("UpcastDowncast", {{"round_trips", round_trips}, {"images", images}, {"rejected", rejected}});
@@ -259,12 +214,14 @@ TEST(LayoutOps, CompactOrderedLike) {
     Layout O = make_ordered_layout(L.shape, order);
     Ref o(O);
     std::string ctx = "make_ordered_layout(" + to_string(L.shape) + ", " + to_string(order) + ") = " + str(O);
-    std::set<int64_t> img = o.image();
+    std::set<int64_t> img = o.image_set();
     ASSERT_EQ(int64_t(img.size()), o.size()) << ctx;
     ASSERT_EQ(*img.rbegin(), o.size() - 1) << ctx;
     for (size_t i = 0; i < s.size(); ++i)
       for (size_t j = 0; j < s.size(); ++j)
-        if (s[i] > 1 && s[j] > 1 && perm[i] < perm[j]) ASSERT_LT(o.d[i], o.d[j]) << ctx;
+        if (s[i] > 1 && s[j] > 1 && perm[i] < perm[j]) {
+          ASSERT_LT(o.d[i], o.d[j]) << ctx;
+        }
     ++ordered;
 
     Layout K = make_layout_like(L);
@@ -273,17 +230,21 @@ TEST(LayoutOps, CompactOrderedLike) {
     ASSERT_EQ(K.shape, L.shape) << ctx;
     int64_t nonzero = 1;
     for (size_t i = 0; i < s.size(); ++i) {
-      if (f.d[i] == 0) ASSERT_EQ(k.d[i], 0) << ctx;
-      else nonzero *= s[i];
+      if (f.d[i] == 0) {
+        ASSERT_EQ(k.d[i], 0) << ctx;
+      } else {
+        nonzero *= s[i];
+      }
       for (size_t j = 0; j < s.size(); ++j)
-        if (f.d[i] != 0 && f.d[j] != 0 && s[i] > 1 && s[j] > 1 && f.d[i] < f.d[j])
+        if (f.d[i] != 0 && f.d[j] != 0 && s[i] > 1 && s[j] > 1 && f.d[i] < f.d[j]) {
           ASSERT_LT(k.d[i], k.d[j]) << ctx;
+        }
     }
     bool distinct = true;  // distinct non-zero strides: then compact over the non-zero leaves
     for (size_t i = 0; i < s.size(); ++i)
       for (size_t j = 0; j < i; ++j) distinct &= f.d[i] == 0 || f.d[i] != f.d[j];
     if (distinct) {
-      std::set<int64_t> im = k.image();
+      std::set<int64_t> im = k.image_set();
       ASSERT_EQ(int64_t(im.size()), nonzero) << ctx;
       ASSERT_EQ(*im.rbegin(), nonzero - 1) << ctx;
       ++like;

@@ -1,9 +1,7 @@
 // Property tests: the layout algebra against brute force on thousands of random layouts.
 //
-// Reproducing a failure: every test draws its cases from one run seed, printed by each test as
-// "[   seed   ] TESSERA_SEED=<n>" and overridable by that environment variable. Each test mixes the
-// seed with its own name, so `TESSERA_SEED=<n> test_properties --gtest_filter=Properties.<Name>`
-// replays exactly the failing case; the assertion message prints the operands in notation.
+// Reproducing a failure: `TESSERA_SEED=<n> test_properties --gtest_filter=Properties.<Name>`
+// (brute_force.hpp); the assertion message prints the operands in notation.
 //
 // Not vacuous: each test counts the cases that exercised its property (the operation was defined
 // and the check ran), prints the counts and asserts a minimum.
@@ -24,79 +22,19 @@
 
 #include <tessera.hpp>
 
+#include "brute_force.hpp"
+
 using namespace tessera;
 
 namespace {
 
-using Vec = std::vector<int64_t>;
-
-// ---------------------------------------------------------------------------------------------
-// Seed and random numbers.
-constexpr uint64_t kDefaultSeed = 20250611;
-
-uint64_t run_seed() {
-  static const uint64_t seed = [] {
-    const char* env = std::getenv("TESSERA_SEED");
-    return env && *env ? std::strtoull(env, nullptr, 0) : kDefaultSeed;
-  }();
-  return seed;
-}
-
-class Rng {
- public:
-  explicit Rng(const char* property) {
-    uint64_t h = 1469598103934665603ull ^ run_seed();  // FNV-1a of the name, keyed by the seed
-    for (const char* p = property; *p; ++p) h = (h ^ uint8_t(*p)) * 1099511628211ull;
-    g_.seed(h);
-    std::printf("[   seed   ] TESSERA_SEED=%llu (property %s)\n", (unsigned long long)run_seed(),
-                property);
-  }
-  // Uniform in [lo, hi]; written out (not std::uniform_int_distribution) so it is the same
-  // sequence with every standard library.
-  int64_t uni(int64_t lo, int64_t hi) { return lo + int64_t(g_() % uint64_t(hi - lo + 1)); }
-  bool coin(double p = 0.5) { return double(g_() >> 11) * 0x1.0p-53 < p; }
-
- private:
-  std::mt19937_64 g_;
-};
+using namespace tessera::testing;
 
 void report(const char* property, std::vector<std::pair<const char*, int64_t>> const& counts) {
   std::printf("[  counts  ] %s:", property);
   for (auto const& [name, n] : counts) std::printf(" %s=%lld", name, (long long)n);
   std::printf("\n");
 }
-
-// ---------------------------------------------------------------------------------------------
-// Brute force.
-struct Ref {
-  Vec s, d;  // the leaves, in order
-  Ref() = default;
-  explicit Ref(Layout const& l) {
-    for (int i = 0; i < l.shape.n; ++i)
-      if (!l.shape.tup[i]) s.push_back(l.shape.v[i]), d.push_back(l.stride.v[i]);
-  }
-  int64_t size() const {
-    int64_t p = 1;
-    for (int64_t x : s) p *= x;
-    return p;
-  }
-  int64_t operator()(int64_t i) const {
-    int64_t off = 0;
-    for (size_t k = 0; k + 1 < s.size(); ++k) off += (i % s[k]) * d[k], i /= s[k];
-    return off + i * d.back();
-  }
-  Vec image() const {
-    Vec r(static_cast<size_t>(size()));
-    for (size_t i = 0; i < r.size(); ++i) r[i] = (*this)(int64_t(i));
-    return r;
-  }
-  Vec distinct_image() const {
-    Vec r = image();
-    std::sort(r.begin(), r.end());
-    r.erase(std::unique(r.begin(), r.end()), r.end());
-    return r;
-  }
-};
 
 // A at any offset x >= 0: A itself on [0, size), and past it the extension of A's last leaf (the
 // last leaf takes the quotient). That extension is what composition uses when B reaches beyond
@@ -668,10 +606,13 @@ TEST(Properties, Inverses) {
 
     std::optional<Layout> Linv = attempt([&] { return left_inverse(L); });
     std::string why = message_of([&] { left_inverse(L); });
-    if (!left_divisible(L)) ASSERT_FALSE(Linv) << "left_inverse(" << str(L) << ") = " << str(*Linv);
-    // Divisible: defined, unless overlapping modes break the quasi-inverse (checked just below
-    // on what is returned), which must then be the reason given.
-    else if (!Linv) ASSERT_NE(why.find("no quasi-inverse"), std::string::npos) << str(L) << ": " << why;
+    if (!left_divisible(L)) {
+      ASSERT_FALSE(Linv) << "left_inverse(" << str(L) << ") = " << str(*Linv);
+    } else if (!Linv) {
+      // Divisible: defined, unless overlapping modes break the quasi-inverse (checked just below
+      // on what is returned), which must then be the reason given.
+      ASSERT_NE(why.find("no quasi-inverse"), std::string::npos) << str(L) << ": " << why;
+    }
     if (!Linv) {
       ++left_rejected;
       continue;
