@@ -161,4 +161,10 @@ TESSERA_HD constexpr CoordLayout<R> make_coord_layout(Layout const& l, Coord<R> 
   return out[0];
 }
 
+// An offset layout lowered the same way (rank 1: the coordinate is the offset), for layouts
+// whose strides are static memory offsets (shared-memory tiles).
+TESSERA_HD constexpr CoordLayout<1> make_offset_layout(Layout const& l) {
+  return make_coord_layout(l, Coord<1>{{1}});
+}
+
 }  // namespace tessera

@@ -99,12 +99,33 @@ template <int R>
 TESSERA_HD constexpr CoordLayout<R> coords_of(Spec<R> const& s) {
   return make_coord_layout(s.frg, s.tile);
 }
+// A layout without its mode `mode` (what slicing that mode leaves).
+TESSERA_HD constexpr Layout drop_mode(Layout const& l, int mode) {
+  LayoutBuilder b;
+  for (int i = 0; i < l.rank(); ++i)
+    if (i != mode) b.add(l[i]);
+  return b.get();
+}
 template <int R>
 TESSERA_HD constexpr Spec<R> drop_mode(Spec<R> const& s, int mode) {
-  LayoutBuilder b;
-  for (int i = 0; i < s.frg.rank(); ++i)
-    if (i != mode) b.add(s.frg[i]);
-  return Spec<R>{s.tile, b.get(), s.keep};
+  return Spec<R>{s.tile, drop_mode(s.frg, mode), s.keep};
+}
+
+// A thread's part of a whole tile: the coordinate of its first element (thread layout) and the
+// fragment it keeps, from two index layouts over the tile, checked together to be linear in the
+// tile's coordinates (make_coord_layouts).
+template <int R>
+struct ThreadParts {
+  Spec<R> frg;
+  CoordLayout<R> thr;
+};
+template <int R>
+TESSERA_HD constexpr ThreadParts<R> thread_parts(Spec<R> const& tile, Layout const& thread,
+                                                 Layout const& fragment) {
+  Layout both[2] = {thread, fragment};
+  CoordLayout<R> c[2];
+  make_coord_layouts(both, c, 2, tile.tile);
+  return {Spec<R>{tile.tile, fragment, tile.keep}, c[0]};
 }
 
 // A view of a rank-R tensor (T = void: an identity tensor, whose elements are coordinates).
@@ -129,14 +150,19 @@ struct TensorView {
     static constexpr CoordLayout<R> kC = coords_of(kS);
     return elem_less(kC(v), shape - origin);
   }
+  // The elements from coordinate c on, described by kNew: every step of the vocabulary (slice,
+  // at, partition) only moves the origin and the pointer and replaces the static part.
+  template <Spec<R> kNew>
+  TESSERA_HD inline TensorView<T, R, kUnit, kNew> moved(Coord<R> const& c) const {
+    TensorView<T, R, kUnit, kNew> r{ptr, stride, origin + c, shape};
+    if constexpr (!std::is_void_v<T>) r.ptr = ptr + stride(c);
+    return r;
+  }
   // The view with mode `kMode` of the fragment fixed at k: origin moves to that slice.
   template <int kMode>
   TESSERA_HD inline auto slice(int64_t k) const {
     static constexpr CoordLayout<R> kM = make_coord_layout(kS.frg[kMode], kS.tile);
-    const Coord<R> c = kM(k);
-    TensorView<T, R, kUnit, drop_mode(kS, kMode)> r{ptr, stride, origin + c, shape};
-    if constexpr (!std::is_void_v<T>) r.ptr = ptr + stride(c);
-    return r;
+    return moved<drop_mode(kS, kMode)>(kM(k));
   }
   TESSERA_HD inline auto operator()(Underscore, int64_t k) const { return slice<1>(k); }
   TESSERA_HD inline auto operator()(Underscore, Underscore, int64_t k) const { return slice<2>(k); }
@@ -145,9 +171,7 @@ struct TensorView {
     static_assert(kS.keep >= 0, "at: the view has no kept tile mode (local_tile coordinate `_`)");
     Coord<R> step;
     step.v[kS.keep] = k * kS.tile.v[kS.keep];
-    TensorView r{ptr, stride, origin + step, shape};
-    if constexpr (!std::is_void_v<T>) r.ptr = ptr + stride(step);
-    return r;
+    return moved<kS>(step);
   }
 };
 
@@ -160,23 +184,24 @@ struct OffsetView {
   T* ptr;
   TESSERA_HD static constexpr int64_t size() { return kFrg.size(); }
   TESSERA_HD inline T& operator()(int64_t v) const {
-    static constexpr CoordLayout<1> kF = make_coord_layout(kFrg, Coord<1>{{1}});
+    static constexpr CoordLayout<1> kF = make_offset_layout(kFrg);
     return ptr[kF(v)[0]];
   }
   template <int kMode>
   TESSERA_HD inline auto slice(int64_t k) const {
-    static constexpr CoordLayout<1> kM = make_coord_layout(kFrg[kMode], Coord<1>{{1}});
-    static constexpr Layout kRest = [] {
-      LayoutBuilder b;
-      for (int i = 0; i < kFrg.rank(); ++i)
-        if (i != kMode) b.add(kFrg[i]);
-      return b.get();
-    }();
-    return OffsetView<T, kRest>{ptr + kM(k)[0]};
+    static constexpr CoordLayout<1> kM = make_offset_layout(kFrg[kMode]);
+    return OffsetView<T, drop_mode(kFrg, kMode)>{ptr + kM(k)[0]};
   }
   TESSERA_HD inline auto operator()(Underscore, int64_t k) const { return slice<1>(k); }
   TESSERA_HD inline auto operator()(Underscore, Underscore, int64_t k) const { return slice<2>(k); }
 };
+
+// The thread's share of a static tile: its first element at ptr + kThr(thread), then kFrg.
+template <Layout kFrg, Layout kThr, class T>
+TESSERA_HD inline OffsetView<T, kFrg> thread_offset_view(T* ptr, int64_t thread) {
+  static constexpr CoordLayout<1> kT = make_offset_layout(kThr);
+  return {ptr + kT(thread)[0]};
+}
 
 // A tensor over a static layout, e.g. a shared-memory tile: make_tensor<kSA>(smem).
 template <Layout kL, class T>
@@ -262,9 +287,7 @@ TESSERA_HD inline auto local_tile(Tensor<T, R, kUnit> const& t, Cs... coord) {
   Coord<R> origin;
   for (int i = 0, j = 0; i < N; ++i)
     if (kProj.on[i]) origin.v[j] = idx[i] * kTiler.v[i], ++j;
-  TensorView<T, R, kUnit, kS> v{t.ptr, t.stride, origin, t.shape};
-  if constexpr (!std::is_void_v<T>) v.ptr = t.ptr + t.stride(origin);
-  return v;
+  return TensorView<T, R, kUnit, kS>{t.ptr, t.stride, {}, t.shape}.template moved<kS>(origin);
 }
 
 // One thread's slice of a TiledMMA (CuTe's thr_mma = tiled_mma.get_slice(t)). `Cfg::kMma` is
@@ -280,29 +303,18 @@ struct ThrMMA {
   template <Operand kOp, class T, int R, int kUnit, Spec<R> kS>
   TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
     static_assert(kS.frg == kS.compact(), "partition: the view must be a whole tile (local_tile)");
-    struct Parts {
-      Spec<R> frg;
-      CoordLayout<R> thr;
-    };
-    static constexpr Parts kP = [] {
+    static constexpr ThreadParts<R> kP = [] {
       ThreadPartition p = Cfg::kMma.partitioner(kOp, kS.compact());
-      Layout both[2] = {p.thread, p.fragment};
-      CoordLayout<R> c[2];
-      make_coord_layouts(both, c, 2, kS.tile);
-      return Parts{Spec<R>{kS.tile, p.fragment, kS.keep}, c[0]};
+      return thread_parts(kS, p.thread, p.fragment);
     }();
-    const Coord<R> c = kP.thr(thread);
-    TensorView<T, R, kUnit, kP.frg> r{v.ptr, v.stride, v.origin + c, v.shape};
-    if constexpr (!std::is_void_v<T>) r.ptr = v.ptr + v.stride(c);
-    return r;
+    return v.template moved<kP.frg>(kP.thr(thread));
   }
   // The thread's share of a static tile (shared memory): offsets straight from the algebra.
   template <Operand kOp, class T, Layout kL>
   TESSERA_HD inline auto partition(OffsetView<T, kL> const& v) const {
     static_assert(kL.rank() == 2, "partition: the view must be a whole (rows, cols) tile");
     static constexpr ThreadPartition kP = Cfg::kMma.partitioner(kOp, kL);
-    static constexpr CoordLayout<1> kThr = make_coord_layout(kP.thread, Coord<1>{{1}});
-    return OffsetView<T, kP.fragment>{v.ptr + kThr(thread)[0]};
+    return thread_offset_view<kP.fragment, kP.thread>(v.ptr, thread);
   }
   template <class V>
   TESSERA_HD inline auto partition_C(V const& v) const { return partition<Operand::kC>(v); }
@@ -321,28 +333,14 @@ struct ThrCopy {
   template <class T, int R, int kUnit, Spec<R> kS>
   TESSERA_HD inline auto partition_S(TensorView<T, R, kUnit, kS> const& v) const {
     static_assert(kS.frg == kS.compact(), "partition_S: the view must be a whole tile (local_tile)");
-    struct Parts {
-      Spec<R> frg;
-      CoordLayout<R> thr;
-    };
-    static constexpr Parts kP = [] {
-      Layout both[2] = {Cfg::kCopy.tidfrg(kS.compact(), false)[0],
-                        Cfg::kCopy.partition_S(kS.compact(), 0).layout};
-      CoordLayout<R> c[2];
-      make_coord_layouts(both, c, 2, kS.tile);
-      return Parts{Spec<R>{kS.tile, both[1], kS.keep}, c[0]};
-    }();
-    const Coord<R> c = kP.thr(thread);
-    TensorView<T, R, kUnit, kP.frg> r{v.ptr, v.stride, v.origin + c, v.shape};
-    if constexpr (!std::is_void_v<T>) r.ptr = v.ptr + v.stride(c);
-    return r;
+    static constexpr ThreadParts<R> kP = thread_parts(kS, Cfg::kCopy.tidfrg(kS.compact(), false)[0],
+                                                      Cfg::kCopy.partition_S(kS.compact(), 0).layout);
+    return v.template moved<kP.frg>(kP.thr(thread));
   }
   template <class T, Layout kL>
   TESSERA_HD inline auto partition_D(OffsetView<T, kL> const& v) const {
-    static constexpr Layout kThrL = Cfg::kCopy.tidfrg(kL, true)[0];
-    static constexpr Layout kFrg = Cfg::kCopy.partition_D(kL, 0).layout;
-    static constexpr CoordLayout<1> kThr = make_coord_layout(kThrL, Coord<1>{{1}});
-    return OffsetView<T, kFrg>{v.ptr + kThr(thread)[0]};
+    return thread_offset_view<Cfg::kCopy.partition_D(kL, 0).layout, Cfg::kCopy.tidfrg(kL, true)[0]>(
+        v.ptr, thread);
   }
 };
 
