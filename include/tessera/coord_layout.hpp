@@ -108,7 +108,7 @@ TESSERA_HD constexpr void make_coord_layouts(Layout const* layouts, CoordLayout<
   for (int li = 0; li < n; ++li) {
     Modes in = leaves(layouts[li]), split;
     for (int i = 0; i < in.n; ++i) {
-      if (in.d[i] < 0) {
+      if (R > 1 && in.d[i] < 0) {  // (rank 1, an offset layout, takes any stride)
         Text t;
         t << "coord_layout: " << layouts[li] << " has a negative stride; tile coordinates need "
           << "non-negative index strides";

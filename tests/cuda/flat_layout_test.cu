@@ -37,8 +37,8 @@ TESSERA_HD constexpr bool same_coords(TileCoords const& c, int64_t threads, int6
 
 // The common.cuh example: step1's C fragment rows keep two terms, the stride-0 leaves go.
 constexpr FlatLayout kStep1Rows = flat(parse_layout("(1,(4,2),(4,2)):(0,(1,64),(0,0))"));
-static_assert(kStep1Rows.terms == 2 && kStep1Rows.div[1] == 4 && kStep1Rows.stride[1] == 64 &&
-              kStep1Rows.last_stride == 0);
+static_assert(kStep1Rows.offsets.terms == 2 && kStep1Rows.offsets.div[1] == 4 &&
+              kStep1Rows.offsets.stride[1][0] == 64 && kStep1Rows.offsets.last_stride[0] == 0);
 static_assert(same_function(parse_layout("(1,(4,2),(4,2)):(0,(1,64),(0,0))")));
 
 // The partitions the kernels lower (01/02: step1; 04: step4), as the kernels build them.
