@@ -89,6 +89,16 @@ if command -v cuobjdump >/dev/null; then
   else
     echo "SASS check 05: FAILED"; status=1
   fi
+  # The kernels written in the vocabulary against their hand-indexed twins (tests/cuda/twins):
+  # the k-loops' memory and math SASS counts, side by side.
+  twins=()
+  for k in kernels/gemm/0[1-4]_*.cu; do
+    t=tests/cuda/twins/$(basename "$k" | cut -c1-2)_hand.cu
+    [ -f "$t" ] && twins+=("$k" "$t")
+  done
+  python3 tests/cuda/sass_twins.py "$(command -v nvcc)" include build-gpu/sass_twins "${twins[@]}" 2>&1 \
+    | tee "$OUT/sass_twins.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   # Kernel 01's k-loop against seed 000's hand-written kernel (issue 5): FFMA count, no LDL/STL.
   tests/cuda/ffma_check.sh build-gpu 2>&1 | tee "$OUT/ffma_check.txt"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1

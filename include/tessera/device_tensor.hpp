@@ -58,6 +58,10 @@ TESSERA_HD constexpr Coord<int(sizeof...(Ts))> make_shape(Ts... xs) {
 }
 
 namespace detail {
+TESSERA_HD constexpr bool same_name(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
 template <class... Ts>
 TESSERA_HD constexpr int unit_mode() {
   constexpr bool is_unit[] = {std::is_same_v<Ts, Unit>...};
@@ -78,6 +82,14 @@ TESSERA_HD constexpr auto make_stride(Ts... xs) {
   constexpr int kUnit = detail::unit_mode<Ts...>();
   static_assert(kUnit >= -1, "make_stride: at most one mode can have the static unit stride");
   return Strides<int(sizeof...(Ts)), kUnit>{{detail::stride_value(xs)...}};
+}
+
+// Strides (s0, s1, ...) of which mode kUnit is known to be 1 (a static 1; its value is not
+// read): for kernels instantiated per operand major, make_stride<kMajorMode>(s_m, s_k).
+template <int kUnit, class... Ts>
+TESSERA_HD constexpr auto make_stride(Ts... xs) {
+  static_assert(kUnit >= 0 && kUnit < int(sizeof...(Ts)), "make_stride: the unit mode is not a mode");
+  return Strides<int(sizeof...(Ts)), kUnit>{{int64_t(xs)...}};
 }
 
 // The static part of a view: the tile it lives in, its fragment over the tile's compact index
@@ -133,6 +145,7 @@ template <class T, int R, int kUnit, Spec<R> kS>
 struct TensorView {
   static constexpr Spec<R> kSpec = kS;
   static constexpr int kRank = R;
+  using Element = T;
   T* ptr;                  // the element at origin (unused for identity tensors)
   Strides<R, kUnit> stride;
   Coord<R> origin, shape;  // in the whole tensor
@@ -175,38 +188,74 @@ struct TensorView {
   }
 };
 
-// A view whose memory layout is static (shared memory, a fixed tile): element v is at
-// ptr[F(v)], F the fragment's offset layout (a template argument, lowered like a coordinate
-// layout of rank 1). Partitions of it are the algebra's partitions of the layout itself.
-template <class T, Layout kFrg>
+// Whether every offset of `mode` is a multiple of the swizzle's span: moving along it commutes
+// with the swizzle, Sw(x + o) = Sw(x) + o (a pipeline stage of whole swizzle periods).
+TESSERA_HD constexpr bool commutes_with(Swizzle const& sw, Layout const& mode) {
+  for (int64_t i = 0; i < mode.size(); ++i)
+    if (mode(i) % sw.span() != 0) return false;
+  return true;
+}
+
+// A view whose memory layout is static (shared memory, a fixed tile), possibly swizzled: element
+// v is at ptr[Sw(off + F(v))], F the fragment's offset layout (a template argument, lowered like
+// a coordinate layout of rank 1), Sw the swizzle (none: ptr[F(v)]). Partitions of it are the
+// algebra's partitions of the layout itself. A step inside a swizzled tile (a thread's offset, a
+// k-block) moves `off`, under the swizzle; a step by whole swizzle periods (a pipeline stage)
+// moves `ptr`, which costs nothing per element.
+template <class T, Layout kFrg, Swizzle kSw = Swizzle{}>
 struct OffsetView {
   static constexpr Layout kLayout = kFrg;
+  static constexpr Swizzle kSwizzle = kSw;
+  static constexpr bool kSwizzled = kSw.bits > 0;
+  using Element = T;
   T* ptr;
+  int64_t off = 0;  // swizzled views only: the offset inside the swizzled tile
   TESSERA_HD static constexpr int64_t size() { return kFrg.size(); }
   TESSERA_HD inline T& operator()(int64_t v) const {
     static constexpr CoordLayout<1> kF = make_offset_layout(kFrg);
-    return ptr[kF(v)[0]];
+    if constexpr (kSwizzled) {
+      // On 32 bits: a tile's offsets are small, and the swizzle's shifts and masks are cheaper.
+      const uint32_t x = uint32_t(off + kF(v)[0]);
+      constexpr uint32_t kMask = uint32_t(kSw.yyy_mask());
+      return ptr[kSw.shift >= 0 ? x ^ ((x & kMask) >> kSw.shift) : x ^ ((x & kMask) << -kSw.shift)];
+    }
+    else return ptr[kF(v)[0]];
+  }
+  // The view moved by offset o and described by kNew.
+  template <Layout kNew, bool kUnderSwizzle = kSwizzled>
+  TESSERA_HD inline OffsetView<T, kNew, kSw> moved(int64_t o) const {
+    if constexpr (kUnderSwizzle) return {ptr, off + o};
+    else return {ptr + o, off};
   }
   template <int kMode>
   TESSERA_HD inline auto slice(int64_t k) const {
     static constexpr CoordLayout<1> kM = make_offset_layout(kFrg[kMode]);
-    return OffsetView<T, drop_mode(kFrg, kMode)>{ptr + kM(k)[0]};
+    return moved<drop_mode(kFrg, kMode), kSwizzled && !commutes_with(kSw, kFrg[kMode])>(kM(k)[0]);
   }
   TESSERA_HD inline auto operator()(Underscore, int64_t k) const { return slice<1>(k); }
   TESSERA_HD inline auto operator()(Underscore, Underscore, int64_t k) const { return slice<2>(k); }
+  TESSERA_HD inline auto operator()(Underscore, Underscore, Underscore, int64_t k) const {
+    return slice<3>(k);
+  }
 };
 
-// The thread's share of a static tile: its first element at ptr + kThr(thread), then kFrg.
-template <Layout kFrg, Layout kThr, class T>
-TESSERA_HD inline OffsetView<T, kFrg> thread_offset_view(T* ptr, int64_t thread) {
+// The thread's share of a static tile: its first element at offset kThr(thread), then kFrg.
+template <Layout kFrg, Layout kThr, class T, Layout kL, Swizzle kSw>
+TESSERA_HD inline OffsetView<T, kFrg, kSw> thread_offset_view(OffsetView<T, kL, kSw> const& v,
+                                                              int64_t thread) {
   static constexpr CoordLayout<1> kT = make_offset_layout(kThr);
-  return {ptr + kT(thread)[0]};
+  return v.template moved<kFrg>(kT(thread)[0]);
 }
 
-// A tensor over a static layout, e.g. a shared-memory tile: make_tensor<kSA>(smem).
+// A tensor over a static layout, e.g. a shared-memory tile: make_tensor<kSA>(smem), or over a
+// swizzled one (Sw o off o L): make_tensor<composition(Swizzle(3, 3, 4), kSA)>(smem).
 template <Layout kL, class T>
 TESSERA_HD constexpr OffsetView<T, kL> make_tensor(T* ptr) {
   return {ptr};
+}
+template <SwizzledLayout kL, class T>
+TESSERA_HD constexpr OffsetView<T, kL.layout, kL.swizzle> make_tensor(T* ptr) {
+  return {ptr, kL.offset};
 }
 
 // A whole tensor: pointer, run-time shape and strides, e.g. (M,K):(1,lda).
@@ -290,6 +339,59 @@ TESSERA_HD inline auto local_tile(Tensor<T, R, kUnit> const& t, Cs... coord) {
   return TensorView<T, R, kUnit, kS>{t.ptr, t.stride, {}, t.shape}.template moved<kS>(origin);
 }
 
+// A register fragment: N values of T, compact (CuTe's make_fragment_like / make_tensor<T>), in
+// kSlices equal slices along its last mode (a k-block each for an MMA operand):
+// fragment(_, _, k) is slice k, a reference to N / kSlices of the same registers.
+template <class T, int N, int kSlices = 1>
+struct FragmentRef {
+  static_assert(N % kSlices == 0, "Fragment: the slices must divide the values");
+  T* v;
+  TESSERA_HD constexpr T& operator()(int i) const { return v[i]; }
+  TESSERA_HD static constexpr int size() { return N; }
+  TESSERA_HD constexpr FragmentRef<T, N / kSlices> operator()(Underscore, Underscore, int k) const {
+    return {v + k * (N / kSlices)};
+  }
+};
+template <class T, int N, int kSlices = 1>
+struct Fragment {
+  static_assert(N % kSlices == 0, "Fragment: the slices must divide the values");
+  T v[N];
+  TESSERA_HD constexpr T& operator()(int i) { return v[i]; }
+  TESSERA_HD constexpr T const& operator()(int i) const { return v[i]; }
+  TESSERA_HD static constexpr int size() { return N; }
+  TESSERA_HD constexpr FragmentRef<T, N / kSlices> operator()(Underscore, Underscore, int k) {
+    return {v + k * (N / kSlices)};
+  }
+  TESSERA_HD constexpr FragmentRef<T const, N / kSlices> operator()(Underscore, Underscore, int k) const {
+    return {v + k * (N / kSlices)};
+  }
+  // The same registers as a view (what a copy writes through: `auto` of it does not copy them).
+  TESSERA_HD constexpr FragmentRef<T, N, kSlices> ref() { return {v}; }
+};
+template <class T, class V>
+TESSERA_HD constexpr Fragment<T, int(V::size())> make_fragment_like(V const&) {
+  return {};
+}
+// Every value of a fragment set to zero.
+template <class F>
+TESSERA_HD constexpr void clear(F& f) {
+TESSERA_UNROLL
+  for (int i = 0; i < F::size(); ++i) f(i) = {};
+}
+
+// The instruction of a TiledMMA configuration: Cfg::MmaOp, or scalar FMA when it names none.
+template <class Cfg>
+struct MmaOpOf {
+  using type = atom::UniversalFMA;
+};
+template <class Cfg>
+  requires requires { typename Cfg::MmaOp; }
+struct MmaOpOf<Cfg> {
+  using type = typename Cfg::MmaOp;
+};
+template <class Cfg>
+using mma_op_t = typename MmaOpOf<Cfg>::type;
+
 // One thread's slice of a TiledMMA (CuTe's thr_mma = tiled_mma.get_slice(t)). `Cfg::kMma` is
 // the TiledMMA (a type carries it: an atom's name is a string, which a template argument cannot
 // hold).
@@ -309,12 +411,13 @@ struct ThrMMA {
     }();
     return v.template moved<kP.frg>(kP.thr(thread));
   }
-  // The thread's share of a static tile (shared memory): offsets straight from the algebra.
-  template <Operand kOp, class T, Layout kL>
-  TESSERA_HD inline auto partition(OffsetView<T, kL> const& v) const {
-    static_assert(kL.rank() == 2, "partition: the view must be a whole (rows, cols) tile");
+  // The thread's share of a static tile (shared memory), (rows, cols) or with further modes
+  // (pipeline stages), which stay last: offsets straight from the algebra.
+  template <Operand kOp, class T, Layout kL, Swizzle kSw>
+  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
+    static_assert(kL.rank() >= 2, "partition: the view must be a whole (rows, cols, ...) tile");
     static constexpr ThreadPartition kP = Cfg::kMma.partitioner(kOp, kL);
-    return thread_offset_view<kP.fragment, kP.thread>(v.ptr, thread);
+    return thread_offset_view<kP.fragment, kP.thread>(v, thread);
   }
   template <class V>
   TESSERA_HD inline auto partition_C(V const& v) const { return partition<Operand::kC>(v); }
@@ -322,6 +425,47 @@ struct ThrMMA {
   TESSERA_HD inline auto partition_A(V const& v) const { return partition<Operand::kA>(v); }
   template <class V>
   TESSERA_HD inline auto partition_B(V const& v) const { return partition<Operand::kB>(v); }
+
+  // The registers of this thread's A / B / C fragments for a tile (CuTe's partition_fragment_*):
+  // the operand registers of the configuration's instruction (MmaOp), one slice per k-block
+  // (A, B) or a single slice (C, fp32 accumulators), in the partition's value order.
+  template <class V>
+  TESSERA_HD static auto partition_fragment_A(V const&) { return typename FragmentOf<Operand::kA, V>::type{}; }
+  template <class V>
+  TESSERA_HD static auto partition_fragment_B(V const&) { return typename FragmentOf<Operand::kB, V>::type{}; }
+  template <class V>
+  TESSERA_HD static auto partition_fragment_C(V const&) { return typename FragmentOf<Operand::kC, V>::type{}; }
+
+ private:
+  // The (rows, cols) tile a view covers (its first two modes).
+  template <class V>
+  TESSERA_HD static constexpr Layout tile_layout() {
+    if constexpr (requires { V::kLayout; }) {
+      LayoutBuilder b;
+      b.add(V::kLayout[0]);
+      b.add(V::kLayout[1]);
+      return b.get();
+    } else {
+      return V::kSpec.compact();
+    }
+  }
+  template <Operand kOp, class V>
+  struct FragmentOf {
+    using Op = mma_op_t<Cfg>;
+    using Reg = std::conditional_t<kOp == Operand::kA, typename Op::ARegister, typename Op::BRegister>;
+    static constexpr Layout kFrg = Cfg::kMma.partitioner(kOp, tile_layout<V>()).fragment;  // (V,M,K) / (V,M,N)
+    static constexpr int64_t kBits = [] {
+      using E = std::remove_const_t<typename V::Element>;
+      if constexpr (std::is_void_v<E>) return int64_t(32);
+      else return 8 * int64_t(sizeof(E));
+    }();
+    static constexpr int64_t kRegs = kFrg.size() * kBits / (8 * int64_t(sizeof(Reg)));
+    static_assert(kOp == Operand::kC || kFrg.rank() == 3, "partition_fragment: the tile must be (MN, K)");
+    static_assert(kOp == Operand::kC || kRegs * 8 * int64_t(sizeof(Reg)) == kFrg.size() * kBits,
+                  "partition_fragment: the values do not fill whole registers");
+    using type = std::conditional_t<kOp == Operand::kC, Fragment<float, int(kFrg.size())>,
+                                    Fragment<Reg, int(kRegs), int(kFrg[kFrg.rank() - 1].size())>>;
+  };
 };
 
 // One thread's slice of a TiledCopy (`Cfg::kCopy`): partition_S of the source tile and
@@ -330,32 +474,32 @@ template <class Cfg>
 struct ThrCopy {
   int64_t thread;
 
-  template <class T, int R, int kUnit, Spec<R> kS>
-  TESSERA_HD inline auto partition_S(TensorView<T, R, kUnit, kS> const& v) const {
-    static_assert(kS.frg == kS.compact(), "partition_S: the view must be a whole tile (local_tile)");
-    static constexpr ThreadParts<R> kP = thread_parts(kS, Cfg::kCopy.tidfrg(kS.compact(), false)[0],
-                                                      Cfg::kCopy.partition_S(kS.compact(), 0).layout);
+  template <class V>
+  TESSERA_HD inline auto partition_S(V const& v) const { return partition<false>(v); }
+  template <class V>
+  TESSERA_HD inline auto partition_D(V const& v) const { return partition<true>(v); }
+
+  // The copy's registers are a fragment's own, in its value order (CuTe's retile_D): a view of
+  // the same registers. The configuration checks that the copy's (thread, value) layout is the
+  // fragment's partition.
+  template <class F>
+  TESSERA_HD static constexpr auto retile_D(F& fragment) { return fragment.ref(); }
+
+ private:
+  template <bool kDst, class T, int R, int kUnit, Spec<R> kS>
+  TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
+    static_assert(kS.frg == kS.compact(), "partition_S/D: the view must be a whole tile (local_tile)");
+    static constexpr ThreadParts<R> kP =
+        thread_parts(kS, Cfg::kCopy.tidfrg(kS.compact(), kDst)[0],
+                     Cfg::kCopy.partition(kS.compact(), 0, kDst).layout);
     return v.template moved<kP.frg>(kP.thr(thread));
   }
-  template <class T, Layout kL>
-  TESSERA_HD inline auto partition_D(OffsetView<T, kL> const& v) const {
-    return thread_offset_view<Cfg::kCopy.partition_D(kL, 0).layout, Cfg::kCopy.tidfrg(kL, true)[0]>(
-        v.ptr, thread);
+  template <bool kDst, class T, Layout kL, Swizzle kSw>
+  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
+    return thread_offset_view<Cfg::kCopy.partition(kL, 0, kDst).layout, Cfg::kCopy.tidfrg(kL, kDst)[0]>(
+        v, thread);
   }
 };
-
-// A register fragment: N values of T, compact (CuTe's make_fragment_like / make_tensor<T>).
-template <class T, int N>
-struct Fragment {
-  T v[N];
-  TESSERA_HD constexpr T& operator()(int i) { return v[i]; }
-  TESSERA_HD constexpr T const& operator()(int i) const { return v[i]; }
-  TESSERA_HD static constexpr int size() { return N; }
-};
-template <class T, class V>
-TESSERA_HD constexpr Fragment<T, int(V::size())> make_fragment_like(V const&) {
-  return {};
-}
 
 // copy(src, dst, pred): dst(v) = src(v) where pred(v) is inside the tensor, else zero (CuTe's
 // copy_if with a zero-filled destination). `pred` is the identity tensor partitioned like src.
@@ -366,12 +510,14 @@ TESSERA_UNROLL
   for (int v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
 }
 
-// copy(src, dst): registers from a static-layout view (shared memory).
-template <class T, Layout kL, int N>
-TESSERA_HD inline void copy(OffsetView<T, kL> const& src, Fragment<std::remove_const_t<T>, N>& dst) {
-  static_assert(kL.size() == N, "copy: source and destination sizes differ");
+// copy(src, dst): registers from a static-layout view (shared memory), each value converted to
+// the register's type (e.g. fp32 -> tf32, rounded).
+template <class T, Layout kL, Swizzle kSw, class Dst>
+TESSERA_HD inline void copy(OffsetView<T, kL, kSw> const& src, Dst&& dst) {
+  using D = std::remove_cvref_t<decltype(dst(0))>;
+  static_assert(kL.size() == std::remove_cvref_t<Dst>::size(), "copy: source and destination sizes differ");
 TESSERA_UNROLL
-  for (int v = 0; v < N; ++v) dst(v) = src(v);
+  for (int v = 0; v < int(kL.size()); ++v) dst(v) = D(src(v));
 }
 
 #if defined(__CUDACC__)
@@ -381,9 +527,10 @@ TESSERA_UNROLL
 // elements inside the tensor (they run along the contiguous mode: inside is monotone).
 // NOTE: the source address is passed whether or not it is inside: a cp.async of 0 source bytes
 // reads nothing (as CuTe's zero-fill atoms do); a select between two addresses became branches.
-template <class Cfg, class Src, class T, Layout kL, class Pred>
-__device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, OffsetView<T, kL> const& dst,
+template <class Cfg, class Src, class T, Layout kL, Swizzle kSw, class Pred>
+__device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, OffsetView<T, kL, kSw> const& dst,
                                      Pred const& pred) {
+  static_assert(Cfg::kCopy.atom.op == CopyOp::kCpAsync, "copy: a predicated global -> shared copy needs a cp.async atom");
   constexpr int64_t kVec = Cfg::kCopy.atom.values();
   constexpr int64_t kBytes = Cfg::kCopy.atom.elem_bits / 8 * kVec;
   static_assert(kBytes == 4 || kBytes == 16, "copy: the cp.async atoms copy 4 or 16 bytes");
@@ -421,7 +568,54 @@ TESSERA_UNROLL
     }
   }
 }
+
+// copy(thr_copy, src, dst): shared -> registers with the TiledCopy's atom. `src` is the copy's
+// partition_S of a shared tile (sliced to one k-block), `dst` the registers (retile_D of the
+// MMA fragment: the configuration checks that the copy's values are the fragment's, in order).
+//   ldmatrix .xN{.trans}: per atom, each lane gives the address of its first value (a 16-byte
+//     row) and receives N 32-bit registers, i.e. the atom's values in order;
+//   a plain copy: value by value, converted to the register type (fp32 -> tf32 rounds).
+template <class Cfg, class T, Layout kL, Swizzle kSw, class Dst>
+__device__ __forceinline__ void copy(ThrCopy<Cfg> const&, OffsetView<T, kL, kSw> const& src, Dst&& dst) {
+  constexpr CopyAtom kAtom = Cfg::kCopy.atom;
+  if constexpr (kAtom.op == CopyOp::kLdsm || kAtom.op == CopyOp::kLdsmTrans) {
+    constexpr int64_t kValues = kAtom.values(), kBits = 8 * int64_t(sizeof(T));
+    constexpr int kRegs = int(kValues * kBits / 32);  // ldmatrix .x1 / .x2 / .x4
+    using Reg = std::remove_cvref_t<decltype(dst(0))>;
+    static_assert(sizeof(Reg) == 4, "copy: ldmatrix fills 32-bit registers");
+    static_assert(kL.size() % kValues == 0 && kL.size() / kValues * kRegs == std::remove_cvref_t<Dst>::size(),
+                  "copy: the registers must hold exactly the ldmatrix values of the source");
+TESSERA_UNROLL
+    for (int c = 0; c < int(kL.size() / kValues); ++c)
+      ptx::ldmatrix<kRegs, kAtom.op == CopyOp::kLdsmTrans>(reinterpret_cast<uint32_t*>(&dst(c * kRegs)),
+                                                           &src(c * kValues));
+  } else {
+    static_assert(kAtom.op == CopyOp::kUniversal, "copy: shared -> registers takes ldmatrix or a plain copy atom");
+    copy(src, dst);
+  }
+}
 #endif
+
+// gemm(thr_mma, A, B, C): C += A B for one k-block with the configuration's instruction (MmaOp):
+// A (V,M) and B (V,N) are the operand registers of the k-block (fragment(_, _, k)), C (V,M,N)
+// the accumulators. One instruction per (m, n) atom, m walked backwards on odd n so that
+// consecutive instructions share an operand (FMAs: register banks; MMAs: B fragments).
+template <class Cfg, class A, class B, class C>
+TESSERA_HD inline void gemm(ThrMMA<Cfg> const&, A const& a, B const& b, C& c) {
+  using Op = mma_op_t<Cfg>;
+  static_assert(detail::same_name(Op::atom().name, Cfg::kMma.atom.name),
+                "gemm: the configuration's MmaOp is not the TiledMMA's atom (name a matching MmaOp)");
+  constexpr int kM = int(A::size()) / Op::kA, kN = int(B::size()) / Op::kB;
+  static_assert(kM * Op::kA == A::size() && kN * Op::kB == B::size() && C::size() == kM * kN * Op::kC,
+                "gemm: the fragments are not (V,M) x (V,N) -> (V,M,N) of the instruction");
+TESSERA_UNROLL
+  for (int n = 0; n < kN; ++n)
+TESSERA_UNROLL
+    for (int i = 0; i < kM; ++i) {
+      const int m = n % 2 ? kM - 1 - i : i;
+      Op::fma(&c(Op::kC * (m + kM * n)), &a(Op::kA * m), &b(Op::kB * n));
+    }
+}
 
 // gemm for a scalar-FMA TiledMMA on one k-block: C(m,n) += A(m) * B(n), the (V,M) and (V,N)
 // fragments of A and B (V = 1) against C's (V,M,N), all compact.
@@ -453,7 +647,8 @@ TESSERA_UNROLL
     for (int i = 0; i < kGroup; ++i)
       if (pred.inside(v0 + i)) {
         auto& x = d(v0 + i);
-        x = beta == 0.0f ? alpha * a[i] : alpha * a[i] + beta * x;
+        using Out = std::remove_cvref_t<decltype(x)>;
+        x = Out(beta == 0.0f ? alpha * a[i] : alpha * a[i] + beta * float(x));
       }
 TESSERA_UNROLL
     for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];

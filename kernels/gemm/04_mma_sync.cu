@@ -3,72 +3,60 @@
 // What it adds to 03 (each a layout decision, made once in the configs below):
 //   - the MMA atom is a warp-wide tensor-core instruction: mma.sync m16n8k16 (f16, bf16) or
 //     m16n8k8 (tf32), F32 accumulators; atoms (2,2,1) = 4 warps = 128 threads, permutation
-//     (32,32,K) (seed 003: N visited twice per atom), CTA tile 128x128x32, 64 accumulators;
+//     (32,32,K) (seed 003: N visited twice per atom), CTA tile 128x128x32, 128 accumulators;
 //   - shared tiles stored the way global memory is contiguous (K-major for a k-contiguous
 //     operand, MN-major otherwise), each composed with a Swizzle so that every 16-byte cp.async
 //     store and every ldmatrix row read is conflict-free (checked statically with analysis.hpp);
 //   - fragments reach registers through ldmatrix (x4; .trans for an MN-major tile), through a
 //     TiledCopy whose (thread, value) layout is the TiledMMA's own A / B layout: the registers
 //     ldmatrix fills are exactly the MMA's fragment (checked statically, value by value);
-//     tf32 (32-bit elements; ldmatrix has no 32-bit transpose) reads its fragments with LDS.32
-//     straight from the TiledMMA partition of the swizzled tile;
+//     tf32 (32-bit elements; ldmatrix has no 32-bit transpose) copies its fragments value by
+//     value from the same partition, rounding each to tf32 (the tf32 register type);
 //   - a kStages-deep cp.async pipeline as in 03; residues zero-filled (partial 16-byte copies);
 //     an operand whose pointer or leading dimension is not 16-byte aligned is first copied
 //     K-major into an aligned scratch buffer (as 05 does), so the kernel reads aligned operands.
+//
+// The kernel body is the algebra of tessera/device_tensor.hpp: local_tile, partition_S/D,
+// partition_A/B/C, copy (cp.async, ldmatrix), gemm (mma.sync), axpby.
 //
 // NOTE: the tf32 fragments are rounded to nearest (cvt.rna.tf32.f32) in registers: the
 // instruction itself truncates the low 13 bits, which doubles the error.
 #include <type_traits>
 
-#include "elem.cuh"
+#include <tessera/device_tensor.hpp>
 
-// NOTE: each configuration computes the layouts of both fragment paths (ldmatrix for 16-bit,
-// LDS.32 for tf32) and uses one; nvcc warns about the other's unreferenced members.
-#pragma nv_diag_suppress 177
+#include "elem.cuh"
 
 namespace tessera::ladder {
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// Element types and their atoms.
 
 // Which mode of an operand is contiguous in global memory, and so in its shared tile: K (BLAS
 // 'T' for A, 'N' for B) or M/N ('N' for A, 'T' for B).
 enum class Major { kK, kMN };
 
-__device__ __forceinline__ uint32_t to_tf32(uint32_t bits) { return ptx::to_tf32(__uint_as_float(bits)); }
-
+// Element types, their instructions and k-tile / pipeline defaults.
 template <Elem E>
 struct ElemInfo;
 template <>
 struct ElemInfo<Elem::kF16> : ElemOut<Elem::kF16> {
   static constexpr int64_t kBK = 32, kStages = 4;
-  TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x16_f32f16(); }
-  __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
-    ptx::mma_m16n8k16_f32f16(d, a, b, d);
-  }
+  using MmaOp = atom::SM80_16x8x16_F32F16F16F32_TN;
 };
 template <>
 struct ElemInfo<Elem::kBF16> : ElemOut<Elem::kBF16> {
   static constexpr int64_t kBK = 32, kStages = 4;
-  TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x16_f32bf16(); }
-  __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
-    ptx::mma_m16n8k16_f32bf16(d, a, b, d);
-  }
+  using MmaOp = atom::SM80_16x8x16_F32BF16BF16F32_TN;
 };
 template <>
 struct ElemInfo<Elem::kTF32> : ElemOut<Elem::kTF32> {
   static constexpr int64_t kBK = 32, kStages = 3;
-  TESSERA_HD static constexpr MmaAtom atom() { return atom::sm80_16x8x8_f32tf32(); }
-  __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
-    ptx::mma_m16n8k8_f32tf32(d, a, b, d);
-  }
+  using MmaOp = atom::SM80_16x8x8_F32TF32TF32F32_TN;
 };
 
 // The TiledMMA of every configuration: seed 003's step 4 with the element type's atom.
 template <Elem E>
 TESSERA_HD constexpr TiledMMA step4_mma() {
-  const MmaAtom a = ElemInfo<E>::atom();
+  const MmaAtom a = ElemInfo<E>::MmaOp::atom();
   return make_tiled_mma(a, parse_layout("(2,2,1):(1,2,0)"),
                         make_tile(Layout(32), Layout(32), Layout(a.k)));
 }
@@ -84,25 +72,15 @@ TESSERA_HD constexpr Swizzle smem_swizzle(int64_t bits, Major major) {
   return major == Major::kK ? Swizzle(3, 2, 3) : Swizzle(2, 3, 7);
 }
 
-// A layout's coordinate runs `n` consecutive values along one mode of a TileCoords: value v at
-// (row0 + v, col0) (mode 0) or (row0, col0 + v) (mode 1).
-TESSERA_HD constexpr bool runs_along(TileCoords const& c, int64_t n, int mode) {
-  for (int64_t v = 0; v < n; ++v) {
-    int64_t r = c.frg_row(v) - c.frg_row(0), k = c.frg_col(v) - c.frg_col(0);
-    if ((mode == 0 && (r != v || k != 0)) || (mode == 1 && (r != 0 || k != v))) return false;
-  }
-  return true;
-}
-
-// Equal partitions, value by value, for every thread: how a copy's registers are checked
-// against the MMA's fragment. Each side is (thread -> offset) + (value -> offset), so
+// Equal partitions, value by value, for every thread: how a copy's registers (its destination)
+// are checked against the MMA's fragment, as functions of the tile's coordinates. Each side is (thread -> offset) + (value -> offset), so
 // c_thr(t) + c_frg(i) == m_thr(t) + m_frg(i) for every (t, i) exactly when the thread offsets
 // differ by one constant for every t and the value offsets by its opposite for every i (take
 // i = 0, then t = 0): threads + values evaluations instead of threads x values.
 // NOTE: the product form cost every front end (EDG twice, g++ once) seconds per configuration.
 TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& mma, Operand op,
                                          Layout const& tile) {
-  Layout c_thr = copy_thread_offsets(copy, tile, true), c_frg = copy.partition_D(tile, 0).layout;
+  Layout c_thr = copy.tidfrg(tile, true)[0], c_frg = copy.partition_D(tile, 0).layout;
   Layout m_thr = mma.partitioner(op, tile).thread, m_frg = mma.partitioner(op, tile).fragment;
   if (c_frg.size() != m_frg.size()) return false;
   const int64_t delta = c_thr(0) - m_thr(0);
@@ -114,93 +92,70 @@ TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& 
 }
 
 // ---------------------------------------------------------------------------------------------
-// One operand (A or B): its swizzled shared tile, the cp.async copy global -> shared, and the
-// fragment load shared -> registers. Tiles are (rows, BK) = (BM or BN, BK) in (MN, K).
-template <Elem E, Operand kOp, Major kMaj, int64_t BK>
+// One operand (A or B): its swizzled shared tiles (kStages of them), the cp.async copy global ->
+// shared, and the copy shared -> registers. Tiles are (rows, BK) = (BM or BN, BK) in (MN, K).
+template <Elem E, Operand kOp, Major kMaj, int64_t BK, int Stages>
 struct OperandCfg {
   static constexpr Major kMajor = kMaj;
-  using Info = ElemInfo<E>;
-  using T = typename Info::T;
+  static constexpr int kUnit = kMajor == Major::kK ? 1 : 0;  // the mode with the unit stride
+  using T = typename ElemInfo<E>::T;
   static constexpr int kThreads = 128;
-  static constexpr int64_t kRows = 128, kBK = BK, kBits = Info::kBits;
+  static constexpr int64_t kRows = 128, kBK = BK, kBits = ElemInfo<E>::kBits;
   static constexpr int64_t kVec = 128 / kBits;  // elements per 16-byte vector
   static constexpr TiledMMA kMma = step4_mma<E>();
-  static constexpr int kMode = TiledMMA::mode0(kOp);  // M (A) or N (B)
 
-  // Shared tile, one stage: contiguous along the global contiguous mode, swizzled.
-  static constexpr Layout kTile = Layout(make_tuple(kRows, kBK));  // compact (rows, BK)
-  static constexpr Layout kSmem = kMajor == Major::kK
-                                      ? Layout(make_tuple(kRows, kBK), make_tuple(kBK, 1))
-                                      : Layout(make_tuple(kRows, kBK), make_tuple(1, kRows));
+  // Shared tiles (rows, BK, PIPE): contiguous along the global contiguous mode, swizzled.
+  static constexpr Layout kTile = Layout(make_tuple(kRows, kBK));  // one stage, compact
+  static constexpr Layout kStage = kMajor == Major::kK
+                                       ? Layout(make_tuple(kRows, kBK), make_tuple(kBK, 1))
+                                       : Layout(make_tuple(kRows, kBK), make_tuple(1, kRows));
+  static constexpr int64_t kStageElems = kRows * kBK, kSmemElems = Stages * kStageElems;
   static constexpr Swizzle kSwizzle = smem_swizzle(kBits, kMajor);
-  static constexpr int64_t kStageElems = kRows * kBK;
+  static constexpr SwizzledLayout kSmem = composition(
+      kSwizzle, make_layout(kStage[0], kStage[1], Layout(Stages, kStageElems)));
 
   // global -> shared: 16-byte vectors along the contiguous mode, 128 threads.
   //   K-major: threads (rows / (BK/vec), BK/vec) with k fastest;  MN-major: (rows/vec, ..).
   static constexpr int64_t kAlongK = kBK / kVec, kAlongMN = kRows / kVec;
-  static constexpr TiledCopy kCopy =
-      kMajor == Major::kK
-          ? make_tiled_copy_tv(atom::cp_async(16, kBits),
-                               Layout(make_tuple(kThreads / kAlongK, kAlongK), make_tuple(kAlongK, 1)),
-                               Layout(make_tuple(1, kVec), make_tuple(0, 1)))
-          : make_tiled_copy_tv(atom::cp_async(16, kBits),
-                               Layout(make_tuple(kAlongMN, kThreads / kAlongMN), make_tuple(1, kAlongMN)),
-                               Layout(make_tuple(kVec, 1), make_tuple(1, 0)));
-  static constexpr Layout kSrcThr = copy_thread_offsets(kCopy, kTile, false);
-  static constexpr Layout kSrcFrg = kCopy.partition_S(kTile, 0).layout;  // (CPY, CPY_MN, CPY_K)
-  static constexpr TileCoords kSrcCrd = make_coords(kSrcThr, kSrcFrg, kRows);
-  static constexpr Layout kDstThr = copy_thread_offsets(kCopy, kSmem, true);
-  static constexpr Layout kDstFrg = kCopy.partition_D(kSmem, 0).layout;
-  static constexpr int kCopies = int(kSrcFrg.size() / kVec);
+  struct G2S {
+    static constexpr TiledCopy kCopy =
+        kMajor == Major::kK
+            ? make_tiled_copy_tv(atom::cp_async(16, kBits),
+                                 Layout(make_tuple(kThreads / kAlongK, kAlongK), make_tuple(kAlongK, 1)),
+                                 Layout(make_tuple(1, kVec), make_tuple(0, 1)))
+            : make_tiled_copy_tv(atom::cp_async(16, kBits),
+                                 Layout(make_tuple(kAlongMN, kThreads / kAlongMN), make_tuple(1, kAlongMN)),
+                                 Layout(make_tuple(kVec, 1), make_tuple(1, 0)));
+  };
 
-  // shared -> registers. The MMA's partition of the tile: (FrgV, Rest_MN, Rest_K) per thread.
-  static constexpr Layout kMmaFrg = kMma.partitioner(kOp, kTile).fragment;
-  static constexpr int kRestMN = int(kMmaFrg[1].size()), kRestK = int(kMmaFrg[2].size());
-  static constexpr int kRegs = int(kMmaFrg.size() * kBits / 32);  // 32-bit registers per k-tile
-  static constexpr int kRegsK = kRegs / kRestK;                     // per k-step
-
-  // ldmatrix (16-bit): a TiledCopy over the permutation tile (32, K) whose TV layout is the
+  // shared -> registers: a TiledCopy over the permutation tile (32, K) whose TV layout is the
   // TiledMMA's (thread -> offset, values = the thread's fragment of that tile), CuTe's
-  // make_tiled_copy_A/B. Source: each lane's 16-byte row in shared memory; destination: the
-  // registers, which must be the MMA fragment value for value.
-  static constexpr Layout kPermTile =
-      Layout(make_tuple(kMma.tile_size(kMode), kMma.tile_size(2)));
-  TESSERA_HD static constexpr TiledCopy make_ldsm() {
-    Layout tv = make_layout(kMma.partitioner(kOp, kPermTile).thread, kMma.thrfrg(kOp, kPermTile)[1]);
-    return TiledCopy{atom::ldmatrix(4, kMajor == Major::kMN), tv, kPermTile.shape};
-  }
-  static constexpr bool kLdsm = kBits == 16;
-  static constexpr TiledCopy kLdsmCopy = kLdsm ? make_ldsm() : TiledCopy{};
-  static constexpr Layout kLdsmThr = kLdsm ? copy_thread_offsets(kLdsmCopy, kSmem, false) : Layout();
-  static constexpr Layout kLdsmFrg = kLdsm ? kLdsmCopy.partition_S(kSmem, 0).layout : Layout();
-  static constexpr int kLdsmCount = kLdsm ? int(kLdsmFrg.size() / 8) : 0;  // ldmatrix.x4 per k-tile
-
-  // LDS.32 (tf32): each value straight from the MMA partition of the swizzled tile.
-  static constexpr ThreadPartition kMmaSmem =
-      kLdsm ? ThreadPartition{} : kMma.partitioner(kOp, kSmem);
-  static constexpr Layout kMmaThr = kMmaSmem.thread, kMmaSmemFrg = kMmaSmem.fragment;
+  // make_tiled_copy_A/B: ldmatrix x4 for 16-bit elements (.trans for an MN-major tile), plain
+  // 32-bit copies for tf32.
+  static constexpr int kMode = TiledMMA::mode0(kOp);  // M (A) or N (B)
+  static constexpr Layout kPermTile = Layout(make_tuple(kMma.tile_size(kMode), kMma.tile_size(2)));
+  struct S2R {
+    static constexpr TiledCopy kCopy = TiledCopy{
+        kBits == 16 ? atom::ldmatrix(4, kMajor == Major::kMN) : atom::universal_copy(32, 32),
+        make_layout(kMma.partitioner(kOp, kPermTile).thread, kMma.thrfrg(kOp, kPermTile)[1]),
+        kPermTile.shape};
+  };
 
   // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
   __device__ static constexpr void check() {
-    static_assert(kSmem.cosize() == kStageElems, "04: a shared tile must be compact");
     static_assert(kStageElems % kSwizzle.span() == 0,
                   "04: a stage must hold whole swizzle periods (stage offsets commute with it)");
     static_assert((int64_t(1) << kSwizzle.base) >= kVec,
                   "04: the swizzle must keep 16-byte vectors whole (base >= log2(vector))");
-    static_assert(kCopy.threads() == kThreads, "04: the global -> shared copy must use 128 threads");
-    static_assert(runs_along(kSrcCrd, kVec, kMajor == Major::kK ? 1 : 0),
-                  "04: a 16-byte copy must run along the operand's contiguous global mode");
-    static_assert(contiguous_prefix(kDstFrg) >= kVec,
+    static_assert(G2S::kCopy.threads() == kThreads, "04: the global -> shared copy must use 128 threads");
+    static_assert(contiguous_prefix(G2S::kCopy.partition_D(kStage, 0).layout) >= kVec,
                   "04: a 16-byte copy must land on consecutive shared elements");
-    static_assert(kMmaFrg.rank() == 3 && kRestK * kMma.tile_size(2) == kBK,
+    static_assert(kMma.partitioner(kOp, kTile).fragment[2].size() * kMma.tile_size(2) == kBK,
                   "04: the fragment must be (FrgV, Rest_MN, Rest_K) and span the k-tile");
-    static_assert(!kLdsm || (kLdsmCount * 4 == kRegs && kLdsmCount % kRestK == 0 &&
-                              contiguous_prefix(kLdsmFrg) >= 8),
-                  "04: ldmatrix.x4 must read 16-byte rows and fill exactly the fragment's registers");
-    static_assert(!kLdsm || same_partition(kLdsmCopy, kMma, kOp, kTile),
-                  "04: the registers ldmatrix fills must be the MMA's fragment, value by value");
-    static_assert(kLdsm || same_offsets(kMma, kOp, kSmem, kMmaThr),
-                  "04: thread-offset layout disagrees with TiledMMA::partition");
+    static_assert(kBits != 16 || contiguous_prefix(S2R::kCopy.partition_S(kStage, 0).layout) >= 8,
+                  "04: ldmatrix must read 16-byte rows of the shared tile");
+    static_assert(same_partition(S2R::kCopy, kMma, kOp, kTile),
+                  "04: the registers the shared -> register copy fills must be the MMA's fragment, value by value");
   }
 };
 
@@ -219,22 +174,16 @@ template <Elem E, Major kMajorA, Major kMajorB, int BK, int Stages, int MinBlock
 struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
   using Info = ElemInfo<E>;
   using T = typename Info::T;
+  using MmaOp = typename Info::MmaOp;
   static constexpr int64_t kBM = 128, kBN = 128, kBK = BK ? BK : Info::kBK;
-  using A = OperandCfg<E, Operand::kA, kMajorA, kBK>;
-  using B = OperandCfg<E, Operand::kB, kMajorB, kBK>;
-  static constexpr int kThreads = 128, kMinBlocks = MinBlocks;
+  static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
   static constexpr int kStages = Stages ? Stages : int(Info::kStages);
+  using A = OperandCfg<E, Operand::kA, kMajorA, kBK, kStages>;
+  using B = OperandCfg<E, Operand::kB, kMajorB, kBK, kStages>;
+  static constexpr int kThreads = 128, kMinBlocks = MinBlocks;
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
   static constexpr TiledMMA kMma = step4_mma<E>();
-  static constexpr int64_t kSmemBytes = kStages * (A::kStageElems + B::kStageElems) * int64_t(sizeof(T));
-
-  // C: the MMA partition of the compact (BM,BN) tile, (FrgV, Rest_M, Rest_N), and its
-  // coordinates for the predicated epilogue.
-  static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
-  static constexpr Layout kThrC = kPartC.thread, kFrgC = kPartC.fragment;
-  static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
-  static constexpr int kRestM = A::kRestMN, kRestN = B::kRestMN, kRestK = A::kRestK;
+  static constexpr int64_t kSmemBytes = (A::kSmemElems + B::kSmemElems) * int64_t(sizeof(T));
 
   // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
   __device__ static constexpr void check() {
@@ -245,135 +194,81 @@ struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
                       kBK % kMma.tile_size(2) == 0,
                   "04: the permutation tile must divide the CTA tile");
     static_assert(kSmemBytes <= 227 * 1024, "04: the pipeline does not fit in shared memory");
-    static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
-                  "04: thread-offset layout of C disagrees with TiledMMA::partition_C");
-    static_assert(kFrgC.size() == 4 * kRestM * kRestN && int(kFrgC[1].size()) == kRestM &&
-                      B::kRestK == kRestK,
-                  "04: C's fragment must be (4, Rest_M, Rest_N) with A's Rest_M and B's Rest_N");
-    static_assert(kRestK >= 2 && kRestK % 2 == 0,
-                  "04: the k-tile must hold an even number (>= 2) of k-steps (double-buffered fragments)");
+    static_assert(kBK / kMma.tile_size(2) >= 2,
+                  "04: the k-tile must hold at least 2 k-blocks (fragments loaded one k-block ahead)");
   }
 };
 
 // ---------------------------------------------------------------------------------------------
-// One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX) with cp.async, zero-filled
-// outside the matrix (partial vectors). Per thread only the first copy's source and (row, k) are
-// kept; copy c adds the compile-time coordinate of its first value (few registers: they are
-// needed by the MMAs).
-template <class Op>
-struct GmemToSmem {
-  using T = typename Op::T;
-  static constexpr int kCopies = Op::kCopies;
-  static constexpr int64_t kVec = Op::kVec;
-  const T* src;   // the thread's first element in k-tile 0
-  int r0, k0;     // its (row, k) in the tile
-  int64_t s_r, s_k, res_r;
-
-  __device__ __forceinline__ GmemToSmem(const T* g, int64_t s_r_, int64_t s_k_, int64_t res_r_)
-      : s_r(s_r_), s_k(s_k_), res_r(res_r_) {
-    // NOTE: device code reads a config's layouts through function-local static constexpr copies
-    // (a class's static constexpr member is not a device variable), lowered to FlatLayouts.
-    static constexpr FlatCoords kSrcCrd = flat(Op::kSrcCrd);
-    const int64_t t = threadIdx.x;
-    r0 = int(kSrcCrd.thr_row(t)), k0 = int(kSrcCrd.thr_col(t));
-    src = g + r0 * s_r + k0 * s_k;
-  }
-
-  // k-tile kt (res_k = K - kt*BK left) into `stage`.
-  __device__ __forceinline__ void copy(int64_t kt, int64_t res_k, T* stage) const {
-    static constexpr FlatCoords kSrcCrd = flat(Op::kSrcCrd);
-    static constexpr Swizzle kSwizzle = Op::kSwizzle;
-    static constexpr FlatLayout kDstThr = flat(Op::kDstThr), kDstFrg = flat(Op::kDstFrg);
-    const int64_t t = threadIdx.x;
-    const T* tile = src + kt * Op::kBK * s_k;
-#pragma unroll
-    for (int c = 0; c < kCopies; ++c) {
-      const int dr = int(kSrcCrd.frg_row(c * kVec)), dk = int(kSrcCrd.frg_col(c * kVec));
-      const int64_t r = r0 + dr, k = k0 + dk;
-      const T* from = tile + dr * s_r + dk * s_k;
-      T* to = stage + kSwizzle(kDstThr(t) + kDstFrg(c * kVec));
-      // Elements of this vector inside the matrix: along the contiguous mode, up to kVec.
-      const int64_t along = Op::kMajor == Major::kK ? res_k - k : res_r - r;
-      const bool other = Op::kMajor == Major::kK ? r < res_r : k < res_k;
-      const int n = other ? int(min64(max64(along, 0), kVec)) : 0;
-      ptx::cp_async_16_partial(to, n > 0 ? from : src, n * int(sizeof(T)));
-    }
-  }
-};
-
-// One k-step's fragments of one operand (Rest_K index k), shared -> registers: ldmatrix.x4
-// (16-bit) or LDS.32 (tf32, rounded to tf32). regs = the MMA fragment (FrgV, Rest_MN) of that
-// k-step in 32-bit words; the fragment's values for k-step k are the k-th run of kRegsK words.
-template <class Op>
-__device__ __forceinline__ void load_fragment(typename Op::T const* stage, int k,
-                                              uint32_t (&regs)[Op::kRegsK]) {
-  static constexpr Swizzle kSwizzle = Op::kSwizzle;
-  const int64_t t = threadIdx.x;
-  if constexpr (Op::kLdsm) {
-    static constexpr FlatLayout kLdsmThr = flat(Op::kLdsmThr), kLdsmFrg = flat(Op::kLdsmFrg);
-    const int64_t base = kLdsmThr(t);
-    constexpr int kPerK = Op::kLdsmCount / Op::kRestK;
-#pragma unroll
-    for (int j = 0; j < kPerK; ++j) {
-      const void* row = stage + kSwizzle(base + kLdsmFrg(8 * (j + kPerK * k)));
-      uint32_t r[4];
-      if constexpr (Op::kMajor == Major::kMN) ptx::ldmatrix_x4_trans(r, row);
-      else ptx::ldmatrix_x4(r, row);
-#pragma unroll
-      for (int i = 0; i < 4; ++i) regs[4 * j + i] = r[i];
-    }
-  } else {
-    static constexpr FlatLayout kMmaThr = flat(Op::kMmaThr), kMmaSmemFrg = flat(Op::kMmaSmemFrg);
-    const int64_t base = kMmaThr(t);
-#pragma unroll
-    for (int i = 0; i < Op::kRegsK; ++i)
-      regs[i] = to_tf32(*reinterpret_cast<const uint32_t*>(
-          stage + kSwizzle(base + kMmaSmemFrg(i + Op::kRegsK * k))));
-  }
-}
-
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel(GemmArgsC args) {
   Cfg::check();
   using T = typename Cfg::T;
   using A = typename Cfg::A;
   using B = typename Cfg::B;
-  constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
-  constexpr int kStages = Cfg::kStages, kRestM = Cfg::kRestM, kRestN = Cfg::kRestN,
-                kRestK = Cfg::kRestK;
-  static constexpr FlatCoords kCrdC = flat(Cfg::kCrdC);
+  static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
+  constexpr int kStages = Cfg::kStages;
   GemmArgs const& p = args.p;
 
-  // Shared memory: kStages x sA (BM,BK) swizzled, then kStages x sB (BN,BK) swizzled.
+  // The problem: A (M,K) and B (N,K) with the unit stride this kernel was chosen for, C (M,N)
+  // with any strides (the transposed problem writes C^T). GemmArgs carries float pointers
+  // (part 1); here they hold T.
+  auto mA = make_tensor(reinterpret_cast<const T*>(p.a), make_shape(p.m, p.k),
+                        make_stride<A::kUnit>(p.a_sm, p.a_sk));                        // (M,K)
+  auto mB = make_tensor(reinterpret_cast<const T*>(p.b), make_shape(p.n, p.k),
+                        make_stride<B::kUnit>(p.b_sn, p.b_sk));                        // (N,K)
+  auto mC = make_tensor(reinterpret_cast<T*>(p.c), make_shape(p.m, p.n),
+                        make_stride(args.c_sm, args.c_sn));                            // (M,N)
+  auto cA = make_identity_tensor(mA.shape), cB = make_identity_tensor(mB.shape),
+       cC = make_identity_tensor(mC.shape);
+
+  // This CTA's tiles, in groups of kGroupM tile-rows (L2 reuse); `_` keeps the K mode.
+  const auto [bm, bn] = grouped_tile(blockIdx.x, ceil_div(p.m, kCta[0]), ceil_div(p.n, kCta[1]), Cfg::kGroupM);
+  auto gA = local_tile<kCta, Proj{1, 0, 1}>(mA, bm, bn, _);  // (BM,BK) at k-tile 0
+  auto gB = local_tile<kCta, Proj{0, 1, 1}>(mB, bm, bn, _);  // (BN,BK)
+  auto gC = local_tile<kCta, Proj{1, 1, 0}>(mC, bm, bn, _);  // (BM,BN)
+
+  // Shared memory: sA (BM,BK,PIPE), then sB (BN,BK,PIPE), both swizzled.
   extern __shared__ uint4 smem_raw[];
-  T* sA = reinterpret_cast<T*>(smem_raw);
-  T* sB = sA + kStages * A::kStageElems;
+  T* smem = reinterpret_cast<T*>(smem_raw);
+  auto sA = make_tensor<A::kSmem>(smem);                    // (BM,BK,PIPE)
+  auto sB = make_tensor<B::kSmem>(smem + A::kSmemElems);    // (BN,BK,PIPE)
 
-  // Block order: groups of kGroupM tile-rows, column by column inside a group (L2 reuse).
-  const int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
-  const auto [tile_m, tile_n] = grouped_tile(blockIdx.x, tiles_m, tiles_n, Cfg::kGroupM);
+  // global -> shared: cp.async, zero-filled outside the matrix (identity-tensor predicates).
+  const ThrCopy<typename A::G2S> g2s_a{threadIdx.x};
+  const ThrCopy<typename B::G2S> g2s_b{threadIdx.x};
+  auto tAgA = g2s_a.partition_S(gA);                        // (CPY,CPY_M,CPY_K)
+  auto tAcA = g2s_a.partition_S(local_tile<kCta, Proj{1, 0, 1}>(cA, bm, bn, _));
+  auto tAsA = g2s_a.partition_D(sA);                        // (CPY,CPY_M,CPY_K,PIPE)
+  auto tBgB = g2s_b.partition_S(gB);                        // (CPY,CPY_N,CPY_K)
+  auto tBcB = g2s_b.partition_S(local_tile<kCta, Proj{0, 1, 1}>(cB, bm, bn, _));
+  auto tBsB = g2s_b.partition_D(sB);                        // (CPY,CPY_N,CPY_K,PIPE)
 
-  // local_tile: gA (BM,BK,k), gB (BN,BK,k), gC (BM,BN) and their residues.
-  // NOTE: GemmArgs carries float pointers (part 1); here they hold T.
-  const int64_t m0 = tile_m * kBM, n0 = tile_n * kBN;
-  const T* gA = reinterpret_cast<const T*>(p.a) + m0 * p.a_sm;
-  const T* gB = reinterpret_cast<const T*>(p.b) + n0 * p.b_sn;
-  T* gC = reinterpret_cast<T*>(p.c) + m0 * args.c_sm + n0 * args.c_sn;
-  const int64_t res_m = p.m - m0, res_n = p.n - n0;
-  const int64_t k_tiles = ceil_div(p.k, kBK);
+  // The MMA: this thread's registers of A, B (a slice per k-block) and C, and its part of C.
+  const ThrMMA<Cfg> thr_mma{threadIdx.x};
+  auto tCrA = thr_mma.partition_fragment_A(sA);             // (V,M,K)
+  auto tCrB = thr_mma.partition_fragment_B(sB);             // (V,N,K)
+  auto tCrC = thr_mma.partition_fragment_C(gC);             // (V,M,N) fp32 accumulators
+  auto tCgC = thr_mma.partition_C(gC);                      // (V,M,N)
+  auto tCcC = thr_mma.partition_C(local_tile<kCta, Proj{1, 1, 0}>(cC, bm, bn, _));
+  clear(tCrC);
 
-  const GmemToSmem<A> tAgA(gA, p.a_sm, p.a_sk, res_m);  // (CPY, CPY_M, CPY_K, k)
-  const GmemToSmem<B> tBgB(gB, p.b_sn, p.b_sk, res_n);  // (CPY, CPY_N, CPY_K, k)
+  // shared -> registers: ldmatrix (or tf32 loads) straight into the MMA's fragments.
+  const ThrCopy<typename A::S2R> s2r_a{threadIdx.x};
+  const ThrCopy<typename B::S2R> s2r_b{threadIdx.x};
+  auto tXsA = s2r_a.partition_S(sA);                        // (CPY,CPY_M,CPY_K,PIPE)
+  auto tXrA = s2r_a.retile_D(tCrA);                         // (CPY,CPY_M,CPY_K)
+  auto tXsB = s2r_b.partition_S(sB);                        // (CPY,CPY_N,CPY_K,PIPE)
+  auto tXrB = s2r_b.retile_D(tCrB);                         // (CPY,CPY_N,CPY_K)
+
+  const int64_t k_tiles = ceil_div(p.k, kCta[2]);
   auto load_tile = [&](int64_t kt, int stage) {
-    const int64_t res_k = p.k - kt * kBK;
-    T* tAsA = sA + stage * A::kStageElems;
-    T* tBsB = sB + stage * B::kStageElems;
-    tAgA.copy(kt, res_k, tAsA);
-    tBgB.copy(kt, res_k, tBsB);
+    copy(g2s_a, tAgA.at(kt), tAsA(_, _, _, stage), tAcA.at(kt));
+    copy(g2s_b, tBgB.at(kt), tBsB(_, _, _, stage), tBcB.at(kt));
   };
 
-  // Producer prologue: kStages-1 tiles in flight (a group is committed even when empty, so
-  // that wait<kStages-2> always means "tile kt has landed").
+  // Prologue: kStages-1 tiles in flight (a group is committed even when empty, so that
+  // wait<kStages-2> always means "tile kt has landed").
   // NOTE: a loop, not unrolled: once per CTA, and unrolled it tripled the copy code (ptxas time).
 #pragma unroll 1
   for (int s = 0; s < kStages - 1; ++s) {
@@ -381,53 +276,32 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
     ptx::cp_async_commit();
   }
 
-  float tCrC[4 * kRestM * kRestN];  // (FrgV, Rest_M, Rest_N) accumulators
-#pragma unroll
-  for (int i = 0; i < 4 * kRestM * kRestN; ++i) tCrC[i] = 0.0f;
-
+  constexpr int kBlocks = int(kCta[2] / Cfg::kMma.tile_size(2));  // k-blocks per k-tile
   for (int64_t kt = 0; kt < k_tiles; ++kt) {
     ptx::cp_async_wait<kStages - 2>();
-    __syncthreads();  // tile kt visible to all; stage (kt-1) % kStages free again
-    {
-      // Producer: tile kt+kStages-1 into the stage tile kt-1 used.
-      const int64_t fill = kt + kStages - 1;
-      if (fill < k_tiles) load_tile(fill, int(fill % kStages));
-      ptx::cp_async_commit();
-    }
+    __syncthreads();  // tile kt visible to all; the stage of tile kt-1 free again
+    const int64_t fill = kt + kStages - 1;
+    if (fill < k_tiles) load_tile(fill, int(fill % kStages));
+    ptx::cp_async_commit();
 
-    // Consumer: shared -> registers -> tensor cores, fragments one k-step ahead (double-buffered
-    // registers: k-step k+1 loads while the MMAs of k-step k run).
+    // Registers one k-block ahead of the MMAs: k-block kb+1 loads while kb multiplies.
     const int stage = int(kt % kStages);
-    const T* tCsA = sA + stage * A::kStageElems;  // (BM,BK) swizzled
-    const T* tCsB = sB + stage * B::kStageElems;  // (BN,BK) swizzled
-    uint32_t tCrA[2][A::kRegsK];  // (FrgV, Rest_M) of one k-step, as 32-bit words
-    uint32_t tCrB[2][B::kRegsK];  // (FrgV, Rest_N)
-    load_fragment<A>(tCsA, 0, tCrA[0]);
-    load_fragment<B>(tCsB, 0, tCrB[0]);
+    auto tXsA_p = tXsA(_, _, _, stage);                     // (CPY,CPY_M,CPY_K)
+    auto tXsB_p = tXsB(_, _, _, stage);
+    copy(s2r_a, tXsA_p(_, _, 0), tXrA(_, _, 0));
+    copy(s2r_b, tXsB_p(_, _, 0), tXrB(_, _, 0));
 #pragma unroll
-    for (int k = 0; k < kRestK; ++k) {
-      if (k + 1 < kRestK) {
-        load_fragment<A>(tCsA, k + 1, tCrA[(k + 1) % 2]);
-        load_fragment<B>(tCsB, k + 1, tCrB[(k + 1) % 2]);
+    for (int kb = 0; kb < kBlocks; ++kb) {
+      if (kb + 1 < kBlocks) {
+        copy(s2r_a, tXsA_p(_, _, kb + 1), tXrA(_, _, kb + 1));
+        copy(s2r_b, tXsB_p(_, _, kb + 1), tXrB(_, _, kb + 1));
       }
-#pragma unroll
-      for (int n = 0; n < kRestN; ++n)
-#pragma unroll
-        for (int m = 0; m < kRestM; ++m) {
-          // Serpentine over m so that consecutive MMAs share a B fragment.
-          const int mm = n % 2 ? kRestM - 1 - m : m;
-          Cfg::Info::mma(*reinterpret_cast<float(*)[4]>(&tCrC[4 * (mm + kRestM * n)]),
-                         *reinterpret_cast<const uint32_t(*)[4]>(&tCrA[k % 2][4 * mm]),
-                         *reinterpret_cast<const uint32_t(*)[2]>(&tCrB[k % 2][2 * n]));
-        }
+      gemm(thr_mma, tCrA(_, _, kb), tCrB(_, _, kb), tCrC);
     }
   }
   ptx::cp_async_wait<0>();
 
-  // Epilogue: tCgC = partition_C(gC), identity-tensor predicated, converted to T.
-  const int64_t t = threadIdx.x;
-  store_c_strided<typename Cfg::Info>(tCrC, kCrdC, kCrdC.thr_row(t), kCrdC.thr_col(t), res_m,
-                                      res_n, gC, args.c_sm, args.c_sn, p.alpha, p.beta);
+  axpby(p.alpha, tCrC, p.beta, tCgC, tCcC);  // C = alpha AB + beta C inside the matrix, as T
 }
 
 template <Elem E, Major kA, Major kB, class S = Shape<>>

@@ -26,11 +26,15 @@ TESSERA_HD constexpr Layout recast_bits(Layout const& bits, int64_t elem_bits) {
   return r;
 }
 
+// The instruction a copy atom issues (what device code dispatches on).
+enum class CopyOp { kUniversal, kCpAsync, kLdsm, kLdsmTrans };
+
 struct CopyAtom {
   const char* name = "";
   int64_t elem_bits = 32;
   Layout thr_id;
   Layout src_tv, dst_tv, ref_tv;  // (thr, val) -> element, in elements of elem_bits
+  CopyOp op = CopyOp::kUniversal;
   TESSERA_HD constexpr int64_t threads() const { return ref_tv[0].size(); }
   TESSERA_HD constexpr int64_t values() const { return ref_tv[1].size(); }
 };
@@ -59,6 +63,7 @@ TESSERA_HD constexpr CopyAtom cp_async(int64_t bytes, int64_t elem_bits) {
   }
   CopyAtom a = universal_copy(bytes * 8, elem_bits);
   a.name = "SM80_CP_ASYNC_CACHEALWAYS";
+  a.op = CopyOp::kCpAsync;
   return a;
 }
 
@@ -83,7 +88,8 @@ TESSERA_HD constexpr CopyAtom ldmatrix(int count, bool transpose, int64_t elem_b
                              {"SM75_U16x2_LDSM_T", "SM75_U16x4_LDSM_T", "SM75_U16x8_LDSM_T"}};
   Layout d = recast_bits(parse_layout(transpose ? dst_t : dst_n), elem_bits);
   return {names[transpose][count == 4 ? 2 : count - 1], elem_bits, parse_layout("32:1"),
-          recast_bits(parse_layout(src), elem_bits), d, d};
+          recast_bits(parse_layout(src), elem_bits), d, d,
+          transpose ? CopyOp::kLdsmTrans : CopyOp::kLdsm};
 }
 
 }  // namespace atom
@@ -178,6 +184,31 @@ __device__ inline void ldmatrix_x4_trans(uint32_t (&r)[4], void const* smem_row)
   asm volatile("ldmatrix.sync.aligned.x4.trans.m8n8.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(smem_address(smem_row)));
+}
+__device__ inline void ldmatrix_x2_trans(uint32_t (&r)[2], void const* smem_row) {
+  asm volatile("ldmatrix.sync.aligned.x2.trans.m8n8.shared.b16 {%0,%1}, [%2];\n"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(smem_address(smem_row)));
+}
+__device__ inline void ldmatrix_x1_trans(uint32_t (&r)[1], void const* smem_row) {
+  asm volatile("ldmatrix.sync.aligned.x1.trans.m8n8.shared.b16 {%0}, [%1];\n"
+               : "=r"(r[0])
+               : "r"(smem_address(smem_row)));
+}
+// ldmatrix .x{kCount}{.trans} into r[0..kCount).
+template <int kCount, bool kTrans>
+__device__ inline void ldmatrix(uint32_t* r, void const* smem_row) {
+  static_assert(kCount == 1 || kCount == 2 || kCount == 4, "ldmatrix: x1, x2 or x4");
+  if constexpr (kCount == 4) {
+    if constexpr (kTrans) ldmatrix_x4_trans(*reinterpret_cast<uint32_t(*)[4]>(r), smem_row);
+    else ldmatrix_x4(*reinterpret_cast<uint32_t(*)[4]>(r), smem_row);
+  } else if constexpr (kCount == 2) {
+    if constexpr (kTrans) ldmatrix_x2_trans(*reinterpret_cast<uint32_t(*)[2]>(r), smem_row);
+    else ldmatrix_x2(*reinterpret_cast<uint32_t(*)[2]>(r), smem_row);
+  } else {
+    if constexpr (kTrans) ldmatrix_x1_trans(*reinterpret_cast<uint32_t(*)[1]>(r), smem_row);
+    else ldmatrix_x1(*reinterpret_cast<uint32_t(*)[1]>(r), smem_row);
+  }
 }
 }  // namespace ptx
 #endif

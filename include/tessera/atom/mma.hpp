@@ -12,6 +12,8 @@
 // The instructions themselves (inline PTX) are in this folder only.
 #pragma once
 
+#include <cmath>
+
 #include "../notation.hpp"
 
 namespace tessera {
@@ -135,5 +137,58 @@ __device__ inline void mma_m16n8k8_f32tf32(float (&d)[4], uint32_t const (&a)[4]
 }
 }  // namespace ptx
 #endif
+
+// ---------------------------------------------------------------------------------------------
+// The instructions as types, for the device algorithms (gemm in device_tensor.hpp): an op names
+// the atom whose layouts describe it, the register types and counts of each operand per thread,
+// and issues one instruction, D = A * B + D. A TiledMMA's configuration names its op
+// (`using MmaOp = atom::SM80_16x8x16_F32F16F16F32_TN;`) and gemm checks that the op's atom is
+// the TiledMMA's.
+
+// A tf32 operand register: an fp32 value rounded to tf32 (to nearest, ties away) as it is made.
+struct tf32 {
+  uint32_t bits;
+  tf32() = default;
+#if defined(__CUDACC__)
+  __device__ explicit tf32(float x) : bits(ptx::to_tf32(x)) {}
+#endif
+};
+
+namespace atom {
+struct UniversalFMA {
+  using ARegister = float;
+  using BRegister = float;
+  static constexpr int kA = 1, kB = 1, kC = 1;
+  TESSERA_HD static constexpr MmaAtom atom() { return universal_fma(); }
+  TESSERA_HD static void fma(float* d, float const* a, float const* b) { *d = fmaf(*a, *b, *d); }
+};
+
+#if defined(__CUDACC__)
+#define TESSERA_MMA_SYNC_OP(Name, AtomFn, Reg, Instr)                                          \
+  struct Name {                                                                                \
+    using ARegister = Reg;                                                                     \
+    using BRegister = Reg;                                                                     \
+    static constexpr int kA = 4, kB = 2, kC = 4;                                               \
+    TESSERA_HD static constexpr MmaAtom atom() { return AtomFn(); }                            \
+    __device__ static void fma(float* d, Reg const* a, Reg const* b) {                         \
+      ptx::Instr(*reinterpret_cast<float(*)[4]>(d), *reinterpret_cast<uint32_t const(*)[4]>(a), \
+                 *reinterpret_cast<uint32_t const(*)[2]>(b), *reinterpret_cast<float(*)[4]>(d)); \
+    }                                                                                          \
+  };
+#else
+#define TESSERA_MMA_SYNC_OP(Name, AtomFn, Reg, Instr)                                          \
+  struct Name {                                                                                \
+    using ARegister = Reg;                                                                     \
+    using BRegister = Reg;                                                                     \
+    static constexpr int kA = 4, kB = 2, kC = 4;                                               \
+    TESSERA_HD static constexpr MmaAtom atom() { return AtomFn(); }                            \
+  };
+#endif
+// mma.sync m16n8k16 (two 16-bit values per register) and m16n8k8 tf32, f32 accumulators.
+TESSERA_MMA_SYNC_OP(SM80_16x8x16_F32F16F16F32_TN, sm80_16x8x16_f32f16, uint32_t, mma_m16n8k16_f32f16)
+TESSERA_MMA_SYNC_OP(SM80_16x8x16_F32BF16BF16F32_TN, sm80_16x8x16_f32bf16, uint32_t, mma_m16n8k16_f32bf16)
+TESSERA_MMA_SYNC_OP(SM80_16x8x8_F32TF32TF32F32_TN, sm80_16x8x8_f32tf32, tf32, mma_m16n8k8_f32tf32)
+#undef TESSERA_MMA_SYNC_OP
+}  // namespace atom
 
 }  // namespace tessera
