@@ -196,6 +196,16 @@ TESSERA_HD constexpr bool commutes_with(Swizzle const& sw, Layout const& mode) {
   return true;
 }
 
+// Whether the values of `l` come in runs of n consecutive offsets (n | size): l(v + e) = l(v) + e
+// for every v that is a multiple of n and e < n (what a vector access of n values needs).
+TESSERA_HD constexpr bool runs_of(Layout const& l, int64_t n) {
+  if (l.size() % n != 0) return false;
+  for (int64_t v = 0; v < l.size(); v += n)
+    for (int64_t e = 1; e < n; ++e)
+      if (l(v + e) != l(v) + e) return false;
+  return true;
+}
+
 // A view whose memory layout is static (shared memory, a fixed tile), possibly swizzled: element
 // v is at ptr[Sw(off + F(v))], F the fragment's offset layout (a template argument, lowered like
 // a coordinate layout of rank 1), Sw the swizzle (none: ptr[F(v)]). Partitions of it are the
@@ -468,6 +478,25 @@ struct ThrMMA {
   };
 };
 
+// Equal partitions, value by value, for every thread: how a copy into registers (its
+// destination; retile_D) is checked against the MMA's fragment, as functions of the tile's coordinates. Each side is (thread -> offset) + (value -> offset), so
+// c_thr(t) + c_frg(i) == m_thr(t) + m_frg(i) for every (t, i) exactly when the thread offsets
+// differ by one constant for every t and the value offsets by its opposite for every i (take
+// i = 0, then t = 0): threads + values evaluations instead of threads x values.
+// NOTE: the product form cost every front end (EDG twice, g++ once) seconds per configuration.
+TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& mma, Operand op,
+                                         Layout const& tile) {
+  Layout c_thr = copy.tidfrg(tile, true)[0], c_frg = copy.partition_D(tile, 0).layout;
+  Layout m_thr = mma.partitioner(op, tile).thread, m_frg = mma.partitioner(op, tile).fragment;
+  if (c_frg.size() != m_frg.size()) return false;
+  const int64_t delta = c_thr(0) - m_thr(0);
+  for (int64_t t = 0; t < mma.threads(); ++t)
+    if (c_thr(t) - m_thr(t) != delta) return false;
+  for (int64_t i = 0; i < c_frg.size(); ++i)
+    if (c_frg(i) - m_frg(i) != -delta) return false;
+  return true;
+}
+
 // One thread's slice of a TiledCopy (`Cfg::kCopy`): partition_S of the source tile and
 // partition_D of the destination, each (CPY, CPY_M, CPY_N) with the atom's values first.
 template <class Cfg>
@@ -569,6 +598,27 @@ TESSERA_UNROLL
   }
 }
 
+// 16 bytes of T as one value (float4 for floats: a 128-bit load straight into float registers).
+template <class T>
+using Vector128 = std::conditional_t<std::is_same_v<std::remove_const_t<T>, float>, float4, uint4>;
+
+// copy(thr_copy, src, dst): global -> shared with the cp.async atom, every element inside the
+// tensor (the caller knows: e.g. an interior tile), so without predicates.
+template <class Cfg, class T, int R, int kUnit, Spec<R> kS, class U, Layout kL, Swizzle kSw>
+__device__ __forceinline__ void copy(ThrCopy<Cfg> const&, TensorView<T, R, kUnit, kS> const& src,
+                                     OffsetView<U, kL, kSw> const& dst) {
+  static_assert(Cfg::kCopy.atom.op == CopyOp::kCpAsync, "copy: global -> shared needs a cp.async atom");
+  constexpr int64_t kVec = Cfg::kCopy.atom.values();
+  constexpr int64_t kBytes = Cfg::kCopy.atom.elem_bits / 8 * kVec;
+  static_assert(kBytes == 4 || kBytes == 16, "copy: the cp.async atoms copy 4 or 16 bytes");
+  static_assert(kS.frg.size() == kL.size() && kL.size() % kVec == 0, "copy: source and destination sizes differ");
+TESSERA_UNROLL
+  for (int64_t v = 0; v < kL.size(); v += kVec) {
+    if constexpr (kBytes == 4) ptx::cp_async_4(&dst(v), &src(v));
+    else ptx::cp_async_16(&dst(v), &src(v));
+  }
+}
+
 // copy(thr_copy, src, dst): shared -> registers with the TiledCopy's atom. `src` is the copy's
 // partition_S of a shared tile (sliced to one k-block), `dst` the registers (retile_D of the
 // MMA fragment: the configuration checks that the copy's values are the fragment's, in order).
@@ -589,6 +639,15 @@ TESSERA_UNROLL
     for (int c = 0; c < int(kL.size() / kValues); ++c)
       ptx::ldmatrix<kRegs, kAtom.op == CopyOp::kLdsmTrans>(reinterpret_cast<uint32_t*>(&dst(c * kRegs)),
                                                            &src(c * kValues));
+  } else if constexpr (kAtom.values() * kAtom.elem_bits == 128) {
+    // 128-bit loads: the atom's values are consecutive in the source and in the registers.
+    static_assert(kAtom.op == CopyOp::kUniversal, "copy: shared -> registers takes ldmatrix or a plain copy atom");
+    constexpr int kVec = int(kAtom.values());
+    static_assert(kL.size() % kVec == 0 && runs_of(kL, kVec),
+                  "copy: a 128-bit copy's values must be consecutive in shared memory");
+TESSERA_UNROLL
+    for (int v = 0; v < int(kL.size()); v += kVec)
+      *reinterpret_cast<Vector128<T>*>(&dst(v)) = *reinterpret_cast<Vector128<T> const*>(&src(v));
   } else {
     static_assert(kAtom.op == CopyOp::kUniversal, "copy: shared -> registers takes ldmatrix or a plain copy atom");
     copy(src, dst);

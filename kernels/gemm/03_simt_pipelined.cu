@@ -16,6 +16,12 @@
 //     operand (a warp: 2 rows x 16 k) spread over 16 banks instead of 2;
 //   - L2-friendly block order: CTAs walk the C tiles in groups of kGroupM tile-rows;
 //   - a 128-bit epilogue where C's rows are 16-byte aligned.
+//
+// The kernel body is the algebra of tessera/device_tensor.hpp: local_tile, partition_S/D,
+// partition_A/B/C, copy (cp.async, 128-bit shared loads), gemm (FMA), axpby; the schedule
+// (stages, where the barrier sits, the guarded copies as a call) is the kernel's own.
+#include <tessera/device_tensor.hpp>
+
 #include "common.cuh"
 
 namespace tessera::ladder {
@@ -26,35 +32,6 @@ namespace {
 // transposes into the MN-major shared tile).
 enum class CopyKind { kScalarK, kVectorMN };
 
-struct CopyPlan {
-  Layout src_thr, src_frg;  // over the compact (rows, BK) tile: coordinates in global memory
-  TileCoords crd;
-  Layout dst_thr, dst_frg;  // over the padded shared tile
-  int64_t vec;
-};
-
-// 256 threads. Vectors: (32,8):(1,32) x (4,1), a warp reads 512 contiguous bytes of one k-row.
-// Scalars: (256/W, W):(W,1), W = min(BK, 16): a warp reads 32/W rows of W contiguous floats and
-// stores them transposed to words k*(rows+4) + r of the padded tile, banks (4k + r) % 32.
-TESSERA_HD constexpr CopyPlan make_plan(CopyKind kind, Layout const& tile, Layout const& smem) {
-  const int64_t bk = tile.shape[1].value(), w = bk < 16 ? bk : 16;
-  TiledCopy c = kind == CopyKind::kVectorMN
-                    ? make_tiled_copy_tv(atom::cp_async(16, 32), parse_layout("(32,8):(1,32)"),
-                                         parse_layout("(4,1):(1,0)"))
-                    : make_tiled_copy_tv(atom::cp_async(4, 32),
-                                         Layout(make_tuple(256 / w, w), make_tuple(w, 1)),
-                                         parse_layout("(1,1):(0,0)"));
-  if (tile.shape[0].value() % c.tiler[0].value() != 0 || bk % c.tiler[1].value() != 0) {
-    Text t;
-    t << "simt: the copy tile " << c.tiler << " does not divide the operand tile " << tile.shape;
-    fail(t);
-  }
-  Layout thr = copy_thread_offsets(c, tile, false);
-  Layout frg = c.partition_S(tile, 0).layout;
-  return {thr, frg, make_coords(thr, frg, tile.shape[0].value()),
-          copy_thread_offsets(c, smem, true), c.partition_D(smem, 0).layout, c.atom.values()};
-}
-
 // The tile shape: CTA tile (BM,BN,BK), pipeline depth, CTAs per SM the registers are cut for.
 template <int BM, int BN, int BK, int Stages, int MinBlocks>
 struct Shape {
@@ -63,195 +40,180 @@ struct Shape {
 };
 using DefaultShape = Shape<128, 128, 32, 3, 2>;
 
+// The warp-tiled TiledMMA: a warp's 32 threads on a 4x8 grid of FMA atoms, 8 warps, every
+// thread with runs of 4 consecutive rows (columns) by the permutation (16,4):(4,1).
+TESSERA_HD constexpr TiledMMA simt_mma() {
+  return make_tiled_mma(atom::universal_fma(), parse_layout("((4,4),(8,2),1):((1,32),(4,128),0)"),
+                        make_tile(parse_layout("(16,4):(4,1)"), parse_layout("(16,4):(4,1)"), _));
+}
+
+// One operand (A or B): its padded MN-major shared stages, the copy global -> shared and the
+// 128-bit copy shared -> registers. Tiles are (rows, BK) in (MN, K).
+template <Operand kOp, CopyKind kKind, int64_t kRows, int64_t BK, int Stages>
+struct OperandCfg {
+  static constexpr int kThreads = 256;
+  static constexpr int64_t kBK = BK, kPad = 4;  // floats added to each k-row of a stage
+  static constexpr int kUnit = kKind == CopyKind::kVectorMN ? 0 : 1;  // the unit-stride mode
+  static constexpr TiledMMA kMma = simt_mma();
+
+  // Shared stages (rows, BK, PIPE): MN-major, k-rows padded, each stage padded once more.
+  static constexpr Layout kStage = Layout(make_tuple(kRows, kBK), make_tuple(1, kRows + kPad));
+  static constexpr int64_t kStageElems = kStage.cosize() + kPad, kSmemElems = Stages * kStageElems;
+  static constexpr Layout kSmem = make_layout(kStage[0], kStage[1], Layout(Stages, kStageElems));
+
+  // global -> shared, 256 threads. Vectors: (32,8):(1,32) x (4,1), a warp reads 512 contiguous
+  // bytes of one k-row. Scalars: (256/W, W):(W,1), W = min(BK, 16): a warp reads 32/W rows of
+  // W contiguous floats and stores them transposed to words k*(rows+4) + r of the padded tile,
+  // banks (4k + r) % 32.
+  static constexpr int64_t kW = kBK < 16 ? kBK : 16;
+  struct G2S {
+    static constexpr TiledCopy kCopy =
+        kKind == CopyKind::kVectorMN
+            ? make_tiled_copy_tv(atom::cp_async(16, 32), parse_layout("(32,8):(1,32)"), parse_layout("(4,1):(1,0)"))
+            : make_tiled_copy_tv(atom::cp_async(4, 32), Layout(make_tuple(kThreads / kW, kW), make_tuple(kW, 1)),
+                                 parse_layout("(1,1):(0,0)"));
+  };
+  // shared -> registers: the TiledMMA's own (thread, value) layout over its permutation tile,
+  // 4 values (16 bytes) per copy.
+  static constexpr int kMode = TiledMMA::mode0(kOp);
+  static constexpr Layout kPermTile = Layout(make_tuple(kMma.tile_size(kMode), kMma.tile_size(2)));
+  struct S2R {
+    static constexpr TiledCopy kCopy = TiledCopy{
+        atom::universal_copy(128, 32),
+        make_layout(kMma.partitioner(kOp, kPermTile).thread, kMma.thrfrg(kOp, kPermTile)[1]),
+        kPermTile.shape};
+  };
+
+  // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
+  __device__ static constexpr void check() {
+    static_assert(kStageElems % 4 == 0 && (kRows + kPad) % 4 == 0,
+                  "simt: every shared k-row must start on a 16-byte boundary");
+    static_assert(G2S::kCopy.threads() == kThreads, "simt: the copies must use all 256 threads");
+    static_assert(runs_of(G2S::kCopy.partition_D(kStage, 0).layout, G2S::kCopy.atom.values()),
+                  "simt: a vector copy's values must be consecutive in shared memory");
+    static_assert(kMma.partitioner(kOp, kStage).fragment[2].size() == kBK,
+                  "simt: the fragment must span the k-tile, a k-block per k");
+    static_assert(runs_of(S2R::kCopy.partition_S(kStage, 0).layout, 4),
+                  "simt: fragments must come in runs of 4 consecutive rows / columns (128-bit loads)");
+    static_assert(same_partition(S2R::kCopy, kMma, kOp, Layout(make_tuple(kRows, kBK))),
+                  "simt: the registers the shared -> register copy fills must be the MMA's fragment, value by value");
+  }
+};
+
 template <CopyKind kCopyA, CopyKind kCopyB, class S = DefaultShape>
 struct SimtHopper {
   static constexpr int64_t kBM = S::kBM, kBN = S::kBN, kBK = S::kBK;
+  static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
   static constexpr int kStages = S::kStages;
   static constexpr int kThreads = 256;
   static constexpr int kMinBlocks = S::kMinBlocks;
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
-  static constexpr int64_t kPad = 4;     // floats added to each k-row of a shared tile
+  static constexpr TiledMMA kMma = simt_mma();
+  using A = OperandCfg<Operand::kA, kCopyA, kBM, kBK, kStages>;
+  using B = OperandCfg<Operand::kB, kCopyB, kBN, kBK, kStages>;
+  static constexpr int64_t kSmemBytes = (A::kSmemElems + B::kSmemElems) * 4;
 
-  static constexpr TiledMMA kMma =
-      make_tiled_mma(atom::universal_fma(), parse_layout("((4,4),(8,2),1):((1,32),(4,128),0)"),
-                     make_tile(parse_layout("(16,4):(4,1)"), parse_layout("(16,4):(4,1)"), _));
-
-  // Shared tiles, one stage each: MN-major, k-rows padded.
-  static constexpr Layout kSA = Layout(make_tuple(kBM, kBK), make_tuple(1, kBM + kPad));
-  static constexpr Layout kSB = Layout(make_tuple(kBN, kBK), make_tuple(1, kBN + kPad));
-  static constexpr int64_t kStageA = kSA.cosize() + kPad, kStageB = kSB.cosize() + kPad;
-  static constexpr int64_t kSmemBytes = kStages * (kStageA + kStageB) * 4;
-
-  static constexpr CopyPlan kPlanA = make_plan(kCopyA, Layout(make_tuple(kBM, kBK)), kSA);
-  static constexpr CopyPlan kPlanB = make_plan(kCopyB, Layout(make_tuple(kBN, kBK)), kSB);
-
-  // MMA partitions: of the shared tiles (fragments read with 128-bit loads) and of C.
-  static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
-  static constexpr ThreadPartition kPartA = kMma.partitioner(Operand::kA, kSA);
-  static constexpr ThreadPartition kPartB = kMma.partitioner(Operand::kB, kSB);
-  static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
-  static constexpr Layout kThrA = kPartA.thread, kFrgA = kPartA.fragment;  // (1,(4,2),BK)
-  static constexpr Layout kThrB = kPartB.thread, kFrgB = kPartB.fragment;  // (1,(4,2),BK)
-  static constexpr Layout kThrC = kPartC.thread, kFrgC = kPartC.fragment;
-  static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
-  static constexpr int kFM = int(kFrgA[1].size()), kFN = int(kFrgB[1].size());
-  static constexpr int kVec = 4;  // floats per shared-memory load
-
-  // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
   __device__ static constexpr void check() {
+    A::check();
+    B::check();
     static_assert(kMma.threads() == kThreads, "simt: the TiledMMA must have 256 threads");
-    static_assert(kStageA % 4 == 0 && kStageB % 4 == 0 && (kBM + kPad) % 4 == 0,
-                  "simt: every shared k-row must start on a 16-byte boundary");
-    static_assert(contiguous_prefix(kPlanA.src_frg) >= kPlanA.vec &&
-                      contiguous_prefix(kPlanA.dst_frg) >= kPlanA.vec &&
-                      contiguous_prefix(kPlanB.src_frg) >= kPlanB.vec &&
-                      contiguous_prefix(kPlanB.dst_frg) >= kPlanB.vec,
-                  "simt: a vector copy's values must be contiguous in global and shared memory");
-    static_assert(same_offsets(kMma, Operand::kA, kSA, kThrA) &&
-                      same_offsets(kMma, Operand::kB, kSB, kThrB) &&
-                      same_offsets(kMma, Operand::kC, kTileC, kThrC),
-                  "simt: thread-offset layouts disagree with TiledMMA::partition_*");
-    static_assert(contiguous_prefix(kFrgA) >= kVec && contiguous_prefix(kFrgB) >= kVec &&
-                      contiguous_prefix(kFrgC) >= kVec && kFM % kVec == 0 && kFN % kVec == 0,
-                  "simt: fragments must come in runs of 4 consecutive rows / columns");
-    static_assert(kFrgA[2].size() == kBK, "simt: the A fragment must span the k-tile");
   }
 };
 
-// One operand's (rows, BK) tiles, global -> shared stages (tXgX -> tXsX).
-//
-// Copy c of k-tile kt reads src + frg(c) + kt*BK*s_k, frg(c) = row(c)*s_r + col(c)*s_k with
-// compile-time row(c), col(c): a few integer instructions and one cp.async per copy, nothing
-// tested. That fast path is taken where the whole (rows, BK) tile lies inside the matrix; the
-// guarded path (CTAs on the M or N edge, the last k-tile when BK does not divide K) also tests
-// each copy's rows and k and zero-fills what lies outside (a 16-byte run may straddle the edge).
-template <class Cfg, int kOperand>
-struct GmemToSmem {
-  static constexpr CopyPlan kPlan = kOperand == 0 ? Cfg::kPlanA : Cfg::kPlanB;
-  static constexpr int kVec = int(kPlan.vec);
-  static constexpr int kCopies = int(kPlan.src_frg.size() / kVec);
-
-  const float* src;  // this thread's first copy of k-tile 0
-  int dst;           // this thread's first destination in a stage, in floats
-
-  // g: the tile's first element; s_r, s_k: strides of its rows and of k (kernel parameters, so
-  // that they stay in the constant bank instead of taking registers).
-  __device__ __forceinline__ GmemToSmem(const float* g, int64_t s_r, int64_t s_k) {
-    static constexpr FlatCoords kCrd = flat(kPlan.crd);
-    static constexpr FlatLayout kDstThr = flat(kPlan.dst_thr);
-    const int64_t t = threadIdx.x;
-    src = g + kCrd.thr_row(t) * s_r + kCrd.thr_col(t) * s_k;
-    dst = int(kDstThr(t));
-  }
-
-  // Each copy's row and k inside the tile and its shared destination, as tables for the guarded
-  // copy (with the layouts evaluated in each of its unrolled copies, the file compiled 1.2 s
-  // slower; the fast copy keeps the layouts: with the tables it spilled).
-  struct Offsets {
-    int row[kCopies], k[kCopies], dst[kCopies];
+// This thread's copies global -> shared of A and B: the sources (k-tile 0), their identity
+// tensors' partitions (the predicates) and the shared destinations, all from the kernel's
+// parameters and the CTA's tile (bm, bn).
+template <class Cfg>
+__device__ __forceinline__ auto tile_copies(GemmArgsC const& args, int64_t bm, int64_t bn, float* smem) {
+  using A = typename Cfg::A;
+  using B = typename Cfg::B;
+  static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
+  GemmArgs const& p = args.p;
+  // The problem's operands: A (M,K), B (N,K) with the unit stride the kernel was chosen for.
+  auto mA = make_tensor(p.a, make_shape(p.m, p.k), make_stride<A::kUnit>(p.a_sm, p.a_sk));  // (M,K)
+  auto mB = make_tensor(p.b, make_shape(p.n, p.k), make_stride<B::kUnit>(p.b_sn, p.b_sk));  // (N,K)
+  auto gA = local_tile<kCta, Proj{1, 0, 1}>(mA, bm, bn, _);  // (BM,BK) at k-tile 0
+  auto gB = local_tile<kCta, Proj{0, 1, 1}>(mB, bm, bn, _);  // (BN,BK)
+  auto cA = local_tile<kCta, Proj{1, 0, 1}>(make_identity_tensor(mA.shape), bm, bn, _);
+  auto cB = local_tile<kCta, Proj{0, 1, 1}>(make_identity_tensor(mB.shape), bm, bn, _);
+  auto sA = make_tensor<A::kSmem>(smem);                  // (BM,BK,PIPE)
+  auto sB = make_tensor<B::kSmem>(smem + A::kSmemElems);  // (BN,BK,PIPE)
+  const ThrCopy<typename A::G2S> g2s_a{threadIdx.x};
+  const ThrCopy<typename B::G2S> g2s_b{threadIdx.x};
+  struct Copies {
+    ThrCopy<typename A::G2S> g2s_a;
+    ThrCopy<typename B::G2S> g2s_b;
+    decltype(g2s_a.partition_S(gA)) tAgA;                 // (CPY,CPY_M,CPY_K)
+    decltype(g2s_a.partition_S(cA)) tAcA;
+    decltype(g2s_a.partition_D(sA)) tAsA;                 // (CPY,CPY_M,CPY_K,PIPE)
+    decltype(g2s_b.partition_S(gB)) tBgB;                 // (CPY,CPY_N,CPY_K)
+    decltype(g2s_b.partition_S(cB)) tBcB;
+    decltype(g2s_b.partition_D(sB)) tBsB;                 // (CPY,CPY_N,CPY_K,PIPE)
   };
-  TESSERA_HD static constexpr Offsets make_offsets() {
-    Offsets o{};
-    for (int c = 0; c < kCopies; ++c) {
-      o.row[c] = int(kPlan.crd.frg_row(c * kVec));
-      o.k[c] = int(kPlan.crd.frg_col(c * kVec));
-      o.dst[c] = int(kPlan.dst_frg(c * kVec));
-    }
-    return o;
-  }
+  return Copies{g2s_a, g2s_b, g2s_a.partition_S(gA), g2s_a.partition_S(cA), g2s_a.partition_D(sA),
+                g2s_b.partition_S(gB), g2s_b.partition_S(cB), g2s_b.partition_D(sB)};
+}
 
-  // Copies the k-tile whose first copy reads `tile` into `stage`, every copy whole.
-  __device__ __forceinline__ void copy(const float* tile, float* stage, int64_t s_r,
-                                       int64_t s_k) const {
-    static constexpr FlatCoords kCrd = flat(kPlan.crd);
-    static constexpr FlatLayout kDstFrg = flat(kPlan.dst_frg);
-#pragma unroll
-    for (int c = 0; c < kCopies; ++c) {
-      const float* from = tile + kCrd.frg_row(c * kVec) * s_r + kCrd.frg_col(c * kVec) * s_k;
-      float* to = stage + dst + kDstFrg(c * kVec);
-      if constexpr (kVec == 1) ptx::cp_async_4(to, from);
-      else ptx::cp_async_16(to, from);
-    }
-  }
-
-  // The same where only res_r rows and res_k columns of K are left in the matrix: what lies
-  // outside is zero-filled.
-  // NOTE: a call, not inlined: inlined in the k-loop (unrolled or not) it changed ptxas's
-  // register allocation of the main loop, which lost 5 % (H100, 4096^3); as a call the main
-  // loop is untouched and edge tiles pay the call (1000^3: 0.49x cuBLAS, 0.41x with the loop
-  // inlined and not unrolled).
-  __device__ __noinline__ void copy_guarded(const float* tile, float* stage, int64_t s_r,
-                                            int64_t s_k, int64_t res_r, int64_t res_k) const {
-    static constexpr FlatCoords kCrd = flat(kPlan.crd);
-    static constexpr Offsets kOff = make_offsets();
-    const int64_t t = threadIdx.x;
-    const int64_t r0 = kCrd.thr_row(t), k0 = kCrd.thr_col(t);
-#pragma unroll
-    for (int c = 0; c < kCopies; ++c) {
-      const int dr = kOff.row[c], dk = kOff.k[c];
-      const int bytes = k0 + dk < res_k ? int(min64(max64(res_r - r0 - dr, 0), kVec) * 4) : 0;
-      const float* from = bytes > 0 ? tile + dr * s_r + dk * s_k : src;  // src: any mapped address
-      float* to = stage + dst + kOff.dst[c];
-      if constexpr (kVec == 1) ptx::cp_async_4(to, from, bytes > 0);
-      else ptx::cp_async_16_partial(to, from, bytes);
-    }
-  }
-};
+// The copy of a k-tile that reaches past the matrix (edge CTAs, K's last partial tile):
+// predicated, what lies outside zero-filled.
+// NOTE: a call, not inlined, which rebuilds its views from the parameters: inlined in the
+// k-loop (unrolled or not) it changed ptxas's register allocation of the main loop, which lost
+// 5 % (H100, 4096^3), and views kept live across the loop for it spilled; as a call the main
+// loop is untouched and edge tiles pay the call (1000^3: 0.49x cuBLAS, 0.41x with the loop
+// inlined and not unrolled).
+template <class Cfg>
+__device__ __noinline__ void load_tile_guarded(GemmArgsC const args, int64_t bm, int64_t bn, int kt,
+                                               int stage, float* smem) {
+  auto c = tile_copies<Cfg>(args, bm, bn, smem);
+  copy(c.g2s_a, c.tAgA.at(kt), c.tAsA(_, _, _, stage), c.tAcA.at(kt));
+  copy(c.g2s_b, c.tBgB.at(kt), c.tBsB(_, _, _, stage), c.tBcB.at(kt));
+}
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
 gemm_03_kernel(GemmArgsC args) {
   Cfg::check();
+  using A = typename Cfg::A;
+  using B = typename Cfg::B;
+  static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
+  constexpr int kStages = Cfg::kStages;
   GemmArgs const& p = args.p;
-  static constexpr FlatLayout kThrA = flat(Cfg::kThrA), kFrgA = flat(Cfg::kFrgA);
-  static constexpr FlatLayout kThrB = flat(Cfg::kThrB), kFrgB = flat(Cfg::kFrgB);
-  static constexpr FlatCoords kCrdC = flat(Cfg::kCrdC);
-  constexpr int kFM = Cfg::kFM, kFN = Cfg::kFN, kVec = Cfg::kVec, kStages = Cfg::kStages;
-  constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 
-  // Shared memory: kStages x sA (BM,BK), then kStages x sB (BN,BK).
+  // The problem's C (M,N), any strides (the transposed problem writes C^T).
+  auto mC = make_tensor(p.c, make_shape(p.m, p.n), make_stride(args.c_sm, args.c_sn));  // (M,N)
+  auto cC = make_identity_tensor(mC.shape);
+
+  // This CTA's tile, in groups of kGroupM tile-rows (L2 reuse).
+  const auto [bm, bn] = grouped_tile(blockIdx.x, ceil_div(p.m, kCta[0]), ceil_div(p.n, kCta[1]), Cfg::kGroupM);
+  auto gC = local_tile<kCta, Proj{1, 1, 0}>(mC, bm, bn, _);  // (BM,BN)
+
+  // Shared memory: sA (BM,BK,PIPE), then sB (BN,BK,PIPE), padded.
   extern __shared__ float4 smem_raw[];
-  float* sA = reinterpret_cast<float*>(smem_raw);
-  float* sB = sA + kStages * Cfg::kStageA;
+  float* smem = reinterpret_cast<float*>(smem_raw);
+  auto sA = make_tensor<A::kSmem>(smem);                  // (BM,BK,PIPE)
+  auto sB = make_tensor<B::kSmem>(smem + A::kSmemElems);  // (BN,BK,PIPE)
 
-  // Block order: groups of kGroupM tile-rows, column by column inside a group (L2 reuse).
-  const int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
-  const auto [tile_m, tile_n] = grouped_tile(blockIdx.x, tiles_m, tiles_n, Cfg::kGroupM);
+  // global -> shared: cp.async (tAgA -> tAsA, tBgB -> tBsB); predicated (zero-filled) only
+  // where a tile reaches past the matrix.
+  auto [g2s_a, g2s_b, tAgA, tAcA, tAsA, tBgB, tBcB, tBsB] = tile_copies<Cfg>(args, bm, bn, smem);
 
-  // local_tile: gA (BM,BK,k), gB (BN,BK,k), gC (BM,BN) and their residues.
-  const int64_t m0 = tile_m * kBM, n0 = tile_n * kBN;
-  const float* gA = p.a + m0 * p.a_sm;
-  const float* gB = p.b + n0 * p.b_sn;
-  float* gC = p.c + m0 * args.c_sm + n0 * args.c_sn;
-  const int64_t res_m = p.m - m0, res_n = p.n - n0;
-
-  const GmemToSmem<Cfg, 0> tAgA(gA, p.a_sm, p.a_sk);  // (CPY, CPY_M, CPY_K, k)
-  const GmemToSmem<Cfg, 1> tBgB(gB, p.b_sn, p.b_sk);  // (CPY, CPY_N, CPY_K, k)
-  const int k_tiles = int(ceil_div(p.k, kBK));  // < 2^31: launch() checks
-  // k-tiles before this one take the fast copy (see GmemToSmem).
-  const int first_guarded = res_m >= kBM && res_n >= kBN ? int(p.k / kBK) : 0;
-  const int64_t step_a = kBK * p.a_sk, step_b = kBK * p.b_sk;
-  const float* next_a = tAgA.src;  // the next k-tile to load
-  const float* next_b = tBgB.src;
-  int next_kt = 0;
-  int write_stage = 0;
+  const int k_tiles = int(ceil_div(p.k, kCta[2]));  // < 2^31: launch() checks
+  // k-tiles before this one lie inside the matrix and take the copy without predicates.
+  const int first_guarded = p.m - bm * kCta[0] >= kCta[0] && p.n - bn * kCta[1] >= kCta[1] ? int(p.k / kCta[2]) : 0;
+  int next_kt = 0, write_stage = 0;
   // Loads k-tile next_kt (if there is one) into write_stage and commits a cp.async group (even
   // when empty, so that wait<kStages-2> always means "the oldest tile in flight has landed").
   auto load_next = [&] {
     if (next_kt < k_tiles) {
-      float* dA = sA + write_stage * Cfg::kStageA;
-      float* dB = sB + write_stage * Cfg::kStageB;
       if (next_kt < first_guarded) {
-        tAgA.copy(next_a, dA, p.a_sm, p.a_sk);
-        tBgB.copy(next_b, dB, p.b_sn, p.b_sk);
+        copy(g2s_a, tAgA.at(next_kt), tAsA(_, _, _, write_stage));
+        copy(g2s_b, tBgB.at(next_kt), tBsB(_, _, _, write_stage));
       } else {
-        const int64_t res_k = p.k - int64_t(next_kt) * kBK;
-        tAgA.copy_guarded(next_a, dA, p.a_sm, p.a_sk, res_m, res_k);
-        tBgB.copy_guarded(next_b, dB, p.b_sn, p.b_sk, res_n, res_k);
+        load_tile_guarded<Cfg>(args, bm, bn, next_kt, write_stage, smem);
       }
     }
     ptx::cp_async_commit();
-    next_a += step_a, next_b += step_b, ++next_kt;
+    ++next_kt;
     write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
   };
 
@@ -259,33 +221,34 @@ gemm_03_kernel(GemmArgsC args) {
 #pragma unroll 1
   for (int s = 0; s < kStages - 1; ++s) load_next();
 
-  const int64_t t = threadIdx.x;
-  const float* tCsA = sA + kThrA(t);  // (V,M,K) = (1,(4,2),BK) of the stage being read
-  const float* tCsB = sB + kThrB(t);  // (V,N,K) = (1,(4,2),BK)
+  // The MMA: accumulators, C's partition, and the 128-bit copies shared -> registers.
+  const ThrMMA<Cfg> thr_mma{threadIdx.x};
+  auto tCrC = thr_mma.partition_fragment_C(gC);           // (V,M,N)
+  auto tCgC = thr_mma.partition_C(gC);                    // (V,M,N)
+  auto tCcC = thr_mma.partition_C(local_tile<kCta, Proj{1, 1, 0}>(cC, bm, bn, _));
+  clear(tCrC);
+  const ThrCopy<typename A::S2R> s2r_a{threadIdx.x};
+  const ThrCopy<typename B::S2R> s2r_b{threadIdx.x};
+  auto tXsA = s2r_a.partition_S(sA);                      // (CPY,CPY_M,K,PIPE)
+  auto tXsB = s2r_b.partition_S(sB);                      // (CPY,CPY_N,K,PIPE)
   int read_stage = 0;
-  float tCrC[kFM * kFN];  // (V,M,N) accumulators
-#pragma unroll
-  for (int i = 0; i < kFM * kFN; ++i) tCrC[i] = 0.0f;
+  auto tXsA_r = tXsA(_, _, _, read_stage);                // (CPY,CPY_M,K) of the stage being read
+  auto tXsB_r = tXsB(_, _, _, read_stage);
 
-  // Fragments tCsA(:,:,kb) -> tCrA, tCsB(:,:,kb) -> tCrB, 128-bit loads, double-buffered: the
-  // loads of step kb+1 are issued before the FMAs of step kb, across k-tiles too.
-  float tCrA[2][kFM], tCrB[2][kFN];
+  // Registers of two k-blocks (double-buffered): the loads of k-block kb+1 are issued before
+  // the FMAs of kb, across k-tiles too.
+  using FragA = decltype(thr_mma.partition_fragment_A(sA)(_, _, 0));
+  Fragment<float, FragA::size()> tCrA[2];                 // (V,M) per k-block
+  Fragment<float, decltype(thr_mma.partition_fragment_B(sB)(_, _, 0))::size()> tCrB[2];  // (V,N)
   auto load_fragments = [&](int buf, int kb) {
-#pragma unroll
-    for (int i = 0; i < kFM; i += kVec)
-      *reinterpret_cast<float4*>(&tCrA[buf][i]) =
-          *reinterpret_cast<const float4*>(tCsA + kFrgA(i + kFM * kb));
-#pragma unroll
-    for (int i = 0; i < kFN; i += kVec)
-      *reinterpret_cast<float4*>(&tCrB[buf][i]) =
-          *reinterpret_cast<const float4*>(tCsB + kFrgB(i + kFN * kb));
+    copy(s2r_a, tXsA_r(_, _, kb), tCrA[buf]);
+    copy(s2r_b, tXsB_r(_, _, kb), tCrB[buf]);
   };
 
-  // The k-tile is walked in blocks of kUnrollK steps, each block unrolled (a fully unrolled
+  // The k-tile is walked in blocks of kUnrollK k-blocks, each block unrolled (a fully unrolled
   // 32-step tile doubled the compile time for no speed).
-  constexpr int kUnrollK = kBK < 16 ? int(kBK) : 16;
+  constexpr int kBK = int(kCta[2]), kUnrollK = kBK < 16 ? kBK : 16;
   static_assert(kBK % kUnrollK == 0, "simt: BK must be a multiple of the unrolled block");
-  static constexpr int64_t kBlockA = kFrgA(kFM * kUnrollK), kBlockB = kFrgB(kFN * kUnrollK);
 
   ptx::cp_async_wait<kStages - 2>();
   __syncthreads();  // k-tile 0 visible to all
@@ -298,65 +261,28 @@ gemm_03_kernel(GemmArgsC args) {
 #pragma unroll
       for (int kb = 0; kb < kUnrollK; ++kb) {
         if (kb + 1 < kUnrollK) {
-          load_fragments((kb + 1) % 2, kb + 1);
+          load_fragments((kb + 1) % 2, block * kUnrollK + kb + 1);
         } else {
-          if (block + 1 < kBK / kUnrollK) {
-            tCsA += kBlockA, tCsB += kBlockB;  // the next block of this k-tile
-          } else {
-            // k-tile kt+1 landed and visible; the stage of kt is read no more.
+          int next = (block + 1) * kUnrollK;  // the next block of this k-tile
+          if (block + 1 == kBK / kUnrollK) {
+            // k-tile kt+1 landed and visible; the stage of kt is read no more. Its first
+            // k-block loads before the last FMAs of kt.
             ptx::cp_async_wait<kStages - 2>();
             __syncthreads();
             read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
-            tCsA = sA + read_stage * Cfg::kStageA + kThrA(t);
-            tCsB = sB + read_stage * Cfg::kStageB + kThrB(t);
+            tXsA_r = tXsA(_, _, _, read_stage);
+            tXsB_r = tXsB(_, _, _, read_stage);
+            next = 0;
           }
-          load_fragments((kb + 1) % 2, 0);
+          load_fragments((kb + 1) % 2, next);
         }
-        // 8x8 FMAs, every other column walked backwards: consecutive FMAs share an operand.
-        const int cur = kb % 2;
-#pragma unroll
-        for (int n = 0; n < kFN; ++n)
-#pragma unroll
-          for (int mm = 0; mm < kFM; ++mm) {
-            const int m = n % 2 ? kFM - 1 - mm : mm;
-            tCrC[m + kFM * n] = fmaf(tCrA[cur][m], tCrB[cur][n], tCrC[m + kFM * n]);
-          }
+        gemm(thr_mma, tCrA[kb % 2], tCrB[kb % 2], tCrC);  // 8x8 FMAs
       }
     }
   }
   ptx::cp_async_wait<0>();
 
-  // Epilogue: tCgC = partition_C(gC). Runs of 4 rows go out as one 16-byte store when C's
-  // columns are contiguous and 16-byte aligned and the run is inside the matrix; else per element.
-  const int64_t thr_m = kCrdC.thr_row(t), thr_n = kCrdC.thr_col(t);
-  const bool c_vec = args.c_sm == 1 && args.c_sn % 4 == 0 && reinterpret_cast<uintptr_t>(p.c) % 16 == 0;
-  if (c_vec && res_m >= kBM && res_n >= kBN) {
-    // NOTE: a loop over groups of kGroup values, the rest moving down after each, as in store_c
-    // (common.cuh): unrolled, the 16 read-modify-write vectors doubled the kernel's compile time.
-    constexpr int kValues = kFM * kFN, kGroup = 16;
-    float a[kValues];
-#pragma unroll
-    for (int v = 0; v < kValues; ++v) a[v] = tCrC[v];
-#pragma unroll 1
-    for (int v0 = 0; v0 < kValues; v0 += kGroup) {
-#pragma unroll
-      for (int i = 0; i < kGroup; i += kVec) {
-        float4* out = reinterpret_cast<float4*>(gC + (thr_m + kCrdC.frg_row(v0 + i)) +
-                                                (thr_n + kCrdC.frg_col(v0 + i)) * args.c_sn);
-        float4 r = {p.alpha * a[i], p.alpha * a[i + 1], p.alpha * a[i + 2], p.alpha * a[i + 3]};
-        if (p.beta != 0.0f) {
-          float4 old = *out;
-          r.x += p.beta * old.x, r.y += p.beta * old.y, r.z += p.beta * old.z, r.w += p.beta * old.w;
-        }
-        *out = r;
-      }
-#pragma unroll
-      for (int i = 0; i + kGroup < kValues; ++i) a[i] = a[i + kGroup];
-    }
-  } else {
-    store_c_strided<F32Out>(tCrC, kCrdC, thr_m, thr_n, res_m, res_n, gC, args.c_sm, args.c_sn,
-                            p.alpha, p.beta);
-  }
+  axpby(p.alpha, tCrC, p.beta, tCgC, tCcC);  // C = alpha AB + beta C inside the matrix
 }
 
 template <CopyKind kA, CopyKind kB, class S = DefaultShape>

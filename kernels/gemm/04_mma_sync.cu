@@ -72,25 +72,6 @@ TESSERA_HD constexpr Swizzle smem_swizzle(int64_t bits, Major major) {
   return major == Major::kK ? Swizzle(3, 2, 3) : Swizzle(2, 3, 7);
 }
 
-// Equal partitions, value by value, for every thread: how a copy's registers (its destination)
-// are checked against the MMA's fragment, as functions of the tile's coordinates. Each side is (thread -> offset) + (value -> offset), so
-// c_thr(t) + c_frg(i) == m_thr(t) + m_frg(i) for every (t, i) exactly when the thread offsets
-// differ by one constant for every t and the value offsets by its opposite for every i (take
-// i = 0, then t = 0): threads + values evaluations instead of threads x values.
-// NOTE: the product form cost every front end (EDG twice, g++ once) seconds per configuration.
-TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& mma, Operand op,
-                                         Layout const& tile) {
-  Layout c_thr = copy.tidfrg(tile, true)[0], c_frg = copy.partition_D(tile, 0).layout;
-  Layout m_thr = mma.partitioner(op, tile).thread, m_frg = mma.partitioner(op, tile).fragment;
-  if (c_frg.size() != m_frg.size()) return false;
-  const int64_t delta = c_thr(0) - m_thr(0);
-  for (int64_t t = 0; t < mma.threads(); ++t)
-    if (c_thr(t) - m_thr(t) != delta) return false;
-  for (int64_t i = 0; i < c_frg.size(); ++i)
-    if (c_frg(i) - m_frg(i) != -delta) return false;
-  return true;
-}
-
 // ---------------------------------------------------------------------------------------------
 // One operand (A or B): its swizzled shared tiles (kStages of them), the cp.async copy global ->
 // shared, and the copy shared -> registers. Tiles are (rows, BK) = (BM or BN, BK) in (MN, K).

@@ -8,7 +8,8 @@ up in order (the same template instantiations). For every pair:
   - the k-loop (the loop with the most FMAs or MMAs) has exactly the twin's count of every memory,
     math and synchronisation opcode (loads, stores, cp.async, FMAs, barriers);
   - the k-loop has at most 2% more instructions than the twin's in all (index arithmetic);
-  - no local memory, no call; ptxas: 0 bytes stack frame, 0 spill stores and loads.
+  - no local memory, no call the twin does not make (03's guarded copy is one, on purpose);
+    ptxas: 0 bytes stack frame, 0 spill stores and loads.
 
 Usage: check_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu TWIN.cu [KERNEL.cu TWIN.cu ...]
 """
@@ -72,8 +73,11 @@ def main():
                 failures.append(f"{short}: {total} k-loop instructions, over 2% more than the "
                                 f"twin's {twin_total}")
             insns = [t for k, t in body if k == "insn"]
-            if any(".local" in x for x in insns) or any(opcode(x).startswith("call") for x in insns):
-                failures.append(f"{short}: local memory or a call")
+            if any(".local" in x for x in insns):
+                failures.append(f"{short}: local memory")
+            calls = sum("call" in t for _, t in body)
+            if calls > sum("call" in t for _, t in hbody):
+                failures.append(f"{short}: {calls} calls, more than the twin's")
             stats = mine_stats.get(name)
             if stats is None or stats[:3] != (0, 0, 0):
                 failures.append(f"{short}: stack frame / spill stores / spill loads "
