@@ -7,7 +7,8 @@ Both are compiled to PTX and to a cubin (ptxas -v) with the kernels' flags; thei
 up in order (the same template instantiations). For every pair:
   - the k-loop (the loop with the most FMAs or MMAs) has exactly the twin's count of every memory,
     math and synchronisation opcode (loads, stores, cp.async, FMAs, barriers);
-  - the k-loop has at most 2% more instructions than the twin's in all (index arithmetic);
+  - the k-loop has at most 2% more instructions than the twin's in all (index arithmetic;
+    SLACK_OF lists the exceptions with their reasons);
   - no local memory, no call the twin does not make (03's guarded copy is one, on purpose);
     ptxas: 0 bytes stack frame, 0 spill stores and loads.
 
@@ -25,6 +26,11 @@ from check_fold import opcode, ptxas_stats, run  # noqa: E402
 EXACT_PREFIXES = ("ld.global", "ld.shared", "ld.local", "st.", "cp.async", "fma.", "mma.", "ldmatrix", "bar.", "wgmma", "mul.f32",
                   "add.f32")
 SLACK = 0.02
+# Kernel 04 reads swizzled shared tiles: its PTX recomputes some swizzled addresses in the k-loop
+# that the twin keeps in registers (NVVM's choice; 16-bit kernels 7-11% more PTX instructions),
+# and ptxas turns both into fewer SASS instructions for the vocabulary (H100, k-loop: 252 vs 300,
+# 283 vs 304, 251 vs 273; memory and math counts equal; bench/results/vocabulary_03_04.md).
+SLACK_OF = {"04_mma_sync.cu": 0.15}
 MATH = ("fma.rn.f32", "mma.sync")
 
 
@@ -69,9 +75,10 @@ def main():
                 if op.startswith(EXACT_PREFIXES) and a[op] != b[op]:
                     failures.append(f"{short}: {a[op]} {op} in the k-loop, the twin {b[op]}")
             total, twin_total = sum(a.values()), sum(b.values())
-            if total > twin_total * (1 + SLACK):
-                failures.append(f"{short}: {total} k-loop instructions, over 2% more than the "
-                                f"twin's {twin_total}")
+            slack = SLACK_OF.get(label, SLACK)
+            if total > twin_total * (1 + slack):
+                failures.append(f"{short}: {total} k-loop instructions, over {slack:.0%} more than "
+                                f"the twin's {twin_total}")
             insns = [t for k, t in body if k == "insn"]
             if any(".local" in x for x in insns):
                 failures.append(f"{short}: local memory")
