@@ -53,7 +53,12 @@ template <Operand kOp, CopyKind kKind, int64_t kRows, int64_t BK, int Stages>
 struct OperandCfg {
   static constexpr int kThreads = 256;
   static constexpr int64_t kBK = BK, kPad = 4;  // floats added to each k-row of a stage
-  static constexpr int kUnit = kKind == CopyKind::kVectorMN ? 0 : 1;  // the unit-stride mode
+  // The operand's (MN, K) strides: a vector copy reads an MN-contiguous operand (the launcher
+  // checked it: a static unit stride); a scalar copy reads any strides.
+  TESSERA_HD static constexpr auto strides(int64_t s_mn, int64_t s_k) {
+    if constexpr (kKind == CopyKind::kVectorMN) return make_stride(unit, s_k);
+    else return make_stride(s_mn, s_k);
+  }
   static constexpr TiledMMA kMma = simt_mma();
 
   // Shared stages (rows, BK, PIPE): MN-major, k-rows padded, each stage padded once more.
@@ -129,9 +134,9 @@ __device__ __forceinline__ auto tile_copies(GemmArgsC const& args, int64_t bm, i
   using B = typename Cfg::B;
   static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
   GemmArgs const& p = args.p;
-  // The problem's operands: A (M,K), B (N,K) with the unit stride the kernel was chosen for.
-  auto mA = make_tensor(p.a, make_shape(p.m, p.k), make_stride<A::kUnit>(p.a_sm, p.a_sk));  // (M,K)
-  auto mB = make_tensor(p.b, make_shape(p.n, p.k), make_stride<B::kUnit>(p.b_sn, p.b_sk));  // (N,K)
+  // The problem's operands: A (M,K), B (N,K).
+  auto mA = make_tensor(p.a, make_shape(p.m, p.k), A::strides(p.a_sm, p.a_sk));  // (M,K)
+  auto mB = make_tensor(p.b, make_shape(p.n, p.k), B::strides(p.b_sn, p.b_sk));  // (N,K)
   auto gA = local_tile<kCta, Proj{1, 0, 1}>(mA, bm, bn, _);  // (BM,BK) at k-tile 0
   auto gB = local_tile<kCta, Proj{0, 1, 1}>(mB, bm, bn, _);  // (BN,BK)
   auto cA = local_tile<kCta, Proj{1, 0, 1}>(make_identity_tensor(mA.shape), bm, bn, _);
