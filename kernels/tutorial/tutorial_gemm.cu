@@ -34,12 +34,24 @@ struct Config {
   // Shared memory, column-major with the stage last: (BM,BK,kStages):(1,BM,BM*BK).
   static constexpr Layout kSA = Layout(make_tuple(BM, BK, int64_t(kStages)));
   static constexpr Layout kSB = Layout(make_tuple(BN, BK, int64_t(kStages)));
+
+  // The rules this kernel relies on, checked when the kernel is compiled (in its device pass).
+  __device__ static constexpr void check() {
+    static_assert(kMma.threads() == kThreads && kCopy.threads() == kThreads,
+                  "Config: the TiledMMA and the TiledCopy must both have kThreads threads");
+    static_assert(BM % kMma.tile_size(0) == 0 && BN % kMma.tile_size(1) == 0,
+                  "Config: the TiledMMA's tile must divide the CTA tile's (BM,BN)");
+    static_assert(BM % product(kCopy.tiler[0]) == 0 && BN % product(kCopy.tiler[0]) == 0 &&
+                      BK % product(kCopy.tiler[1]) == 0,
+                  "Config: the TiledCopy's tile must divide the CTA tile's (BM,BK) and (BN,BK)");
+  }
 };
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads)
 tutorial_gemm_kernel(int64_t m, int64_t n, int64_t k, float alpha, const float* A, int64_t lda,
                      const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  Cfg::check();
   static constexpr Coord<3> kCta = Cfg::kCta;
   constexpr int kStages = Cfg::kStages;
 

@@ -14,7 +14,8 @@
 //      events, launches alternating, median of 30, inputs rotated over enough sets to exceed
 //      4x L2; the max relative error to cuBLAS, max |tessera - cuBLAS| / max |cuBLAS|.
 //
-//   tutorial_gemm [--seed S] [--sizes MxNxK,...] [--md FILE]      exit 0 when all passed
+//   tutorial_gemm [--small] [--seed S] [--sizes MxNxK,...|none] [--md FILE]   exit 0: all passed
+//   (--small: the correctness cases under 10^6 m*n*k and no benchmark, for compute-sanitizer)
 //
 // Build: nvcc -std=c++20 -O3 -arch=sm_90a -Iinclude tests/device/tutorial_gemm.cu -lcublas
 #include <cmath>
@@ -164,12 +165,16 @@ Speed bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k) {
 int main(int argc, char** argv) {
   unsigned long long seed = std::random_device{}();
   std::string sizes = "4096x4096x4096,8192x8192x8192", md;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--seed")) seed = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--sizes")) sizes = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--md")) md = argv[i + 1];
-    else { std::printf("unknown option %s\n", argv[i]); return 2; }
+  bool small = false;
+  for (int i = 1; i < argc; ++i) {
+    const bool value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--small")) small = true;
+    else if (!std::strcmp(argv[i], "--seed") && value) seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--sizes") && value) sizes = argv[++i];
+    else if (!std::strcmp(argv[i], "--md") && value) md = argv[++i];
+    else { std::printf("usage: tutorial_gemm [--small] [--seed S] [--sizes MxNxK,...|none] [--md FILE]\n"); return 2; }
   }
+  if (small) sizes = "none";
   rng.seed(seed);
   std::printf("tutorial GEMM (kernels/tutorial/tutorial_gemm.cu), seed %llu\n", seed);
   int failures = 0, cases = 0;
@@ -179,7 +184,8 @@ int main(int argc, char** argv) {
                                {255, 1, 33, 256, 4, 255},  {1, 300, 65, 4, 300, 2},    {64, 64, 1000, 64, 68, 65},
                                {333, 517, 1001, 336, 520, 335}, {130, 3, 16, 136, 8, 131}, {1024, 1024, 1024, 1024, 1024, 1024}};
   for (auto const& s : shapes)
-    for (float beta : {0.0f, 0.75f}) failures += check_case(s[0], s[1], s[2], s[3], s[4], s[5], beta), ++cases;
+    if (!small || s[0] * s[1] * s[2] < 1000000)
+      for (float beta : {0.0f, 0.75f}) failures += check_case(s[0], s[1], s[2], s[3], s[4], s[5], beta), ++cases;
   failures += check_refusal(5, 3, 7, 5, 4, 0, "lda = 5, not a multiple of 4"), ++cases;
   failures += check_refusal(5, 3, 7, 8, 4, 1, "A not 16-byte aligned"), ++cases;
   failures += check_refusal(5, 9, 7, 8, 8, 0, "ldb = 8 < n = 9"), ++cases;
@@ -188,7 +194,7 @@ int main(int argc, char** argv) {
   CHECK_CUBLAS(cublasCreate(&h));
   CHECK_CUBLAS(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
   std::string table = "| M x N x K | tutorial TFLOP/s | cuBLAS SGEMM TFLOP/s | ratio | max rel err |\n| --- | --- | --- | --- | --- |\n";
-  for (size_t p = 0; p < sizes.size();) {
+  for (size_t p = 0; sizes != "none" && p < sizes.size();) {
     size_t q = sizes.find(',', p);
     if (q == std::string::npos) q = sizes.size();
     long long m = 0, n = 0, k = 0;
