@@ -77,9 +77,9 @@ tutorial_gemm_kernel(int64_t m, int64_t n, int64_t k, float alpha, const float* 
 
   // This thread's share of the copies: sources, coordinates (the predicates), destinations.
   const ThrCopy<Cfg> thr_copy{threadIdx.x};
-  auto tAgA = thr_copy.partition_S(gA);  // (CPY,CPY_M,CPY_K) = (4,1,1)
+  auto tAgA = thr_copy.partition_S(gA);  // (CPY,CPY_M,CPY_K) = ((4,1),1,1)
   auto tAcA = thr_copy.partition_S(local_tile<kCta, Proj{1, 0, 1}>(cA, bm, bn, _));
-  auto tBgB = thr_copy.partition_S(gB);  // (CPY,CPY_N,CPY_K) = (4,1,1)
+  auto tBgB = thr_copy.partition_S(gB);  // (CPY,CPY_N,CPY_K) = ((4,1),1,1)
   auto tBcB = thr_copy.partition_S(local_tile<kCta, Proj{0, 1, 1}>(cB, bm, bn, _));
 
   // This thread's share of the MMA: C in global memory, its coordinates, its accumulators.
