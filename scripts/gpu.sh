@@ -13,11 +13,16 @@
 #      reference), memcheck and racecheck, the benchmark against cuBLAS in the same run (launches
 #      alternating), bench/results/gemm_tensorcore.md under $OUT.
 #
+#   7. the tutorial's kernel (docs/writing-a-kernel.md, tests/device/tutorial_gemm.cu): odd sizes
+#      in guarded buffers against a float64 reference, memcheck and racecheck, speed against
+#      cuBLAS SGEMM (N, T) in the same run; $OUT/tutorial_gemm.md (every mode but tc, guards);
+#
 #   0. (every mode) guard regions: every kernel and dtype with A, B and C inside larger buffers
 #      (gemm_guards): nothing outside the blocks written, read or changed;
 #
 #   OUT=/tmp/out scripts/gpu.sh guards         only the build and the guard regions
 #   OUT=/tmp/out scripts/gpu.sh tc [quick]     only steps 0, 1, 2 and 6
+#   OUT=/tmp/out scripts/gpu.sh tutorial       only the build and step 7
 #
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
@@ -42,13 +47,49 @@ t0=$(date +%s)
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
   -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
   || { cat build-gpu.cmake.log; exit 1; }
-cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tessera-bench gemm_tensorcore gemm_guards gemm_graph 2>&1 \
+cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tessera-bench gemm_tensorcore gemm_guards gemm_graph tutorial_gemm 2>&1 \
   | tee build-gpu.build.log | grep -E "error|warning|spill" ; true
 [ -x build-gpu/kernels/tessera-bench ] && [ -x build-gpu/kernels/gemm_correctness ] && [ -x build-gpu/kernels/gemm_tensorcore ] \
-  && [ -x build-gpu/kernels/gemm_guards ] && [ -x build-gpu/kernels/gemm_graph ] \
+  && [ -x build-gpu/kernels/gemm_guards ] && [ -x build-gpu/kernels/gemm_graph ] && [ -x build-gpu/kernels/tutorial_gemm ] \
   || { tail -50 build-gpu.build.log; exit 1; }
 echo "built in $(( $(date +%s) - t0 )) s"
 bin=build-gpu/kernels
+
+tutorial() {
+  step "the tutorial's kernel (docs/writing-a-kernel.md): correctness in guarded buffers, speed against cuBLAS"
+  tut_cmd="$bin/tutorial_gemm --md $OUT/tutorial_table.md"
+  echo "$tut_cmd"
+  $tut_cmd 2>&1 | tee "$OUT/tutorial_gemm.txt" | tail -36
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/tutorial_gemm" --small 2>&1 \
+    | tail -4 | tee "$OUT/tutorial_memcheck.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/tutorial_gemm" --small 2>&1 \
+    | tail -4 | tee "$OUT/tutorial_racecheck.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  {
+    echo "# The tutorial's kernel (docs/writing-a-kernel.md) vs cuBLAS SGEMM"
+    echo
+    echo "- GPU: ${gpu:-unknown} ($(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1) driver)"
+    echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo "- commit: $commit"
+    echo "- command: \`OUT=... scripts/gpu.sh $mode\` (\`$tut_cmd\`)"
+    echo "- problem: C = A B^T, column-major (cuBLAS sgemm N, T), fp32, alpha 1, beta 0"
+    echo "- timing: CUDA events per launch, 5 warm-ups, median of 30, tutorial and cuBLAS launches alternating; inputs rotated over enough sets to exceed 4x L2; cuBLAS in CUBLAS_DEFAULT_MATH (no TF32)"
+    echo "- max rel err: max |tutorial - cuBLAS| / max |cuBLAS|"
+    echo
+    cat "$OUT/tutorial_table.md" 2>/dev/null
+    echo
+    echo "Correctness: $(tail -1 "$OUT/tutorial_gemm.txt" 2>/dev/null)"
+    echo "memcheck: $(grep -h "ERROR SUMMARY" "$OUT/tutorial_memcheck.txt" 2>/dev/null)"
+    echo "racecheck: $(grep -h "RACECHECK SUMMARY\|ERROR SUMMARY" "$OUT/tutorial_racecheck.txt" 2>/dev/null)"
+  } >"$OUT/tutorial_gemm.md"
+}
+if [ "$mode" = tutorial ]; then
+  tutorial
+  step "done: status $status"
+  exit $status
+fi
 
 step "guard regions: A, B, C inside larger buffers, every kernel and dtype (gemm_guards)"
 "$bin/gemm_guards" $([ "$mode" = quick ] && echo --quick) 2>&1 | tee "$OUT/gemm_guards.txt" | tail -25
@@ -161,7 +202,7 @@ fi
 step "device tests (tests/device/*.cu with a main, not built by CMake)"
 for f in tests/device/*.cu; do
   name=$(basename "$f" .cu)
-  case "$name" in gemm_correctness|gemm_tensorcore|gemm_guards|gemm_graph) continue ;; esac
+  case "$name" in gemm_correctness|gemm_tensorcore|gemm_guards|gemm_graph|tutorial_gemm) continue ;; esac
   grep -q "int main" "$f" || continue
   echo "-- $name"
   if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude "$f" -o "build-gpu/$name" -lcublas -lcuda \
@@ -227,6 +268,7 @@ fi
   echo "memcheck: $(grep -h "ERROR SUMMARY" "$OUT/memcheck.txt" 2>/dev/null)"
   echo "racecheck: $(grep -h "RACECHECK SUMMARY\|ERROR SUMMARY" "$OUT/racecheck.txt" 2>/dev/null)"
 } >"$OUT/gemm_simt.md"
+tutorial
 [ "$mode" = simt ] || tensorcore
 step "done: status $status"
 exit $status

@@ -1,9 +1,18 @@
 # cmake -DCXX=<compiler> -DINCLUDE=<dir> -DSOURCE=<file.cpp> -DEXPECT=fail|pass
-#       [-DPATTERNS=<regex;regex>] -P check_compile.cmake
-# Compiles SOURCE with -fsyntax-only. EXPECT=fail: the compiler must reject it with an ordinary
-# diagnostic (not a crash) whose text matches every regex in PATTERNS. EXPECT=pass: it must compile.
+#       [-DPATTERNS=<regex;regex>] [-DFLAGS=<flag;flag>] [-DERROR_RC=<n>] -P check_compile.cmake
+# Compiles SOURCE with FLAGS (default: -std=c++20 -fsyntax-only). EXPECT=fail: the compiler must
+# reject it with an ordinary diagnostic (an exit status in the list ERROR_RC, default 1: g++ and
+# clang; nvcc exits 1 or 2),
+# not a crash, whose text matches every regex in PATTERNS. EXPECT=pass: it must compile.
+cmake_policy(SET CMP0057 NEW)  # if(IN_LIST)
+if(NOT DEFINED FLAGS)
+  set(FLAGS -std=c++20 -fsyntax-only)
+endif()
+if(NOT DEFINED ERROR_RC)
+  set(ERROR_RC 1)
+endif()
 execute_process(
-  COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE} ${SOURCE}
+  COMMAND ${CXX} ${FLAGS} -I${INCLUDE} ${SOURCE}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(log "${out}${err}")
 if(EXPECT STREQUAL "pass")
@@ -17,7 +26,7 @@ if(rc EQUAL 0)
   message(FATAL_ERROR "FAIL: ${SOURCE} compiled, but it must be rejected")
 endif()
 # A crashing compiler also exits non-zero; that is not the readable rejection under test.
-if(NOT rc EQUAL 1 OR log MATCHES "PLEASE submit a bug report")
+if(NOT rc IN_LIST ERROR_RC OR log MATCHES "PLEASE submit a bug report")
   message(FATAL_ERROR "FAIL: ${SOURCE}: the compiler crashed (exit ${rc}) instead of a diagnostic:\n${log}")
 endif()
 foreach(p IN LISTS PATTERNS)
