@@ -111,7 +111,11 @@ int run_atoms(AtomsArgs const& a) {
     return 0;
   }
   auto hopper = [](json const& j) { return j["runs_on_sm90"].get<bool>() ? "yes" : "no (picture only)"; };
-  if (a.kind != "copy") {
+  // With a filter, a kind that has none is left out unless --kind asked for it.
+  bool filtered = !arch.empty() || !a.grep.empty();
+  bool show_mma = a.kind == "mma" || (a.kind == "all" && (!mma.empty() || !filtered));
+  bool show_copy = a.kind == "copy" || (a.kind == "all" && (!copy.empty() || !filtered));
+  if (show_mma) {
     std::printf("MMA atoms: %zu (C += A B; Hopper: whether sm_90a runs it)\n", mma.size());
     std::printf("  %-40s %-6s %-32s %-11s %-20s %-7s %s\n", "name", "arch", "instruction", "MxNxK", "types D A B C",
                 "threads", "Hopper");
@@ -123,9 +127,9 @@ int run_atoms(AtomsArgs const& a) {
                   j["types"].get<std::string>().c_str(), (long long)j["threads"].get<int64_t>(), hopper(j));
     }
   }
-  if (a.kind != "mma") {
+  if (show_copy) {
     std::printf("%scopy atoms: %zu (bits: what one thread moves; elements: the element sizes it moves)\n",
-                a.kind == "copy" ? "" : "\n", copy.size());
+                show_mma ? "\n" : "", copy.size());
     std::printf("  %-42s %-6s %-22s %-10s %-10s %-7s %s\n", "name", "arch", "instruction", "bits", "elements",
                 "threads", "Hopper");
     for (auto const& j : copy) {
@@ -154,7 +158,7 @@ void add_atoms_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_flag("--json", a->as_json, "every atom with its thread/value layouts as JSON (copies: bits and elements)");
   cmd->footer("\nThe layouts are CuTe's traits (ThrID, A/B/C (thread,value) layouts; copies' Src/Dst/Ref in bits and as\n"
               "elements of the default size), checked atom by atom against CuTe's C++. TMA and bulk copies move a\n"
-              "whole box (shown as 8192 bits). SM100 (tcgen05.mma) and SM120 atoms do not run on Hopper.");
+              "whole box (shown as 8192 bits). SM100 (tcgen05.mma) and SM120 atoms do not run on Hopper.\n");
   verbs.push_back({cmd, [a] { return run_atoms(*a); }});
 }
 

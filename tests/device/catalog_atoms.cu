@@ -142,7 +142,7 @@ uint64_t encode(Type t, double x) {
     case Type::kS8: return uint8_t(int8_t(x));
     case Type::kTF32: { float f = float(x); uint32_t u; std::memcpy(&u, &f, 4); return u; }
     case Type::kBF16: { __nv_bfloat16 h = __float2bfloat16(float(x)); uint16_t u; std::memcpy(&u, &h, 2); return u; }
-    case Type::kE4M3: { __nv_fp8_e4m3 e(float(x)); return e.__x; }
+    case Type::kE4M3: { __nv_fp8_e4m3 e{static_cast<float>(x)}; return e.__x; }
     default: return 0;
   }
 }

@@ -12,6 +12,7 @@
 // The layouts are CuTe's traits (mma_traits_sm*.hpp, copy_traits_sm*.hpp), checked atom by atom
 // against what CuTe's C++ prints (tests/test_atom_catalog.cpp, tests/data/cute_atoms.json).
 // The atoms kernels issue (mma.hpp, copy.hpp) are also checked to agree with these rows.
+// Host code (constant expressions included): kernels use the atoms of mma.hpp and copy.hpp.
 #pragma once
 
 #include "copy.hpp"
@@ -24,17 +25,17 @@ struct AtomName {
   static constexpr int kCap = 96;
   char s[kCap] = {};
   int n = 0;
-  TESSERA_HD constexpr void add(char c) {
+  constexpr void add(char c) {
     if (n < kCap - 1) s[n++] = c;
   }
-  TESSERA_HD constexpr void add(int64_t v) {
+  constexpr void add(int64_t v) {
     char d[24] = {};
     int k = 0;
     do d[k++] = char('0' + v % 10), v /= 10;
     while (v);
     while (k) add(d[--k]);
   }
-  TESSERA_HD constexpr const char* c_str() const { return s; }
+  constexpr const char* c_str() const { return s; }
 };
 
 namespace catalog {
@@ -46,7 +47,7 @@ struct PatternGroups {
   int n = 0;
   int size[8] = {};
 };
-TESSERA_HD constexpr PatternGroups pattern_groups(const char* p) {
+constexpr PatternGroups pattern_groups(const char* p) {
   PatternGroups g;
   for (; *p; ++p) {
     if (*p != '{') continue;
@@ -56,14 +57,14 @@ TESSERA_HD constexpr PatternGroups pattern_groups(const char* p) {
   }
   return g;
 }
-TESSERA_HD constexpr int pattern_count(const char* p) {
+constexpr int pattern_count(const char* p) {
   PatternGroups g = pattern_groups(p);
   int count = 1;
   for (int i = 0; i < g.n; ++i) count *= g.size[i];
   return count;
 }
 // Expansion j of pattern p (0 <= j < pattern_count(p)) with # = n and % = n/8.
-TESSERA_HD constexpr AtomName expand(const char* p, int j, int64_t n) {
+constexpr AtomName expand(const char* p, int j, int64_t n) {
   PatternGroups g = pattern_groups(p);
   int choice[8] = {};
   for (int i = g.n - 1; i >= 0; --i) choice[i] = j % g.size[i], j /= g.size[i];
@@ -88,7 +89,7 @@ TESSERA_HD constexpr AtomName expand(const char* p, int j, int64_t n) {
   }
   return out;
 }
-TESSERA_HD constexpr Layout layout_of(const char* pattern, int64_t n) {
+constexpr Layout layout_of(const char* pattern, int64_t n) {
   return parse_layout(expand(pattern, 0, n).c_str());
 }
 
@@ -185,7 +186,8 @@ inline constexpr MmaRow kMmaRows[] = {
     {"sm100", "tcgen05.mma", "SM100_MMA_F8F6F4_SS_64x#x32", 64, 0, 32, "1:0", "(1,(64,32)):(0,(1,64))", "(1,(#,32)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN, "f32 e4m3 e4m3 f32"},
     {"sm100", "tcgen05.mma", "SM100_MMA_F8F6F4_SS_128x#x32", 128, 0, 32, "1:0", "(1,(128,32)):(0,(1,128))", "(1,(#,32)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N, "f32 e4m3 e4m3 f32"},
     // For pictures only: SM120's warp-level f8f6f4 mma (8-bit containers) and the block-scaled ones.
-    {"sm120", "mma.sync.m16n8k32.kind::f8f6f4", "SM120_16x8x32_TN{,_VS}", 16, 8, 32, kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8, "", "f32 u8 u8 f32"},
+    {"sm120", "mma.sync.m16n8k32.kind::f8f6f4", "SM120_16x8x32_TN", 16, 8, 32, kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8, "", "f32 u8 u8 f32"},
+    {"sm120", "mma.sync.m16n8k32.block_scale", "SM120_16x8x32_TN_VS", 16, 8, 32, kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8, "", "f32 u8 u8 f32"},
     {"sm120", "mma.sync.m16n8k64.block_scale", "SM120_16x8x64_TN_VS", 16, 8, 64, kWarp, "((4,8),(8,2,2)):((128,1),(16,8,512))", "((4,8),(8,2)):((64,1),(8,256))", kC16x8, "", "f32 u4 u4 f32"},
 };
 inline constexpr int kMmaRowCount = int(sizeof(kMmaRows) / sizeof(kMmaRows[0]));
@@ -251,7 +253,7 @@ inline constexpr int64_t kDefaultBoxBits = 8192;
 // ---- the atoms of the rows ---------------------------------------------------------------------
 
 // The N of an n = 0 row: entry i of its list (-1 past the end), or its count.
-TESSERA_HD constexpr int64_t n_entry(const char* list, int i) {
+constexpr int64_t n_entry(const char* list, int i) {
   int k = 0;
   for (const char* p = list; *p;) {
     while (*p == ' ') ++p;
@@ -262,28 +264,28 @@ TESSERA_HD constexpr int64_t n_entry(const char* list, int i) {
   }
   return -1;
 }
-TESSERA_HD constexpr int n_count(MmaRow const& r) {
+constexpr int n_count(MmaRow const& r) {
   if (r.n) return 1;
   int k = 0;
   while (n_entry(r.n_list, k) >= 0) ++k;
   return k;
 }
-TESSERA_HD constexpr int row_atoms(MmaRow const& r) { return pattern_count(r.names) * n_count(r); }
-TESSERA_HD constexpr int row_atoms(CopyRow const& r) { return pattern_count(r.names); }
+constexpr int row_atoms(MmaRow const& r) { return pattern_count(r.names) * n_count(r); }
+constexpr int row_atoms(CopyRow const& r) { return pattern_count(r.names); }
 
 // Where atom i of a table lies: its row, the row's pattern expansion and N.
 struct AtomRef {
   int row = -1, expansion = 0;
   int64_t n = 0;  // MMA: N; copy: 0
-  TESSERA_HD constexpr bool found() const { return row >= 0; }
+  constexpr bool found() const { return row >= 0; }
 };
 
-TESSERA_HD constexpr int mma_count() {
+constexpr int mma_count() {
   int total = 0;
   for (auto const& r : kMmaRows) total += row_atoms(r);
   return total;
 }
-TESSERA_HD constexpr int copy_count() {
+constexpr int copy_count() {
   int total = 0;
   for (auto const& r : kCopyRows) total += row_atoms(r);
   return total;
@@ -292,7 +294,7 @@ inline constexpr int kMmaCount = mma_count();
 inline constexpr int kCopyCount = copy_count();
 
 // Atom i of the MMA table: the N vary slowest within a row (all types at N = 8, then N = 16, ...).
-TESSERA_HD constexpr AtomRef mma_ref(int i) {
+constexpr AtomRef mma_ref(int i) {
   for (int r = 0; r < kMmaRowCount; ++r) {
     int here = row_atoms(kMmaRows[r]);
     if (i < here) {
@@ -304,7 +306,7 @@ TESSERA_HD constexpr AtomRef mma_ref(int i) {
   }
   return {};
 }
-TESSERA_HD constexpr AtomRef copy_ref(int i) {
+constexpr AtomRef copy_ref(int i) {
   for (int r = 0; r < kCopyRowCount; ++r) {
     int here = row_atoms(kCopyRows[r]);
     if (i < here) return {r, i, 0};
@@ -313,11 +315,11 @@ TESSERA_HD constexpr AtomRef copy_ref(int i) {
   return {};
 }
 
-TESSERA_HD constexpr AtomName mma_name(AtomRef const& a) { return expand(kMmaRows[a.row].names, a.expansion, a.n); }
-TESSERA_HD constexpr AtomName copy_name(AtomRef const& a) { return expand(kCopyRows[a.row].names, a.expansion, 0); }
+constexpr AtomName mma_name(AtomRef const& a) { return expand(kMmaRows[a.row].names, a.expansion, a.n); }
+constexpr AtomName copy_name(AtomRef const& a) { return expand(kCopyRows[a.row].names, a.expansion, 0); }
 
 // A row's layout pattern with # = N, % = N/8 and @ = the row's K (the wgmma B layout).
-TESSERA_HD constexpr Layout mma_layout(MmaRow const& r, const char* pattern, int64_t n) {
+constexpr Layout mma_layout(MmaRow const& r, const char* pattern, int64_t n) {
   AtomName filled;
   for (const char* p = pattern; *p; ++p) {
     if (*p == '@') filled.add(r.k);
@@ -328,7 +330,7 @@ TESSERA_HD constexpr Layout mma_layout(MmaRow const& r, const char* pattern, int
 
 // The MMA atom `a` refers to. Its name is left empty: the caller owns the name's storage
 // (mma_name gives the text).
-TESSERA_HD constexpr MmaAtom mma_atom(AtomRef const& a) {
+constexpr MmaAtom mma_atom(AtomRef const& a) {
   MmaRow const& r = kMmaRows[a.row];
   return {"", r.m, a.n, r.k, parse_layout(r.thr_id), mma_layout(r, r.a, a.n), mma_layout(r, r.b, a.n),
           mma_layout(r, r.c, a.n)};
@@ -336,7 +338,7 @@ TESSERA_HD constexpr MmaAtom mma_atom(AtomRef const& a) {
 
 // The copy atom `a` refers to, moving elements of `elem_bits` (0: the row's default); a TMA/bulk
 // atom moves `box_bits` (0: kDefaultBoxBits).
-TESSERA_HD constexpr CopyAtom copy_atom(AtomRef const& a, int64_t elem_bits = 0, int64_t box_bits = 0) {
+constexpr CopyAtom copy_atom(AtomRef const& a, int64_t elem_bits = 0, int64_t box_bits = 0) {
   CopyRow const& r = kCopyRows[a.row];
   if (elem_bits == 0) elem_bits = r.default_elem_bits;
   if (box_bits == 0) box_bits = kDefaultBoxBits;
@@ -364,7 +366,7 @@ TESSERA_HD constexpr CopyAtom copy_atom(AtomRef const& a, int64_t elem_bits = 0,
 // the template arguments of an MMA (SM90_64x128x16_F16F16F16_SS<GMMA::Major::K, ...>); GMMA's own
 // name MMA_64x128x16_F16F16F16_SS becomes SM90_64x128x16_F16F16F16_SS; a copy's repeated type
 // (SM80_CP_ASYNC_CACHEGLOBAL<uint128_t, uint128_t>) is kept once.
-TESSERA_HD constexpr AtomName canonical_name(const char* s) {
+constexpr AtomName canonical_name(const char* s) {
   AtomName raw;
   for (const char* p = s; *p; ++p)
     if (*p != ' ') raw.add(*p);
@@ -398,11 +400,11 @@ TESSERA_HD constexpr AtomName canonical_name(const char* s) {
   return out;
 }
 
-TESSERA_HD constexpr char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+constexpr char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
 
 // Whether `s` is an expansion of pattern `p` (any case): records the alternative taken in each
 // {..} group from `group` on and the number that stands for #.
-TESSERA_HD constexpr bool match(const char* p, const char* s, int group, int* choice, int64_t& n) {
+constexpr bool match(const char* p, const char* s, int group, int* choice, int64_t& n) {
   while (true) {
     if (*p == '{') {
       const char* alt = p + 1;
@@ -436,7 +438,7 @@ TESSERA_HD constexpr bool match(const char* p, const char* s, int group, int* ch
 }
 
 // The expansion index of the alternatives `choice` (first group slowest, as expand counts).
-TESSERA_HD constexpr int expansion_of(const char* p, int const* choice) {
+constexpr int expansion_of(const char* p, int const* choice) {
   PatternGroups g = pattern_groups(p);
   int j = 0;
   for (int i = 0; i < g.n; ++i) j = j * g.size[i] + choice[i];
@@ -444,7 +446,7 @@ TESSERA_HD constexpr int expansion_of(const char* p, int const* choice) {
 }
 
 // The catalog atom of a name (any spelling canonical_name accepts, any case); not found() if none.
-TESSERA_HD constexpr AtomRef find_mma(const char* name) {
+constexpr AtomRef find_mma(const char* name) {
   AtomName want = canonical_name(name);
   for (int r = 0; r < kMmaRowCount; ++r) {
     MmaRow const& row = kMmaRows[r];
@@ -460,7 +462,7 @@ TESSERA_HD constexpr AtomRef find_mma(const char* name) {
   }
   return {};
 }
-TESSERA_HD constexpr AtomRef find_copy(const char* name) {
+constexpr AtomRef find_copy(const char* name) {
   AtomName want = canonical_name(name);
   for (int r = 0; r < kCopyRowCount; ++r) {
     int choice[8] = {};
@@ -473,7 +475,7 @@ TESSERA_HD constexpr AtomRef find_copy(const char* name) {
 // ---- properties --------------------------------------------------------------------------------
 
 // The architecture number of "sm80" (0 for "any").
-TESSERA_HD constexpr int arch_number(const char* arch) {
+constexpr int arch_number(const char* arch) {
   int v = 0;
   for (const char* p = arch; *p; ++p)
     if (*p >= '0' && *p <= '9') v = v * 10 + (*p - '0');
@@ -481,11 +483,11 @@ TESSERA_HD constexpr int arch_number(const char* arch) {
 }
 // Whether an atom of `arch` runs on Hopper (sm_90a): everything up to SM90; SM100 and SM120
 // atoms are in the catalog for their pictures only.
-TESSERA_HD constexpr bool runs_on_sm90(const char* arch) { return arch_number(arch) <= 90; }
+constexpr bool runs_on_sm90(const char* arch) { return arch_number(arch) <= 90; }
 
 // CuTe defines the wgmma N outside 8, 16, 32, 64, 96, 128, 192, 256 only with
 // CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED.
-TESSERA_HD constexpr bool cute_extended_shape(MmaRow const& r, int64_t n) {
+constexpr bool cute_extended_shape(MmaRow const& r, int64_t n) {
   if (arch_number(r.arch) != 90 || r.n) return false;
   for (int64_t base : {8, 16, 32, 64, 96, 128, 192, 256})
     if (n == base) return false;
@@ -494,7 +496,7 @@ TESSERA_HD constexpr bool cute_extended_shape(MmaRow const& r, int64_t n) {
 
 // The element types D, A, B, C: the row's, or read off the name (F32BF16BF16F32 -> f32 bf16 bf16
 // f32; wgmma names spell D, A, B and C = D). Written as "f32 bf16 bf16 f32".
-TESSERA_HD constexpr AtomName mma_types(AtomRef const& a) {
+constexpr AtomName mma_types(AtomRef const& a) {
   MmaRow const& r = kMmaRows[a.row];
   AtomName out;
   if (*r.types) {
