@@ -24,6 +24,8 @@
 #   OUT=/tmp/out scripts/gpu.sh tc [quick]     only steps 0, 1, 2 and 6
 #   OUT=/tmp/out scripts/gpu.sh tutorial       only the build and step 7
 #
+#   OUT=/tmp/out scripts/gpu.sh atoms          only the atom layout tests (tests/device/atoms.cu and
+#                                              catalog_atoms.cu: the atom catalog against the hardware)
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -41,6 +43,23 @@ commit=${TESSERA_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknow
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 step "GPU: ${gpu:-none}  commit: $commit  mode: $mode"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv || true
+
+if [ "$mode" = atoms ]; then
+  step "atom layouts against the hardware (tests/device/atoms.cu, catalog_atoms.cu)"
+  mkdir -p build-gpu
+  for name in atoms catalog_atoms; do
+    echo "-- $name"
+    if nvcc -std=c++20 -O2 -gencode=arch=compute_90a,code=sm_90a -Iinclude "tests/device/$name.cu" -o "build-gpu/$name" \
+         >"build-gpu/$name.build.log" 2>&1; then
+      "build-gpu/$name" 2>&1 | tee "$OUT/$name.txt"; rc=${PIPESTATUS[0]}
+      echo "-- $name: exit $rc"; [ $rc -eq 0 ] || status=1
+    else
+      tail -20 "build-gpu/$name.build.log"; echo "-- $name: BUILD FAILED"; status=1
+    fi
+  done
+  step "done: status $status"
+  exit $status
+fi
 
 step "build (Release)"
 t0=$(date +%s)

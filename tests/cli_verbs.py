@@ -234,6 +234,77 @@ if len(lines) == 6:
           f"batch parse: {lines[5]}")
     check(all("json.exception" not in l.get("error", "") for l in lines), f"nlohmann text in batch errors: {lines}")
 
+# atoms: the catalog of CuTe's atoms; render, explain, analyze and batch take any of them by name.
+rc, out, _ = run("atoms", "--json")
+j = json.loads(out) if rc == 0 else {"mma": [], "copy": []}
+mma = {a["name"]: a for a in j["mma"]}
+copy = {a["name"]: a for a in j["copy"]}
+check(rc == 0 and len(mma) > 1300 and len(copy) >= 30, f"atoms --json: {rc} {len(mma)} {len(copy)}")
+f64 = mma.get("SM80_8x8x4_F64F64F64F64_TN", {})
+check(f64.get("mnk") == [8, 8, 4] and f64.get("types") == "f64 f64 f64 f64" and f64.get("threads") == 32
+      and f64.get("c") == "((4,8),2):((16,1),8)" and f64.get("runs_on_sm90") is True, f"atoms f64: {f64}")
+g = mma.get("SM90_64x200x16_F32BF16BF16_RS", {})
+check(g.get("c") == "((4,8,4),(2,2,25)):((128,1,16),(64,8,512))" and g.get("cute_extended_shape") is True
+      and g.get("smem_major") == "K or MN", f"atoms wgmma: {g}")
+check(mma.get("SM100_MMA_F16BF16_SS_128x256x16", {}).get("runs_on_sm90") is False, "atoms: SM100 marked not runnable")
+check(all(a["arch"] in ("sm100", "sm120") for a in j["mma"] if not a["runs_on_sm90"]), "atoms: only SM100/SM120 do not run")
+ld = copy.get("SM75_U16x8_LDSM_T", {})
+check(ld.get("bits_per_thread") == 128 and ld.get("dst") == "((4,8),(1,2,4)):((16,1),(1,8,64))", f"atoms ldmatrix: {ld}")
+check(copy.get("SM90_TMA_LOAD", {}).get("bits_per_thread") == "box", "atoms: TMA moves a box")
+rc, out, _ = run("atoms", "--arch", "sm80", "--kind", "mma")
+rows = [l for l in out.splitlines() if l.startswith("  SM")]
+check(rc == 0 and len(rows) == 65 and all(" sm80 " in l for l in rows), f"atoms --arch sm80: {len(rows)} rows")
+check("SM80_8x8x4_F64F64F64F64_TN" in out and "mma.sync.m8n8k4" in out and "8x8x4" in out, f"atoms sm80 text: {out[:400]!r}")
+rc, out, _ = run("atoms", "--arch", "SM_89")
+check(rc == 0 and out.count("SM89_16x8x32_") == 8, f"atoms --arch SM_89: {out[:300]!r}")
+rc, out, _ = run("atoms", "--grep", "stsm", "--kind", "copy")
+check(rc == 0 and out.count("_STSM_") == 6 and "stmatrix.x4.trans" in out, f"atoms --grep: {out!r}")
+rc, _, err = run("atoms", "--arch", "sm72")
+check(rc == 1 and "--arch sm72 has no atoms" in err and "sm80" in err, f"atoms bad arch: {rc} {err!r}")
+rc, out, _ = run("atoms", "--arch", "sm72", "--json")
+check(rc == 1 and "has no atoms" in json.loads(out)["error"], f"atoms bad arch json: {out!r}")
+
+rc, out, _ = run("explain", "--atom", "SM80_8x8x4_F64F64F64F64_TN", "--atom-layout", "(2,2,1)", "--tile", "16", "16", "4",
+                 "--thread", "5", "--operand", "C", "--json")
+jc = json.loads(out)["operands"]["C"] if rc == 0 else {}
+# Lane 5 of the m8n8k4 f64 atom holds C rows 1 and columns 2, 3 ((4,8),2):((16,1),8): index 1 + 16 = 17 -> (1, 2).
+check(rc == 0 and jc.get("coords", [None])[0] == [1, 2] and len(jc["coords"]) == 2, f"explain f64: {out[:300]!r}")
+rc, out, _ = run("explain", "--atom", "SM90::GMMA::MMA_64x128x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN>",
+                 "--atom-layout", "(1,1,1)", "--tile", "64", "128", "16", "--operand", "C")
+check(rc == 0 and "atom SM90_64x128x16_F16F16F16_SS (64x128x16, 128 threads)" in out, f"explain gmma spelling: {out[:300]!r}")
+rc, _, err = run("explain", "--atom", "SM80_8x8x4_F64F64F64_TN", "--atom-layout", "(1,1,1)", "--tile", "8", "8", "4")
+check(rc == 1 and "unknown MMA atom 'SM80_8x8x4_F64F64F64_TN'; close names: SM80_8x8x4_F64F64F64F64_TN" in err
+      and "tessera atoms lists all" in err, f"unknown atom: {err!r}")
+rc, out, _ = run("analyze", "--atom", "SM80_16x8x32_S32S8S8S32_TN", "--atom-layout", "(2,2,1)", "--tile", "32", "16", "32",
+                 "--operand", "A", "--json")
+check(rc == 0 and json.loads(out)["analysis"]["elem_bits"] == 8, f"analyze s8 A bits: {out[:300]!r}")
+rc, out, _ = run("analyze", "--atom", "SM80_8x8x4_F64F64F64F64_TN", "--atom-layout", "(2,2,1)", "--tile", "16", "16", "4",
+                 "--json")
+check(rc == 0 and json.loads(out)["analysis"]["elem_bits"] == 64, f"analyze f64 C bits: {out[:300]!r}")
+import tempfile
+with tempfile.TemporaryDirectory() as d:
+    rc, _, err = run("render", "--atom", "SM89_16x8x32_F32E4M3E4M3F32_TN", "--atom-layout", "(1,1,1)",
+                     "--tile", "16", "8", "32", "-o", f"{d}/fp8.html")
+    check(rc == 0 and os.path.getsize(f"{d}/fp8.html") > 1000, f"render fp8 atom: {rc} {err!r}")
+    rc, _, err = run("render", "--atom", "SM100_MMA_F16BF16_SS_64x64x16", "--atom-layout", "(1,1,1)",
+                     "--tile", "64", "64", "16", "-o", f"{d}/umma.html")
+    check(rc == 0, f"render SM100 picture: {rc} {err!r}")
+    rc, _, err = run("render", "--copy", "SM90_U16x8_STSM_T", "--dtype", "half", "--thr", "(32,1)", "--val", "(1,8)",
+                     "-o", f"{d}/stsm.html")
+    check(rc == 0, f"render stmatrix: {rc} {err!r}")
+    rc, _, err = run("render", "--copy", "SM75_U16x8_LDSM_T", "--dtype", "float", "--thr", "(32,1)", "--val", "(1,8)",
+                     "-o", f"{d}/bad.html")
+    check(rc == 1 and "32-bit elements; it moves elements of 16 to 16 bits" in err, f"render ldsm float: {err!r}")
+    rc, _, err = run("render", "--copy", "SM75_U16x8_LDSM", "--thr", "(32,1)", "--val", "(1,8)", "-o", f"{d}/bad.html")
+    check(rc == 1 and "unknown copy atom 'SM75_U16x8_LDSM'; close names: SM75_U16x8_LDSM_T" in err, f"render unknown copy: {err!r}")
+rc, out, _ = run("batch", stdin=json.dumps({"id": "f64", "atom": "SM80_8x8x4_F64F64F64F64_TN",
+                                            "atom_layout": "(2,2,1)", "tile_mnk": [16, 16, 4]}) + "\n")
+b = json.loads(out.splitlines()[0]) if rc == 0 and out else {}
+check(b.get("C", {}).get("thread0_fragment") == "(2,1,1):(1,0,0)" and len(b["C"]["coords"]) == 128,
+      f"batch f64 TiledMMA: {out[:300]!r}")
+rc, out, _ = run("ops")
+check(rc == 0 and "tessera atoms lists all" in out, f"ops mentions atoms: {out[-400:]!r}")
+
 for f in failures:
     print("FAIL", f)
 print(f"cli_verbs: {len(failures)} failures")

@@ -1,5 +1,7 @@
 #include "analyze_report.hpp"
 
+#include "atom_names.hpp"
+
 #include <cstdio>
 
 namespace tessera::tools {
@@ -90,7 +92,9 @@ AccessSpec mma_access_spec(MmaConfig const& cfg, Operand op, int64_t elem_bits, 
   AccessSpec spec;
   spec.space = space;
   spec.max_vector_bits = max_vector_bits;
-  spec.elem_bits = elem_bits ? elem_bits : (op != Operand::kC && halves ? 16 : 32);
+  // The catalog's element type of the operand; else 16-bit A/B for f16/bf16 atoms, 32 otherwise.
+  int64_t typed = mma_operand_bits(atom_name, op);
+  spec.elem_bits = elem_bits ? elem_bits : typed ? typed : (op != Operand::kC && halves ? 16 : 32);
   spec.store = access.empty() ? op == Operand::kC : access == "store";
   return spec;
 }

@@ -6,6 +6,7 @@
 //   tessera demo                                 the worked examples of the algebra (seed 004)
 //   tessera explain --preset step1 --thread 0    how a thread's fragment is derived (seed 002)
 //   tessera ops                                  the verbs and the atoms
+//   tessera atoms --arch sm80                    the atom catalog (every MMA and copy atom of CuTe)
 //
 // Exit status: 0 success, 1 user error (the message points at the bad argument), 2 internal.
 // With --json anywhere on the command line, errors too are one JSON object on stdout:
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <tessera/atom/catalog.hpp>
 
 #include "mma_cli.hpp"
 #include "verbs.hpp"
@@ -89,6 +91,8 @@ int run_ops(CLI::App& app) {
     std::printf("  %-32s %lldx%lldx%lld, %lld thread%s\n", n.c_str(), (long long)a.m, (long long)a.n, (long long)a.k,
                 (long long)a.threads(), a.threads() == 1 ? "" : "s");
   }
+  std::printf("  and every other atom of the catalog: tessera atoms lists all %d MMA and %d copy atoms\n",
+              tessera::catalog::kMmaCount, tessera::catalog::kCopyCount);
   std::printf("\ncopy atoms (render --copy): %s\n", tessera::tools::kCopyAtomSpellings);
   std::printf("presets (--preset): step1 (the step 1 kernel: UniversalFMA, 256 threads, 128x128x8), "
               "step4 (the step 4 kernel: SM80_16x8x16_F32F16F16F32_TN, 128 threads, 128x128x32)\n");
@@ -110,6 +114,7 @@ int main(int argc, char** argv) {
   tessera::tools::add_analyze_verb(app, verbs);
   tessera::tools::add_render_verb(app, verbs);
   tessera::tools::add_codegen_verb(app, verbs);
+  tessera::tools::add_atoms_verb(app, verbs);
   CLI::App* ops = app.add_subcommand("ops", "List the verbs, the MMA and copy atoms, and the presets");
   verbs.push_back({ops, [&app] { return run_ops(app); }});
   CLI::App* help = app.add_subcommand("help", "Describe tessera, or one verb: help [VERB]");

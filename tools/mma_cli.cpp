@@ -1,5 +1,7 @@
 #include "mma_cli.hpp"
 
+#include "atom_names.hpp"
+
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -39,10 +41,11 @@ MmaConfig mma_config(std::string const& atom_name, std::string const& atom_layou
                      std::string const& permutation, int64_t m, int64_t n, int64_t k) {
   MmaAtom atom;
   std::string name = atom_name.substr(0, atom_name.find('<'));  // UniversalFMA<float,...>
+  // The kernels' atoms and their short aliases first, then every atom of the catalog.
   if (!mma_atom_by_name(name.c_str(), atom)) {
-    std::string known;
-    for (auto const& n : mma_atom_names()) known += (known.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("unknown MMA atom '" + atom_name + "' (known: " + known + "; tessera ops lists them)");
+    std::optional<MmaAtom> found = catalog_mma_atom(atom_name);
+    if (!found) throw std::invalid_argument(unknown_atom_message("MMA", atom_name, catalog_mma_names()));
+    atom = *found;
   }
   Layout layout = atom_layout.find(':') == std::string::npos ? Layout(parse_int_tuple(atom_layout))
                                                              : parse_layout(atom_layout);

@@ -21,7 +21,8 @@ struct MmaConfig {
 // The MMA atoms the CLI knows by name (each also has a short lower-case alias in the library).
 std::vector<std::string> const& mma_atom_names();
 // The copy atoms of `render --copy`, as spelled there.
-inline constexpr const char* kCopyAtomSpellings = "cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]";
+inline constexpr const char* kCopyAtomSpellings =
+    "any copy atom of tessera atoms (e.g. SM75_U16x8_LDSM_T), or cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]";
 
 // Presets "step1" and "step4" (the seeds' configurations). Throws std::invalid_argument.
 MmaConfig mma_preset(std::string const& name);

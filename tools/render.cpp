@@ -1,5 +1,7 @@
 #include "render.hpp"
 
+#include "atom_names.hpp"
+
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -251,7 +253,9 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
   for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
     json g = operand_grid(cfg, op);
     AccessSpec spec;
-    spec.elem_bits = ao.elem_bits ? ao.elem_bits : (op != Operand::kC && halves ? 16 : 32);
+    // The catalog's element type of the operand; else 16-bit A/B for f16/bf16 atoms, 32 otherwise.
+    int64_t typed = mma_operand_bits(atom_name, op);
+    spec.elem_bits = ao.elem_bits ? ao.elem_bits : typed ? typed : (op != Operand::kC && halves ? 16 : 32);
     spec.store = ao.access.empty() ? op == Operand::kC : ao.access == "store";
     spec.max_vector_bits = ao.max_vector_bits;
     Layout tensor = cfg.tensor[int(op)];
@@ -292,9 +296,11 @@ CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits) {
   } else if (kind == "ldmatrix" && (arg == "x1" || arg == "x2" || arg == "x4" || arg == "x1t" ||
                                     arg == "x2t" || arg == "x4t")) {
     atom = atom::ldmatrix(arg[1] - '0', arg.size() == 3, elem_bits);
+  } else if (std::optional<CopyAtom> found = catalog_copy_atom(spec, elem_bits)) {
+    atom = *found;  // any copy atom of the catalog by CuTe's name, e.g. SM90_U16x8_STSM_T
   } else {
-    throw std::invalid_argument("render: unknown copy atom '" + spec +
-                                "' (known: cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t])");
+    throw std::invalid_argument("render: " + unknown_atom_message("copy", spec, catalog_copy_names()) +
+                                "; or cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]");
   }
   return atom;
 }

@@ -9,6 +9,7 @@
 #include <nanobind/stl/tuple.h>
 
 #include "analyze_report.hpp"
+#include "atom_names.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "tiled.hpp"
@@ -18,10 +19,6 @@ namespace tessera::py {
 namespace {
 
 using tools::MmaConfig;
-
-constexpr const char* kMmaAtomNames =
-    "UniversalFMA, SM80_16x8x16_F32F16F16F32_TN, SM80_16x8x16_F32BF16BF16F32_TN, SM80_16x8x8_F32TF32TF32F32_TN, "
-    "SM90_64x{64,128,256}x16_F32F16F16_SS, SM90_64x128x16_F32F16F16_RS";
 
 // An atom layout over (M,N,K): a Layout, its notation, or a shape (compact).
 std::string atom_layout_text(nb::handle h) {
@@ -47,7 +44,8 @@ MmaConfig make_mma(nb::handle atom, nb::handle atom_layout, nb::handle permutati
     // The TiledMMA's own tile: one pass of its atoms over M, N and K (an unknown atom is reported
     // by mma_config below).
     MmaAtom a;
-    if (mma_atom_by_name(name.substr(0, name.find('<')).c_str(), a)) {
+    std::optional<MmaAtom> found = tools::catalog_mma_atom(name);
+    if (mma_atom_by_name(name.substr(0, name.find('<')).c_str(), a) || (found && (a = *found, true))) {
       TiledMMA t = make_tiled_mma(a, parse_layout(layout), perm);
       for (int i = 0; i < 3; ++i) mnk[i] = t.tile_size(i);
     }
@@ -100,8 +98,11 @@ void bind_tiled(nb::module_& m) {
   nb::class_<PyMmaAtom>(m, "MmaAtom", "One MMA instruction: its shape and thread-value layouts.")
       .def("__init__", [](PyMmaAtom* self, std::string const& name) {
         PyMmaAtom a;
-        if (!mma_atom_by_name(name.c_str(), a.atom))
-          throw std::invalid_argument("unknown MMA atom '" + name + "' (known: " + kMmaAtomNames + ")");
+        if (!mma_atom_by_name(name.c_str(), a.atom)) {
+          std::optional<MmaAtom> found = tools::catalog_mma_atom(name);  // any atom of `tessera atoms`
+          if (!found) throw std::invalid_argument(tools::unknown_atom_message("MMA", name, tools::catalog_mma_names()));
+          a.atom = *found;
+        }
         a.key = name;
         new (self) PyMmaAtom(a);
       }, nb::arg("name"))

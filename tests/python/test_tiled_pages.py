@@ -42,6 +42,18 @@ def test_tiled_mma_own_tile():
     assert mma.tile_mnk == (32, 32, 16) and mma.atom.shape_mnk == (16, 8, 16)
 
 
+def test_catalog_atoms():
+    # Any atom of `tessera atoms`, by CuTe's name.
+    a = tessera.MmaAtom("SM80_8x8x4_F64F64F64F64_TN")
+    assert a.shape_mnk == (8, 8, 4) and str(a.layout_c_tv) == "((4,8),2):((16,1),8)"
+    assert tessera.make_tiled_mma(a, (2, 2, 1)).tile_mnk == (16, 16, 4)
+    assert tessera.make_tiled_mma("SM90_64x24x16_F32BF16BF16_RS", (1, 1, 1)).tile_mnk == (64, 24, 16)
+    c = tessera.CopyAtom("SM90_U16x8_STSM_T", 16)
+    assert str(c.layout_dst_tv) == "(32,8):(8,1)"
+    with pytest.raises(Exception, match="close names: SM80_8x8x4_F64F64F64F64_TN"):
+        tessera.MmaAtom("SM80_8x8x4_F64F64F64F65_TN")
+
+
 def test_analyze_text_and_fields():
     mma = tessera.presets.step4()
     r = tessera.analyze(mma, "A", space="shared")
