@@ -18,9 +18,9 @@ std::string lower(std::string s) {
   return s;
 }
 
-// Edit distance (insertions, deletions, substitutions), ignoring case.
-size_t distance(std::string const& a0, std::string const& b0) {
-  std::string a = lower(a0), b = lower(b0);
+}  // namespace
+
+size_t edit_distance(std::string const& a, std::string const& b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
@@ -34,8 +34,6 @@ size_t distance(std::string const& a0, std::string const& b0) {
   }
   return row[b.size()];
 }
-
-}  // namespace
 
 std::vector<std::string> const& catalog_mma_names() {
   static const std::vector<std::string> names = [] {
@@ -73,10 +71,10 @@ std::optional<CopyAtom> catalog_copy_atom(std::string const& name, int64_t elem_
 
 std::string unknown_atom_message(std::string const& kind, std::string const& name,
                                  std::vector<std::string> const& known) {
-  // The five closest names (by edit distance of the canonical spelling).
-  std::string want = catalog::canonical_name(name.c_str()).c_str();
+  // The five closest names (by edit distance of the canonical spelling, ignoring case).
+  std::string want = lower(catalog::canonical_name(name.c_str()).c_str());
   std::vector<std::pair<size_t, std::string>> ranked;
-  for (auto const& k : known) ranked.push_back({distance(want, k), k});
+  for (auto const& k : known) ranked.push_back({edit_distance(want, lower(k)), k});
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](auto const& x, auto const& y) { return x.first < y.first; });
   std::string close;

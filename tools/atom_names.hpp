@@ -19,6 +19,9 @@ std::vector<std::string> const& catalog_copy_names();
 std::optional<MmaAtom> catalog_mma_atom(std::string const& name);
 std::optional<CopyAtom> catalog_copy_atom(std::string const& name, int64_t elem_bits);
 
+// Edit distance (insertions, deletions, substitutions), for "did you mean" (verbs, atoms).
+size_t edit_distance(std::string const& a, std::string const& b);
+
 // "unknown MMA atom 'X'; close names: A, B, C (tessera atoms lists all N)".
 std::string unknown_atom_message(std::string const& kind, std::string const& name,
                                  std::vector<std::string> const& known);

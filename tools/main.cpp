@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <tessera/atom/catalog.hpp>
 
+#include "atom_names.hpp"
 #include "mma_cli.hpp"
 #include "verbs.hpp"
 
@@ -32,22 +33,6 @@
 namespace {
 
 using tessera::tools::Verbs;
-
-// Edit distance (insertions, deletions, substitutions), for "did you mean".
-size_t distance(std::string const& a, std::string const& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::vector<std::string> verb_names(CLI::App& app) {
   std::vector<std::string> names;
@@ -63,7 +48,7 @@ std::string unknown_verb_message(CLI::App& app, std::string const& verb) {
   std::string best;
   size_t best_d = verb.size() / 3 + 2;
   for (auto const& name : verb_names(app)) {
-    size_t d = distance(verb, name);
+    size_t d = tessera::tools::edit_distance(verb, name);
     if (d < best_d) best_d = d, best = name;
   }
   std::string m = "unknown verb '" + verb + "'";
