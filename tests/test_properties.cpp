@@ -925,6 +925,8 @@ TEST(Properties, SwizzleIsAnInvolution) {
           ASSERT_FALSE(seen[size_t(y)]) << to_string(sw) << " is not injective at " << x;
           seen[size_t(y)] = 1;
           ASSERT_EQ(sw(y), x) << to_string(sw) << " is not an involution at " << x;
+          ASSERT_EQ(int64_t(sw.apply32(uint32_t(x) + (1u << 20))), y + (1 << 20))
+              << to_string(sw) << ": the 32-bit form differs at " << x;
           ++points;
         }
         ++swizzles;

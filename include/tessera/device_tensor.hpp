@@ -223,12 +223,7 @@ struct OffsetView {
   TESSERA_HD static constexpr int64_t size() { return kFrg.size(); }
   TESSERA_HD inline T& operator()(int64_t v) const {
     static constexpr CoordLayout<1> kF = make_offset_layout(kFrg);
-    if constexpr (kSwizzled) {
-      // On 32 bits: a tile's offsets are small, and the swizzle's shifts and masks are cheaper.
-      const uint32_t x = uint32_t(off + kF(v)[0]);
-      constexpr uint32_t kMask = uint32_t(kSw.yyy_mask());
-      return ptr[kSw.shift >= 0 ? x ^ ((x & kMask) >> kSw.shift) : x ^ ((x & kMask) << -kSw.shift)];
-    }
+    if constexpr (kSwizzled) return ptr[kSw.apply32(uint32_t(off + kF(v)[0]))];  // a tile's offsets are small
     else return ptr[kF(v)[0]];
   }
   // The view moved by offset o and described by kNew.

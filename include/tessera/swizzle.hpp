@@ -39,6 +39,11 @@ struct Swizzle {
     int64_t y = x & yyy_mask();
     return x ^ (shift >= 0 ? y >> shift : y << -shift);
   }
+  // The same on 32-bit offsets (shared memory: cheaper shifts and masks in device code).
+  TESSERA_HD constexpr uint32_t apply32(uint32_t x) const {
+    const uint32_t y = x & uint32_t(yyy_mask());
+    return x ^ (shift >= 0 ? y >> shift : y << -shift);
+  }
   // The offsets a swizzle permutes: [0, 2^(B+M+|S|)).
   TESSERA_HD constexpr int64_t span() const { return int64_t(1) << (bits + base + abs64(shift)); }
   constexpr bool operator==(Swizzle const&) const = default;
