@@ -93,6 +93,64 @@ __device__ inline void tma_load_2d_multicast(void* smem_dst, void const* tensor_
       "h"(cta_mask)
       : "memory");
 }
+// The same for tensor maps of 1 to 5 dimensions, coordinates c[0..R) (innermost first). The
+// coordinates are always operands %0..%4 (unused ones are not named by the instruction), so one
+// brace list per rank serves every form.
+#define TESSERA_TMA_CRD_1 "{%0}"
+#define TESSERA_TMA_CRD_2 "{%0, %1}"
+#define TESSERA_TMA_CRD_3 "{%0, %1, %2}"
+#define TESSERA_TMA_CRD_4 "{%0, %1, %2, %3}"
+#define TESSERA_TMA_CRD_5 "{%0, %1, %2, %3, %4}"
+#define TESSERA_TMA_CRD_OPERANDS "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+#define TESSERA_TMA_BY_RANK(STMT) \
+  if constexpr (R == 1) STMT(1);  \
+  if constexpr (R == 2) STMT(2);  \
+  if constexpr (R == 3) STMT(3);  \
+  if constexpr (R == 4) STMT(4);  \
+  if constexpr (R == 5) STMT(5)
+template <int R>
+__device__ inline void tma_load(void* smem_dst, void const* tensor_map, int32_t const (&c)[5], uint64_t* bar) {
+  static_assert(R >= 1 && R <= 5, "tma_load: 1 to 5 dimensions");
+#define TESSERA_TMA_LOAD(r)                                                                              \
+  asm volatile("cp.async.bulk.tensor." #r "d.shared::cluster.global.mbarrier::complete_tx::bytes"      \
+               " [%5], [%6, " TESSERA_TMA_CRD_##r "], [%7];\n" ::TESSERA_TMA_CRD_OPERANDS,             \
+               "r"(smem_u32(smem_dst)), "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(bar)) \
+               : "memory")
+  TESSERA_TMA_BY_RANK(TESSERA_TMA_LOAD);
+#undef TESSERA_TMA_LOAD
+}
+template <int R>
+__device__ inline void tma_load_multicast(void* smem_dst, void const* tensor_map, int32_t const (&c)[5], uint64_t* bar,
+                                          uint16_t cta_mask) {
+  static_assert(R >= 1 && R <= 5, "tma_load_multicast: 1 to 5 dimensions");
+#define TESSERA_TMA_LOAD_MC(r)                                                                                  \
+  asm volatile("cp.async.bulk.tensor." #r "d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster" \
+               " [%5], [%6, " TESSERA_TMA_CRD_##r "], [%7], %8;\n" ::TESSERA_TMA_CRD_OPERANDS,                  \
+               "r"(smem_u32(smem_dst)), "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(bar)),        \
+               "h"(cta_mask)                                                                                      \
+               : "memory")
+  TESSERA_TMA_BY_RANK(TESSERA_TMA_LOAD_MC);
+#undef TESSERA_TMA_LOAD_MC
+}
+template <int R>
+__device__ inline void tma_store(void const* tensor_map, void const* smem_src, int32_t const (&c)[5]) {
+  static_assert(R >= 1 && R <= 5, "tma_store: 1 to 5 dimensions");
+#define TESSERA_TMA_STORE(r)                                                                       \
+  asm volatile("cp.async.bulk.tensor." #r "d.global.shared::cta.bulk_group [%5, " TESSERA_TMA_CRD_##r \
+               "], [%6];\n" ::TESSERA_TMA_CRD_OPERANDS,                                            \
+               "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(smem_src))                 \
+               : "memory")
+  TESSERA_TMA_BY_RANK(TESSERA_TMA_STORE);
+#undef TESSERA_TMA_STORE
+}
+#undef TESSERA_TMA_BY_RANK
+#undef TESSERA_TMA_CRD_OPERANDS
+#undef TESSERA_TMA_CRD_1
+#undef TESSERA_TMA_CRD_2
+#undef TESSERA_TMA_CRD_3
+#undef TESSERA_TMA_CRD_4
+#undef TESSERA_TMA_CRD_5
+
 // Shared memory -> global through a 2-D tensor map (out-of-bounds parts of the box are not
 // written); tracked by bulk groups: commit, then wait until at most N groups still read shared
 // memory (wait_read) or are still writing (wait).
