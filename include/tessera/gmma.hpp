@@ -235,7 +235,6 @@ TESSERA_UNROLL
   for (int j = 0; j < kSteps; ++j)
     ptx::wgmma_ss<N, T, kTA, kTB>(acc, a.descriptor(a_row, j), b.descriptor(b_row, j), (accumulate || j > 0) ? 1 : 0);
   ptx::wgmma_commit();
-  fence_operands(acc);
 }
 
 // The same with A from registers: a[j] is the k-step j fragment (4 registers) of the RS atom.
@@ -252,7 +251,17 @@ TESSERA_UNROLL
   for (int j = 0; j < kSteps; ++j)
     ptx::wgmma_rs<N, T, kTB>(acc, a[j], b.descriptor(b_row, j), (accumulate || j > 0) ? 1 : 0);
   ptx::wgmma_commit();
-  fence_operands(acc);
+}
+
+// Warp specialization: a warpgroup gives registers up (producer) or takes them (consumers),
+// kRegs per thread (a multiple of 8 in [24, 256]); every warp of the warpgroup executes it.
+template <int kRegs>
+__device__ __forceinline__ void warpgroup_reg_dealloc() {
+  ptx::setmaxnreg_dec<kRegs>();
+}
+template <int kRegs>
+__device__ __forceinline__ void warpgroup_reg_alloc() {
+  ptx::setmaxnreg_inc<kRegs>();
 }
 
 // Waits until at most kPending committed k-tiles of this warpgroup are in flight.

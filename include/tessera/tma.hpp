@@ -289,11 +289,6 @@ TESSERA_HD constexpr TmaArgs make_tma_args(TmaTile const& t, TmaDataType type, u
   return a;
 }
 
-// Where kernel code keeps its tensor maps: a CUtensorMap is 128 bytes, 64-byte aligned.
-struct alignas(64) TmaMap {
-  uint64_t opaque[16];
-};
-
 }  // namespace tessera
 
 #if defined(__CUDACC__)
@@ -309,7 +304,7 @@ static_assert(int(CU_TENSOR_MAP_SWIZZLE_128B) == int(TmaSwizzle::k128B) && int(C
                   int(CU_TENSOR_MAP_L2_PROMOTION_L2_256B) == int(TmaL2Promotion::k256B) &&
                   int(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) == int(TmaDataType::kBFloat16) &&
                   int(CU_TENSOR_MAP_DATA_TYPE_FLOAT32) == int(TmaDataType::kFloat32) &&
-                  int(CU_TENSOR_MAP_DATA_TYPE_FLOAT16) == int(TmaDataType::kFloat16) && sizeof(TmaMap) == sizeof(CUtensorMap),
+                  int(CU_TENSOR_MAP_DATA_TYPE_FLOAT16) == int(TmaDataType::kFloat16),
               "tma.hpp: the enumerations must match cuda.h's");
 
 // Encodes the tensor map (host). Returns false when the driver has no cuTensorMapEncodeTiled or
@@ -335,11 +330,16 @@ inline bool tma_encode(CUtensorMap* map, TmaArgs const& a) {
                           CUtensorMapFloatOOBfill(a.oob_fill)) == CUDA_SUCCESS;
 }
 
+// The tensor map's data type of an element type (16-bit floats by name: the type only matters
+// for out-of-bounds NaN fills, which these maps do not request).
 template <class T>
 constexpr TmaDataType tma_data_type() {
-  if constexpr (sizeof(T) == 1) return TmaDataType::kUInt8;
-  else if constexpr (sizeof(T) == 4) return TmaDataType::kFloat32;
-  else return TmaDataType::kUInt16;  // 16-bit: the bits are copied, the type does not matter
+  if constexpr (std::is_same_v<T, __half>) return TmaDataType::kFloat16;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return TmaDataType::kBFloat16;
+  else if constexpr (std::is_same_v<T, float>) return TmaDataType::kFloat32;
+  else if constexpr (sizeof(T) == 1) return TmaDataType::kUInt8;
+  else if constexpr (sizeof(T) == 2) return TmaDataType::kUInt16;
+  else return TmaDataType::kUInt32;
 }
 
 // A TMA load of the tile kT through the tensor map `map` (kernel parameter or global memory).
@@ -405,7 +405,8 @@ template <int N>
 __device__ __forceinline__ void tma_store_wait() { ptx::bulk_wait<N>(); }
 // Orders this thread's ordinary shared-memory writes before later TMA reads of them.
 __device__ __forceinline__ void fence_view_async_shared() { ptx::fence_proxy_async_smem(); }
-__device__ __forceinline__ void prefetch(TmaMap const* map) { ptx::prefetch_tensor_map(map); }
+// Fetches a tensor map (kernel parameter or global memory) into the cache before its first use.
+__device__ __forceinline__ void prefetch_tma_map(void const* map) { ptx::prefetch_tensor_map(map); }
 
 }  // namespace tessera
 #endif

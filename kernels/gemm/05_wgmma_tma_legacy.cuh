@@ -1,4 +1,9 @@
-// kernels/gemm/05_wgmma_tma.cuh -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA.
+// kernels/gemm/05_wgmma_tma_legacy.cuh -- kernel 05 as it was before it was written in the
+// vocabulary (raw ptx:: calls, hand-built descriptors and tensor maps), registered as
+// 05_wgmma_tma_legacy beside the new 05_wgmma_tma until the new one is verified on the GPU
+// (correctness suite, guards, speed in the same run); then this file and its three .cu go.
+//
+// (Former header comment:) ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA.
 //
 // One element type per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu instantiate it), so
 // that each compiles on its own in a few seconds and the three build in parallel.

@@ -1,0 +1,426 @@
+// kernels/gemm/05_wgmma_tma.cuh -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA,
+// written in the vocabulary: this file is the schedule; the layouts say the rest.
+//
+// One element type per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu instantiate it), so
+// that each compiles on its own in a few seconds and the three build in parallel.
+//
+// What it adds to 04, each a decision made once in HopperCfg:
+//   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32); two consumer
+//     warpgroups tile the CTA's 128x256 block along M (TiledMMA of atoms (2,1,1)), 128 F32
+//     accumulators per thread;
+//   - the operand stage tiles are the 128-byte-swizzled GMMA smem atoms (gmma_smem_tile), K-major
+//     or MN-major like global memory. Everything else is read off those tile layouts: the wgmma
+//     descriptors and each block's offset (make_gmma_operand, tessera/gmma.hpp), the TMA boxes,
+//     their swizzle mode and the multicast split (make_tma_tile, tessera/tma.hpp), the tensor
+//     maps' arguments (make_tma_args);
+//   - warp specialization: one producer warpgroup (one thread issues the TMA loads, registers
+//     given up) and two consumer warpgroups (registers taken), a kStages ring of stages on
+//     full/empty mbarriers (StagePipeline, tessera/pipeline.hpp);
+//   - clusters of kCluster CTAs along M sharing their B tile: each CTA loads its share of the B
+//     boxes and multicasts them;
+//   - a persistent grid (one CTA per SM) walking the C tiles in grouped (L2-friendly) order, the
+//     producer running ahead into the next tile while the consumers store the last one;
+//   - residues: TMA fills out-of-bounds box elements with zeros (any M, N, K); the epilogue
+//     (sm90_epilogue.cuh) is predicated, or stores through TMA when hopper_stores_by_tma.
+//     TMA needs 16-byte aligned pointers and leading dimensions, and tf32 wgmma reads K-major
+//     tiles only: other operands are first packed K-major into a scratch buffer.
+//
+// NOTE: tf32. wgmma reads the fp32 bits TMA put in shared memory and drops the low 13 bits of
+// the mantissa (truncation), where 04 rounds in registers: an operand's relative error is
+// below 2^-10 instead of 2^-11, so a product's is below 2^-9 ~ 1.95e-3 (the test's bound for
+// this kernel; measured errors are far smaller for K > 1). Packed operands are rounded.
+#pragma once
+
+#include <type_traits>
+
+#include <cuda.h>
+
+#include <tessera/gmma.hpp>
+#include <tessera/pipeline.hpp>
+#include <tessera/tma.hpp>
+
+#include "elem.cuh"
+#include "sm90_epilogue.cuh"
+
+namespace tessera::ladder {
+namespace {
+
+// An operand's stage tile (kRows, kBK), K-major or MN-major, loaded by kLoaders CTAs of a cluster
+// (multicast), read by wgmma in blocks of kBlockRows rows: the layout, and what is read off it.
+template <int64_t kBits, int64_t kRows, int64_t kBK, int64_t kBlockRows, bool kKMajor, int kLoaders>
+struct StageTile {
+  static constexpr SwizzledLayout kTile = gmma_smem_tile(GmmaSwizzle::kB128, kKMajor, kBits, kRows, kBK);
+  static constexpr GmmaOperand kMma = make_gmma_operand(kTile, kBits, kBlockRows, 256 / kBits);
+  static constexpr TmaTile kTma = make_tma_tile(kTile, kBits, kLoaders);
+  static constexpr int64_t kBytes = kTma.bytes();
+  static_assert(kBytes == kRows * kBK * kBits / 8, "05: the TMA boxes must cover the stage tile");
+};
+
+template <Elem E>
+struct HopperCfg {
+  using Info = ElemOut<E>;
+  using T = typename Info::T;
+  static constexpr int64_t kBits = Info::kBits;
+  static constexpr int64_t kBM = 128, kBN = 256, kBK = 1024 / kBits;  // one 128-byte row of K
+  static constexpr int kStages = 4, kConsumers = 2, kThreads = 128 * (kConsumers + 1);
+  // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
+  // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster).
+  // Measured (H200, ratio to cuBLAS, bf16 4096^3 / 8192^3): 1 CTA 0.97 / 0.94, 2 CTAs 0.99 /
+  // 1.00, 4 CTAs 0.83 / 0.90 (fewer clusters fit at once, and four CTAs wait for each other).
+  static constexpr int kCluster = 2;
+  // Cluster tile-rows per L2 group: 16 C tile-rows (2048 rows of A) next to ~8 tile-columns
+  // (66 clusters at once). Measured (H200, bf16 8192^3, ratio to cuBLAS in the same run): 4 / 8 /
+  // 16 cluster rows 1.009 / 1.004 / 1.009 -- within noise.
+  static constexpr int64_t kGroupM = 16 / kCluster;
+  // Register budgets of the roles (setmaxnreg): at 40 the producer's tile walk spilled.
+  static constexpr int kProducerRegs = 56, kConsumerRegs = 224;
+
+  // A: each consumer warpgroup reads its 64 rows; B: all 256 rows, loaded by the cluster.
+  template <bool kKMajor>
+  using A = StageTile<kBits, kBM, kBK, 64, kKMajor, 1>;
+  template <bool kKMajor>
+  using B = StageTile<kBits, kBN, kBK, kBN, kKMajor, kCluster>;
+  static constexpr int64_t kStageBytesA = A<true>::kBytes, kStageBytesB = B<true>::kBytes;
+  static constexpr int64_t kStageBytes = kStageBytesA + kStageBytesB;
+  using Pipeline = StagePipeline<kStages, kConsumers, kCluster>;
+
+  // Epilogue: each consumer stages its 64 rows of C, kChunk columns at a time, as floats in a
+  // column-major buffer whose columns are padded to kChunkLd (68: the fragment's stores, rows
+  // l/4 and columns 2(l%4) of a warp, fall in 32 distinct banks), then copies them out along
+  // columns (coalesced) applying beta.
+  static constexpr int64_t kChunk = 32, kChunkLd = 64 + 4;
+  // With beta = 0 and 16-bit C, a chunk instead goes out by TMA: the (64, kChunk) tile of an
+  // MN-major GMMA tile, two buffers (fill one, store the other).
+  static constexpr SwizzledLayout kStoreTile = gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, kChunk);
+  static constexpr TmaTile kStoreTma = make_tma_tile(kStoreTile, 16);
+  static constexpr int64_t kStoreBytes = kStoreTma.bytes();
+  // The store tile before its swizzle is (64, kChunk):(1, 64): offset(r, c) = r + 64 c, which the
+  // epilogue computes from its run-time row and column (checked here for every element).
+  static constexpr int64_t kStoreColStride = kStoreTile.layout(make_tuple(0, 1));
+  static constexpr bool store_tile_is_linear() {
+    for (int64_t r = 0; r < 64; ++r)
+      for (int64_t c = 0; c < kChunk; ++c)
+        if (kStoreTile.layout(make_tuple(r, c)) != r + c * kStoreColStride) return false;
+    return true;
+  }
+  static_assert(store_tile_is_linear(), "05: the store tile must be r + stride * c");
+  static_assert(kStoreTma.boxes == 1, "05: one TMA store per chunk");
+  static constexpr int64_t kChunkBytes =
+      ceil_div(max64(kChunkLd * kChunk * 4, 2 * kStoreBytes), int64_t(1024)) * 1024;
+  // Stages, the consumers' epilogue buffers, the barriers; +1024 to align the base to the
+  // 128B swizzle period.
+  static constexpr int64_t kEpilogueOffset = kStages * kStageBytes;
+  static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
+  static constexpr int64_t kSmemBytes = kBarrierOffset + Pipeline::kBarrierBytes + 1024;
+  static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
+
+  // C: two m64n256 atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = 128 values.
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
+  static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
+  static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
+  static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
+  static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
+  static_assert(kMma.threads() == 128 * kConsumers && kFrgC.size() == 128,
+                "05: two consumer warpgroups of 128 accumulators each");
+  static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
+                "05: thread-offset layout of C disagrees with TiledMMA::partition_C");
+  static_assert(kMma.tile_size(0) == kBM && kMma.tile_size(1) == kBN,
+                "05: the TiledMMA must cover the CTA tile");
+  static_assert(A<true>::kMma.blocks[0].size() == kConsumers,
+                "05: consumer warpgroup c reads A's row block c (the TiledMMA's atoms along M)");
+  // Every value of a chunk is in that chunk for every thread: chunk(v) = frg_col(v) / kChunk.
+  static constexpr bool chunks_are_static() {
+    int64_t max_col = 0, max_row = 0;
+    for (int64_t t = 0; t < 128; ++t) {  // consumer 0's threads; consumer 1 = rows + 64
+      max_col = max64(max_col, kCrdC.thr_col(t));
+      max_row = max64(max_row, kCrdC.thr_row(t));
+      if (kCrdC.thr_row(t + 128) != kCrdC.thr_row(t) + 64 || kCrdC.thr_col(t + 128) != kCrdC.thr_col(t))
+        return false;
+    }
+    for (int64_t v = 0; v < 128; ++v)
+      if (kCrdC.frg_col(v) % kChunk + max_col >= kChunk || kCrdC.frg_row(v) + max_row >= 64)
+        return false;
+    return true;
+  }
+  static_assert(chunks_are_static(), "05: a fragment value must stay in its chunk for every thread");
+
+  // The fragment read off kCrdC once, in the front end, as small integer tables the unrolled
+  // epilogue indexes with constants: chunk j holds values value[j][0..kPerChunk), value v sits
+  // at (row[v], col[v]) from the thread's first element, col relative to its chunk.
+  static constexpr int kChunks = int(kBN / kChunk), kPerChunk = int(128 / kChunks);
+  struct Fragment {
+    int value[kChunks][kPerChunk] = {};
+    int row[128] = {}, col[128] = {};
+  };
+  static constexpr Fragment make_fragment() {
+    Fragment f;
+    int filled[kChunks] = {};
+    for (int v = 0; v < 128; ++v) {
+      const int j = int(kCrdC.frg_col(v) / kChunk);
+      if (filled[j] == kPerChunk) fail("05: the chunks of the fragment must be equal");
+      f.value[j][filled[j]++] = v;
+      f.row[v] = int(kCrdC.frg_row(v));
+      f.col[v] = int(kCrdC.frg_col(v) % kChunk);
+    }
+    return f;
+  }
+  static constexpr Fragment kFragment = make_fragment();
+
+  // The TMA-store epilogue writes the fragment with stmatrix .x4 .trans: it must be made of 8x8
+  // blocks in stmatrix's register layout. Per warp: lane l at (+l/4, +2(l%4)) from lane 0; value
+  // pairs (2p, 2p+1) side by side in a row, each pair's block origin on multiples of 8.
+  // matrix[j][q] = the first value of the q-th 8x8 block of chunk j.
+  struct Blocks {
+    int matrix[kChunks][kPerChunk / 2] = {};
+  };
+  static constexpr Blocks make_blocks() {
+    for (int64_t t = 0; t < 128; ++t) {
+      const int64_t lane0 = t - t % 32, l = t % 32;
+      if (kCrdC.thr_row(t) != kCrdC.thr_row(lane0) + l / 4 ||
+          kCrdC.thr_col(t) != kCrdC.thr_col(lane0) + 2 * (l % 4) || kCrdC.thr_col(lane0) != 0 ||
+          kCrdC.thr_row(lane0) % 8 != 0)
+        fail("05: the C fragment's lanes are not stmatrix's");
+    }
+    Blocks b;
+    for (int j = 0; j < kChunks; ++j)
+      for (int q = 0; q < kPerChunk / 2; ++q) {
+        const int v = kFragment.value[j][2 * q], w = kFragment.value[j][2 * q + 1];
+        if (w != v + 1 || kFragment.row[w] != kFragment.row[v] ||
+            kFragment.col[w] != kFragment.col[v] + 1 || kFragment.row[v] % 8 != 0 ||
+            kFragment.col[v] % 8 != 0)
+          fail("05: the C fragment's values are not stmatrix's 8x8 blocks");
+        b.matrix[j][q] = v;
+      }
+    return b;
+  }
+  static constexpr Blocks kBlocks = make_blocks();
+};
+
+struct Params05 {
+  int64_t m, n, k;
+  float alpha, beta;
+  void* c;
+  int64_t ldc;
+  int64_t tiles_m, tiles_n, k_tiles;
+  bool a_k_major, b_k_major;
+  bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0, hopper_stores_by_tma)
+};
+
+// Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
+// cluster), completing on `full`.
+template <class Cfg, bool kAK, bool kBK>
+__device__ __forceinline__ void load_stage(void const* map_a, void const* map_b, uint8_t* stage, Coord<2> a_at,
+                                           Coord<2> b_at, uint64_t* full, int rank) {
+  copy(TmaLoad<Cfg::template A<kAK>::kTma>{map_a}, a_at, stage, full);
+  copy(TmaLoad<Cfg::template B<kBK>::kTma>{map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
+}
+
+// Consumer: the k-loop over one C tile for one pair of operand majors (the transposes are
+// immediates of the instruction): wait for a stage, gemm over its k-steps, keep one k-tile of
+// wgmmas in flight, hand the stage before it back to the producers. On return acc holds the tile.
+template <class Cfg, bool kAK, bool kBK>
+__device__ __forceinline__ void mainloop(float (&acc)[128], int64_t k_tiles, typename Cfg::Pipeline const& pipe,
+                                         uint8_t* smem, PipelineState<Cfg::kStages>& read, int consumer) {
+  using T = typename Cfg::T;
+  int previous = -1;
+  for (int64_t kt = 0; kt < k_tiles; ++kt) {
+    pipe.consumer_wait(read);
+    uint8_t* s = smem + read.stage * Cfg::kStageBytes;
+    const auto sA = make_gmma_tensor<Cfg::template A<kAK>::kMma>(reinterpret_cast<T const*>(s));
+    const auto sB = make_gmma_tensor<Cfg::template B<kBK>::kMma>(reinterpret_cast<T const*>(s + Cfg::kStageBytesA));
+    gemm<Cfg::kBN, T>(sA, consumer, sB, 0, acc, kt > 0);  // A's row block = this consumer
+    warpgroup_wait<1>(acc);  // the k-tile before this one is done: its stage is free
+    if (previous >= 0) pipe.consumer_release(previous);
+    previous = read.stage;
+    read.advance();
+  }
+  warpgroup_wait<0>(acc);
+  pipe.consumer_release(previous);
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_05_kernel(const __grid_constant__ CUtensorMap map_a,
+                   const __grid_constant__ CUtensorMap map_b,
+                   const __grid_constant__ CUtensorMap map_c, Params05 p) {
+  constexpr int kStages = Cfg::kStages;
+  constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
+
+  // Shared memory: kStages x (A, B) stage tiles on the swizzle period, the consumers' epilogue
+  // buffers, then the ring's barriers.
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = align_shared<1024>(smem_raw);
+  const typename Cfg::Pipeline pipe{reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset),
+                                    reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset) + kStages};
+  const int warpgroup = threadIdx.x / 128;
+  if (threadIdx.x == 0) {
+    prefetch_tma_map(&map_a);
+    prefetch_tma_map(&map_b);
+    pipe.init();
+  }
+  cluster_sync();  // barriers initialized in every CTA before any remote arrive or multicast
+
+  // The cluster walks cluster tiles (kCluster C tiles along M sharing a B tile) in grouped
+  // order; this CTA takes C tile-row tm = cluster tile-row * kCluster + rank.
+  const int rank = cluster_rank();
+  const int64_t cluster = blockIdx.x / Cfg::kCluster, clusters = gridDim.x / Cfg::kCluster;
+  const int64_t cluster_rows = ceil_div(p.tiles_m, int64_t(Cfg::kCluster));
+  const int64_t tiles = cluster_rows * p.tiles_n;
+  if (warpgroup == 0) {
+    // Producer: one thread walks the same tiles as the consumers and fills the ring.
+    warpgroup_reg_dealloc<Cfg::kProducerRegs>();
+    if (threadIdx.x == 0) {
+      PipelineState<kStages> write;
+      for (int64_t tile = cluster; tile < tiles; tile += clusters) {
+        const auto [cm, tn] = grouped_tile(tile, cluster_rows, p.tiles_n, Cfg::kGroupM);
+        const int64_t tm = cm * Cfg::kCluster + rank;
+        for (int64_t kt = 0; kt < p.k_tiles; ++kt) {
+          uint64_t* full = pipe.producer_acquire(write, uint32_t(Cfg::kStageBytes));
+          uint8_t* stage = smem + write.stage * Cfg::kStageBytes;
+          const Coord<2> a_at{{tm * kBM, kt * kBK}}, b_at{{tn * kBN, kt * kBK}};  // (rows, k)
+          if constexpr (Cfg::kBits == 32) {
+            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);  // tf32: K-major only
+          } else if (p.a_k_major) {
+            if (p.b_k_major) load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+            else load_stage<Cfg, true, false>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+          } else {
+            if (p.b_k_major) load_stage<Cfg, false, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+            else load_stage<Cfg, false, false>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+          }
+          write.advance();
+        }
+      }
+    }
+  } else {
+    // Consumers: warpgroup c computes rows [64c, 64c+64) of every tile.
+    warpgroup_reg_alloc<Cfg::kConsumerRegs>();
+    const int consumer = warpgroup - 1;
+    PipelineState<kStages> read;
+    float acc[128];
+    for (int64_t tile = cluster; tile < tiles; tile += clusters) {
+      const auto [cm, tn] = grouped_tile(tile, cluster_rows, p.tiles_n, Cfg::kGroupM);
+      const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
+      if constexpr (Cfg::kBits == 32) {
+        mainloop<Cfg, true, true>(acc, p.k_tiles, pipe, smem, read, consumer);  // tf32: K-major only
+      } else if (p.a_k_major) {
+        if (p.b_k_major) mainloop<Cfg, true, true>(acc, p.k_tiles, pipe, smem, read, consumer);
+        else mainloop<Cfg, true, false>(acc, p.k_tiles, pipe, smem, read, consumer);
+      } else {
+        if (p.b_k_major) mainloop<Cfg, false, true>(acc, p.k_tiles, pipe, smem, read, consumer);
+        else mainloop<Cfg, false, false>(acc, p.k_tiles, pipe, smem, read, consumer);
+      }
+
+      uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
+      if (Cfg::kBits == 16 && p.tma_store)
+        epilogue_tma<Cfg>(acc, buf, consumer, tm * kBM, tn * kBN, p.alpha, &map_c);
+      else
+        epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * kBM, tn * kBN, p);
+    }
+    if (threadIdx.x % 128 == 0) tma_store_wait<0>();  // this warpgroup's stores have landed
+  }
+  cluster_sync();  // no CTA leaves while its peers may still arrive on its barriers
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: tensor maps, packing, launch.
+
+// The tensor map of a (rows, cols) matrix with leading dimension `ld` (elements), contiguous
+// along the rows (column-major, `rows_contiguous`) or along the columns, for the TMA tile kT.
+template <class T>
+bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t rows, int64_t cols, int64_t ld,
+              bool rows_contiguous, TmaL2Promotion l2) {
+  try {
+    const Coord<2> stride = rows_contiguous ? Coord<2>{{1, ld}} : Coord<2>{{ld, 1}};
+    return tma_encode(map, make_tma_args(tile, tma_data_type<T>(), reinterpret_cast<uint64_t>(ptr),
+                                         Coord<2>{{rows, cols}}, stride, l2));
+  } catch (...) {  // a rule of tma.hpp (the ABI checked them before: hopper_reads_directly)
+    return false;
+  }
+}
+
+// An operand as TMA reads it: pointer, leading dimension, major. Operands TMA cannot read (not
+// 16-byte aligned) or wgmma cannot read (tf32 MN-major) are packed into `scratch`.
+struct Operand05 {
+  const void* ptr;
+  int64_t ld;
+  bool k_major;
+};
+
+template <class Cfg>
+Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k,
+                          Scratch& scratch, cudaError_t* err) {
+  constexpr int64_t bytes = Cfg::kBits / 8;
+  // NOTE: an operand with one row or one column has both strides "contiguous"; the unit stride
+  // along K picks K-major.
+  const bool k_major = s_k == 1;
+  const int64_t ld = k_major ? s_r : s_k;
+  if (hopper_reads_directly(ptr, s_r, s_k, bytes)) return {ptr, ld, k_major};
+  // (packed fp32 is rounded to tf32, as 04 does in registers)
+  using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
+  int64_t ld_packed = 0;
+  void* packed = nullptr;
+  *err = pack_operand<Bits, Cfg::kBits == 32>(scratch, &packed, &ld_packed, ptr, s_r, s_k, rows, k);
+  return {packed, ld_packed, true};
+}
+
+template <Elem E>
+cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
+  using Cfg = HopperCfg<E>;
+  using T = typename Cfg::T;
+  cudaError_t err = cudaSuccess;
+  Scratch scratch(g, stream);
+  const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, scratch, &err);
+  const Operand05 b = err == cudaSuccess
+                          ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, scratch, &err)
+                          : Operand05{};
+  if (err == cudaSuccess) {
+    // A (M, K) and B (N, K), each for the TMA tile of its major.
+    constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
+    CUtensorMap map_a, map_b;
+    bool ok = make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : Cfg::template A<false>::kTma, a.ptr,
+                          g.m, g.k, a.ld, !a.k_major, kL2) &&
+              make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma, b.ptr,
+                          g.n, g.k, b.ld, !b.k_major, kL2);
+    // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, m % 8 == 0 (hopper_stores_by_tma).
+    CUtensorMap map_c = map_a;  // (unused unless tma_store)
+    const bool tma_store = hopper_stores_by_tma(Cfg::kBits / 8, g.beta, g.m, g.c, g.ldc);
+    if (ok && tma_store)
+      ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
+    if (!ok) err = cudaErrorInvalidValue;
+    Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,
+               ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
+               a.k_major, b.k_major, tma_store};
+    auto kernel = gemm_05_kernel<Cfg>;
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute cluster_dim;
+    cluster_dim.id = cudaLaunchAttributeClusterDimension;
+    cluster_dim.val.clusterDim.x = Cfg::kCluster, cluster_dim.val.clusterDim.y = 1,
+    cluster_dim.val.clusterDim.z = 1;
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = size_t(Cfg::kSmemBytes);
+    config.stream = stream;
+    config.attrs = &cluster_dim;
+    config.numAttrs = 1;
+    // Persistent: as many clusters as fit on the GPU at once (asked once per device).
+    static int max_clusters[64] = {};
+    int device = 0;
+    if (err == cudaSuccess) err = cudaGetDevice(&device);
+    if (err == cudaSuccess && device < 64 && max_clusters[device] == 0) {
+      err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes));
+      config.gridDim = dim3(Cfg::kCluster);
+      if (err == cudaSuccess) err = cudaOccupancyMaxActiveClusters(&max_clusters[device], kernel, &config);
+      if (err == cudaSuccess && max_clusters[device] < 1) err = cudaErrorInvalidConfiguration;
+    }
+    if (err == cudaSuccess) {
+      const int64_t cluster_tiles = ceil_div(p.tiles_m, int64_t(Cfg::kCluster)) * p.tiles_n;
+      const int64_t clusters = min64(cluster_tiles, device < 64 ? max_clusters[device] : 1);
+      config.gridDim = dim3(unsigned(clusters * Cfg::kCluster));
+      err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, p);
+    }
+  }
+  return err;
+}
+
+}  // namespace
+}  // namespace tessera::ladder
