@@ -62,8 +62,12 @@ constexpr int64_t kBK = 1024 / kBits<T>;  // one 128-byte row of K
 template <class T>
 constexpr int64_t kInstK = 256 / kBits<T>;
 
-template <class T, Case C>
+// (Kernels are templated on this type, not on Case: nvcc's host stub cannot spell a class-type
+// template argument of a kernel, DESIGN.md "Verified facts".)
+template <class T_, Case C_>
 struct Config {
+  using T = T_;
+  static constexpr Case C = C_;
   static constexpr SwizzledLayout kTileA = gmma_smem_tile(C.a_sw, C.a_k_major, kBits<T>, 64, kBK<T>);
   static constexpr SwizzledLayout kTileB = gmma_smem_tile(C.b_sw, C.b_k_major, kBits<T>, C.n, kBK<T>);
   static constexpr GmmaOperand kA = make_gmma_operand(kTileA, kBits<T>, 64, kInstK<T>);
@@ -74,10 +78,11 @@ struct Config {
 };
 
 // threads 0..127: copy the tile images to shared memory, one k-tile of wgmma, accumulators out.
-template <class T, Case C>
+template <class Cfg>
 __global__ void __launch_bounds__(128) wgmma_kernel(uint4 const* image_a, uint4 const* image_b,
                                                     uint32_t const* a_regs, float* d) {
-  using Cfg = Config<T, C>;
+  using T = typename Cfg::T;
+  constexpr Case C = Cfg::C;
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = smem_raw + (1024 - ptx::smem_u32(smem_raw) % 1024) % 1024;
   uint4* sa = reinterpret_cast<uint4*>(smem);
@@ -153,8 +158,8 @@ void run_wgmma(const char* type) {
   CHECK_CUDA(cudaMemcpy(dr, regs.data(), regs.size() * 4, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemset(dd, 0xff, size_t(128 * C.n / 2) * 4));  // NaN: every value must be written
   const int smem = int(Cfg::kBytesA + Cfg::kBytesB + 1024);
-  CHECK_CUDA(cudaFuncSetAttribute(wgmma_kernel<T, C>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  wgmma_kernel<T, C><<<1, 128, smem>>>(da, db, dr, dd);
+  CHECK_CUDA(cudaFuncSetAttribute(wgmma_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  wgmma_kernel<Cfg><<<1, 128, smem>>>(da, db, dr, dd);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> d(size_t(128 * C.n / 2));
@@ -185,8 +190,18 @@ void run_wgmma(const char* type) {
 // hopper_stores_by_tma), so with these extents a store must write exactly the in-bounds part.
 constexpr int64_t kRowsG = 104, kColsG = 72;
 
-template <TmaTile kT, int64_t kRows, int64_t kCols>
+// One (swizzle, major) case: the tile and its TMA tile (a type for the kernel, as above).
+template <GmmaSwizzle kSw, bool kKMajor>
+struct TmaCase {
+  static constexpr int64_t kRows = 64, kCols = 64;
+  static constexpr SwizzledLayout kTile = gmma_smem_tile(kSw, kKMajor, 16, kRows, kCols);
+  static constexpr TmaTile kT = make_tma_tile(kTile, 16);
+};
+
+template <class Case>
 __global__ void tma_kernel(const __grid_constant__ CUtensorMap map, uint16_t* out, int64_t r0, int64_t c0) {
+  constexpr int64_t kRows = Case::kRows, kCols = Case::kCols;
+  constexpr uint32_t kBytes = uint32_t(Case::kT.bytes());
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = smem_raw + (1024 - ptx::smem_u32(smem_raw) % 1024) % 1024;
   __shared__ alignas(8) uint64_t bar;
@@ -197,8 +212,8 @@ __global__ void tma_kernel(const __grid_constant__ CUtensorMap map, uint16_t* ou
   __syncthreads();
   const Coord<2> origin{{r0, c0}};
   if (threadIdx.x == 0) {
-    ptx::mbarrier_arrive_expect_tx(&bar, uint32_t(kT.bytes()));
-    copy(TmaLoad<kT>{&map}, origin, smem, &bar);
+    ptx::mbarrier_arrive_expect_tx(&bar, kBytes);
+    copy(TmaLoad<Case::kT>{&map}, origin, smem, &bar);
   }
   ptx::mbarrier_wait(&bar, 0);
   uint16_t* s = reinterpret_cast<uint16_t*>(smem);
@@ -210,7 +225,7 @@ __global__ void tma_kernel(const __grid_constant__ CUtensorMap map, uint16_t* ou
   ptx::fence_proxy_async_smem();
   __syncthreads();
   if (threadIdx.x == 0) {
-    copy(TmaStore<kT>{&map}, smem, origin);
+    copy(TmaStore<Case::kT>{&map}, smem, origin);
     tma_store_commit();
     tma_store_wait<0>();
   }
@@ -218,9 +233,10 @@ __global__ void tma_kernel(const __grid_constant__ CUtensorMap map, uint16_t* ou
 
 template <GmmaSwizzle kSw, bool kKMajor>
 void run_tma() {
-  constexpr int64_t kRows = 64, kCols = 64;
-  static constexpr SwizzledLayout kTile = gmma_smem_tile(kSw, kKMajor, 16, kRows, kCols);
-  static constexpr TmaTile kT = make_tma_tile(kTile, 16);
+  using Case = TmaCase<kSw, kKMajor>;
+  constexpr int64_t kRows = Case::kRows, kCols = Case::kCols;
+  static constexpr SwizzledLayout kTile = Case::kTile;
+  static constexpr TmaTile kT = Case::kT;
   // (M, K) with a padded leading dimension: K-major (M,K):(80,1), MN-major (M,K):(1,112).
   const int64_t ld = kKMajor ? 80 : 112;
   const int64_t sm = kKMajor ? ld : 1, sk = kKMajor ? 1 : ld;
@@ -241,8 +257,8 @@ void run_tma() {
   }
   const int64_t r0 = 64, c0 = 32;  // rows 64..127 of 104, columns 32..95 of 72: past both ends
   const int smem = int(kRows * kCols * 2 + 1024);
-  CHECK_CUDA(cudaFuncSetAttribute(tma_kernel<kT, kRows, kCols>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  tma_kernel<kT, kRows, kCols><<<1, 128, smem>>>(map, dout, r0, c0);
+  CHECK_CUDA(cudaFuncSetAttribute(tma_kernel<Case>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  tma_kernel<Case><<<1, 128, smem>>>(map, dout, r0, c0);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<uint16_t> out(size_t(kRows * kCols)), g2(elems);
