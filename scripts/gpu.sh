@@ -20,6 +20,10 @@
 #   0. (every mode) guard regions: every kernel and dtype with A, B and C inside larger buffers
 #      (gemm_guards): nothing outside the blocks written, read or changed;
 #
+#   OUT=/tmp/out scripts/gpu.sh hopper         wgmma and TMA from layouts (tests/device/hopper_layouts.cu:
+#                                              N = 8/64/136/256, both majors, every swizzle; TMA load and
+#                                              store of every swizzle mode), then step 0 and step 6 (quick)
+#                                              with kernel 05 and 05_wgmma_tma_legacy side by side
 #   OUT=/tmp/out scripts/gpu.sh guards         only the build and the guard regions
 #   OUT=/tmp/out scripts/gpu.sh tc [quick]     only steps 0, 1, 2 and 6
 #   OUT=/tmp/out scripts/gpu.sh tutorial       only the build and step 7
@@ -108,6 +112,23 @@ if [ "$mode" = tutorial ]; then
   tutorial
   step "done: status $status"
   exit $status
+if [ "$mode" = hopper ]; then
+  step "wgmma and TMA from layouts (tests/device/hopper_layouts.cu)"
+  if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude tests/device/hopper_layouts.cu \
+       -o build-gpu/hopper_layouts >build-gpu/hopper_layouts.build.log 2>&1; then
+    timeout 300 build-gpu/hopper_layouts 2>&1 | tee "$OUT/hopper_layouts.txt"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  else
+    tail -30 build-gpu/hopper_layouts.build.log; echo "hopper_layouts: BUILD FAILED"; status=1
+  fi
+  if command -v cuobjdump >/dev/null; then
+    step "SASS of kernel 05 and its former hand-written form: HGMMA, UTMALDG, UTMASTG, LDL/STL"
+    cuobjdump -sass build-gpu/kernels/libtessera_gemm.so 2>/dev/null | awk '
+      /Function :/ { name=$3; seen[name] = 1 }
+      /HGMMA/ { hgmma[name]++ } /UTMALDG/ { ldg[name]++ } /UTMASTG/ { stg[name]++ } /LDL|STL/ { local[name]++ }
+      END { for (n in seen) if (n ~ /gemm_05_kernel/) printf "%-100.100s HGMMA %3d  UTMALDG %2d  UTMASTG %2d  LDL/STL %d\n", n, hgmma[n], ldg[n], stg[n], local[n] }' \
+      | sort | tee "$OUT/sass_05.txt"
+  fi
 fi
 
 step "guard regions: A, B, C inside larger buffers, every kernel and dtype (gemm_guards)"
@@ -144,8 +165,8 @@ if command -v cuobjdump >/dev/null; then
     | sort | tee "$OUT/sass_summary.txt"
   # Kernel 05 (issue 6): HGMMA in every instantiation, no local memory.
   if awk '/gemm_05_kernel/ { n++; if ($0 !~ /HGMMA +[1-9]/ || $0 !~ /LDL\/STL 0$/) bad++ }
-          END { exit !(n == 3 && !bad) }' "$OUT/sass_summary.txt"; then
-    echo "SASS check 05: 3 kernels, HGMMA in each, no LDL/STL: ok"
+          END { exit !(n == 6 && !bad) }' "$OUT/sass_summary.txt"; then
+    echo "SASS check 05: 6 kernels (05 and 05_wgmma_tma_legacy), HGMMA in each, no LDL/STL: ok"
   else
     echo "SASS check 05: FAILED"; status=1
   fi
@@ -183,11 +204,11 @@ tensorcore() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
   step "tensor cores (04, 05): benchmark against cuBLAS"
-  tc_cmd="$bin/gemm_tensorcore --bench --dtypes ${TC_DTYPES:-f16,bf16,tf32} --sizes ${TC_SIZES:-4096x4096x4096,8192x8192x8192,5120x5120x4096,8192x8192x1024,16384x16384x16384} --trans ${TC_TRANS:-NN} --json $OUT/gemm_tensorcore.json --md $OUT/tc_table.md"
+  tc_cmd="$bin/gemm_tensorcore --bench --kernels ${TC_KERNELS:-04_mma_sync,05_wgmma_tma,05_wgmma_tma_legacy} --dtypes ${TC_DTYPES:-f16,bf16,tf32} --sizes ${TC_SIZES:-4096x4096x4096,8192x8192x8192,5120x5120x4096,8192x8192x1024,16384x16384x16384} --trans ${TC_TRANS:-NN} --json $OUT/gemm_tensorcore.json --md $OUT/tc_table.md"
   echo "$tc_cmd"
   $tc_cmd 2>&1 | tee build-gpu/tc_bench.txt
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  tc_trans_cmd="$bin/gemm_tensorcore --bench --dtypes f16,bf16,tf32 --sizes 4096x4096x4096,8192x8192x8192 --trans TN,NT,TT --kernels 05_wgmma_tma --md $OUT/tc_trans.md"
+  tc_trans_cmd="$bin/gemm_tensorcore --bench --dtypes f16,bf16,tf32 --sizes 4096x4096x4096,8192x8192x8192 --trans TN,NT,TT --kernels 05_wgmma_tma,05_wgmma_tma_legacy --md $OUT/tc_trans.md"
   echo "$tc_trans_cmd"
   $tc_trans_cmd 2>&1 | tee build-gpu/tc_bench_trans.txt
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
@@ -212,7 +233,8 @@ tensorcore() {
     echo "racecheck: $(grep -h "RACECHECK SUMMARY\|ERROR SUMMARY" "$OUT/tc_racecheck.txt" 2>/dev/null)"
   } >"$OUT/gemm_tensorcore.md"
 }
-if [ "$mode" = tc ]; then
+if [ "$mode" = tc ] || [ "$mode" = hopper ]; then
+  [ "$mode" = hopper ] && tc_mode=${2:-quick}
   tensorcore
   step "done: status $status"
   exit $status

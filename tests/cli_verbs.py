@@ -49,6 +49,17 @@ check(j["config"]["threads"] == 128 and j["operands"]["C"]["coords"][3] == [9, 3
 rc, out, _ = run("explain", "--atom", "UniversalFMA", "--atom-layout", "(16,16,1):(16,1,0)",
                  "--perm", "((16,4):(1,16),(16,4):(1,16),_)", "--tile", "128", "128", "8", "--thread", "1")
 check(rc == 0 and "fragment (1,8,8)" in out, f"explain flags: {out!r}")
+# explain --preset hopper: kernel 05's shared tiles, wgmma descriptors and TMA boxes.
+rc, out, _ = run("explain", "--preset", "hopper", "--operand", "C")
+check(rc == 0 and "256 threads" in out and "SM90_64x256x16_F32F16F16_SS" in out, f"explain hopper: {out[:300]!r}")
+check("A, K-major: stage tile (128,64) = Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,8192))" in out
+      and "LBO 16 B, SBO 1024 B" in out and "warpgroup 1: 8192, 8224, 8256, 8288" in out, f"explain hopper A: {out!r}")
+check("B, MN-major" in out and "LBO 8192 B, SBO 1024 B" in out and "shared by 2 CTAs (multicast)" in out
+      and "boxDim {64, 128}" in out and "CU_TENSOR_MAP_SWIZZLE_128B" in out, f"explain hopper B: {out!r}")
+rc, out, _ = run("explain", "--preset", "hopper", "--operand", "C", "--json")
+j = json.loads(out)["hopper"]["operands"]
+check(j[1]["tma"]["encode"]["boxDim"] == [64, 128] and j[1]["tma"]["encode"]["globalStrides"] == [8192]
+      and j[3]["descriptor"]["lbo_bytes"] == 8192 and len(j[3]["tma"]["boxes"]) == 4, f"explain hopper json: {j!r}")
 rc, _, err = run("explain", "--preset", "step9")
 check(rc == 1 and "unknown preset" in err, f"unknown preset: {rc} {err!r}")
 rc, _, err = run("explain", "--preset", "step1", "--thread", "256")

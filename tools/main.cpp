@@ -80,7 +80,9 @@ int run_ops(CLI::App& app) {
               tessera::catalog::kMmaCount, tessera::catalog::kCopyCount);
   std::printf("\ncopy atoms (render --copy): %s\n", tessera::tools::kCopyAtomSpellings);
   std::printf("presets (--preset): step1 (the step 1 kernel: UniversalFMA, 256 threads, 128x128x8), "
-              "step4 (the step 4 kernel: SM80_16x8x16_F32F16F16F32_TN, 128 threads, 128x128x32)\n");
+              "step4 (the step 4 kernel: SM80_16x8x16_F32F16F16F32_TN, 128 threads, 128x128x32), "
+              "hopper (kernel 05: SM90_64x256x16_F32F16F16_SS, two consumer warpgroups, 128x256x64, with its "
+              "shared tiles, wgmma descriptors and TMA boxes)\n");
   return 0;
 }
 

@@ -87,7 +87,13 @@ MmaConfig mma_preset(std::string const& name) {
     c.tensor[int(Operand::kB)] = parse_layout("(128,32):(32,1)");
     return c;
   }
-  throw std::invalid_argument("unknown preset '" + name + "' (known: step1, step4)");
+  if (name == "hopper") {
+    // Kernel 05 (16-bit): two consumer warpgroups of m64n256k16 along M, CTA tile 128x256x64.
+    MmaConfig c = mma_config("SM90_64x256x16_F32F16F16_SS", "(2,1,1):(1,0,0)", "none", 128, 256, 64);
+    c.name = "hopper (kernel 05's TiledMMA): SM90_64x256x16_F32F16F16_SS, two consumer warpgroups";
+    return c;
+  }
+  throw std::invalid_argument("unknown preset '" + name + "' (known: step1, step4, hopper)");
 }
 
 json operand_coords(MmaConfig const& cfg, Operand op) {

@@ -22,8 +22,9 @@ struct MmaArgs {
 
 inline void add_mma_options(CLI::App* cmd, MmaArgs& a) {
   a.cmd = cmd;
-  cmd->add_option("--preset", a.preset, "step1 or step4: the TiledMMAs of the step 1 kernel (scalar FMA, 256 "
-                  "threads) and the step 4 kernel (mma.sync m16n8k16, 128 threads)");
+  cmd->add_option("--preset", a.preset, "step1, step4 or hopper: the TiledMMAs of the step 1 kernel (scalar FMA, 256 "
+                  "threads), the step 4 kernel (mma.sync m16n8k16, 128 threads) and kernel 05 (wgmma m64n256k16, "
+                  "two warpgroups)");
   cmd->add_option("--atom", a.atom, "MMA atom: any of tessera atoms by CuTe's name, e.g. UniversalFMA, SM80_16x8x16_F32F16F16F32_TN, "
                   "SM80_8x8x4_F64F64F64F64_TN, SM90_64x128x16_F16F16F16_SS");
   cmd->add_option("--atom-layout", a.atom_layout, "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");

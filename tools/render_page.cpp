@@ -295,6 +295,7 @@ function mmaPage() {
     ['atom layout', D.atom_layout], ['permutation', `${D.permutation}  =>  M ${D.perm_layouts[0]}, N ${D.perm_layouts[1]}, K ${D.perm_layouts[2]}`],
     ['threads', `${D.threads}, thread layout (V,M,N,K) ${D.thr_vmnk}`], ['CTA tile', `${M} x ${N} x ${K}`]]),
     controls(D.threads));
+  if (D.hopper_text) app.append(el('pre', { text: D.hopper_text }));  // kernel 05: tiles, descriptors, TMA boxes
   const ids = ['C', 'A', 'B'];
   D.operands.forEach((g, k) => {
     const id = ids[k];

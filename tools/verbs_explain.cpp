@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hopper_cli.hpp"
 #include "mma_cli.hpp"
 #include "render_options.hpp"
 #include "verbs.hpp"
@@ -35,6 +36,7 @@ int run_explain(ExplainArgs const& a) {
                             {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}},
                             {"threads", mma.threads()}, {"thr_layout_vmnk", tessera::to_string(mma.thr_vmnk)}}}};
     for (auto op : ops) out["operands"][tessera::operand_name(op)] = explain_json(cfg, op, thread);
+    if (args.preset == kHopperPreset) out["hopper"] = hopper_json();
     std::cout << out.dump() << '\n';
     return 0;
   }
@@ -48,6 +50,8 @@ int run_explain(ExplainArgs const& a) {
             << "  permutation layouts M " << tessera::to_string(mma.perm[0]) << ", N "
             << tessera::to_string(mma.perm[1]) << ", K " << tessera::to_string(mma.perm[2]) << "\n\n";
   for (auto op : ops) std::cout << explain_text(cfg, op, thread) << '\n';
+  // Kernel 05: what its wgmma and TMA read off the shared-memory tiles.
+  if (args.preset == kHopperPreset) std::cout << hopper_text(hopper_json());
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "ops.hpp"
+#include "hopper_cli.hpp"
 #include "render.hpp"
 #include "render_options.hpp"
 #include "verbs.hpp"
@@ -49,6 +50,10 @@ int run_render(RenderArgs a) {
     data = layout_page_data(any_layout_arg(a.layout));
   } else if (a.mma.given()) {
     data = mma_page_data(mma_from_args(a.mma, "render"), a.compare, a.access);
+    if (a.mma.preset == kHopperPreset) {  // kernel 05's shared tiles, wgmma descriptors and TMA boxes
+      data["hopper"] = hopper_json();
+      data["hopper_text"] = hopper_text(data["hopper"]);
+    }
   } else {
     a.copy.atom = a.copy_atom;
     a.copy.elem_bits = a.access.elem_bits ? a.access.elem_bits : dtype_bits(a.dtype);

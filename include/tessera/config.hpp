@@ -125,6 +125,8 @@ namespace rule {
 [[noreturn]] inline void capacity_exceeded(Text const& m) { throw Error(m); }
 [[noreturn]] inline void swizzle_parameters_invalid(Text const& m) { throw Error(m); }
 [[noreturn]] inline void notation_is_malformed(Text const& m) { throw Error(m); }
+[[noreturn]] inline void wgmma_cannot_read_the_shared_layout(Text const& m) { throw Error(m); }
+[[noreturn]] inline void tma_cannot_copy_the_layout(Text const& m) { throw Error(m); }
 [[noreturn]] inline void operation_rejected(Text const& m) { throw Error(m); }  // any other rule
 }  // namespace rule
 
@@ -162,6 +164,8 @@ constexpr bool text_contains(Text const& t, const char* p) {
   if (text_starts_with(m, "capacity: ")) rule::capacity_exceeded(m);
   if (text_starts_with(m, "swizzle: ")) rule::swizzle_parameters_invalid(m);
   if (text_starts_with(m, "parse: ")) rule::notation_is_malformed(m);
+  if (text_starts_with(m, "gmma: ")) rule::wgmma_cannot_read_the_shared_layout(m);
+  if (text_starts_with(m, "tma: ")) rule::tma_cannot_copy_the_layout(m);
   // NOTE: conditional (a length is never negative) so that compilers accept fail as constexpr:
   // an unconditional call of a non-constexpr function would make fail itself non-constexpr and
   // hide the rule's name from the diagnostic.

@@ -1,25 +1,29 @@
-// kernels/gemm/05_wgmma_tma.cuh -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA.
+// kernels/gemm/05_wgmma_tma.cuh -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA,
+// written in the vocabulary: this file is the schedule; the layouts say the rest.
 //
 // One element type per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu instantiate it), so
 // that each compiles on its own in a few seconds and the three build in parallel.
 //
-// What it adds to 04 (each a layout decision, made once in the config below):
-//   - the MMA atom is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32), reading A
-//     and B straight from shared memory through descriptors; two consumer warpgroups tile the
-//     CTA's 128x256 block along M (TiledMMA of atoms (2,1,1)), 128 F32 accumulators per thread;
-//   - the operands reach shared memory through TMA boxes (cp.async.bulk.tensor) into 128-byte
-//     swizzled stage tiles built from the GMMA smem atoms (gmma_smem_tile), K-major or MN-major
-//     like global memory; the wgmma descriptors (LBO, SBO, swizzle) and every per-step offset
-//     are read off those tile layouts (make_gmma_descriptor, tile(r, k));
-//   - warp specialization: one producer warpgroup (one thread issues the TMA loads, its
-//     registers cut with setmaxnreg) and two consumer warpgroups (registers raised), a
-//     kStages-deep ring of stages with full/empty mbarriers instead of __syncthreads;
+// What it adds to 04, each a decision made once in HopperCfg:
+//   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32); two consumer
+//     warpgroups tile the CTA's 128x256 block along M (TiledMMA of atoms (2,1,1)), 128 F32
+//     accumulators per thread;
+//   - the operand stage tiles are the 128-byte-swizzled GMMA smem atoms (gmma_smem_tile), K-major
+//     or MN-major like global memory. Everything else is read off those tile layouts: the wgmma
+//     descriptors and each block's offset (make_gmma_operand, tessera/gmma.hpp), the TMA boxes,
+//     their swizzle mode and the multicast split (make_tma_tile, tessera/tma.hpp), the tensor
+//     maps' arguments (make_tma_args);
+//   - warp specialization: one producer warpgroup (one thread issues the TMA loads, registers
+//     given up) and two consumer warpgroups (registers taken), a kStages ring of stages on
+//     full/empty mbarriers (StagePipeline, tessera/pipeline.hpp);
+//   - clusters of kCluster CTAs along M sharing their B tile: each CTA loads its share of the B
+//     boxes and multicasts them;
 //   - a persistent grid (one CTA per SM) walking the C tiles in grouped (L2-friendly) order, the
 //     producer running ahead into the next tile while the consumers store the last one;
-//   - residues: TMA fills out-of-bounds box elements with zeros (any M, N, K), the epilogue is
-//     predicated like 01-04. TMA needs 16-byte aligned pointers and leading dimensions, and tf32
-//     wgmma reads K-major tiles only: other operands are first packed K-major into a scratch
-//     buffer (stream-ordered allocation), so every shape and stride runs.
+//   - residues: TMA fills out-of-bounds box elements with zeros (any M, N, K); the epilogue
+//     (sm90_epilogue.cuh) is predicated, or stores through TMA when hopper_stores_by_tma.
+//     TMA needs 16-byte aligned pointers and leading dimensions, and tf32 wgmma reads K-major
+//     tiles only: other operands are first packed K-major into a scratch buffer.
 //
 // NOTE: tf32. wgmma reads the fp32 bits TMA put in shared memory and drops the low 13 bits of
 // the mantissa (truncation), where 04 rounds in registers: an operand's relative error is
@@ -30,79 +34,33 @@
 #include <type_traits>
 
 #include <cuda.h>
-#include <cudaTypedefs.h>
 
-#include <tessera/atom/sm90.hpp>
+#include <tessera/gmma.hpp>
+#include <tessera/pipeline.hpp>
+#include <tessera/tma.hpp>
 
 #include "elem.cuh"
+#include "sm90_epilogue.cuh"
 
 namespace tessera::ladder {
 namespace {
 
-template <Elem E>
-struct ElemInfo;
-template <>
-struct ElemInfo<Elem::kF16> : ElemOut<Elem::kF16> {
-  static constexpr int64_t kInstK = 16;
-  static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-};
-template <>
-struct ElemInfo<Elem::kBF16> : ElemOut<Elem::kBF16> {
-  static constexpr int64_t kInstK = 16;
-  static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-};
-template <>
-struct ElemInfo<Elem::kTF32> : ElemOut<Elem::kTF32> {
-  static constexpr int64_t kInstK = 8;
-  static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-};
-
-// One operand's stage tile (rows, BK) in one major, and what the kernel reads off it.
-// The tile is loaded by kLoaders CTAs of a cluster, each its share of the rows (multicast).
-template <int64_t kBits, int64_t kRows, int64_t kBK, int64_t kInstK, bool kKMajor, int kLoaders>
+// An operand's stage tile (kRows, kBK), K-major or MN-major, loaded by kLoaders CTAs of a cluster
+// (multicast), read by wgmma in blocks of kBlockRows rows: the layout, and what is read off it.
+template <int64_t kBits, int64_t kRows, int64_t kBK, int64_t kBlockRows, bool kKMajor, int kLoaders>
 struct StageTile {
-  static constexpr SwizzledLayout kTile =
-      gmma_smem_tile(GmmaSwizzle::kB128, kKMajor, kBits, kRows, kBK);
-  static constexpr GmmaDescriptor kDesc = make_gmma_descriptor(kTile, kKMajor, kBits);
-  static constexpr bool kIsKMajor = kKMajor;
-  static constexpr int64_t kRowElems = 1024 / kBits;  // elements of one 128-byte swizzled row
-  // TMA boxes, innermost mode first: K-major (BK, rows / loaders), MN-major (row, BK) per block
-  // of kRowElems rows; box i holds rows [i * kBoxRows, (i+1) * kBoxRows).
-  static constexpr int64_t kBoxRows = kKMajor ? kRows / kLoaders : kRowElems;
-  static constexpr TmaBox kBox = make_tma_box(
-      kKMajor ? make_tuple(kBK, kBoxRows) : make_tuple(kRowElems, kBK), Swizzle(3, 4, 3));
-  static constexpr int64_t kBoxes = kRows / kBoxRows, kBoxesPerLoader = kBoxes / kLoaders;
-  static constexpr int64_t kBoxBytes = kBox.box[0] * kBox.box[1] * kBits / 8;
-  static_assert(kBoxes % kLoaders == 0, "05: each loader of a cluster loads whole boxes");
-  // Byte offset of (r, k) in the tile (before the swizzle, which the hardware applies).
-  static constexpr int64_t bytes_at(int64_t r, int64_t k) {
-    return kTile.layout(make_tuple(r, k)) * kBits / 8;
-  }
-  // The steps the kernel takes through the tile, as plain integers: k-step i starts at
-  // i * kStepBytes, consumer warpgroup c's 64 rows at c * kRows64Bytes, box i at i * kBoxStride.
-  static constexpr int64_t kStepBytes = bytes_at(0, kInstK);
-  static constexpr int64_t kRows64Bytes = bytes_at(64, 0);
-  static constexpr int64_t kBoxStride = bytes_at(kBoxRows, 0);
-  static constexpr bool steps_are_linear() {
-    for (int64_t i = 0; i < kBK / kInstK; ++i)
-      for (int64_t c = 0; c < kRows / 64; ++c)
-        if (bytes_at(64 * c, i * kInstK) != i * kStepBytes + c * kRows64Bytes) return false;
-    for (int64_t i = 0; i < kBoxes; ++i)
-      if (bytes_at(i * kBoxRows, 0) != i * kBoxStride) return false;
-    return true;
-  }
-  static_assert(steps_are_linear(), "05: k-steps, consumer rows and boxes must be fixed strides");
-  static_assert(kTile.layout.cosize() == kRows * kBK, "05: a stage tile must be compact");
-  static_assert(kKMajor ? kBK == kRowElems : kRows % kRowElems == 0,
-                "05: K-major tiles are one 128-byte row deep; MN-major tiles whole rows wide");
-  static_assert(kBoxes * kBoxBytes == kRows * kBK * kBits / 8, "05: the boxes must cover the tile");
+  static constexpr SwizzledLayout kTile = gmma_smem_tile(GmmaSwizzle::kB128, kKMajor, kBits, kRows, kBK);
+  static constexpr GmmaOperand kMma = make_gmma_operand(kTile, kBits, kBlockRows, 256 / kBits);
+  static constexpr TmaTile kTma = make_tma_tile(kTile, kBits, kLoaders);
+  static constexpr int64_t kBytes = kTma.bytes();
+  static_assert(kBytes == kRows * kBK * kBits / 8, "05: the TMA boxes must cover the stage tile");
 };
 
 template <Elem E>
 struct HopperCfg {
-  using Info = ElemInfo<E>;
+  using Info = ElemOut<E>;
   using T = typename Info::T;
-  static constexpr int64_t kBits = Info::kBits, kInstK = Info::kInstK;
+  static constexpr int64_t kBits = Info::kBits;
   static constexpr int64_t kBM = 128, kBN = 256, kBK = 1024 / kBits;  // one 128-byte row of K
   static constexpr int kStages = 4, kConsumers = 2, kThreads = 128 * (kConsumers + 1);
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
@@ -114,25 +72,29 @@ struct HopperCfg {
   // (66 clusters at once). Measured (H200, bf16 8192^3, ratio to cuBLAS in the same run): 4 / 8 /
   // 16 cluster rows 1.009 / 1.004 / 1.009 -- within noise.
   static constexpr int64_t kGroupM = 16 / kCluster;
-  static constexpr int kKSteps = int(kBK / kInstK);
+  // Register budgets of the roles (setmaxnreg): at 40 the producer's tile walk spilled.
+  static constexpr int kProducerRegs = 56, kConsumerRegs = 224;
 
+  // A: each consumer warpgroup reads its 64 rows; B: all 256 rows, loaded by the cluster.
   template <bool kKMajor>
-  using A = StageTile<kBits, kBM, kBK, kInstK, kKMajor, 1>;
+  using A = StageTile<kBits, kBM, kBK, 64, kKMajor, 1>;
   template <bool kKMajor>
-  using B = StageTile<kBits, kBN, kBK, kInstK, kKMajor, kCluster>;
-  static constexpr int64_t kStageBytesA = kBM * kBK * kBits / 8, kStageBytesB = kBN * kBK * kBits / 8;
+  using B = StageTile<kBits, kBN, kBK, kBN, kKMajor, kCluster>;
+  static constexpr int64_t kStageBytesA = A<true>::kBytes, kStageBytesB = B<true>::kBytes;
   static constexpr int64_t kStageBytes = kStageBytesA + kStageBytesB;
+  using Pipeline = StagePipeline<kStages, kConsumers, kCluster>;
+
   // Epilogue: each consumer stages its 64 rows of C, kChunk columns at a time, as floats in a
   // column-major buffer whose columns are padded to kChunkLd (68: the fragment's stores, rows
   // l/4 and columns 2(l%4) of a warp, fall in 32 distinct banks), then copies them out along
   // columns (coalesced) applying beta.
   static constexpr int64_t kChunk = 32, kChunkLd = 64 + 4;
-  // With beta = 0 and 16-bit C, a chunk instead goes out by TMA: the (64, kChunk) box in the
-  // 128B-swizzled layout of an MN-major GMMA tile, two buffers (fill one, store the other).
+  // With beta = 0 and 16-bit C, a chunk instead goes out by TMA: the (64, kChunk) tile of an
+  // MN-major GMMA tile, two buffers (fill one, store the other).
   static constexpr SwizzledLayout kStoreTile = gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, kChunk);
-  static constexpr TmaBox kStoreBox = make_tma_box(make_tuple(64, kChunk), Swizzle(3, 4, 3));
-  static constexpr int64_t kStoreBytes = 64 * kChunk * 2;
-  // The box tile before its swizzle is (64, kChunk):(1, 64): offset(r, c) = r + 64 c, which the
+  static constexpr TmaTile kStoreTma = make_tma_tile(kStoreTile, 16);
+  static constexpr int64_t kStoreBytes = kStoreTma.bytes();
+  // The store tile before its swizzle is (64, kChunk):(1, 64): offset(r, c) = r + 64 c, which the
   // epilogue computes from its run-time row and column (checked here for every element).
   static constexpr int64_t kStoreColStride = kStoreTile.layout(make_tuple(0, 1));
   static constexpr bool store_tile_is_linear() {
@@ -141,14 +103,15 @@ struct HopperCfg {
         if (kStoreTile.layout(make_tuple(r, c)) != r + c * kStoreColStride) return false;
     return true;
   }
-  static_assert(store_tile_is_linear(), "05: the store box tile must be r + stride * c");
+  static_assert(store_tile_is_linear(), "05: the store tile must be r + stride * c");
+  static_assert(kStoreTma.boxes == 1, "05: one TMA store per chunk");
   static constexpr int64_t kChunkBytes =
       ceil_div(max64(kChunkLd * kChunk * 4, 2 * kStoreBytes), int64_t(1024)) * 1024;
-  // Stages, the consumers' epilogue buffers, the 2 x kStages barriers; +1024 to align the base
-  // to the 128B swizzle period.
+  // Stages, the consumers' epilogue buffers, the barriers; +1024 to align the base to the
+  // 128B swizzle period.
   static constexpr int64_t kEpilogueOffset = kStages * kStageBytes;
   static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
-  static constexpr int64_t kSmemBytes = kBarrierOffset + 2 * kStages * 8 + 1024;
+  static constexpr int64_t kSmemBytes = kBarrierOffset + Pipeline::kBarrierBytes + 1024;
   static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
 
   // C: two m64n256 atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = 128 values.
@@ -164,6 +127,8 @@ struct HopperCfg {
                 "05: thread-offset layout of C disagrees with TiledMMA::partition_C");
   static_assert(kMma.tile_size(0) == kBM && kMma.tile_size(1) == kBN,
                 "05: the TiledMMA must cover the CTA tile");
+  static_assert(A<true>::kMma.blocks[0].size() == kConsumers,
+                "05: consumer warpgroup c reads A's row block c (the TiledMMA's atoms along M)");
   // Every value of a chunk is in that chunk for every thread: chunk(v) = frg_col(v) / kChunk.
   static constexpr bool chunks_are_static() {
     int64_t max_col = 0, max_row = 0;
@@ -239,203 +204,39 @@ struct Params05 {
   int64_t ldc;
   int64_t tiles_m, tiles_n, k_tiles;
   bool a_k_major, b_k_major;
-  bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0, 16-byte aligned)
+  bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0, hopper_stores_by_tma)
 };
 
-// The descriptor of k-step `step` of a stage tile at shared address `stage`, from row block
-// `block` (64 rows: the consumer's part of A), encoded with the tile's LBO / SBO / swizzle.
-template <class Tile>
-__device__ __forceinline__ uint64_t descriptor(uint32_t stage, int block, int step) {
-  static constexpr GmmaDescriptor kDesc = Tile::kDesc;
-  return kDesc.encode(stage + uint32_t(block * Tile::kRows64Bytes + step * Tile::kStepBytes));
-}
-
-// The k-steps of one k-tile for one pair of operand majors (the transposes are immediates).
+// Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
+// cluster), completing on `full`.
 template <class Cfg, bool kAK, bool kBK>
-__device__ __forceinline__ void mma_k_tile(float (&acc)[128], uint32_t sa, uint32_t sb,
-                                           int consumer, bool accumulate) {
-  using A = typename Cfg::template A<kAK>;
-  using B = typename Cfg::template B<kBK>;
-#pragma unroll
-  for (int k = 0; k < Cfg::kKSteps; ++k) {
-    const uint64_t da = descriptor<A>(sa, consumer, k);
-    const uint64_t db = descriptor<B>(sb, 0, k);
-    const int scale_d = accumulate || k > 0;
-    if constexpr (Cfg::kBits == 32) ptx::wgmma_m64n256k8_tf32(acc, da, db, scale_d);
-    else if constexpr (std::is_same_v<typename Cfg::T, __half>)
-      ptx::wgmma_m64n256k16_f16<!kAK, !kBK>(acc, da, db, scale_d);
-    else ptx::wgmma_m64n256k16_bf16<!kAK, !kBK>(acc, da, db, scale_d);
-  }
+__device__ __forceinline__ void load_stage(void const* map_a, void const* map_b, uint8_t* stage, Coord<2> a_at,
+                                           Coord<2> b_at, uint64_t* full, int rank) {
+  copy(TmaLoad<Cfg::template A<kAK>::kTma>{map_a}, a_at, stage, full);
+  copy(TmaLoad<Cfg::template B<kBK>::kTma>{map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
 }
 
-// This CTA's boxes of one operand's stage (rank `loader` of the tile's loaders): K-major boxes
-// at coordinates (k, row), MN-major at (row, k); multicast to all loaders when they share it.
-template <class Tile, bool kKMajor, int kLoaders>
-__device__ __forceinline__ void tma_operand(void const* map, uint8_t* stage, int64_t row0,
-                                            int64_t k0, uint64_t* full, int loader) {
-#pragma unroll
-  for (int j = 0; j < Tile::kBoxesPerLoader; ++j) {
-    const int64_t i = loader * Tile::kBoxesPerLoader + j;
-    const int32_t row = int32_t(row0 + i * Tile::kBoxRows), k = int32_t(k0);
-    uint8_t* dst = stage + i * Tile::kBoxStride;
-    if constexpr (kLoaders == 1)
-      ptx::tma_load_2d(dst, map, kKMajor ? k : row, kKMajor ? row : k, full);
-    else
-      ptx::tma_load_2d_multicast(dst, map, kKMajor ? k : row, kKMajor ? row : k, full,
-                                 uint16_t((1u << kLoaders) - 1));
-  }
-}
-
-// A consumer warpgroup frees a stage in every CTA of the cluster (their producers multicast into
-// it): one arrival per warpgroup on each CTA's empty barrier.
-template <class Cfg>
-__device__ __forceinline__ void release(uint64_t* empty) {
-  if (threadIdx.x % 128 != 0) return;
-  if constexpr (Cfg::kCluster == 1) {
-    ptx::mbarrier_arrive(empty);
-  } else {
-#pragma unroll
-    for (int r = 0; r < Cfg::kCluster; ++r) ptx::mbarrier_arrive_cluster(empty, r);
-  }
-}
-
-// A consumer's k-loop over one C tile for one pair of operand majors (the transposes are
-// immediates of the instruction): wait for a stage, issue its k-steps, keep one k-tile of wgmmas
-// in flight, hand the stage before it back to the producer. On return acc holds the tile.
+// Consumer: the k-loop over one C tile for one pair of operand majors (the transposes are
+// immediates of the instruction): wait for a stage, gemm over its k-steps, keep one k-tile of
+// wgmmas in flight, hand the stage before it back to the producers. On return acc holds the tile.
 template <class Cfg, bool kAK, bool kBK>
-__device__ __forceinline__ void mainloop(float (&acc)[128], int64_t k_tiles, uint64_t* full,
-                                         uint64_t* empty, uint8_t* smem, int& stage,
-                                         uint32_t& phase, int consumer) {
+__device__ __forceinline__ void mainloop(float (&acc)[128], int64_t k_tiles, typename Cfg::Pipeline const& pipe,
+                                         uint8_t* smem, PipelineState<Cfg::kStages>& read, int consumer) {
+  using T = typename Cfg::T;
   int previous = -1;
   for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    ptx::mbarrier_wait(&full[stage], phase);
-    uint8_t* s = smem + stage * Cfg::kStageBytes;
-    const uint32_t sa = ptx::smem_u32(s), sb = ptx::smem_u32(s + Cfg::kStageBytesA);
-#pragma unroll
-    for (int i = 0; i < 128; ++i) ptx::fence_operand(acc[i]);
-    ptx::wgmma_fence();
-    mma_k_tile<Cfg, kAK, kBK>(acc, sa, sb, consumer, kt > 0);
-    ptx::wgmma_commit();
-    ptx::wgmma_wait<1>();  // the k-tile before this one is done: its stage is free
-#pragma unroll
-    for (int i = 0; i < 128; ++i) ptx::fence_operand(acc[i]);
-    if (previous >= 0) release<Cfg>(&empty[previous]);
-    previous = stage;
-    if (++stage == Cfg::kStages) stage = 0, phase ^= 1;
+    pipe.consumer_wait(read);
+    uint8_t* s = smem + read.stage * Cfg::kStageBytes;
+    const auto sA = make_gmma_tensor<Cfg::template A<kAK>::kMma>(reinterpret_cast<T const*>(s));
+    const auto sB = make_gmma_tensor<Cfg::template B<kBK>::kMma>(reinterpret_cast<T const*>(s + Cfg::kStageBytesA));
+    gemm<Cfg::kBN, T>(sA, consumer, sB, 0, acc, kt > 0);  // A's row block = this consumer
+    warpgroup_wait<1>(acc);  // the k-tile before this one is done: its stage is free
+    if (previous >= 0) pipe.consumer_release(previous);
+    previous = read.stage;
+    read.advance();
   }
-  ptx::wgmma_wait<0>();
-#pragma unroll
-  for (int i = 0; i < 128; ++i) ptx::fence_operand(acc[i]);
-  release<Cfg>(&empty[previous]);
-}
-
-// One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment goes to
-// the shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 rows per
-// thread along columns, C = chunk + beta * C, predicated on the matrix (identity tensor).
-template <class Cfg>
-__device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, int consumer,
-                                         int64_t m0, int64_t n0, Params05 const& p) {
-  using T = typename Cfg::T;
-  using Info = typename Cfg::Info;
-  constexpr int64_t kChunk = Cfg::kChunk, kLd = Cfg::kChunkLd;
-  static constexpr TileCoords kCrdC = Cfg::kCrdC;
-  const int t = threadIdx.x % 128;  // this thread in the consumer warpgroup
-  static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
-  const int row = int(kCrdC.thr_row(t)), col = int(kCrdC.thr_col(t));
-  T* c = static_cast<T*>(p.c);
-  const bool vector_ok = reinterpret_cast<uintptr_t>(c) % 16 == 0 && p.ldc % 4 == 0;
-  const int64_t rows = min64(p.m - m0 - 64 * consumer, 64);  // this consumer's rows inside C
-#pragma unroll
-  for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
-#pragma unroll
-    for (int i = 0; i < Cfg::kPerChunk; ++i) {
-      const int v = kF.value[j][i];
-      buf[row + kF.row[v] + kLd * (col + kF.col[v])] = p.alpha * acc[v];
-    }
-    ptx::named_barrier_sync(1 + consumer, 128);
-    // Copy-out: thread t takes rows 4(t%16).. +3 of columns t/16 + 8i.
-    const int r = 4 * (t % 16);
-#pragma unroll
-    for (int i = 0; i < kChunk / 8; ++i) {
-      const int cc = t / 16 + 8 * i;
-      const int64_t n = n0 + j * kChunk + cc;
-      if (n >= p.n || r >= rows) continue;
-      const float4 f = *reinterpret_cast<const float4*>(&buf[r + kLd * cc]);
-      float out[4] = {f.x, f.y, f.z, f.w};
-      T* dst = c + (m0 + 64 * consumer + r) + n * p.ldc;
-      if (vector_ok && r + 4 <= rows) {
-        // 4 consecutive elements: one 8-byte (16-bit) or 16-byte (fp32) access.
-        using Vec = std::conditional_t<sizeof(T) == 2, uint2, uint4>;
-        Vec old, val;
-        T* o = reinterpret_cast<T*>(&old);
-        T* w = reinterpret_cast<T*>(&val);
-        if (p.beta != 0.0f) old = *reinterpret_cast<const Vec*>(dst);
-#pragma unroll
-        for (int e = 0; e < 4; ++e)
-          w[e] = Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(o[e]) : out[e]);
-        *reinterpret_cast<Vec*>(dst) = val;
-      } else {
-        for (int e = 0; e < 4 && r + e < rows; ++e)
-          dst[e] = Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(dst[e]) : out[e]);
-      }
-    }
-    ptx::named_barrier_sync(1 + consumer, 128);  // the buffer is free for the next chunk
-  }
-}
-
-// Two floats as one 32-bit register of two 16-bit values, the first in the low half.
-template <class T>
-__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
-  if constexpr (std::is_same_v<T, __half>) {
-    const __half2 h = __floats2half2_rn(lo, hi);
-    return *reinterpret_cast<const uint32_t*>(&h);
-  } else {
-    const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<const uint32_t*>(&h);
-  }
-}
-
-// The same with TMA stores (16-bit C, beta = 0): per chunk, the fragment (alpha * acc, rounded
-// to T) goes to buffer j % 2 in the swizzled box layout, 8x8 blocks at a time with stmatrix
-// (transposed: a block's columns are 16-byte runs of the column-major box); one thread stores
-// the box and waits until the store of chunk j - 1 has read its buffer, so the warpgroup can
-// fill it next.
-template <class Cfg>
-__device__ __forceinline__ void epilogue_tma(float const (&acc)[128], uint8_t* buf, int consumer,
-                                             int64_t m0, int64_t n0, float alpha,
-                                             void const* map_c) {
-  using T = typename Cfg::T;
-  constexpr int64_t kChunk = Cfg::kChunk;
-  static constexpr TileCoords kCrdC = Cfg::kCrdC;
-  static constexpr Swizzle kSwizzle = Cfg::kStoreTile.swizzle;
-  static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
-  static constexpr typename Cfg::Blocks kB = Cfg::kBlocks;
-  const int t = threadIdx.x % 128, lane = t % 32;
-  const int warp_row = int(kCrdC.thr_row(t - lane));  // the warp's first row (lane 0, column 0)
-#pragma unroll
-  for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
-    T* box = reinterpret_cast<T*>(buf + (j % 2) * Cfg::kStoreBytes);
-#pragma unroll
-    for (int s = 0; s < Cfg::kPerChunk / 8; ++s) {  // 4 blocks per stmatrix.x4
-      uint32_t regs[4];
-      int row = 0, col = 0;  // the block this lane addresses: block lane / 8, its column lane % 8
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int v = kB.matrix[j][4 * s + i];
-        regs[i] = pack2<T>(alpha * acc[v], alpha * acc[v + 1]);
-        if (lane / 8 == i) row = kF.row[v], col = kF.col[v];
-      }
-      ptx::stmatrix_x4_trans(box + kSwizzle(warp_row + row + Cfg::kStoreColStride * (col + lane % 8)), regs);
-    }
-    ptx::fence_proxy_async_smem();
-    ptx::named_barrier_sync(1 + consumer, 128);
-    if (t == 0) {
-      ptx::tma_store_2d(map_c, box, int32_t(m0 + 64 * consumer), int32_t(n0 + j * kChunk));
-      ptx::bulk_commit();
-      ptx::bulk_wait_read<1>();
-    }
-    ptx::named_barrier_sync(1 + consumer, 128);
-  }
+  warpgroup_wait<0>(acc);
+  pipe.consumer_release(previous);
 }
 
 template <class Cfg>
@@ -443,80 +244,71 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_05_kernel(const __grid_constant__ CUtensorMap map_a,
                    const __grid_constant__ CUtensorMap map_b,
                    const __grid_constant__ CUtensorMap map_c, Params05 p) {
-  using T = typename Cfg::T;
   constexpr int kStages = Cfg::kStages;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 
-  // Shared memory: kStages x (A, B) stage tiles at 1024-byte aligned addresses, then barriers.
+  // Shared memory: kStages x (A, B) stage tiles on the swizzle period, the consumers' epilogue
+  // buffers, then the ring's barriers.
   extern __shared__ uint8_t smem_raw[];
-  // (An integer offset from smem_raw, so that the compiler still sees shared memory.)
-  uint8_t* smem = smem_raw + (1024 - ptx::smem_u32(smem_raw) % 1024) % 1024;
-  auto stage_a = [&](int s) { return smem + s * Cfg::kStageBytes; };
-  auto stage_b = [&](int s) { return smem + s * Cfg::kStageBytes + Cfg::kStageBytesA; };
-  uint64_t* full = reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset);
-  uint64_t* empty = full + kStages;
-
+  uint8_t* smem = align_shared<1024>(smem_raw);
+  const typename Cfg::Pipeline pipe{reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset),
+                                    reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset) + kStages};
   const int warpgroup = threadIdx.x / 128;
   if (threadIdx.x == 0) {
-    ptx::prefetch_tensor_map(&map_a);
-    ptx::prefetch_tensor_map(&map_b);
-    for (int s = 0; s < kStages; ++s) {
-      ptx::mbarrier_init(&full[s], 1);                 // the producer's arrive (+ TMA bytes)
-      ptx::mbarrier_init(&empty[s], Cfg::kConsumers * Cfg::kCluster);  // every consumer's
-    }
-    ptx::fence_barrier_init();
+    prefetch_tma_map(&map_a);
+    prefetch_tma_map(&map_b);
+    pipe.init();
   }
-  ptx::cluster_sync();  // barriers initialized in every CTA before any remote arrive or multicast
+  cluster_sync();  // barriers initialized in every CTA before any remote arrive or multicast
 
   // The cluster walks cluster tiles (kCluster C tiles along M sharing a B tile) in grouped
   // order; this CTA takes C tile-row tm = cluster tile-row * kCluster + rank.
-  const int rank = int(ptx::cluster_ctarank());
+  const int rank = cluster_rank();
   const int64_t cluster = blockIdx.x / Cfg::kCluster, clusters = gridDim.x / Cfg::kCluster;
   const int64_t cluster_rows = ceil_div(p.tiles_m, int64_t(Cfg::kCluster));
   const int64_t tiles = cluster_rows * p.tiles_n;
   if (warpgroup == 0) {
     // Producer: one thread walks the same tiles as the consumers and fills the ring.
-    ptx::setmaxnreg_dec<56>();
+    warpgroup_reg_dealloc<Cfg::kProducerRegs>();
     if (threadIdx.x == 0) {
-      int stage = 0;
-      uint32_t phase = 0;
+      PipelineState<kStages> write;
       for (int64_t tile = cluster; tile < tiles; tile += clusters) {
         const auto [cm, tn] = grouped_tile(tile, cluster_rows, p.tiles_n, Cfg::kGroupM);
         const int64_t tm = cm * Cfg::kCluster + rank;
         for (int64_t kt = 0; kt < p.k_tiles; ++kt) {
-          ptx::mbarrier_wait(&empty[stage], phase ^ 1);  // the consumers freed this stage
-          ptx::mbarrier_arrive_expect_tx(&full[stage], uint32_t(Cfg::kStageBytes));
-          using A = typename Cfg::template A<true>;
-          using AT = typename Cfg::template A<false>;
-          using B = typename Cfg::template B<true>;
-          using BT = typename Cfg::template B<false>;
-          constexpr int kC = Cfg::kCluster;
-          if (p.a_k_major) tma_operand<A, true, 1>(&map_a, stage_a(stage), tm * kBM, kt * kBK, &full[stage], 0);
-          else tma_operand<AT, false, 1>(&map_a, stage_a(stage), tm * kBM, kt * kBK, &full[stage], 0);
-          if (p.b_k_major) tma_operand<B, true, kC>(&map_b, stage_b(stage), tn * kBN, kt * kBK, &full[stage], rank);
-          else tma_operand<BT, false, kC>(&map_b, stage_b(stage), tn * kBN, kt * kBK, &full[stage], rank);
-          if (++stage == kStages) stage = 0, phase ^= 1;
+          uint64_t* full = pipe.producer_acquire(write, uint32_t(Cfg::kStageBytes));
+          uint8_t* stage = smem + write.stage * Cfg::kStageBytes;
+          const Coord<2> a_at{{tm * kBM, kt * kBK}}, b_at{{tn * kBN, kt * kBK}};  // (rows, k)
+          if constexpr (Cfg::kBits == 32) {
+            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);  // tf32: K-major only
+          } else if (p.a_k_major) {
+            if (p.b_k_major) load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+            else load_stage<Cfg, true, false>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+          } else {
+            if (p.b_k_major) load_stage<Cfg, false, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+            else load_stage<Cfg, false, false>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+          }
+          write.advance();
         }
       }
     }
   } else {
     // Consumers: warpgroup c computes rows [64c, 64c+64) of every tile.
-    ptx::setmaxnreg_inc<224>();
+    warpgroup_reg_alloc<Cfg::kConsumerRegs>();
     const int consumer = warpgroup - 1;
-    int stage = 0;
-    uint32_t phase = 0;
+    PipelineState<kStages> read;
     float acc[128];
     for (int64_t tile = cluster; tile < tiles; tile += clusters) {
       const auto [cm, tn] = grouped_tile(tile, cluster_rows, p.tiles_n, Cfg::kGroupM);
       const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
       if constexpr (Cfg::kBits == 32) {
-        mainloop<Cfg, true, true>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
+        mainloop<Cfg, true, true>(acc, p.k_tiles, pipe, smem, read, consumer);  // tf32: K-major only
       } else if (p.a_k_major) {
-        if (p.b_k_major) mainloop<Cfg, true, true>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
-        else mainloop<Cfg, true, false>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
+        if (p.b_k_major) mainloop<Cfg, true, true>(acc, p.k_tiles, pipe, smem, read, consumer);
+        else mainloop<Cfg, true, false>(acc, p.k_tiles, pipe, smem, read, consumer);
       } else {
-        if (p.b_k_major) mainloop<Cfg, false, true>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
-        else mainloop<Cfg, false, false>(acc, p.k_tiles, full, empty, smem, stage, phase, consumer);
+        if (p.b_k_major) mainloop<Cfg, false, true>(acc, p.k_tiles, pipe, smem, read, consumer);
+        else mainloop<Cfg, false, false>(acc, p.k_tiles, pipe, smem, read, consumer);
       }
 
       uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
@@ -525,54 +317,26 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       else
         epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * kBM, tn * kBN, p);
     }
-    if (threadIdx.x % 128 == 0) ptx::bulk_wait<0>();  // this warpgroup's stores have landed
+    if (threadIdx.x % 128 == 0) tma_store_wait<0>();  // this warpgroup's stores have landed
   }
-  ptx::cluster_sync();  // no CTA leaves while its peers may still arrive on its barriers
+  cluster_sync();  // no CTA leaves while its peers may still arrive on its barriers
 }
 
 // ---------------------------------------------------------------------------------------------
 // Host side: tensor maps, packing, launch.
 
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) !=
-            cudaSuccess ||
-        q != cudaDriverEntryPointSuccess)
-      f = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
-  }();
-  return fn;
-}
-
-// A 2-D tensor map over (dim0 contiguous, dim1 every ld_bytes) for 128B-swizzled boxes `box`.
-bool encode_2d(CUtensorMap* map, CUtensorMapDataType type, void const* ptr, int64_t dim0,
-               int64_t dim1, int64_t ld_bytes, TmaBox const& box, CUtensorMapL2promotion l2) {
-  const cuuint64_t dims[2] = {cuuint64_t(dim0), cuuint64_t(dim1)};
-  const cuuint64_t strides[1] = {cuuint64_t(ld_bytes)};
-  const cuuint32_t box_dims[2] = {cuuint32_t(box.box[0]), cuuint32_t(box.box[1])};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  auto encode = encode_tiled();
-  return encode && encode(map, type, 2, const_cast<void*>(ptr), dims, strides, box_dims,
-                          elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                          l2, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
-
-// The tensor map of one operand (rows, K) with leading dimension `ld` (elements), for the box of
-// its stage tile: K-major dims (K, rows), MN-major dims (rows, K).
-template <class Cfg, class Tile>
-bool make_map(CUtensorMap* map, void const* ptr, int64_t rows, int64_t k, int64_t ld) {
-  constexpr bool k_major = Tile::kIsKMajor;
-  return encode_2d(map, Cfg::Info::kTmaType, ptr, k_major ? k : rows, k_major ? rows : k,
-                   ld * Cfg::kBits / 8, Tile::kBox, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
-}
-
-// C (M, N) column-major with leading dimension ldc, for the epilogue's (64, kChunk) store boxes.
-template <class Cfg>
-bool make_store_map(CUtensorMap* map, void* c, int64_t m, int64_t n, int64_t ldc) {
-  return encode_2d(map, Cfg::Info::kTmaType, c, m, n, ldc * 2, Cfg::kStoreBox,
-                   CU_TENSOR_MAP_L2_PROMOTION_NONE);
+// The tensor map of a (rows, cols) matrix with leading dimension `ld` (elements), contiguous
+// along the rows (column-major, `rows_contiguous`) or along the columns, for the TMA tile kT.
+template <class T>
+bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t rows, int64_t cols, int64_t ld,
+              bool rows_contiguous, TmaL2Promotion l2) {
+  try {
+    const Coord<2> stride = rows_contiguous ? Coord<2>{{1, ld}} : Coord<2>{{ld, 1}};
+    return tma_encode(map, make_tma_args(tile, tma_data_type<T>(), reinterpret_cast<uint64_t>(ptr),
+                                         Coord<2>{{rows, cols}}, stride, l2));
+  } catch (...) {  // a rule of tma.hpp (the ABI checked them before: hopper_reads_directly)
+    return false;
+  }
 }
 
 // An operand as TMA reads it: pointer, leading dimension, major. Operands TMA cannot read (not
@@ -603,6 +367,7 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
 template <Elem E>
 cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
   using Cfg = HopperCfg<E>;
+  using T = typename Cfg::T;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
   const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, scratch, &err);
@@ -610,16 +375,18 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
                           ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, scratch, &err)
                           : Operand05{};
   if (err == cudaSuccess) {
+    // A (M, K) and B (N, K), each for the TMA tile of its major.
+    constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
     CUtensorMap map_a, map_b;
-    bool ok =
-        (a.k_major ? make_map<Cfg, typename Cfg::template A<true>>(&map_a, a.ptr, g.m, g.k, a.ld)
-                   : make_map<Cfg, typename Cfg::template A<false>>(&map_a, a.ptr, g.m, g.k, a.ld)) &&
-        (b.k_major ? make_map<Cfg, typename Cfg::template B<true>>(&map_b, b.ptr, g.n, g.k, b.ld)
-                   : make_map<Cfg, typename Cfg::template B<false>>(&map_b, b.ptr, g.n, g.k, b.ld));
-    // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, whole 16-byte runs of rows.
+    bool ok = make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : Cfg::template A<false>::kTma, a.ptr,
+                          g.m, g.k, a.ld, !a.k_major, kL2) &&
+              make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma, b.ptr,
+                          g.n, g.k, b.ld, !b.k_major, kL2);
+    // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, m % 8 == 0 (hopper_stores_by_tma).
     CUtensorMap map_c = map_a;  // (unused unless tma_store)
     const bool tma_store = hopper_stores_by_tma(Cfg::kBits / 8, g.beta, g.m, g.c, g.ldc);
-    if (ok && tma_store) ok = make_store_map<Cfg>(&map_c, g.c, g.m, g.n, g.ldc);
+    if (ok && tma_store)
+      ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
     if (!ok) err = cudaErrorInvalidValue;
     Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,
                ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),

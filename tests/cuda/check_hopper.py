@@ -10,7 +10,12 @@ nvcc and ptxas, not cuobjdump) and checks every gemm_05_kernel entry:
     HGMMA and LDL/STL in the real SASS);
   - no `call` (every layout folded to integers).
 
-Usage: check_hopper.py NVCC INCLUDE_DIR WORKDIR SOURCE...
+With --vocabulary FILE (issue 14), FILE is the kernel written in the vocabulary: it must hold the
+schedule only, so it may not contain raw PTX (`ptx::`, `asm`), swizzle constants (`Swizzle(`,
+`Sw<`, CU_TENSOR_MAP_SWIZZLE) or hand-built descriptors and boxes (make_gmma_descriptor,
+GmmaDescriptor, make_tma_box, TmaBox, cuTensorMapEncodeTiled).
+
+Usage: check_hopper.py NVCC INCLUDE_DIR WORKDIR [--vocabulary FILE] SOURCE...
 """
 import os
 import re
@@ -31,11 +36,32 @@ REQUIRED = {
 }
 
 
+FORBIDDEN = ["ptx::", "asm(", "asm volatile", "Swizzle(", "Sw<", "CU_TENSOR_MAP_SWIZZLE", "make_gmma_descriptor",
+             "GmmaDescriptor", "make_tma_box", "TmaBox", "cuTensorMapEncodeTiled"]
+
+
+def vocabulary_failures(path):
+    """Lines of the kernel file that are not schedule (comments excepted)."""
+    out = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            code = line.split("//")[0]
+            for word in FORBIDDEN:
+                if word in code:
+                    out.append(f"{os.path.basename(path)}:{n}: `{word}` in the kernel file: {line.strip()}")
+    return out
+
+
 def main():
     nvcc, include, work = sys.argv[1:4]
     sources = sys.argv[4:]
-    os.makedirs(work, exist_ok=True)
     failures, kernels = [], 0
+    if sources[:1] == ["--vocabulary"]:
+        failures += vocabulary_failures(sources[1])
+        if not failures:
+            print(f"ok  {os.path.basename(sources[1])}: no raw PTX, swizzle constants or hand-built descriptors")
+        sources = sources[2:]
+    os.makedirs(work, exist_ok=True)
     for src in sources:
         base = os.path.join(work, os.path.basename(src))
         ptx_path = base + ".ptx"

@@ -11,8 +11,12 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDACC__)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 namespace tessera::ptx {
 
 __device__ inline uint32_t smem_u32(void const* p) {
@@ -93,6 +97,64 @@ __device__ inline void tma_load_2d_multicast(void* smem_dst, void const* tensor_
       "h"(cta_mask)
       : "memory");
 }
+// The same for tensor maps of 1 to 5 dimensions, coordinates c[0..R) (innermost first). The
+// coordinates are always operands %0..%4 (unused ones are not named by the instruction), so one
+// brace list per rank serves every form.
+#define TESSERA_TMA_CRD_1 "{%0}"
+#define TESSERA_TMA_CRD_2 "{%0, %1}"
+#define TESSERA_TMA_CRD_3 "{%0, %1, %2}"
+#define TESSERA_TMA_CRD_4 "{%0, %1, %2, %3}"
+#define TESSERA_TMA_CRD_5 "{%0, %1, %2, %3, %4}"
+#define TESSERA_TMA_CRD_OPERANDS "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+#define TESSERA_TMA_BY_RANK(STMT) \
+  if constexpr (R == 1) STMT(1);  \
+  if constexpr (R == 2) STMT(2);  \
+  if constexpr (R == 3) STMT(3);  \
+  if constexpr (R == 4) STMT(4);  \
+  if constexpr (R == 5) STMT(5)
+template <int R>
+__device__ inline void tma_load(void* smem_dst, void const* tensor_map, int32_t const (&c)[5], uint64_t* bar) {
+  static_assert(R >= 1 && R <= 5, "tma_load: 1 to 5 dimensions");
+#define TESSERA_TMA_LOAD(r)                                                                              \
+  asm volatile("cp.async.bulk.tensor." #r "d.shared::cluster.global.mbarrier::complete_tx::bytes"      \
+               " [%5], [%6, " TESSERA_TMA_CRD_##r "], [%7];\n" ::TESSERA_TMA_CRD_OPERANDS,             \
+               "r"(smem_u32(smem_dst)), "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(bar)) \
+               : "memory")
+  TESSERA_TMA_BY_RANK(TESSERA_TMA_LOAD);
+#undef TESSERA_TMA_LOAD
+}
+template <int R>
+__device__ inline void tma_load_multicast(void* smem_dst, void const* tensor_map, int32_t const (&c)[5], uint64_t* bar,
+                                          uint16_t cta_mask) {
+  static_assert(R >= 1 && R <= 5, "tma_load_multicast: 1 to 5 dimensions");
+#define TESSERA_TMA_LOAD_MC(r)                                                                                  \
+  asm volatile("cp.async.bulk.tensor." #r "d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster" \
+               " [%5], [%6, " TESSERA_TMA_CRD_##r "], [%7], %8;\n" ::TESSERA_TMA_CRD_OPERANDS,                  \
+               "r"(smem_u32(smem_dst)), "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(bar)),        \
+               "h"(cta_mask)                                                                                      \
+               : "memory")
+  TESSERA_TMA_BY_RANK(TESSERA_TMA_LOAD_MC);
+#undef TESSERA_TMA_LOAD_MC
+}
+template <int R>
+__device__ inline void tma_store(void const* tensor_map, void const* smem_src, int32_t const (&c)[5]) {
+  static_assert(R >= 1 && R <= 5, "tma_store: 1 to 5 dimensions");
+#define TESSERA_TMA_STORE(r)                                                                       \
+  asm volatile("cp.async.bulk.tensor." #r "d.global.shared::cta.bulk_group [%5, " TESSERA_TMA_CRD_##r \
+               "], [%6];\n" ::TESSERA_TMA_CRD_OPERANDS,                                            \
+               "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(smem_src))                 \
+               : "memory")
+  TESSERA_TMA_BY_RANK(TESSERA_TMA_STORE);
+#undef TESSERA_TMA_STORE
+}
+#undef TESSERA_TMA_BY_RANK
+#undef TESSERA_TMA_CRD_OPERANDS
+#undef TESSERA_TMA_CRD_1
+#undef TESSERA_TMA_CRD_2
+#undef TESSERA_TMA_CRD_3
+#undef TESSERA_TMA_CRD_4
+#undef TESSERA_TMA_CRD_5
+
 // Shared memory -> global through a 2-D tensor map (out-of-bounds parts of the box are not
 // written); tracked by bulk groups: commit, then wait until at most N groups still read shared
 // memory (wait_read) or are still writing (wait).
@@ -149,6 +211,144 @@ __device__ inline void wgmma_wait() {
 // Keeps the compiler from moving accesses of an accumulator register across wgmma issue / wait
 // (the instructions read and write registers the compiler does not see them use).
 __device__ inline void fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
+
+// ---- wgmma for every N (8..256 step 8) ----------------------------------------------------------
+// m64nNk{16,8} with F32 accumulators d[N/2] in the atom's C order (mma.hpp, sm90_64xNx16). The
+// instruction names its N/2 accumulator registers in one brace list, so the operand list and the
+// template string depend on N. Every form puts its four other operands first (%0..%3: A's
+// descriptor or two 64-bit halves of its registers, B's descriptor, scale-d, and for SS an unused
+// padding register), so the accumulators are always %4..%(3 + N/2): TESSERA_WGMMA_D_g names the
+// first 4g of them, TESSERA_WGMMA_C_g binds d[0..4g), and TESSERA_WGMMA_NS lists (N, g = N/8).
+#define TESSERA_WGMMA_F4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define TESSERA_WGMMA_D_1 "%4, %5, %6, %7"
+#define TESSERA_WGMMA_C_1 TESSERA_WGMMA_F4(0)
+#define TESSERA_WGMMA_D_2 TESSERA_WGMMA_D_1 ", %8, %9, %10, %11"
+#define TESSERA_WGMMA_C_2 TESSERA_WGMMA_C_1, TESSERA_WGMMA_F4(4)
+#define TESSERA_WGMMA_D_3 TESSERA_WGMMA_D_2 ", %12, %13, %14, %15"
+#define TESSERA_WGMMA_C_3 TESSERA_WGMMA_C_2, TESSERA_WGMMA_F4(8)
+#define TESSERA_WGMMA_D_4 TESSERA_WGMMA_D_3 ", %16, %17, %18, %19"
+#define TESSERA_WGMMA_C_4 TESSERA_WGMMA_C_3, TESSERA_WGMMA_F4(12)
+#define TESSERA_WGMMA_D_5 TESSERA_WGMMA_D_4 ", %20, %21, %22, %23"
+#define TESSERA_WGMMA_C_5 TESSERA_WGMMA_C_4, TESSERA_WGMMA_F4(16)
+#define TESSERA_WGMMA_D_6 TESSERA_WGMMA_D_5 ", %24, %25, %26, %27"
+#define TESSERA_WGMMA_C_6 TESSERA_WGMMA_C_5, TESSERA_WGMMA_F4(20)
+#define TESSERA_WGMMA_D_7 TESSERA_WGMMA_D_6 ", %28, %29, %30, %31"
+#define TESSERA_WGMMA_C_7 TESSERA_WGMMA_C_6, TESSERA_WGMMA_F4(24)
+#define TESSERA_WGMMA_D_8 TESSERA_WGMMA_D_7 ", %32, %33, %34, %35"
+#define TESSERA_WGMMA_C_8 TESSERA_WGMMA_C_7, TESSERA_WGMMA_F4(28)
+#define TESSERA_WGMMA_D_9 TESSERA_WGMMA_D_8 ", %36, %37, %38, %39"
+#define TESSERA_WGMMA_C_9 TESSERA_WGMMA_C_8, TESSERA_WGMMA_F4(32)
+#define TESSERA_WGMMA_D_10 TESSERA_WGMMA_D_9 ", %40, %41, %42, %43"
+#define TESSERA_WGMMA_C_10 TESSERA_WGMMA_C_9, TESSERA_WGMMA_F4(36)
+#define TESSERA_WGMMA_D_11 TESSERA_WGMMA_D_10 ", %44, %45, %46, %47"
+#define TESSERA_WGMMA_C_11 TESSERA_WGMMA_C_10, TESSERA_WGMMA_F4(40)
+#define TESSERA_WGMMA_D_12 TESSERA_WGMMA_D_11 ", %48, %49, %50, %51"
+#define TESSERA_WGMMA_C_12 TESSERA_WGMMA_C_11, TESSERA_WGMMA_F4(44)
+#define TESSERA_WGMMA_D_13 TESSERA_WGMMA_D_12 ", %52, %53, %54, %55"
+#define TESSERA_WGMMA_C_13 TESSERA_WGMMA_C_12, TESSERA_WGMMA_F4(48)
+#define TESSERA_WGMMA_D_14 TESSERA_WGMMA_D_13 ", %56, %57, %58, %59"
+#define TESSERA_WGMMA_C_14 TESSERA_WGMMA_C_13, TESSERA_WGMMA_F4(52)
+#define TESSERA_WGMMA_D_15 TESSERA_WGMMA_D_14 ", %60, %61, %62, %63"
+#define TESSERA_WGMMA_C_15 TESSERA_WGMMA_C_14, TESSERA_WGMMA_F4(56)
+#define TESSERA_WGMMA_D_16 TESSERA_WGMMA_D_15 ", %64, %65, %66, %67"
+#define TESSERA_WGMMA_C_16 TESSERA_WGMMA_C_15, TESSERA_WGMMA_F4(60)
+#define TESSERA_WGMMA_D_17 TESSERA_WGMMA_D_16 ", %68, %69, %70, %71"
+#define TESSERA_WGMMA_C_17 TESSERA_WGMMA_C_16, TESSERA_WGMMA_F4(64)
+#define TESSERA_WGMMA_D_18 TESSERA_WGMMA_D_17 ", %72, %73, %74, %75"
+#define TESSERA_WGMMA_C_18 TESSERA_WGMMA_C_17, TESSERA_WGMMA_F4(68)
+#define TESSERA_WGMMA_D_19 TESSERA_WGMMA_D_18 ", %76, %77, %78, %79"
+#define TESSERA_WGMMA_C_19 TESSERA_WGMMA_C_18, TESSERA_WGMMA_F4(72)
+#define TESSERA_WGMMA_D_20 TESSERA_WGMMA_D_19 ", %80, %81, %82, %83"
+#define TESSERA_WGMMA_C_20 TESSERA_WGMMA_C_19, TESSERA_WGMMA_F4(76)
+#define TESSERA_WGMMA_D_21 TESSERA_WGMMA_D_20 ", %84, %85, %86, %87"
+#define TESSERA_WGMMA_C_21 TESSERA_WGMMA_C_20, TESSERA_WGMMA_F4(80)
+#define TESSERA_WGMMA_D_22 TESSERA_WGMMA_D_21 ", %88, %89, %90, %91"
+#define TESSERA_WGMMA_C_22 TESSERA_WGMMA_C_21, TESSERA_WGMMA_F4(84)
+#define TESSERA_WGMMA_D_23 TESSERA_WGMMA_D_22 ", %92, %93, %94, %95"
+#define TESSERA_WGMMA_C_23 TESSERA_WGMMA_C_22, TESSERA_WGMMA_F4(88)
+#define TESSERA_WGMMA_D_24 TESSERA_WGMMA_D_23 ", %96, %97, %98, %99"
+#define TESSERA_WGMMA_C_24 TESSERA_WGMMA_C_23, TESSERA_WGMMA_F4(92)
+#define TESSERA_WGMMA_D_25 TESSERA_WGMMA_D_24 ", %100, %101, %102, %103"
+#define TESSERA_WGMMA_C_25 TESSERA_WGMMA_C_24, TESSERA_WGMMA_F4(96)
+#define TESSERA_WGMMA_D_26 TESSERA_WGMMA_D_25 ", %104, %105, %106, %107"
+#define TESSERA_WGMMA_C_26 TESSERA_WGMMA_C_25, TESSERA_WGMMA_F4(100)
+#define TESSERA_WGMMA_D_27 TESSERA_WGMMA_D_26 ", %108, %109, %110, %111"
+#define TESSERA_WGMMA_C_27 TESSERA_WGMMA_C_26, TESSERA_WGMMA_F4(104)
+#define TESSERA_WGMMA_D_28 TESSERA_WGMMA_D_27 ", %112, %113, %114, %115"
+#define TESSERA_WGMMA_C_28 TESSERA_WGMMA_C_27, TESSERA_WGMMA_F4(108)
+#define TESSERA_WGMMA_D_29 TESSERA_WGMMA_D_28 ", %116, %117, %118, %119"
+#define TESSERA_WGMMA_C_29 TESSERA_WGMMA_C_28, TESSERA_WGMMA_F4(112)
+#define TESSERA_WGMMA_D_30 TESSERA_WGMMA_D_29 ", %120, %121, %122, %123"
+#define TESSERA_WGMMA_C_30 TESSERA_WGMMA_C_29, TESSERA_WGMMA_F4(116)
+#define TESSERA_WGMMA_D_31 TESSERA_WGMMA_D_30 ", %124, %125, %126, %127"
+#define TESSERA_WGMMA_C_31 TESSERA_WGMMA_C_30, TESSERA_WGMMA_F4(120)
+#define TESSERA_WGMMA_D_32 TESSERA_WGMMA_D_31 ", %128, %129, %130, %131"
+#define TESSERA_WGMMA_C_32 TESSERA_WGMMA_C_31, TESSERA_WGMMA_F4(124)
+#define TESSERA_WGMMA_NS(X, TYPE, TAIL) \
+  X(8, 1, TYPE, TAIL) X(16, 2, TYPE, TAIL) X(24, 3, TYPE, TAIL) X(32, 4, TYPE, TAIL) X(40, 5, TYPE, TAIL) X(48, 6, TYPE, TAIL) \
+  X(56, 7, TYPE, TAIL) X(64, 8, TYPE, TAIL) X(72, 9, TYPE, TAIL) X(80, 10, TYPE, TAIL) X(88, 11, TYPE, TAIL) X(96, 12, TYPE, TAIL) \
+  X(104, 13, TYPE, TAIL) X(112, 14, TYPE, TAIL) X(120, 15, TYPE, TAIL) X(128, 16, TYPE, TAIL) X(136, 17, TYPE, TAIL) X(144, 18, TYPE, TAIL) \
+  X(152, 19, TYPE, TAIL) X(160, 20, TYPE, TAIL) X(168, 21, TYPE, TAIL) X(176, 22, TYPE, TAIL) X(184, 23, TYPE, TAIL) X(192, 24, TYPE, TAIL) \
+  X(200, 25, TYPE, TAIL) X(208, 26, TYPE, TAIL) X(216, 27, TYPE, TAIL) X(224, 28, TYPE, TAIL) X(232, 29, TYPE, TAIL) X(240, 30, TYPE, TAIL) \
+  X(248, 31, TYPE, TAIL) X(256, 32, TYPE, TAIL)
+// SS: A and B from shared memory; TYPE is "k16.f32.f16.f16"-like, TAIL the transposes.
+#define TESSERA_WGMMA_SS_CASE(n, g, TYPE, TAIL)                                                      \
+  if constexpr (N == n)                                                                              \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n"                                        \
+                 "wgmma.mma_async.sync.aligned.m64n" #n TYPE " {" TESSERA_WGMMA_D_##g "}, %0, %1, p, 1, 1" TAIL ";\n}\n" \
+                 : "+l"(desc_a), "+l"(desc_b), "+r"(scale_d), "+r"(pad), TESSERA_WGMMA_C_##g);
+// RS: A from four 32-bit registers (passed as two 64-bit halves), B from shared memory.
+#define TESSERA_WGMMA_RS_CASE(n, g, TYPE, TAIL)                                                      \
+  if constexpr (N == n)                                                                              \
+    asm volatile("{\n.reg .pred p;\n.reg .b32 a0, a1, a2, a3;\nsetp.ne.b32 p, %3, 0;\n"            \
+                 "mov.b64 {a0, a1}, %0;\nmov.b64 {a2, a3}, %1;\n"                                   \
+                 "wgmma.mma_async.sync.aligned.m64n" #n TYPE " {" TESSERA_WGMMA_D_##g "}, {a0, a1, a2, a3}, %2, p, 1, 1" TAIL ";\n}\n" \
+                 : "+l"(a01), "+l"(a23), "+l"(desc_b), "+r"(scale_d), TESSERA_WGMMA_C_##g);
+
+// D (64 x N, F32) = A * B^T + scale_d * D for element type T (__half, __nv_bfloat16; float: tf32,
+// K-major only). kTransA / kTransB: 0 = K-major tile, 1 = MN-major.
+template <int N, class T, int kTransA, int kTransB>
+__device__ inline void wgmma_ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int scale_d) {
+  static_assert(N >= 8 && N <= 256 && N % 8 == 0, "wgmma: N must be a multiple of 8 in [8, 256]");
+  static_assert(sizeof(T) == 2 || (kTransA == 0 && kTransB == 0), "wgmma: tf32 reads K-major tiles only");
+  uint32_t pad = 0;
+  if constexpr (sizeof(T) == 4) {
+    TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k8.f32.tf32.tf32", "")
+  } else if constexpr (std::is_same_v<T, __half>) {
+    if constexpr (kTransA == 0 && kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 0, 0") }
+    if constexpr (kTransA == 0 && kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 0, 1") }
+    if constexpr (kTransA == 1 && kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 1, 0") }
+    if constexpr (kTransA == 1 && kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 1, 1") }
+  } else {
+    static_assert(std::is_same_v<T, __nv_bfloat16>, "wgmma: T is __half, __nv_bfloat16 or float (tf32)");
+    if constexpr (kTransA == 0 && kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 0, 0") }
+    if constexpr (kTransA == 0 && kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 0, 1") }
+    if constexpr (kTransA == 1 && kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 1, 0") }
+    if constexpr (kTransA == 1 && kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 1, 1") }
+  }
+}
+// The same with A from registers a[0..4) (the A fragment of sm90_64xNx16's RS atom: 8 16-bit
+// values or 4 tf32 values, packed low first). Only B has a transpose.
+template <int N, class T, int kTransB>
+__device__ inline void wgmma_rs(float (&d)[N / 2], uint32_t const (&a)[4], uint64_t desc_b, int scale_d) {
+  static_assert(N >= 8 && N <= 256 && N % 8 == 0, "wgmma: N must be a multiple of 8 in [8, 256]");
+  static_assert(sizeof(T) == 2 || kTransB == 0, "wgmma: tf32 reads K-major tiles only");
+  uint64_t a01 = uint64_t(a[0]) | uint64_t(a[1]) << 32, a23 = uint64_t(a[2]) | uint64_t(a[3]) << 32;
+  if constexpr (sizeof(T) == 4) {
+    TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k8.f32.tf32.tf32", "")
+  } else if constexpr (std::is_same_v<T, __half>) {
+    if constexpr (kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.f16.f16", ", 0") }
+    if constexpr (kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.f16.f16", ", 1") }
+  } else {
+    static_assert(std::is_same_v<T, __nv_bfloat16>, "wgmma: T is __half, __nv_bfloat16 or float (tf32)");
+    if constexpr (kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.bf16.bf16", ", 0") }
+    if constexpr (kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.bf16.bf16", ", 1") }
+  }
+}
+#undef TESSERA_WGMMA_SS_CASE
+#undef TESSERA_WGMMA_RS_CASE
+#undef TESSERA_WGMMA_NS
+#undef TESSERA_WGMMA_F4
 
 // m64n256k{16,8} with F32 accumulators d[128] in the atom's C order (mma.hpp, sm90_64xNx16):
 // A and B from shared memory through descriptors; scale_d = 0 overwrites d (first k-step).

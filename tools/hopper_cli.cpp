@@ -1,0 +1,134 @@
+// tools/hopper_cli.cpp -- see hopper_cli.hpp.
+#include "hopper_cli.hpp"
+
+#include <sstream>
+
+#include <tessera.hpp>
+#include <tessera/gmma.hpp>
+#include <tessera/tma.hpp>
+
+namespace tessera::tools {
+namespace {
+
+using nlohmann::json;
+
+const char* swizzle_name(int layout_type) {
+  return layout_type == 1 ? "128B" : layout_type == 2 ? "64B" : layout_type == 3 ? "32B" : "none (interleave)";
+}
+const char* tma_swizzle_name(TmaSwizzle s) {
+  return s == TmaSwizzle::k128B ? "CU_TENSOR_MAP_SWIZZLE_128B" : s == TmaSwizzle::k64B ? "CU_TENSOR_MAP_SWIZZLE_64B"
+         : s == TmaSwizzle::k32B ? "CU_TENSOR_MAP_SWIZZLE_32B" : "CU_TENSOR_MAP_SWIZZLE_NONE";
+}
+
+// One operand's stage tile (rows, 64) of 16-bit elements: kernel 05's configuration.
+json operand_json(const char* name, bool k_major, int64_t rows, int64_t block_rows, int loaders, int64_t extent,
+                  int64_t k) {
+  constexpr int64_t kBits = 16, kBK = 64;
+  const SwizzledLayout tile = gmma_smem_tile(GmmaSwizzle::kB128, k_major, kBits, rows, kBK);
+  const GmmaOperand op = make_gmma_operand(tile, kBits, block_rows, 16);
+  const TmaTile tma = make_tma_tile(tile, kBits, loaders);
+  // The global operand (extent, K), K-major (extent,K):(K,1) or MN-major (extent,K):(1,extent).
+  const Coord<2> shape{{extent, k}}, stride = k_major ? Coord<2>{{k, 1}} : Coord<2>{{1, extent}};
+  const TmaArgs args = make_tma_args(tma, TmaDataType::kFloat16, 0, shape, stride, TmaL2Promotion::k256B);
+  json j;
+  j["operand"] = name;
+  j["major"] = k_major ? "K" : "MN";
+  j["tile_shape"] = {rows, kBK};
+  j["tile"] = to_string(tile.layout);
+  j["swizzle"] = to_string(tile.swizzle);
+  j["bytes"] = rows * kBK * kBits / 8;
+  j["block"] = {block_rows, 16};
+  j["descriptor"] = {{"layout_type", op.desc.layout_type},
+                     {"swizzle", swizzle_name(op.desc.layout_type)},
+                     {"lbo_bytes", op.desc.lbo_bytes},
+                     {"sbo_bytes", op.desc.sbo_bytes},
+                     {"base_offset", op.desc.base_offset}};
+  j["blocks"] = to_string(op.blocks);
+  json starts = json::array();  // [row block][k-step] start byte offsets in the tile
+  for (int64_t i = 0; i < op.blocks[0].size(); ++i) {
+    json row = json::array();
+    for (int64_t s = 0; s < op.blocks[1].size(); ++s) row.push_back(op.block_bytes(i, s));
+    starts.push_back(row);
+  }
+  j["block_starts"] = starts;
+  json boxes = json::array();
+  for (int g = 0; g < tma.boxes; ++g)
+    boxes.push_back({{"smem_byte", tma.box_offset[g] * kBits / 8},
+                     {"tile_coord", {tma.box_coord[g][0], tma.box_coord[g][1]}},
+                     {"loader", g / tma.boxes_per_loader()}});
+  j["tma"] = {{"box", {tma.box[0], tma.box[1]}},
+              {"dims_are_tile_modes", {tma.dim_mode[0], tma.dim_mode[1]}},
+              {"loaders", tma.loaders},
+              {"box_bytes", tma.box_bytes()},
+              {"boxes", boxes},
+              {"global", {{"shape", {extent, k}}, {"stride", {stride[0], stride[1]}}}},
+              {"encode",
+               {{"tensorDataType", "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"},
+                {"tensorRank", args.rank},
+                {"globalDim", {args.dims[0], args.dims[1]}},
+                {"globalStrides", {args.strides[0]}},
+                {"boxDim", {args.box[0], args.box[1]}},
+                {"elementStrides", {args.elem_strides[0], args.elem_strides[1]}},
+                {"interleave", "CU_TENSOR_MAP_INTERLEAVE_NONE"},
+                {"swizzle", tma_swizzle_name(args.swizzle)},
+                {"l2Promotion", "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"},
+                {"oobFill", "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE"}}}};
+  return j;
+}
+
+}  // namespace
+
+json hopper_json(int64_t m, int64_t n, int64_t k) {
+  json h;
+  h["name"] = "kernel 05 (wgmma + TMA, 16-bit): two consumer warpgroups of SM90 m64n256k16 along M, "
+              "CTA tile 128x256x64, 128-byte swizzled stage tiles, clusters of 2 CTAs sharing B";
+  h["problem"] = {m, n, k};
+  h["operands"] = json::array();
+  for (bool k_major : {true, false}) {
+    h["operands"].push_back(operand_json("A", k_major, 128, 64, 1, m, k));
+    h["operands"].push_back(operand_json("B", k_major, 256, 256, 2, n, k));
+  }
+  return h;
+}
+
+std::string hopper_text(json const& h) {
+  std::ostringstream o;
+  o << "Hopper: " << h["name"].get<std::string>() << "\n";
+  for (auto const& j : h["operands"]) {
+    auto const& d = j["descriptor"];
+    auto const& t = j["tma"];
+    const bool a = j["operand"] == "A";
+    o << "\n  " << j["operand"].get<std::string>() << ", " << j["major"].get<std::string>() << "-major: stage tile ("
+      << j["tile_shape"][0] << "," << j["tile_shape"][1] << ") = " << j["swizzle"].get<std::string>() << " o 0 o "
+      << j["tile"].get<std::string>() << ", " << j["bytes"] << " bytes\n";
+    o << "    wgmma block " << j["block"][0] << "x" << j["block"][1] << ": descriptor swizzle "
+      << d["swizzle"].get<std::string>() << " (layout type " << d["layout_type"] << "), LBO " << d["lbo_bytes"]
+      << " B, SBO " << d["sbo_bytes"] << " B, base offset " << d["base_offset"] << "\n";
+    o << "    blocks " << j["blocks"].get<std::string>() << " (elements): start = tile + ";
+    auto const& s = j["block_starts"];
+    for (size_t i = 0; i < s.size(); ++i) {
+      o << (i ? "; " : "") << (a ? "warpgroup " : "") << (a ? std::to_string(i) + ": " : "k-steps: ");
+      for (size_t q = 0; q < s[i].size(); ++q) o << (q ? ", " : "") << s[i][q];
+    }
+    o << " bytes\n";
+    o << "    TMA box (" << t["box"][0] << "," << t["box"][1] << ") along tile modes (" << t["dims_are_tile_modes"][0]
+      << "," << t["dims_are_tile_modes"][1] << "), " << t["box_bytes"] << " bytes, " << t["boxes"].size()
+      << " box(es)";
+    if (t["loaders"] > 1) o << " shared by " << t["loaders"] << " CTAs (multicast)";
+    o << ":";
+    for (auto const& b : t["boxes"])
+      o << " [smem +" << b["smem_byte"] << ", tile (" << b["tile_coord"][0] << "," << b["tile_coord"][1]
+        << "), loader " << b["loader"] << "]";
+    auto const& e = t["encode"];
+    o << "\n    cuTensorMapEncodeTiled(" << e["tensorDataType"].get<std::string>() << ", rank " << e["tensorRank"]
+      << ", globalDim {" << e["globalDim"][0] << ", " << e["globalDim"][1] << "}, globalStrides {"
+      << e["globalStrides"][0] << "}, boxDim {" << e["boxDim"][0] << ", " << e["boxDim"][1] << "}, elementStrides {1, 1}, "
+      << e["interleave"].get<std::string>() << ", " << e["swizzle"].get<std::string>() << ", "
+      << e["l2Promotion"].get<std::string>() << ", " << e["oobFill"].get<std::string>() << ")\n"
+      << "      for " << j["operand"].get<std::string>() << " (" << t["global"]["shape"][0] << ","
+      << t["global"]["shape"][1] << "):(" << t["global"]["stride"][0] << "," << t["global"]["stride"][1] << ")\n";
+  }
+  return o.str();
+}
+
+}  // namespace tessera::tools

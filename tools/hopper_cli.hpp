@@ -1,0 +1,21 @@
+// tools/hopper_cli.hpp -- kernel 05's Hopper configuration for `explain` and `render`: the shared
+// operand tiles with their swizzle, the wgmma descriptor fields read off them (tessera/gmma.hpp)
+// and the TMA boxes with cuTensorMapEncodeTiled's arguments (tessera/tma.hpp).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tessera::tools {
+
+// The preset's name (mma_preset): the TiledMMA of kernel 05, two consumer warpgroups of
+// m64n256k16 along M, CTA tile 128x256x64.
+inline constexpr const char* kHopperPreset = "hopper";
+
+// A and B stage tiles, K-major and MN-major, for 16-bit elements, with the tensor maps of an
+// example problem (M, N, K) = (m, n, k) with leading dimensions equal to the extents.
+nlohmann::json hopper_json(int64_t m = 4096, int64_t n = 4096, int64_t k = 4096);
+std::string hopper_text(nlohmann::json const& h);
+
+}  // namespace tessera::tools
