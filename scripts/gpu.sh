@@ -112,6 +112,7 @@ if [ "$mode" = tutorial ]; then
   tutorial
   step "done: status $status"
   exit $status
+fi
 if [ "$mode" = hopper ]; then
   step "wgmma and TMA from layouts (tests/device/hopper_layouts.cu)"
   if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude tests/device/hopper_layouts.cu \
