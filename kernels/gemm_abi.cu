@@ -25,9 +25,6 @@ cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_tf32(GemmArgs const&, cudaStream_t);
-cudaError_t launch_05_legacy_f16(GemmArgs const&, cudaStream_t);
-cudaError_t launch_05_legacy_bf16(GemmArgs const&, cudaStream_t);
-cudaError_t launch_05_legacy_tf32(GemmArgs const&, cudaStream_t);
 
 namespace {
 
@@ -46,17 +43,13 @@ constexpr KernelEntry kKernels[] = {
     {"03_simt_hopper", "03", launch_03, nullptr, nullptr, nullptr},
     {"04_mma_sync", "04", nullptr, launch_04_tf32, launch_04_f16, launch_04_bf16},
     {"05_wgmma_tma", "05", nullptr, launch_05_tf32, launch_05_f16, launch_05_bf16},
-    // The hand-written kernel 05 (before it was written in the vocabulary), kept to compare
-    // with until the new one is verified on the GPU; same rules (TMA, packing, TMA stores).
-    {"05_wgmma_tma_legacy", "05l", nullptr, launch_05_legacy_tf32, launch_05_legacy_f16, launch_05_legacy_bf16},
 };
 // The built-in choice per dtype: the fastest kernel of the ladder that runs it (F32: 03;
 // TF32/F16/BF16: 05, except small problems whose operands 05 must pack first -- see
 // `prefer_04`). The library is built for sm_90a only (Hopper), the one architecture it runs on.
-constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4, kHopperLegacy = 5;
+constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4;
 constexpr int64_t kTmaMaxExtent = 0x7fffffff;  // TMA box coordinates are int32
-// Kernel 05 and its former hand-written form follow the same rules.
-bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper] || e == &kKernels[kHopperLegacy]; }
+bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper]; }
 
 // Kernel 05 packs an operand it cannot read where it lies (hopper_reads_directly, common.cuh)
 // into a scratch buffer first (allocation and a transposing copy). Measured (H200, tf32 NN, 05 vs 04): 1024^3
@@ -89,13 +82,13 @@ bool transposed(char t) { return t != 'N' && t != 'n'; }
 using namespace tessera::ladder;
 
 extern "C" const char* tessera_gemm_kernels(void) {
-  return "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync,05_wgmma_tma,05_wgmma_tma_legacy";
+  return "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync,05_wgmma_tma";
 }
 
 extern "C" const char* tessera_gemm_kernels_for(tessera_dtype dtype) {
   switch (dtype) {
     case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_hopper";
-    case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma,05_wgmma_tma_legacy";
+    case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma";
     default: return "";
   }
 }
@@ -110,7 +103,7 @@ extern "C" const char* tessera_status_string(int status) {
     case TESSERA_ERROR_INVALID_LDC: return "invalid ldc: must be >= max(1, m)";
     case TESSERA_ERROR_NULL_POINTER: return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
     case TESSERA_ERROR_UNKNOWN_DTYPE: return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
-    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper, 04_mma_sync, 05_wgmma_tma, 05_wgmma_tma_legacy)";
+    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper, 04_mma_sync, 05_wgmma_tma)";
     case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernels 04 and 05 run TESSERA_TF32, TESSERA_F16 and TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
     case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have, or (kernel 05) m, n or k of 2^31 or more (TMA coordinates are 32-bit)";
     case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";

@@ -23,7 +23,6 @@
 #   OUT=/tmp/out scripts/gpu.sh hopper         wgmma and TMA from layouts (tests/device/hopper_layouts.cu:
 #                                              N = 8/64/136/256, both majors, every swizzle; TMA load and
 #                                              store of every swizzle mode), then step 0 and step 6 (quick)
-#                                              with kernel 05 and 05_wgmma_tma_legacy side by side
 #   OUT=/tmp/out scripts/gpu.sh guards         only the build and the guard regions
 #   OUT=/tmp/out scripts/gpu.sh tc [quick]     only steps 0, 1, 2 and 6
 #   OUT=/tmp/out scripts/gpu.sh tutorial       only the build and step 7
@@ -123,7 +122,7 @@ if [ "$mode" = hopper ]; then
     tail -30 build-gpu/hopper_layouts.build.log; echo "hopper_layouts: BUILD FAILED"; status=1
   fi
   if command -v cuobjdump >/dev/null; then
-    step "SASS of kernel 05 and its former hand-written form: HGMMA, UTMALDG, UTMASTG, LDL/STL"
+    step "SASS of kernel 05: HGMMA, UTMALDG, UTMASTG, LDL/STL"
     cuobjdump -sass build-gpu/kernels/libtessera_gemm.so 2>/dev/null | awk '
       /Function :/ { name=$3; seen[name] = 1 }
       /HGMMA/ { hgmma[name]++ } /UTMALDG/ { ldg[name]++ } /UTMASTG/ { stg[name]++ } /LDL|STL/ { local[name]++ }
@@ -166,8 +165,8 @@ if command -v cuobjdump >/dev/null; then
     | sort | tee "$OUT/sass_summary.txt"
   # Kernel 05 (issue 6): HGMMA in every instantiation, no local memory.
   if awk '/gemm_05_kernel/ { n++; if ($0 !~ /HGMMA +[1-9]/ || $0 !~ /LDL\/STL 0$/) bad++ }
-          END { exit !(n == 6 && !bad) }' "$OUT/sass_summary.txt"; then
-    echo "SASS check 05: 6 kernels (05 and 05_wgmma_tma_legacy), HGMMA in each, no LDL/STL: ok"
+          END { exit !(n == 3 && !bad) }' "$OUT/sass_summary.txt"; then
+    echo "SASS check 05: 3 kernels (f16, bf16, tf32), HGMMA in each, no LDL/STL: ok"
   else
     echo "SASS check 05: FAILED"; status=1
   fi
@@ -205,11 +204,11 @@ tensorcore() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
   step "tensor cores (04, 05): benchmark against cuBLAS"
-  tc_cmd="$bin/gemm_tensorcore --bench --kernels ${TC_KERNELS:-04_mma_sync,05_wgmma_tma,05_wgmma_tma_legacy} --dtypes ${TC_DTYPES:-f16,bf16,tf32} --sizes ${TC_SIZES:-4096x4096x4096,8192x8192x8192,5120x5120x4096,8192x8192x1024,16384x16384x16384} --trans ${TC_TRANS:-NN} --json $OUT/gemm_tensorcore.json --md $OUT/tc_table.md"
+  tc_cmd="$bin/gemm_tensorcore --bench --kernels ${TC_KERNELS:-04_mma_sync,05_wgmma_tma} --dtypes ${TC_DTYPES:-f16,bf16,tf32} --sizes ${TC_SIZES:-4096x4096x4096,8192x8192x8192,5120x5120x4096,8192x8192x1024,16384x16384x16384} --trans ${TC_TRANS:-NN} --json $OUT/gemm_tensorcore.json --md $OUT/tc_table.md"
   echo "$tc_cmd"
   $tc_cmd 2>&1 | tee build-gpu/tc_bench.txt
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  tc_trans_cmd="$bin/gemm_tensorcore --bench --dtypes f16,bf16,tf32 --sizes 4096x4096x4096,8192x8192x8192 --trans TN,NT,TT --kernels 05_wgmma_tma,05_wgmma_tma_legacy --md $OUT/tc_trans.md"
+  tc_trans_cmd="$bin/gemm_tensorcore --bench --dtypes f16,bf16,tf32 --sizes 4096x4096x4096,8192x8192x8192 --trans TN,NT,TT --kernels 05_wgmma_tma --md $OUT/tc_trans.md"
   echo "$tc_trans_cmd"
   $tc_trans_cmd 2>&1 | tee build-gpu/tc_bench_trans.txt
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1

@@ -23,10 +23,10 @@ int call(char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t
 }
 
 TEST(GemmAbi, KernelList) {
-  EXPECT_STREQ(tessera_gemm_kernels(), "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync,05_wgmma_tma,05_wgmma_tma_legacy");
+  EXPECT_STREQ(tessera_gemm_kernels(), "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync,05_wgmma_tma");
   EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32), "01_simt_global,02_simt_cp_async,03_simt_hopper");
   for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
-    EXPECT_STREQ(tessera_gemm_kernels_for(dt), "04_mma_sync,05_wgmma_tma,05_wgmma_tma_legacy");
+    EXPECT_STREQ(tessera_gemm_kernels_for(dt), "04_mma_sync,05_wgmma_tma");
   EXPECT_STREQ(tessera_gemm_kernels_for(tessera_dtype(9)), "");
 }
 
@@ -64,14 +64,14 @@ TEST(GemmAbi, DtypesAndKernels) {
   for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
     for (const char* k : {"01_simt_global", "02", "03_simt_hopper"})
       EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
-  for (const char* k : {"04_mma_sync", "04", "05_wgmma_tma", "05", "05_wgmma_tma_legacy", "05l"})
+  for (const char* k : {"04_mma_sync", "04", "05_wgmma_tma", "05"})
     EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
 }
 
 TEST(GemmAbi, TmaCoordinatesAre32Bit) {
   // k = 2^31: kernel 05 cannot address it (TMA coordinates are int32); refused before any launch.
   const int64_t k = int64_t(1) << 31;
-  for (const char* name : {"05_wgmma_tma", "05", "05_wgmma_tma_legacy"})
+  for (const char* name : {"05_wgmma_tma", "05"})
     EXPECT_EQ(tessera_gemm_named(name, TESSERA_F16, 'N', 'N', 1, 1, k, 1.0f, kA, 1, kB, k, 0.0f, kC,
                                  1, nullptr),
               TESSERA_ERROR_TOO_LARGE);
