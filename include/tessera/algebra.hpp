@@ -306,7 +306,7 @@ TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Lay
           << rest_shape.v << " of " << b;
         fail(m);
       }
-      if (s.v % step.v != 0 && new_shape.v != rest_shape.v) {
+      if (s.v != 1 && s.v % step.v != 0 && new_shape.v != rest_shape.v) {  // (a run-time extent 1 holds one element)
         Text m;
         m << "composition: stride " << step.v << " of " << b << " does not divide shape " << s.v
           << " of " << a << ", so B must end inside that mode, but it needs " << rest_shape.v
