@@ -48,7 +48,8 @@ j = json.loads(out)
 check(j["config"]["threads"] == 128 and j["operands"]["C"]["coords"][3] == [9, 3], f"explain step4 json: {out[:300]!r}")
 rc, out, _ = run("explain", "--atom", "UniversalFMA", "--atom-layout", "(16,16,1):(16,1,0)",
                  "--perm", "((16,4):(1,16),(16,4):(1,16),_)", "--tile", "128", "128", "8", "--thread", "1")
-check(rc == 0 and "fragment (1,8,8)" in out, f"explain flags: {out!r}")
+# The run-time tensor's fragment, exactly as the TiledMMA oracle has it for this permutation.
+check(rc == 0 and "fragment (1,(4,2),(4,2)):(0,(2048,8192),(16,64))" in out, f"explain flags: {out!r}")
 rc, _, err = run("explain", "--preset", "step9")
 check(rc == 1 and "unknown preset" in err, f"unknown preset: {rc} {err!r}")
 rc, _, err = run("explain", "--preset", "step1", "--thread", "256")
@@ -233,6 +234,16 @@ if len(lines) == 6:
     check(lines[5]["error"].startswith("not a JSON object: parse error") and "json.exception" not in lines[5]["error"],
           f"batch parse: {lines[5]}")
     check(all("json.exception" not in l.get("error", "") for l in lines), f"nlohmann text in batch errors: {lines}")
+
+# Static and run-time integers: --runtime reads bare integers as run-time, --cute prints CuTe's form.
+rc, out, _ = run("coalesce", "(2,4):(1,2)", "--cute")
+check(rc == 0 and out.startswith("_8:_1\n"), f"coalesce --cute: {out!r}")
+rc, out, _ = run("coalesce", "(2,4):(1,2)", "--runtime", "--cute")
+check(rc == 0 and out.startswith("(2,4):(1,2)\n"), f"coalesce --runtime --cute: {out!r}")
+rc, out, _ = run("coalesce", "(_2,_4,8):(_1,_2,8)", "--cute")
+check(rc == 0 and out.startswith("(_8,8):(_1,8)\n"), f"coalesce in CuTe's form: {out!r}")
+rc, out, _ = run("explain", "--preset", "step4", "--operand", "C")
+check(rc == 0 and "fragment ((2,2),4,(2,4)):((1,1024),4096,(16,32))" in out, f"explain step4 C: {out!r}")
 
 for f in failures:
     print("FAIL", f)
