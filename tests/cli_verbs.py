@@ -48,7 +48,8 @@ j = json.loads(out)
 check(j["config"]["threads"] == 128 and j["operands"]["C"]["coords"][3] == [9, 3], f"explain step4 json: {out[:300]!r}")
 rc, out, _ = run("explain", "--atom", "UniversalFMA", "--atom-layout", "(16,16,1):(16,1,0)",
                  "--perm", "((16,4):(1,16),(16,4):(1,16),_)", "--tile", "128", "128", "8", "--thread", "1")
-check(rc == 0 and "fragment (1,8,8)" in out, f"explain flags: {out!r}")
+# The run-time tensor's fragment, exactly as the TiledMMA oracle has it for this permutation.
+check(rc == 0 and "fragment (1,(4,2),(4,2)):(0,(2048,8192),(16,64))" in out, f"explain flags: {out!r}")
 # explain --preset hopper: kernel 05's shared tiles, wgmma descriptors and TMA boxes.
 rc, out, _ = run("explain", "--preset", "hopper", "--operand", "C")
 check(rc == 0 and "256 threads" in out and "SM90_64x256x16_F32F16F16_SS" in out, f"explain hopper: {out[:300]!r}")
@@ -311,10 +312,20 @@ with tempfile.TemporaryDirectory() as d:
 rc, out, _ = run("batch", stdin=json.dumps({"id": "f64", "atom": "SM80_8x8x4_F64F64F64F64_TN",
                                             "atom_layout": "(2,2,1)", "tile_mnk": [16, 16, 4]}) + "\n")
 b = json.loads(out.splitlines()[0]) if rc == 0 and out else {}
-check(b.get("C", {}).get("thread0_fragment") == "(2,1,1):(1,0,0)" and len(b["C"]["coords"]) == 128,
+# (presets and TiledMMA cases partition run-time tensors: size-1 rest modes keep their strides, as in CuTe)
+check(b.get("C", {}).get("thread0_fragment") == "(2,1,1):(1,256,16)" and len(b["C"]["coords"]) == 128,
       f"batch f64 TiledMMA: {out[:300]!r}")
 rc, out, _ = run("ops")
 check(rc == 0 and "tessera atoms lists all" in out, f"ops mentions atoms: {out[-400:]!r}")
+# Static and run-time integers: --runtime reads bare integers as run-time, --cute prints CuTe's form.
+rc, out, _ = run("coalesce", "(2,4):(1,2)", "--cute")
+check(rc == 0 and out.startswith("_8:_1\n"), f"coalesce --cute: {out!r}")
+rc, out, _ = run("coalesce", "(2,4):(1,2)", "--runtime", "--cute")
+check(rc == 0 and out.startswith("(2,4):(1,2)\n"), f"coalesce --runtime --cute: {out!r}")
+rc, out, _ = run("coalesce", "(_2,_4,8):(_1,_2,8)", "--cute")
+check(rc == 0 and out.startswith("(_8,8):(_1,8)\n"), f"coalesce in CuTe's form: {out!r}")
+rc, out, _ = run("explain", "--preset", "step4", "--operand", "C")
+check(rc == 0 and "fragment ((2,2),4,(2,4)):((1,1024),4096,(16,32))" in out, f"explain step4 C: {out!r}")
 
 for f in failures:
     print("FAIL", f)

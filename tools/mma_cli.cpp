@@ -63,9 +63,11 @@ MmaConfig mma_config(std::string const& atom_name, std::string const& atom_layou
                                   " is not a multiple of the TiledMMA's " +
                                   std::to_string(cfg.mma.tile_size(i)));
   }
-  cfg.tensor[int(Operand::kC)] = Layout(make_tuple(m, n), make_tuple(n, 1));
-  cfg.tensor[int(Operand::kA)] = Layout(make_tuple(m, k), make_tuple(1, m));
-  cfg.tensor[int(Operand::kB)] = Layout(make_tuple(n, k), make_tuple(1, n));
+  // The tensors are the kernel's: their extents and strides are run-time integers (CuTe's
+  // make_shape(M, N)), which is how CuTe partitions them and how the seeds print the fragments.
+  cfg.tensor[int(Operand::kC)] = with_kind(Layout(make_tuple(m, n), make_tuple(n, 1)), true);
+  cfg.tensor[int(Operand::kA)] = with_kind(Layout(make_tuple(m, k), make_tuple(1, m)), true);
+  cfg.tensor[int(Operand::kB)] = with_kind(Layout(make_tuple(n, k), make_tuple(1, n)), true);
   cfg.atom_layout_text = to_string(layout);
   cfg.permutation_text = permutation.empty() ? "none" : permutation;
   return cfg;
@@ -76,15 +78,15 @@ MmaConfig mma_preset(std::string const& name) {
     MmaConfig c = mma_config("UniversalFMA", "(16,16,1):(16,1,0)",
                              "((16,4):(4,1),(16,4):(4,1),_)", 128, 128, 8);
     c.name = "step1 (the step 1 kernel's TiledMMA): UniversalFMA";
-    c.tensor[int(Operand::kA)] = parse_layout("(128,8):(1,128)");
-    c.tensor[int(Operand::kB)] = parse_layout("(128,8):(1,128)");
+    c.tensor[int(Operand::kA)] = parse_layout("(128,8):(1,128)", true);
+    c.tensor[int(Operand::kB)] = parse_layout("(128,8):(1,128)", true);
     return c;
   }
   if (name == "step4") {
     MmaConfig c = mma_config("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(1,2,0)", "(32,32,16)", 128, 128, 32);
     c.name = "step4 (the step 4 kernel's TiledMMA): SM80_16x8x16_F32F16F16F32_TN";
-    c.tensor[int(Operand::kA)] = parse_layout("(128,32):(32,1)");
-    c.tensor[int(Operand::kB)] = parse_layout("(128,32):(32,1)");
+    c.tensor[int(Operand::kA)] = parse_layout("(128,32):(32,1)", true);
+    c.tensor[int(Operand::kB)] = parse_layout("(128,32):(32,1)", true);
     return c;
   }
   if (name == "hopper") {
@@ -123,7 +125,7 @@ json answer_tiledmma_case(json const& c) {
     const char* key = operand_name(op);
     Layout tensor = cfg.tensor[int(op)];
     if (c.contains(key) && c[key].contains("tensor_layout"))
-      tensor = parse_layout(c[key]["tensor_layout"].get<std::string>());
+      tensor = parse_layout(c[key]["tensor_layout"].get<std::string>(), true);  // run-time, as CuTe's int
     out[key] = {{"thread0_fragment", to_string(cfg.mma.partition(op, tensor, 0).layout)},
                 {"coords", operand_coords(cfg, op)}};
   }

@@ -10,6 +10,10 @@ using nlohmann::json;
 
 constexpr int64_t kMaxImage = int64_t(1) << 20;  // larger results are reported without an image
 
+// Whether bare integers of the op being run are run-time ones: set by run_op for its arguments,
+// read by the argument parsers below.
+thread_local bool bare_runtime = false;
+
 std::string text_of(json const& a) {
   if (a.is_string()) return a.get<std::string>();
   if (a.is_number_integer()) return std::to_string(a.get<int64_t>());
@@ -38,7 +42,7 @@ void no_swizzle(std::string const& text, std::string const& op, std::string cons
 Layout plain_arg(json const& a, std::string const& op, std::string const& role) {
   std::string s = text_of(a);
   no_swizzle(s, op, role);
-  return layout_arg(s);
+  return layout_arg(s, bare_runtime);
 }
 
 // A tiler is a notation string or a JSON list of per-mode entries (layouts, shapes, "_").
@@ -46,7 +50,7 @@ Tiler tiler_arg(json const& a, std::string const& op) {
   if (!a.is_array()) {
     std::string s = text_of(a);
     no_swizzle(s, op, "the tiler");
-    return parse_tiler(s);
+    return parse_tiler(s, bare_runtime);
   }
   Tiler t;
   t.by_mode = true;
@@ -58,10 +62,10 @@ Tiler tiler_arg(json const& a, std::string const& op) {
       continue;
     }
     no_swizzle(s, op, "the tiler entry");
-    Tiler one = parse_tiler(s);
+    Tiler one = parse_tiler(s, bare_runtime);
     if (!one.by_mode) t.add(one.mode[0]);
     else if (s.find(':') == std::string::npos && s.find('_') == std::string::npos)
-      t.add_shape(parse_int_tuple(s));  // a shape such as (2,2): a nested by-mode tiler
+      t.add_shape(parse_int_tuple(s, bare_runtime));  // a shape such as (2,2): a nested by-mode tiler
     else throw std::invalid_argument("a nested tiler entry of layouts is not supported: " + s);
   }
   return t;
@@ -75,16 +79,16 @@ std::vector<int64_t> image_of(auto const& f, int64_t n) {
 }
 
 OpResult of_layout(Layout const& l) {
-  OpResult r{to_string(l), std::nullopt, to_string(l), ""};
+  OpResult r{to_string(l), std::nullopt, to_string(l), "", to_cute_string(l)};
   if (l.size() <= kMaxImage) r.image = image_of(l, l.size());
   return r;
 }
 OpResult of_layout(SwizzledLayout const& l) {
-  OpResult r{to_string(l), std::nullopt, to_string(l), ""};
+  OpResult r{to_string(l), std::nullopt, to_string(l), "", to_string(l)};
   if (l.size() <= kMaxImage) r.image = image_of(l, l.size());
   return r;
 }
-OpResult of_integer(int64_t v) { return {std::to_string(v), std::nullopt, "", ""}; }
+OpResult of_integer(int64_t v) { return {std::to_string(v), std::nullopt, "", "", std::to_string(v)}; }
 SwizzledLayout swizzled_arg(json const& a) { return parse_swizzled_layout(text_of(a)); }
 
 // An integer argument: a JSON integer or a decimal string (the CLI passes strings).
@@ -190,9 +194,9 @@ bool is_swizzled(std::string const& text) {
   return at != std::string::npos && text[at] == 'S';
 }
 
-Layout layout_arg(std::string const& text) {
-  if (text.find(':') == std::string::npos && !is_swizzled(text)) return Layout(parse_int_tuple(text));
-  return parse_layout(text);
+Layout layout_arg(std::string const& text, bool runtime) {
+  if (text.find(':') == std::string::npos && !is_swizzled(text)) return Layout(parse_int_tuple(text, runtime));
+  return parse_layout(text, runtime);
 }
 
 SwizzledLayout any_layout_arg(std::string const& text) {
@@ -212,7 +216,12 @@ std::vector<std::string> const& op_names() {
   return names;
 }
 
-OpResult run_op(std::string const& op, json const& args) {
+OpResult run_op(std::string const& op, json const& args, bool runtime) {
+  struct Scope {  // bare_runtime for this call only, restored on return and on a throw
+    bool saved = bare_runtime;
+    ~Scope() { bare_runtime = saved; }
+  } scope;
+  bare_runtime = runtime;
   if (op == "size" || op == "cosize" || op == "rank" || op == "depth") {
     need(args, 1, 1, op);
     SwizzledLayout s = any_layout_arg(text_of(args[0]));
@@ -259,7 +268,7 @@ OpResult run_op(std::string const& op, json const& args) {
     need(args, 1, 2, op);
     Layout l = plain_arg(args[0], op, "the layout");
     if (args.size() == 1) return of_layout(complement(l));
-    return of_layout(complement(l, parse_int_tuple(text_of(args[1]))));
+    return of_layout(complement(l, parse_int_tuple(text_of(args[1]), bare_runtime)));
   }
   if (op == "right_inverse") {
     need(args, 1, 1, op);
@@ -356,7 +365,7 @@ OpResult run_op(std::string const& op, json const& args) {
   }
   if (op == "compact_col_major" || op == "compact_row_major") {
     need(args, 1, 1, op);
-    IntTuple s = parse_int_tuple(text_of(args[0]));
+    IntTuple s = parse_int_tuple(text_of(args[0]), bare_runtime);
     return of_layout(op == "compact_col_major" ? make_col_major(s) : make_row_major(s));
   }
   if (op == "tile_to_shape") {  // [block, shape] or [block, shape, "col"|"row"]

@@ -16,6 +16,7 @@ struct OpResult {
   std::optional<std::vector<int64_t>> image;   // values at flat indices 0..size-1, if a layout
   std::string layout;                          // the result as a (swizzled) layout, for tables ("" if none)
   std::string note;                            // where CuTe defines a result past the usual domain ("" if none)
+  std::string cute;                            // the result as CuTe prints it: static _4, run-time 4
 };
 
 // The op names of the oracle format: size, cosize, rank, depth, crd2idx, idx2crd, coalesce, filter,
@@ -27,11 +28,13 @@ std::vector<std::string> const& op_names();
 
 // Runs one op on oracle-style arguments (strings, integers, or lists of tiler entries).
 // Throws tessera::Error (rejected op or malformed input) or std::invalid_argument (bad arguments).
-OpResult run_op(std::string const& op, nlohmann::json const& args);
+// `runtime`: bare integers of the arguments are run-time ones (CuTe's int), as the CLI's --runtime;
+// a leaf written _4 is static either way (tessera/notation.hpp).
+OpResult run_op(std::string const& op, nlohmann::json const& args, bool runtime = false);
 
 // A layout where the CLI expects one: CuTe notation "(4,3):(1,8)", or a bare shape "(4,3)" / "4"
 // meaning its compact column-major layout (4,3):(1,4).
-Layout layout_arg(std::string const& text);
+Layout layout_arg(std::string const& text, bool runtime = false);
 // The same, or a swizzled layout "Sw<3,4,3> o 0 o (8,64):(64,1)".
 SwizzledLayout any_layout_arg(std::string const& text);
 bool is_swizzled(std::string const& text);

@@ -47,9 +47,13 @@ json answer(std::string const& line) {
       throw std::invalid_argument(R"x(a case needs "op" (a string) and "args" (a list), e.g. )x"
                                   R"x({"id": 1, "op": "composition", "args": ["(4,3):(1,8)", "6:2"]}; )x"
                                   "see docs/batch.md");
-    OpResult r = run_op(in["op"].get<std::string>(), in["args"]);
+    // Optional "runtime": true reads bare integers as run-time ones (CuTe's int); the answer then
+    // carries "cute", the result as CuTe prints it (docs/batch.md).
+    bool runtime = in.value("runtime", false);
+    OpResult r = run_op(in["op"].get<std::string>(), in["args"], runtime);
     out["result"] = r.result;
     out["image"] = r.image ? json(*r.image) : json();
+    if (runtime || in.value("cute", false)) out["cute"] = r.cute;
     if (!r.note.empty()) out["note"] = r.note;
   } catch (json::exception const& e) {
     return {{"id", id_of(out)}, {"error", "malformed case: " + readable(e) + " (see docs/batch.md)"}};
@@ -87,11 +91,18 @@ void print_swizzle(Swizzle const& sw) {
   });
 }
 
-int run_op_verb(std::string const& op, std::vector<std::string> const& args, bool as_json) {
+struct OpFlags {
+  bool as_json = false;
+  bool runtime = false;  // bare integers are run-time (CuTe's int)
+  bool cute = false;     // print CuTe's form: static _4, run-time 4
+};
+
+int run_op_verb(std::string const& op, std::vector<std::string> const& args, OpFlags const& f) {
   json jargs = json::array();
   for (auto const& a : args) jargs.push_back(a);
-  OpResult r = run_op(op, jargs);
-  if (as_json) {
+  OpResult r = run_op(op, jargs, f.runtime);
+  if (f.cute) r.result = r.cute;
+  if (f.as_json) {
     json out = {{"result", r.result}, {"image", r.image ? json(*r.image) : json()}};
     if (!r.note.empty()) out["note"] = r.note;
     std::cout << out.dump() << '\n';
@@ -220,7 +231,11 @@ std::string const& notation_help() {
       "column-major layout (4,3):(1,4). A tiler is a layout, a shape such as (2,3), or a tuple of\n"
       "layouts and _ such as \"(3:3,_,(2,4):(1,8))\". A swizzled layout \"Sw<3,4,3> o 0 o (8,64):(64,1)\"\n"
       "is accepted by show, render --layout, size, rank, depth and as A of composition,\n"
-      "logical_divide and zipped_divide.";
+      "logical_divide and zipped_divide.\n"
+      "Static and run-time integers, as CuTe's Int<4> and int: CuTe merges and drops modes only where\n"
+      "the integers are static, so results differ. Integers are static by default; write _4 for a\n"
+      "static one in CuTe's printed form (then the bare ones are run-time: \"((_2,_2),4):((_1,8),64)\"),\n"
+      "or pass --runtime to make every bare integer run-time. --cute prints CuTe's form.";
   return text;
 }
 
@@ -268,7 +283,7 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
       {"tile_to_shape", "Repeat a block over SHAPE: tile_to_shape LAYOUT SHAPE [col|row]"},
       {"layout_add", "R(i) = A(i) + B(i): layout_add A B"},
   };
-  auto as_json = std::make_shared<bool>(false);
+  auto flags = std::make_shared<OpFlags>();
   for (auto const& op : op_names()) {
     if (op == "swizzle_layout") continue;
     CLI::App* sub = app.add_subcommand(op, help[op]);
@@ -276,8 +291,11 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
     if (op == "composition") sub->alias("compose");
     auto args = std::make_shared<std::vector<std::string>>();
     sub->add_option("args", *args, "operands")->required();
-    sub->add_flag("--json", *as_json, "print {result, image} as JSON");
-    verbs.push_back({sub, [op, args, as_json] { return run_op_verb(op, *args, *as_json); }});
+    sub->add_flag("--json", flags->as_json, "print {result, image} as JSON");
+    sub->add_flag("--runtime", flags->runtime,
+                  "bare integers are run-time values (CuTe's int); _4 stays static (CuTe's Int<4>)");
+    sub->add_flag("--cute", flags->cute, "print the result as CuTe's C++ does: static _4, run-time 4");
+    verbs.push_back({sub, [op, args, flags] { return run_op_verb(op, *args, *flags); }});
   }
 
   CLI::App* show = app.add_subcommand("show", "Print a layout and its index table: show LAYOUT");

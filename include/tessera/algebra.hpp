@@ -34,23 +34,28 @@ namespace tessera {
 // of the extents from the left (column-major) or from the right (row-major), starting at
 // `current`; a mode of extent 1 gets stride 0 (CuTe's static _1 mode), so the result prints as
 // CuTe's does:  compact_col_major((2,1,4)) = (1,0,2)   compact_row_major((2,(3,4))) = (12,(4,1))
-TESSERA_HD constexpr IntTuple compact_col_major(IntTuple const& shape, int64_t current = 1) {
+// A run-time extent 1 keeps its stride (CuTe cannot know it is 1), and a run-time extent makes the
+// later strides run-time.
+namespace detail {
+TESSERA_HD constexpr IntTuple compact(IntTuple const& shape, Int current, bool row_major) {
   IntTuple r = shape;
-  for (int i = 0; i < r.n; ++i) {
+  for (int k = 0; k < r.n; ++k) {
+    int i = row_major ? r.n - 1 - k : k;
     if (r.tup[i]) continue;
-    r.v[i] = shape.v[i] == 1 ? 0 : current;
-    current = checked_mul(current, shape.v[i]);
+    Int s = leaf(shape, i);
+    Int d = s.is_static(1) ? Int{0} : current;
+    r.v[i] = d.v;
+    r.dyn[i] = d.dyn;
+    current = current * s;
   }
   return r;
 }
+}  // namespace detail
+TESSERA_HD constexpr IntTuple compact_col_major(IntTuple const& shape, int64_t current = 1) {
+  return detail::compact(shape, Int{current}, false);
+}
 TESSERA_HD constexpr IntTuple compact_row_major(IntTuple const& shape, int64_t current = 1) {
-  IntTuple r = shape;
-  for (int i = r.n - 1; i >= 0; --i) {
-    if (r.tup[i]) continue;
-    r.v[i] = shape.v[i] == 1 ? 0 : current;
-    current = checked_mul(current, shape.v[i]);
-  }
-  return r;
+  return detail::compact(shape, Int{current}, true);
 }
 // The compact layouts of a shape: make_layout(shape) and make_layout(shape, LayoutRight) in CuTe.
 //   make_col_major((4,1,3)) = (4,1,3):(1,0,4)      make_row_major((4,3)) = (4,3):(3,1)
@@ -176,23 +181,44 @@ TESSERA_HD constexpr Layout by_mode(const char* op, Layout const& a, Tiler const
 // ---------------------------------------------------------------------------------------------
 // coalesce: flatten and merge modes while keeping the function of integer indices.
 // coalesce((2,(1,6)):(1,(7,2))) = 12:1
-TESSERA_HD constexpr Layout coalesce(Layout const& a) {
-  Modes in = leaves(a);
-  Modes r;
-  r.push(1, 0);
-  for (int i = 0; i < in.n; ++i) {
-    int64_t s = in.s[i], d = in.d[i];
-    int k = r.n - 1;
-    if (s == 1) continue;
-    if (r.s[k] == 1) {
-      r.s[k] = s;
-      r.d[k] = d;
-    } else if (checked_mul(r.s[k], r.d[k]) == d) {
-      r.s[k] = checked_mul(r.s[k], s);
+//
+// As CuTe's C++, from the last leaf to the first: a leaf s:d joins the front mode s':d' of the
+// result when d' = s*d, all of them static; a static extent 1 is dropped. Run-time integers never
+// merge and a run-time extent 1 stays (CuTe cannot know the value when it compiles):
+//   coalesce((_2,_4):(_1,_2)) = _8:_1     coalesce((2,4):(1,2)) = (2,4):(1,2)
+namespace detail {
+// `last` is the extent the last leaf starts with (coalesce_x passes 2 for a static 1).
+TESSERA_HD constexpr Modes bw_coalesce(Modes const& in, Int last) {
+  Int s[kMaxNodes] = {}, d[kMaxNodes] = {};  // the kept modes, filled from the back
+  int k = kMaxNodes - 1;
+  s[k] = last;
+  d[k] = in.stride(in.n - 1);
+  for (int i = in.n - 2; i >= 0; --i) {
+    Int si = in.shape(i), di = in.stride(i);
+    if (si.is_static(1)) continue;
+    if (k == kMaxNodes - 1 && s[k].is_static(1)) {  // replace a leading static 1
+      s[k] = si, d[k] = di;
+      continue;
+    }
+    Int span = si * di;
+    if (!s[k].dyn && !span.dyn && !d[k].dyn && span.v == d[k].v) {
+      s[k] = si * s[k];
+      d[k] = di;
     } else {
-      r.push(s, d);
+      --k;
+      s[k] = si, d[k] = di;
     }
   }
+  Modes r;
+  for (int i = k; i < kMaxNodes; ++i) r.push(s[i], d[i]);
+  return r;
+}
+}  // namespace detail
+
+TESSERA_HD constexpr Layout coalesce(Layout const& a) {
+  Modes in = leaves(a);
+  Modes r = detail::bw_coalesce(in, in.shape(in.n - 1));
+  if (r.n == 1 && r.shape(0).is_static(1)) return Layout();  // CuTe's _1:_0
   return r.layout();
 }
 
@@ -212,13 +238,13 @@ TESSERA_HD constexpr Layout coalesce(Layout const& a, IntTuple const& profile) {
 }
 
 // filter: drop stride-0 and size-1 modes, then coalesce. filter((4,2):(0,3)) = 2:3
+// A static stride 0 is dropped; a run-time one stays (CuTe cannot know it is 0).
 TESSERA_HD constexpr Layout filter(Layout const& a) {
   Modes in = leaves(a);
-  Modes r;
   for (int i = 0; i < in.n; ++i)
-    if (in.s[i] != 1 && in.d[i] != 0) r.push(in.s[i], in.d[i]);
-  if (r.n == 0) return Layout();
-  return coalesce(r.layout());
+    if (in.stride(i).is_static(0)) in.set(i, Int{1}, in.stride(i));
+  Layout l = in.layout();
+  return coalesce(l);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,24 +258,8 @@ namespace detail {
 // Merges right to left, like CuTe's C++: a leaf s:d joins the next kept mode s':d' when d' = s*d.
 TESSERA_HD constexpr Modes coalesce_x(Layout const& a) {
   Modes in = leaves(a);
-  int64_t s[kMaxNodes] = {}, d[kMaxNodes] = {};  // the kept modes, filled from the back
-  int k = kMaxNodes - 1;
-  s[k] = in.s[in.n - 1] == 1 ? 2 : in.s[in.n - 1];
-  d[k] = in.d[in.n - 1];
-  for (int i = in.n - 2; i >= 0; --i) {
-    if (in.s[i] == 1) continue;
-    if (checked_mul(in.s[i], in.d[i]) == d[k]) {
-      s[k] = checked_mul(in.s[i], s[k]);
-      d[k] = in.d[i];
-    } else {
-      --k;
-      s[k] = in.s[i];
-      d[k] = in.d[i];
-    }
-  }
-  Modes r;
-  for (int i = k; i < kMaxNodes; ++i) r.push(s[i], d[i]);
-  return r;
+  Int last = in.shape(in.n - 1);
+  return bw_coalesce(in, last.is_static(1) ? Int{2} : last);
 }
 
 // A o B for B's mode subtree, with A already flattened by coalesce_x (done once per composition).
@@ -268,43 +278,47 @@ TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Lay
     for (int i = 0; i < b.rank(); ++i) r.add(compose_flat(a, flat, b[i]));
     return r.get();
   }
-  int64_t rest_shape = b.shape.value(), rest_stride = b.stride.value();
-  if (rest_stride == 0) return Layout(rest_shape, 0);
+  // With run-time integers, as CuTe's C++: a mode is skipped only where the kept count or what B
+  // still needs is a static 1, and the rest is appended unless it is a static 1. The conditions
+  // are checked on the values whatever their kind (CuTe checks only static ones).
+  Int rest_shape = leaf(b.shape, 0), rest_stride = leaf(b.stride, 0);
+  if (rest_stride.v == 0) return b;
 
   Modes r;
   for (int k = 0; k + 1 < flat.n; ++k) {
-    int64_t s = flat.s[k], d = flat.d[k], step = abs64(rest_stride);
-    if (step % s != 0 && step >= s) {
+    Int s = flat.shape(k), d = flat.stride(k);
+    Int step{abs64(rest_stride.v), rest_stride.dyn};
+    if (step.v % s.v != 0 && step.v >= s.v) {
       Text m;
-      m << "composition: stride divisibility fails: stride " << step << " of " << b
-        << " is neither a multiple of nor smaller than shape " << s << " of " << a;
+      m << "composition: stride divisibility fails: stride " << step.v << " of " << b
+        << " is neither a multiple of nor smaller than shape " << s.v << " of " << a;
       fail(m);
     }
-    int64_t next_shape = ceil_div(s, step);
-    int64_t next_stride = ceil_div(step, s) * sign64(rest_stride);
-    if (next_shape != 1 && rest_shape != 1) {
-      int64_t new_shape = min64(next_shape, rest_shape);
+    Int next_shape = ceil_div(s, step);
+    Int next_stride = ceil_div(step, s) * Int{sign64(rest_stride.v)};
+    if (!next_shape.is_static(1) && !rest_shape.is_static(1)) {
+      Int new_shape = min(next_shape, rest_shape);
       // Mod out the shape: the elements kept in this mode must divide what B still needs.
-      if (rest_shape % new_shape != 0) {
+      if (rest_shape.v % new_shape.v != 0) {
         Text m;
-        m << "composition: shape divisibility fails: " << new_shape << " elements of mode "
-          << s << ':' << d << " of " << a << " do not divide the remaining size "
-          << rest_shape << " of " << b;
+        m << "composition: shape divisibility fails: " << new_shape.v << " elements of mode "
+          << s.v << ':' << d.v << " of " << a << " do not divide the remaining size "
+          << rest_shape.v << " of " << b;
         fail(m);
       }
-      if (s % step != 0 && new_shape != rest_shape) {
+      if (s.v != 1 && s.v % step.v != 0 && new_shape.v != rest_shape.v) {  // (a run-time extent 1 holds one element)
         Text m;
-        m << "composition: stride " << step << " of " << b << " does not divide shape " << s
-          << " of " << a << ", so B must end inside that mode, but it needs " << rest_shape
-          << " elements and the mode holds " << new_shape;
+        m << "composition: stride " << step.v << " of " << b << " does not divide shape " << s.v
+          << " of " << a << ", so B must end inside that mode, but it needs " << rest_shape.v
+          << " elements and the mode holds " << new_shape.v;
         fail(m);
       }
-      r.push(new_shape, checked_mul(rest_stride, d));
-      rest_shape /= new_shape;
+      r.push(new_shape, rest_stride * d);
+      rest_shape = rest_shape / new_shape;
     }
     rest_stride = next_stride;
   }
-  if (rest_shape != 1 || r.n == 0) r.push(rest_shape, checked_mul(rest_stride, flat.d[flat.n - 1]));
+  if (!rest_shape.is_static(1) || r.n == 0) r.push(rest_shape, rest_stride * flat.stride(flat.n - 1));
   return r.layout();
 }
 }  // namespace detail
@@ -312,7 +326,7 @@ TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Lay
 // composition: R(c) = A(B(c)) for every coordinate c of B; R has B's shape (up to coalescing of
 // each integer mode of B). Where B reaches past size(A), A extends its last mode.
 TESSERA_HD constexpr Layout composition(Layout const& a, Layout const& b) {
-  if (b.shape.is_int() && b.stride.value() == 0) return Layout(b.shape, 0);
+  if (b.shape.is_int() && b.stride.value() == 0) return b;
   return detail::compose_flat(a, detail::coalesce_x(a), b);
 }
 
@@ -338,38 +352,48 @@ TESSERA_HD constexpr Layout complement_impl(Layout const& a, IntTuple const& cot
     t << "complement: the cotarget " << cotarget << " of " << a << " must be positive";
     fail(t);
   }
-  Modes m = leaves(a);
+  // CuTe's C++ filters A first (static stride 0 and static extent 1 leave), which coalesces it.
+  Modes m = leaves(filter(a));
   // Sort the modes by (stride, shape); insertion sort over at most kMaxNodes entries.
   for (int i = 1; i < m.n; ++i) {
     for (int j = i; j > 0; --j) {
       bool less = m.d[j] < m.d[j - 1] || (m.d[j] == m.d[j - 1] && m.s[j] < m.s[j - 1]);
       if (!less) break;
-      int64_t ts = m.s[j], td = m.d[j];
-      m.s[j] = m.s[j - 1], m.d[j] = m.d[j - 1];
-      m.s[j - 1] = ts, m.d[j - 1] = td;
+      Int ts = m.shape(j), td = m.stride(j);
+      m.set(j, m.shape(j - 1), m.stride(j - 1));
+      m.set(j - 1, ts, td);
     }
   }
   Modes r;
-  int64_t covered = 1;  // A's modes so far cover [0, covered) with gaps of the earlier results
+  Int covered{1};  // A's modes so far cover [0, covered) with gaps of the earlier results
   for (int i = 0; i < m.n; ++i) {
-    int64_t s = m.s[i], d = m.d[i];
-    if (d == 0 || s == 1) continue;
-    if (d < covered) {
+    Int s = m.shape(i), d = m.stride(i);
+    if (d.v == 0 || s.v == 1) continue;
+    if (d.v < covered.v) {
       Text t;
-      t << "complement: " << a << " is not injective: mode " << s << ':' << d
-        << " starts inside the extent " << covered << " of the smaller modes";
+      t << "complement: " << a << " is not injective: mode " << s.v << ':' << d.v
+        << " starts inside the extent " << covered.v << " of the smaller modes";
       fail(t);
     }
     r.push(d / covered, covered);
-    covered = checked_mul(s, d);
+    covered = s * d;
   }
-  int64_t rest = 1, left = covered;  // fold the extents of the cotarget: ceil(c / left)
+  // The rest: fold the extents of the cotarget (ceil(c / left) each), then multiply neighbours
+  // of the same kind (CuTe's coalesce of a shape) and give them compact strides from `covered`.
+  Int rest[kMaxNodes] = {};
+  int nrest = 0;
+  Int left = covered;
   for (int i = 0; i < cot.n; ++i) {
     if (cot.tup[i]) continue;
-    rest = checked_mul(rest, ceil_div(cot.v[i], left));
-    left = ceil_div(left, cot.v[i]);
+    Int c = leaf(cot, i), e = ceil_div(c, left);
+    left = ceil_div(left, c);
+    if (nrest > 0 && rest[nrest - 1].dyn == e.dyn) rest[nrest - 1] = rest[nrest - 1] * e;
+    else rest[nrest++] = e;
   }
-  r.push(rest, covered);
+  for (int i = 0; i < nrest; ++i) {
+    r.push(rest[i], rest[i].is_static(1) ? Int{0} : covered);
+    covered = covered * rest[i];
+  }
   return coalesce(r.layout());
 }
 }  // namespace detail
@@ -507,7 +531,10 @@ TESSERA_HD constexpr Layout logical_divide(Layout const& a, Tiler const& t) {
 
 // Products.
 TESSERA_HD constexpr Layout logical_product(Layout const& a, Layout const& b) {
-  return make_layout(a, composition(complement(a, checked_mul(a.size(), b.cosize())), b));
+  // size(A) * cosize(B) is run-time when any integer of A's shape or of B is.
+  bool runtime = any_runtime(a.shape) || any_runtime(b.shape) || any_runtime(b.stride);
+  IntTuple cotarget = to_tuple(Int{checked_mul(a.size(), b.cosize()), runtime});
+  return make_layout(a, composition(complement(a, cotarget), b));
 }
 TESSERA_HD constexpr Layout logical_product(Layout const& a, Tiler const& t) {
   return detail::by_mode("logical_product", a, t,

@@ -40,7 +40,7 @@
 
 namespace tessera {
 
-inline constexpr int kMaxNodes = 32;  // a Layout is then 2 x 296 bytes
+inline constexpr int kMaxNodes = 32;  // a Layout is then 2 x 328 bytes
 
 // A fixed-capacity text buffer, used for error messages and printing in constant expressions.
 struct Text {

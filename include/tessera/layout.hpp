@@ -63,6 +63,8 @@ struct Layout {
       r.shape.v[i - begin] = shape.v[i];
       r.stride.v[i - begin] = stride.v[i];
       r.shape.tup[i - begin] = r.stride.tup[i - begin] = shape.tup[i];
+      r.shape.dyn[i - begin] = shape.dyn[i];
+      r.stride.dyn[i - begin] = stride.dyn[i];
     }
     return r;
   }
@@ -178,17 +180,29 @@ TESSERA_HD constexpr Layout make_layout(Layout const& first, Ls const&... rest) 
   return b.get();
 }
 
-// The leaves of a layout as parallel arrays: the working form of the flat algorithms.
+// The leaves of a layout as parallel arrays: the working form of the flat algorithms, with the
+// run-time marks of each shape (ds) and stride (dd).
 struct Modes {
   int n = 0;
   int64_t s[kMaxNodes] = {};
   int64_t d[kMaxNodes] = {};
+  bool ds[kMaxNodes] = {};
+  bool dd[kMaxNodes] = {};
 
-  TESSERA_HD constexpr void push(int64_t shape, int64_t stride) {
+  TESSERA_HD constexpr void push(int64_t shape, int64_t stride) { push(Int{shape}, Int{stride}); }
+  TESSERA_HD constexpr void push(Int shape, Int stride) {
     if (n == kMaxNodes) fail("capacity: too many modes");
-    s[n] = shape;
-    d[n] = stride;
+    s[n] = shape.v;
+    d[n] = stride.v;
+    ds[n] = shape.dyn;
+    dd[n] = stride.dyn;
     ++n;
+  }
+  TESSERA_HD constexpr Int shape(int i) const { return {s[i], ds[i]}; }
+  TESSERA_HD constexpr Int stride(int i) const { return {d[i], dd[i]}; }
+  TESSERA_HD constexpr void set(int i, Int shape, Int stride) {
+    s[i] = shape.v, ds[i] = shape.dyn;
+    d[i] = stride.v, dd[i] = stride.dyn;
   }
   // A single mode becomes an integer layout s:d, several a flat tuple, none the layout 1:0.
   // Fills the node arrays directly: the result is congruent by construction.
@@ -205,6 +219,8 @@ struct Modes {
     if (n == 1) {
       r.shape.v[0] = s[0];
       r.stride.v[0] = d[0];
+      r.shape.dyn[0] = ds[0];
+      r.stride.dyn[0] = dd[0];
       return r;
     }
     if (n + 1 > kMaxNodes) fail("capacity: too many modes");
@@ -214,6 +230,8 @@ struct Modes {
     for (int i = 0; i < n; ++i) {
       r.shape.v[i + 1] = s[i];
       r.stride.v[i + 1] = d[i];
+      r.shape.dyn[i + 1] = ds[i];
+      r.stride.dyn[i + 1] = dd[i];
     }
     return r;
   }
@@ -222,7 +240,7 @@ struct Modes {
 TESSERA_HD constexpr Modes leaves(Layout const& l) {
   Modes m;
   for (int i = 0; i < l.shape.n; ++i)
-    if (!l.shape.tup[i]) m.push(l.shape.v[i], l.stride.v[i]);
+    if (!l.shape.tup[i]) m.push(leaf(l.shape, i), leaf(l.stride, i));
   return m;
 }
 
@@ -234,6 +252,17 @@ TESSERA_HD constexpr Layout flatten(Layout const& l) {
 // Writes shape:stride in CuTe notation.
 TESSERA_HD constexpr Text& operator<<(Text& out, Layout const& l) {
   return out << l.shape << ':' << l.stride;
+}
+TESSERA_HD constexpr Text& operator<<(Text& out, CuteForm<Layout> f) {
+  return out << cute_form(f.x.shape) << ':' << cute_form(f.x.stride);
+}
+// Same function, structure and run-time marks.
+TESSERA_HD constexpr bool same_kinds(Layout const& a, Layout const& b) {
+  return same_kinds(a.shape, b.shape) && same_kinds(a.stride, b.stride);
+}
+// Every leaf run-time (or static): CuTe's make_layout(make_shape(128,128), make_stride(128,1)).
+TESSERA_HD constexpr Layout with_kind(Layout const& l, bool runtime) {
+  return Layout(with_kind(l.shape, runtime), with_kind(l.stride, runtime), Layout::Trusted{});
 }
 
 }  // namespace tessera

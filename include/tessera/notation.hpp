@@ -7,7 +7,18 @@
 //   tiler           a layout; a shape such as (2,3) meaning (2:1,3:1), (2,(4,2)) nesting by mode;
 //                   or a tuple of layouts, shapes and `_` such as (3:3,_,(2,4):(1,8))
 //
-// parse(print(x)) == x for every value. A malformed string is an error naming the character
+// Static and run-time integers (CuTe's Int<4> and int; int_tuple.hpp): print writes the notation
+// contract's form, without marks; cute_form(x) writes CuTe's own print, a static leaf as _4 and a
+// run-time one as 4. The parser reads both. A leaf written _4 is static; a bare 4 is static too,
+// unless the text is in CuTe's form (some leaf is written with `_`, so the bare ones are the
+// run-time ones, as CuTe prints them) or the caller asks for run-time bare leaves:
+//
+//   "(4,2):(1,64)"            all static              (the notation contract)
+//   "((_2,_2),4):((_1,8),64)" 4 and 64 run-time, the rest static
+//   Parser(s, n, true) on "(128,128):(128,1)": all run-time (the CLI's --runtime)
+//
+// parse(print(x)) == x for every value, and parse(cute_form(x)) keeps every mark (given `true`
+// where x has no static leaf). A malformed string is an error naming the character
 // position; in a constant expression (the _layout, _tuple and _tiler literals) it fails compilation:
 //
 //   constexpr auto L = "(4,2):(1,64)"_layout;   // a Layout, usable as a template argument
@@ -22,7 +33,12 @@ namespace tessera {
 
 class Parser {
  public:
-  TESSERA_HD constexpr Parser(const char* s, int n) : s_(s), n_(n) {}
+  // `runtime`: bare integers are run-time ones. Text in CuTe's form (a leaf such as _4) reads so
+  // in any case.
+  TESSERA_HD constexpr Parser(const char* s, int n, bool runtime = false)
+      : s_(s), n_(n), runtime_(runtime) {
+    for (int i = 0; i < n; ++i) runtime_ |= static_leaf_at(i);
+  }
 
   TESSERA_HD constexpr IntTuple int_tuple() {
     IntTuple t = tuple();
@@ -68,6 +84,12 @@ class Parser {
   const char* s_;
   int n_;
   int pos_ = 0;
+  bool runtime_ = false;  // bare integers are run-time
+
+  // `_` followed by a digit or '-': a static leaf in CuTe's form (a lone `_` keeps a tiler mode).
+  TESSERA_HD constexpr bool static_leaf_at(int i) const {
+    return i + 1 < n_ && s_[i] == '_' && ((s_[i + 1] >= '0' && s_[i + 1] <= '9') || s_[i + 1] == '-');
+  }
 
   // Not constexpr: reaching it in a constant expression stops compilation at the bad character.
   [[noreturn]] TESSERA_HD void error(const char* what) const {
@@ -129,6 +151,9 @@ class Parser {
         ++pos_;
         continue;
       }
+      bool marked_static = static_leaf_at(pos_);
+      if (marked_static) ++pos_;
+      t.dyn[t.n] = runtime_ && !marked_static;
       t.v[t.n++] = integer();
       // An element is complete: count it in its tuple, then a ',' starts the next element or a
       // ')' completes the tuple itself (an element of the tuple around it).
@@ -213,7 +238,7 @@ class Parser {
     do {
       skip_spaces();
       if (t.n == Tiler::kMaxModes) error("a tiler has at most 8 modes");
-      if (at('_')) {
+      if (at('_') && !static_leaf_at(pos_)) {
         ++pos_;
         t.add(_);
         plain = false;

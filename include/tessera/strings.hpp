@@ -18,13 +18,28 @@
 namespace tessera {
 
 // Host conveniences over std::string.
-inline IntTuple parse_int_tuple(std::string_view s) { return Parser(s.data(), int(s.size())).int_tuple(); }
-inline Layout parse_layout(std::string_view s) { return Parser(s.data(), int(s.size())).layout(); }
-inline Tiler parse_tiler(std::string_view s) { return Parser(s.data(), int(s.size())).tiler(); }
-inline SwizzledLayout parse_swizzled_layout(std::string_view s) {
-  return Parser(s.data(), int(s.size())).swizzled_layout();
+// `runtime`: bare integers are run-time (notation.hpp); _4 is static either way.
+inline IntTuple parse_int_tuple(std::string_view s, bool runtime = false) {
+  return Parser(s.data(), int(s.size()), runtime).int_tuple();
+}
+inline Layout parse_layout(std::string_view s, bool runtime = false) {
+  return Parser(s.data(), int(s.size()), runtime).layout();
+}
+inline Tiler parse_tiler(std::string_view s, bool runtime = false) {
+  return Parser(s.data(), int(s.size()), runtime).tiler();
+}
+inline SwizzledLayout parse_swizzled_layout(std::string_view s, bool runtime = false) {
+  return Parser(s.data(), int(s.size()), runtime).swizzled_layout();
 }
 inline Swizzle parse_swizzle(std::string_view s) { return Parser(s.data(), int(s.size())).swizzle(); }
+
+// CuTe's printed form: to_cute_string(L) = "((_2,_2),4):((_1,8),64)".
+template <class T>
+std::string to_cute_string(T const& x) {
+  Text t;
+  t << cute_form(x);
+  return std::string(t.s, t.n);
+}
 
 template <class T>
 std::string to_string(T const& x) {
