@@ -49,7 +49,7 @@ ol.steps li { margin-bottom: 4px; } .what { color: #5b6673; }
 .stack { position: relative; line-height: 0; }
 .stack .layer { position: absolute; left: 0; top: 0; pointer-events: none; }
 .zoombar { margin-bottom: 2px; } .zoombar button { min-width: 28px; }
-.mma { display: grid; grid-template-columns: auto auto; grid-template-areas: ". b" "a c"; gap: 8px 12px; align-items: end; justify-content: start; }
+.mma { display: grid; grid-template-columns: min-content auto; grid-template-areas: ". b" "a c"; gap: 8px 12px; align-items: end; justify-content: start; }
 .mma-a { grid-area: a; align-self: start; } .mma-b { grid-area: b; } .mma-c { grid-area: c; align-self: start; }
 #index-table td, #index-table th { padding: 0 6px; text-align: right; } #index-table th { color: #5b6673; font-weight: 400; }
 )CSS";
@@ -183,7 +183,7 @@ function gridView(spec) {
     for (const g of [tc, lc]) { g.fillStyle = '#5b6673'; g.font = '10px monospace'; g.textBaseline = 'middle'; }
     tc.textAlign = 'center'; lc.textAlign = 'right';
     for (let c = Math.ceil(c0 / step) * step; c < c1; c += step) { const x = rect(0, c)[0]; tc.fillRect(x, 12, 1, 4); tc.fillText(c, x + cell / 2, 6); }
-    for (let r = Math.ceil(r0 / step) * step; r < r1; r += step) { const y = rect(r, 0)[1]; lc.fillRect(26, y, 4, 1); lc.fillText(r, 24, y + cell / 2); }
+    for (let r = Math.ceil(r0 / step) * step; r < r1; r += step) { const y = rect(r, 0)[1]; lc.fillRect(26, y, 4, 1); lc.fillText(r, 24, Math.max(6, y + cell / 2)); }
   }
   function drawHi() {
     const hc = hi.getContext('2d');
@@ -254,7 +254,7 @@ function ownershipGrid(g, id, cell, transpose) {
   const R = transpose ? g.cols : g.rows, C = transpose ? g.rows : g.cols;
   const cellOf = transpose ? i => (i % C) * g.cols + Math.floor(i / C) : i => i;       // display -> grid cell
   const shown = transpose ? k => (k % g.cols) * C + Math.floor(k / g.cols) : k => k;  // grid cell -> display
-  const hover = el('div', { class: 'hover mono', id: 'hover-' + id, text: 'hover a cell: its thread is outlined in every picture; click it to select the thread' });
+  const hover = el('div', { class: 'hover mono', id: 'hover-' + id, text: 'hover: the thread outlined everywhere; click: select it' });
   let marks = null, markFor = undefined, lit = null;
   const mine = () => {  // the selected thread's cells, as a mask
     if (markFor === selected) return marks;
@@ -333,8 +333,8 @@ function fragmentPanel(g, id) {
     box.textContent = ''; line.textContent = '';
     if (t === null) { line.textContent = 'select a thread to see its fragment'; return; }
     line.textContent = `thread ${t}: fragment = ${g.layouts[t]}`;
-    // At most 256 rows (a wgmma thread's shared-memory A or B fragment is the whole tile).
-    const tb = el('tbody'), frag = fragOf(g, t), shown = frag.slice(0, 256);
+    // At most 128 rows (a wgmma thread's shared-memory A or B fragment is the whole tile).
+    const tb = el('tbody'), frag = fragOf(g, t), shown = frag.slice(0, 128);
     shown.forEach((cell, i) => tb.append(el('tr', {}, el('td', { text: i }),
       el('td', { text: `(${Math.floor(cell / g.cols)},${cell % g.cols})` }), el('td', { text: g.offset[cell] }))));
     box.append(el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'value' }),
@@ -469,7 +469,7 @@ function mmaPage() {
     ['atom layout', D.atom_layout], ['permutation', `${D.permutation}  =>  M ${D.perm_layouts[0]}, N ${D.perm_layouts[1]}, K ${D.perm_layouts[2]}`],
     ['threads', `${D.threads}, thread layout (V,M,N,K) ${D.thr_vmnk}`], ['CTA tile', `${M} x ${N} x ${K}`]]),
     controls(D.threads));
-  const cell = cellSize(M + K, N + K, 900, 2, 28);
+  const cell = cellSize(M + K, N + K, Math.max(480, Math.min(1100, window.innerWidth - 160, window.innerHeight - 100)), 2, 28);
   const [gC, gA, gB] = D.operands;
   const head = (g, id) => {
     const h = el('h3', { id: 'title-' + id });
@@ -689,6 +689,10 @@ function show() {
   onOverlay = []; grids = []; onSelect = []; onHover = []; pictures = []; hovered = null;
   app.textContent = '';
   if (D.kind === 'mma') mmaPage(); else if (D.kind === 'copy') copyPage(); else if (D.kind === 'op') opPage(); else layoutPage();
+  if (D.kind === 'mma' && state.preset) {  // a preset's fields, to edit from
+    const f = { atom: D.atom, atom_layout: D.atom_layout, perm: D.permutation, tile: D.tile.join(',') };
+    for (const [k, v] of Object.entries(f)) { const e = document.getElementById('in-' + k); if (e) e.value = v; }
+  }
   setOverlay({ overlay: D.initial_overlay || 'owner', warp: D.initial_warp || 0, instr: -1 });
   select(Number.isInteger(D.initial_thread) ? D.initial_thread : null);
 }

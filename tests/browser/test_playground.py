@@ -149,9 +149,10 @@ def grid(name):
 def hover_cell(name, row, col):
     c = driver.find_element(By.ID, "grid-" + name)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", c)
-    cell = int(c.get_attribute("data-cell"))
+    cell, ox, oy = (int(c.get_attribute(k)) for k in ("data-cell", "data-ox", "data-oy"))
     w, h = c.size["width"], c.size["height"]
-    ActionChains(driver).move_to_element_with_offset(c, int((col + 0.5) * cell - w / 2), int((row + 0.5) * cell - h / 2)).perform()
+    ActionChains(driver).move_to_element_with_offset(c, int((col + 0.5) * cell - ox - w / 2),
+                                                     int((row + 0.5) * cell - oy - h / 2)).perform()
     return driver.execute_script("return Object.assign({}, document.getElementById(arguments[0]).dataset)", "hover-" + name)
 
 
@@ -271,7 +272,7 @@ try:
     choose("in-preset", "step1")
     driver.find_element(By.ID, "zoom-in-C").click()
     driver.find_element(By.ID, "zoom-in-C").click()
-    hover_cell("C", 2, 2)
+    hover_cell("C", 66, 66)
     driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(os.path.join(shots, "playground_step1.png"))
     choose("in-preset", "")
@@ -289,7 +290,7 @@ try:
     driver.save_screenshot(os.path.join(shots, "playground_wgmma.png"))
     for _ in range(4):
         driver.find_element(By.ID, "zoom-in-C").click()
-    hover_cell("C", 1, 1)
+    hover_cell("C", 32, 130)
     driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(os.path.join(shots, "playground_wgmma_zoom.png"))
     zoomed = int(driver.find_element(By.ID, "grid-C").get_attribute("data-cell"))
