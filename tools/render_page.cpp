@@ -48,9 +48,9 @@ ol.steps li { margin-bottom: 4px; } .what { color: #5b6673; }
 .gridbox { display: grid; grid-template-columns: 30px auto; grid-template-rows: 16px auto; }
 .stack { position: relative; line-height: 0; }
 .stack .layer { position: absolute; left: 0; top: 0; pointer-events: none; }
-.zoombar { margin-bottom: 2px; } .zoombar button { min-width: 28px; }
+.zoombar { margin-bottom: 2px; white-space: nowrap; } .zoombar button { min-width: 28px; }
 .mma { display: grid; grid-template-columns: min-content auto; grid-template-areas: ". b" "a c"; gap: 8px 12px; align-items: end; justify-content: start; }
-.mma-a { grid-area: a; align-self: start; } .mma-b { grid-area: b; } .mma-c { grid-area: c; align-self: start; }
+.mma-a { grid-area: a; align-self: start; } .mma h3 { white-space: nowrap; margin: 0 0 4px; } .mma-b { grid-area: b; } .mma-c { grid-area: c; align-self: start; }
 #index-table td, #index-table th { padding: 0 6px; text-align: right; } #index-table th { color: #5b6673; font-weight: 400; }
 )CSS";
 
@@ -114,7 +114,7 @@ function cellSize(rows, cols, px, lo, hi) { return Math.max(lo, Math.min(hi, Mat
 // only the visible cells are drawn. Axis ticks above and left, boundary lines and the hovered
 // thread's outline on layers over it (the grid canvas itself holds only the cells' colors).
 //   spec: id, rows, cols, cell, color(i) -> packed RGBA, label(i) -> [line, ...] (large cells),
-//         edge(i, j) -> 0 none, 1 thread, 2 warp, 3 warpgroup, hover(i), click(i), marked() -> cells
+//         edge(i, j) -> 0 none, 1 thread, 2 warp, 3 warpgroup, 4 atom; hover(i), click(i), marked() -> cells
 function gridView(spec) {
   const { id, rows: R, cols: C } = spec;
   const cell0 = spec.cell, W = C * cell0, H = R * cell0;
@@ -166,13 +166,14 @@ function gridView(spec) {
     const lc = lines.getContext('2d');
     lc.clearRect(0, 0, W, H);
     if (!spec.edge) return;
-    const paths = [null, new Path2D(), new Path2D(), new Path2D()], cell = view.cell;
+    const paths = [null, new Path2D(), new Path2D(), new Path2D(), new Path2D()], cell = view.cell;
     for (let r = r0; r < r1; ++r) for (let c = c0; c < c1; ++c) {
       const i = r * C + c, [x, y] = rect(r, c);
       if (c + 1 < C) { const e = spec.edge(i, i + 1); if (e && (e > 1 || cell >= 10)) { paths[e].moveTo(x + cell - 0.5, y); paths[e].lineTo(x + cell - 0.5, y + cell); } }
       if (r + 1 < R) { const e = spec.edge(i, i + C); if (e && (e > 1 || cell >= 10)) { paths[e].moveTo(x, y + cell - 0.5); paths[e].lineTo(x + cell, y + cell - 0.5); } }
     }
-    [[1, 'rgba(0,0,0,0.25)', 1], [2, 'rgba(0,0,0,0.8)', cell >= 8 ? 2 : 1], [3, '#c00', cell >= 8 ? 3 : 2]].forEach(([k, s, w]) => {
+    [[1, 'rgba(0,0,0,0.25)', 1], [4, 'rgba(0,60,220,0.9)', cell >= 8 ? 2 : 1], [2, 'rgba(0,0,0,0.8)', cell >= 8 ? 2 : 1],
+     [3, '#c00', cell >= 8 ? 3 : 2]].forEach(([k, s, w]) => {
       lc.strokeStyle = s; lc.lineWidth = w; lc.stroke(paths[k]);
     });
   }
@@ -250,7 +251,7 @@ function gridView(spec) {
 
 // A picture of thread ownership (grid JSON from render.cpp); `transpose` draws it columns down
 // (B above C: its n axis across, as C's).
-function ownershipGrid(g, id, cell, transpose) {
+function ownershipGrid(g, id, cell, transpose, atomOf) {
   const R = transpose ? g.cols : g.rows, C = transpose ? g.rows : g.cols;
   const cellOf = transpose ? i => (i % C) * g.cols + Math.floor(i / C) : i => i;       // display -> grid cell
   const shown = transpose ? k => (k % g.cols) * C + Math.floor(k / g.cols) : k => k;  // grid cell -> display
@@ -271,6 +272,10 @@ function ownershipGrid(g, id, cell, transpose) {
     return out;
   };
   const rest = packed(restColor()), dim = packed(dimColor());
+  // A shared-memory operand (wgmma's A and B): every thread's fragment is the whole tile, so the
+  // cells are colored by their offset in the tile instead, and hovering outlines nothing.
+  const replicated = g.frag_of.length > 1 && fragOf(g, 0).length === g.rows * g.cols && !!g.shared[0];
+  const maxOffset = replicated ? Math.max(...g.offset) : 0;
   const threadPacked = [];
   const tp = t => threadPacked[t] || (threadPacked[t] = packed(threadColor(t)));
   const view = gridView({
@@ -280,6 +285,7 @@ function ownershipGrid(g, id, cell, transpose) {
       if (o < 0) return null;
       if (lit) return lit[k] >= 0 ? packed(idColor(lit[k])) : rest;
       const m = mine();
+      if (replicated) return selected === null || (m && m[k]) ? packed(valueColor(g.offset[k], maxOffset)) : dim;
       if (selected === null) return tp(o);
       return m && m[k] ? tp(selected) : dim;
     },
@@ -287,14 +293,18 @@ function ownershipGrid(g, id, cell, transpose) {
       const k = cellOf(i);
       if (g.owner[k] < 0) return null;
       if (lit) return lit[k] >= 0 ? [String(lit[k])] : null;
+      if (replicated) return [`V${g.value[k]}`];
       return px >= 26 ? [`T${g.owner[k]}`, `V${g.value[k]}`] : [String(g.value[k])];
     },
     edge: (i, j) => {
       const a = g.owner[cellOf(i)], b = g.owner[cellOf(j)];
-      if (a === b || a < 0 || b < 0 || g.shared[cellOf(i)] || g.shared[cellOf(j)]) return 0;
-      return (a >> 7) !== (b >> 7) ? 3 : (a >> 5) !== (b >> 5) ? 2 : 1;
+      if (a < 0 || b < 0 || g.shared[cellOf(i)] || g.shared[cellOf(j)]) return 0;
+      if ((a >> 7) !== (b >> 7)) return 3;
+      if ((a >> 5) !== (b >> 5)) return 2;
+      if (atomOf && atomOf(cellOf(i)) !== atomOf(cellOf(j))) return 4;
+      return a === b ? 0 : 1;
     },
-    marked: () => hovered === null || hovered >= g.frag_of.length ? null : fragOf(g, hovered).map(shown),
+    marked: () => replicated || hovered === null || hovered >= g.frag_of.length ? null : fragOf(g, hovered).map(shown),
     hover: i => {
       const k = cellOf(i), t = g.owner[k];
       if (t < 0) return;
@@ -469,19 +479,29 @@ function mmaPage() {
     ['atom layout', D.atom_layout], ['permutation', `${D.permutation}  =>  M ${D.perm_layouts[0]}, N ${D.perm_layouts[1]}, K ${D.perm_layouts[2]}`],
     ['threads', `${D.threads}, thread layout (V,M,N,K) ${D.thr_vmnk}`], ['CTA tile', `${M} x ${N} x ${K}`]]),
     controls(D.threads));
-  const cell = cellSize(M + K, N + K, Math.max(480, Math.min(1100, window.innerWidth - 160, window.innerHeight - 100)), 2, 28);
+  const across = Math.max(480, Math.min(1100, window.innerWidth - 160)), down = Math.max(480, window.innerHeight - 100);
+  const cell = Math.max(2, Math.min(28, Math.floor(across / (N + K)), Math.floor(down / (M + K))));
   const [gC, gA, gB] = D.operands;
+  // Short one-line titles, so A's and C's pictures start on the same row (the tensors are in the panels below).
   const head = (g, id) => {
     const h = el('h3', { id: 'title-' + id });
-    onOverlay.push(() => { h.textContent = `${g.title}: ${g.rows} x ${g.cols}, ` + (overlayOn(g)
-      ? `warp ${warp}${instr < 0 ? '' : ` instruction ${instr}`} colored by ${overlay === 'bank' ? 'shared-memory bank' : 'global sector'}`
-      : 'colored by owning thread'); });
+    onOverlay.push(() => { h.textContent = `${id} (${g.row_name},${g.col_name}) ${g.rows} x ${g.cols}` + (id === 'A' ? '' : overlayOn(g)
+      ? `: warp ${warp}${instr < 0 ? '' : ` instruction ${instr}`} by ${overlay === 'bank' ? 'shared-memory bank' : 'global sector'}`
+      : g.shared[0] && g.shared[0].n === D.threads ? `: shared by all ${D.threads} threads, colored by offset` : ': colored by owning thread'); });
     return h;
   };
+  // One atom instance: the atom's threads (a block of D.thr_vmnk's first mode) and a run of values
+  // (atom elements / atom threads); a line where it changes. A scalar atom has no boundary to draw.
+  const atomThreads = Number((/^\((\d+)/.exec(D.thr_vmnk) || [0, 1])[1]), [am, an, ak] = D.atom_mnk;
+  const atomOf = (g, elems) => {
+    const per = Math.max(1, elems / atomThreads);
+    return elems > 1 ? k => Math.floor(g.owner[k] / atomThreads) * 65536 + Math.floor(g.value[k] / per) : undefined;
+  };
   app.append(el('div', { class: 'mma' },
-    el('div', { class: 'mma-b' }, head(gB, 'B'), el('div', { class: 'what', text: 'B drawn k down, n across (above C)' }), ownershipGrid(gB, 'B', cell, true)),
-    el('div', { class: 'mma-a' }, head(gA, 'A'), ownershipGrid(gA, 'A', cell, false)),
-    el('div', { class: 'mma-c' }, head(gC, 'C'), ownershipGrid(gC, 'C', cell, false))));
+    el('div', { class: 'mma-b' }, head(gB, 'B'), el('div', { class: 'what', text: 'B drawn k down, n across (above C); lines: atoms (blue), warps (black), warpgroups (red)' }),
+       ownershipGrid(gB, 'B', cell, true, atomOf(gB, an * ak))),
+    el('div', { class: 'mma-a' }, head(gA, 'A'), ownershipGrid(gA, 'A', cell, false, atomOf(gA, am * ak))),
+    el('div', { class: 'mma-c' }, head(gC, 'C'), ownershipGrid(gC, 'C', cell, false, atomOf(gC, am * an)))));
   const row = el('div', { class: 'row' });
   [['C', gC], ['A', gA], ['B', gB]].forEach(([id, g]) => row.append(el('div', { class: 'panel side' }, el('h2', { text: g.title }),
     el('h3', { text: 'Memory access (one warp; overlay above)' }), analysisPanel(g, id),

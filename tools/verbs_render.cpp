@@ -97,7 +97,8 @@ int run_render(RenderArgs a) {
   try {
     data = page_data(state);
   } catch (std::invalid_argument const& e) {
-    throw std::invalid_argument(std::string("render: ") + e.what());
+    std::string m = e.what();
+    throw std::invalid_argument(m.rfind("render", 0) == 0 ? m : "render: " + m);
   }
   Playground wasm = playground_files();
   if (a.playground && wasm.wasm.empty())

@@ -13,7 +13,7 @@ Checks:
   - `tessera render` writes the same page (inputs live, preset state);
   - no console error, no network request (loaded with the network emulated offline).
 Prints (does not assert) the thread pick and hover times on the m64n256 wgmma and 256 x 256 pages.
-Screenshots of step 1, step 4 and a wgmma configuration (two zoom levels) go to
+Screenshots of step 1, step 4 and a wgmma configuration (zoomed and not) go to
 $TESSERA_SCREENSHOT_DIR when set (docs/), else WORK_DIR.
 Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
 """
@@ -269,6 +269,11 @@ try:
     check(frag[int(got["value"])] == (9, 3), f"step4: hover C[9][3] -> thread {got['thread']} value {got['value']}")
     driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(os.path.join(shots, "playground_step4.png"))
+    for _ in range(3):
+        driver.find_element(By.ID, "zoom-in-C").click()
+    hover_cell("C", 66, 66)
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(os.path.join(shots, "playground_step4_zoom.png"))
     choose("in-preset", "step1")
     driver.find_element(By.ID, "zoom-in-C").click()
     driver.find_element(By.ID, "zoom-in-C").click()
