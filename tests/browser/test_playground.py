@@ -9,6 +9,8 @@ Checks:
   - typing a layout (send_keys) updates the result, the index table and the picture; a malformed
     layout shows the parse error with its position and a caret, and the page keeps working;
   - an algebra op typed in the inputs gives the CLI's answer; the URL fragment restores the state;
+  - a TiledMMA (preset, then typed: wgmma m64n256k16, a 256 x 256 FMA tile) and a TiledCopy typed
+    in the inputs draw C/A/B (A left, B above) and source/destination ownership as the library says;
   - the SVG export is valid XML with one <rect class="cell"> per cell;
   - `tessera render` writes the same page (inputs live, preset state);
   - no console error, no network request (loaded with the network emulated offline).
@@ -308,6 +310,13 @@ try:
     pick_med, pick_max, hover_med, hover_max = driver.execute_script(TIMING, 256)
     print(f"TIMING 256x256 (256 threads, C 256x256): thread pick median {pick_med:.1f} ms (max {pick_max:.1f}), "
           f"hover median {hover_med:.2f} ms (max {hover_max:.2f})")
+    # A TiledCopy from the inputs: source and destination ownership (thread t copies elements 4t..4t+3).
+    choose("in-kind", "copy")
+    typed("in-thr", "(32,8):(1,32)")
+    typed("in-val", "(4,1)")
+    got = hover_cell("src", 6, 1)
+    check(grid("src") == (128, 8) and grid("dst") == (128, 8) and got.get("thread") == str((6 + 128) // 4),
+          f"TiledCopy typed: 128 x 8 source and destination, source (6,1) -> thread {got.get('thread')} (want 33)")
     no_errors("playground after typing", url)
 
     # 5. `tessera render` writes the same page, its state preset and its inputs live.
