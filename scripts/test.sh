@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: release build (host tests, CLI, CUDA compile checks when nvcc is present),
+# The whole test suite: release build (host tests, CLI, CUDA compile checks when nvcc is present,
+# the playground page as WebAssembly),
 # the Python package (pip install . and pytest), the same host tests under ASan+UBSan, and a
 # bounded libFuzzer run.
 set -euo pipefail
@@ -10,6 +11,8 @@ jobs=$(nproc)
 echo "== release build and tests"
 cmake --preset default
 cmake --build build -j "$jobs"
+# The playground page: the library compiled to WebAssembly (em++, from deps.sh's emscripten).
+cmake --build build -j "$jobs" --target playground
 ctest --preset default -j "$jobs"
 
 echo "== Python package (pip install ., pytest)"

@@ -1,6 +1,8 @@
 #include "render.hpp"
 
 #include "atom_names.hpp"
+#include "hopper_cli.hpp"
+#include "ops.hpp"
 
 #include <functional>
 #include <map>
@@ -16,11 +18,6 @@ using nlohmann::json;
 constexpr int64_t kMaxCells = 1 << 17;
 // A cell owned by many threads lists this many of the others.
 constexpr size_t kListedOwners = 8;
-
-// A layout given as "(8,8):(8,1)", or a shape "(4,1)" meaning the compact column-major layout.
-Layout layout_arg(std::string const& text) {
-  return text.find(':') == std::string::npos ? Layout(parse_int_tuple(text)) : parse_layout(text);
-}
 
 void check_cells(int64_t rows, int64_t cols, std::string const& what) {
   if (rows * cols > kMaxCells)
@@ -337,6 +334,109 @@ json copy_page_data(CopySpec const& s, AccessOptions const& ao) {
     out["operands"].push_back(std::move(g));
   }
   return out;
+}
+
+}  // namespace tessera::tools
+
+namespace tessera::tools {
+namespace {
+
+std::string text_field(json const& s, char const* key, std::string const& fallback = "") {
+  if (!s.contains(key) || s[key].is_null()) return fallback;
+  if (!s[key].is_string()) throw std::invalid_argument(std::string("page state: \"") + key + "\" is not a string");
+  return s[key].get<std::string>();
+}
+
+int64_t int_field(json const& s, char const* key, int64_t fallback) {
+  if (!s.contains(key) || s[key].is_null() || (s[key].is_string() && s[key].get<std::string>().empty())) return fallback;
+  if (s[key].is_number_integer()) return s[key].get<int64_t>();
+  if (s[key].is_string()) {
+    std::string t = s[key].get<std::string>();
+    if (t.find_first_not_of("0123456789") == std::string::npos && t.size() < 12) return std::stoll(t);
+  }
+  throw std::invalid_argument(std::string("page state: \"") + key + "\" is not a non-negative integer: " + s[key].dump());
+}
+
+AccessOptions access_of(json const& s) {
+  AccessOptions a;
+  a.space = text_field(s, "space", a.space);
+  a.overlay = text_field(s, "overlay", a.overlay);
+  a.elem_bits = int_field(s, "elem_bits", 0);
+  a.swizzle = text_field(s, "swizzle");
+  a.access = text_field(s, "access");
+  a.max_vector_bits = int_field(s, "max_vector_bits", a.max_vector_bits);
+  if (a.space != "global" && a.space != "shared") throw std::invalid_argument("space is global or shared, not " + a.space);
+  if (a.overlay != "owner" && a.overlay != "bank" && a.overlay != "sector")
+    throw std::invalid_argument("overlay is owner, bank or sector, not " + a.overlay);
+  if (!a.access.empty() && a.access != "load" && a.access != "store")
+    throw std::invalid_argument("access is load or store, not " + a.access);
+  if (a.elem_bits && (a.elem_bits < 8 || a.elem_bits > 128 || (a.elem_bits & (a.elem_bits - 1)) != 0))
+    throw std::invalid_argument("the element size " + std::to_string(a.elem_bits) + " bits is not a power of two from 8 to 128");
+  if (a.max_vector_bits < 8) throw std::invalid_argument("the widest vector must be at least 8 bits");
+  return a;
+}
+
+}  // namespace
+
+json page_data(json const& s) {
+  if (!s.is_object()) throw std::invalid_argument("page state: a JSON object, got " + s.dump());
+  std::string kind = text_field(s, "kind", "layout");
+  json data;
+  if (kind == "layout") {
+    data = layout_page_data(any_layout_arg(text_field(s, "layout")));
+  } else if (kind == "op") {
+    std::string op = text_field(s, "op");
+    json args = s.value("args", json::array());
+    OpResult r = run_op(op, args);
+    // The result's picture when it is a layout; an integer or a tuple is only the result line.
+    data = r.layout.empty() ? json{{"rows", 0}, {"cols", 0}} : layout_page_data(parse_swizzled_layout(r.layout));
+    data["kind"] = "op";
+    data["op"] = op;
+    data["args"] = args;
+    data["result"] = r.result;
+    data["note"] = r.note;
+  } else if (kind == "mma") {
+    std::vector<std::string> compare;
+    for (auto const& p : s.value("compare", json::array())) compare.push_back(p.get<std::string>());
+    MmaConfig cfg;
+    if (!text_field(s, "preset").empty()) {
+      cfg = mma_preset(text_field(s, "preset"));
+    } else {
+      json t = s.value("tile", json::array());
+      if (!t.is_array() || t.size() != 3)
+        throw std::invalid_argument("a TiledMMA needs a preset, or an atom layout and a CTA tile M N K");
+      int64_t mnk[3];
+      for (int i = 0; i < 3; ++i) mnk[i] = int_field(json{{"t", t[i]}}, "t", 0);
+      cfg = mma_config(text_field(s, "atom", "UniversalFMA"), text_field(s, "atom_layout"),
+                       text_field(s, "perm", "none"), mnk[0], mnk[1], mnk[2]);
+    }
+    data = mma_page_data(cfg, compare, access_of(s));
+    if (text_field(s, "preset") == kHopperPreset) {  // kernel 05's shared tiles, wgmma descriptors and TMA boxes
+      data["hopper"] = hopper_json();
+      data["hopper_text"] = hopper_text(data["hopper"]);
+    }
+  } else if (kind == "copy") {
+    CopySpec c;
+    c.atom = text_field(s, "atom", c.atom);
+    c.elem_bits = int_field(s, "elem_bits", c.elem_bits);
+    c.thr = text_field(s, "thr"), c.val = text_field(s, "val"), c.src = text_field(s, "src"), c.dst = text_field(s, "dst");
+    data = copy_page_data(c, access_of(s));
+  } else {
+    throw std::invalid_argument("page state: kind is layout, op, mma or copy, not " + kind);
+  }
+  int64_t thread = int_field(s, "thread", -1), warp = int_field(s, "warp", -1);
+  if (thread >= 0) {
+    if (!data.contains("threads") || thread >= data["threads"].get<int64_t>())
+      throw std::invalid_argument("thread " + std::to_string(thread) + " is not a thread of this page");
+    data["initial_thread"] = thread;
+  }
+  if (data.contains("operands")) {
+    if (warp >= 0 && warp * 32 >= data["threads"].get<int64_t>())
+      throw std::invalid_argument("warp " + std::to_string(warp) + " is not a warp of this page");
+    data["initial_overlay"] = access_of(s).overlay;
+    data["initial_warp"] = warp < 0 ? 0 : warp;
+  }
+  return data;
 }
 
 }  // namespace tessera::tools

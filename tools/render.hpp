@@ -48,7 +48,27 @@ nlohmann::json copy_page_data(CopySpec const& spec, AccessOptions const& access 
 // A copy atom by its CopySpec spelling ("cp_async:16", "universal:128", "ldmatrix:x4t").
 CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits);
 
+// A page's state, the one JSON object the page's inputs, its URL fragment and `tessera render`'s
+// flags all describe, and the page data it names. "kind" is one of
+//   layout: "layout" (a layout, a shape or a swizzled layout);
+//   op:     "op" (an op of ops.hpp) and "args" (its arguments as typed); the result's picture;
+//   mma:    "preset", or "atom", "atom_layout", "perm", "tile" [M,N,K]; "compare" (permutations);
+//   copy:   "atom" (cp_async:16, ...), "elem_bits", "thr", "val", "src", "dst";
+// mma and copy also take the access options ("space", "overlay", "swizzle", "elem_bits", "access",
+// "max_vector_bits") and all kinds "thread" and "warp" (selected when the page opens).
+// Throws tessera::Error or std::invalid_argument for a bad state, with the rule and the operands.
+nlohmann::json page_data(nlohmann::json const& state);
+
 // The self-contained HTML page (no network: styles, script and data inline) for any of the above.
-std::string render_page(nlohmann::json const& data);
+// The library compiled to WebAssembly (tools/wasm, the `playground` target): the module's bytes
+// and the loader script that defines TesseraWasm(). Both empty when not built.
+struct Playground {
+  std::string loader, wasm;
+};
+
+// `state` is what the page's inputs start with and `data` its page_data. With the library as
+// WebAssembly the inputs are live and window.tessera.batch answers; without it the page shows
+// `data` and says how to build the live one.
+std::string render_page(nlohmann::json const& state, nlohmann::json const& data, Playground const& wasm);
 
 }  // namespace tessera::tools

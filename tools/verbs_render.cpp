@@ -1,5 +1,8 @@
 // The render verb: one self-contained interactive HTML page of a layout, a TiledMMA or a TiledCopy.
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -22,6 +25,7 @@ struct RenderArgs {
   std::string copy_atom, dtype = "float";
   int64_t thread = -1;  // selected when the page opens
   int64_t warp = -1;    // the overlay's warp when the page opens
+  bool playground = false;
 };
 
 int64_t dtype_bits(std::string const& t) {
@@ -32,10 +36,32 @@ int64_t dtype_bits(std::string const& t) {
   throw std::invalid_argument("render: unknown --dtype '" + t + "' (known: half, bf16, float, tf32, double, int8)");
 }
 
+// The library compiled to WebAssembly (the `playground` target writes tessera_wasm.js and
+// tessera_wasm.wasm beside this executable; $TESSERA_WASM_JS names another loader, its .wasm
+// beside it): with them the page's inputs are live. Empty strings if absent.
+Playground playground_files() {
+  std::string path;
+  if (char const* env = std::getenv("TESSERA_WASM_JS")) {
+    path = env;
+  } else {
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};
+    path = (exe.parent_path() / "tessera_wasm.js").string();
+  }
+  auto read = [](std::string const& p) {
+    std::ifstream f(p, std::ios::binary);
+    return f ? std::string(std::istreambuf_iterator<char>(f), {}) : std::string();
+  };
+  Playground p{read(path), read(std::filesystem::path(path).replace_extension(".wasm").string())};
+  if (p.loader.empty() || p.wasm.empty()) return {};
+  return p;
+}
+
 int run_render(RenderArgs a) {
-  int what = int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty());
+  int what = int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty()) + int(a.playground);
   if (what != 1)
-    throw std::invalid_argument("render needs exactly one of --layout, --preset (or --atom-layout/--tile) and --copy");
+    throw std::invalid_argument("render needs exactly one of --layout, --preset (or --atom-layout/--tile), --copy and --playground");
   if (a.output.empty()) throw std::invalid_argument("render needs -o FILE.html");
   if (!a.compare.empty() && !a.mma.given()) throw std::invalid_argument("render: --compare-perm needs a TiledMMA");
   if (!a.layout.empty() && (!a.access.swizzle.empty() || a.access.overlay != "owner" || a.access.elem_bits))
@@ -45,32 +71,41 @@ int run_render(RenderArgs a) {
     throw std::invalid_argument("render: --elem-bits " + std::to_string(a.access.elem_bits) +
                                 " is not a power of two from 8 to 128");
   if (a.access.max_vector_bits < 8) throw std::invalid_argument("render: --max-vector-bits must be at least 8");
-  nlohmann::json data;
-  if (!a.layout.empty()) {
-    data = layout_page_data(any_layout_arg(a.layout));
+  // The flags as the page's state (render.hpp): the page opens with them in its inputs.
+  nlohmann::json state;
+  if (a.playground) {  // the playground's first page: a divide, whose inputs invite the next op
+    state = {{"kind", "op"}, {"op", "logical_divide"}, {"args", {"(8,16):(16,1)", "(2,4)"}}};
+  } else if (!a.layout.empty()) {
+    state = {{"kind", "layout"}, {"layout", a.layout}};
   } else if (a.mma.given()) {
-    data = mma_page_data(mma_from_args(a.mma, "render"), a.compare, a.access);
-    if (a.mma.preset == kHopperPreset) {  // kernel 05's shared tiles, wgmma descriptors and TMA boxes
-      data["hopper"] = hopper_json();
-      data["hopper_text"] = hopper_text(data["hopper"]);
-    }
+    mma_from_args(a.mma, "render");  // the flag rules (a preset fixes the rest)
+    if (!a.mma.preset.empty()) state = {{"kind", "mma"}, {"preset", a.mma.preset}};
+    else state = {{"kind", "mma"}, {"atom", a.mma.atom}, {"atom_layout", a.mma.atom_layout},
+                  {"perm", a.mma.permutation}, {"tile", a.mma.tile}};
+    state["compare"] = a.compare;
   } else {
-    a.copy.atom = a.copy_atom;
-    a.copy.elem_bits = a.access.elem_bits ? a.access.elem_bits : dtype_bits(a.dtype);
-    data = copy_page_data(a.copy, a.access);
+    state = {{"kind", "copy"}, {"atom", a.copy_atom}, {"elem_bits", a.access.elem_bits ? a.access.elem_bits : dtype_bits(a.dtype)},
+             {"thr", a.copy.thr}, {"val", a.copy.val}, {"src", a.copy.src}, {"dst", a.copy.dst}};
   }
-  if (a.thread >= 0) {
-    if (!data.contains("threads") || a.thread >= data["threads"].get<int64_t>())
-      throw std::invalid_argument("render: --thread " + std::to_string(a.thread) + " is not a thread of this page");
-    data["initial_thread"] = a.thread;
+  if (state["kind"] != "layout") {
+    state["space"] = a.access.space, state["overlay"] = a.access.overlay, state["swizzle"] = a.access.swizzle;
+    state["access"] = a.access.access, state["max_vector_bits"] = a.access.max_vector_bits;
+    if (state["kind"] == "mma" && a.access.elem_bits) state["elem_bits"] = a.access.elem_bits;
   }
-  if (data.contains("operands")) {
-    if (a.warp >= 0 && a.warp * 32 >= data["threads"].get<int64_t>())
-      throw std::invalid_argument("render: --warp " + std::to_string(a.warp) + " is not a warp of this page");
-    data["initial_overlay"] = a.access.overlay;
-    data["initial_warp"] = a.warp < 0 ? 0 : a.warp;
+  if (a.thread >= 0) state["thread"] = a.thread;
+  if (a.warp >= 0) state["warp"] = a.warp;
+  nlohmann::json data;
+  try {
+    data = page_data(state);
+  } catch (std::invalid_argument const& e) {
+    std::string m = e.what();
+    throw std::invalid_argument(m.rfind("render", 0) == 0 ? m : "render: " + m);
   }
-  std::string page = render_page(data);
+  Playground wasm = playground_files();
+  if (a.playground && wasm.wasm.empty())
+    throw std::invalid_argument("render --playground needs the library as WebAssembly (tessera_wasm.js and .wasm beside "
+                                "the tessera executable, or $TESSERA_WASM_JS): cmake --build build --target playground");
+  std::string page = render_page(state, data, wasm);
   std::ofstream f(a.output, std::ios::binary);
   if (!(f << page)) throw std::invalid_argument("render: cannot write " + a.output);
   std::cerr << "tessera: wrote " << a.output << " (" << page.size() / 1024 << " KiB); open it in a browser\n";
@@ -87,6 +122,8 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("--layout", a->layout, "a layout, e.g. \"(8,8):(8,1)\", a shape, or a swizzled layout "
                   "\"Sw<3,4,3> o 0 o (8,64):(64,1)\": its values as a grid");
   add_mma_options(cmd, a->mma);
+  cmd->add_flag("--playground", a->playground, "the playground: the page with its inputs only (needs the "
+                "WebAssembly build, `cmake --build build --target playground`)");
   cmd->add_option("--thread", a->thread, "the thread selected when the page opens");
   cmd->add_option("--compare-perm", a->compare,
                   "an alternative permutation to show beside C (repeatable), e.g. \"(16,4):(1,16)\" for M and N");

@@ -35,8 +35,9 @@ def page_data(path):
 
 
 def self_contained(html):
-    """No URL, external script, stylesheet, font or import anywhere in the page."""
-    return not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/|<script[^>]+src=|<link\b|@import|url\(|@font-face",
+    """No URL, external script, stylesheet, font or import anywhere in the page (CSS url(), not
+    canvas.toDataURL)."""
+    return not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/|<script[^>]+src=|<link\b|@import|\burl\(|@font-face",
                          html, re.I)
 
 

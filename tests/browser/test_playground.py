@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""The playground page (tessera-playground.html: the library compiled to WebAssembly) in headless
+Chromium (Selenium + chromedriver).
+
+Usage: test_playground.py TESSERA_EXE PLAYGROUND_HTML ORACLE_DIR [WORK_DIR]
+Checks:
+  - window.tessera.batch answers the whole public oracle (layout and TiledMMA cases, plus a
+    malformed line) exactly as `tessera batch` does, line for line;
+  - typing a layout (send_keys) updates the result, the index table and the picture; a malformed
+    layout shows the parse error with its position and a caret, and the page keeps working;
+  - an algebra op typed in the inputs gives the CLI's answer; the URL fragment restores the state;
+  - a TiledMMA (preset, then typed: wgmma m64n256k16, a 256 x 256 FMA tile) and a TiledCopy typed
+    in the inputs draw C/A/B (A left, B above) and source/destination ownership as the library says;
+  - the SVG export is valid XML with one <rect class="cell"> per cell;
+  - `tessera render` writes the same page (inputs live, preset state);
+  - no console error, no network request (loaded with the network emulated offline).
+Prints (does not assert) the thread pick and hover times on the m64n256 wgmma and 256 x 256 pages.
+Screenshots of step 1, step 4 and a wgmma configuration (zoomed and not) go to
+$TESSERA_SCREENSHOT_DIR when set (docs/), else WORK_DIR.
+Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+SKIP = 77
+
+
+def skip(why):
+    print(f"SKIP: {why}")
+    sys.exit(SKIP)
+
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+except ImportError:
+    system = "/usr/bin/python3"  # Debian's python3-selenium lives in the system interpreter
+    if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system) \
+            and not os.environ.get("TESSERA_BROWSER_REEXEC"):
+        os.environ["TESSERA_BROWSER_REEXEC"] = "1"
+        os.execv(system, [system, *sys.argv])
+    skip("Selenium for Python is not installed (Debian: python3-selenium)")
+
+exe, page = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+oracle = pathlib.Path(sys.argv[3])
+work = os.path.abspath(sys.argv[4] if len(sys.argv) > 4 else tempfile.mkdtemp(prefix="tessera-playground-"))
+os.makedirs(work, exist_ok=True)
+shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
+failures = []
+if not os.path.exists(page):
+    sys.exit(f"{page} is missing: cmake --build build --target playground")
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+chrome = os.environ.get("CHROME_BIN") or shutil.which("chromium") or shutil.which("chromium-browser")
+driver_exe = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver") or (
+    "/usr/lib/chromium/chromedriver" if os.path.exists("/usr/lib/chromium/chromedriver") else None)
+if not chrome:
+    skip("Chromium is not installed (Debian: chromium)")
+if not driver_exe:
+    skip("chromedriver is not installed (Debian: chromium-driver)")
+
+
+def tessera(*args, stdin=None):
+    p = subprocess.run([exe, *args], input=stdin, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"tessera {' '.join(args)} failed ({p.returncode}): {p.stderr}")
+    return p.stdout
+
+
+opts = webdriver.ChromeOptions()
+opts.binary_location = chrome
+profile = tempfile.mkdtemp(prefix="tessera-chromium-")
+for a in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+          "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
+          "--window-size=1400,1000", "--force-device-scale-factor=1"]:
+    opts.add_argument(a)
+opts.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+try:
+    driver = webdriver.Chrome(service=Service(executable_path=driver_exe), options=opts)
+except Exception as e:  # noqa: BLE001 -- a browser that cannot start here is an environment problem
+    sys.exit(f"Chromium did not start: {e}")
+
+
+def wait(js, what, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        if driver.execute_script(js):
+            return True
+        time.sleep(0.05)
+    check(False, f"timed out waiting for {what}")
+    return False
+
+
+def load(url, name):
+    """Loads a page offline and waits for the library; checks no request and no console error."""
+    driver.get_log("performance")
+    driver.get("about:blank")
+    driver.get(url)
+    wait("return window.tesseraLive === true", f"{name}: the WebAssembly library")
+    no_errors(name, url)
+
+
+def no_errors(name, url):
+    resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    sent = [u for u in (json.loads(e["message"])["message"].get("params", {}).get("request", {}).get("url")
+                        for e in driver.get_log("performance")
+                        if json.loads(e["message"])["message"].get("method") == "Network.requestWillBeSent")
+            if u and u.split("#")[0] != url.split("#")[0]]
+    check(resources == [] and sent == [], f"{name}: no network request ({resources[:2]} {sent[:2]})")
+    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    check(errors == [], f"{name}: no console errors ({errors[:2]})")
+
+
+def typed(el_id, text):
+    box = driver.find_element(By.ID, el_id)
+    box.clear()
+    box.send_keys(text)
+    time.sleep(0.25)  # the page recomputes 60 ms after the last key
+
+
+def choose(el_id, value):
+    Select(driver.find_element(By.ID, el_id)).select_by_value(value)
+    time.sleep(0.25)
+
+
+def text(el_id):
+    return driver.find_element(By.ID, el_id).text
+
+
+def grid(name):
+    c = driver.find_element(By.ID, "grid-" + name)
+    return int(c.get_attribute("data-rows")), int(c.get_attribute("data-cols"))
+
+
+def hover_cell(name, row, col):
+    c = driver.find_element(By.ID, "grid-" + name)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", c)
+    cell, ox, oy = (int(c.get_attribute(k)) for k in ("data-cell", "data-ox", "data-oy"))
+    w, h = c.size["width"], c.size["height"]
+    ActionChains(driver).move_to_element_with_offset(c, int((col + 0.5) * cell - ox - w / 2),
+                                                     int((row + 0.5) * cell - oy - h / 2)).perform()
+    return driver.execute_script("return Object.assign({}, document.getElementById(arguments[0]).dataset)", "hover-" + name)
+
+
+# Pick and hover times (ms), measured in the page: the input event and the redraw it causes.
+TIMING = """
+const pick = [], move = [], c = document.getElementById('grid-C'), box = c.getBoundingClientRect(), cell = +c.dataset.cell;
+const input = document.getElementById('thread');
+for (let k = 0; k < 10; ++k) {
+  const t0 = performance.now();
+  input.value = String((k * 37) % arguments[0]); input.dispatchEvent(new Event('input'));
+  pick.push(performance.now() - t0);
+}
+input.value = ''; input.dispatchEvent(new Event('input'));
+for (let k = 0; k < 40; ++k) {
+  const r = (k * 7) % +c.dataset.rows, col = (k * 13) % +c.dataset.cols, t0 = performance.now();
+  c.dispatchEvent(new MouseEvent('mousemove', { clientX: box.left + (col + 0.5) * cell, clientY: box.top + (r + 0.5) * cell, bubbles: true }));
+  move.push(performance.now() - t0);
+}
+const med = a => a.slice().sort((x, y) => x - y)[a.length >> 1];
+return [med(pick), Math.max(...pick), med(move), Math.max(...move)];
+"""
+
+try:
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                           {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+    url = "file://" + page
+    load(url, "playground")
+    kib = os.path.getsize(page) // 1024
+    print(f"playground page: {kib} KiB")
+
+    # 1. The oracle through window.tessera.batch, line for line against the CLI.
+    layout_path, mma_path = oracle / "layout_cases.json", oracle / "tiledmma_cases.json"
+    if not layout_path.exists():
+        print(f"SKIPPED: the oracle comparison (no oracle at {oracle}; it lives in ../shared/oracle)")
+    else:
+        cases = json.loads(layout_path.read_text())["cases"]
+        lines = [json.dumps({"id": c["id"], "op": c["op"], "args": c["args"]}) for c in cases]
+        strip = lambda c: {k: v for k, v in c.items() if k not in ("C", "A", "B", "tiled_mma_layouts")} | {
+            k: {"tensor_layout": c[k]["tensor_layout"]} for k in "CAB"}
+        mma_cases = json.loads(mma_path.read_text())["cases"]
+        lines += [json.dumps(strip(c)) for c in mma_cases]
+        lines += ["this is not json", '{"id": "x", "op": "composition", "args": ["(4,3):(1,8"]}']
+        stdin = "\n".join(lines) + "\n"
+        cli = tessera("batch", stdin=stdin)
+        t0 = time.perf_counter()
+        web = driver.execute_script("return window.tessera.batch(arguments[0])", stdin)
+        ms = (time.perf_counter() - t0) * 1000
+        cl, wl = cli.splitlines(), web.splitlines()
+        differ = [i for i, (a, b) in enumerate(zip(cl, wl)) if a != b]
+        check(len(cl) == len(lines) and cl == wl,
+              f"window.tessera.batch equals `tessera batch` line for line on the oracle: {len(cases)} layout and "
+              f"{len(mma_cases)} TiledMMA cases + 2 malformed ({len(wl)} lines, {len(differ)} differ"
+              f"{': ' + wl[differ[0]][:120] if differ else ''}; {ms:.0f} ms in the browser)")
+        check(web == cli, "window.tessera.batch's text is byte-identical to the CLI's output")
+
+    # 2. Typing a layout updates the result, the table and the picture.
+    choose("in-kind", "layout")
+    typed("in-layout", "(4,8):(8,1)")
+    check(grid("layout") == (4, 8) and "(4,8):(8,1)" in driver.find_element(By.TAG_NAME, "h1").text,
+          f"typed (4,8):(8,1): a 4 x 8 picture ({grid('layout')})")
+    got = hover_cell("layout", 2, 3)
+    check(got.get("value") == "19", f"typed layout: hovering (2,3) shows 19 ({got.get('value')})")
+    cells = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#index-table tbody tr:nth-child(2) td")]
+    check(cells == [str(8 + c) for c in range(8)], f"typed layout: index table row 1 is 8..15 ({cells})")
+    # A malformed layout: the parse error with its position, the old picture kept, then fixed.
+    typed("in-layout", "(4,8:(8,1)")
+    msg = text("error-message")
+    want = subprocess.run([exe, "show", "(4,8:(8,1)"], capture_output=True, text=True).stderr.strip()
+    check("position 4" in msg and msg in want and driver.find_element(By.ID, "error-caret").text.endswith("^"),
+          f"malformed layout: the parse error with its position and a caret ({msg!r}; CLI: {want!r})")
+    typed("in-layout", "(2,(2,4)):(16,(1,4))")
+    check(not driver.find_element(By.ID, "error").is_displayed() and grid("layout") == (2, 8),
+          f"after the error the page keeps working: (2,(2,4)):(16,(1,4)) drawn 2 x 8 ({grid('layout')})")
+    driver.save_screenshot(os.path.join(work, "playground_layout.png"))
+
+    # 3. An algebra op, the URL fragment, the SVG export.
+    choose("in-kind", "op")
+    choose("in-op", "logical_divide")
+    typed("in-arg0", "(8,16):(16,1)")
+    typed("in-arg1", "(2,4)")
+    want = tessera("logical_divide", "(8,16):(16,1)", "(2,4)").splitlines()[0]
+    check(text("result") == want, f"typed logical_divide: {text('result')} (CLI: {want})")
+    choose("in-op", "composition")
+    typed("in-arg1", "(4,2):(2,1)")
+    want = tessera("composition", "(8,16):(16,1)", "(4,2):(2,1)").splitlines()[0]
+    check(text("result") == want and grid("layout") == (4, 2), f"picked composition: {text('result')} (CLI: {want})")
+    shared = driver.current_url
+    svg = driver.execute_script("return window.tessera.svg()")
+    try:
+        root = ET.fromstring(svg)
+        rects = root.findall(".//{http://www.w3.org/2000/svg}rect[@class='cell']")
+        check(root.tag == "{http://www.w3.org/2000/svg}svg" and len(rects) == 8,
+              f"SVG export: valid SVG with one rect per cell ({len(rects)} of 8)")
+    except ET.ParseError as e:
+        check(False, f"SVG export is not valid XML: {e}")
+    png = driver.execute_script("return window.tessera.png()")
+    check(png.startswith("data:image/png;base64,") and len(png) > 100, "PNG export: a PNG data URL")
+    load(shared, "shared link")
+    vals = [driver.find_element(By.ID, i).get_attribute("value") for i in ("in-kind", "in-op", "in-arg0", "in-arg1")]
+    check(vals == ["op", "composition", "(8,16):(16,1)", "(4,2):(2,1)"] and text("result") == want,
+          f"the shared URL restores the state ({'#' + shared.split('#')[1][:60]}: {vals}, {text('result')})")
+
+    # 4. A TiledMMA from the inputs (step 4's atom, custom), then a wgmma (m64n256) configuration.
+    driver.get(url)
+    wait("return window.tesseraLive === true", "playground (again)")
+    choose("in-kind", "mma")
+    choose("in-preset", "step4")
+    check(grid("C") == (128, 128) and grid("A") == (128, 32) and grid("B") == (32, 128),
+          f"step4: C 128 x 128, A 128 x 32, B drawn 32 x 128 above C ({grid('C')}, {grid('A')}, {grid('B')})")
+    got = hover_cell("C", 9, 3)
+    ref = json.loads(tessera("explain", "--preset", "step4", "--thread", got.get("thread", "0"), "--operand", "C", "--json"))
+    frag = [tuple(c) for c in ref["operands"]["C"]["coords"]]
+    check(frag[int(got["value"])] == (9, 3), f"step4: hover C[9][3] -> thread {got['thread']} value {got['value']}")
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(os.path.join(shots, "playground_step4.png"))
+    for _ in range(3):
+        driver.find_element(By.ID, "zoom-in-C").click()
+    hover_cell("C", 66, 66)
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(os.path.join(shots, "playground_step4_zoom.png"))
+    choose("in-preset", "step1")
+    driver.find_element(By.ID, "zoom-in-C").click()
+    driver.find_element(By.ID, "zoom-in-C").click()
+    hover_cell("C", 66, 66)
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(os.path.join(shots, "playground_step1.png"))
+    choose("in-preset", "")
+    typed("in-atom", "SM90_64x256x16_F32F16F16_SS")
+    typed("in-atom_layout", "(1,1,1)")
+    typed("in-perm", "none")
+    typed("in-tile", "64,256,16")
+    wait("return document.getElementById('grid-C') && document.getElementById('grid-C').dataset.cols === '256'", "the m64n256 page")
+    check(grid("C") == (64, 256) and grid("A") == (64, 16) and grid("B") == (16, 256),
+          f"wgmma m64n256k16 typed: C 64 x 256, A 64 x 16, B 16 x 256 ({grid('C')}, {grid('A')}, {grid('B')})")
+    pick_med, pick_max, hover_med, hover_max = driver.execute_script(TIMING, 128)
+    print(f"TIMING m64n256 (128 threads, C 64x256): thread pick median {pick_med:.1f} ms (max {pick_max:.1f}), "
+          f"hover median {hover_med:.2f} ms (max {hover_max:.2f})")
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(os.path.join(shots, "playground_wgmma.png"))
+    for _ in range(4):
+        driver.find_element(By.ID, "zoom-in-C").click()
+    hover_cell("C", 32, 130)
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(os.path.join(shots, "playground_wgmma_zoom.png"))
+    zoomed = int(driver.find_element(By.ID, "grid-C").get_attribute("data-cell"))
+    check(zoomed >= 26, f"zoomed in four times: {zoomed}-pixel cells, T#V# labels drawn")
+    # 256 x 256: UniversalFMA over (16,16,1), tile 256 x 256 x 8.
+    typed("in-atom", "UniversalFMA")
+    typed("in-atom_layout", "(16,16,1)")
+    typed("in-tile", "256,256,8")
+    wait("return document.getElementById('grid-C') && document.getElementById('grid-C').dataset.rows === '256'", "the 256 x 256 page")
+    pick_med, pick_max, hover_med, hover_max = driver.execute_script(TIMING, 256)
+    print(f"TIMING 256x256 (256 threads, C 256x256): thread pick median {pick_med:.1f} ms (max {pick_max:.1f}), "
+          f"hover median {hover_med:.2f} ms (max {hover_max:.2f})")
+    # A TiledCopy from the inputs: source and destination ownership (thread t copies elements 4t..4t+3).
+    choose("in-kind", "copy")
+    typed("in-thr", "(32,8):(1,32)")
+    typed("in-val", "(4,1)")
+    got = hover_cell("src", 6, 1)
+    check(grid("src") == (128, 8) and grid("dst") == (128, 8) and got.get("thread") == str((6 + 128) // 4),
+          f"TiledCopy typed: 128 x 8 source and destination, source (6,1) -> thread {got.get('thread')} (want 33)")
+    no_errors("playground after typing", url)
+
+    # 5. `tessera render` writes the same page, its state preset and its inputs live.
+    path = os.path.join(work, "render_step4.html")
+    tessera("render", "--preset", "step4", "--thread", "5", "-o", path)
+    load("file://" + path, "render --preset step4")
+    sel = driver.find_element(By.ID, "thread").get_attribute("value")
+    check(Select(driver.find_element(By.ID, "in-preset")).first_selected_option.get_attribute("value") == "step4"
+          and sel == "5", f"render --preset step4 --thread 5: the page opens with its state ({sel})")
+    choose("in-kind", "layout")
+    typed("in-layout", "(3,5):(5,1)")
+    check(grid("layout") == (3, 5), "the rendered page's inputs are live (typed a layout)")
+finally:
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+print(f"playground: {len(failures)} failures")
+sys.exit(1 if failures else 0)
