@@ -7,7 +7,7 @@
 // default fp32 math mode (CUBLAS_DEFAULT_MATH: no TF32). The error is max |tessera - cuBLAS| /
 // max |cuBLAS| on the first input set.
 //
-//   tessera-bench [--kernels 01_simt_global,03_simt_hopper] [--sizes 4096x4096x4096,...]
+//   tessera-bench [--kernels 01_simt_global,03_simt_pipelined] [--sizes 4096x4096x4096,...]
 //                 [--trans NN] [--reps 30] [--json out.json] [--md out.md]
 #include <algorithm>
 #include <cmath>

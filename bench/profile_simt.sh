@@ -29,7 +29,7 @@ for r in barrier dispatch_stall long_scoreboard math_pipe_throttle mio_throttle 
   metrics+=,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
 done
 "$NCU" --clock-control none --launch-skip 12 --launch-count 2 -k regex:'gemm|sgemm|xmma|ffma|nvjet|cutlass' \
-  --metrics "$metrics" "$bin/tessera-bench" --kernels 03_simt_hopper --sizes "$size" --trans "$op" --reps 10 \
+  --metrics "$metrics" "$bin/tessera-bench" --kernels 03_simt_pipelined --sizes "$size" --trans "$op" --reps 10 \
   >"$OUT/ncu_simt.txt" 2>&1
 grep -vE "^==PROF==|^  +[0-9]" "$OUT/ncu_simt.txt" | tail -120
 if command -v cuobjdump >/dev/null; then

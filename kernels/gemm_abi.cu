@@ -40,7 +40,7 @@ struct KernelEntry {
 constexpr KernelEntry kKernels[] = {
     {"01_simt_global", "01", launch_01, nullptr, nullptr, nullptr},
     {"02_simt_cp_async", "02", launch_02, nullptr, nullptr, nullptr},
-    {"03_simt_hopper", "03", launch_03, nullptr, nullptr, nullptr},
+    {"03_simt_pipelined", "03", launch_03, nullptr, nullptr, nullptr},
     {"04_mma_sync", "04", nullptr, launch_04_tf32, launch_04_f16, launch_04_bf16},
     {"05_wgmma_tma", "05", nullptr, launch_05_tf32, launch_05_f16, launch_05_bf16},
 };
@@ -82,12 +82,12 @@ bool transposed(char t) { return t != 'N' && t != 'n'; }
 using namespace tessera::ladder;
 
 extern "C" const char* tessera_gemm_kernels(void) {
-  return "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync,05_wgmma_tma";
+  return "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma";
 }
 
 extern "C" const char* tessera_gemm_kernels_for(tessera_dtype dtype) {
   switch (dtype) {
-    case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_hopper";
+    case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_pipelined";
     case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma";
     default: return "";
   }
@@ -103,7 +103,7 @@ extern "C" const char* tessera_status_string(int status) {
     case TESSERA_ERROR_INVALID_LDC: return "invalid ldc: must be >= max(1, m)";
     case TESSERA_ERROR_NULL_POINTER: return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
     case TESSERA_ERROR_UNKNOWN_DTYPE: return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
-    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_hopper, 04_mma_sync, 05_wgmma_tma)";
+    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_pipelined, 04_mma_sync, 05_wgmma_tma)";
     case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernels 04 and 05 run TESSERA_TF32, TESSERA_F16 and TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
     case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have, or (kernel 05) m, n or k of 2^31 or more (TMA coordinates are 32-bit)";
     case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";

@@ -279,7 +279,7 @@ echo "$bench_cmd"
 $bench_cmd 2>&1 | tee build-gpu/bench.txt
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 # op(A), op(B) combinations for the fastest kernel.
-trans_cmd="$bin/tessera-bench --kernels 03_simt_hopper --sizes 4096x4096x4096 --trans NN,TN,NT,TT --md $OUT/gemm_bench_trans.md"
+trans_cmd="$bin/tessera-bench --kernels 03_simt_pipelined --sizes 4096x4096x4096 --trans NN,TN,NT,TT --md $OUT/gemm_bench_trans.md"
 if [ -z "${BENCH_ARGS:-}" ]; then
   echo "$trans_cmd"
   $trans_cmd 2>&1 | tee build-gpu/bench_trans.txt

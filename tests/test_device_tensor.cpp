@@ -171,4 +171,45 @@ TEST(DeviceTensor, KeptModeSlicesAndAxpby) {
   EXPECT_GT(written, 0);
 }
 
+
+// axpby<128>: step 1's C fragment comes in runs of 4 rows starting at multiples of 4 (16-byte
+// stores along M); a run-time leading dimension that breaks the alignment, or a tile reaching
+// past the matrix, falls back to element stores. Every case: the same result, nothing outside
+// the matrix or the tile touched.
+TEST(DeviceTensor, Axpby128StoresRunsAndFallsBack) {
+  const ThrMMA<Step1> thr0{0};
+  float probe[1] = {};
+  auto view = thr0.partition_C(local_tile<Coord<3>{{128, 128, 8}}, Proj{1, 1, 0}>(
+      make_tensor(probe, make_shape(int64_t(1), int64_t(1)), make_stride(unit, int64_t(1))), 0, 0, _));
+  static_assert(aligned_runs_mode(coords_of(decltype(view)::kSpec), 4) == 0);  // runs of 4 along M
+  static_assert(aligned_runs_mode(coords_of(decltype(view)::kSpec), 8) == -1);  // not of 8
+  for (const int64_t ldc : {int64_t(308), int64_t(307)}) {
+    for (const int64_t tile : {int64_t(0), int64_t(2)}) {  // (0,0) inside; (2,1) reaches past M
+      const int64_t M = 300, N = 200;
+      std::vector<float, std::allocator<float>> storage(size_t(ldc * N + 8));
+      float* c = storage.data() + (4 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 4) % 4;  // 16-byte aligned
+      for (int64_t i = 0; i < ldc * N; ++i) c[i] = float(i % 7);
+      std::vector<float> want(c, c + ldc * N);
+      auto mC = make_tensor(c, make_shape(M, N), make_stride(unit, ldc));
+      auto gC = local_tile<Coord<3>{{128, 128, 8}}, Proj{1, 1, 0}>(mC, tile, tile / 2, _);
+      auto cC = local_tile<Coord<3>{{128, 128, 8}}, Proj{1, 1, 0}>(make_identity_tensor(mC.shape), tile, tile / 2, _);
+      for (int64_t t = 0; t < 256; ++t) {
+        const ThrMMA<Step1> thr{t};
+        auto tCgC = thr.partition_C(gC);
+        auto tCcC = thr.partition_C(cC);
+        Fragment<float, 64> acc;
+        for (int v = 0; v < 64; ++v) acc(v) = float(t + v);
+        for (int v = 0; v < 64; ++v)
+          if (tCcC.inside(v)) {
+            const Coord<2> rc = tCcC(v);
+            want[size_t(rc.v[0] + rc.v[1] * ldc)] = 2.0f * float(t + v) + 0.5f * want[size_t(rc.v[0] + rc.v[1] * ldc)];
+          }
+        axpby<128>(2.0f, acc, 0.5f, tCgC, tCcC);
+      }
+      for (int64_t i = 0; i < ldc * N; ++i)
+        ASSERT_EQ(c[i], want[size_t(i)]) << "ldc " << ldc << " tile " << tile << " offset " << i;
+    }
+  }
+}
+
 }  // namespace

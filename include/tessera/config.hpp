@@ -127,6 +127,13 @@ namespace rule {
 [[noreturn]] inline void notation_is_malformed(Text const& m) { throw Error(m); }
 [[noreturn]] inline void wgmma_cannot_read_the_shared_layout(Text const& m) { throw Error(m); }
 [[noreturn]] inline void tma_cannot_copy_the_layout(Text const& m) { throw Error(m); }
+// The device vocabulary (device_tensor.hpp, tiled_copy.hpp, coord_layout.hpp):
+[[noreturn]] inline void tile_does_not_divide(Text const& m) { throw Error(m); }
+[[noreturn]] inline void thread_outside_the_tiled_operation(Text const& m) { throw Error(m); }
+[[noreturn]] inline void tile_coordinates_are_not_linear(Text const& m) { throw Error(m); }
+[[noreturn]] inline void local_tile_projection_does_not_match_the_tensor(Text const& m) { throw Error(m); }
+[[noreturn]] inline void copy_does_not_match_the_fragment(Text const& m) { throw Error(m); }
+[[noreturn]] inline void vector_elements_are_not_consecutive(Text const& m) { throw Error(m); }
 [[noreturn]] inline void operation_rejected(Text const& m) { throw Error(m); }  // any other rule
 }  // namespace rule
 
@@ -166,6 +173,14 @@ constexpr bool text_contains(Text const& t, const char* p) {
   if (text_starts_with(m, "parse: ")) rule::notation_is_malformed(m);
   if (text_starts_with(m, "gmma: ")) rule::wgmma_cannot_read_the_shared_layout(m);
   if (text_starts_with(m, "tma: ")) rule::tma_cannot_copy_the_layout(m);
+  if (text_starts_with(m, "TiledCopy: the tile ") || text_starts_with(m, "partition: the TiledMMA's tile "))
+    rule::tile_does_not_divide(m);
+  if (text_starts_with(m, "TiledMMA: thread ") || text_starts_with(m, "TiledCopy: thread "))
+    rule::thread_outside_the_tiled_operation(m);
+  if (text_starts_with(m, "coord_layout: ")) rule::tile_coordinates_are_not_linear(m);
+  if (text_starts_with(m, "local_tile: ")) rule::local_tile_projection_does_not_match_the_tensor(m);
+  if (text_starts_with(m, "make_tiled_copy") || text_starts_with(m, "retile: ")) rule::copy_does_not_match_the_fragment(m);
+  if (text_starts_with(m, "copy: a vector")) rule::vector_elements_are_not_consecutive(m);
   // NOTE: conditional (a length is never negative) so that compilers accept fail as constexpr:
   // an unconditional call of a non-constexpr function would make fail itself non-constexpr and
   // hide the rule's name from the diagnostic.

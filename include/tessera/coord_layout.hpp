@@ -80,6 +80,23 @@ TESSERA_UNROLL
   }
 };
 
+// The largest coordinate of each mode over all indices (a fragment's far corner).
+template <int R>
+TESSERA_HD constexpr Coord<R> last_coords(CoordLayout<R> const& c) {
+  Coord<R> last = c(0);
+  for (int64_t i = 1; i < c.size; ++i)
+    for (int j = 0; j < R; ++j) last.v[j] = c(i).v[j] > last.v[j] ? c(i).v[j] : last.v[j];
+  return last;
+}
+
+// The coordinate one step along mode j.
+template <int R>
+TESSERA_HD constexpr Coord<R> unit_coord(int j) {
+  Coord<R> c;
+  c.v[j] = 1;
+  return c;
+}
+
 namespace detail {
 // Appends leaf s:d (an index stride in the compact space of `tile`) to `out`, split at the tile
 // mode boundaries it runs across: with P the prefix product just above d, a leaf with d | P,

@@ -163,6 +163,12 @@ struct TensorView {
     static constexpr CoordLayout<R> kC = coords_of(kS);
     return elem_less(kC(v), shape - origin);
   }
+  // Whether every element lies inside the tensor: one test of the fragment's largest coordinate
+  // per mode (a constant) against the residue.
+  TESSERA_HD inline bool all_inside() const {
+    static constexpr Coord<R> kLast = last_coords(coords_of(kS));
+    return elem_less(kLast, shape - origin);
+  }
   // The elements from coordinate c on, described by kNew: every step of the vocabulary (slice,
   // at, partition) only moves the origin and the pointer and replaces the static part.
   template <Spec<R> kNew>
@@ -411,6 +417,16 @@ struct ThrMMA {
   TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
     static_assert(kS.frg == kS.compact(), "partition: the view must be a whole tile (local_tile)");
     static constexpr ThreadParts<R> kP = [] {
+      // The TiledMMA's tile must divide the view's tile along the operand's two modes.
+      const int modes[2] = {TiledMMA::mode0(kOp), TiledMMA::mode1(kOp)};
+      for (int j = 0; j < 2; ++j)
+        if (kS.tile.v[j] % Cfg::kMma.tile_size(modes[j]) != 0) {
+          Text t;
+          t << "partition: the TiledMMA's tile (" << Cfg::kMma.tile_size(modes[0]) << ','
+            << Cfg::kMma.tile_size(modes[1]) << ") does not divide the view's tile (" << kS.tile.v[0] << ','
+            << kS.tile.v[1] << ") in mode " << j;
+          fail(t);
+        }
       ThreadPartition p = Cfg::kMma.partitioner(kOp, kS.compact());
       return thread_parts(kS, p.thread, p.fragment);
     }();
@@ -681,17 +697,83 @@ TESSERA_UNROLL
     for (int m = 0; m < NM; ++m) c(m + NM * n) = fmaf(a(m), b(n), c(m + NM * n));
 }
 
+// The mode along which a fragment's values come in aligned runs of n (-1: none): every run of
+// values v .. v+n-1 (v a multiple of n) is n consecutive coordinates of that mode, starting at a
+// multiple of n. Step 3's C fragment ((4,2),(4,2)) per thread: runs of 4 along M (mode 0).
+template <int R>
+TESSERA_HD constexpr int aligned_runs_mode(CoordLayout<R> const& c, int64_t n) {
+  if (n < 2 || c.size % n != 0) return -1;
+  for (int m = 0; m < R; ++m) {
+    bool ok = true;
+    for (int64_t v = 0; ok && v < c.size; v += n) {
+      const Coord<R> start = c(v);
+      ok = start.v[m] % n == 0;
+      for (int64_t e = 1; ok && e < n; ++e) {
+        Coord<R> want = start;
+        want.v[m] += e;
+        for (int j = 0; j < R; ++j) ok = ok && c(v + e).v[j] == want.v[j];
+      }
+    }
+    if (ok) return m;
+  }
+  return -1;
+}
+
 // The epilogue: D(v) = alpha * acc(v) + beta * D(v) where pred(v) is inside the tensor; with
 // beta == 0, D is not read (BLAS: it may hold NaN).
+// axpby<128>: 16-byte stores where they are exact. The fragment's values must come in aligned
+// runs along a mode (static: a static_assert names the rule); at run time that mode must have
+// stride 1, the other strides and the pointer must keep each run 16-byte aligned, and the whole
+// fragment must be inside the tensor (tested once per call), else it stores element by element.
+// NOTE: opt-in, not automatic: the vector path's registers made step 2's kernel (capped at 128
+// registers) spill 8 bytes.
 // NOTE: a loop over groups of 16 values, not unrolled: the body handles values a[0..16) with
 // constant indices, then the values still to store move down by 16 (register moves; a register
 // array indexed at run time would go to local memory). Fully unrolled, 64-128 predicated
 // read-modify-writes were the largest part of a kernel's cicc and ptxas time.
-template <class T, int N, class Dst, class Pred>
+template <int kStoreBits = 0, class T, int N, class Dst, class Pred>
 TESSERA_HD inline void axpby(float alpha, Fragment<T, N> const& acc, float beta, Dst const& d,
                              Pred const& pred) {
+  static_assert(kStoreBits == 0 || kStoreBits == 128, "axpby: element stores (default) or axpby<128>");
   static_assert(Dst::size() == N && Pred::size() == N, "axpby: fragment, destination and predicate sizes differ");
   constexpr int kGroup = N % 16 == 0 ? 16 : N;
+  if constexpr (kStoreBits == 128) {
+    using Out = typename Dst::Element;
+    constexpr int kVec = int(16 / sizeof(Out));
+    constexpr int kMode = aligned_runs_mode(coords_of(Dst::kSpec), kVec);
+    static_assert(kMode >= 0 && kGroup % kVec == 0,
+                  "axpby<128>: the fragment's values must come in runs of 16 bytes along one mode of the tensor, "
+                  "each starting at a multiple of 16 bytes");
+    {
+      bool vec = d.stride(unit_coord<Dst::kRank>(kMode)) == 1 && reinterpret_cast<uintptr_t>(d.ptr) % 16 == 0 &&
+                 pred.all_inside();
+TESSERA_UNROLL
+      for (int j = 0; j < Dst::kRank; ++j)
+        if (j != kMode) vec = vec && d.stride(unit_coord<Dst::kRank>(j)) % kVec == 0;
+      if (vec) {
+        struct alignas(16) Pack { Out x[kVec]; };
+        T a[N];
+TESSERA_UNROLL
+        for (int v = 0; v < N; ++v) a[v] = acc(v);
+TESSERA_NO_UNROLL
+        for (int v0 = 0; v0 < N; v0 += kGroup) {
+TESSERA_UNROLL
+          for (int i = 0; i < kGroup; i += kVec) {
+            Pack* out = reinterpret_cast<Pack*>(&d(v0 + i));
+            Pack r;
+            if (beta != 0.0f) r = *out;
+TESSERA_UNROLL
+            for (int e = 0; e < kVec; ++e)
+              r.x[e] = Out(beta == 0.0f ? alpha * a[i + e] : alpha * a[i + e] + beta * float(r.x[e]));
+            *out = r;
+          }
+TESSERA_UNROLL
+          for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];
+        }
+        return;
+      }
+    }
+  }
   T a[N];
 TESSERA_UNROLL
   for (int v = 0; v < N; ++v) a[v] = acc(v);

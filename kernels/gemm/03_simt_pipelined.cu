@@ -106,7 +106,7 @@ struct OperandCfg {
 };
 
 template <CopyKind kCopyA, CopyKind kCopyB, class S = DefaultShape>
-struct SimtHopper {
+struct SimtPipelinedCfg {
   static constexpr int64_t kBM = S::kBM, kBN = S::kBN, kBK = S::kBK;
   static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
   static constexpr int kStages = S::kStages;
@@ -287,12 +287,13 @@ gemm_03_kernel(GemmArgsC args) {
   }
   ptx::cp_async_wait<0>();
 
-  axpby(p.alpha, tCrC, p.beta, tCgC, tCcC);  // C = alpha AB + beta C inside the matrix
+  // C = alpha AB + beta C inside the matrix; 16-byte stores where C allows them (runs of 4 rows)
+  axpby<128>(p.alpha, tCrC, p.beta, tCgC, tCcC);
 }
 
 template <CopyKind kA, CopyKind kB, class S = DefaultShape>
 cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
-  using Cfg = SimtHopper<kA, kB, S>;
+  using Cfg = SimtPipelinedCfg<kA, kB, S>;
   GemmArgs const& p = args.p;
   if (ceil_div(p.k, Cfg::kBK) > INT32_MAX) return cudaErrorInvalidValue;  // k-tiles count in int
   auto kernel = gemm_03_kernel<Cfg>;

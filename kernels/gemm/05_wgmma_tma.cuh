@@ -4,7 +4,7 @@
 // One element type per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu instantiate it), so
 // that each compiles on its own in a few seconds and the three build in parallel.
 //
-// What it adds to 04, each a decision made once in HopperCfg:
+// What it adds to 04, each a decision made once in WgmmaTmaCfg:
 //   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32); two consumer
 //     warpgroups tile the CTA's 128x256 block along M (TiledMMA of atoms (2,1,1)), 128 F32
 //     accumulators per thread;
@@ -57,7 +57,7 @@ struct StageTile {
 };
 
 template <Elem E>
-struct HopperCfg {
+struct WgmmaTmaCfg {
   using Info = ElemOut<E>;
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
@@ -366,7 +366,7 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
 
 template <Elem E>
 cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
-  using Cfg = HopperCfg<E>;
+  using Cfg = WgmmaTmaCfg<E>;
   using T = typename Cfg::T;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);

@@ -1,7 +1,7 @@
 // kernels/gemm/sm90_epilogue.cuh -- kernel 05's epilogues: a consumer warpgroup's 64 x kBN part
 // of the C tile from its wgmma accumulators to global memory.
 //
-// Cfg (05_wgmma_tma.cuh's HopperCfg) provides the fragment tables read off the TiledMMA's C
+// Cfg (05_wgmma_tma.cuh's WgmmaTmaCfg) provides the fragment tables read off the TiledMMA's C
 // partition (kCrdC, kFragment, kBlocks), the chunking (kChunk, kChunkLd, kPerChunk) and, for
 // the TMA store, the store tile (kStoreTile, its TmaTile kStoreTma).
 //   epilogue:      through a padded column-major shared buffer, then predicated (vector) stores

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <random>
 
-#include "../../kernels/gemm/common.cuh"
+#include "twins/hand_common.cuh"
 
 using namespace tessera;
 using namespace tessera::ladder;

@@ -23,8 +23,8 @@ int call(char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t
 }
 
 TEST(GemmAbi, KernelList) {
-  EXPECT_STREQ(tessera_gemm_kernels(), "01_simt_global,02_simt_cp_async,03_simt_hopper,04_mma_sync,05_wgmma_tma");
-  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32), "01_simt_global,02_simt_cp_async,03_simt_hopper");
+  EXPECT_STREQ(tessera_gemm_kernels(), "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma");
+  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32), "01_simt_global,02_simt_cp_async,03_simt_pipelined");
   for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
     EXPECT_STREQ(tessera_gemm_kernels_for(dt), "04_mma_sync,05_wgmma_tma");
   EXPECT_STREQ(tessera_gemm_kernels_for(tessera_dtype(9)), "");
@@ -62,7 +62,7 @@ TEST(GemmAbi, DtypesAndKernels) {
   EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, "06_blackwell"),
             TESSERA_ERROR_UNKNOWN_KERNEL);
   for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
-    for (const char* k : {"01_simt_global", "02", "03_simt_hopper"})
+    for (const char* k : {"01_simt_global", "02", "03_simt_pipelined"})
       EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
   for (const char* k : {"04_mma_sync", "04", "05_wgmma_tma", "05"})
     EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
@@ -134,7 +134,7 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (pointer or leading dimension not 16-byte aligned)")) << p;
   // By name; fp32; quick returns.
   EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 64, 64, 64, 64, 64, 64, kA, 0.0f, "04"), "kernel 04_mma_sync, requested by name"));
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 64, 64, 64, 64), "kernel 03_simt_hopper, the built-in choice for F32"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 64, 64, 64, 64), "kernel 03_simt_pipelined, the built-in choice for F32"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 0, 64, 64, 1, 64, 1), "nothing to do (m or n is 0)"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }

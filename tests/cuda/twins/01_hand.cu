@@ -2,7 +2,7 @@
 // kernel as it was before it was written in the vocabulary of tessera/device_tensor.hpp (the
 // partitions from the algebra, then index arithmetic on run-time strides written by hand).
 // check_twins.py compiles both and compares their k-loops opcode by opcode.
-#include "../../../kernels/gemm/common.cuh"
+#include "hand_common.cuh"
 
 namespace tessera::ladder {
 namespace {

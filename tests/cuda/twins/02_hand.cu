@@ -1,8 +1,8 @@
-// tests/cuda/twins/02_hand.cu -- the hand-indexed twin of kernel 02 (kernels/gemm/02_simt_smem_cp_async.cu): the
+// tests/cuda/twins/02_hand.cu -- the hand-indexed twin of kernel 02 (kernels/gemm/02_simt_cp_async.cu): the
 // kernel as it was before it was written in the vocabulary of tessera/device_tensor.hpp (the
 // partitions from the algebra, then index arithmetic on run-time strides written by hand).
 // check_twins.py compiles both and compares their k-loops opcode by opcode.
-#include "../../../kernels/gemm/common.cuh"
+#include "hand_common.cuh"
 
 namespace tessera::ladder {
 namespace {

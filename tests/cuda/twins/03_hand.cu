@@ -2,7 +2,7 @@
 // before it was written in the vocabulary of tessera/device_tensor.hpp (partitions from the algebra,
 // then index arithmetic on run-time strides and raw PTX written by hand). check_twins.py compiles
 // both and compares their k-loops opcode by opcode.
-#include "../../../kernels/gemm/common.cuh"
+#include "hand_common.cuh"
 
 namespace tessera::ladder {
 namespace {

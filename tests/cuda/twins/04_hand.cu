@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "../../../kernels/gemm/elem.cuh"
+#include "hand_common.cuh"
 
 // NOTE: each configuration computes the layouts of both fragment paths (ldmatrix for 16-bit,
 // LDS.32 for tf32) and uses one; nvcc warns about the other's unreferenced members.

@@ -1,4 +1,4 @@
-// kernels/gemm/02_simt_smem_cp_async.cu -- ladder step 02: seed 004's tiled GEMM.
+// kernels/gemm/02_simt_cp_async.cu -- ladder step 02: seed 004's tiled GEMM.
 //
 // The CTA tile (128,128,8) is staged through shared memory: two TiledCopies move A's (128,8) and
 // B's (128,8) tiles from global to shared memory with cp.async (A one 4-byte element per thread,
@@ -39,7 +39,7 @@ TESSERA_HD constexpr TiledCopy make_copy(CopyKind kind) {
 }
 
 template <CopyKind kCopyA, CopyKind kCopyB>
-struct Seed004 {
+struct SimtCpAsyncCfg {
   static constexpr TiledMMA kMma = presets::step1();
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
   static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
@@ -138,7 +138,7 @@ gemm_02_kernel(GemmArgs p) {
 
 template <CopyKind kA, CopyKind kB>
 cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
-  using Cfg = Seed004<kA, kB>;
+  using Cfg = SimtCpAsyncCfg<kA, kB>;
   dim3 grid(unsigned(ceil_div(p.m, Cfg::kBM)), unsigned(ceil_div(p.n, Cfg::kBN)));
   gemm_02_kernel<Cfg><<<grid, Cfg::kThreads, 0, stream>>>(p);
   return cudaGetLastError();
