@@ -51,7 +51,8 @@ ol.steps li { margin-bottom: 4px; } .what { color: #5b6673; }
 .zoombar { margin-bottom: 2px; white-space: nowrap; } .zoombar button { min-width: 28px; }
 .mma { display: grid; grid-template-columns: min-content auto; grid-template-areas: ". b" "a c"; gap: 8px 12px; align-items: end; justify-content: start; }
 .mma-a { grid-area: a; align-self: start; } .mma h3 { white-space: nowrap; margin: 0 0 4px; } .mma-b { grid-area: b; } .mma-c { grid-area: c; align-self: start; }
-#index-table td, #index-table th { padding: 0 6px; text-align: right; } #index-table th { color: #5b6673; font-weight: 400; }
+#index-table td, #index-table th { padding: 0 6px; text-align: right; }
+.smem .frag td, .smem .frag th { padding: 0 4px; } #index-table th { color: #5b6673; font-weight: 400; }
 )CSS";
 
 constexpr const char* kScript = R"JS(
@@ -414,7 +415,7 @@ function smemPanel(g, id) {
     Object.assign(tr.dataset, { kStep: w.k_step, mnBlock: w.mn_block, start: w.start_bytes, lbo: d.lbo_bytes, sbo: d.sbo_bytes, layoutType: d.layout_type });
     tb.append(tr);
   });
-  const head = el('tr', {}, ...['k-step', 'MN block', 'start (bytes)', 'LBO', 'SBO', 'swizzle', 'descriptor (tile at 0)'].map(h => el('th', { text: h })));
+  const head = el('tr', {}, ...['k-step', 'MN', 'start B', 'LBO', 'SBO', 'swizzle', 'descriptor (tile at 0)'].map(h => el('th', { text: h })));
   box.append(el('div', { class: 'frag' }, el('table', { id: 'smem-wgmma-' + id }, el('thead', {}, head), tb)),
     el('div', { class: 'what', text: 'one wgmma per row: its descriptor is the start (bits 0-13, 16-byte units) plus the tile\'s shared address, ' +
       'LBO and SBO (16-byte units), the swizzle mode (bits 62-63)' }));
@@ -572,7 +573,8 @@ function mmaPage() {
     return elems > 1 ? k => Math.floor(g.owner[k] / atomThreads) * 65536 + Math.floor(g.value[k] / per) : undefined;
   };
   app.append(el('div', { class: 'mma' },
-    el('div', { class: 'mma-b' }, head(gB, 'B'), el('div', { class: 'what', text: 'B drawn k down, n across (above C); lines: atoms (blue), warps (black), warpgroups (red)' }),
+    el('div', { class: 'mma-b' }, head(gB, 'B'), el('div', { class: 'what', text: 'B drawn k down, n across (above C); lines: ' + (gB.smem && !gB.smem.error
+       ? 'swizzle atoms (blue), wgmma blocks (red)' : 'atoms (blue), warps (black), warpgroups (red)') }),
        ownershipGrid(gB, 'B', cell, true, atomOf(gB, an * ak))),
     el('div', { class: 'mma-a' }, head(gA, 'A'), ownershipGrid(gA, 'A', cell, false, atomOf(gA, am * ak))),
     el('div', { class: 'mma-c' }, head(gC, 'C'), ownershipGrid(gC, 'C', cell, false, atomOf(gC, am * an)))));
