@@ -106,7 +106,7 @@ TEST(GmmaDesc, RulesNamed) {
   // MN-major tiles are for 16-bit elements: a tf32 (32-bit) MN-major tile is canonical in shape but not readable.
   EXPECT_EQ(error_of([] { make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, false, 32, 64, 8), 32, 64, 8); }),
             "gmma: wgmma reads MN-major tiles of 16-bit elements only (f16, bf16); the 32-bit operand tile "
-            "(32,(8,2)):(1,(32,256)) must be K-major");
+            "((32,2),(8,1)):((1,256),(32,256)) must be K-major");
 }
 
 static_assert(make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 128, 64), 16, 64, 16).desc.sbo_bytes == 1024);
