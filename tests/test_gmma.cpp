@@ -103,6 +103,10 @@ TEST(GmmaDesc, RulesNamed) {
   EXPECT_EQ(error_of([] { make_gmma_operand(parse_layout("(64,16):(16,1)"), 16, 64, 16); }),
             "gmma: the 64x16 block of the K-major operand tile Sw<0,0,0> o (64,16):(16,1) is not a canonical wgmma "
             "layout: its mode 0 must be 8:8 then at most one more stride (8x16-byte core matrices)");
+  // MN-major tiles are for 16-bit elements: a tf32 (32-bit) MN-major tile is canonical in shape but not readable.
+  EXPECT_EQ(error_of([] { make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, false, 32, 64, 8), 32, 64, 8); }),
+            "gmma: wgmma reads MN-major tiles of 16-bit elements only (f16, bf16); the 32-bit operand tile "
+            "((32,2),(8,1)):((1,256),(32,256)) must be K-major");
 }
 
 static_assert(make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 128, 64), 16, 64, 16).desc.sbo_bytes == 1024);

@@ -4,6 +4,10 @@
 #include "hopper_cli.hpp"
 #include "ops.hpp"
 
+#include <tessera/atom/smem.hpp>
+#include <tessera/gmma.hpp>
+
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -196,6 +200,73 @@ json operand_grid(MmaConfig const& cfg, Operand op) {
                         [&](int64_t t) { return mma.partition(op, tensor, t); });
 }
 
+// ---------------------------------------------------------------------------------------------
+// wgmma's shared-memory operands. An SS atom reads A and B, an RS atom B, from shared memory
+// through 64-bit descriptors: the operand's stage tile (its MN extent x the CTA tile's K) is one
+// of gmma_smem_tile's canonical tiles (a swizzle mode, K- or MN-major), cut by make_gmma_operand
+// into one (atom MN x atom K) block per wgmma: block (i, j) is MN block i (A: the atom's M
+// instance, B: its N instance) at k-step j. Worked example, m64n256k16 over (2,1,1), tile
+// 128 x 256 x 64, 16-bit A, 128B K-major: Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0)),
+// blocks 64 x 16, SBO 1024 B, LBO 16 B, starts (i, j) = 8192 i + 32 j bytes.
+
+bool wgmma_smem_operand(std::string const& atom, Operand op) {
+  if (atom.rfind("SM90_64x", 0) != 0 || op == Operand::kC) return false;
+  return atom.find("_SS") != std::string::npos || (op == Operand::kB && atom.find("_RS") != std::string::npos);
+}
+
+constexpr const char* kSmemModes[] = {"none", "32B", "64B", "128B"};  // GmmaSwizzle's order
+
+json smem_json(MmaConfig const& cfg, Operand op, AccessOptions const& ao, int64_t bits) {
+  const bool is_a = op == Operand::kA;
+  const int64_t rows = cfg.tile[is_a ? 0 : 1], k = cfg.tile[2];
+  const int64_t mn = is_a ? cfg.mma.atom.m : cfg.mma.atom.n, kb = cfg.mma.atom.k;
+  const bool k_major = ao.smem_major != "MN";
+  json out = {{"elem_bits", bits}, {"major", k_major ? "K" : "MN"}, {"block", {mn, kb}},
+              {"chosen", !ao.smem_swizzle.empty()}};
+  // The mode asked for, else 128B down to none: the first the tile takes.
+  std::string error;
+  for (int b = 3; b >= 0; --b) {
+    if (!ao.smem_swizzle.empty() && ao.smem_swizzle != kSmemModes[b]) continue;
+    out["swizzle"] = kSmemModes[b];
+    try {
+      const SwizzledLayout tile = gmma_smem_tile(GmmaSwizzle(b), k_major, bits, rows, k);
+      const GmmaOperand g = make_gmma_operand(tile, bits, mn, kb);
+      const Layout atom = gmma_smem_atom(GmmaSwizzle(b), k_major, bits).layout;
+      out["tile"] = to_string(tile);
+      out["atom"] = {atom[0].size(), atom[1].size()};
+      out["descriptor"] = {{"layout_type", g.desc.layout_type}, {"lbo_bytes", g.desc.lbo_bytes},
+                           {"sbo_bytes", g.desc.sbo_bytes}, {"base_offset", g.desc.base_offset}};
+      out["blocks"] = to_string(g.blocks);
+      // One wgmma per (MN block, k-step): its block's start in the tile and the encoded
+      // descriptor with the tile at shared address 0 (add the tile's address >> 4 to bits 0-13).
+      json wgmma = json::array();
+      for (int64_t j = 0; j < g.blocks[1].size(); ++j)
+        for (int64_t i = 0; i < g.blocks[0].size(); ++i) {
+          char hex[24];
+          const int64_t start = g.block_bytes(i, j);
+          std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(g.desc.encode(uint32_t(start))));
+          wgmma.push_back({{"mn_block", i}, {"k_step", j}, {"start_bytes", start}, {"encoded", hex}});
+        }
+      out["wgmma"] = wgmma;
+      // Per cell (row = MN, col = K, as the grid): the tile offset, its swizzled offset, the bank.
+      std::vector<int64_t> offset(rows * k), phys(rows * k), bank(rows * k);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < k; ++c) {
+          const int64_t o = tile.layout(make_tuple(r, c)), p = tile.swizzle(o);
+          offset[r * k + c] = o, phys[r * k + c] = p;
+          bank[r * k + c] = (p * bits / 8 / kBankBytes) % kBanks;
+        }
+      out["offset"] = offset, out["phys"] = phys, out["bank"] = bank;
+      out.erase("error");
+      return out;
+    } catch (tessera::Error const& e) {
+      error = e.what();  // with no mode asked for, the last (no swizzle, the smallest atom) names the rule
+    }
+  }
+  out["error"] = ao.smem_swizzle.empty() ? "no wgmma swizzle mode fits this tile: " + error : error;
+  return out;
+}
+
 // "(16,4):(1,16)" alone means that layout for M and N (seed 000's comparison); anything else
 // is a full per-mode permutation as `explain --perm` takes it.
 std::string per_mode_permutation(std::string const& p) {
@@ -260,6 +331,7 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
                               ao.space, g);
     // Steps 1-4 do not depend on the thread; step 5 is the thread's entry of g["layouts"].
     g["steps"] = explain_json(cfg, op, 0)["steps"];
+    if (wgmma_smem_operand(atom_name, op)) g["smem"] = smem_json(cfg, op, ao, typed ? typed : spec.elem_bits);
     out["operands"].push_back(std::move(g));
   }
   out["compare"] = json::array();
@@ -365,6 +437,13 @@ AccessOptions access_of(json const& s) {
   a.swizzle = text_field(s, "swizzle");
   a.access = text_field(s, "access");
   a.max_vector_bits = int_field(s, "max_vector_bits", a.max_vector_bits);
+  a.smem_swizzle = text_field(s, "smem_swizzle");
+  a.smem_major = text_field(s, "smem_major");
+  if (!a.smem_swizzle.empty() && a.smem_swizzle != "none" && a.smem_swizzle != "32B" && a.smem_swizzle != "64B" &&
+      a.smem_swizzle != "128B")
+    throw std::invalid_argument("the wgmma shared-memory swizzle is none, 32B, 64B or 128B, not " + a.smem_swizzle);
+  if (!a.smem_major.empty() && a.smem_major != "K" && a.smem_major != "MN")
+    throw std::invalid_argument("the wgmma shared-memory major is K or MN, not " + a.smem_major);
   if (a.space != "global" && a.space != "shared") throw std::invalid_argument("space is global or shared, not " + a.space);
   if (a.overlay != "owner" && a.overlay != "bank" && a.overlay != "sector")
     throw std::invalid_argument("overlay is owner, bank or sector, not " + a.overlay);

@@ -31,10 +31,17 @@ struct AccessOptions {
   std::string swizzle;            // the shared-memory picture's swizzle, e.g. "Sw<3,3,3>"
   std::string access;             // load or store; default: C stores, A/B loads, copy src load, dst store
   int64_t max_vector_bits = 128;  // MMA operands; a copy uses its atom's width
+  // wgmma's shared-memory operands (A and B of an SS atom, B of an RS atom): the canonical tile's
+  // swizzle mode ("none", "32B", "64B", "128B"; empty: 128B, else the widest the tile takes) and
+  // major ("K" or "MN"; empty: K).
+  std::string smem_swizzle, smem_major;
 };
 
 // A TiledMMA: C, A and B grids, the five explain steps per operand, and one C grid per
-// alternative permutation (a per-mode permutation, or one layout used for both M and N).
+// alternative permutation (a per-mode permutation, or one layout used for both M and N). A wgmma
+// operand in shared memory also gets "smem": its canonical tile (gmma_smem_tile) for the chosen
+// swizzle and major, per cell the tile offset, the swizzled offset and the 4-byte bank, and the
+// descriptor (make_gmma_operand) of every wgmma of the k-tile; or "error", the rule the tile breaks.
 nlohmann::json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms,
                              AccessOptions const& access = {});
 
@@ -55,7 +62,8 @@ CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits);
 //   mma:    "preset", or "atom", "atom_layout", "perm", "tile" [M,N,K]; "compare" (permutations);
 //   copy:   "atom" (cp_async:16, ...), "elem_bits", "thr", "val", "src", "dst";
 // mma and copy also take the access options ("space", "overlay", "swizzle", "elem_bits", "access",
-// "max_vector_bits") and all kinds "thread" and "warp" (selected when the page opens).
+// "max_vector_bits"; mma also "smem_swizzle" and "smem_major") and all kinds "thread" and "warp"
+// (selected when the page opens).
 // Throws tessera::Error or std::invalid_argument for a bad state, with the rule and the operands.
 nlohmann::json page_data(nlohmann::json const& state);
 

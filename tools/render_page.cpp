@@ -51,7 +51,8 @@ ol.steps li { margin-bottom: 4px; } .what { color: #5b6673; }
 .zoombar { margin-bottom: 2px; white-space: nowrap; } .zoombar button { min-width: 28px; }
 .mma { display: grid; grid-template-columns: min-content auto; grid-template-areas: ". b" "a c"; gap: 8px 12px; align-items: end; justify-content: start; }
 .mma-a { grid-area: a; align-self: start; } .mma h3 { white-space: nowrap; margin: 0 0 4px; } .mma-b { grid-area: b; } .mma-c { grid-area: c; align-self: start; }
-#index-table td, #index-table th { padding: 0 6px; text-align: right; } #index-table th { color: #5b6673; font-weight: 400; }
+#index-table td, #index-table th { padding: 0 6px; text-align: right; }
+.smem .frag td, .smem .frag th { padding: 0 4px; } #index-table th { color: #5b6673; font-weight: 400; }
 )CSS";
 
 constexpr const char* kScript = R"JS(
@@ -67,7 +68,9 @@ let hovered = null;            // the thread under the pointer (all its cells ou
 // The memory-access overlay: 'owner' (threads), 'bank' (shared memory) or 'sector' (global), one
 // warp's accesses, all of its instructions (-1) or one. The numbers are the library's (render.cpp).
 let overlay = 'owner', warp = 0, instr = -1;
-let onOverlay = [], grids = [], onSelect = [], onHover = [], pictures = [];
+// wgmma's shared-memory A and B (render.cpp's "smem"): colored by 4-byte bank or by swizzled offset.
+let smemColor = 'bank';
+let onOverlay = [], grids = [], onSelect = [], onHover = [], pictures = [], onSmem = [];
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -276,6 +279,15 @@ function ownershipGrid(g, id, cell, transpose, atomOf) {
   // cells are colored by their offset in the tile instead, and hovering outlines nothing.
   const replicated = g.frag_of.length > 1 && fragOf(g, 0).length === g.rows * g.cols && !!g.shared[0];
   const maxOffset = replicated ? Math.max(...g.offset) : 0;
+  // A wgmma operand in shared memory with its canonical tile: per cell the bank and the swizzled
+  // offset; lines at wgmma blocks (red) and swizzle atoms (blue).
+  const sm = g.smem && !g.smem.error ? g.smem : null, maxPhys = sm ? Math.max(...sm.phys) : 0;
+  const smemCell = k => [Math.floor(k / g.cols), k % g.cols];
+  const smemEdge = (a, b) => {
+    const [ra, ca] = smemCell(a), [rb, cb] = smemCell(b), [bm, bk] = sm.block, [am, ak] = sm.atom;
+    if (Math.floor(ra / bm) !== Math.floor(rb / bm) || Math.floor(ca / bk) !== Math.floor(cb / bk)) return 3;
+    return Math.floor(ra / am) !== Math.floor(rb / am) || Math.floor(ca / ak) !== Math.floor(cb / ak) ? 4 : 0;
+  };
   const threadPacked = [];
   const tp = t => threadPacked[t] || (threadPacked[t] = packed(threadColor(t)));
   const view = gridView({
@@ -283,6 +295,7 @@ function ownershipGrid(g, id, cell, transpose, atomOf) {
     color: i => {
       const k = cellOf(i), o = g.owner[k];
       if (o < 0) return null;
+      if (sm) return packed(smemColor === 'bank' ? idColor(sm.bank[k]) : valueColor(sm.phys[k], maxPhys));
       if (lit) return lit[k] >= 0 ? packed(idColor(lit[k])) : rest;
       const m = mine();
       if (replicated) return selected === null || (m && m[k]) ? packed(valueColor(g.offset[k], maxOffset)) : dim;
@@ -292,12 +305,14 @@ function ownershipGrid(g, id, cell, transpose, atomOf) {
     label: (i, px) => {
       const k = cellOf(i);
       if (g.owner[k] < 0) return null;
+      if (sm) return [String(smemColor === 'bank' ? sm.bank[k] : sm.phys[k])];
       if (lit) return lit[k] >= 0 ? [String(lit[k])] : null;
       if (replicated) return [`V${g.value[k]}`];
       return px >= 26 ? [`T${g.owner[k]}`, `V${g.value[k]}`] : [String(g.value[k])];
     },
     edge: (i, j) => {
       const a = g.owner[cellOf(i)], b = g.owner[cellOf(j)];
+      if (sm) return smemEdge(cellOf(i), cellOf(j));
       if (a < 0 || b < 0 || g.shared[cellOf(i)] || g.shared[cellOf(j)]) return 0;
       if ((a >> 7) !== (b >> 7)) return 3;
       if ((a >> 5) !== (b >> 5)) return 2;
@@ -317,6 +332,11 @@ function ownershipGrid(g, id, cell, transpose, atomOf) {
         if (overlay === 'bank') where = `, bank ${bank}`;
         if (overlay === 'sector') where = `, sector ${sector} (line ${Math.floor(sector / 4)})`;
       }
+      if (sm) {  // the shared tile: its offset, the swizzle's, the bank and the wgmma that reads the cell
+        const o = sm.offset[k], p = sm.phys[k], b = sm.bank[k], bi = Math.floor(row / sm.block[0]), bj = Math.floor(col / sm.block[1]);
+        where = `; shared tile offset ${o} -> swizzled ${p} (byte ${p * sm.elem_bits / 8}), bank ${b}; wgmma MN block ${bi}, k-step ${bj}`;
+        Object.assign(hover.dataset, { smemOffset: o, smemPhys: p, smemBank: b });
+      }
       hover.textContent = `thread ${t}${also}, value ${g.value[k]}, (${g.row_name},${g.col_name}) = (${row},${col}), offset ${g.offset[k]}${where}`;
       Object.assign(hover.dataset, { thread: t, value: g.value[k], row, col, offset: g.offset[k] });
       hoverThread(t);
@@ -324,8 +344,10 @@ function ownershipGrid(g, id, cell, transpose, atomOf) {
     click: i => { const t = g.owner[cellOf(i)]; if (t >= 0) select(t); },
   });
   grids[grids.length - 1] = () => { lit = overlayOn(g) ? litIds() : null; view.paint(); };
-  pictures.push({ id, title: g.title, rows: R, cols: C, color: i => { const k = cellOf(i); return g.owner[k] < 0 ? null : threadColor(g.owner[k]); },
-                  label: i => { const k = cellOf(i); return g.owner[k] < 0 ? '' : `T${g.owner[k]}V${g.value[k]}`; } });
+  if (sm) onSmem.push(view.paint);
+  pictures.push({ id, title: g.title, rows: R, cols: C,
+                  color: i => { const k = cellOf(i); return g.owner[k] < 0 ? null : sm ? (smemColor === 'bank' ? idColor(sm.bank[k]) : valueColor(sm.phys[k], maxPhys)) : threadColor(g.owner[k]); },
+                  label: i => { const k = cellOf(i); return g.owner[k] < 0 ? '' : sm ? `bank ${sm.bank[k]}, swizzled offset ${sm.phys[k]}` : `T${g.owner[k]}V${g.value[k]}`; } });
   return el('div', {}, view.node, hover);
 }
 
@@ -368,6 +390,36 @@ function stepsPanel(g) {
                 el('br'), el('code', { text: g.layouts[th] }));
   });
   return ol;
+}
+
+// A wgmma operand in shared memory (render.cpp's "smem"): its canonical tile, the descriptor's
+// fields (make_gmma_operand) and one row per wgmma of the k-tile; or the rule the tile breaks.
+const SMEM_MODE = ['none (interleave)', '128B', '64B', '32B'];  // by the descriptor's layout type
+function smemPanel(g, id) {
+  const s = g.smem, box = el('div', { class: 'smem', id: 'smem-' + id });
+  if (s.error) {
+    box.append(el('div', { class: 'error', id: 'smem-error-' + id, text: s.error }),
+      el('div', { class: 'what', text: 'wgmma cannot read this tile: choose another swizzle or major above (the picture shows the operand without its shared tile)' }));
+    return box;
+  }
+  const d = s.descriptor;
+  box.append(summary([['tile', s.tile], ['layout', `${s.elem_bits}-bit elements, ${s.major}-major, swizzle ${s.swizzle}${s.chosen ? '' : ' (the widest the tile takes)'}; ` +
+      `swizzle atom ${s.atom[0]} x ${s.atom[1]}`], ['wgmma block', `${s.block[0]} x ${s.block[1]} (MN x K)`],
+    ['descriptor', `swizzle ${SMEM_MODE[d.layout_type]} (layout type ${d.layout_type}), LBO ${d.lbo_bytes} B, SBO ${d.sbo_bytes} B, base offset ${d.base_offset}`],
+    ['blocks', `${s.blocks} (MN block, k-step) -> element offset in the tile`]]));
+  box.querySelectorAll('td.mono')[3].id = 'smem-desc-' + id;
+  const tb = el('tbody');
+  s.wgmma.forEach((w, n) => {
+    const tr = el('tr', { id: `smem-wgmma-${id}-${n}` }, el('td', { text: w.k_step }), el('td', { text: w.mn_block }), el('td', { text: w.start_bytes }),
+      el('td', { text: d.lbo_bytes }), el('td', { text: d.sbo_bytes }), el('td', { text: SMEM_MODE[d.layout_type] }), el('td', { text: w.encoded }));
+    Object.assign(tr.dataset, { kStep: w.k_step, mnBlock: w.mn_block, start: w.start_bytes, lbo: d.lbo_bytes, sbo: d.sbo_bytes, layoutType: d.layout_type });
+    tb.append(tr);
+  });
+  const head = el('tr', {}, ...['k-step', 'MN', 'start B', 'LBO', 'SBO', 'swizzle', 'descriptor (tile at 0)'].map(h => el('th', { text: h })));
+  box.append(el('div', { class: 'frag' }, el('table', { id: 'smem-wgmma-' + id }, el('thead', {}, head), tb)),
+    el('div', { class: 'what', text: 'one wgmma per row: its descriptor is the start (bits 0-13, 16-byte units) plus the tile\'s shared address, ' +
+      'LBO and SBO (16-byte units), the swizzle mode (bits 62-63)' }));
+  return box;
 }
 
 // The analysis of one operand (analysis.hpp via render.cpp): the whole partition's numbers in both
@@ -425,7 +477,25 @@ function controls(threads) {
   const bar = el('div', { class: 'controls' }, 'Thread ', input, ' ', clear, info,
             el('span', { class: 'what', text: '  (type a number, or click a cell)' }));
   if (D.operands && D.operands.some(g => g.access)) bar.append(el('br'), overlayControls(threads));
+  if (D.operands && D.operands.some(g => g.smem && !g.smem.error)) bar.append(el('br'), smemControls());
   return bar;
+}
+
+// wgmma's shared A and B: colored by bank or by swizzled offset.
+function smemControls() {
+  const box = el('span', { class: 'overlay', id: 'smem-color' }, 'Shared-memory A/B (wgmma) colored by ');
+  for (const [m, name] of [['bank', 'bank'], ['offset', 'swizzled offset']]) {
+    const r = el('input', { type: 'radio', name: 'smem-color', id: 'smem-color-' + m, value: m });
+    r.checked = smemColor === m;
+    r.addEventListener('change', () => { if (r.checked) { smemColor = m; for (const f of onSmem) f(); } });
+    box.append(el('label', {}, r, ' ' + name));
+  }
+  const legend = el('span', { class: 'legend', id: 'smem-legend' });
+  const say = () => { legend.textContent = (smemColor === 'bank' ? '  color = 4-byte bank of the swizzled address (byte / 4 mod 32)' :
+    '  color = swizzled element offset in the tile') + '; lines: wgmma blocks (red), swizzle atoms (blue)'; };
+  onSmem.push(say); say();
+  box.append(legend);
+  return box;
 }
 
 // Overlay: owner / bank / sector, the warp and the instruction.
@@ -486,9 +556,13 @@ function mmaPage() {
   // Short one-line titles, so A's and C's pictures start on the same row (the tensors are in the panels below).
   const head = (g, id) => {
     const h = el('h3', { id: 'title-' + id });
-    onOverlay.push(() => { h.textContent = `${id} (${g.row_name},${g.col_name}) ${g.rows} x ${g.cols}` + (id === 'A' ? '' : overlayOn(g)
+    const sm = g.smem && !g.smem.error;
+    const title = () => { h.textContent = `${id} (${g.row_name},${g.col_name}) ${g.rows} x ${g.cols}` + (id === 'A' ? '' : sm
+      ? `: shared memory, ${g.smem.swizzle} ${g.smem.major}-major, by ${smemColor === 'bank' ? 'bank' : 'swizzled offset'}` : overlayOn(g)
       ? `: warp ${warp}${instr < 0 ? '' : ` instruction ${instr}`} by ${overlay === 'bank' ? 'shared-memory bank' : 'global sector'}`
-      : g.shared[0] && g.shared[0].n === D.threads ? `: shared by all ${D.threads} threads, colored by offset` : ': colored by owning thread'); });
+      : g.shared[0] && g.shared[0].n === D.threads ? `: shared by all ${D.threads} threads, colored by offset` : ': colored by owning thread'); };
+    onOverlay.push(title);
+    if (sm) onSmem.push(title);
     return h;
   };
   // One atom instance: the atom's threads (a block of D.thr_vmnk's first mode) and a run of values
@@ -499,12 +573,14 @@ function mmaPage() {
     return elems > 1 ? k => Math.floor(g.owner[k] / atomThreads) * 65536 + Math.floor(g.value[k] / per) : undefined;
   };
   app.append(el('div', { class: 'mma' },
-    el('div', { class: 'mma-b' }, head(gB, 'B'), el('div', { class: 'what', text: 'B drawn k down, n across (above C); lines: atoms (blue), warps (black), warpgroups (red)' }),
+    el('div', { class: 'mma-b' }, head(gB, 'B'), el('div', { class: 'what', text: 'B drawn k down, n across (above C); lines: ' + (gB.smem && !gB.smem.error
+       ? 'swizzle atoms (blue), wgmma blocks (red)' : 'atoms (blue), warps (black), warpgroups (red)') }),
        ownershipGrid(gB, 'B', cell, true, atomOf(gB, an * ak))),
     el('div', { class: 'mma-a' }, head(gA, 'A'), ownershipGrid(gA, 'A', cell, false, atomOf(gA, am * ak))),
     el('div', { class: 'mma-c' }, head(gC, 'C'), ownershipGrid(gC, 'C', cell, false, atomOf(gC, am * an)))));
   const row = el('div', { class: 'row' });
   [['C', gC], ['A', gA], ['B', gB]].forEach(([id, g]) => row.append(el('div', { class: 'panel side' }, el('h2', { text: g.title }),
+    g.smem ? el('h3', { text: 'Shared memory: the wgmma descriptors' }) : null, g.smem ? smemPanel(g, id) : null,
     el('h3', { text: 'Memory access (one warp; overlay above)' }), analysisPanel(g, id),
     el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id),
     el('h3', { text: 'Derivation of the partition' }), stepsPanel(g))));
@@ -594,7 +670,8 @@ const FIELDS = {
   layout: [['layout', 'layout', '(8,8):(8,1), a shape (4,8), or Sw<3,4,3> o 0 o (8,64):(64,1)']],
   op: [['op', 'op'], ['arg0', 'A', 'layout'], ['arg1', 'B', 'tiler, layout or integer'], ['arg2', 'C', '(third argument)']],
   mma: [['preset', 'preset'], ['atom', 'atom'], ['atom_layout', 'atom layout', '(2,2,1)'], ['perm', 'permutation', 'none or (32,32,16)'],
-        ['tile', 'CTA tile M,N,K', '128,128,32'], ['swizzle', 'shared swizzle', 'Sw<3,3,3>'], ['space', 'space']],
+        ['tile', 'CTA tile M,N,K', '128,128,32'], ['swizzle', 'shared swizzle', 'Sw<3,3,3>'], ['space', 'space'],
+        ['smem_swizzle', 'wgmma smem swizzle'], ['smem_major', 'major']],
   copy: [['atom', 'copy atom', 'cp_async:16'], ['elem_bits', 'element bits', '32'], ['thr', 'thread layout', '(32,8):(1,32)'],
          ['val', 'value layout', '(4,1)'], ['src', 'source', '(default: the tile)'], ['dst', 'destination', '(default: the tile)'],
          ['swizzle', 'shared swizzle', 'Sw<3,3,3>'], ['space', 'space']],
@@ -633,11 +710,17 @@ function buildInputs() {
     if (k === 'op') { f = el('select', { id: 'in-op' }); for (const o of CATALOG.ops) f.append(el('option', { value: o, text: o })); }
     else if (k === 'preset') { f = el('select', { id: 'in-preset' }, el('option', { value: '', text: '(none: the fields)' })); for (const p of CATALOG.presets) f.append(el('option', { value: p, text: p })); }
     else if (k === 'space') { f = el('select', { id: 'in-space' }); for (const p of ['global', 'shared']) f.append(el('option', { value: p, text: p })); }
+    else if (k === 'smem_swizzle' || k === 'smem_major') {  // wgmma's shared A/B tiles ('': the library's default)
+      f = el('select', { id: 'in-' + k });
+      for (const [v, t] of k === 'smem_major' ? [['', 'K (default)'], ['K', 'K'], ['MN', 'MN']]
+                                               : [['', 'auto (128B, else the widest)'], ['none', 'none'], ['32B', '32B'], ['64B', '64B'], ['128B', '128B']])
+        f.append(el('option', { value: v, text: t }));
+    }
     else f = el('input', { id: 'in-' + k, type: 'text', placeholder: hint, spellcheck: 'false', list: k === 'atom' ? `atoms-${kind.value}` : undefined,
                           size: k === 'elem_bits' ? 4 : k.startsWith('arg') || k === 'layout' ? 28 : 18 });
     f.value = fieldValue(state, k) || (k === 'space' ? 'global' : '');
     f.addEventListener(f.tagName === 'SELECT' ? 'change' : 'input', () => {
-      if (kind.value === 'mma' && k !== 'preset' && k !== 'swizzle' && k !== 'space') document.getElementById('in-preset').value = '';
+      if (kind.value === 'mma' && !['preset', 'swizzle', 'space', 'smem_swizzle', 'smem_major'].includes(k)) document.getElementById('in-preset').value = '';
       state = stateFromInputs(); schedule();
     });
     inputs.append(el('label', {}, name + ' ', f));
@@ -707,7 +790,7 @@ function recompute() {
 }
 
 function show() {
-  onOverlay = []; grids = []; onSelect = []; onHover = []; pictures = []; hovered = null;
+  onOverlay = []; grids = []; onSelect = []; onHover = []; pictures = []; onSmem = []; hovered = null;
   app.textContent = '';
   if (D.kind === 'mma') mmaPage(); else if (D.kind === 'copy') copyPage(); else if (D.kind === 'op') opPage(); else layoutPage();
   if (D.kind === 'mma' && state.preset) {  // a preset's fields, to edit from

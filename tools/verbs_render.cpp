@@ -92,6 +92,11 @@ int run_render(RenderArgs a) {
     state["access"] = a.access.access, state["max_vector_bits"] = a.access.max_vector_bits;
     if (state["kind"] == "mma" && a.access.elem_bits) state["elem_bits"] = a.access.elem_bits;
   }
+  const bool smem_given = !a.access.smem_swizzle.empty() || !a.access.smem_major.empty();
+  if (smem_given && state["kind"] != "mma")
+    throw std::invalid_argument("render: --smem-swizzle and --smem-major need a wgmma TiledMMA (an SM90_..._SS or _RS atom)");
+  if (!a.access.smem_swizzle.empty()) state["smem_swizzle"] = a.access.smem_swizzle;
+  if (!a.access.smem_major.empty()) state["smem_major"] = a.access.smem_major;
   if (a.thread >= 0) state["thread"] = a.thread;
   if (a.warp >= 0) state["warp"] = a.warp;
   nlohmann::json data;
@@ -100,6 +105,20 @@ int run_render(RenderArgs a) {
   } catch (std::invalid_argument const& e) {
     std::string m = e.what();
     throw std::invalid_argument(m.rfind("render", 0) == 0 ? m : "render: " + m);
+  }
+  if (smem_given) {  // the page shows a tile wgmma cannot read inline; asked for on the command line, it is an error
+    bool any = false;
+    for (auto const& g : data["operands"]) {
+      if (!g.contains("smem")) continue;
+      any = true;
+      if (g["smem"].contains("error"))
+        throw std::invalid_argument("render --smem-swizzle " + (a.access.smem_swizzle.empty() ? "auto" : a.access.smem_swizzle) +
+                                    " --smem-major " + g["smem"]["major"].get<std::string>() + ", operand " +
+                                    g["title"].get<std::string>().substr(0, 1) + ": " + g["smem"]["error"].get<std::string>());
+    }
+    if (!any)
+      throw std::invalid_argument("render: --smem-swizzle and --smem-major need a wgmma TiledMMA (an SM90_..._SS or _RS "
+                                  "atom); " + data["atom"].get<std::string>() + " reads no operand from shared memory");
   }
   Playground wasm = playground_files();
   if (a.playground && wasm.wasm.empty())
@@ -144,6 +163,11 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("--swizzle", a->access.swizzle, "swizzle of the shared-memory picture, e.g. \"Sw<3,3,3>\"");
   cmd->add_option("--access", a->access.access, "load or store (default: C stores, A/B loads; copy source loads, "
                   "destination stores)")->check(CLI::IsMember({"load", "store"}));
+  cmd->add_option("--smem-swizzle", a->access.smem_swizzle, "wgmma's shared-memory A/B tiles: the swizzle mode of "
+                  "the canonical tile (default: 128B, else the widest the tile takes)")
+      ->check(CLI::IsMember({"none", "32B", "64B", "128B"}));
+  cmd->add_option("--smem-major", a->access.smem_major, "wgmma's shared-memory A/B tiles: K-major (default) or "
+                  "MN-major")->check(CLI::IsMember({"K", "MN"}));
   cmd->add_option("--max-vector-bits", a->access.max_vector_bits, "widest MMA operand access (default 128; a copy "
                   "uses its atom's width)");
   verbs.push_back({cmd, [a] { return run_render(*a); }});

@@ -139,6 +139,12 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
     fail(t);
   }
   op.major = k_major ? GmmaMajor::kK : GmmaMajor::kMN;
+  if (!k_major && elem_bits != 16) {  // PTX: the transposed (MN-major) layouts are for f16 and bf16 only
+    Text t;
+    t << "gmma: wgmma reads MN-major tiles of 16-bit elements only (f16, bf16); the " << elem_bits
+      << "-bit operand tile " << tile.layout << " must be K-major";
+    fail(t);
+  }
   // The canonical form: (first extent, its stride) per mode; the extra leaf's stride is LBO or SBO.
   int64_t first[2] = {}, stride[2] = {};
   if (k_major) {

@@ -110,6 +110,47 @@ check(rc == 0 and d["initial_overlay"] == "bank" and A["space"] == "shared" and 
       A["shared"]["conflicts"] == want["shared"]["bank_conflicts"] and A["shared"]["verdict"] == want["verdict"],
       f"step4 A overlay, Sw<2,3,3>: {A['shared']['conflicts']} conflicts: {A['shared']['verdict']}")
 
+# wgmma's shared-memory operands: --smem-swizzle/--smem-major give the canonical tile, its banks and
+# the descriptor of every wgmma, equal to what `explain --preset hopper` (make_gmma_operand) says for
+# kernel 05's tiles (m64n256k16 over (2,1,1), tile 128 x 256 x 64, 16-bit), K-major and MN-major.
+hopper = json.loads(run("explain", "--preset", "hopper", "--json")[1])["hopper"]["operands"]
+for major in ("K", "MN"):
+    path = os.path.join(work, f"wgmma_{major}.html")
+    rc, _, err = run("render", "--atom", "SM90_64x256x16_F32F16F16_SS", "--atom-layout", "(2,1,1)", "--tile", "128",
+                     "256", "64", "--smem-swizzle", "128B", "--smem-major", major, "-o", path)
+    html, d = page_data(path)
+    for k, name in ((1, "A"), (2, "B")):
+        sm = d["operands"][k]["smem"]
+        ref = next(o for o in hopper if o["operand"] == name and o["major"] == major)
+        rd = ref["descriptor"]
+        starts = [[w["start_bytes"] for w in sm["wgmma"] if w["mn_block"] == i] for i in range(len(ref["block_starts"]))]
+        check(rc == 0 and sm["swizzle"] == "128B" and sm["major"] == major and
+              {f: sm["descriptor"][f] for f in ("layout_type", "lbo_bytes", "sbo_bytes", "base_offset")} ==
+              {f: rd[f] for f in ("layout_type", "lbo_bytes", "sbo_bytes", "base_offset")} and
+              starts == ref["block_starts"] and sm["blocks"] == ref["blocks"],
+              f"wgmma {name} {major}-major 128B: LBO {sm['descriptor']['lbo_bytes']}, SBO {sm['descriptor']['sbo_bytes']}, "
+              f"starts {starts} equal explain --preset hopper ({rd['lbo_bytes']}, {rd['sbo_bytes']}, {ref['block_starts']})")
+        # Banks: 4-byte words of the swizzled byte address; the 128B swizzle spreads a K-major tile's
+        # column of 8 rows (rows 128 bytes apart, all bank 0 unswizzled) over 8 different bank groups.
+        cols = d["operands"][k]["cols"]
+        ok = all(sm["bank"][i] == (sm["phys"][i] * 2 // 4) % 32 for i in range(len(sm["bank"])))
+        col0 = {sm["bank"][r * cols] for r in range(8)}
+        check(ok and (major != "K" or len(col0) == 8), f"wgmma {name} {major}-major: bank = swizzled byte / 4 mod 32; "
+              f"column 0's first 8 rows in banks {sorted(col0)}")
+# The default: 128B K-major when the tile takes it, else the widest that fits (K = 16: 32 bytes, 32B).
+path = os.path.join(work, "wgmma_default.html")
+rc, _, _ = run("render", "--atom", "SM90_64x256x16_F32F16F16_SS", "--atom-layout", "(1,1,1)", "--tile", "64", "256",
+               "16", "-o", path)
+html, d = page_data(path)
+check(rc == 0 and [d["operands"][k]["smem"]["swizzle"] for k in (1, 2)] == ["32B", "32B"] and "smem" not in d["operands"][0],
+      "wgmma tile 64 x 256 x 16: A and B default to 32B (the widest a 16-deep tile takes), C has no shared tile")
+path = os.path.join(work, "wgmma_rs.html")
+rc, _, _ = run("render", "--atom", "SM90_64x128x16_F32F16F16_RS", "--atom-layout", "(1,1,1)", "--tile", "64", "128",
+               "64", "-o", path)
+html, d = page_data(path)
+check(rc == 0 and "smem" not in d["operands"][1] and d["operands"][2]["smem"]["swizzle"] == "128B",
+      "wgmma RS: only B has a shared tile (128B K-major)")
+
 # User errors: exit 1 and a message.
 for args, msg in [(["--layout", "(4,2:(1,64)"], "position 4"),
                   (["--preset", "step9"], "unknown preset"),
@@ -127,6 +168,13 @@ for args, msg in [(["--layout", "(4,2:(1,64)"], "position 4"),
                   (["--layout", "8:1", "--overlay", "bank"], "need a TiledMMA"),
                   (["--preset", "step1", "--warp", "8"], "not a warp"),
                   (["--preset", "step1", "--overlay", "banks"], "banks"),
+                  (["--atom", "SM90_64x256x16_F32F16F16_SS", "--atom-layout", "(1,1,1)", "--tile", "64", "256", "16",
+                    "--smem-swizzle", "128B"], "operand A: gmma smem tile: (64,16) is not a whole number of (8,64):(64,1) atoms"),
+                  (["--atom", "SM90_64x128x8_F32TF32TF32_SS_TN", "--atom-layout", "(1,1,1)", "--tile", "64", "128", "32",
+                    "--smem-major", "MN"], "wgmma reads MN-major tiles of 16-bit elements only"),
+                  (["--preset", "step4", "--smem-swizzle", "64B"], "need a wgmma TiledMMA"),
+                  (["--layout", "8:1", "--smem-major", "K"], "need a wgmma TiledMMA"),
+                  (["--preset", "hopper", "--smem-swizzle", "48B"], "--smem-swizzle"),
                   (["--preset", "step1", "--dtype", "float"], "")]:
     out = os.path.join(work, "bad.html")
     rc, _, err = run("render", *args, "-o", out)

@@ -11,11 +11,16 @@ Checks:
   - an algebra op typed in the inputs gives the CLI's answer; the URL fragment restores the state;
   - a TiledMMA (preset, then typed: wgmma m64n256k16, a 256 x 256 FMA tile) and a TiledCopy typed
     in the inputs draw C/A/B (A left, B above) and source/destination ownership as the library says;
+  - wgmma's shared-memory A and B: one color per bank (4-byte word of the swizzled address), the
+    hover's swizzled offset and bank, the descriptor of every wgmma (layout type, LBO, SBO, block
+    starts) equal to `tessera explain --preset hopper --json` for kernel 05's tiles, K- and MN-major;
+    a swizzle the tile cannot take shows the CLI's rule inline and the page keeps working;
   - the SVG export is valid XML with one <rect class="cell"> per cell;
   - `tessera render` writes the same page (inputs live, preset state);
   - no console error, no network request (loaded with the network emulated offline).
 Prints (does not assert) the thread pick and hover times on the m64n256 wgmma and 256 x 256 pages.
-Screenshots of step 1, step 4 and a wgmma configuration (zoomed and not) go to
+Screenshots of step 1, step 4 and a wgmma configuration (zoomed and not, and kernel 05's shared
+tiles by bank) go to
 $TESSERA_SCREENSHOT_DIR when set (docs/), else WORK_DIR.
 Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
 """
@@ -302,6 +307,75 @@ try:
     driver.save_screenshot(os.path.join(shots, "playground_wgmma_zoom.png"))
     zoomed = int(driver.find_element(By.ID, "grid-C").get_attribute("data-cell"))
     check(zoomed >= 26, f"zoomed in four times: {zoomed}-pixel cells, T#V# labels drawn")
+    # wgmma's shared-memory A and B: colored by bank (the 4-byte word of the swizzled address),
+    # the descriptor of every wgmma equal to `explain --preset hopper` (make_gmma_operand) for
+    # kernel 05's tiles, and a swizzle the tile cannot take shown inline with the rule.
+    check("by bank" in text("title-B") and driver.find_element(By.ID, "smem-color-bank").is_selected(),
+          f"wgmma: B is drawn as shared memory colored by bank ({text('title-B')!r})")
+    d = driver.execute_script("return window.tessera.page(window.tessera.state())")
+    sa = d["operands"][1]["smem"]
+    PIXEL = """const c = document.getElementById(arguments[0]), n = +c.dataset.cell, r = arguments[1], k = arguments[2];
+               return Array.from(c.getContext('2d').getImageData((k + 0.5) * n - +c.dataset.ox, (r + 0.5) * n - +c.dataset.oy, 1, 1).data).slice(0, 3);"""
+    cells = [(r, c) for r in range(0, 64, 3) for c in range(16)]
+    color = {rc: tuple(driver.execute_script(PIXEL, "grid-A", *rc)) for rc in cells}
+    bank = {rc: sa["bank"][rc[0] * 16 + rc[1]] for rc in cells}
+    same = all(color[x] == color[y] for x in cells for y in cells if bank[x] == bank[y])
+    differ = all(color[x] != color[y] for x in cells for y in cells if bank[x] != bank[y])
+    check(same and differ and len(set(bank.values())) >= 8 and all(len(set(v)) > 1 for v in color.values()),
+          f"wgmma A (32B, the default for K = 16): one color per bank ({len(set(bank.values()))} banks, "
+          f"{len(set(color.values()))} colors)")
+    i = next(i for i in range(8 * 16, 64 * 16) if sa["phys"][i] != sa["offset"][i])  # a cell the swizzle moves
+    got = hover_cell("A", i // 16, i % 16)
+    check((got.get("smemPhys"), got.get("smemBank")) == (str(sa["phys"][i]), str(sa["bank"][i])) and
+          sa["phys"][i] != sa["offset"][i] and "swizzled" in text("hover-A"),
+          f"wgmma A hover ({i // 16},{i % 16}): tile offset {got.get('smemOffset')} -> swizzled {got.get('smemPhys')}, bank {got.get('smemBank')}")
+    driver.find_element(By.ID, "smem-color-offset").click()
+    check(tuple(driver.execute_script(PIXEL, "grid-A", 0, 0)) != color[(0, 0)] and "swizzled offset" in text("title-B"),
+          "wgmma: colored by swizzled offset on request")
+    driver.find_element(By.ID, "smem-color-bank").click()
+    hopper = json.loads(tessera("explain", "--preset", "hopper", "--json"))["hopper"]["operands"]
+    typed("in-atom_layout", "(2,1,1)")
+    typed("in-tile", "128,256,64")
+    for major in ("K", "MN"):
+        choose("in-smem_swizzle", "128B")
+        choose("in-smem_major", major)
+        wait("return !!document.getElementById('smem-wgmma-A') && document.getElementById('title-B').textContent.includes('128B "
+             + major + "-major')", f"the 128B {major}-major wgmma tiles")
+        for name in "AB":
+            ref = next(o for o in hopper if o["operand"] == name and o["major"] == major)
+            rows = driver.execute_script(
+                "return Array.from(document.querySelectorAll('#smem-wgmma-' + arguments[0] + ' tbody tr')).map(r => Object.assign({}, r.dataset))", name)
+            starts = [[int(r["start"]) for r in rows if int(r["mnBlock"]) == i] for i in range(len(ref["block_starts"]))]
+            fields = {(int(r["layoutType"]), int(r["lbo"]), int(r["sbo"])) for r in rows}
+            rd = ref["descriptor"]
+            check(fields == {(rd["layout_type"], rd["lbo_bytes"], rd["sbo_bytes"])} and starts == ref["block_starts"]
+                  and f"LBO {rd['lbo_bytes']} B, SBO {rd['sbo_bytes']} B" in text("smem-desc-" + name),
+                  f"wgmma {name} {major}-major 128B: {len(rows)} wgmmas, (layout type, LBO, SBO) {fields}, starts {starts} "
+                  f"equal explain --preset hopper")
+        if major == "K":  # kernel 05's tiles: A zoomed until the cells show their bank, then the descriptor panel
+            for _ in range(2):
+                driver.find_element(By.ID, "zoom-in-A").click()
+            driver.execute_script("window.scrollTo(0, 0)")
+            driver.save_screenshot(os.path.join(shots, "playground_wgmma_smem.png"))
+            driver.execute_script("document.getElementById('smem-A').scrollIntoView({block: 'center'})")
+            driver.save_screenshot(os.path.join(work, "playground_wgmma_descriptors.png"))
+    # A bad choice: a 16-deep tile cannot take the 128-byte swizzle; the rule inline, the page keeps working.
+    choose("in-smem_major", "K")
+    typed("in-atom_layout", "(1,1,1)")
+    typed("in-tile", "64,256,16")
+    wait("return !!document.getElementById('smem-error-A')", "the inline shared-tile error")
+    bad = subprocess.run([exe, "render", "--atom", "SM90_64x256x16_F32F16F16_SS", "--atom-layout", "(1,1,1)", "--tile", "64",
+                          "256", "16", "--smem-swizzle", "128B", "-o", os.path.join(work, "bad.html")],
+                         capture_output=True, text=True)
+    msg = text("smem-error-A")
+    check(bad.returncode == 1 and msg and msg in bad.stderr and "not a whole number of" in msg and grid("C") == (64, 256)
+          and not driver.find_element(By.ID, "error").is_displayed(),
+          f"128B on a 16-deep tile: the rule inline ({msg!r}), the same as the CLI's error, the page drawn")
+    choose("in-smem_swizzle", "32B")
+    wait("return !document.getElementById('smem-error-A') && !!document.getElementById('smem-wgmma-A')", "the page after the error")
+    check("32B K-major" in text("title-B"), f"after the error the page keeps working: 32B ({text('title-B')!r})")
+    choose("in-smem_swizzle", "")
+    no_errors("wgmma shared tiles", url)
     # 256 x 256: UniversalFMA over (16,16,1), tile 256 x 256 x 8.
     typed("in-atom", "UniversalFMA")
     typed("in-atom_layout", "(16,16,1)")
