@@ -327,11 +327,18 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
     spec.store = ao.access.empty() ? op == Operand::kC : ao.access == "store";
     spec.max_vector_bits = ao.max_vector_bits;
     Layout tensor = cfg.tensor[int(op)];
-    g["access"] = access_json([&](Swizzle s) { return MmaAccess{mma, op, SwizzledLayout{s, 0, tensor}}; }, spec, sw,
-                              ao.space, g);
+    // A wgmma operand in shared memory is read through its descriptor by the warpgroup, not by
+    // per-thread loads: no per-warp access analysis, its banks and descriptor instead.
+    const bool by_descriptor = wgmma_smem_operand(atom_name, op);
+    if (by_descriptor)
+      g["access"] = {{"error", "wgmma reads this operand from shared memory through its descriptor, not with per-thread "
+                               "loads; the shared tile's banks and the descriptor fields are shown with it"}};
+    else
+      g["access"] = access_json([&](Swizzle s) { return MmaAccess{mma, op, SwizzledLayout{s, 0, tensor}}; }, spec, sw,
+                                ao.space, g);
     // Steps 1-4 do not depend on the thread; step 5 is the thread's entry of g["layouts"].
     g["steps"] = explain_json(cfg, op, 0)["steps"];
-    if (wgmma_smem_operand(atom_name, op)) g["smem"] = smem_json(cfg, op, ao, typed ? typed : spec.elem_bits);
+    if (by_descriptor) g["smem"] = smem_json(cfg, op, ao, typed ? typed : spec.elem_bits);
     out["operands"].push_back(std::move(g));
   }
   out["compare"] = json::array();

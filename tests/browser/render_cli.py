@@ -144,12 +144,19 @@ rc, _, _ = run("render", "--atom", "SM90_64x256x16_F32F16F16_SS", "--atom-layout
 html, d = page_data(path)
 check(rc == 0 and [d["operands"][k]["smem"]["swizzle"] for k in (1, 2)] == ["32B", "32B"] and "smem" not in d["operands"][0],
       "wgmma tile 64 x 256 x 16: A and B default to 32B (the widest a 16-deep tile takes), C has no shared tile")
+# Operands read through a descriptor get no per-thread access analysis (nor its value limit); C keeps it.
+acc = [d["operands"][k]["access"] for k in range(3)]
+check(rc == 0 and all("through its descriptor" in acc[k].get("error", "") for k in (1, 2))
+      and "error" not in acc[0] and "shared" in acc[0],
+      f"wgmma SS: A and B read through descriptors, C analysed: {[a.get('error', 'analysed') for a in acc]}")
 path = os.path.join(work, "wgmma_rs.html")
 rc, _, _ = run("render", "--atom", "SM90_64x128x16_F32F16F16_RS", "--atom-layout", "(1,1,1)", "--tile", "64", "128",
                "64", "-o", path)
 html, d = page_data(path)
 check(rc == 0 and "smem" not in d["operands"][1] and d["operands"][2]["smem"]["swizzle"] == "128B",
       "wgmma RS: only B has a shared tile (128B K-major)")
+check("error" not in d["operands"][1]["access"] and "through its descriptor" in d["operands"][2]["access"].get("error", ""),
+      "wgmma RS: A (registers) analysed, B read through its descriptor")
 
 # User errors: exit 1 and a message.
 for args, msg in [(["--layout", "(4,2:(1,64)"], "position 4"),
