@@ -8,6 +8,7 @@
 
 #include "render.hpp"
 
+#include "hopper_cli.hpp"
 #include "mma_cli.hpp"
 #include "ops.hpp"
 
@@ -909,7 +910,7 @@ std::string render_page(nlohmann::json const& state, nlohmann::json const& data,
                                                         : std::string("layout playground"));
   // What the inputs offer: the ops, the MMA atoms and presets, the copy atoms; and whether the
   // library is in the page (live inputs).
-  nlohmann::json catalog = {{"ops", op_names()}, {"atoms", mma_atom_names()}, {"presets", {"step1", "step4"}},
+  nlohmann::json catalog = {{"ops", op_names()}, {"atoms", mma_atom_names()}, {"presets", {"step1", "step4", kHopperPreset}},
                             {"copy_atoms", {"cp_async:4", "cp_async:8", "cp_async:16", "universal:32", "universal:64",
                                             "universal:128", "ldmatrix:x1", "ldmatrix:x2", "ldmatrix:x4", "ldmatrix:x4t"}},
                             {"live", !wasm.wasm.empty()}};

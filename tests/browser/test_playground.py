@@ -287,6 +287,13 @@ try:
     hover_cell("C", 66, 66)
     driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(os.path.join(shots, "playground_step1.png"))
+    # Kernel 05's configuration: its shared tiles, descriptors and TMA boxes as `explain --preset hopper` says.
+    choose("in-preset", "hopper")
+    pre = driver.execute_script("return [...document.querySelectorAll('pre')].map(p => p.textContent).join('\\n')")
+    cli = tessera("explain", "--preset", "hopper", "--operand", "C")
+    lines = [l.strip() for l in cli.splitlines() if "LBO" in l or "boxDim" in l]
+    check(grid("C") == (128, 256) and lines and all(l in pre for l in lines),
+          f"hopper preset: C {grid('C')}, the CLI's descriptor and box lines on the page ({len(lines)} lines)")
     choose("in-preset", "")
     typed("in-atom", "SM90_64x256x16_F32F16F16_SS")
     typed("in-atom_layout", "(1,1,1)")
