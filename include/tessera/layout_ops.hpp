@@ -80,12 +80,15 @@ TESSERA_HD constexpr Layout downcast(Layout const& l, int64_t n) {
   auto unit = [&l](int i) {
     return !l.stride.tup[i] && !l.stride.dyn[i] && abs64(l.stride.v[i]) == 1;
   };
-  bool adjacent = false;
-  for (int i = 0; i < l.stride.n; ++i) adjacent |= unit(i);
+  bool adjacent = false, runtime_unit = false;
+  for (int i = 0; i < l.stride.n; ++i) {
+    adjacent |= unit(i);
+    runtime_unit |= !l.stride.tup[i] && l.stride.dyn[i] && abs64(l.stride.v[i]) == 1;
+  }
   if (n < 1 || !adjacent) {
     Text t;
-    t << "downcast: " << cute_form(l) << " needs a static stride-1 mode and a positive factor, got "
-      << n;
+    t << "downcast: " << l << " needs a stride-1 mode and a positive factor, got " << n;
+    if (runtime_unit) t << " (its stride 1 is a run-time integer, which CuTe cannot know is 1)";
     fail(t);
   }
   Layout r = l;
