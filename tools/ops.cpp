@@ -357,11 +357,14 @@ OpResult run_op(std::string const& op, json const& args, bool runtime) {
   }
   if (op == "max_common_vector") {
     need(args, 2, 2, op);
-    return of_integer(max_common_vector(plain_arg(args[0], op, "the layout"), plain_arg(args[1], op, "the layout")));
+    OpResult r = of_integer(max_common_vector(plain_arg(args[0], op, "the layout"), plain_arg(args[1], op, "the layout")));
+    r.cute = "_" + r.cute;  // a vector width is a static integer in CuTe
+    return r;
   }
   if (op == "make_ordered_layout") {
     need(args, 2, 2, op);
-    return of_layout(make_ordered_layout(parse_int_tuple(text_of(args[0])), parse_int_tuple(text_of(args[1]))));
+    return of_layout(make_ordered_layout(parse_int_tuple(text_of(args[0]), bare_runtime),
+                                         parse_int_tuple(text_of(args[1]), bare_runtime)));
   }
   if (op == "compact_col_major" || op == "compact_row_major") {
     need(args, 1, 1, op);
@@ -370,7 +373,7 @@ OpResult run_op(std::string const& op, json const& args, bool runtime) {
   }
   if (op == "tile_to_shape") {  // [block, shape] or [block, shape, "col"|"row"]
     need(args, 2, 3, op);
-    IntTuple shape = parse_int_tuple(text_of(args[1]));
+    IntTuple shape = parse_int_tuple(text_of(args[1]), bare_runtime);
     std::string order = args.size() == 3 ? text_of(args[2]) : "col";
     if (order != "col" && order != "row")
       throw std::invalid_argument("tile_to_shape: the order is \"col\" or \"row\", not " + order);

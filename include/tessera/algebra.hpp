@@ -306,7 +306,8 @@ TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Lay
           << rest_shape.v << " of " << b;
         fail(m);
       }
-      if (s.v != 1 && s.v % step.v != 0 && new_shape.v != rest_shape.v) {  // (a run-time extent 1 holds one element)
+      // (r >= s keeps one element, a run-time extent 1 where CuTe cannot see it is 1: not a check)
+      if (step.v < s.v && s.v % step.v != 0 && new_shape.v != rest_shape.v) {
         Text m;
         m << "composition: stride " << step.v << " of " << b << " does not divide shape " << s.v
           << " of " << a << ", so B must end inside that mode, but it needs " << rest_shape.v
@@ -368,7 +369,11 @@ TESSERA_HD constexpr Layout complement_impl(Layout const& a, IntTuple const& cot
   Int covered{1};  // A's modes so far cover [0, covered) with gaps of the earlier results
   for (int i = 0; i < m.n; ++i) {
     Int s = m.shape(i), d = m.stride(i);
-    if (d.v == 0 || s.v == 1) continue;
+    // filter left no static 0 stride and no static extent 1. A run-time extent 1 is a mode as any
+    // other, as in CuTe (it leaves the gap below its stride to the complement): complement(1:4, 8)
+    // = (4,2):(_1,4) where complement(_1:_4, 8) = 8:_1; both are complements. A run-time stride
+    // 0 is passed over (CuTe would make an extent 0 of it).
+    if (d.v == 0) continue;
     if (d.v < covered.v) {
       Text t;
       t << "complement: " << a << " is not injective: mode " << s.v << ':' << d.v
@@ -417,16 +422,16 @@ namespace detail {
 // the shape) and the order of the modes by stride (stable: ties keep their order).
 struct SortedModes {
   Modes m;
-  int64_t pre[kMaxNodes] = {};
+  Int pre[kMaxNodes] = {};
   int order[kMaxNodes] = {};
 };
 TESSERA_HD constexpr SortedModes sorted_by_stride(Layout const& a) {
   SortedModes r;
   r.m = leaves(coalesce(a));
-  int64_t p = 1;
+  Int p{1};
   for (int i = 0; i < r.m.n; ++i) {
     r.pre[i] = p;
-    p = checked_mul(p, r.m.s[i]);
+    p = p * r.m.shape(i);
     r.order[i] = i;
   }
   for (int i = 1; i < r.m.n; ++i)  // insertion sort by stride
@@ -441,16 +446,17 @@ TESSERA_HD constexpr SortedModes sorted_by_stride(Layout const& a) {
 // right_inverse: the largest R with A(R(i)) = i. right_inverse((4,2):(2,1)) = (2,4):(4,1)
 // Over coalesce(A)'s modes by increasing stride, keep each mode whose stride is the offset reached
 // so far (starting at 1) and give it its index stride; modes that do not continue the chain
-// (stride 0, gaps, overlaps) are passed over.
+// (stride 0, gaps, overlaps) are passed over. As in CuTe, the chain is followed only over static
+// strides and static offsets: a run-time stride is passed over, and a run-time extent ends it.
 TESSERA_HD constexpr Layout right_inverse(Layout const& a) {
   detail::SortedModes sm = detail::sorted_by_stride(a);
   Modes r;
-  int64_t next = 1;  // the offset the inverse must reach next
+  Int next{1};  // the offset the inverse must reach next
   for (int k = 0; k < sm.m.n; ++k) {
     int i = sm.order[k];
-    if (sm.m.d[i] != next) continue;
-    r.push(sm.m.s[i], sm.pre[i]);
-    next = checked_mul(sm.m.s[i], sm.m.d[i]);
+    if (next.dyn || sm.m.dd[i] || sm.m.d[i] != next.v) continue;
+    r.push(sm.m.shape(i), sm.pre[i]);
+    next = sm.m.shape(i) * sm.m.stride(i);
   }
   return coalesce(r.layout());
 }
@@ -484,7 +490,7 @@ TESSERA_HD constexpr Layout left_inverse(Layout const& a) {
       fail(m);
     }
     r.s[r.n - 1] = d / reached;  // the gap before this mode ..
-    r.push(1, sm.pre[i]);        // .. then the mode itself, extent set by the next one
+    r.push(1, sm.pre[i].v);      // .. then the mode itself, extent set by the next one
     reached = d;
   }
   r.s[r.n - 1] = sm.m.s[sm.order[sm.m.n - 1]];

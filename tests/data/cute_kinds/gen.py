@@ -1,13 +1,14 @@
 # Writes ../cute_kinds_cases.json: what CuTe's C++ prints for layout ops and TiledMMA partitions
 # when the operands' integers are static (Int<4>), run-time (int) or mixed. Run by hand, not in CI:
 #   python3 gen.py /tmp/cute      (a CUTLASS checkout with include/, CUDA's cccl headers installed)
+#   python3 gen.py /tmp/cute --ops   (only the "layout_ops" list: nullspace, upcast, .. tile_to_shape)
 # It writes one C++ program per batch with every case on its own line, compiles it with g++ against
 # CuTe's headers, drops the cases the compiler rejects (CuTe has no dynamic-stride complement of
 # rank > 1, for one) and records what the rest print. Operands are written in CuTe's form: _4 is
 # static, a bare 4 run-time.
 import json, random, re, subprocess, sys, os
 
-CUTE = sys.argv[1] if len(sys.argv) > 1 else '/tmp/cute'
+CUTE = next((a for a in sys.argv[1:] if not a.startswith('--')), '/tmp/cute')
 WORK = os.path.join(CUTE, 'kinds')
 os.makedirs(WORK, exist_ok=True)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -76,6 +77,62 @@ def layout_cases():
                     args.append(t); exprs.append(e)
                 out.append({'id': '%s_%s' % (c['id'], ''.join(ks)), 'op': op, 'args': args,
                             'expr': '%s(%s)' % (op, ','.join(exprs))})
+    return out
+
+# The layout constructions beside the core algebra, a few operands each, with the same kinds.
+# Each entry: op, tessera args (layouts and shapes in notation, integers as they are), and the C++
+# call with {0}, {1} for the operands. Kinds name the notation operands only.
+BITS = {8: 'uint8_t', 16: 'uint16_t', 32: 'uint32_t', 64: 'uint64_t'}
+NEW_OPS = [
+  ('nullspace', ['(2,2,2):(1,0,2)'], 'nullspace({0})'),
+  ('nullspace', ['(7,5,16):(3,1,0)'], 'nullspace({0})'),
+  ('nullspace', ['(4,(1,3)):(0,(0,4))'], 'nullspace({0})'),
+  ('nullspace', ['(4,1,3):(1,0,0)'], 'nullspace({0})'),
+  ('upcast', ['(4,8):(1,4)', 2], 'upcast<2>({0})'),
+  ('upcast', ['(8,(2,4)):(2,(16,64))', 4], 'upcast<4>({0})'),
+  ('upcast', ['(16,4):(4,64)', 2], 'upcast<2>({0})'),
+  ('upcast', ['(3,4):(0,8)', 4], 'upcast<4>({0})'),
+  ('downcast', ['(4,8):(1,4)', 2], 'downcast<2>({0})'),
+  ('downcast', ['(2,(4,2)):(8,(1,32))', 4], 'downcast<4>({0})'),
+  ('downcast', ['(4,3):(1,0)', 2], 'downcast<2>({0})'),
+  ('recast_layout', ['(4,8):(1,4)', 16, 32], 'recast_layout<uint16_t,uint32_t>({0})'),
+  ('recast_layout', ['(8,(2,4)):(4,(32,64))', 32, 8], 'recast_layout<uint32_t,uint8_t>({0})'),
+  ('recast_layout', ['(4,8):(1,8)', 8, 64], 'recast_layout<uint8_t,uint64_t>({0})'),
+  ('max_common_layout', ['(4,8):(1,4)', '(4,8):(1,4)'], 'max_common_layout({0},{1})'),
+  ('max_common_layout', ['(4,8):(1,4)', '(4,8):(8,1)'], 'max_common_layout({0},{1})'),
+  ('max_common_layout', ['(8,(2,4)):(1,(8,16))', '32:1'], 'max_common_layout({0},{1})'),
+  ('max_common_layout', ['(2,4):(4,1)', '(2,4):(4,1)'], 'max_common_layout({0},{1})'),
+  ('max_common_vector', ['(4,8):(1,4)', '(4,8):(1,4)'], 'max_common_vector({0},{1})'),
+  ('max_common_vector', ['(8,(2,4)):(1,(8,16))', '32:1'], 'max_common_vector({0},{1})'),
+  ('max_common_vector', ['(2,4):(4,1)', '(2,4):(4,1)'], 'max_common_vector({0},{1})'),
+  ('make_ordered_layout', ['(2,3,4)', '(1,2,0)'], 'make_ordered_layout({0},{1})'),
+  ('make_ordered_layout', ['(2,2,2,2)', '(0,2,3,1)'], 'make_ordered_layout({0},{1})'),
+  ('make_ordered_layout', ['(2,(3,4),5)', '(2,(1,0),3)'], 'make_ordered_layout({0},{1})'),
+  ('make_ordered_layout', ['(2,1,4)', '(1,0,2)'], 'make_ordered_layout({0},{1})'),
+  ('make_layout_like', ['(2,3,4):(12,1,3)'], 'make_layout_like({0})'),
+  ('make_layout_like', ['(4,3):(0,5)'], 'make_layout_like({0})'),
+  ('make_layout_like', ['(2,2,2,2):(0,2,4,1)'], 'make_layout_like({0})'),
+  ('make_layout_like', ['(2,(3,4)):(1,(8,2))'], 'make_layout_like({0})'),
+  ('tile_to_shape', ['(2,2):(1,2)', '(4,6)'], 'tile_to_shape({0},{1})'),
+  ('tile_to_shape', ['(2,4):(4,1)', '(8,8)'], 'tile_to_shape({0},{1})'),
+  ('tile_to_shape', ['4:1', '(8,3)'], 'tile_to_shape({0},{1})'),
+  ('tile_to_shape', ['(2,2):(1,2)', '(4,6)', 'row'], 'tile_to_shape({0},{1},GenRowMajor{{}})'),
+]
+
+def new_op_cases():
+    out = []
+    for n, (op, args, call) in enumerate(NEW_OPS):
+        ops = [a for a in args if isinstance(a, str) and a not in ('row', 'col')]
+        for ks in ([(k,) for k in 'SDM'] if len(ops) == 1 else [(a, b) for a in 'SDM' for b in 'SD']):
+            targs, exprs = [], []
+            for a, kk in zip(ops, ks):
+                if ':' not in a and kk == 'M': kk = 'D'
+                t, e = operand(a, kk)
+                targs.append(t); exprs.append(e)
+            if len(ops) == 2 and ':' not in ops[0] and ks[0] == 'M': continue  # same as D
+            out.append({'id': 'k_%s_%02d_%s' % (op, n, ''.join(ks)), 'op': op,
+                        'args': targs + [a for a in args if not (isinstance(a, str) and a not in ('row', 'col'))],
+                        'expr': call.format(*exprs)})
     return out
 
 MMA = {
@@ -173,6 +230,22 @@ def run(cases, tag):
         kept.append(c)
     return kept, len(dead)
 
+def write(data):
+    with open(os.path.join(HERE, '..', 'cute_kinds_cases.json'), 'w') as f:
+        f.write('{"format": %s,\n "generator": %s,\n' % (json.dumps(data['format']), json.dumps(data['generator'])))
+        for key in ('layout', 'layout_ops', 'tiledmma'):
+            f.write(' "%s": [\n' % key + ',\n'.join('  ' + json.dumps(c) for c in data[key]) + '\n ]' +
+                    (',\n' if key != 'tiledmma' else '}\n'))
+
+if __name__ == '__main__' and '--ops' in sys.argv:  # only the constructions: the "layout_ops" list
+    path = os.path.join(HERE, '..', 'cute_kinds_cases.json')
+    data = json.load(open(path))
+    ops, od = run(new_op_cases(), 'ops')
+    sys.stderr.write('ops: %d kept, %d rejected by C++\n' % (len(ops), od))
+    data['layout_ops'] = ops
+    write(data)
+    raise SystemExit(0)
+
 if __name__ == '__main__':
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(2) as pool:  # the two programs compile in parallel
@@ -180,12 +253,8 @@ if __name__ == '__main__':
         jm = pool.submit(run, tiledmma_cases(), 'mma')
         (lay, ld), (mma, md) = jl.result(), jm.result()
     sys.stderr.write('layout: %d kept, %d rejected by C++; tiledmma: %d kept, %d rejected\n' % (len(lay), ld, len(mma), md))
-    out = {'format': 'tests/data/README.md (cute_kinds_cases.json)',
+    path = os.path.join(HERE, '..', 'cute_kinds_cases.json')
+    old = json.load(open(path)) if os.path.exists(path) else {}
+    write({'format': 'tests/data/README.md (cute_kinds_cases.json)',
            'generator': 'tests/data/cute_kinds/gen.py: CuTe C++ headers, g++ -std=c++20',
-           'layout': lay, 'tiledmma': mma}
-    with open(os.path.join(HERE, '..', 'cute_kinds_cases.json'), 'w') as f:
-        f.write('{"format": %s,\n "generator": %s,\n "layout": [\n' % (json.dumps(out['format']), json.dumps(out['generator'])))
-        f.write(',\n'.join('  ' + json.dumps(c) for c in lay))
-        f.write('\n ],\n "tiledmma": [\n')
-        f.write(',\n'.join('  ' + json.dumps(c) for c in mma))
-        f.write('\n ]}\n')
+           'layout': lay, 'layout_ops': old.get('layout_ops', []), 'tiledmma': mma})
