@@ -744,34 +744,32 @@ TESSERA_HD inline void axpby(float alpha, Fragment<T, N> const& acc, float beta,
     static_assert(kMode >= 0 && kGroup % kVec == 0,
                   "axpby<128>: the fragment's values must come in runs of 16 bytes along one mode of the tensor, "
                   "each starting at a multiple of 16 bytes");
-    {
-      bool vec = d.stride(unit_coord<Dst::kRank>(kMode)) == 1 && reinterpret_cast<uintptr_t>(d.ptr) % 16 == 0 &&
-                 pred.all_inside();
+    bool vec = d.stride(unit_coord<Dst::kRank>(kMode)) == 1 && reinterpret_cast<uintptr_t>(d.ptr) % 16 == 0 &&
+               pred.all_inside();
 TESSERA_UNROLL
-      for (int j = 0; j < Dst::kRank; ++j)
-        if (j != kMode) vec = vec && d.stride(unit_coord<Dst::kRank>(j)) % kVec == 0;
-      if (vec) {
-        struct alignas(16) Pack { Out x[kVec]; };
-        T a[N];
+    for (int j = 0; j < Dst::kRank; ++j)
+      if (j != kMode) vec = vec && d.stride(unit_coord<Dst::kRank>(j)) % kVec == 0;
+    if (vec) {
+      struct alignas(16) Pack { Out x[kVec]; };
+      T a[N];
 TESSERA_UNROLL
-        for (int v = 0; v < N; ++v) a[v] = acc(v);
+      for (int v = 0; v < N; ++v) a[v] = acc(v);
 TESSERA_NO_UNROLL
-        for (int v0 = 0; v0 < N; v0 += kGroup) {
+      for (int v0 = 0; v0 < N; v0 += kGroup) {
 TESSERA_UNROLL
-          for (int i = 0; i < kGroup; i += kVec) {
-            Pack* out = reinterpret_cast<Pack*>(&d(v0 + i));
-            Pack r;
-            if (beta != 0.0f) r = *out;
+        for (int i = 0; i < kGroup; i += kVec) {
+          Pack* out = reinterpret_cast<Pack*>(&d(v0 + i));
+          Pack r;
+          if (beta != 0.0f) r = *out;
 TESSERA_UNROLL
-            for (int e = 0; e < kVec; ++e)
-              r.x[e] = Out(beta == 0.0f ? alpha * a[i + e] : alpha * a[i + e] + beta * float(r.x[e]));
-            *out = r;
-          }
-TESSERA_UNROLL
-          for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];
+          for (int e = 0; e < kVec; ++e)
+            r.x[e] = Out(beta == 0.0f ? alpha * a[i + e] : alpha * a[i + e] + beta * float(r.x[e]));
+          *out = r;
         }
-        return;
+TESSERA_UNROLL
+        for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];
       }
+      return;
     }
   }
   T a[N];
