@@ -7,7 +7,7 @@
 namespace tessera::ladder {
 namespace {
 
-struct Step1 {
+struct SimtGlobalCfg {
   static constexpr TiledMMA kMma = presets::step1();
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
   static constexpr int kThreads = 256;
@@ -114,7 +114,7 @@ gemm_01_hand(GemmArgs p) {
 }  // namespace
 
 cudaError_t launch_01_hand(GemmArgs const& p, cudaStream_t stream) {
-  using Cfg = Step1;
+  using Cfg = SimtGlobalCfg;
   dim3 grid(unsigned(ceil_div(p.m, Cfg::kBM)), unsigned(ceil_div(p.n, Cfg::kBN)));
   gemm_01_hand<Cfg><<<grid, Cfg::kThreads, 0, stream>>>(p);
   return cudaGetLastError();

@@ -39,7 +39,7 @@ TESSERA_HD constexpr CopyPlan make_plan(CopyKind kind, Layout const& tile) {
 }
 
 template <CopyKind kCopyA, CopyKind kCopyB>
-struct Seed004 {
+struct SimtCpAsyncCfg {
   static constexpr TiledMMA kMma = presets::step1();
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
   static constexpr int kThreads = 256;
@@ -168,7 +168,7 @@ gemm_02_hand(GemmArgs p) {
 
 template <CopyKind kA, CopyKind kB>
 cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
-  using Cfg = Seed004<kA, kB>;
+  using Cfg = SimtCpAsyncCfg<kA, kB>;
   dim3 grid(unsigned(ceil_div(p.m, Cfg::kBM)), unsigned(ceil_div(p.n, Cfg::kBN)));
   gemm_02_hand<Cfg><<<grid, Cfg::kThreads, 0, stream>>>(p);
   return cudaGetLastError();

@@ -50,7 +50,7 @@ struct Shape {
 using DefaultShape = Shape<128, 128, 32, 3, 2>;
 
 template <CopyKind kCopyA, CopyKind kCopyB, class S = DefaultShape>
-struct SimtHopper {
+struct SimtPipelinedCfg {
   static constexpr int64_t kBM = S::kBM, kBN = S::kBN, kBK = S::kBK;
   static constexpr int kStages = S::kStages;
   static constexpr int kThreads = 256;
@@ -347,7 +347,7 @@ gemm_03_kernel(GemmArgsC args) {
 
 template <CopyKind kA, CopyKind kB, class S = DefaultShape>
 cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
-  using Cfg = SimtHopper<kA, kB, S>;
+  using Cfg = SimtPipelinedCfg<kA, kB, S>;
   GemmArgs const& p = args.p;
   if (ceil_div(p.k, Cfg::kBK) > INT32_MAX) return cudaErrorInvalidValue;  // k-tiles count in int
   auto kernel = gemm_03_kernel<Cfg>;
