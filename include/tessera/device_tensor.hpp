@@ -719,6 +719,25 @@ TESSERA_HD constexpr int aligned_runs_mode(CoordLayout<R> const& c, int64_t n) {
   return -1;
 }
 
+// The accumulators in groups of kGroup values: body(v0, a) with a[0..kGroup) holding values
+// v0.. of acc.
+// NOTE: a loop over the groups, not unrolled: the body uses a[i] with constant indices, then the
+// values still to come move down by kGroup (register moves; a register array indexed at run time
+// would go to local memory). Fully unrolled, 64-128 predicated read-modify-writes were the largest
+// part of a kernel's cicc and ptxas time.
+template <int kGroup, class T, int N, class Body>
+TESSERA_HD inline void for_each_group(Fragment<T, N> const& acc, Body const& body) {
+  T a[N];
+TESSERA_UNROLL
+  for (int v = 0; v < N; ++v) a[v] = acc(v);
+TESSERA_NO_UNROLL
+  for (int v0 = 0; v0 < N; v0 += kGroup) {
+    body(v0, a);
+TESSERA_UNROLL
+    for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];
+  }
+}
+
 // The epilogue: D(v) = alpha * acc(v) + beta * D(v) where pred(v) is inside the tensor; with
 // beta == 0, D is not read (BLAS: it may hold NaN).
 // axpby<128>: 16-byte stores where they are exact. The fragment's values must come in aligned
@@ -727,10 +746,6 @@ TESSERA_HD constexpr int aligned_runs_mode(CoordLayout<R> const& c, int64_t n) {
 // fragment must be inside the tensor (tested once per call), else it stores element by element.
 // NOTE: opt-in, not automatic: the vector path's registers made step 2's kernel (capped at 128
 // registers) spill 8 bytes.
-// NOTE: a loop over groups of 16 values, not unrolled: the body handles values a[0..16) with
-// constant indices, then the values still to store move down by 16 (register moves; a register
-// array indexed at run time would go to local memory). Fully unrolled, 64-128 predicated
-// read-modify-writes were the largest part of a kernel's cicc and ptxas time.
 template <int kStoreBits = 0, class T, int N, class Dst, class Pred>
 TESSERA_HD inline void axpby(float alpha, Fragment<T, N> const& acc, float beta, Dst const& d,
                              Pred const& pred) {
@@ -751,11 +766,7 @@ TESSERA_UNROLL
       if (j != kMode) vec = vec && d.stride(unit_coord<Dst::kRank>(j)) % kVec == 0;
     if (vec) {
       struct alignas(16) Pack { Out x[kVec]; };
-      T a[N];
-TESSERA_UNROLL
-      for (int v = 0; v < N; ++v) a[v] = acc(v);
-TESSERA_NO_UNROLL
-      for (int v0 = 0; v0 < N; v0 += kGroup) {
+      for_each_group<kGroup>(acc, [&](int v0, T const (&a)[N]) {
 TESSERA_UNROLL
         for (int i = 0; i < kGroup; i += kVec) {
           Pack* out = reinterpret_cast<Pack*>(&d(v0 + i));
@@ -766,17 +777,11 @@ TESSERA_UNROLL
             r.x[e] = Out(beta == 0.0f ? alpha * a[i + e] : alpha * a[i + e] + beta * float(r.x[e]));
           *out = r;
         }
-TESSERA_UNROLL
-        for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];
-      }
+      });
       return;
     }
   }
-  T a[N];
-TESSERA_UNROLL
-  for (int v = 0; v < N; ++v) a[v] = acc(v);
-TESSERA_NO_UNROLL
-  for (int v0 = 0; v0 < N; v0 += kGroup) {
+  for_each_group<kGroup>(acc, [&](int v0, T const (&a)[N]) {
 TESSERA_UNROLL
     for (int i = 0; i < kGroup; ++i)
       if (pred.inside(v0 + i)) {
@@ -784,9 +789,7 @@ TESSERA_UNROLL
         using Out = std::remove_cvref_t<decltype(x)>;
         x = Out(beta == 0.0f ? alpha * a[i] : alpha * a[i] + beta * float(x));
       }
-TESSERA_UNROLL
-    for (int i = 0; i + kGroup < N; ++i) a[i] = a[i + kGroup];
-  }
+  });
 }
 
 }  // namespace tessera
