@@ -31,7 +31,7 @@ std::string simulate(StreamK const& w) {
   for (int64_t g = 0; g < w.clusters; ++g) {
     const Walk walk = w.walk(g);
     int segments = 0;
-    for (Segment s = walk.first(); s.valid(); s = walk.next(s)) {
+    for (Segment s = w.first(walk); s.valid(); s = w.next(walk, s)) {
       if (++segments > 1000000) return "a walk does not end";
       if (s.tile >= w.tiles || s.k_begin >= s.k_end || s.k_end > w.k_tiles) say("a segment out of range");
       for (int64_t k = s.k_begin; k < s.k_end && s.tile < w.tiles; ++k) ++done[size_t(s.tile * w.k_tiles + k)];
@@ -44,7 +44,7 @@ std::string simulate(StreamK const& w) {
       }
       // an owner adds clusters g+1 .. last_piece(s): their pieces must cover k_end .. k_tiles
       int64_t covered = s.k_end;
-      for (int64_t q = g + 1; q <= walk.last_piece(s); ++q) {
+      for (int64_t q = g + 1; q <= w.last_piece(walk, s); ++q) {
         const Segment p = w.walk(q).streamed;
         if (!p.valid() || p.tile != s.tile || p.k_begin != covered) say("an owner adds a piece that does not continue its tile");
         covered = p.k_end;
@@ -105,7 +105,7 @@ TEST(StreamK, Choice) {
   EXPECT_EQ(w.dp_tiles, 0);
   EXPECT_EQ(w.begin(1), 3);
   EXPECT_EQ(w.begin(4), 15);
-  EXPECT_EQ(w.walk(0).last_piece(w.walk(0).first()), 4);  // tile 0: clusters 1-4 hold the rest
+  EXPECT_EQ(w.last_piece(w.walk(0), w.first(w.walk(0))), 4);  // tile 0: clusters 1-4 hold the rest
   // 5120 x 5120 x 4096: 400 tiles, 6.06 waves: 5 waves whole, 70 tiles streamed.
   w = make_stream_k(400, 64, 66);
   EXPECT_TRUE(w.streams());

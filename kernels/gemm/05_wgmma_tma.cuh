@@ -222,11 +222,10 @@ __device__ __forceinline__ void load_stage(void const* map_a, void const* map_b,
   copy(TmaLoad<Cfg::template B<kBK>::kTma>{map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
 }
 
-// Stream-K: consumer warpgroup `consumer` of CTA `rank` of cluster `cluster`: its slot of partial sums.
+// Stream-K: the slot of partial sums of consumer warpgroup `consumer` of CTA `rank` of a cluster.
 template <class Cfg>
-__device__ __forceinline__ PartialSlot<128, 128> partial_slot(Params05 const& p, int64_t cluster, int rank, int consumer) {
-  const int64_t slot = (cluster * Cfg::kCluster + rank) * Cfg::kConsumers + consumer;
-  return {reinterpret_cast<float4*>(p.partials) + slot * 128 * 128 / 4, p.flags + slot};
+__device__ __forceinline__ int64_t partial_slot(int64_t cluster, int rank, int consumer) {
+  return (cluster * Cfg::kCluster + rank) * Cfg::kConsumers + consumer;
 }
 
 // Consumer: the k-loop over one C tile for one pair of operand majors (the transposes are
@@ -286,7 +285,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (threadIdx.x == 0) {
       PipelineState<kStages> write;
       const Walk walk = p.work.walk(cluster);
-      for (Segment s = walk.first(); s.valid(); s = walk.next(s)) {
+      for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
         const auto [cm, tn] = grouped_tile<int32_t>(s.tile, int32_t(cluster_rows), int32_t(p.tiles_n), Cfg::kGroupM);
         const int64_t tm = cm * Cfg::kCluster + rank;
         for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
@@ -313,7 +312,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     PipelineState<kStages> read;
     float acc[128];
     const Walk walk = p.work.walk(cluster);
-    for (Segment s = walk.first(); s.valid(); s = walk.next(s)) {
+    for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
       const auto [cm, tn] = grouped_tile<int32_t>(s.tile, int32_t(cluster_rows), int32_t(p.tiles_n), Cfg::kGroupM);
       const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
       const int64_t k_tiles = s.k_end - s.k_begin;
@@ -327,20 +326,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         else mainloop<Cfg, false, false>(acc, k_tiles, pipe, smem, read, consumer);
       }
       // Stream-K: a piece without k-tile 0 hands its sums to the tile's owner; the owner adds the
-      // pieces of the clusters after it (their first segments) before it stores C.
+      // pieces of the clusters after it (their first segments) as it stores C.
       const int t = threadIdx.x % 128;
+      const PartialSums<128, 128> partials{p.partials, p.flags};
       if (!s.owner()) {
-        partial_slot<Cfg>(p, cluster, rank, consumer).publish(acc, t, 1 + consumer);
+        partials.publish(partial_slot<Cfg>(cluster, rank, consumer), acc, t, 1 + consumer);
         continue;
       }
-      for (int32_t q = int32_t(cluster) + 1, last = walk.last_piece(s); q <= last; ++q)
-        partial_slot<Cfg>(p, q, rank, consumer).add_to(acc, t, 1 + consumer);
+      const int64_t last = p.work.last_piece(walk, s);
+      const PartialSums<128, 128> pieces =
+          last == cluster ? partials
+                          : partials.pieces(partial_slot<Cfg>(cluster + 1, rank, consumer), partial_slot<Cfg>(last, rank, consumer),
+                                            Cfg::kCluster * Cfg::kConsumers, t, 1 + consumer);
 
       uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
       if (Cfg::kBits == 16 && p.tma_store)
-        epilogue_tma<Cfg>(acc, buf, consumer, tm * kBM, tn * kBN, p.alpha, &map_c);
+        epilogue_tma<Cfg>(acc, pieces, buf, consumer, tm * kBM, tn * kBN, p.alpha, &map_c);
       else
-        epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * kBM, tn * kBN, p);
+        epilogue<Cfg>(acc, pieces, reinterpret_cast<float*>(buf), consumer, tm * kBM, tn * kBN, p);
     }
     if (threadIdx.x % 128 == 0) tma_store_wait<0>();  // this warpgroup's stores have landed
   }

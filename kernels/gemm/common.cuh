@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <type_traits>
 
 #include <cuda_runtime.h>
@@ -265,9 +266,34 @@ inline size_t packed_bytes(int64_t rows, int64_t k, int64_t elem_bytes) {
   return size_t(ceil_div(rows * (ceil_div(k, vec) * vec) * elem_bytes, int64_t(256)) * 256);
 }
 
-// Memory for packed operands: pieces of the caller's workspace when GemmArgs has one (never an
-// allocation; the ABI checked its size first), else stream-ordered allocations freed on `stream`
-// when the Scratch goes out of scope (after the GEMM's launch: stream order keeps them alive).
+// The library's stream-ordered memory pool on the current device, created on first use. It keeps
+// what it has allocated (release threshold: never), so after the first calls a Scratch is served
+// from memory the pool already holds, without an allocation by the driver; stream order keeps a
+// piece alive for the launches that use it. nullptr when it cannot be made (then the device's
+// default pool serves).
+inline cudaMemPool_t library_pool() {
+  static cudaMemPool_t pools[64] = {};
+  static std::once_flag made[64];
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return nullptr;
+  std::call_once(made[device], [device] {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t pool = nullptr;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) return;
+    uint64_t keep = UINT64_MAX;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    pools[device] = pool;
+  });
+  return pools[device];
+}
+
+// Memory for packed operands and stream-K's partial sums: pieces of the caller's workspace when
+// GemmArgs has one (never an allocation; the ABI checked its size first), else stream-ordered
+// pieces of library_pool() freed on `stream` when the Scratch goes out of scope (after the GEMM's
+// launch: stream order keeps them alive).
 class Scratch {
  public:
   Scratch(GemmArgs const& p, cudaStream_t stream)
@@ -283,7 +309,8 @@ class Scratch {
       *piece = next_, next_ += bytes, left_ -= bytes;
       return cudaSuccess;
     }
-    const cudaError_t e = cudaMallocAsync(piece, bytes, stream_);
+    cudaMemPool_t pool = library_pool();
+    const cudaError_t e = pool ? cudaMallocFromPoolAsync(piece, bytes, pool, stream_) : cudaMallocAsync(piece, bytes, stream_);
     if (e == cudaSuccess) pieces_[owned_++] = *piece;
     return e;
   }

@@ -38,30 +38,14 @@ struct Segment {
   TESSERA_HD constexpr bool owner() const { return k_begin == 0; }  // holds k-tile 0: stores C
 };
 
-struct StreamK;
-
-// Cluster g's walk through its segments: first(), then next(s) while valid. The divisions are
-// done once, when the walk is made, not per tile (in kernel 05 the tile loop runs with 128
-// accumulators live, and a 64-bit division there spills).
+// What cluster g's walk needs beyond the schedule, worked out once when the walk starts (the
+// divisions happen here, not per tile: in kernel 05 the tile loop runs next to 128 live
+// accumulators, where a 64-bit division or a few more live registers spill).
 struct Walk {
-  int32_t g, clusters, dp_tiles, k_tiles;  // (32-bit: see Segment)
-  int64_t end;            // its stream-K range ends before iteration `end`
-  Segment streamed;       // its first stream-K segment (invalid: an empty range)
-  int32_t last_piece_of;  // the last cluster holding a piece of its last segment's tile
-
-  TESSERA_HD constexpr Segment first() const {
-    return g < dp_tiles ? Segment{g, 0, k_tiles} : streamed;
-  }
-  TESSERA_HD constexpr Segment next(Segment const& s) const {
-    if (s.tile < dp_tiles)
-      return s.tile + clusters < dp_tiles ? Segment{s.tile + clusters, 0, k_tiles} : streamed;
-    const int64_t i = (int64_t(s.tile) + 1) * k_tiles;  // a stream-K segment ends its tile or the range
-    if (i >= end) return {};
-    return {s.tile + 1, 0, int32_t(end - i < k_tiles ? end - i : k_tiles)};
-  }
-  // The owner of segment s's tile (this cluster) adds the pieces of clusters g+1 .. last_piece(s):
-  // only the last segment of a range can be an owner whose tile goes on past it.
-  TESSERA_HD constexpr int32_t last_piece(Segment const& s) const { return s.k_end == k_tiles ? g : last_piece_of; }
+  int32_t g;
+  int32_t last_piece;  // the last cluster holding a piece of the tile of g's last segment
+  int64_t end;         // g's stream-K range ends before iteration `end`
+  Segment streamed;    // g's first stream-K segment (invalid: an empty range)
 };
 
 struct StreamK {
@@ -87,10 +71,26 @@ struct StreamK {
   }
   TESSERA_HD constexpr Walk walk(int64_t g) const {
     const int64_t b = begin(g), e = begin(g + 1);
-    // Its last segment's tile ends at iteration tile_end; the pieces after e are other clusters'.
+    // g's last segment's tile ends at iteration tile_end; what lies past e is other clusters'.
     const int64_t tile_end = e > b ? ((e - 1) / k_tiles + 1) * k_tiles : e;
-    return {int32_t(g), int32_t(clusters), int32_t(dp_tiles), int32_t(k_tiles), e, from(b, e),
-            int32_t(tile_end > e ? holder(tile_end - 1) : g)};
+    return {int32_t(g), int32_t(tile_end > e ? holder(tile_end - 1) : g), e, from(b, e)};
+  }
+
+  // Cluster w.g walks first(w), next(w, s), ... while valid.
+  TESSERA_HD constexpr Segment first(Walk const& w) const {
+    return w.g < dp_tiles ? Segment{w.g, 0, int32_t(k_tiles)} : w.streamed;
+  }
+  TESSERA_HD constexpr Segment next(Walk const& w, Segment const& s) const {
+    if (s.tile < dp_tiles)
+      return s.tile + clusters < dp_tiles ? Segment{int32_t(s.tile + clusters), 0, int32_t(k_tiles)} : w.streamed;
+    const int64_t i = (int64_t(s.tile) + 1) * k_tiles;  // a stream-K segment ends its tile or the range
+    if (i >= w.end) return {};
+    return {s.tile + 1, 0, int32_t(w.end - i < k_tiles ? w.end - i : k_tiles)};
+  }
+  // The owner of segment s's tile (cluster w.g) adds the pieces of clusters w.g+1 .. last_piece(w, s)
+  // (none when that is w.g): only the last segment of a range can be an owner whose tile goes on.
+  TESSERA_HD constexpr int32_t last_piece(Walk const& w, Segment const& s) const {
+    return s.k_end == k_tiles ? w.g : w.last_piece;
   }
 };
 
@@ -120,41 +120,49 @@ constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters
 }
 
 #if defined(__CUDACC__)
-// The partial sums of one consumer warpgroup (kThreads threads, kValues accumulators each) in its
-// slot, four values at a time: values 4i..4i+3 of thread t at float4 i * kThreads + t (each
-// 16-byte access of a warp covers 512 consecutive bytes), and the slot's flag.
+// The partial sums of stream-K pieces: a slot per consumer warpgroup of the grid (kThreads threads,
+// kValues accumulators each), value v of thread t at v * kThreads + t (a warp's 32 values are one
+// 128-byte line), and a flag per slot. A piece publishes its accumulators; the tile's owner waits
+// for its pieces' flags and adds their values where it reads its accumulators, in the epilogue
+// (adding into the accumulator registers themselves would make ptxas serialize every wgmma of
+// the kernel, warning C7515).
 template <int kThreads, int kValues>
-struct PartialSlot {
-  static_assert(kValues % 4 == 0, "stream-K: partial sums go in float4s");
-  float4* sums;
-  uint32_t* flag;
+struct PartialSums {
+  float* sums;
+  uint32_t* flags;
+  int64_t first = 0, last = -1, stride = 1;  // the slots an owner adds: first, first + stride, ... <= last
 
-  // Store this thread's accumulators, then (thread 0, after the warpgroup's barrier `bar`) raise
-  // the flag with release semantics at GPU scope.
-  __device__ __forceinline__ void publish(float const (&acc)[kValues], int t, int bar) const {
+  // Store this thread's accumulators in `slot`, then (thread 0, after the warpgroup's barrier
+  // `bar`) raise its flag with release semantics at GPU scope.
+  __device__ __forceinline__ void publish(int64_t slot, float const (&acc)[kValues], int t, int bar) const {
+    float* out = sums + slot * kThreads * kValues + t;
 #pragma unroll
-    for (int i = 0; i < kValues / 4; ++i)
-      __stcg(sums + i * kThreads + t, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+    for (int v = 0; v < kValues; ++v) __stcg(out + v * kThreads, acc[v]);
     __threadfence();
     asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(kThreads) : "memory");
-    if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(1u) : "memory");
+    if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flags + slot), "r"(1u) : "memory");
   }
-  // Wait for the flag (thread 0, acquire at GPU scope; the barrier passes it on), add the sums.
-  __device__ __forceinline__ void add_to(float (&acc)[kValues], int t, int bar) const {
-    if (t == 0) {
-      uint32_t raised = 0;
-      while (true) {
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(raised) : "l"(flag) : "memory");
-        if (raised) break;
-        __nanosleep(64);
+  // The owner's pieces: wait until every slot is published (thread 0 acquires at GPU scope, the
+  // barrier passes it on to the warpgroup).
+  __device__ __forceinline__ PartialSums pieces(int64_t first_slot, int64_t last_slot, int64_t slot_stride, int t,
+                                                int bar) const {
+    if (t == 0)
+      for (int64_t s = first_slot; s <= last_slot; s += slot_stride) {
+        uint32_t raised = 0;
+        while (true) {
+          asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(raised) : "l"(flags + s) : "memory");
+          if (raised) break;
+          __nanosleep(64);
+        }
       }
-    }
     asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(kThreads) : "memory");
-#pragma unroll
-    for (int i = 0; i < kValues / 4; ++i) {
-      const float4 f = __ldcg(sums + i * kThreads + t);
-      acc[4 * i] += f.x, acc[4 * i + 1] += f.y, acc[4 * i + 2] += f.z, acc[4 * i + 3] += f.w;
-    }
+    return {sums, flags, first_slot, last_slot, slot_stride};
+  }
+  // Value v of thread t summed over the pieces (0 when there are none).
+  __device__ __forceinline__ float operator()(int v, int t) const {
+    float x = 0.0f;
+    for (int64_t s = first; s <= last; s += stride) x += __ldcg(sums + (s * kValues + v) * kThreads + t);
+    return x;
   }
 };
 #endif

@@ -3,7 +3,7 @@
 // stream-ordered pool, and a call works only on its stream.
 //
 // For each tensor-core dtype and a problem whose A the kernel must pack (A's pointer off 16-byte
-// alignment), and an aligned one: C_direct from a plain call; then the same call captured on a
+// alignment), an aligned one, and two that kernel 05 runs with stream-K: C_direct from a plain call; then the same call captured on a
 // non-blocking stream into a graph and replayed twice (C_graph), and tessera_gemm_ex with a
 // workspace of exactly tessera_gemm_workspace_size bytes, directly and captured (C_ws). All must
 // equal C_direct bit for bit (the same kernels on the same inputs). Exit status 0 when all passed.
@@ -42,7 +42,10 @@ int main() {
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (Problem pr : {Problem{TESSERA_F16, nullptr, 1000, 512, 300, 1}, Problem{TESSERA_BF16, "05", 777, 640, 256, 1},
                      Problem{TESSERA_TF32, "05", 512, 384, 200, 0}, Problem{TESSERA_F16, "04", 333, 200, 96, 1},
-                     Problem{TESSERA_F16, nullptr, 4096, 256, 512, 0}}) {
+                     Problem{TESSERA_F16, nullptr, 4096, 256, 512, 0},
+                     // kernel 05 with stream-K (16 tiles of long K): partial sums and flags in the
+                     // scratch memory, the flags zeroed by a memset captured with the launch
+                     Problem{TESSERA_F16, nullptr, 1024, 1024, 1024, 0}, Problem{TESSERA_BF16, "05", 1024, 1024, 4096, 1}}) {
     const size_t eb = elem_bytes(pr.d);
     const int64_t lda = pr.m + 8, ldb = pr.k + 8, ldc = pr.m + 8;
     const size_t na = size_t(lda * pr.k + 16), nb = size_t(ldb * pr.n), nc = size_t(ldc * pr.n);
