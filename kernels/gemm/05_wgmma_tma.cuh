@@ -228,6 +228,16 @@ __device__ __forceinline__ int64_t partial_slot(int64_t cluster, int rank, int c
   return (cluster * Cfg::kCluster + rank) * Cfg::kConsumers + consumer;
 }
 
+// Consumer: C tile (tm, tn)'s 64 rows of this consumer from its accumulators, by TMA or not.
+template <class Cfg>
+__device__ __forceinline__ void store_tile(float const (&acc)[128], uint8_t* buf, int consumer, int64_t tm, int64_t tn,
+                                           Params05 const& p, void const* map_c) {
+  if (Cfg::kBits == 16 && p.tma_store)
+    epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p.alpha, map_c);
+  else
+    epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * Cfg::kBM, tn * Cfg::kBN, p);
+}
+
 // Consumer: the k-loop over one C tile for one pair of operand majors (the transposes are
 // immediates of the instruction): wait for a stage, gemm over its k-steps, keep one k-tile of
 // wgmmas in flight, hand the stage before it back to the producers. On return acc holds the tile.
@@ -325,25 +335,27 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         if (p.b_k_major) mainloop<Cfg, false, true>(acc, k_tiles, pipe, smem, read, consumer);
         else mainloop<Cfg, false, false>(acc, k_tiles, pipe, smem, read, consumer);
       }
-      // Stream-K: a piece without k-tile 0 hands its sums to the tile's owner; the owner adds the
-      // pieces of the clusters after it (their first segments) as it stores C.
+      // Stream-K: a piece without k-tile 0 hands its sums to the tile's owner. An owner whose tile
+      // goes on past its range (its range's last segment) adds the pieces of the clusters after it
+      // (their first segments) into a fresh array and stores C from it: adding into acc itself
+      // would feed non-wgmma results into the next tile's wgmmas, and ptxas then serializes every
+      // wgmma of the kernel (warning C7515).
       const int t = threadIdx.x % 128;
       const PartialSums<128, 128> partials{p.partials, p.flags};
+      uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
       if (!s.owner()) {
         partials.publish(partial_slot<Cfg>(cluster, rank, consumer), acc, t, 1 + consumer);
         continue;
       }
       const int64_t last = p.work.last_piece(walk, s);
-      const PartialSums<128, 128> pieces =
-          last == cluster ? partials
-                          : partials.pieces(partial_slot<Cfg>(cluster + 1, rank, consumer), partial_slot<Cfg>(last, rank, consumer),
-                                            Cfg::kCluster * Cfg::kConsumers, t, 1 + consumer);
-
-      uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
-      if (Cfg::kBits == 16 && p.tma_store)
-        epilogue_tma<Cfg>(acc, pieces, buf, consumer, tm * kBM, tn * kBN, p.alpha, &map_c);
-      else
-        epilogue<Cfg>(acc, pieces, reinterpret_cast<float*>(buf), consumer, tm * kBM, tn * kBN, p);
+      if (last != cluster) {
+        float total[128];
+        partials.wait_and_add(total, acc, partial_slot<Cfg>(cluster + 1, rank, consumer),
+                              partial_slot<Cfg>(last, rank, consumer), Cfg::kCluster * Cfg::kConsumers, t, 1 + consumer);
+        store_tile<Cfg>(total, buf, consumer, tm, tn, p, &map_c);
+        break;  // (the last segment of this cluster's range)
+      }
+      store_tile<Cfg>(acc, buf, consumer, tm, tn, p, &map_c);
     }
     if (threadIdx.x % 128 == 0) tma_store_wait<0>();  // this warpgroup's stores have landed
   }

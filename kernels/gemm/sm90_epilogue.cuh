@@ -21,12 +21,11 @@
 
 namespace tessera::ladder {
 
-// One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment plus the
-// stream-K pieces' partial sums (`pieces(v, t)`, stream_k.hpp; 0 without pieces) goes to the
-// shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 rows per
+// One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment goes to
+// the shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 rows per
 // thread along columns, C = chunk + beta * C, predicated on the matrix (identity tensor).
-template <class Cfg, class Pieces, class Params>
-__device__ __forceinline__ void epilogue(float const (&acc)[128], Pieces const& pieces, float* buf, int consumer,
+template <class Cfg, class Params>
+__device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, int consumer,
                                          int64_t m0, int64_t n0, Params const& p) {
   using T = typename Cfg::T;
   using Info = typename Cfg::Info;
@@ -43,7 +42,7 @@ __device__ __forceinline__ void epilogue(float const (&acc)[128], Pieces const& 
 #pragma unroll
     for (int i = 0; i < Cfg::kPerChunk; ++i) {
       const int v = kF.value[j][i];
-      buf[row + kF.row[v] + kLd * (col + kF.col[v])] = p.alpha * (acc[v] + pieces(v, t));
+      buf[row + kF.row[v] + kLd * (col + kF.col[v])] = p.alpha * acc[v];
     }
     ptx::named_barrier_sync(1 + consumer, 128);
     // Copy-out: thread t takes rows 4(t%16).. +3 of columns t/16 + 8i.
@@ -93,8 +92,8 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
 // (transposed: a block's columns are 16-byte runs of the column-major box); one thread stores
 // the box and waits until the store of chunk j - 1 has read its buffer, so the warpgroup can
 // fill it next.
-template <class Cfg, class Pieces>
-__device__ __forceinline__ void epilogue_tma(float const (&acc)[128], Pieces const& pieces, uint8_t* buf, int consumer,
+template <class Cfg>
+__device__ __forceinline__ void epilogue_tma(float const (&acc)[128], uint8_t* buf, int consumer,
                                              int64_t m0, int64_t n0, float alpha,
                                              void const* map_c) {
   using T = typename Cfg::T;
@@ -115,7 +114,7 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[128], Pieces con
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const int v = kB.matrix[j][4 * s + i];
-        regs[i] = pack2<T>(alpha * (acc[v] + pieces(v, t)), alpha * (acc[v + 1] + pieces(v + 1, t)));
+        regs[i] = pack2<T>(alpha * acc[v], alpha * acc[v + 1]);
         if (lane / 8 == i) row = kF.row[v], col = kF.col[v];
       }
       ptx::stmatrix_x4_trans(box + kSwizzle(warp_row + row + Cfg::kStoreColStride * (col + lane % 8)), regs);

@@ -123,14 +123,11 @@ constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters
 // The partial sums of stream-K pieces: a slot per consumer warpgroup of the grid (kThreads threads,
 // kValues accumulators each), value v of thread t at v * kThreads + t (a warp's 32 values are one
 // 128-byte line), and a flag per slot. A piece publishes its accumulators; the tile's owner waits
-// for its pieces' flags and adds their values where it reads its accumulators, in the epilogue
-// (adding into the accumulator registers themselves would make ptxas serialize every wgmma of
-// the kernel, warning C7515).
+// for its pieces' flags and adds them to its own accumulators into a fresh array.
 template <int kThreads, int kValues>
 struct PartialSums {
   float* sums;
   uint32_t* flags;
-  int64_t first = 0, last = -1, stride = 1;  // the slots an owner adds: first, first + stride, ... <= last
 
   // Store this thread's accumulators in `slot`, then (thread 0, after the warpgroup's barrier
   // `bar`) raise its flag with release semantics at GPU scope.
@@ -142,12 +139,13 @@ struct PartialSums {
     asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(kThreads) : "memory");
     if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flags + slot), "r"(1u) : "memory");
   }
-  // The owner's pieces: wait until every slot is published (thread 0 acquires at GPU scope, the
-  // barrier passes it on to the warpgroup).
-  __device__ __forceinline__ PartialSums pieces(int64_t first_slot, int64_t last_slot, int64_t slot_stride, int t,
-                                                int bar) const {
+  // total = acc + the slots first, first + stride, ... <= last, once each is published (thread 0
+  // acquires the flags at GPU scope, the barrier passes that on to the warpgroup). Per slot the
+  // thread's kValues loads are independent: one round of L2 latency per piece.
+  __device__ __forceinline__ void wait_and_add(float (&total)[kValues], float const (&acc)[kValues], int64_t first,
+                                               int64_t last, int64_t stride, int t, int bar) const {
     if (t == 0)
-      for (int64_t s = first_slot; s <= last_slot; s += slot_stride) {
+      for (int64_t s = first; s <= last; s += stride) {
         uint32_t raised = 0;
         while (true) {
           asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(raised) : "l"(flags + s) : "memory");
@@ -156,13 +154,13 @@ struct PartialSums {
         }
       }
     asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(kThreads) : "memory");
-    return {sums, flags, first_slot, last_slot, slot_stride};
-  }
-  // Value v of thread t summed over the pieces (0 when there are none).
-  __device__ __forceinline__ float operator()(int v, int t) const {
-    float x = 0.0f;
-    for (int64_t s = first; s <= last; s += stride) x += __ldcg(sums + (s * kValues + v) * kThreads + t);
-    return x;
+#pragma unroll
+    for (int v = 0; v < kValues; ++v) total[v] = acc[v];
+    for (int64_t s = first; s <= last; s += stride) {
+      float const* in = sums + s * kThreads * kValues + t;
+#pragma unroll
+      for (int v = 0; v < kValues; ++v) total[v] += __ldcg(in + v * kThreads);
+    }
   }
 };
 #endif
