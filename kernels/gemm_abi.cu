@@ -248,7 +248,14 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       const StreamK w = hopper_work(tessera::ceil_div(m, Hopper05::kBM), tessera::ceil_div(n, Hopper05::kBN),
                                     tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident);
       char text[256];
-      if (w.streams()) {
+      if (w.splits > 1) {
+        std::snprintf(text, sizeof text,
+                      "; split-K: %lld cluster tiles x %lld splits of ~%lld k-tiles on %lld clusters (the tiles "
+                      "alone would fill %lld of %d clusters)",
+                      (long long)w.tiles, (long long)w.splits, (long long)tessera::ceil_div(w.k_tiles, w.splits),
+                      (long long)w.clusters, (long long)w.tiles, resident);
+        plan.workspace += HopperPartials(w.clusters).bytes();
+      } else if (w.streams()) {
         std::snprintf(text, sizeof text,
                       "; stream-K on %lld clusters: %lld of %lld cluster tiles whole, the other %lld split "
                       "into ranges of ~%lld k-tiles (whole tiles would leave the last wave ragged)",

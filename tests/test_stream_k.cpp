@@ -37,14 +37,14 @@ std::string simulate(StreamK const& w) {
       for (int64_t k = s.k_begin; k < s.k_end && s.tile < w.tiles; ++k) ++done[size_t(s.tile * w.k_tiles + k)];
       if (!s.owner()) {
         // only the first stream-K segment of a range may be a piece
-        const Segment f = w.from(w.begin(g), w.begin(g + 1));
+        const Segment f = walk.streamed;
         if (f.tile != s.tile || f.k_begin != s.k_begin || piece_of.count(g)) say("a piece that is not a range's first segment");
         piece_of[g] = s.tile;
         continue;
       }
       // an owner adds clusters g+1 .. last_piece(s): their pieces must cover k_end .. k_tiles
       int64_t covered = s.k_end;
-      for (int64_t q = g + 1; q <= w.last_piece(walk, s); ++q) {
+      for (int64_t q = g + w.piece_stride(); q <= w.last_piece(walk, s); q += w.piece_stride()) {
         const Segment p = w.walk(q).streamed;
         if (!p.valid() || p.tile != s.tile || p.k_begin != covered) say("an owner adds a piece that does not continue its tile");
         covered = p.k_end;
@@ -68,17 +68,21 @@ std::string simulate(StreamK const& w) {
 }
 
 TEST(StreamK, EveryIterationOnceForManyProblems) {
-  int streamed = 0, whole = 0;
+  int streamed = 0, whole = 0, split = 0;
   for (int64_t clusters : {1, 2, 3, 7, 33, 66, 57})
     for (int64_t tiles : {1, 2, 5, 16, 32, 64, 65, 66, 67, 100, 131, 132, 144, 200, 400, 401})
       for (int64_t k_tiles : {1, 2, 3, 8, 16, 64, 255}) {
         const StreamK w = make_stream_k(tiles, k_tiles, clusters);
-        (w.streams() ? streamed : whole)++;
+        (w.splits > 1 ? split : w.streams() ? streamed : whole)++;
+        if (w.splits > 1) {
+          EXPECT_LE(w.clusters, clusters);
+        }
         const std::string fail = simulate(w);
         ASSERT_TRUE(fail.empty()) << fail;
       }
   EXPECT_GT(streamed, 100);  // both kinds of schedule occur in the sweep
   EXPECT_GT(whole, 100);
+  EXPECT_GT(split, 50);
 }
 
 TEST(StreamK, AnySplitPointIsConsistent) {
@@ -99,13 +103,27 @@ TEST(StreamK, TheCheckSeesABrokenSchedule) {
 }
 
 TEST(StreamK, Choice) {
-  // 1024^3 f16: 16 cluster tiles of 16 k-tiles on 66 clusters: all streamed, worked example.
-  StreamK w = make_stream_k(16, 16, 66);
+  // Stream-K's worked example (a schedule make_stream_k leaves to split-K): 16 cluster tiles of
+  // 16 k-tiles on 66 clusters, all streamed.
+  StreamK w{16, 16, 66, 0};
   EXPECT_TRUE(w.streams());
-  EXPECT_EQ(w.dp_tiles, 0);
   EXPECT_EQ(w.begin(1), 3);
   EXPECT_EQ(w.begin(4), 15);
   EXPECT_EQ(w.last_piece(w.walk(0), w.first(w.walk(0))), 4);  // tile 0: clusters 1-4 hold the rest
+  // 1024 x 1024 x 16384 f16: 16 tiles of 256 k-tiles: split-K 4 ways on 64 clusters; tile 3's
+  // owner is cluster 3, its pieces clusters 19, 35, 51.
+  w = make_stream_k(16, 256, 66);
+  EXPECT_EQ(w.splits, 4);
+  EXPECT_EQ(w.clusters, 64);
+  EXPECT_EQ(w.piece_stride(), 16);
+  EXPECT_EQ(w.last_piece(w.walk(3), w.first(w.walk(3))), 51);
+  EXPECT_EQ(w.first(w.walk(35)).k_begin, 128);
+  // 1024^3 f16: 16 k-tiles allow 2 splits of 8.
+  EXPECT_EQ(make_stream_k(16, 16, 66).splits, 2);
+  // 3072 x 3072 x 8192: 144 tiles, 2.18 waves: stream-K over the last two.
+  w = make_stream_k(144, 128, 66);
+  EXPECT_EQ(w.splits, 1);
+  EXPECT_EQ(w.dp_tiles, 66);
   // 5120 x 5120 x 4096: 400 tiles, 6.06 waves: 5 waves whole, 70 tiles streamed.
   w = make_stream_k(400, 64, 66);
   EXPECT_TRUE(w.streams());

@@ -335,9 +335,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         if (p.b_k_major) mainloop<Cfg, false, true>(acc, k_tiles, pipe, smem, read, consumer);
         else mainloop<Cfg, false, false>(acc, k_tiles, pipe, smem, read, consumer);
       }
-      // Stream-K: a piece without k-tile 0 hands its sums to the tile's owner. An owner whose tile
-      // goes on past its range (its range's last segment) adds the pieces of the clusters after it
-      // (their first segments) into a fresh array and stores C from it: adding into acc itself
+      // Stream-K and split-K: a piece without k-tile 0 hands its sums to the tile's owner. An owner
+      // whose tile goes on past its range (its range's last segment) adds the pieces of the
+      // clusters after it (their first segments) into a fresh array and stores C from it: adding into acc itself
       // would feed non-wgmma results into the next tile's wgmmas, and ptxas then serializes every
       // wgmma of the kernel (warning C7515).
       const int t = threadIdx.x % 128;
@@ -350,8 +350,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const int64_t last = p.work.last_piece(walk, s);
       if (last != cluster) {
         float total[128];
-        partials.wait_and_add(total, acc, partial_slot<Cfg>(cluster + 1, rank, consumer),
-                              partial_slot<Cfg>(last, rank, consumer), Cfg::kCluster * Cfg::kConsumers, t, 1 + consumer);
+        const int64_t stride = p.work.piece_stride();
+        partials.wait_and_add(total, acc, partial_slot<Cfg>(cluster + stride, rank, consumer),
+                              partial_slot<Cfg>(last, rank, consumer), stride * Cfg::kCluster * Cfg::kConsumers, t,
+                              1 + consumer);
         store_tile<Cfg>(total, buf, consumer, tm, tn, p, &map_c);
         break;  // (the last segment of this cluster's range)
       }

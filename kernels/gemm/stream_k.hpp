@@ -48,9 +48,17 @@ struct Walk {
   Segment streamed;    // g's first stream-K segment (invalid: an empty range)
 };
 
+// Split-K, the other way of splitting tiles: with fewer tiles than half the clusters, each tile's
+// k-tiles are cut into `splits` equal parts, one wave of tiles x splits clusters, split s of tile
+// t on cluster s * tiles + t. Clusters with the same split read the same k-slices of A and B at
+// the same time, so L2 serves the operands once for all of them (stream-K's ranges start at
+// staggered k and read from HBM). Split 0 owns the tile; its pieces are clusters g + tiles,
+// g + 2 tiles, ...
+
 struct StreamK {
   int64_t tiles = 0, k_tiles = 1, clusters = 1;
   int64_t dp_tiles = 0;  // tiles taken whole (all of them: no stream-K)
+  int64_t splits = 1;    // > 1: split-K in one wave (dp_tiles = 0, clusters = tiles x splits)
 
   TESSERA_HD constexpr bool streams() const { return dp_tiles < tiles; }
   TESSERA_HD constexpr int64_t begin(int64_t g) const {
@@ -69,7 +77,17 @@ struct StreamK {
     const int64_t j = i - dp_tiles * k_tiles;
     return ((j + 1) * clusters - 1) / ((tiles - dp_tiles) * k_tiles);
   }
+  // The clusters an owner's pieces are on: w.g + piece_stride(), ... up to last_piece.
+  TESSERA_HD constexpr int64_t piece_stride() const { return splits > 1 ? tiles : 1; }
   TESSERA_HD constexpr Walk walk(int64_t g) const {
+    if (splits > 1) {
+      const int64_t per = (k_tiles + splits - 1) / splits, used = (k_tiles + per - 1) / per;  // non-empty splits
+      const int64_t tile = g % tiles, split = g / tiles;
+      if (split >= used) return {int32_t(g), int32_t(g), 0, {}};
+      const int64_t k_end = (split + 1) * per < k_tiles ? (split + 1) * per : k_tiles;
+      return {int32_t(g), int32_t(g + (used - 1) * tiles), tile * k_tiles + k_end,
+              {int32_t(tile), int32_t(split * per), int32_t(k_end)}};
+    }
     const int64_t b = begin(g), e = begin(g + 1);
     // g's last segment's tile ends at iteration tile_end; what lies past e is other clusters'.
     const int64_t tile_end = e > b ? ((e - 1) / k_tiles + 1) * k_tiles : e;
@@ -87,8 +105,9 @@ struct StreamK {
     if (i >= w.end) return {};
     return {s.tile + 1, 0, int32_t(w.end - i < k_tiles ? w.end - i : k_tiles)};
   }
-  // The owner of segment s's tile (cluster w.g) adds the pieces of clusters w.g+1 .. last_piece(w, s)
-  // (none when that is w.g): only the last segment of a range can be an owner whose tile goes on.
+  // The owner of segment s's tile (cluster w.g) adds the pieces of clusters w.g + piece_stride() ..
+  // last_piece(w, s) (none when that is w.g): only the last segment of a range can be an owner
+  // whose tile goes on.
   TESSERA_HD constexpr int32_t last_piece(Walk const& w, Segment const& s) const {
     return s.k_end == k_tiles ? w.g : w.last_piece;
   }
@@ -96,21 +115,31 @@ struct StreamK {
 
 // Stream-K pays a partial-sum store and load per piece and a pipeline restart per segment; it is
 // taken only where whole tiles would leave more than kRaggedLimit of the last wave idle, and
-// where every cluster gets at least kMinIterations k-tiles.
+// where every cluster gets at least kMinIterations k-tiles. Split-K takes at least
+// kMinSplitIterations k-tiles per split.
 constexpr double kRaggedLimit = 0.1;
 constexpr int64_t kMinIterations = 2;
+constexpr int64_t kMinSplitIterations = 8;
 
-// The schedule of `tiles` tiles of `k_tiles` k-tiles on `clusters` clusters: whole tiles when the
-// waves come out (nearly) even; else whole tiles for all but the last full wave, and stream-K
+// The schedule of `tiles` tiles of `k_tiles` k-tiles on `clusters` clusters: split-K when the
+// tiles fill at most half the clusters and K is long enough; whole tiles when the waves come out
+// (nearly) even; else whole tiles for all but the last full wave, and stream-K
 // over the rest (between one and two waves of tiles, or all of them when there are fewer tiles
 // than clusters), so that every cluster ends at the same iteration. Every stream-K range holds at
 // least one iteration (rest >= clusters), so every cluster's range has a first segment.
 //   5120 x 5120 x 4096 f16 (400 tiles of 64 k-tiles, 66 clusters): whole tiles would fill 6.06
 //   waves (the 7th holds 4 tiles); instead 330 tiles whole (5 waves), 70 tiles streamed, 67-68
 //   k-tiles per cluster.
+//   1024 x 1024 x 16384 f16 (16 tiles of 256 k-tiles, 66 clusters): split-K, 4 splits of 64
+//   k-tiles on 64 clusters.
 constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters) {
   StreamK s{tiles, k_tiles, clusters, tiles};
   if (tiles <= 0 || k_tiles <= 0 || clusters <= 1) return s;
+  if (2 * tiles <= clusters) {
+    const int64_t by_clusters = clusters / tiles, by_k = k_tiles / kMinSplitIterations;
+    const int64_t splits = by_clusters < by_k ? by_clusters : by_k;
+    if (splits >= 2) return {tiles, k_tiles, tiles * splits, 0, splits};
+  }
   const int64_t waves = (tiles + clusters - 1) / clusters;
   const double idle = 1.0 - double(tiles) / double(waves * clusters);
   if (idle <= kRaggedLimit || tiles * k_tiles < kMinIterations * clusters) return s;

@@ -125,10 +125,13 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
     EXPECT_EQ(ws, 0u);
     return;
   }
-  // 1024^3: 16 cluster tiles on the H100's 66 clusters, all streamed; partial sums in scratch.
-  EXPECT_TRUE(has(p, "stream-K on ")) << p;
-  EXPECT_TRUE(has(p, "0 of 16 cluster tiles whole")) << p;
+  // 1024^3: 16 cluster tiles of 16 k-tiles on the H100's 66 clusters: split-K in two; partial
+  // sums in scratch.
+  EXPECT_TRUE(has(p, "split-K: 16 cluster tiles x 2 splits of ~8 k-tiles on 32 clusters")) << p;
   EXPECT_GT(ws, size_t(1) << 20);
+  // 5120 x 5120 x 4096: 400 cluster tiles, 6.06 waves: stream-K over the last two.
+  const std::string r = plan(TESSERA_F16, 'N', 'N', 5120, 5120, 4096, 5120, 4096, 5120);
+  EXPECT_TRUE(has(r, "stream-K on 66 clusters: 330 of 400 cluster tiles whole")) << r;
   // 4096^3: 256 cluster tiles fill 66 clusters' waves but for 3%: whole tiles, no scratch.
   const std::string q = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(q, "256 cluster tiles on")) << q;
