@@ -53,7 +53,10 @@ TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb,
                  float alpha, const void* A, int64_t lda, const void* B, int64_t ldb,
                  float beta, void* C, int64_t ldc, void* stream /* cudaStream_t, NULL = default */);
 
-/* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). */
+/* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). The kernels:
+   01_simt_global, 02_simt_cp_async, 03_simt_pipelined (F32); 04_mma_sync, 05_wgmma_tma (TF32,
+   F16, BF16); 06_skinny (all four: bandwidth-bound, for min(m, n) <= 16, where the built-in
+   choice takes it; correct for any problem by name; TF32 computed in full fp32). Aliases "01".."06". */
 TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
                        int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                        const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
@@ -64,7 +67,9 @@ TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype,
    call's stream: capturable in a CUDA graph). tessera_gemm_ex never allocates: it packs into the
    caller's workspace (device memory, 256-byte aligned, at least tessera_gemm_workspace_size bytes
    for the same arguments; NULL = use the pool), and returns TESSERA_ERROR_WORKSPACE before any
-   CUDA call when it is too small. Aligned operands need no workspace (size 0). */
+   CUDA call when it is too small. Aligned operands need no workspace (size 0), except with
+   kernel 06 (skinny problems), which splits K across CTAs when the big operand alone gives too
+   few of them and keeps the fp32 partial sums there. */
 TESSERA_GEMM_API size_t tessera_gemm_workspace_size(const char* kernel, tessera_dtype dtype, char transa,
                       char transb, int64_t m, int64_t n, int64_t k, const void* A, int64_t lda,
                       const void* B, int64_t ldb);
