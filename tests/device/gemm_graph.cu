@@ -42,7 +42,10 @@ int main() {
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (Problem pr : {Problem{TESSERA_F16, nullptr, 1000, 512, 300, 1}, Problem{TESSERA_BF16, "05", 777, 640, 256, 1},
                      Problem{TESSERA_TF32, "05", 512, 384, 200, 0}, Problem{TESSERA_F16, "04", 333, 200, 96, 1},
-                     Problem{TESSERA_F16, nullptr, 4096, 256, 512, 0}}) {
+                     Problem{TESSERA_F16, nullptr, 4096, 256, 512, 0},
+                     // Kernel 06 (skinny): K split across CTAs, partial sums in the workspace.
+                     Problem{TESSERA_F16, nullptr, 4096, 16, 4096, 0}, Problem{TESSERA_F32, nullptr, 4096, 1, 4096, 0},
+                     Problem{TESSERA_TF32, "06", 8, 2048, 1024, 1}}) {
     const size_t eb = elem_bytes(pr.d);
     const int64_t lda = pr.m + 8, ldb = pr.k + 8, ldc = pr.m + 8;
     const size_t na = size_t(lda * pr.k + 16), nb = size_t(ldb * pr.n), nc = size_t(ldc * pr.n);
@@ -60,7 +63,7 @@ int main() {
     const size_t ws_bytes = tessera_gemm_workspace_size(pr.kernel, pr.d, 'N', 'N', pr.m, pr.n, pr.k, a, lda, B, ldb);
     void* ws = nullptr;
     if (ws_bytes) CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
-    char plan[512];
+    char plan[1024];
     tessera_gemm_plan(pr.kernel, pr.d, 'N', 'N', pr.m, pr.n, pr.k, 1.0f, a, lda, B, ldb, 0.0f, C, ldc, plan, sizeof plan);
     std::printf("-- %s\n", plan);
 
