@@ -22,9 +22,12 @@
 //       CTA tile and reads them as one vector per k (16 bytes in f32, 8 in f16): a warp's load
 //       of one k is 128 rows, contiguous; warp w takes its own slice of each chunk's k, and the
 //       8 warps' partial sums are added in shared memory at the end.
-//   (c) anything else (X or Y not 16-byte aligned, or neither stride of X is 1): the same
-//       kernels with element loads through the strides.
-//   Each thread issues its 128 bytes of X loads (8 vectors) before their FMAs. Where the L tiles
+//   (c) anything else (X's pointer or leading dimension not 16-byte aligned, or neither stride
+//       of X is 1), and the ragged edges (last rows, last K): the same kernels with element
+//       loads through the strides. Y is staged element by element: its alignment does not matter.
+//   Both patterns are one kernel (a uniform branch per step picks the loads), so the FMA body is
+//   compiled once per element type and Cols: 9 kernels in all, ~5x the baseline compile.
+//   Each thread issues its 64 bytes of X loads (4 or V vectors) before their FMAs. Where the L tiles
 //   times the column groups give fewer than kTargetCtas CTAs, K is split across CTAs too
 //   (blockIdx.y): each split writes fp32 partial sums to a workspace (Scratch: the caller's, or
 //   stream-ordered), and a second kernel adds them in split order and applies alpha and beta --
@@ -32,8 +35,11 @@
 //
 // Bandwidth: X is read once (L*K elements); Y (S*K) is read once per CTA from L2, C (L*S) once,
 // the partial sums (splits*S*L*4 bytes, mostly in L2) twice. Every X byte moves in a 16-byte (or
-// 8-byte) vector of a fully used 128-byte line, and a CTA keeps 256 * 128 = 32 KiB of X loads in
-// flight, which at ~1 microsecond of latency is what 132 SMs need for ~3 TB/s. The math is
+// 8-byte) vector of a fully used 128-byte line, and a CTA keeps 256 * 64 = 16 KiB of X loads in
+// flight; ~20-30 KiB per SM is what 132 SMs need for ~3 TB/s at HBM latency. Registers (ptxas,
+// tests/cuda/check_skinny.py prints them): 92-101 for 1 column (2 CTAs per SM), 130-254 for 8
+// and 16 (1 CTA per SM: 16 KiB in flight, the first thing to measure if those shapes fall short
+// of HBM bandwidth). The math is
 // 2*S FLOP per element of X: at S = 16 and 16-bit X, 16 FMA per 2 bytes, the most CUDA cores
 // sustain at HBM rates (H100: 128 FMA/clk/SM); beyond that the tensor-core kernels win.
 //
