@@ -25,6 +25,9 @@ cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_tf32(GemmArgs const&, cudaStream_t);
+int clusters_05_f16();
+int clusters_05_bf16();
+int clusters_05_tf32();
 cudaError_t launch_06_f32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_f16(GemmArgs const&, cudaStream_t);
@@ -260,6 +263,31 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   };
   if (packs(A, p.a_sm, p.a_sk)) plan.workspace += packed_bytes(m, k, bytes);
   if (packs(B, p.b_sn, p.b_sk)) plan.workspace += packed_bytes(n, k, bytes);
+  if (is_hopper(entry)) {
+    // The persistent grid's clusters and how they share the tiles (stream_k.hpp): the kernel asks
+    // the GPU how many clusters fit; without a GPU the plan cannot say.
+    const int resident = dtype == TESSERA_F16 ? clusters_05_f16() : dtype == TESSERA_BF16 ? clusters_05_bf16()
+                                                                                         : clusters_05_tf32();
+    if (resident < 1) {
+      plan.text += "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)";
+    } else {
+      const StreamK w = hopper_work(tessera::ceil_div(m, Hopper05::kBM), tessera::ceil_div(n, Hopper05::kBN),
+                                    tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident);
+      char text[256];
+      if (w.streams()) {
+        std::snprintf(text, sizeof text,
+                      "; stream-K on %lld clusters: %lld of %lld cluster tiles whole, the other %lld split "
+                      "into ranges of ~%lld k-tiles (whole tiles would leave the last wave ragged)",
+                      (long long)w.clusters, (long long)w.dp_tiles, (long long)w.tiles,
+                      (long long)(w.tiles - w.dp_tiles), (long long)((w.tiles - w.dp_tiles) * w.k_tiles / w.clusters));
+        plan.workspace += HopperPartials(w.clusters).bytes();
+      } else {
+        std::snprintf(text, sizeof text, "; %lld cluster tiles on %lld clusters, whole", (long long)w.tiles,
+                      (long long)w.clusters);
+      }
+      plan.text += text;
+    }
+  }
   if (plan.workspace)
     plan.text += "; workspace " + std::to_string(plan.workspace) + " bytes";
   if (is_hopper(entry))

@@ -61,15 +61,19 @@ TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype,
                        int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                        const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
 
-/* Memory. An operand that the chosen kernel cannot read where it lies (not 16-byte aligned; for
-   TF32 on kernel 05, MN-major) is first packed into scratch memory. tessera_gemm and
-   tessera_gemm_named take it from the stream-ordered pool (cudaMallocAsync / cudaFreeAsync on the
-   call's stream: capturable in a CUDA graph). tessera_gemm_ex never allocates: it packs into the
-   caller's workspace (device memory, 256-byte aligned, at least tessera_gemm_workspace_size bytes
-   for the same arguments; NULL = use the pool), and returns TESSERA_ERROR_WORKSPACE before any
-   CUDA call when it is too small. Aligned operands need no workspace (size 0), except with
-   kernel 06 (skinny problems), which splits K across CTAs when the big operand alone gives too
-   few of them and keeps the fp32 partial sums there. */
+/* Memory. Scratch memory holds (a) an operand that the chosen kernel cannot read where it lies
+   (not 16-byte aligned; for TF32 on kernel 05, MN-major), packed first, and (b) on kernel 05, the
+   partial sums of stream-K (problems whose tiles would leave the GPU's last wave of clusters
+   ragged: a few tiles of long K, or a partial last wave; ~17 MB on a 132-SM GPU, the plan says
+   when), and (c) on kernel 06 (skinny problems), the fp32 partial sums of K split across CTAs
+   when the big operand's rows alone give too few CTAs (the plan says when). tessera_gemm and
+   tessera_gemm_named take it from the library's stream-ordered memory pool
+   (cudaMallocFromPoolAsync / cudaFreeAsync on the call's stream: capturable in a CUDA graph; the
+   pool keeps its memory, so repeated calls do not allocate from the driver). tessera_gemm_ex
+   never allocates: it uses the caller's workspace (device memory, 256-byte aligned, at least
+   tessera_gemm_workspace_size bytes for the same arguments on the same GPU; NULL = use the pool),
+   and returns TESSERA_ERROR_WORKSPACE before launching anything when it is too small. A workspace must
+   not be used by two calls running at the same time (different streams). */
 TESSERA_GEMM_API size_t tessera_gemm_workspace_size(const char* kernel, tessera_dtype dtype, char transa,
                       char transb, int64_t m, int64_t n, int64_t k, const void* A, int64_t lda,
                       const void* B, int64_t ldb);

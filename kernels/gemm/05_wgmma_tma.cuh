@@ -113,6 +113,9 @@ struct WgmmaTmaCfg {
   static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
   static constexpr int64_t kSmemBytes = kBarrierOffset + Pipeline::kBarrierBytes + 1024;
   static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
+  static_assert(kBM == Hopper05::kBM && kBN == Hopper05::kBN && kCluster == Hopper05::kCluster &&
+                    kConsumers == Hopper05::kConsumers && kBK * kBits / 8 == Hopper05::kKTileBytes,
+                "05: the plan (Hopper05, common.cuh) must know the kernel's tiles");
 
   // C: two m64n256 atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = 128 values.
   static constexpr TiledMMA kMma =
@@ -205,6 +208,9 @@ struct Params05 {
   int64_t tiles_m, tiles_n, k_tiles;
   bool a_k_major, b_k_major;
   bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0, hopper_stores_by_tma)
+  StreamK work;    // which cluster computes which tiles and k-tiles (stream_k.hpp)
+  float* partials;  // stream-K: a slot of partial sums per consumer warpgroup of the grid,
+  uint32_t* flags;  // and its flag (zeroed before the launch)
 };
 
 // Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
@@ -214,6 +220,22 @@ __device__ __forceinline__ void load_stage(void const* map_a, void const* map_b,
                                            Coord<2> b_at, uint64_t* full, int rank) {
   copy(TmaLoad<Cfg::template A<kAK>::kTma>{map_a}, a_at, stage, full);
   copy(TmaLoad<Cfg::template B<kBK>::kTma>{map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
+}
+
+// Stream-K: the slot of partial sums of consumer warpgroup `consumer` of CTA `rank` of a cluster.
+template <class Cfg>
+__device__ __forceinline__ int64_t partial_slot(int64_t cluster, int rank, int consumer) {
+  return (cluster * Cfg::kCluster + rank) * Cfg::kConsumers + consumer;
+}
+
+// Consumer: C tile (tm, tn)'s 64 rows of this consumer from its accumulators, by TMA or not.
+template <class Cfg>
+__device__ __forceinline__ void store_tile(float const (&acc)[128], uint8_t* buf, int consumer, int64_t tm, int64_t tn,
+                                           Params05 const& p, void const* map_c) {
+  if (Cfg::kBits == 16 && p.tma_store)
+    epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p.alpha, map_c);
+  else
+    epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * Cfg::kBM, tn * Cfg::kBN, p);
 }
 
 // Consumer: the k-loop over one C tile for one pair of operand majors (the transposes are
@@ -261,21 +283,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   cluster_sync();  // barriers initialized in every CTA before any remote arrive or multicast
 
-  // The cluster walks cluster tiles (kCluster C tiles along M sharing a B tile) in grouped
-  // order; this CTA takes C tile-row tm = cluster tile-row * kCluster + rank.
+  // The cluster walks its segments of cluster tiles (kCluster C tiles along M sharing a B tile,
+  // in grouped order; p.work says which tiles and k-tiles); this CTA takes C tile-row
+  // tm = cluster tile-row * kCluster + rank.
   const int rank = cluster_rank();
-  const int64_t cluster = blockIdx.x / Cfg::kCluster, clusters = gridDim.x / Cfg::kCluster;
+  const int64_t cluster = blockIdx.x / Cfg::kCluster;
   const int64_t cluster_rows = ceil_div(p.tiles_m, int64_t(Cfg::kCluster));
-  const int64_t tiles = cluster_rows * p.tiles_n;
   if (warpgroup == 0) {
     // Producer: one thread walks the same tiles as the consumers and fills the ring.
     warpgroup_reg_dealloc<Cfg::kProducerRegs>();
     if (threadIdx.x == 0) {
       PipelineState<kStages> write;
-      for (int64_t tile = cluster; tile < tiles; tile += clusters) {
-        const auto [cm, tn] = grouped_tile(tile, cluster_rows, p.tiles_n, Cfg::kGroupM);
+      const Walk walk = p.work.walk(cluster);
+      for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
+        const auto [cm, tn] = grouped_tile<int32_t>(s.tile, int32_t(cluster_rows), int32_t(p.tiles_n), Cfg::kGroupM);
         const int64_t tm = cm * Cfg::kCluster + rank;
-        for (int64_t kt = 0; kt < p.k_tiles; ++kt) {
+        for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
           uint64_t* full = pipe.producer_acquire(write, uint32_t(Cfg::kStageBytes));
           uint8_t* stage = smem + write.stage * Cfg::kStageBytes;
           const Coord<2> a_at{{tm * kBM, kt * kBK}}, b_at{{tn * kBN, kt * kBK}};  // (rows, k)
@@ -298,24 +321,41 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const int consumer = warpgroup - 1;
     PipelineState<kStages> read;
     float acc[128];
-    for (int64_t tile = cluster; tile < tiles; tile += clusters) {
-      const auto [cm, tn] = grouped_tile(tile, cluster_rows, p.tiles_n, Cfg::kGroupM);
+    const Walk walk = p.work.walk(cluster);
+    for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
+      const auto [cm, tn] = grouped_tile<int32_t>(s.tile, int32_t(cluster_rows), int32_t(p.tiles_n), Cfg::kGroupM);
       const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
+      const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kBits == 32) {
-        mainloop<Cfg, true, true>(acc, p.k_tiles, pipe, smem, read, consumer);  // tf32: K-major only
+        mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);  // tf32: K-major only
       } else if (p.a_k_major) {
-        if (p.b_k_major) mainloop<Cfg, true, true>(acc, p.k_tiles, pipe, smem, read, consumer);
-        else mainloop<Cfg, true, false>(acc, p.k_tiles, pipe, smem, read, consumer);
+        if (p.b_k_major) mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
+        else mainloop<Cfg, true, false>(acc, k_tiles, pipe, smem, read, consumer);
       } else {
-        if (p.b_k_major) mainloop<Cfg, false, true>(acc, p.k_tiles, pipe, smem, read, consumer);
-        else mainloop<Cfg, false, false>(acc, p.k_tiles, pipe, smem, read, consumer);
+        if (p.b_k_major) mainloop<Cfg, false, true>(acc, k_tiles, pipe, smem, read, consumer);
+        else mainloop<Cfg, false, false>(acc, k_tiles, pipe, smem, read, consumer);
       }
-
+      // Stream-K: a piece without k-tile 0 hands its sums to the tile's owner. An owner whose tile
+      // goes on past its range (its range's last segment) adds the pieces of the clusters after it
+      // (their first segments) into a fresh array and stores C from it: adding into acc itself
+      // would feed non-wgmma results into the next tile's wgmmas, and ptxas then serializes every
+      // wgmma of the kernel (warning C7515).
+      const int t = threadIdx.x % 128;
+      const PartialSums<128, 128> partials{p.partials, p.flags};
       uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
-      if (Cfg::kBits == 16 && p.tma_store)
-        epilogue_tma<Cfg>(acc, buf, consumer, tm * kBM, tn * kBN, p.alpha, &map_c);
-      else
-        epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * kBM, tn * kBN, p);
+      if (!s.owner()) {
+        partials.publish(partial_slot<Cfg>(cluster, rank, consumer), acc, t, 1 + consumer);
+        continue;
+      }
+      const int64_t last = p.work.last_piece(walk, s);
+      if (last != cluster) {
+        float total[128];
+        partials.wait_and_add(total, acc, partial_slot<Cfg>(cluster + 1, rank, consumer),
+                              partial_slot<Cfg>(last, rank, consumer), Cfg::kCluster * Cfg::kConsumers, t, 1 + consumer);
+        store_tile<Cfg>(total, buf, consumer, tm, tn, p, &map_c);
+        break;  // (the last segment of this cluster's range)
+      }
+      store_tile<Cfg>(acc, buf, consumer, tm, tn, p, &map_c);
     }
     if (threadIdx.x % 128 == 0) tma_store_wait<0>();  // this warpgroup's stores have landed
   }
@@ -364,6 +404,44 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
   return {packed, ld_packed, true};
 }
 
+// The kernel's launch configuration: a cluster of kCluster CTAs, the stage ring's shared memory.
+template <class Cfg>
+struct Launch05 {
+  cudaLaunchAttribute cluster_dim;
+  cudaLaunchConfig_t config = {};
+  Launch05(cudaStream_t stream) {
+    cluster_dim.id = cudaLaunchAttributeClusterDimension;
+    cluster_dim.val.clusterDim.x = Cfg::kCluster, cluster_dim.val.clusterDim.y = 1,
+    cluster_dim.val.clusterDim.z = 1;
+    config.gridDim = dim3(Cfg::kCluster);
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = size_t(Cfg::kSmemBytes);
+    config.stream = stream;
+    config.attrs = &cluster_dim;
+    config.numAttrs = 1;
+  }
+};
+
+// How many clusters of the kernel are resident on the current GPU at once (the persistent grid;
+// stream-K relies on all of them running together). Asked once per device; 0 when there is no GPU.
+template <Elem E>
+int max_clusters() {
+  using Cfg = WgmmaTmaCfg<E>;
+  static int known[64] = {};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return 0;
+  if (known[device] == 0) {
+    auto kernel = gemm_05_kernel<Cfg>;
+    Launch05<Cfg> launch(nullptr);
+    int n = 0;
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes)) != cudaSuccess ||
+        cudaOccupancyMaxActiveClusters(&n, kernel, &launch.config) != cudaSuccess)
+      return 0;
+    known[device] = n;
+  }
+  return known[device];
+}
+
 template <Elem E>
 cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
   using Cfg = WgmmaTmaCfg<E>;
@@ -374,52 +452,38 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
   const Operand05 b = err == cudaSuccess
                           ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, scratch, &err)
                           : Operand05{};
-  if (err == cudaSuccess) {
-    // A (M, K) and B (N, K), each for the TMA tile of its major.
-    constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
-    CUtensorMap map_a, map_b;
-    bool ok = make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : Cfg::template A<false>::kTma, a.ptr,
-                          g.m, g.k, a.ld, !a.k_major, kL2) &&
-              make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma, b.ptr,
-                          g.n, g.k, b.ld, !b.k_major, kL2);
-    // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, m % 8 == 0 (hopper_stores_by_tma).
-    CUtensorMap map_c = map_a;  // (unused unless tma_store)
-    const bool tma_store = hopper_stores_by_tma(Cfg::kBits / 8, g.beta, g.m, g.c, g.ldc);
-    if (ok && tma_store)
-      ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
-    if (!ok) err = cudaErrorInvalidValue;
-    Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,
-               ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
-               a.k_major, b.k_major, tma_store};
-    auto kernel = gemm_05_kernel<Cfg>;
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute cluster_dim;
-    cluster_dim.id = cudaLaunchAttributeClusterDimension;
-    cluster_dim.val.clusterDim.x = Cfg::kCluster, cluster_dim.val.clusterDim.y = 1,
-    cluster_dim.val.clusterDim.z = 1;
-    config.blockDim = dim3(Cfg::kThreads);
-    config.dynamicSmemBytes = size_t(Cfg::kSmemBytes);
-    config.stream = stream;
-    config.attrs = &cluster_dim;
-    config.numAttrs = 1;
-    // Persistent: as many clusters as fit on the GPU at once (asked once per device).
-    static int max_clusters[64] = {};
-    int device = 0;
-    if (err == cudaSuccess) err = cudaGetDevice(&device);
-    if (err == cudaSuccess && device < 64 && max_clusters[device] == 0) {
-      err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes));
-      config.gridDim = dim3(Cfg::kCluster);
-      if (err == cudaSuccess) err = cudaOccupancyMaxActiveClusters(&max_clusters[device], kernel, &config);
-      if (err == cudaSuccess && max_clusters[device] < 1) err = cudaErrorInvalidConfiguration;
-    }
-    if (err == cudaSuccess) {
-      const int64_t cluster_tiles = ceil_div(p.tiles_m, int64_t(Cfg::kCluster)) * p.tiles_n;
-      const int64_t clusters = min64(cluster_tiles, device < 64 ? max_clusters[device] : 1);
-      config.gridDim = dim3(unsigned(clusters * Cfg::kCluster));
-      err = cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, p);
-    }
+  if (err != cudaSuccess) return err;
+  // A (M, K) and B (N, K), each for the TMA tile of its major.
+  constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
+  CUtensorMap map_a, map_b;
+  bool ok = make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : Cfg::template A<false>::kTma, a.ptr,
+                        g.m, g.k, a.ld, !a.k_major, kL2) &&
+            make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma, b.ptr,
+                        g.n, g.k, b.ld, !b.k_major, kL2);
+  // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, m % 8 == 0 (hopper_stores_by_tma).
+  CUtensorMap map_c = map_a;  // (unused unless tma_store)
+  const bool tma_store = hopper_stores_by_tma(Cfg::kBits / 8, g.beta, g.m, g.c, g.ldc);
+  if (ok && tma_store)
+    ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
+  if (!ok) return cudaErrorInvalidValue;
+  Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,
+             ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
+             a.k_major, b.k_major, tma_store, {}, nullptr, nullptr};
+  // Persistent: as many clusters as fit on the GPU at once, sharing the work as hopper_work says.
+  const int resident = max_clusters<E>();
+  if (resident < 1) return cudaErrorInvalidConfiguration;
+  p.work = hopper_work(p.tiles_m, p.tiles_n, p.k_tiles, resident);
+  if (p.work.streams()) {
+    const HopperPartials parts(p.work.clusters);
+    void* piece = nullptr;
+    if ((err = scratch.get(&piece, parts.bytes())) != cudaSuccess) return err;
+    p.flags = static_cast<uint32_t*>(piece);
+    p.partials = reinterpret_cast<float*>(static_cast<char*>(piece) + parts.flag_bytes());
+    if ((err = cudaMemsetAsync(p.flags, 0, parts.flag_bytes(), stream)) != cudaSuccess) return err;
   }
-  return err;
+  Launch05<Cfg> launch(stream);
+  launch.config.gridDim = dim3(unsigned(p.work.clusters * Cfg::kCluster));
+  return cudaLaunchKernelEx(&launch.config, gemm_05_kernel<Cfg>, map_a, map_b, map_c, p);
 }
 
 }  // namespace

@@ -3,4 +3,5 @@
 
 namespace tessera::ladder {
 cudaError_t launch_05_tf32(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kTF32>(p, s); }
+int clusters_05_tf32() { return max_clusters<Elem::kTF32>(); }
 }  // namespace tessera::ladder

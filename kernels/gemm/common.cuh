@@ -23,6 +23,8 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 // The library without its std::string conveniences (<tessera.hpp> adds tessera/strings.hpp):
@@ -31,6 +33,8 @@
 #include <tessera/coord_layout.hpp>
 #include <tessera/tiled_copy.hpp>
 #include <tessera/tiled_mma.hpp>
+
+#include "stream_k.hpp"
 
 namespace tessera::ladder {
 
@@ -148,15 +152,18 @@ TESSERA_HD constexpr int64_t contiguous_prefix(Layout const& l) {
 // ---------------------------------------------------------------------------------------------
 #if defined(__CUDACC__)
 // L2-friendly block order: CTAs walk the C tiles in groups of `group_m` tile-rows, column by
-// column inside a group, so consecutive CTAs share A rows and B columns in L2.
+// column inside a group, so consecutive CTAs share A rows and B columns in L2. The arithmetic is
+// done in I (int64_t; 05 asks for int32_t: its tile counts are below 2^31, and a 64-bit division
+// costs registers next to its 128 live accumulators).
 struct TileIndex {
   int64_t m, n;
 };
-__device__ __forceinline__ TileIndex grouped_tile(int64_t bid, int64_t tiles_m, int64_t tiles_n,
-                                                  int64_t group_m) {
-  const int64_t group = group_m * tiles_n;
-  const int64_t first_m = bid / group * group_m;
-  const int64_t rows_in_group = min64(tiles_m - first_m, group_m);
+template <class I = int64_t>
+__device__ __forceinline__ TileIndex grouped_tile(std::type_identity_t<I> bid, std::type_identity_t<I> tiles_m,
+                                                  std::type_identity_t<I> tiles_n, std::type_identity_t<I> group_m) {
+  const I group = group_m * tiles_n;
+  const I first_m = bid / group * group_m;
+  const I rows_in_group = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
   return {first_m + bid % group % rows_in_group, bid % group / rows_in_group};
 }
 
@@ -176,6 +183,28 @@ inline bool hopper_reads_directly(const void* ptr, int64_t s_mn, int64_t s_k, in
   return tma_addressable(reinterpret_cast<uintptr_t>(ptr), (k_major ? s_mn : s_k) * bytes) &&
          (k_major || bytes == 2);
 }
+
+// Kernel 05's work, shared with the plan (gemm_abi.cu): C tiles of kBM x kBN in clusters of
+// kCluster CTAs along M, each with kConsumers consumer warpgroups of 128 threads x 128
+// accumulators (WgmmaTmaCfg checks it has these numbers).
+struct Hopper05 {
+  static constexpr int64_t kBM = 128, kBN = 256, kCluster = 2, kConsumers = 2, kKTileBytes = 128;
+};
+// Its schedule on `clusters` resident clusters (stream_k.hpp): whole cluster tiles, or stream-K
+// where whole tiles would leave the last wave ragged; never more clusters than tiles.
+inline StreamK hopper_work(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters) {
+  const int64_t tiles = ceil_div(tiles_m, Hopper05::kCluster) * tiles_n;
+  StreamK w = make_stream_k(tiles, k_tiles, clusters);
+  if (!w.streams()) w.clusters = min64(tiles, clusters);
+  return w;
+}
+// Stream-K's scratch: a flag and a slot of partial sums per consumer warpgroup of the grid.
+struct HopperPartials {
+  int64_t slots;
+  explicit HopperPartials(int64_t clusters) : slots(clusters * Hopper05::kCluster * Hopper05::kConsumers) {}
+  size_t flag_bytes() const { return size_t(ceil_div(slots * 4, int64_t(256)) * 256); }
+  size_t bytes() const { return flag_bytes() + size_t(slots) * 128 * 128 * 4; }
+};
 
 // Kernel 05 stores C through TMA (16-bit C, beta = 0) when the pointer and the columns are
 // 16-byte aligned and m is a multiple of 8 rows.
@@ -237,9 +266,34 @@ inline size_t packed_bytes(int64_t rows, int64_t k, int64_t elem_bytes) {
   return size_t(ceil_div(rows * (ceil_div(k, vec) * vec) * elem_bytes, int64_t(256)) * 256);
 }
 
-// Memory for packed operands: pieces of the caller's workspace when GemmArgs has one (never an
-// allocation; the ABI checked its size first), else stream-ordered allocations freed on `stream`
-// when the Scratch goes out of scope (after the GEMM's launch: stream order keeps them alive).
+// The library's stream-ordered memory pool on the current device, created on first use. It keeps
+// what it has allocated (release threshold: never), so after the first calls a Scratch is served
+// from memory the pool already holds, without an allocation by the driver; stream order keeps a
+// piece alive for the launches that use it. nullptr when it cannot be made (then the device's
+// default pool serves).
+inline cudaMemPool_t library_pool() {
+  static cudaMemPool_t pools[64] = {};
+  static std::once_flag made[64];
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return nullptr;
+  std::call_once(made[device], [device] {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t pool = nullptr;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) return;
+    uint64_t keep = UINT64_MAX;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    pools[device] = pool;
+  });
+  return pools[device];
+}
+
+// Memory for packed operands and stream-K's partial sums: pieces of the caller's workspace when
+// GemmArgs has one (never an allocation; the ABI checked its size first), else stream-ordered
+// pieces of library_pool() freed on `stream` when the Scratch goes out of scope (after the GEMM's
+// launch: stream order keeps them alive).
 class Scratch {
  public:
   Scratch(GemmArgs const& p, cudaStream_t stream)
@@ -255,7 +309,8 @@ class Scratch {
       *piece = next_, next_ += bytes, left_ -= bytes;
       return cudaSuccess;
     }
-    const cudaError_t e = cudaMallocAsync(piece, bytes, stream_);
+    cudaMemPool_t pool = library_pool();
+    const cudaError_t e = pool ? cudaMallocFromPoolAsync(piece, bytes, pool, stream_) : cudaMallocAsync(piece, bytes, stream_);
     if (e == cudaSuccess) pieces_[owned_++] = *piece;
     return e;
   }
@@ -265,7 +320,7 @@ class Scratch {
   char* next_;
   size_t left_;
   cudaStream_t stream_;
-  void* pieces_[2] = {};
+  void* pieces_[3] = {};  // packed A, packed B, stream-K partial sums
   int owned_ = 0;
 };
 

@@ -3,7 +3,7 @@
 // stream-ordered pool, and a call works only on its stream.
 //
 // For each tensor-core dtype and a problem whose A the kernel must pack (A's pointer off 16-byte
-// alignment), and an aligned one: C_direct from a plain call; then the same call captured on a
+// alignment), an aligned one, and two that kernel 05 runs with stream-K: C_direct from a plain call; then the same call captured on a
 // non-blocking stream into a graph and replayed twice (C_graph), and tessera_gemm_ex with a
 // workspace of exactly tessera_gemm_workspace_size bytes, directly and captured (C_ws). All must
 // equal C_direct bit for bit (the same kernels on the same inputs). Exit status 0 when all passed.
@@ -43,6 +43,9 @@ int main() {
   for (Problem pr : {Problem{TESSERA_F16, nullptr, 1000, 512, 300, 1}, Problem{TESSERA_BF16, "05", 777, 640, 256, 1},
                      Problem{TESSERA_TF32, "05", 512, 384, 200, 0}, Problem{TESSERA_F16, "04", 333, 200, 96, 1},
                      Problem{TESSERA_F16, nullptr, 4096, 256, 512, 0},
+                     // kernel 05 with stream-K (16 tiles of long K): partial sums and flags in the
+                     // scratch memory, the flags zeroed by a memset captured with the launch
+                     Problem{TESSERA_F16, nullptr, 1024, 1024, 1024, 0}, Problem{TESSERA_BF16, "05", 1024, 1024, 4096, 1},
                      // Kernel 06 (skinny): K split across CTAs, partial sums in the workspace.
                      Problem{TESSERA_F16, nullptr, 4096, 16, 4096, 0}, Problem{TESSERA_F32, nullptr, 4096, 1, 4096, 0},
                      Problem{TESSERA_TF32, "06", 8, 2048, 1024, 1}}) {

@@ -3,6 +3,8 @@
 // Every call here has a bad argument, or is a BLAS quick return (m = 0 or n = 0), so the library
 // must answer without touching the GPU: the pointers below are fake and never dereferenced, and
 // on a machine without a GPU any CUDA call would fail with a CUDA status instead.
+#include <cstdio>
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -113,6 +115,26 @@ std::string plan(tessera_dtype dt, char ta, char tb, int64_t m, int64_t n, int64
   return text;
 }
 bool has(std::string const& text, const char* part) { return text.find(part) != std::string::npos; }
+
+// Kernel 05's persistent clusters: the plan says how they share the tiles. The split depends on
+// how many clusters the GPU holds, so without a GPU the plan says it is decided at launch.
+TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
+  const std::string p = plan(TESSERA_F16, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024);
+  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 1024, kA, 1024, kB, 1024);
+  if (has(p, "decided at launch (no GPU found)")) {
+    std::printf("no GPU: the stream-K part of the plan is not checked here (scripts/gpu.sh runs it)\n");
+    EXPECT_EQ(ws, 0u);
+    return;
+  }
+  // 1024^3: 16 cluster tiles on the H100's 66 clusters, all streamed; partial sums in scratch.
+  EXPECT_TRUE(has(p, "stream-K on ")) << p;
+  EXPECT_TRUE(has(p, "0 of 16 cluster tiles whole")) << p;
+  EXPECT_GT(ws, size_t(1) << 20);
+  // 4096^3: 256 cluster tiles fill 66 clusters' waves but for 3%: whole tiles, no scratch.
+  const std::string q = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(q, "256 cluster tiles on")) << q;
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
+}
 
 TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   // The case of the data-corruption report: m = 5 cannot use the TMA store (05 by name: the

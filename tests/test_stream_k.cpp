@@ -1,0 +1,123 @@
+// tests/test_stream_k.cpp -- kernel 05's work schedule (kernels/gemm/stream_k.hpp), walked on the
+// host for every cluster as the kernel walks it: every (tile, k-tile) computed exactly once, every
+// piece that is not a tile's owner is the first segment of its cluster's range and is added by
+// exactly one owner, the owners' waits form no cycle, and the schedule takes stream-K exactly
+// where whole tiles leave the last wave ragged.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#include "../kernels/gemm/stream_k.hpp"
+
+namespace {
+
+using tessera::ladder::make_stream_k;
+using tessera::ladder::Segment;
+using tessera::ladder::StreamK;
+using tessera::ladder::Walk;
+
+// What the kernel's clusters do with schedule w; the failures as text (empty: all well).
+std::string simulate(StreamK const& w) {
+  std::vector<int> done(size_t(w.tiles * w.k_tiles), 0);
+  std::map<int64_t, int64_t> piece_of;   // cluster -> tile of its non-owner piece
+  std::map<int64_t, int> added;          // cluster -> times its piece was added by an owner
+  std::string fail;
+  auto say = [&](std::string const& s) {
+    if (fail.empty()) fail = s + " (tiles " + std::to_string(w.tiles) + ", k_tiles " +
+                             std::to_string(w.k_tiles) + ", clusters " + std::to_string(w.clusters) + ")";
+  };
+  std::vector<std::vector<int64_t>> waits(size_t(w.clusters));
+  for (int64_t g = 0; g < w.clusters; ++g) {
+    const Walk walk = w.walk(g);
+    int segments = 0;
+    for (Segment s = w.first(walk); s.valid(); s = w.next(walk, s)) {
+      if (++segments > 1000000) return "a walk does not end";
+      if (s.tile >= w.tiles || s.k_begin >= s.k_end || s.k_end > w.k_tiles) say("a segment out of range");
+      for (int64_t k = s.k_begin; k < s.k_end && s.tile < w.tiles; ++k) ++done[size_t(s.tile * w.k_tiles + k)];
+      if (!s.owner()) {
+        // only the first stream-K segment of a range may be a piece
+        const Segment f = w.from(w.begin(g), w.begin(g + 1));
+        if (f.tile != s.tile || f.k_begin != s.k_begin || piece_of.count(g)) say("a piece that is not a range's first segment");
+        piece_of[g] = s.tile;
+        continue;
+      }
+      // an owner adds clusters g+1 .. last_piece(s): their pieces must cover k_end .. k_tiles
+      int64_t covered = s.k_end;
+      for (int64_t q = g + 1; q <= w.last_piece(walk, s); ++q) {
+        const Segment p = w.walk(q).streamed;
+        if (!p.valid() || p.tile != s.tile || p.k_begin != covered) say("an owner adds a piece that does not continue its tile");
+        covered = p.k_end;
+        ++added[q];
+        waits[size_t(g)].push_back(q);
+      }
+      if (covered != w.k_tiles) say("an owner's tile is not complete");
+    }
+  }
+  for (size_t i = 0; i < done.size(); ++i)
+    if (done[i] != 1) say("iteration " + std::to_string(i) + " computed " + std::to_string(done[i]) + " times");
+  for (auto const& [g, tile] : piece_of)
+    if (added[g] != 1) say("the piece of cluster " + std::to_string(g) + " added " + std::to_string(added[g]) + " times");
+  // Deadlock freedom: an owner waits only for later clusters, whose pieces come first in their walks.
+  for (int64_t g = 0; g < w.clusters; ++g)
+    for (int64_t q : waits[size_t(g)]) {
+      if (q <= g) say("an owner waits for an earlier cluster");
+      if (!piece_of.count(q)) say("an owner waits for a cluster without a piece");
+    }
+  return fail;
+}
+
+TEST(StreamK, EveryIterationOnceForManyProblems) {
+  int streamed = 0, whole = 0;
+  for (int64_t clusters : {1, 2, 3, 7, 33, 66, 57})
+    for (int64_t tiles : {1, 2, 5, 16, 32, 64, 65, 66, 67, 100, 131, 132, 144, 200, 400, 401})
+      for (int64_t k_tiles : {1, 2, 3, 8, 16, 64, 255}) {
+        const StreamK w = make_stream_k(tiles, k_tiles, clusters);
+        (w.streams() ? streamed : whole)++;
+        const std::string fail = simulate(w);
+        ASSERT_TRUE(fail.empty()) << fail;
+      }
+  EXPECT_GT(streamed, 100);  // both kinds of schedule occur in the sweep
+  EXPECT_GT(whole, 100);
+}
+
+TEST(StreamK, AnySplitPointIsConsistent) {
+  // Hand-made schedules, including ones make_stream_k does not pick (dp_tiles not a multiple of
+  // the clusters is still a valid walk as long as every stream-K range is non-empty).
+  for (int64_t dp : {0, 3, 6})
+    for (int64_t k_tiles : {1, 4, 9}) {
+      StreamK w{10, k_tiles, 3, dp};
+      const std::string fail = simulate(w);
+      EXPECT_TRUE(fail.empty()) << fail;
+    }
+}
+
+TEST(StreamK, TheCheckSeesABrokenSchedule) {
+  // Fewer stream-K iterations than clusters leaves empty ranges, which the walk does not allow
+  // (make_stream_k never picks it): the simulation must notice.
+  EXPECT_FALSE(simulate(StreamK{1, 2, 5, 0}).empty());
+}
+
+TEST(StreamK, Choice) {
+  // 1024^3 f16: 16 cluster tiles of 16 k-tiles on 66 clusters: all streamed, worked example.
+  StreamK w = make_stream_k(16, 16, 66);
+  EXPECT_TRUE(w.streams());
+  EXPECT_EQ(w.dp_tiles, 0);
+  EXPECT_EQ(w.begin(1), 3);
+  EXPECT_EQ(w.begin(4), 15);
+  EXPECT_EQ(w.last_piece(w.walk(0), w.first(w.walk(0))), 4);  // tile 0: clusters 1-4 hold the rest
+  // 5120 x 5120 x 4096: 400 tiles, 6.06 waves: 5 waves whole, 70 tiles streamed.
+  w = make_stream_k(400, 64, 66);
+  EXPECT_TRUE(w.streams());
+  EXPECT_EQ(w.dp_tiles, 330);
+  // 4096^3 (256 tiles, 3.9 waves: 3% idle) and 16384^3: whole tiles.
+  EXPECT_FALSE(make_stream_k(256, 64, 66).streams());
+  EXPECT_FALSE(make_stream_k(4096, 256, 66).streams());
+  EXPECT_FALSE(make_stream_k(64, 32, 66).streams());   // 2048^3: 64 tiles on 66 clusters
+  // Too little work to split (fewer than 2 k-tiles per cluster): whole tiles.
+  EXPECT_FALSE(make_stream_k(4, 8, 66).streams());
+  EXPECT_FALSE(make_stream_k(0, 8, 66).streams());
+  EXPECT_FALSE(make_stream_k(16, 16, 1).streams());
+}
+
+}  // namespace
