@@ -28,6 +28,13 @@ cudaError_t launch_05_tf32(GemmArgs const&, cudaStream_t);
 int clusters_05_f16();
 int clusters_05_bf16();
 int clusters_05_tf32();
+cudaError_t launch_06_f32(GemmArgs const&, cudaStream_t);
+cudaError_t launch_06_tf32(GemmArgs const&, cudaStream_t);
+cudaError_t launch_06_f16(GemmArgs const&, cudaStream_t);
+cudaError_t launch_06_bf16(GemmArgs const&, cudaStream_t);
+// Kernel 06's plan (06_skinny.cu, host only): its workspace bytes, and its words for the plan.
+size_t workspace_skinny(GemmArgs const& p, int64_t elem_bytes);
+void describe_skinny(GemmArgs const& p, int64_t elem_bytes, bool tf32, char* text, size_t size);
 
 namespace {
 
@@ -46,13 +53,21 @@ constexpr KernelEntry kKernels[] = {
     {"03_simt_pipelined", "03", launch_03, nullptr, nullptr, nullptr},
     {"04_mma_sync", "04", nullptr, launch_04_tf32, launch_04_f16, launch_04_bf16},
     {"05_wgmma_tma", "05", nullptr, launch_05_tf32, launch_05_f16, launch_05_bf16},
+    {"06_skinny", "06", launch_06_f32, launch_06_tf32, launch_06_f16, launch_06_bf16},
 };
 // The built-in choice per dtype: the fastest kernel of the ladder that runs it (F32: 03;
 // TF32/F16/BF16: 05, except small problems whose operands 05 must pack first -- see
 // `prefer_04`). The library is built for sm_90a only (Hopper), the one architecture it runs on.
-constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4;
+constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4, kSkinny = 5;
 constexpr int64_t kTmaMaxExtent = 0x7fffffff;  // TMA box coordinates are int32
 bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper]; }
+bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
+
+// The built-in choice takes 06 (bandwidth-bound: the big operand read once at HBM speed, fp32 FMA
+// on CUDA cores) for every dtype when min(m, n) is at most this: such a problem does ~2 * 16
+// FLOP per element of the big operand, far below what the tensor cores need to be the limit.
+// The crossover with 04/05 is to be measured on the GPU (bench/results/gemm_shapes.md).
+constexpr int64_t kSkinnyMaxMN = 16;
 
 // Kernel 05 packs an operand it cannot read where it lies (hopper_reads_directly, common.cuh)
 // into a scratch buffer first (allocation and a transposing copy). Measured (H200, tf32 NN, 05 vs 04): 1024^3
@@ -85,13 +100,13 @@ bool transposed(char t) { return t != 'N' && t != 'n'; }
 using namespace tessera::ladder;
 
 extern "C" const char* tessera_gemm_kernels(void) {
-  return "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma";
+  return "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny";
 }
 
 extern "C" const char* tessera_gemm_kernels_for(tessera_dtype dtype) {
   switch (dtype) {
-    case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_pipelined";
-    case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma";
+    case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_pipelined,06_skinny";
+    case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma,06_skinny";
     default: return "";
   }
 }
@@ -106,8 +121,8 @@ extern "C" const char* tessera_status_string(int status) {
     case TESSERA_ERROR_INVALID_LDC: return "invalid ldc: must be >= max(1, m)";
     case TESSERA_ERROR_NULL_POINTER: return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
     case TESSERA_ERROR_UNKNOWN_DTYPE: return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
-    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_pipelined, 04_mma_sync, 05_wgmma_tma)";
-    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernels 04 and 05 run TESSERA_TF32, TESSERA_F16 and TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
+    case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_pipelined, 04_mma_sync, 05_wgmma_tma, 06_skinny)";
+    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernels 04 and 05 run TESSERA_TF32, TESSERA_F16 and TESSERA_BF16, the skinny-problem kernel 06 all four (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
     case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have, or (kernel 05) m, n or k of 2^31 or more (TMA coordinates are 32-bit)";
     case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";
     case TESSERA_ERROR_WORKSPACE: return "workspace too small or not 256-byte aligned: tessera_gemm_workspace_size gives the bytes these arguments need";
@@ -124,7 +139,7 @@ struct Plan {
   bool quick = false;  // m or n is 0, or C = beta * C (k = 0 or alpha = 0)
   const KernelEntry* entry = nullptr;
   GemmArgs args;
-  size_t workspace = 0;  // bytes of the operands the kernel packs first
+  size_t workspace = 0;  // bytes of the operands the kernel packs first (06: its partial sums)
   std::string text;
 };
 
@@ -165,6 +180,11 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       tessera::ceil_div(m, 128) * tessera::ceil_div(n, 128) > 0x7fffffff)
     return fail(TESSERA_ERROR_TOO_LARGE);
   std::string why = kernel ? "requested by name" : std::string("the built-in choice for ") + dtype_name(dtype);
+  if (!kernel && tessera::min64(m, n) <= kSkinnyMaxMN) {
+    entry = &kKernels[kSkinny];
+    why += " (min(m, n) <= " + std::to_string(kSkinnyMaxMN) +
+           ": bandwidth-bound, the big operand read once at HBM speed)";
+  }
   // 05 addresses its operands through TMA coordinates, which are 32-bit: the built-in choice
   // takes 04 for larger dimensions, a request for 05 by name is refused.
   const bool beyond_tma = m > kTmaMaxExtent || n > kTmaMaxExtent || k > kTmaMaxExtent;
@@ -229,6 +249,12 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     return std::string();
   };
   plan.text += operand("A", A, p.a_sm, p.a_sk) + operand("B", B, p.b_sn, p.b_sk);
+  if (is_skinny(entry)) {
+    char words[640];
+    describe_skinny(p, bytes, dtype == TESSERA_TF32, words, sizeof words);
+    plan.text += words;
+    plan.workspace = workspace_skinny(p, bytes);
+  }
   // The same rules as the kernels' (common.cuh): which operands are packed, and their bytes.
   auto packs = [&](const void* ptr, int64_t s_mn, int64_t s_k) {
     if (is_hopper(entry)) return !hopper_reads_directly(ptr, s_mn, s_k, bytes);

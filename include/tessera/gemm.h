@@ -53,7 +53,10 @@ TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb,
                  float alpha, const void* A, int64_t lda, const void* B, int64_t ldb,
                  float beta, void* C, int64_t ldc, void* stream /* cudaStream_t, NULL = default */);
 
-/* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). */
+/* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). The kernels:
+   01_simt_global, 02_simt_cp_async, 03_simt_pipelined (F32); 04_mma_sync, 05_wgmma_tma (TF32,
+   F16, BF16); 06_skinny (all four: bandwidth-bound, for min(m, n) <= 16, where the built-in
+   choice takes it; correct for any problem by name; TF32 computed in full fp32). Aliases "01".."06". */
 TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
                        int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                        const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
@@ -62,7 +65,9 @@ TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype,
    (not 16-byte aligned; for TF32 on kernel 05, MN-major), packed first, and (b) on kernel 05, the
    partial sums of stream-K (problems whose tiles would leave the GPU's last wave of clusters
    ragged: a few tiles of long K, or a partial last wave; ~17 MB on a 132-SM GPU, the plan says
-   when). tessera_gemm and tessera_gemm_named take it from the library's stream-ordered memory pool
+   when), and (c) on kernel 06 (skinny problems), the fp32 partial sums of K split across CTAs
+   when the big operand's rows alone give too few CTAs (the plan says when). tessera_gemm and
+   tessera_gemm_named take it from the library's stream-ordered memory pool
    (cudaMallocFromPoolAsync / cudaFreeAsync on the call's stream: capturable in a CUDA graph; the
    pool keeps its memory, so repeated calls do not allocate from the driver). tessera_gemm_ex
    never allocates: it uses the caller's workspace (device memory, 256-byte aligned, at least

@@ -45,7 +45,10 @@ int main() {
                      Problem{TESSERA_F16, nullptr, 4096, 256, 512, 0},
                      // kernel 05 with stream-K (16 tiles of long K): partial sums and flags in the
                      // scratch memory, the flags zeroed by a memset captured with the launch
-                     Problem{TESSERA_F16, nullptr, 1024, 1024, 1024, 0}, Problem{TESSERA_BF16, "05", 1024, 1024, 4096, 1}}) {
+                     Problem{TESSERA_F16, nullptr, 1024, 1024, 1024, 0}, Problem{TESSERA_BF16, "05", 1024, 1024, 4096, 1},
+                     // Kernel 06 (skinny): K split across CTAs, partial sums in the workspace.
+                     Problem{TESSERA_F16, nullptr, 4096, 16, 4096, 0}, Problem{TESSERA_F32, nullptr, 4096, 1, 4096, 0},
+                     Problem{TESSERA_TF32, "06", 8, 2048, 1024, 1}}) {
     const size_t eb = elem_bytes(pr.d);
     const int64_t lda = pr.m + 8, ldb = pr.k + 8, ldc = pr.m + 8;
     const size_t na = size_t(lda * pr.k + 16), nb = size_t(ldb * pr.n), nc = size_t(ldc * pr.n);
@@ -63,7 +66,7 @@ int main() {
     const size_t ws_bytes = tessera_gemm_workspace_size(pr.kernel, pr.d, 'N', 'N', pr.m, pr.n, pr.k, a, lda, B, ldb);
     void* ws = nullptr;
     if (ws_bytes) CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
-    char plan[512];
+    char plan[1024];
     tessera_gemm_plan(pr.kernel, pr.d, 'N', 'N', pr.m, pr.n, pr.k, 1.0f, a, lda, B, ldb, 0.0f, C, ldc, plan, sizeof plan);
     std::printf("-- %s\n", plan);
 

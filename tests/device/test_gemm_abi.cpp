@@ -25,10 +25,11 @@ int call(char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t
 }
 
 TEST(GemmAbi, KernelList) {
-  EXPECT_STREQ(tessera_gemm_kernels(), "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma");
-  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32), "01_simt_global,02_simt_cp_async,03_simt_pipelined");
+  EXPECT_STREQ(tessera_gemm_kernels(),
+               "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny");
+  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32), "01_simt_global,02_simt_cp_async,03_simt_pipelined,06_skinny");
   for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
-    EXPECT_STREQ(tessera_gemm_kernels_for(dt), "04_mma_sync,05_wgmma_tma");
+    EXPECT_STREQ(tessera_gemm_kernels_for(dt), "04_mma_sync,05_wgmma_tma,06_skinny");
   EXPECT_STREQ(tessera_gemm_kernels_for(tessera_dtype(9)), "");
 }
 
@@ -139,9 +140,10 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
 }
 
 TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
-  // The case of the data-corruption report: m = 5 cannot use the TMA store.
-  std::string p = plan(TESSERA_F16, 'N', 'N', 5, 4096, 4096, 8, 4096, 8);
-  EXPECT_TRUE(has(p, "F16 NN m=5 n=4096 k=4096 lda=8 ldb=4096 ldc=8: kernel 05_wgmma_tma, the built-in choice for F16")) << p;
+  // The case of the data-corruption report: m = 5 cannot use the TMA store (05 by name: the
+  // built-in choice for m = 5 is 06, see PlanSkinnyProblems).
+  std::string p = plan(TESSERA_F16, 'N', 'N', 5, 4096, 4096, 8, 4096, 8, kA, 0.0f, "05");
+  EXPECT_TRUE(has(p, "F16 NN m=5 n=4096 k=4096 lda=8 ldb=4096 ldc=8: kernel 05_wgmma_tma, requested by name")) << p;
   EXPECT_TRUE(has(p, "A read by TMA where it lies (MN-major)")) << p;
   EXPECT_TRUE(has(p, "B read by TMA where it lies (K-major)")) << p;
   EXPECT_TRUE(has(p, "C stored by predicated vector stores")) << p;
@@ -162,6 +164,54 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 64, 64, 64, 64), "kernel 03_simt_pipelined, the built-in choice for F32"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 0, 64, 64, 1, 64, 1), "nothing to do (m or n is 0)"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
+}
+
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 16 in every dtype, which
+// operand it streams and how, its split of K and the workspace of the partial sums.
+TEST(GemmAbi, PlanSkinnyProblems) {
+  // 16 x 4096 x 4096 f16 NN: B (n x k, K-contiguous as the kernels see it) is the big operand.
+  // 4096 rows / 32 per CTA = 128 CTAs; K split 4 ways (8 chunks of 512, >= 2 per split) toward
+  // 528 CTAs: 4 splits x 16 x 4096 fp32 partial sums = 1,048,576 bytes.
+  std::string p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16);
+  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F16 (min(m, n) <= 16: bandwidth-bound")) << p;
+  EXPECT_TRUE(has(p, "B (4096 x 4096) is the big operand, read once along K by 16-byte vector loads")) << p;
+  EXPECT_TRUE(has(p, "A's 16 rows staged in shared memory 16 at a time")) << p;
+  EXPECT_TRUE(has(p, "K split over 4 CTAs per tile (1024 values each)")) << p;
+  EXPECT_TRUE(has(p, "workspace 1048576 bytes")) << p;
+  EXPECT_FALSE(has(p, "TF32")) << p;
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096),
+            1048576u);
+  // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns; 32 CTAs of 128 rows, K split 4
+  // ways: 4 x 1 x 4096 x 4 bytes.
+  p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F32")) << p;
+  EXPECT_TRUE(has(p, "A (4096 x 4096) is the big operand, read once down its columns by vector loads")) << p;
+  EXPECT_TRUE(has(p, "B's 1 rows staged in shared memory 1 at a time")) << p;
+  EXPECT_TRUE(has(p, "workspace 65536 bytes")) << p;
+  // TF32 runs in full fp32, and says so.
+  p = plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "kernel 06_skinny")) << p;
+  EXPECT_TRUE(has(p, "read once along K by 16-byte vector loads")) << p;
+  EXPECT_TRUE(has(p, "TF32 is computed in full fp32")) << p;
+  // An unaligned leading dimension: element loads.
+  p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096);
+  EXPECT_TRUE(has(p, "read once along K element by element")) << p;
+  // The threshold: min(m, n) = 16 takes 06, 17 does not; every dtype.
+  for (tessera_dtype dt : {TESSERA_F32, TESSERA_TF32, TESSERA_F16, TESSERA_BF16}) {
+    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, 16, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
+    EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, 17, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
+    EXPECT_FALSE(has(plan(dt, 'N', 'N', 17, 4096, 4096, 32, 4096, 32), "06_skinny")) << dt;
+  }
+  // By name on a large problem: enough CTAs without a split, no workspace.
+  p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
+  EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
+  EXPECT_FALSE(has(p, "K split")) << p;
+  EXPECT_EQ(tessera_gemm_workspace_size("06_skinny", TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
+  // A workspace one byte short of the partial sums is refused before any CUDA call.
+  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 16, 4096, 4096, 1.0f, kA, 16, kB, 4096, 0.0f, kC,
+                            16, reinterpret_cast<void*>(0x10000), 1048575, nullptr),
+            TESSERA_ERROR_WORKSPACE);
 }
 
 TEST(GemmAbi, PlanReportsBadArgumentsAsTheCallWould) {
