@@ -23,6 +23,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <type_traits>
 
@@ -192,9 +194,18 @@ struct Hopper05 {
 };
 // Its schedule on `clusters` resident clusters (stream_k.hpp): whole cluster tiles, or stream-K
 // where whole tiles would leave the last wave ragged; never more clusters than tiles.
+// TESSERA_GEMM_SCHEDULE=tiles in the environment keeps whole tiles always (to measure what
+// split-K and stream-K give on a shape).
+inline bool whole_tiles_only() {
+  static const bool on = [] {
+    const char* v = std::getenv("TESSERA_GEMM_SCHEDULE");
+    return v && std::strcmp(v, "tiles") == 0;
+  }();
+  return on;
+}
 inline StreamK hopper_work(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters) {
   const int64_t tiles = ceil_div(tiles_m, Hopper05::kCluster) * tiles_n;
-  StreamK w = make_stream_k(tiles, k_tiles, clusters);
+  StreamK w = whole_tiles_only() ? StreamK{tiles, k_tiles, clusters, tiles} : make_stream_k(tiles, k_tiles, clusters);
   if (!w.streams()) w.clusters = min64(tiles, clusters);
   return w;
 }
