@@ -63,11 +63,16 @@ constexpr int64_t kTmaMaxExtent = 0x7fffffff;  // TMA box coordinates are int32
 bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper]; }
 bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 
-// The built-in choice takes 06 (bandwidth-bound: the big operand read once at HBM speed, fp32 FMA
-// on CUDA cores) for every dtype when min(m, n) is at most this: such a problem does ~2 * 16
-// FLOP per element of the big operand, far below what the tensor cores need to be the limit.
-// The crossover with 04/05 is to be measured on the GPU (bench/results/gemm_shapes.md).
-constexpr int64_t kSkinnyMaxMN = 16;
+// The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
+// cores) when min(m, n) is at most this, per dtype. Measured on the H100 (ratio to cuBLAS, 06 vs
+// the tensor-core kernel 05 with split-K, bench/results/gemm_shapes.md): F32 06 everywhere
+// (8 x 4096 x 4096 1.01 vs 03's 0.15); TF32 06 up to 8 columns (8192 x 8 x 8192 NN 0.62 vs 0.27,
+// 8 x 4096 x 4096 0.76 vs 0.68) but 05 at 16 (16 x 8192 x 8192 0.87 vs 0.39); F16/BF16 06 only
+// for one column (8192 x 1 x 8192 TN 0.58 vs 0.54, 1 x 4096 x 4096 0.73 vs 0.54): with 8 or 16
+// columns 06 does 8-16 FMA per byte of X on CUDA cores and falls to 0.2-0.4.
+int64_t skinny_max_mn(tessera_dtype dtype) {
+  return dtype == TESSERA_F32 ? 16 : dtype == TESSERA_TF32 ? 8 : 1;
+}
 
 // Kernel 05 packs an operand it cannot read where it lies (hopper_reads_directly, common.cuh)
 // into a scratch buffer first (allocation and a transposing copy). Measured (H200, tf32 NN, 05 vs 04): 1024^3
@@ -180,9 +185,9 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       tessera::ceil_div(m, 128) * tessera::ceil_div(n, 128) > 0x7fffffff)
     return fail(TESSERA_ERROR_TOO_LARGE);
   std::string why = kernel ? "requested by name" : std::string("the built-in choice for ") + dtype_name(dtype);
-  if (!kernel && tessera::min64(m, n) <= kSkinnyMaxMN) {
+  if (!kernel && tessera::min64(m, n) <= skinny_max_mn(dtype)) {
     entry = &kKernels[kSkinny];
-    why += " (min(m, n) <= " + std::to_string(kSkinnyMaxMN) +
+    why += " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype)) +
            ": bandwidth-bound, the big operand read once at HBM speed)";
   }
   // 05 addresses its operands through TMA coordinates, which are 32-bit: the built-in choice

@@ -71,7 +71,7 @@ TEST(StreamK, EveryIterationOnceForManyProblems) {
   int streamed = 0, whole = 0, split = 0;
   for (int64_t clusters : {1, 2, 3, 7, 33, 66, 57})
     for (int64_t tiles : {1, 2, 5, 16, 32, 64, 65, 66, 67, 100, 131, 132, 144, 200, 400, 401})
-      for (int64_t k_tiles : {1, 2, 3, 8, 16, 64, 255}) {
+      for (int64_t k_tiles : {1, 2, 3, 8, 16, 32, 64, 255, 1000}) {
         const StreamK w = make_stream_k(tiles, k_tiles, clusters);
         (w.splits > 1 ? split : w.streams() ? streamed : whole)++;
         if (w.splits > 1) {
@@ -118,12 +118,22 @@ TEST(StreamK, Choice) {
   EXPECT_EQ(w.piece_stride(), 16);
   EXPECT_EQ(w.last_piece(w.walk(3), w.first(w.walk(3))), 51);
   EXPECT_EQ(w.first(w.walk(35)).k_begin, 128);
-  // 1024^3 f16: 16 k-tiles allow 2 splits of 8.
-  EXPECT_EQ(make_stream_k(16, 16, 66).splits, 2);
-  // 3072 x 3072 x 8192: 144 tiles, 2.18 waves: stream-K over the last two.
+  // 1024^3 f16: 16 k-tiles are too few to split (2 splits of 8) or stream (3.9 per cluster).
+  EXPECT_EQ(make_stream_k(16, 16, 66).splits, 1);
+  EXPECT_FALSE(make_stream_k(16, 16, 66).streams());
+  // 2048 x 2048 x 4096 f16: 64 tiles of 64 k-tiles fill 64 of 66 clusters: whole tiles.
+  EXPECT_FALSE(make_stream_k(64, 64, 66).streams());
+  // 1024 x 1024 x 2048: 32 k-tiles, 2 splits of 16.
+  EXPECT_EQ(make_stream_k(16, 32, 66).splits, 2);
+  // 3072 x 3072 x 8192: 144 tiles, 2.18 waves: the partial wave's 12 tiles streamed (23-24
+  // k-tiles per cluster).
   w = make_stream_k(144, 128, 66);
   EXPECT_EQ(w.splits, 1);
-  EXPECT_EQ(w.dp_tiles, 66);
+  EXPECT_EQ(w.dp_tiles, 132);
+  // 40 tiles on 66 clusters (more than half, less than one wave): all streamed.
+  w = make_stream_k(40, 64, 66);
+  EXPECT_TRUE(w.streams());
+  EXPECT_EQ(w.dp_tiles, 0);
   // 5120 x 5120 x 4096: 400 tiles, 6.06 waves: 5 waves whole, 70 tiles streamed.
   w = make_stream_k(400, 64, 66);
   EXPECT_TRUE(w.streams());
@@ -132,7 +142,7 @@ TEST(StreamK, Choice) {
   EXPECT_FALSE(make_stream_k(256, 64, 66).streams());
   EXPECT_FALSE(make_stream_k(4096, 256, 66).streams());
   EXPECT_FALSE(make_stream_k(64, 32, 66).streams());   // 2048^3: 64 tiles on 66 clusters
-  // Too little work to split (fewer than 2 k-tiles per cluster): whole tiles.
+  // Too little work to split (fewer than 16 k-tiles per cluster): whole tiles.
   EXPECT_FALSE(make_stream_k(4, 8, 66).streams());
   EXPECT_FALSE(make_stream_k(0, 8, 66).streams());
   EXPECT_FALSE(make_stream_k(16, 16, 1).streams());

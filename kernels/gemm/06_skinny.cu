@@ -129,6 +129,11 @@ __device__ void store(SkinnyArgs const& a, int64_t l, int64_t s, float v) {
   *c = E::from_float(a.beta == 0.0f ? a.alpha * v : a.alpha * v + a.beta * E::to_float(*c));
 }
 
+// Y's staging buffer holds kChunk values of K per row of Y, rows padded by one 16-byte vector
+// (V elements) so that a warp storing 16 rows of one k hits 8 banks, not one.
+template <int V>
+constexpr int kYsRow = kChunk + V;
+
 // acc[r][s] += x[r][j] * Y(s, k + j) for the V = 16 / bytes values of K at `ys_k` (&ys[0][k]):
 // one 16-byte shared load per row of Y, 4 * V FMAs on it.
 template <class E, int Cols, int V>
@@ -137,7 +142,7 @@ __device__ __forceinline__ void fma_group(float (&acc)[kRows][Cols], float const
   using P = Pack<typename E::Bits, V>;
 #pragma unroll
   for (int s = 0; s < Cols; ++s) {
-    const P y = *reinterpret_cast<const P*>(ys_k + s * kChunk);
+    const P y = *reinterpret_cast<const P*>(ys_k + s * kYsRow<V>);
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       const float yv = E::to_float(y.v[j]);
@@ -211,7 +216,7 @@ __global__ void __launch_bounds__(kThreads, 1) skinny_kernel(SkinnyArgs a) {
   using Bits = typename E::Bits;
   constexpr int V = 16 / int(sizeof(Bits));  // elements of a 16-byte vector
   static_assert(kChunk % (32 * V) == 0 && kChunk % (kWarps * V) == 0, "a chunk is whole steps");
-  __shared__ __align__(16) Bits ys[Cols][kChunk];     // Y(s0 + s, kc + k), stored bits
+  __shared__ __align__(16) Bits ys[Cols][kYsRow<V>];  // Y(s0 + s, kc + k), stored bits
   __shared__ __align__(16) float red[kWarps][32 * kRows];  // (b): the warps' partial sums
 
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
@@ -235,10 +240,13 @@ __global__ void __launch_bounds__(kThreads, 1) skinny_kernel(SkinnyArgs a) {
 
     for (int64_t kc = k_begin; kc < k_end; kc += kChunk) {
       // Stage Y(s0.., kc..) (zeros past S and past the split's K); consecutive threads take
-      // consecutive k.
+      // consecutive elements in memory: consecutive s where Y is contiguous along s (a small A
+      // in 'N'), else consecutive k. (Across the other index a warp's loads would touch one
+      // 32-byte sector per lane: 16x the bytes from L2.)
       __syncthreads();
+      const bool s_fastest = a.y_ss == 1 && a.y_sk != 1;
       for (int i = threadIdx.x; i < Cols * kChunk; i += kThreads) {
-        const int s = i / kChunk, kk = i % kChunk;
+        const int s = s_fastest ? i % Cols : i / kChunk, kk = s_fastest ? i / Cols : i % kChunk;
         ys[s][kk] = s0 + s < a.small && kc + kk < k_end ? y[(s0 + s) * a.y_ss + (kc + kk) * a.y_sk] : Bits(0);
       }
       __syncthreads();

@@ -119,17 +119,20 @@ bool has(std::string const& text, const char* part) { return text.find(part) != 
 // Kernel 05's persistent clusters: the plan says how they share the tiles. The split depends on
 // how many clusters the GPU holds, so without a GPU the plan says it is decided at launch.
 TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
-  const std::string p = plan(TESSERA_F16, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024);
-  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 1024, kA, 1024, kB, 1024);
+  const std::string p = plan(TESSERA_F16, 'N', 'N', 1024, 1024, 2048, 1024, 2048, 1024);
+  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 2048, kA, 1024, kB, 2048);
   if (has(p, "decided at launch (no GPU found)")) {
     std::printf("no GPU: the stream-K part of the plan is not checked here (scripts/gpu.sh runs it)\n");
     EXPECT_EQ(ws, 0u);
     return;
   }
-  // 1024^3: 16 cluster tiles of 16 k-tiles on the H100's 66 clusters: split-K in two; partial
-  // sums in scratch.
-  EXPECT_TRUE(has(p, "split-K: 16 cluster tiles x 2 splits of ~8 k-tiles on 32 clusters")) << p;
+  // 1024 x 1024 x 2048: 16 cluster tiles of 32 k-tiles on the H100's 66 clusters: split-K in
+  // two; partial sums in scratch.
+  EXPECT_TRUE(has(p, "split-K: 16 cluster tiles x 2 splits of ~16 k-tiles on 32 clusters")) << p;
   EXPECT_GT(ws, size_t(1) << 20);
+  // 1024^3: 16 k-tiles, too few to split: whole tiles, no scratch.
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024), "16 cluster tiles on"));
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 1024, kA, 1024, kB, 1024), 0u);
   // 5120 x 5120 x 4096: 400 cluster tiles, 6.06 waves: stream-K over the last two.
   const std::string r = plan(TESSERA_F16, 'N', 'N', 5120, 5120, 4096, 5120, 4096, 5120);
   EXPECT_TRUE(has(r, "stream-K on 66 clusters: 330 of 400 cluster tiles whole")) << r;
@@ -166,20 +169,24 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 16 in every dtype, which
-// operand it streams and how, its split of K and the workspace of the partial sums.
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 16 (F32), 8 (TF32) or 1
+// (F16, BF16), which operand it streams and how, its split of K and the workspace of the
+// partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
-  // 16 x 4096 x 4096 f16 NN: B (n x k, K-contiguous as the kernels see it) is the big operand.
-  // 4096 rows / 32 per CTA = 128 CTAs; K split 4 ways (8 chunks of 512, >= 2 per split) toward
-  // 528 CTAs: 4 splits x 16 x 4096 fp32 partial sums = 1,048,576 bytes.
-  std::string p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16);
-  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F16 (min(m, n) <= 16: bandwidth-bound")) << p;
+  // 16 x 4096 x 4096 f16 NN (by name: the built-in choice is 05 there): B (n x k,
+  // K-contiguous as the kernels see it) is the big operand. 4096 rows / 32 per CTA = 128 CTAs;
+  // K split 4 ways (8 chunks of 512, >= 2 per split) toward 528 CTAs: 4 splits x 16 x 4096 fp32
+  // partial sums = 1,048,576 bytes.
+  std::string p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
+  EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1),
+                  "kernel 06_skinny, the built-in choice for F16 (min(m, n) <= 1: bandwidth-bound"));
   EXPECT_TRUE(has(p, "B (4096 x 4096) is the big operand, read once along K by 16-byte vector loads")) << p;
   EXPECT_TRUE(has(p, "A's 16 rows staged in shared memory 16 at a time")) << p;
   EXPECT_TRUE(has(p, "K split over 4 CTAs per tile (1024 values each)")) << p;
   EXPECT_TRUE(has(p, "workspace 1048576 bytes")) << p;
   EXPECT_FALSE(has(p, "TF32")) << p;
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096),
+  EXPECT_EQ(tessera_gemm_workspace_size("06", TESSERA_F16, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096),
             1048576u);
   // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns; 32 CTAs of 128 rows, K split 4
   // ways: 4 x 1 x 4096 x 4 bytes.
@@ -194,14 +201,14 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(p, "read once along K by 16-byte vector loads")) << p;
   EXPECT_TRUE(has(p, "TF32 is computed in full fp32")) << p;
   // An unaligned leading dimension: element loads.
-  p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096);
+  p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
-  // The threshold: min(m, n) = 16 takes 06, 17 does not; every dtype.
-  for (tessera_dtype dt : {TESSERA_F32, TESSERA_TF32, TESSERA_F16, TESSERA_BF16}) {
-    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, 16, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
+  // The thresholds: min(m, n) = t takes 06, t + 1 does not.
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 16}, {TESSERA_TF32, 8}, {TESSERA_F16, 1}, {TESSERA_BF16, 1}}) {
+    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
-    EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, 17, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
-    EXPECT_FALSE(has(plan(dt, 'N', 'N', 17, 4096, 4096, 32, 4096, 32), "06_skinny")) << dt;
+    EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
+    EXPECT_FALSE(has(plan(dt, 'N', 'N', t + 1, 4096, 4096, 32, 4096, 32), "06_skinny")) << dt;
   }
   // By name on a large problem: enough CTAs without a split, no workspace.
   p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
@@ -209,7 +216,7 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_FALSE(has(p, "K split")) << p;
   EXPECT_EQ(tessera_gemm_workspace_size("06_skinny", TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
   // A workspace one byte short of the partial sums is refused before any CUDA call.
-  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 16, 4096, 4096, 1.0f, kA, 16, kB, 4096, 0.0f, kC,
+  EXPECT_EQ(tessera_gemm_ex("06", TESSERA_F16, 'N', 'N', 16, 4096, 4096, 1.0f, kA, 16, kB, 4096, 0.0f, kC,
                             16, reinterpret_cast<void*>(0x10000), 1048575, nullptr),
             TESSERA_ERROR_WORKSPACE);
 }
