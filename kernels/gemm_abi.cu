@@ -64,25 +64,34 @@ bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper]; }
 bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 
 // The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
-// cores) when min(m, n) is at most this, per dtype. Measured on the H100 (ratio to cuBLAS, 06 vs
-// the tensor-core kernel 05 with split-K, bench/results/gemm_shapes.md): F32 06 everywhere
-// (8 x 4096 x 4096 1.01 vs 03's 0.15); TF32 06 up to 8 columns (8192 x 8 x 8192 NN 0.62 vs 0.27,
-// 8 x 4096 x 4096 0.76 vs 0.68) but 05 at 16 (16 x 8192 x 8192 0.87 vs 0.39); F16/BF16 06 only
-// for one column (8192 x 1 x 8192 TN 0.58 vs 0.54, 1 x 4096 x 4096 0.73 vs 0.54): with 8 or 16
-// columns 06 does 8-16 FMA per byte of X on CUDA cores and falls to 0.2-0.4.
+// cores) when min(m, n) is at most this, per dtype -- in F16/BF16 only where the big operand is
+// K-major (06_takes). Measured on the H100 (ratio to cuBLAS, 06 vs the tensor-core kernel 05 with
+// split-K, bench/results/gemm_shapes.md): F32 06 everywhere (8 x 4096 x 4096 1.01 vs 03's
+// 0.15); TF32 06 up to 8 columns (8192 x 8 x 8192 NN 0.62 vs 0.27, 8 x 4096 x 4096 0.76 vs
+// 0.68) but 05 at 16 (16 x 8192 x 8192 0.87 vs 0.39); F16/BF16 06 only for one column with the
+// big operand K-major (4096 x 1 x 4096 TN 0.78, 1 x 4096 x 4096 NN 0.74 vs 05's 0.54; MN-major
+// 4096 x 1 x 4096 NN 0.36): with 8 or 16 columns 06 does 8-16 FMA per byte of X on CUDA cores
+// and falls to 0.2-0.4.
 int64_t skinny_max_mn(tessera_dtype dtype) {
   return dtype == TESSERA_F32 ? 16 : dtype == TESSERA_TF32 ? 8 : 1;
+}
+bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
+  if (tessera::min64(m, n) > skinny_max_mn(dtype)) return false;
+  const bool big_k_major = n <= m ? ta : !tb;  // op(A) = A^T, or op(B) = B, is K-contiguous
+  return dtype == TESSERA_F32 || dtype == TESSERA_TF32 || big_k_major;
 }
 
 // Kernel 05 packs an operand it cannot read where it lies (hopper_reads_directly, common.cuh)
 // into a scratch buffer first (allocation and a transposing copy). Measured (H200, tf32 NN, 05 vs 04): 1024^3
 // 0.074 vs 0.062 ms, 1536^3 0.104 vs 0.144 ms, 2048^3 0.106 vs 0.186 ms: below ~1280^3, 04 wins
-// such calls.
+// such calls -- but not skinny ones, where 04's 128 x 128 tiles leave most SMs idle (H100, tf32
+// NN 16 x 4096 x 4096: 04 0.20x cuBLAS, 05 with its packing and split-K 0.66x).
 bool prefer_04(GemmArgs const& p, tessera_dtype dtype) {
   const int64_t bytes = dtype == TESSERA_TF32 ? 4 : 2;
   const bool packs = !hopper_reads_directly(p.a, p.a_sm, p.a_sk, bytes) ||
                      !hopper_reads_directly(p.b, p.b_sn, p.b_sk, bytes);
-  return packs && double(p.m) * double(p.n) * double(p.k) < 1280.0 * 1280.0 * 1280.0;
+  const bool skinny = tessera::max64(p.m, p.n) >= 8 * tessera::min64(p.m, p.n);
+  return packs && !skinny && double(p.m) * double(p.n) * double(p.k) < 1280.0 * 1280.0 * 1280.0;
 }
 
 // C = beta * C over an m x n column-major matrix (k = 0 or alpha = 0); beta = 0 writes zeros.
@@ -185,7 +194,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       tessera::ceil_div(m, 128) * tessera::ceil_div(n, 128) > 0x7fffffff)
     return fail(TESSERA_ERROR_TOO_LARGE);
   std::string why = kernel ? "requested by name" : std::string("the built-in choice for ") + dtype_name(dtype);
-  if (!kernel && tessera::min64(m, n) <= skinny_max_mn(dtype)) {
+  if (!kernel && skinny_takes(dtype, m, n, ta, tb)) {
     entry = &kKernels[kSkinny];
     why += " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype)) +
            ": bandwidth-bound, the big operand read once at HBM speed)";
@@ -228,7 +237,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   p.c = static_cast<float*>(const_cast<void*>(C)), p.ldc = ldc;
   if (!kernel && dtype != TESSERA_F32 && is_hopper(entry) && prefer_04(p, dtype)) {
     entry = &kKernels[kMmaSync];
-    why += " (not 05: an operand must be packed first and the problem is below 1280^3)";
+    why += " (not 05: an operand must be packed first and the problem is below 1280^3, not skinny)";
   }
   plan.entry = entry;
   plan.text += std::string("kernel ") + entry->name + ", " + why;

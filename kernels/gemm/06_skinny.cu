@@ -77,7 +77,7 @@ constexpr int kChunk = 512;    // K values of Y staged in shared memory at a tim
 // Split K across CTAs until the grid has this many CTAs (4 per SM of a 132-SM H100): enough
 // warps to keep ~3 TB/s of loads in flight. A tuning constant: measured on the GPU.
 constexpr int64_t kTargetCtas = 4 * 132;
-constexpr int64_t kMinChunksPerSplit = 2;  // a split's final reduction is worth >= 2 chunks
+constexpr int64_t kMinChunksPerSplit = 1;  // a split is at least one chunk
 
 // Element storage as raw bits, and the conversions to and from fp32.
 struct F32 {

@@ -175,12 +175,18 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
 TEST(GemmAbi, PlanSkinnyProblems) {
   // 16 x 4096 x 4096 f16 NN (by name: the built-in choice is 05 there): B (n x k,
   // K-contiguous as the kernels see it) is the big operand. 4096 rows / 32 per CTA = 128 CTAs;
-  // K split 4 ways (8 chunks of 512, >= 2 per split) toward 528 CTAs: 4 splits x 16 x 4096 fp32
+  // K split 5 ways toward 528 CTAs (8 chunks of 512: 2 per split, so 4 splits): 4 splits x 16 x 4096 fp32
   // partial sums = 1,048,576 bytes.
   std::string p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1),
                   "kernel 06_skinny, the built-in choice for F16 (min(m, n) <= 1: bandwidth-bound"));
+  // ... but not with the big operand MN-major (A in 'N', m = 4096): 05.
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny"));
+  // A skinny TF32 problem 05 must pack stays on 05 (04's tiles would leave most SMs idle).
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 16, 1024, 1024, 16, 1024, 16), "kernel 05_wgmma_tma"));
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024), "kernel 04_mma_sync"));
   EXPECT_TRUE(has(p, "B (4096 x 4096) is the big operand, read once along K by 16-byte vector loads")) << p;
   EXPECT_TRUE(has(p, "A's 16 rows staged in shared memory 16 at a time")) << p;
   EXPECT_TRUE(has(p, "K split over 4 CTAs per tile (1024 values each)")) << p;
@@ -188,13 +194,13 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_FALSE(has(p, "TF32")) << p;
   EXPECT_EQ(tessera_gemm_workspace_size("06", TESSERA_F16, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096),
             1048576u);
-  // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns; 32 CTAs of 128 rows, K split 4
-  // ways: 4 x 1 x 4096 x 4 bytes.
+  // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns; 32 CTAs of 128 rows, K split 8
+  // ways (one chunk of 512 each): 8 x 1 x 4096 x 4 bytes.
   p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F32")) << p;
   EXPECT_TRUE(has(p, "A (4096 x 4096) is the big operand, read once down its columns by vector loads")) << p;
   EXPECT_TRUE(has(p, "B's 1 rows staged in shared memory 1 at a time")) << p;
-  EXPECT_TRUE(has(p, "workspace 65536 bytes")) << p;
+  EXPECT_TRUE(has(p, "workspace 131072 bytes")) << p;
   // TF32 runs in full fp32, and says so.
   p = plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "kernel 06_skinny")) << p;
@@ -203,10 +209,11 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // An unaligned leading dimension: element loads.
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
-  // The thresholds: min(m, n) = t takes 06, t + 1 does not.
+  // The thresholds: min(m, n) = t takes 06, t + 1 does not (16-bit: where the big operand is
+  // K-major, op(A) = A^T here).
   for (auto [dt, t] : {std::pair{TESSERA_F32, 16}, {TESSERA_TF32, 8}, {TESSERA_F16, 1}, {TESSERA_BF16, 1}}) {
-    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
-    EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'T', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'T', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', t + 1, 4096, 4096, 32, 4096, 32), "06_skinny")) << dt;
   }
