@@ -8,7 +8,9 @@ nvcc and ptxas, not cuobjdump) and checks every gemm_05_kernel entry:
   - no local memory in the PTX (.local, ld.local / st.local) and ptxas reports 0 bytes of stack
     frame and of spill stores / loads (the SASS check on the GPU machine, scripts/gpu.sh, counts
     HGMMA and LDL/STL in the real SASS);
-  - no `call` (every layout folded to integers).
+  - no `call` (every layout folded to integers);
+  - no ptxas warning C7515 (wgmma serialized: an accumulator register touched outside the wgmma
+    chain, as adding stream-K partial sums into the accumulators once did).
 
 With --vocabulary FILE (issue 14), FILE is the kernel written in the vocabulary: it must hold the
 schedule only, so it may not contain raw PTX (`ptx::`, `asm`), swizzle constants (`Swizzle(`,
@@ -70,6 +72,9 @@ def main():
             ptx = f.read()
         report = run([nvcc, *FLAGS, "-I" + include, "-cubin", "-Xptxas", "-v", src, "-o", base + ".cubin"])
         stats = ptxas_stats(report)
+        for line in report.splitlines():
+            if "C7515" in line:
+                failures.append(f"{os.path.basename(src)}: wgmma serialized by ptxas: {line.strip()}")
         for name, insns in entries(ptx).items():
             if KERNEL not in name:
                 continue
