@@ -66,14 +66,15 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 // The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
 // cores) when min(m, n) is at most this, per dtype -- in F16/BF16 only where the big operand is
 // K-major (06_takes). Measured on the H100 (ratio to cuBLAS, 06 vs the tensor-core kernel 05 with
-// split-K, bench/results/gemm_shapes.md): F32 06 everywhere (8 x 4096 x 4096 1.01 vs 03's
-// 0.15); TF32 06 up to 8 columns (8192 x 8 x 8192 NN 0.62 vs 0.27, 8 x 4096 x 4096 0.76 vs
+// split-K, bench/results/gemm_shapes.md): F32 06 up to 32 columns (8 x 4096 x 4096 1.01 vs 03's
+// 0.15, 4096 x 32 x 4096 TN 0.37 vs 0.14; 64 x 8192 x 8192 0.14 vs 0.27: 06 reads X once per 16
+// columns); TF32 06 up to 8 columns (8192 x 8 x 8192 NN 0.62 vs 0.27, 8 x 4096 x 4096 0.76 vs
 // 0.68) but 05 at 16 (16 x 8192 x 8192 0.87 vs 0.39); F16/BF16 06 only for one column with the
 // big operand K-major (4096 x 1 x 4096 TN 0.78, 1 x 4096 x 4096 NN 0.74 vs 05's 0.54; MN-major
 // 4096 x 1 x 4096 NN 0.36): with 8 or 16 columns 06 does 8-16 FMA per byte of X on CUDA cores
 // and falls to 0.2-0.4.
 int64_t skinny_max_mn(tessera_dtype dtype) {
-  return dtype == TESSERA_F32 ? 16 : dtype == TESSERA_TF32 ? 8 : 1;
+  return dtype == TESSERA_F32 ? 32 : dtype == TESSERA_TF32 ? 8 : 1;
 }
 bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
   if (tessera::min64(m, n) > skinny_max_mn(dtype)) return false;

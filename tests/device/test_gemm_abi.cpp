@@ -169,7 +169,7 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 16 (F32), 8 (TF32) or 1
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 32 (F32), 8 (TF32) or 1
 // (F16, BF16), which operand it streams and how, its split of K and the workspace of the
 // partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
@@ -211,11 +211,12 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
   // The thresholds: min(m, n) = t takes 06, t + 1 does not (16-bit: where the big operand is
   // K-major, op(A) = A^T here).
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 16}, {TESSERA_TF32, 8}, {TESSERA_F16, 1}, {TESSERA_BF16, 1}}) {
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 32}, {TESSERA_TF32, 8}, {TESSERA_F16, 1}, {TESSERA_BF16, 1}}) {
     EXPECT_TRUE(has(plan(dt, 'T', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'T', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
-    EXPECT_FALSE(has(plan(dt, 'N', 'N', t + 1, 4096, 4096, 32, 4096, 32), "06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
+    EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
   }
   // By name on a large problem: enough CTAs without a split, no workspace.
   p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
