@@ -65,7 +65,7 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 
 // The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
 // cores) when min(m, n) is at most this, per dtype -- in F16/BF16 only where the big operand is
-// K-major (06_takes). Measured on the H100 (ratio to cuBLAS, 06 vs the tensor-core kernel 05 with
+// K-major (skinny_takes). Measured on the H100 (ratio to cuBLAS, 06 vs the tensor-core kernel 05 with
 // split-K, bench/results/gemm_shapes.md): F32 06 up to 32 columns (8 x 4096 x 4096 1.01 vs 03's
 // 0.15, 4096 x 32 x 4096 TN 0.37 vs 0.14; 64 x 8192 x 8192 0.14 vs 0.27: 06 reads X once per 16
 // columns); TF32 06 up to 8 columns (8192 x 8 x 8192 NN 0.62 vs 0.27, 8 x 4096 x 4096 0.76 vs
