@@ -337,9 +337,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
       // Stream-K and split-K: a piece without k-tile 0 hands its sums to the tile's owner. An owner
       // whose tile goes on past its range (its range's last segment) adds the pieces of the
-      // clusters after it (their first segments) into a fresh array and stores C from it: adding into acc itself
-      // would feed non-wgmma results into the next tile's wgmmas, and ptxas then serializes every
-      // wgmma of the kernel (warning C7515).
+      // clusters after it, every piece_stride() (their first segments), into a fresh array and
+      // stores C from it: adding into acc itself would feed non-wgmma results into the next tile's
+      // wgmmas, and ptxas then serializes every wgmma of the kernel (warning C7515).
       const int t = threadIdx.x % 128;
       const PartialSums<128, 128> partials{p.partials, p.flags};
       uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
