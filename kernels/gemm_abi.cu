@@ -25,9 +25,9 @@ cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_05_tf32(GemmArgs const&, cudaStream_t);
-int clusters_05_f16();
-int clusters_05_bf16();
-int clusters_05_tf32();
+int clusters_05_f16(int64_t tile_n);  // resident clusters of kernel 05's tile of tile_n columns
+int clusters_05_bf16(int64_t tile_n);
+int clusters_05_tf32(int64_t tile_n);
 cudaError_t launch_06_f32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_f16(GemmArgs const&, cudaStream_t);
@@ -104,6 +104,14 @@ __global__ void scale_c(T* c, int64_t m, int64_t n, int64_t ldc, float beta) {
     T* p = c + i % m + i / m * ldc;
     *p = beta == 0.0f ? T(0.0f) : T(beta * float(*p));
   }
+}
+
+// Kernel 05's resident clusters (its persistent grid) for the tile of tile_n columns; 0 without a GPU.
+int clusters_05(tessera_dtype dtype, int64_t tile_n) {
+  return dtype == TESSERA_F16    ? clusters_05_f16(tile_n)
+         : dtype == TESSERA_BF16 ? clusters_05_bf16(tile_n)
+         : dtype == TESSERA_TF32 ? clusters_05_tf32(tile_n)
+                                 : 0;
 }
 
 bool is_op(char t) { return t == 'N' || t == 'n' || t == 'T' || t == 't' || t == 'C' || t == 'c'; }
@@ -278,15 +286,21 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   };
   if (packs(A, p.a_sm, p.a_sk)) plan.workspace += packed_bytes(m, k, bytes);
   if (packs(B, p.b_sn, p.b_sk)) plan.workspace += packed_bytes(n, k, bytes);
+  // Kernel 05's tile (common.cuh), the persistent grid's clusters and how they share the tiles
+  // (stream_k.hpp): the kernel asks the GPU how many clusters fit; without a GPU the plan cannot say.
+  const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, clusters_05(dtype, Hopper05::kWideN))
+                                           : HopperTile{Hopper05::kWideN, false};
   if (is_hopper(entry)) {
-    // The persistent grid's clusters and how they share the tiles (stream_k.hpp): the kernel asks
-    // the GPU how many clusters fit; without a GPU the plan cannot say.
-    const int resident = dtype == TESSERA_F16 ? clusters_05_f16() : dtype == TESSERA_BF16 ? clusters_05_bf16()
-                                                                                         : clusters_05_tf32();
+    plan.text += "; tile " + std::to_string(Hopper05::kBM) + " x " + std::to_string(tile.bn) +
+                 (tile.swapped ? " on the transposed problem C^T = op(B)^T op(A)^T (m < n: the small dimension "
+                                 "along the tile's columns)"
+                               : "");
+    const int resident = clusters_05(dtype, tile.bn);
+    const int64_t rows = tile.swapped ? n : m, cols = tile.swapped ? m : n;
     if (resident < 1) {
       plan.text += "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)";
     } else {
-      const StreamK w = hopper_work(tessera::ceil_div(m, Hopper05::kBM), tessera::ceil_div(n, Hopper05::kBN),
+      const StreamK w = hopper_work(tessera::ceil_div(rows, Hopper05::kBM), tessera::ceil_div(cols, tile.bn),
                                     tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident);
       char text[256];
       if (w.splits > 1) {
@@ -295,14 +309,14 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
                       "alone would fill %lld of %d clusters)",
                       (long long)w.tiles, (long long)w.splits, (long long)tessera::ceil_div(w.k_tiles, w.splits),
                       (long long)w.clusters, (long long)w.tiles, resident);
-        plan.workspace += HopperPartials(w.clusters).bytes();
+        plan.workspace += HopperPartials(w.clusters, tile.bn).bytes();
       } else if (w.streams()) {
         std::snprintf(text, sizeof text,
                       "; stream-K on %lld clusters: %lld of %lld cluster tiles whole, the other %lld split "
                       "into ranges of ~%lld k-tiles (whole tiles would leave the last wave ragged)",
                       (long long)w.clusters, (long long)w.dp_tiles, (long long)w.tiles,
                       (long long)(w.tiles - w.dp_tiles), (long long)((w.tiles - w.dp_tiles) * w.k_tiles / w.clusters));
-        plan.workspace += HopperPartials(w.clusters).bytes();
+        plan.workspace += HopperPartials(w.clusters, tile.bn).bytes();
       } else {
         std::snprintf(text, sizeof text, "; %lld cluster tiles on %lld clusters, whole", (long long)w.tiles,
                       (long long)w.clusters);
@@ -313,7 +327,8 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   if (plan.workspace)
     plan.text += "; workspace " + std::to_string(plan.workspace) + " bytes";
   if (is_hopper(entry))
-    plan.text += hopper_stores_by_tma(bytes, beta, m, C, ldc)
+    plan.text += tile.swapped ? "; C^T stored by predicated vector stores along C's rows"
+                 : hopper_stores_by_tma(bytes, beta, m, C, ldc)
                      ? "; C stored by TMA"
                      : "; C stored by predicated vector stores (the TMA store needs 16-bit C, "
                        "beta = 0, 16-byte alignment and m % 8 == 0)";

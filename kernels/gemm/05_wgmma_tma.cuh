@@ -56,13 +56,16 @@ struct StageTile {
   static_assert(kBytes == kRows * kBK * kBits / 8, "05: the TMA boxes must cover the stage tile");
 };
 
-template <Elem E>
+// kTileN: the C tile's columns, 256, 128 or 64 (hopper_tile, common.cuh, says which problems take
+// which); each consumer thread holds kAcc = kTileN / 2 accumulators.
+template <Elem E, int64_t kTileN>
 struct WgmmaTmaCfg {
   using Info = ElemOut<E>;
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
-  static constexpr int64_t kBM = 128, kBN = 256, kBK = 1024 / kBits;  // one 128-byte row of K
-  static constexpr int kStages = 4, kConsumers = 2, kThreads = 128 * (kConsumers + 1);
+  static constexpr int64_t kBM = 128, kBN = kTileN, kBK = 1024 / kBits;  // one 128-byte row of K
+  static constexpr int kConsumers = 2, kThreads = 128 * (kConsumers + 1), kAcc = int(kBN / 2);
+  static constexpr bool kSwappable = kBN < Hopper05::kWideN;  // hopper_tile swaps only narrow tiles
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
   // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster).
   // Measured (H200, ratio to cuBLAS, bf16 4096^3 / 8192^3): 1 CTA 0.97 / 0.94, 2 CTAs 0.99 /
@@ -82,7 +85,6 @@ struct WgmmaTmaCfg {
   using B = StageTile<kBits, kBN, kBK, kBN, kKMajor, kCluster>;
   static constexpr int64_t kStageBytesA = A<true>::kBytes, kStageBytesB = B<true>::kBytes;
   static constexpr int64_t kStageBytes = kStageBytesA + kStageBytesB;
-  using Pipeline = StagePipeline<kStages, kConsumers, kCluster>;
 
   // Epilogue: each consumer stages its 64 rows of C, kChunk columns at a time, as floats in a
   // column-major buffer whose columns are padded to kChunkLd (68: the fragment's stores, rows
@@ -107,25 +109,31 @@ struct WgmmaTmaCfg {
   static_assert(kStoreTma.boxes == 1, "05: one TMA store per chunk");
   static constexpr int64_t kChunkBytes =
       ceil_div(max64(kChunkLd * kChunk * 4, 2 * kStoreBytes), int64_t(1024)) * 1024;
-  // Stages, the consumers' epilogue buffers, the barriers; +1024 to align the base to the
-  // 128B swizzle period.
+  // As many stages as fit beside the epilogue buffers (the ring's barriers take 16 bytes a stage,
+  // +1024 aligns the base to the 128B swizzle period), at most 8: 4 of the 128 x 256 tile's
+  // 48 KB, 8 of the 128 x 64 tile's 24 KB.
+  static constexpr int kStages =
+      int(min64(8, (227 * 1024 - 1024 - 256 - kConsumers * kChunkBytes) / kStageBytes));
+  using Pipeline = StagePipeline<kStages, kConsumers, kCluster>;
+  // Stages, the consumers' epilogue buffers, the barriers.
   static constexpr int64_t kEpilogueOffset = kStages * kStageBytes;
   static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
   static constexpr int64_t kSmemBytes = kBarrierOffset + Pipeline::kBarrierBytes + 1024;
   static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
-  static_assert(kBM == Hopper05::kBM && kBN == Hopper05::kBN && kCluster == Hopper05::kCluster &&
+  static_assert(kBM == Hopper05::kBM && (kBN == 256 || kBN == 128 || kBN == 64) &&
+                    kCluster == Hopper05::kCluster &&
                     kConsumers == Hopper05::kConsumers && kBK * kBits / 8 == Hopper05::kKTileBytes,
                 "05: the plan (Hopper05, common.cuh) must know the kernel's tiles");
 
-  // C: two m64n256 atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = 128 values.
+  // C: two m64nN atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = kAcc values.
   static constexpr TiledMMA kMma =
       make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
   static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
   static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
   static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
-  static_assert(kMma.threads() == 128 * kConsumers && kFrgC.size() == 128,
-                "05: two consumer warpgroups of 128 accumulators each");
+  static_assert(kMma.threads() == 128 * kConsumers && kFrgC.size() == kAcc,
+                "05: two consumer warpgroups of kAcc accumulators each");
   static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
                 "05: thread-offset layout of C disagrees with TiledMMA::partition_C");
   static_assert(kMma.tile_size(0) == kBM && kMma.tile_size(1) == kBN,
@@ -141,7 +149,7 @@ struct WgmmaTmaCfg {
       if (kCrdC.thr_row(t + 128) != kCrdC.thr_row(t) + 64 || kCrdC.thr_col(t + 128) != kCrdC.thr_col(t))
         return false;
     }
-    for (int64_t v = 0; v < 128; ++v)
+    for (int64_t v = 0; v < kAcc; ++v)
       if (kCrdC.frg_col(v) % kChunk + max_col >= kChunk || kCrdC.frg_row(v) + max_row >= 64)
         return false;
     return true;
@@ -151,15 +159,15 @@ struct WgmmaTmaCfg {
   // The fragment read off kCrdC once, in the front end, as small integer tables the unrolled
   // epilogue indexes with constants: chunk j holds values value[j][0..kPerChunk), value v sits
   // at (row[v], col[v]) from the thread's first element, col relative to its chunk.
-  static constexpr int kChunks = int(kBN / kChunk), kPerChunk = int(128 / kChunks);
+  static constexpr int kChunks = int(kBN / kChunk), kPerChunk = kAcc / kChunks;
   struct Fragment {
     int value[kChunks][kPerChunk] = {};
-    int row[128] = {}, col[128] = {};
+    int row[kAcc] = {}, col[kAcc] = {};
   };
   static constexpr Fragment make_fragment() {
     Fragment f;
     int filled[kChunks] = {};
-    for (int v = 0; v < 128; ++v) {
+    for (int v = 0; v < kAcc; ++v) {
       const int j = int(kCrdC.frg_col(v) / kChunk);
       if (filled[j] == kPerChunk) fail("05: the chunks of the fragment must be equal");
       f.value[j][filled[j]++] = v;
@@ -204,7 +212,7 @@ struct Params05 {
   int64_t m, n, k;
   float alpha, beta;
   void* c;
-  int64_t ldc;
+  int64_t c_sm, c_sn;  // C(m, n) = c[m * c_sm + n * c_sn]: (1, ldc), or (ldc, 1) swapped (C^T = B A^T)
   int64_t tiles_m, tiles_n, k_tiles;
   bool a_k_major, b_k_major;
   bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0, hopper_stores_by_tma)
@@ -230,7 +238,7 @@ __device__ __forceinline__ int64_t partial_slot(int64_t cluster, int rank, int c
 
 // Consumer: C tile (tm, tn)'s 64 rows of this consumer from its accumulators, by TMA or not.
 template <class Cfg>
-__device__ __forceinline__ void store_tile(float const (&acc)[128], uint8_t* buf, int consumer, int64_t tm, int64_t tn,
+__device__ __forceinline__ void store_tile(float const (&acc)[Cfg::kAcc], uint8_t* buf, int consumer, int64_t tm, int64_t tn,
                                            Params05 const& p, void const* map_c) {
   if (Cfg::kBits == 16 && p.tma_store)
     epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p.alpha, map_c);
@@ -242,7 +250,7 @@ __device__ __forceinline__ void store_tile(float const (&acc)[128], uint8_t* buf
 // immediates of the instruction): wait for a stage, gemm over its k-steps, keep one k-tile of
 // wgmmas in flight, hand the stage before it back to the producers. On return acc holds the tile.
 template <class Cfg, bool kAK, bool kBK>
-__device__ __forceinline__ void mainloop(float (&acc)[128], int64_t k_tiles, typename Cfg::Pipeline const& pipe,
+__device__ __forceinline__ void mainloop(float (&acc)[Cfg::kAcc], int64_t k_tiles, typename Cfg::Pipeline const& pipe,
                                          uint8_t* smem, PipelineState<Cfg::kStages>& read, int consumer) {
   using T = typename Cfg::T;
   int previous = -1;
@@ -320,7 +328,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     warpgroup_reg_alloc<Cfg::kConsumerRegs>();
     const int consumer = warpgroup - 1;
     PipelineState<kStages> read;
-    float acc[128];
+    float acc[Cfg::kAcc];
     const Walk walk = p.work.walk(cluster);
     for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
       const auto [cm, tn] = grouped_tile<int32_t>(s.tile, int32_t(cluster_rows), int32_t(p.tiles_n), Cfg::kGroupM);
@@ -341,7 +349,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // stores C from it: adding into acc itself would feed non-wgmma results into the next tile's
       // wgmmas, and ptxas then serializes every wgmma of the kernel (warning C7515).
       const int t = threadIdx.x % 128;
-      const PartialSums<128, 128> partials{p.partials, p.flags};
+      const PartialSums<128, Cfg::kAcc> partials{p.partials, p.flags};
       uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
       if (!s.owner()) {
         partials.publish(partial_slot<Cfg>(cluster, rank, consumer), acc, t, 1 + consumer);
@@ -349,7 +357,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
       const int64_t last = p.work.last_piece(walk, s);
       if (last != cluster) {
-        float total[128];
+        float total[Cfg::kAcc];
         const int64_t stride = p.work.piece_stride();
         partials.wait_and_add(total, acc, partial_slot<Cfg>(cluster + stride, rank, consumer),
                               partial_slot<Cfg>(last, rank, consumer), stride * Cfg::kCluster * Cfg::kConsumers, t,
@@ -426,9 +434,8 @@ struct Launch05 {
 
 // How many clusters of the kernel are resident on the current GPU at once (the persistent grid;
 // stream-K relies on all of them running together). Asked once per device; 0 when there is no GPU.
-template <Elem E>
+template <class Cfg>
 int max_clusters() {
-  using Cfg = WgmmaTmaCfg<E>;
   static int known[64] = {};
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return 0;
@@ -444,10 +451,11 @@ int max_clusters() {
   return known[device];
 }
 
-template <Elem E>
-cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
-  using Cfg = WgmmaTmaCfg<E>;
+// The problem gc.p with C at strides (gc.c_sm, gc.c_sn) on the tile of Cfg.
+template <class Cfg>
+cudaError_t launch_tile(GemmArgsC const& gc, cudaStream_t stream) {
   using T = typename Cfg::T;
+  GemmArgs const& g = gc.p;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
   const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, scratch, &err);
@@ -462,21 +470,22 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
                         g.m, g.k, a.ld, !a.k_major, kL2) &&
             make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma, b.ptr,
                         g.n, g.k, b.ld, !b.k_major, kL2);
-  // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, m % 8 == 0 (hopper_stores_by_tma).
+  // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, m % 8 == 0 (hopper_stores_by_tma),
+  // and column-major (not the swapped problem's C^T).
   CUtensorMap map_c = map_a;  // (unused unless tma_store)
-  const bool tma_store = hopper_stores_by_tma(Cfg::kBits / 8, g.beta, g.m, g.c, g.ldc);
+  const bool tma_store = gc.c_sm == 1 && hopper_stores_by_tma(Cfg::kBits / 8, g.beta, g.m, g.c, g.ldc);
   if (ok && tma_store)
     ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
   if (!ok) return cudaErrorInvalidValue;
-  Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, g.ldc,
+  Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, gc.c_sm, gc.c_sn,
              ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
              a.k_major, b.k_major, tma_store, {}, nullptr, nullptr};
   // Persistent: as many clusters as fit on the GPU at once, sharing the work as hopper_work says.
-  const int resident = max_clusters<E>();
+  const int resident = max_clusters<Cfg>();
   if (resident < 1) return cudaErrorInvalidConfiguration;
   p.work = hopper_work(p.tiles_m, p.tiles_n, p.k_tiles, resident);
   if (p.work.streams()) {
-    const HopperPartials parts(p.work.clusters);
+    const HopperPartials parts(p.work.clusters, Cfg::kBN);
     void* piece = nullptr;
     if ((err = scratch.get(&piece, parts.bytes())) != cudaSuccess) return err;
     p.flags = static_cast<uint32_t*>(piece);
@@ -486,6 +495,18 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
   Launch05<Cfg> launch(stream);
   launch.config.gridDim = dim3(unsigned(p.work.clusters * Cfg::kCluster));
   return cudaLaunchKernelEx(&launch.config, gemm_05_kernel<Cfg>, map_a, map_b, map_c, p);
+}
+
+// The ABI's entry for one element type: the tile hopper_tile picks (common.cuh), the problem
+// transposed where it says so. Each tile's instantiation is its own translation unit
+// (05_wgmma_tma_<type>.cu: 256 columns, 05_wgmma_tma_<type>_n128.cu, _n64.cu), so they compile
+// in parallel.
+using TileLauncher = cudaError_t (*)(GemmArgsC const&, cudaStream_t);
+inline cudaError_t launch_05(GemmArgs const& g, cudaStream_t stream, int clusters, TileLauncher n256,
+                             TileLauncher n128, TileLauncher n64) {
+  const HopperTile tile = hopper_tile(g.m, g.n, clusters);
+  const TileLauncher launch = tile.bn == 256 ? n256 : tile.bn == 128 ? n128 : n64;
+  return launch(tile.swapped ? transposed(g) : as_given(g), stream);
 }
 
 }  // namespace

@@ -186,12 +186,41 @@ inline bool hopper_reads_directly(const void* ptr, int64_t s_mn, int64_t s_k, in
          (k_major || bytes == 2);
 }
 
-// Kernel 05's work, shared with the plan (gemm_abi.cu): C tiles of kBM x kBN in clusters of
-// kCluster CTAs along M, each with kConsumers consumer warpgroups of 128 threads x 128
-// accumulators (WgmmaTmaCfg checks it has these numbers).
+// Kernel 05's tiles, shared with the plan (gemm_abi.cu): C tiles of kBM x bn in clusters of
+// kCluster CTAs along M, each with kConsumers consumer warpgroups of 128 threads x bn / 2
+// accumulators (WgmmaTmaCfg checks it has these numbers). bn is 256, or 128 or 64 for skinny
+// problems (hopper_tile): a 128 x 256 tile over 16 columns computes 16x the products needed and
+// holds 4 stages of the big operand in flight; the 128 x 64 tile does 4x, with 8 stages.
 struct Hopper05 {
-  static constexpr int64_t kBM = 128, kBN = 256, kCluster = 2, kConsumers = 2, kKTileBytes = 128;
+  static constexpr int64_t kBM = 128, kCluster = 2, kConsumers = 2, kKTileBytes = 128;
+  static constexpr int64_t kWideN = 256;
 };
+struct HopperTile {
+  int64_t bn;    // the tile's columns: 256, 128 or 64
+  bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow tile)
+};
+// The tile of an m x n problem on a GPU holding `clusters` clusters at once: where min(m, n) is
+// small, a narrow tile with the small dimension along its N, the problem transposed (C^T = B A^T)
+// where m is the small one. Measured on the H100 (ratio to cuBLAS, f16 / tf32 TN, 256 / 128 / 64
+// columns, bench/results/gemm_shapes.md):
+//   16-128 columns: 64 best (8192 x 16 x 8192 0.53 / 0.82 / 0.91, 4096 x 128 x 4096 0.61 / 0.75 / 0.78);
+//   256 columns: 64 while its cluster tiles fit in one wave (4096 x 256 x 4096, 64 cluster tiles:
+//   0.81 / 0.84 / 0.93), else 128 (8192 x 256 x 8192, 128 cluster tiles of 64 columns: 0.85 / 0.98 / 0.69).
+// TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width (to measure them on a shape).
+inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t clusters) {
+  static const int64_t forced = [] {
+    const char* v = std::getenv("TESSERA_GEMM_TILE");
+    const int64_t w = v ? std::atoll(v) : 0;
+    return w == 256 || w == 128 || w == 64 ? w : int64_t(0);
+  }();
+  const int64_t small = min64(m, n), big = max64(m, n);
+  int64_t bn = Hopper05::kWideN;
+  if (forced) bn = forced;
+  else if (small <= 128) bn = 64;
+  else if (small <= 256)
+    bn = ceil_div(ceil_div(big, Hopper05::kBM), Hopper05::kCluster) * ceil_div(small, int64_t(64)) <= clusters ? 64 : 128;
+  return {bn, bn < Hopper05::kWideN && m < n};
+}
 // Its schedule on `clusters` resident clusters (stream_k.hpp): whole cluster tiles, or stream-K
 // where whole tiles would leave the last wave ragged; never more clusters than tiles.
 // TESSERA_GEMM_SCHEDULE=tiles in the environment keeps whole tiles always (to measure what
@@ -209,12 +238,14 @@ inline StreamK hopper_work(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, in
   if (!w.streams()) w.clusters = min64(tiles, clusters);
   return w;
 }
-// Stream-K's scratch: a flag and a slot of partial sums per consumer warpgroup of the grid.
+// Stream-K's scratch: a flag and a slot of partial sums (bn / 2 per thread) per consumer
+// warpgroup of the grid.
 struct HopperPartials {
-  int64_t slots;
-  explicit HopperPartials(int64_t clusters) : slots(clusters * Hopper05::kCluster * Hopper05::kConsumers) {}
+  int64_t slots, values;
+  HopperPartials(int64_t clusters, int64_t bn)
+      : slots(clusters * Hopper05::kCluster * Hopper05::kConsumers), values(128 * bn / 2) {}
   size_t flag_bytes() const { return size_t(ceil_div(slots * 4, int64_t(256)) * 256); }
-  size_t bytes() const { return flag_bytes() + size_t(slots) * 128 * 128 * 4; }
+  size_t bytes() const { return flag_bytes() + size_t(slots) * size_t(values) * 4; }
 };
 
 // Kernel 05 stores C through TMA (16-bit C, beta = 0) when the pointer and the columns are

@@ -22,10 +22,13 @@
 namespace tessera::ladder {
 
 // One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment goes to
-// the shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 rows per
-// thread along columns, C = chunk + beta * C, predicated on the matrix (identity tensor).
+// the shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 elements per
+// thread along C's contiguous dimension, C = chunk + beta * C, predicated on the matrix
+// (identity tensor). Column-major C (c_sm = 1): thread t takes rows 4(t%16).. +3 of columns
+// t/16 + 8i; row-major C (the swapped problem's C^T, c_sn = 1): row t%64 of columns
+// 4(t/64) + 8i .. +3.
 template <class Cfg, class Params>
-__device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, int consumer,
+__device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* buf, int consumer,
                                          int64_t m0, int64_t n0, Params const& p) {
   using T = typename Cfg::T;
   using Info = typename Cfg::Info;
@@ -35,8 +38,12 @@ __device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, in
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
   const int row = int(kCrdC.thr_row(t)), col = int(kCrdC.thr_col(t));
   T* c = static_cast<T*>(p.c);
-  const bool vector_ok = reinterpret_cast<uintptr_t>(c) % 16 == 0 && p.ldc % 4 == 0;
+  // C's contiguous dimension: rows, or columns (only the narrow tile runs swapped problems)
+  const bool by_rows = !Cfg::kSwappable || p.c_sm == 1;
+  const int64_t ld = by_rows ? p.c_sn : p.c_sm;
+  const bool vector_ok = reinterpret_cast<uintptr_t>(c) % 16 == 0 && ld % 4 == 0;
   const int64_t rows = min64(p.m - m0 - 64 * consumer, 64);  // this consumer's rows inside C
+  const int r0 = by_rows ? 4 * (t % 16) : t % 64, c0 = by_rows ? t / 16 : 4 * (t / 64);
 #pragma unroll
   for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
 #pragma unroll
@@ -45,17 +52,23 @@ __device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, in
       buf[row + kF.row[v] + kLd * (col + kF.col[v])] = p.alpha * acc[v];
     }
     ptx::named_barrier_sync(1 + consumer, 128);
-    // Copy-out: thread t takes rows 4(t%16).. +3 of columns t/16 + 8i.
-    const int r = 4 * (t % 16);
 #pragma unroll
     for (int i = 0; i < kChunk / 8; ++i) {
-      const int cc = t / 16 + 8 * i;
+      const int r = r0, cc = c0 + 8 * i;
       const int64_t n = n0 + j * kChunk + cc;
       if (n >= p.n || r >= rows) continue;
-      const float4 f = *reinterpret_cast<const float4*>(&buf[r + kLd * cc]);
-      float out[4] = {f.x, f.y, f.z, f.w};
-      T* dst = c + (m0 + 64 * consumer + r) + n * p.ldc;
-      if (vector_ok && r + 4 <= rows) {
+      float out[4];
+      if (by_rows) {
+        const float4 f = *reinterpret_cast<const float4*>(&buf[r + kLd * cc]);
+        out[0] = f.x, out[1] = f.y, out[2] = f.z, out[3] = f.w;
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) out[e] = buf[r + kLd * (cc + e)];
+      }
+      // in bounds of the 4: rows r.. inside C (by_rows) or columns n.. inside C
+      const int64_t inside = by_rows ? rows - r : p.n - n;
+      T* dst = c + (m0 + 64 * consumer + r) * p.c_sm + n * p.c_sn;
+      if (vector_ok && inside >= 4) {
         // 4 consecutive elements: one 8-byte (16-bit) or 16-byte (fp32) access.
         using Vec = std::conditional_t<sizeof(T) == 2, uint2, uint4>;
         Vec old, val;
@@ -67,7 +80,7 @@ __device__ __forceinline__ void epilogue(float const (&acc)[128], float* buf, in
           w[e] = Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(o[e]) : out[e]);
         *reinterpret_cast<Vec*>(dst) = val;
       } else {
-        for (int e = 0; e < 4 && r + e < rows; ++e)
+        for (int e = 0; e < 4 && e < inside; ++e)
           dst[e] = Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(dst[e]) : out[e]);
       }
     }
@@ -93,7 +106,7 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
 // the box and waits until the store of chunk j - 1 has read its buffer, so the warpgroup can
 // fill it next.
 template <class Cfg>
-__device__ __forceinline__ void epilogue_tma(float const (&acc)[128], uint8_t* buf, int consumer,
+__device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf, int consumer,
                                              int64_t m0, int64_t n0, float alpha,
                                              void const* map_c) {
   using T = typename Cfg::T;

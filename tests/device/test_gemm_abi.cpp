@@ -142,6 +142,29 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
   EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
 }
 
+// Kernel 05's tile: 128 x 256, or 128 x 64 (128 x 128) with the small dimension along N for
+// skinny problems, the problem transposed where m is the small one (hopper_tile, common.cuh).
+TEST(GemmAbi, PlanNamesKernel05Tile) {
+  std::string p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "; tile 128 x 256;")) << p;
+  p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16);
+  EXPECT_TRUE(has(p, "; tile 128 x 64 on the transposed problem C^T = op(B)^T op(A)^T")) << p;
+  EXPECT_TRUE(has(p, "C^T stored by predicated vector stores along C's rows")) << p;
+  p = plan(TESSERA_BF16, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "; tile 128 x 64;")) << p;
+  EXPECT_TRUE(has(p, "C stored by TMA")) << p;
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 129, 4096, 4096, 4096, 4096), "; tile 128 x ")) << p;
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 257, 4096, 4096, 4096, 4096), "; tile 128 x 256;")) << p;
+  // 256 columns: 128 x 64 while its cluster tiles fit in one wave of the GPU's clusters, else
+  // 128 x 128 (the GPU's cluster count decides: checked where there is one).
+  p = plan(TESSERA_F16, 'T', 'N', 8192, 256, 8192, 8192, 8192, 8192);
+  if (!has(p, "no GPU found")) {
+    EXPECT_TRUE(has(p, "; tile 128 x 128;")) << p;  // 32 x 4 = 128 cluster tiles of 64 columns
+    p = plan(TESSERA_F16, 'T', 'N', 4096, 256, 4096, 4096, 4096, 4096);
+    EXPECT_TRUE(has(p, "; tile 128 x 64;")) << p;  // 16 x 4 = 64 cluster tiles
+  }
+}
+
 TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   // The case of the data-corruption report: m = 5 cannot use the TMA store (05 by name: the
   // built-in choice for m = 5 is 06, see PlanSkinnyProblems).
@@ -149,7 +172,9 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(p, "F16 NN m=5 n=4096 k=4096 lda=8 ldb=4096 ldc=8: kernel 05_wgmma_tma, requested by name")) << p;
   EXPECT_TRUE(has(p, "A read by TMA where it lies (MN-major)")) << p;
   EXPECT_TRUE(has(p, "B read by TMA where it lies (K-major)")) << p;
-  EXPECT_TRUE(has(p, "C stored by predicated vector stores")) << p;
+  EXPECT_TRUE(has(p, "C^T stored by predicated vector stores along C's rows")) << p;  // (the transposed problem)
+  p = plan(TESSERA_F16, 'N', 'N', 4093, 5, 4096, 4096, 4096, 4096, kA, 0.0f, "05");  // m % 8 != 0
+  EXPECT_TRUE(has(p, "C stored by predicated vector stores (the TMA store needs")) << p;
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096), "C stored by TMA")) << p;
   // beta != 0 reads C: no TMA store.
   EXPECT_FALSE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 1.0f), "C stored by TMA"));
