@@ -64,22 +64,26 @@ bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper]; }
 bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 
 // The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
-// cores) when min(m, n) is at most this, per dtype -- in F16/BF16 only where the big operand is
-// K-major (skinny_takes). Measured on the H100 (ratio to cuBLAS, 06 vs the tensor-core kernel 05 with
-// split-K, bench/results/gemm_shapes.md): F32 06 up to 32 columns (8 x 4096 x 4096 1.01 vs 03's
-// 0.15, 4096 x 32 x 4096 TN 0.37 vs 0.14; 64 x 8192 x 8192 0.14 vs 0.27: 06 reads X once per 16
-// columns); TF32 06 up to 8 columns (8192 x 8 x 8192 NN 0.62 vs 0.27, 8 x 4096 x 4096 0.76 vs
-// 0.68) but 05 at 16 (16 x 8192 x 8192 0.87 vs 0.39); F16/BF16 06 only for one column with the
-// big operand K-major (4096 x 1 x 4096 TN 0.78, 1 x 4096 x 4096 NN 0.74 vs 05's 0.54; MN-major
-// 4096 x 1 x 4096 NN 0.36): with 8 or 16 columns 06 does 8-16 FMA per byte of X on CUDA cores
-// and falls to 0.2-0.4.
+// cores) for skinny problems where it beats the tensor-core kernel 05 on its 128 x 64 tile
+// (skinny_takes). Measured on the H100 (ratio to cuBLAS, 06 vs 05 / 03, bench/results/gemm_shapes.md):
+//   F32: up to 32 columns (8 x 4096 x 4096 1.01 vs 03's 0.15, 4096 x 32 x 4096 TN 0.37 vs 0.14;
+//     64 x 8192 x 8192 0.14 vs 0.27: 06 reads the big operand once per 16 columns);
+//   TF32: up to 8 columns whose big operand is MN-major, which 05 must first pack K-major
+//     (8192 x 8 x 8192 NN 0.60 vs 0.32); a K-major one 05 reads where it lies and wins
+//     (8192 x 8 x 8192 TN 1.00 vs 0.69, 8192 x 1 x 8192 TN 1.09 vs 1.06);
+//   F16/BF16: never: 05 wins from one column up (8192 x 1 x 8192 NN 0.88 vs 0.43, 8 x 8192 x 8192
+//     NN 0.93 vs 0.26; 06 does 8-16 FMA per element on CUDA cores) but on two single-column
+//     shapes (1 x 4096 x 4096 NN 0.72 vs 0.80, 4096 x 1 x 4096 TT 0.68 vs 0.74).
 int64_t skinny_max_mn(tessera_dtype dtype) {
-  return dtype == TESSERA_F32 ? 32 : dtype == TESSERA_TF32 ? 8 : 1;
+  return dtype == TESSERA_F32 ? 32 : dtype == TESSERA_TF32 ? 8 : 0;
+}
+bool skinny_big_k_major(int64_t m, int64_t n, bool ta, bool tb) {
+  return n <= m ? ta : !tb;  // the big operand, op(A) = A^T or op(B) = B, is K-contiguous
 }
 bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
-  if (tessera::min64(m, n) > skinny_max_mn(dtype)) return false;
-  const bool big_k_major = n <= m ? ta : !tb;  // op(A) = A^T, or op(B) = B, is K-contiguous
-  return dtype == TESSERA_F32 || dtype == TESSERA_TF32 || big_k_major;
+  const int64_t small = tessera::min64(m, n);
+  if (small < 1 || small > skinny_max_mn(dtype)) return false;
+  return dtype == TESSERA_F32 || !skinny_big_k_major(m, n, ta, tb);
 }
 
 // Kernel 05 packs an operand it cannot read where it lies (hopper_reads_directly, common.cuh)
@@ -206,6 +210,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   if (!kernel && skinny_takes(dtype, m, n, ta, tb)) {
     entry = &kKernels[kSkinny];
     why += " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype)) +
+           (dtype == TESSERA_TF32 ? " and the big operand MN-major, which 05 would pack first" : "") +
            ": bandwidth-bound, the big operand read once at HBM speed)";
   }
   // 05 addresses its operands through TMA coordinates, which are 32-bit: the built-in choice

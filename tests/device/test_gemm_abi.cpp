@@ -194,9 +194,9 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 32 (F32), 8 (TF32) or 1
-// (F16, BF16), which operand it streams and how, its split of K and the workspace of the
-// partial sums.
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 32 (F32) or 8 (TF32, where
+// the big operand is MN-major), never for F16/BF16; which operand it streams and how, its split
+// of K and the workspace of the partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
   // 16 x 4096 x 4096 f16 NN (by name: the built-in choice is 05 there): B (n x k,
   // K-contiguous as the kernels see it) is the big operand. 4096 rows / 32 per CTA = 128 CTAs;
@@ -204,11 +204,14 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // partial sums = 1,048,576 bytes.
   std::string p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1),
-                  "kernel 06_skinny, the built-in choice for F16 (min(m, n) <= 1: bandwidth-bound"));
-  // ... but not with the big operand MN-major (A in 'N', m = 4096): 05.
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
+  // F16/BF16: 05's narrow tile, from one column up, whatever the majors.
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1), "kernel 05_wgmma_tma"));
+  EXPECT_TRUE(has(plan(TESSERA_BF16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny"));
+  // TF32: 06 where 05 would pack the big operand (MN-major: A in 'N', m = 4096), else 05.
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 4096, 8, 4096, 4096, 4096, 4096),
+                  "kernel 06_skinny, the built-in choice for TF32 (min(m, n) <= 8 and the big operand MN-major"));
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
   // A skinny TF32 problem 05 must pack stays on 05 (04's tiles would leave most SMs idle).
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 16, 1024, 1024, 16, 1024, 16), "kernel 05_wgmma_tma"));
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024), "kernel 04_mma_sync"));
@@ -227,21 +230,25 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(p, "B's 1 rows staged in shared memory 1 at a time")) << p;
   EXPECT_TRUE(has(p, "workspace 131072 bytes")) << p;
   // TF32 runs in full fp32, and says so.
-  p = plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096);
+  p = plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny")) << p;
   EXPECT_TRUE(has(p, "read once along K by 16-byte vector loads")) << p;
   EXPECT_TRUE(has(p, "TF32 is computed in full fp32")) << p;
   // An unaligned leading dimension: element loads.
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
-  // The thresholds: min(m, n) = t takes 06, t + 1 does not (16-bit: where the big operand is
-  // K-major, op(A) = A^T here).
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 32}, {TESSERA_TF32, 8}, {TESSERA_F16, 1}, {TESSERA_BF16, 1}}) {
-    EXPECT_TRUE(has(plan(dt, 'T', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
-    EXPECT_TRUE(has(plan(dt, 'T', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
+  // The thresholds: min(m, n) = t takes 06, t + 1 does not (TF32: where the big operand is
+  // MN-major, op(A) = A here, op(B) = B^T); F16/BF16 never.
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 32}, {TESSERA_TF32, 8}}) {
+    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
     EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
+  }
+  for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16}) {
+    EXPECT_FALSE(has(plan(dt, 'T', 'N', 4096, 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
+    EXPECT_FALSE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "06_skinny")) << dt;
   }
   // By name on a large problem: enough CTAs without a split, no workspace.
   p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
