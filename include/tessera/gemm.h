@@ -89,7 +89,9 @@ TESSERA_GEMM_API int tessera_gemm_ex(const char* kernel, tessera_dtype dtype, ch
    buffer first, and why) and how C is written -- or, for bad arguments, the status message, and
    returns the status the call would return. Setting TESSERA_GEMM_LOG=1 in the environment prints
    the same line on standard error at every call; TESSERA_GEMM_SCHEDULE=tiles makes kernel 05 take
-   whole tiles always (no split-K, no stream-K), to measure what those schedules give a shape. */
+   whole tiles always (no split-K, no stream-K), and TESSERA_GEMM_TILE=256, 128 or 64 forces the
+   width of its C tile (by default 64 or 128 for skinny problems, 256 otherwise; the plan names
+   it), to measure what those choices give a shape. */
 TESSERA_GEMM_API int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, char transa, char transb,
                       int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                       const void* B, int64_t ldb, float beta, const void* C, int64_t ldc,

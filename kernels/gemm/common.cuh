@@ -201,11 +201,12 @@ struct HopperTile {
 };
 // The tile of an m x n problem on a GPU holding `clusters` clusters at once: where min(m, n) is
 // small, a narrow tile with the small dimension along its N, the problem transposed (C^T = B A^T)
-// where m is the small one. Measured on the H100 (ratio to cuBLAS, f16 / tf32 TN, 256 / 128 / 64
-// columns, bench/results/gemm_shapes.md):
-//   16-128 columns: 64 best (8192 x 16 x 8192 0.53 / 0.82 / 0.91, 4096 x 128 x 4096 0.61 / 0.75 / 0.78);
-//   256 columns: 64 while its cluster tiles fit in one wave (4096 x 256 x 4096, 64 cluster tiles:
-//   0.81 / 0.84 / 0.93), else 128 (8192 x 256 x 8192, 128 cluster tiles of 64 columns: 0.85 / 0.98 / 0.69).
+// where m is the small one. Measured on the H100 (ratio to cuBLAS, f16 NN, tiles of 256 / 128 / 64
+// columns in one run each, bench/results/gemm_shapes.md):
+//   up to 128 columns, 64: 8192 x 16 x 8192 0.53 / 0.78 / 0.87, 4096 x 128 x 4096 0.59 / 0.72 / 0.81;
+//   256 columns, 64 while its cluster tiles fit in one wave of clusters: 4096 x 256 x 4096 (64 cluster
+//   tiles) 0.96 / 0.79 / 0.89 (TN 0.81 / 0.84 / 0.93); else 128: 8192 x 256 x 8192 (128 cluster tiles
+//   of 64 columns) 0.87 / 0.95 / 0.69.
 // TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width (to measure them on a shape).
 inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t clusters) {
   static const int64_t forced = [] {
