@@ -22,12 +22,20 @@ cudaError_t launch_03(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
-cudaError_t launch_05_f16(GemmArgs const&, cudaStream_t);
-cudaError_t launch_05_bf16(GemmArgs const&, cudaStream_t);
-cudaError_t launch_05_tf32(GemmArgs const&, cudaStream_t);
-int clusters_05_f16(int64_t tile_n);  // resident clusters of kernel 05's tile of tile_n columns
-int clusters_05_bf16(int64_t tile_n);
-int clusters_05_tf32(int64_t tile_n);
+// Kernel 05, one translation unit per dtype and C tile width (05_wgmma_tma_<type>[_n128|_n64].cu):
+// its launcher of the problem with C at given strides, and its resident clusters (0 without a GPU).
+cudaError_t launch_05_f16_n256(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_f16_n128(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_f16_n64(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_bf16_n256(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_bf16_n128(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_bf16_n64(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_tf32_n256(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_tf32_n128(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_tf32_n64(GemmArgsC const&, cudaStream_t);
+int clusters_05_f16_n256(), clusters_05_f16_n128(), clusters_05_f16_n64();
+int clusters_05_bf16_n256(), clusters_05_bf16_n128(), clusters_05_bf16_n64();
+int clusters_05_tf32_n256(), clusters_05_tf32_n128(), clusters_05_tf32_n64();
 cudaError_t launch_06_f32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_f16(GemmArgs const&, cudaStream_t);
@@ -37,6 +45,30 @@ size_t workspace_skinny(GemmArgs const& p, int64_t elem_bytes);
 void describe_skinny(GemmArgs const& p, int64_t elem_bytes, bool tf32, char* text, size_t size);
 
 namespace {
+
+// Kernel 05's tile widths per dtype, and its launcher per dtype: the tile hopper_tile picks
+// (common.cuh), the problem transposed where it says so.
+struct Tile05 {
+  cudaError_t (*launch)(GemmArgsC const&, cudaStream_t);
+  int (*clusters)();
+};
+constexpr Tile05 kTiles05[3][3] = {  // [TF32, F16, BF16][256, 128, 64 columns]
+    {{launch_05_tf32_n256, clusters_05_tf32_n256}, {launch_05_tf32_n128, clusters_05_tf32_n128},
+     {launch_05_tf32_n64, clusters_05_tf32_n64}},
+    {{launch_05_f16_n256, clusters_05_f16_n256}, {launch_05_f16_n128, clusters_05_f16_n128},
+     {launch_05_f16_n64, clusters_05_f16_n64}},
+    {{launch_05_bf16_n256, clusters_05_bf16_n256}, {launch_05_bf16_n128, clusters_05_bf16_n128},
+     {launch_05_bf16_n64, clusters_05_bf16_n64}}};
+Tile05 const& tile_05(tessera_dtype dtype, int64_t tile_n) {
+  return kTiles05[dtype == TESSERA_TF32 ? 0 : dtype == TESSERA_F16 ? 1 : 2][tile_n == 256 ? 0 : tile_n == 128 ? 1 : 2];
+}
+// Kernel 05's resident clusters (its persistent grid) for the tile of tile_n columns; 0 without a GPU.
+int clusters_05(tessera_dtype dtype, int64_t tile_n) { return tile_05(dtype, tile_n).clusters(); }
+template <tessera_dtype kDtype>
+cudaError_t launch_05(GemmArgs const& g, cudaStream_t stream) {
+  const HopperTile tile = hopper_tile(g.m, g.n, clusters_05(kDtype, Hopper05::kWideN));
+  return tile_05(kDtype, tile.bn).launch(tile.swapped ? transposed(g) : as_given(g), stream);
+}
 
 // A kernel of the ladder and its launcher per dtype (nullptr: the kernel does not run it).
 struct KernelEntry {
@@ -52,7 +84,7 @@ constexpr KernelEntry kKernels[] = {
     {"02_simt_cp_async", "02", launch_02, nullptr, nullptr, nullptr},
     {"03_simt_pipelined", "03", launch_03, nullptr, nullptr, nullptr},
     {"04_mma_sync", "04", nullptr, launch_04_tf32, launch_04_f16, launch_04_bf16},
-    {"05_wgmma_tma", "05", nullptr, launch_05_tf32, launch_05_f16, launch_05_bf16},
+    {"05_wgmma_tma", "05", nullptr, launch_05<TESSERA_TF32>, launch_05<TESSERA_F16>, launch_05<TESSERA_BF16>},
     {"06_skinny", "06", launch_06_f32, launch_06_tf32, launch_06_f16, launch_06_bf16},
 };
 // The built-in choice per dtype: the fastest kernel of the ladder that runs it (F32: 03;
@@ -108,14 +140,6 @@ __global__ void scale_c(T* c, int64_t m, int64_t n, int64_t ldc, float beta) {
     T* p = c + i % m + i / m * ldc;
     *p = beta == 0.0f ? T(0.0f) : T(beta * float(*p));
   }
-}
-
-// Kernel 05's resident clusters (its persistent grid) for the tile of tile_n columns; 0 without a GPU.
-int clusters_05(tessera_dtype dtype, int64_t tile_n) {
-  return dtype == TESSERA_F16    ? clusters_05_f16(tile_n)
-         : dtype == TESSERA_BF16 ? clusters_05_bf16(tile_n)
-         : dtype == TESSERA_TF32 ? clusters_05_tf32(tile_n)
-                                 : 0;
 }
 
 bool is_op(char t) { return t == 'N' || t == 'n' || t == 'T' || t == 't' || t == 'C' || t == 'c'; }

@@ -1,8 +1,9 @@
 // kernels/gemm/05_wgmma_tma.cuh -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA,
 // written in the vocabulary: this file is the schedule; the layouts say the rest.
 //
-// One element type per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu instantiate it), so
-// that each compiles on its own in a few seconds and the three build in parallel.
+// One element type and C tile width per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu: 256
+// columns, _n128.cu and _n64.cu: the narrow tiles of skinny problems; gemm_abi.cu picks one per
+// problem), so that each compiles on its own in a few seconds and the nine build in parallel.
 //
 // What it adds to 04, each a decision made once in WgmmaTmaCfg:
 //   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32); two consumer
@@ -495,18 +496,6 @@ cudaError_t launch_tile(GemmArgsC const& gc, cudaStream_t stream) {
   Launch05<Cfg> launch(stream);
   launch.config.gridDim = dim3(unsigned(p.work.clusters * Cfg::kCluster));
   return cudaLaunchKernelEx(&launch.config, gemm_05_kernel<Cfg>, map_a, map_b, map_c, p);
-}
-
-// The ABI's entry for one element type: the tile hopper_tile picks (common.cuh), the problem
-// transposed where it says so. Each tile's instantiation is its own translation unit
-// (05_wgmma_tma_<type>.cu: 256 columns, 05_wgmma_tma_<type>_n128.cu, _n64.cu), so they compile
-// in parallel.
-using TileLauncher = cudaError_t (*)(GemmArgsC const&, cudaStream_t);
-inline cudaError_t launch_05(GemmArgs const& g, cudaStream_t stream, int clusters, TileLauncher n256,
-                             TileLauncher n128, TileLauncher n64) {
-  const HopperTile tile = hopper_tile(g.m, g.n, clusters);
-  const TileLauncher launch = tile.bn == 256 ? n256 : tile.bn == 128 ? n128 : n64;
-  return launch(tile.swapped ? transposed(g) : as_given(g), stream);
 }
 
 }  // namespace

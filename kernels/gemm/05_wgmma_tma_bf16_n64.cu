@@ -1,11 +1,11 @@
-// kernels/gemm/05_wgmma_tma_bf16_n64.cu -- kernel 05 (05_wgmma_tma.cuh) for bf16 on the 128 x 64 tile
-// of skinny problems (hopper_tile, common.cuh).
+// kernels/gemm/05_wgmma_tma_bf16_n64.cu -- kernel 05 (05_wgmma_tma.cuh) for bf16 on the 128 x 64
+// tile; gemm_abi.cu picks the tile per problem (hopper_tile, common.cuh).
 #include "05_wgmma_tma.cuh"
 
 namespace tessera::ladder {
 namespace {
-using Narrow = WgmmaTmaCfg<Elem::kBF16, 64>;
+using Cfg = WgmmaTmaCfg<Elem::kBF16, 64>;
 }
-cudaError_t launch_05_bf16_n64(GemmArgsC const& p, cudaStream_t s) { return launch_tile<Narrow>(p, s); }
-int clusters_05_bf16_n64() { return max_clusters<Narrow>(); }
+cudaError_t launch_05_bf16_n64(GemmArgsC const& p, cudaStream_t s) { return launch_tile<Cfg>(p, s); }
+int clusters_05_bf16_n64() { return max_clusters<Cfg>(); }
 }  // namespace tessera::ladder

@@ -1,11 +1,11 @@
-// kernels/gemm/05_wgmma_tma_f16_n128.cu -- kernel 05 (05_wgmma_tma.cuh) for f16 on the 128 x 128 tile
-// of skinny problems (hopper_tile, common.cuh).
+// kernels/gemm/05_wgmma_tma_f16_n128.cu -- kernel 05 (05_wgmma_tma.cuh) for f16 on the 128 x 128
+// tile; gemm_abi.cu picks the tile per problem (hopper_tile, common.cuh).
 #include "05_wgmma_tma.cuh"
 
 namespace tessera::ladder {
 namespace {
-using Narrow = WgmmaTmaCfg<Elem::kF16, 128>;
+using Cfg = WgmmaTmaCfg<Elem::kF16, 128>;
 }
-cudaError_t launch_05_f16_n128(GemmArgsC const& p, cudaStream_t s) { return launch_tile<Narrow>(p, s); }
-int clusters_05_f16_n128() { return max_clusters<Narrow>(); }
+cudaError_t launch_05_f16_n128(GemmArgsC const& p, cudaStream_t s) { return launch_tile<Cfg>(p, s); }
+int clusters_05_f16_n128() { return max_clusters<Cfg>(); }
 }  // namespace tessera::ladder
