@@ -25,18 +25,6 @@
 struct Size { int64_t m, n, k; };
 struct Row { std::string kernel; Size s; char ta, tb; double ms, tflops, cublas_ms, cublas_tflops, err; };
 
-static std::vector<std::string> split(std::string const& s) {
-  std::vector<std::string> out;
-  size_t p = 0;
-  while (p <= s.size()) {
-    size_t q = s.find(',', p);
-    if (q == std::string::npos) q = s.size();
-    if (q > p) out.push_back(s.substr(p, q - p));
-    p = q + 1;
-  }
-  return out;
-}
-
 __global__ void fill_uniform(float* p, int64_t n, uint64_t seed) {
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x) {

@@ -19,6 +19,7 @@ namespace tessera::ladder {
 cudaError_t launch_01(GemmArgs const&, cudaStream_t);
 cudaError_t launch_02(GemmArgs const&, cudaStream_t);
 cudaError_t launch_03(GemmArgs const&, cudaStream_t);
+int ctas_03();  // 03's CTAs resident on the GPU at once (0 without a GPU)
 cudaError_t launch_04_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
@@ -90,7 +91,7 @@ constexpr KernelEntry kKernels[] = {
 // The built-in choice per dtype: the fastest kernel of the ladder that runs it (F32: 03;
 // TF32/F16/BF16: 05, except small problems whose operands 05 must pack first -- see
 // `prefer_04`). The library is built for sm_90a only (Hopper), the one architecture it runs on.
-constexpr int kDefaultF32 = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4, kSkinny = 5;
+constexpr int kDefaultF32 = 2, kSimtPipelined = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4, kSkinny = 5;
 constexpr int64_t kTmaMaxExtent = 0x7fffffff;  // TMA box coordinates are int32
 bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper]; }
 bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
@@ -98,8 +99,10 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 // The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
 // cores) for skinny problems where it beats the tensor-core kernel 05 on its 128 x 64 tile
 // (skinny_takes). Measured on the H100 (ratio to cuBLAS, 06 vs 05 / 03, bench/results/gemm_shapes.md):
-//   F32: up to 32 columns (8 x 4096 x 4096 1.01 vs 03's 0.15, 4096 x 32 x 4096 TN 0.37 vs 0.14;
-//     64 x 8192 x 8192 0.14 vs 0.27: 06 reads the big operand once per 16 columns);
+//   F32: up to 16 columns (8 x 4096 x 4096 1.01 vs 03's 0.15; 16 x 4096 x 4096 0.55 vs 0.45 and
+//     4096 x 16 x 4096 NN 0.83 vs 0.73 with 03 splitting K); from 32 columns 03 with split-K wins
+//     (32 x 4096 x 4096 0.45 vs 0.32, 64 x 8192 x 8192 0.52 vs 0.15: 06 reads the big operand once
+//     per 16 columns);
 //   TF32: up to 8 columns whose big operand is MN-major, which 05 must first pack K-major
 //     (8192 x 8 x 8192 NN 0.60 vs 0.32); a K-major one 05 reads where it lies and wins
 //     (8192 x 8 x 8192 TN 1.00 vs 0.69, 8192 x 1 x 8192 TN 1.09 vs 1.06);
@@ -107,7 +110,7 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 //     NN 0.93 vs 0.26; 06 does 8-16 FMA per element on CUDA cores) but on two single-column
 //     shapes (1 x 4096 x 4096 NN 0.72 vs 0.80, 4096 x 1 x 4096 TT 0.68 vs 0.74).
 int64_t skinny_max_mn(tessera_dtype dtype) {
-  return dtype == TESSERA_F32 ? 32 : dtype == TESSERA_TF32 ? 8 : 0;
+  return dtype == TESSERA_F32 ? 16 : dtype == TESSERA_TF32 ? 8 : 0;
 }
 bool skinny_big_k_major(int64_t m, int64_t n, bool ta, bool tb) {
   return n <= m ? ta : !tb;  // the big operand, op(A) = A^T or op(B) = B, is K-contiguous
@@ -191,7 +194,14 @@ struct Plan {
   const KernelEntry* entry = nullptr;
   GemmArgs args;
   size_t workspace = 0;  // bytes of the operands the kernel packs first (06: its partial sums)
+  // The words, built only where they are read (tessera_gemm_plan, TESSERA_GEMM_LOG): a call
+  // without them skips ~2.5 us of host time spent on strings.
+  bool describe = true;
   std::string text;
+  template <class Words>
+  void say(Words&& words) {
+    if (describe) text += words();
+  }
 };
 
 const char* dtype_name(tessera_dtype d) {
@@ -200,8 +210,9 @@ const char* dtype_name(tessera_dtype d) {
 
 Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb, int64_t m,
                int64_t n, int64_t k, float alpha, const void* A, int64_t lda, const void* B,
-               int64_t ldb, float beta, const void* C, int64_t ldc) {
+               int64_t ldb, float beta, const void* C, int64_t ldc, bool describe = true) {
   Plan plan;
+  plan.describe = describe;
   auto fail = [&](int status) {
     plan.status = status;
     plan.text = tessera_status_string(status);
@@ -230,12 +241,18 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   if (tessera::ceil_div(n, 128) > 65535 || tessera::ceil_div(m, 128) > 0x7fffffff ||
       tessera::ceil_div(m, 128) * tessera::ceil_div(n, 128) > 0x7fffffff)
     return fail(TESSERA_ERROR_TOO_LARGE);
-  std::string why = kernel ? "requested by name" : std::string("the built-in choice for ") + dtype_name(dtype);
+  std::string why;  // the reasons for the kernel, when described
+  auto because = [&](auto&& words) {
+    if (describe) why += words();
+  };
+  because([&] { return kernel ? std::string("requested by name") : std::string("the built-in choice for ") + dtype_name(dtype); });
   if (!kernel && skinny_takes(dtype, m, n, ta, tb)) {
     entry = &kKernels[kSkinny];
-    why += " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype)) +
-           (dtype == TESSERA_TF32 ? " and the big operand MN-major, which 05 would pack first" : "") +
-           ": bandwidth-bound, the big operand read once at HBM speed)";
+    because([&] {
+      return " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype)) +
+             (dtype == TESSERA_TF32 ? " and the big operand MN-major, which 05 would pack first" : "") +
+             ": bandwidth-bound, the big operand read once at HBM speed)";
+    });
   }
   // 05 addresses its operands through TMA coordinates, which are 32-bit: the built-in choice
   // takes 04 for larger dimensions, a request for 05 by name is refused.
@@ -243,24 +260,28 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   if (beyond_tma && is_hopper(entry)) {
     if (kernel) return fail(TESSERA_ERROR_TOO_LARGE);
     entry = &kKernels[kMmaSync];
-    why += " (not 05: m, n or k is 2^31 or more, beyond TMA's 32-bit coordinates)";
+    because([] { return " (not 05: m, n or k is 2^31 or more, beyond TMA's 32-bit coordinates)"; });
   }
 
   // 2. BLAS quick returns.
-  char dims[160];
-  std::snprintf(dims, sizeof dims, "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: ",
-                dtype_name(dtype), transa, transb, (long long)m, (long long)n, (long long)k,
-                (long long)lda, (long long)ldb, (long long)ldc);
-  plan.text = dims;
+  plan.say([&] {
+    char dims[160];
+    std::snprintf(dims, sizeof dims, "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: ",
+                  dtype_name(dtype), transa, transb, (long long)m, (long long)n, (long long)k,
+                  (long long)lda, (long long)ldb, (long long)ldc);
+    return std::string(dims);
+  });
   if (m == 0 || n == 0) {
     plan.quick = true;
-    plan.text += "nothing to do (m or n is 0)";
+    plan.say([] { return "nothing to do (m or n is 0)"; });
     return plan;
   }
   if (k == 0 || alpha == 0.0f) {
     plan.quick = true;
-    plan.text += beta == 1.0f ? "nothing to do (k = 0 or alpha = 0, beta = 1)"
-                              : "C = beta * C (k = 0 or alpha = 0), one scaling kernel";
+    plan.say([&] {
+      return beta == 1.0f ? "nothing to do (k = 0 or alpha = 0, beta = 1)"
+                          : "C = beta * C (k = 0 or alpha = 0), one scaling kernel";
+    });
     return plan;
   }
 
@@ -275,10 +296,10 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   p.c = static_cast<float*>(const_cast<void*>(C)), p.ldc = ldc;
   if (!kernel && dtype != TESSERA_F32 && is_hopper(entry) && prefer_04(p, dtype)) {
     entry = &kKernels[kMmaSync];
-    why += " (not 05: an operand must be packed first and the problem is below 1280^3, not skinny)";
+    because([] { return " (not 05: an operand must be packed first and the problem is below 1280^3, not skinny)"; });
   }
   plan.entry = entry;
-  plan.text += std::string("kernel ") + entry->name + ", " + why;
+  plan.say([&] { return std::string("kernel ") + entry->name + ", " + why; });
   // How the tensor-core kernels read A and B and write C.
   const int64_t bytes = dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 4 : 2;
   auto operand = [&](const char* name, const void* ptr, int64_t s_mn, int64_t s_k) {
@@ -300,11 +321,13 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
                     "16-byte aligned)");
     return std::string();
   };
-  plan.text += operand("A", A, p.a_sm, p.a_sk) + operand("B", B, p.b_sn, p.b_sk);
+  plan.say([&] { return operand("A", A, p.a_sm, p.a_sk) + operand("B", B, p.b_sn, p.b_sk); });
   if (is_skinny(entry)) {
-    char words[640];
-    describe_skinny(p, bytes, dtype == TESSERA_TF32, words, sizeof words);
-    plan.text += words;
+    plan.say([&] {
+      char words[640];
+      describe_skinny(p, bytes, dtype == TESSERA_TF32, words, sizeof words);
+      return std::string(words);
+    });
     plan.workspace = workspace_skinny(p, bytes);
   }
   // The same rules as the kernels' (common.cuh): which operands are packed, and their bytes.
@@ -320,47 +343,75 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, clusters_05(dtype, Hopper05::kWideN))
                                            : HopperTile{Hopper05::kWideN, false};
   if (is_hopper(entry)) {
-    plan.text += "; tile " + std::to_string(Hopper05::kBM) + " x " + std::to_string(tile.bn) +
-                 (tile.swapped ? " on the transposed problem C^T = op(B)^T op(A)^T (m < n: the small dimension "
-                                 "along the tile's columns)"
-                               : "");
+    plan.say([&] {
+      return "; tile " + std::to_string(Hopper05::kBM) + " x " + std::to_string(tile.bn) +
+             (tile.swapped ? " on the transposed problem C^T = op(B)^T op(A)^T (m < n: the small dimension "
+                             "along the tile's columns)"
+                           : "");
+    });
     const int resident = clusters_05(dtype, tile.bn);
     const int64_t rows = tile.swapped ? n : m, cols = tile.swapped ? m : n;
     if (resident < 1) {
-      plan.text += "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)";
+      plan.say([] { return "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)"; });
     } else {
       const StreamK w = hopper_work(tessera::ceil_div(rows, Hopper05::kBM), tessera::ceil_div(cols, tile.bn),
                                     tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident);
-      char text[256];
-      if (w.splits > 1) {
-        std::snprintf(text, sizeof text,
-                      "; split-K: %lld cluster tiles x %lld splits of ~%lld k-tiles on %lld clusters (the tiles "
-                      "alone would fill %lld of %d clusters)",
-                      (long long)w.tiles, (long long)w.splits, (long long)tessera::ceil_div(w.k_tiles, w.splits),
-                      (long long)w.clusters, (long long)w.tiles, resident);
-        plan.workspace += HopperPartials(w.clusters, tile.bn).bytes();
-      } else if (w.streams()) {
-        std::snprintf(text, sizeof text,
-                      "; stream-K on %lld clusters: %lld of %lld cluster tiles whole, the other %lld split "
-                      "into ranges of ~%lld k-tiles (whole tiles would leave the last wave ragged)",
-                      (long long)w.clusters, (long long)w.dp_tiles, (long long)w.tiles,
-                      (long long)(w.tiles - w.dp_tiles), (long long)((w.tiles - w.dp_tiles) * w.k_tiles / w.clusters));
-        plan.workspace += HopperPartials(w.clusters, tile.bn).bytes();
-      } else {
-        std::snprintf(text, sizeof text, "; %lld cluster tiles on %lld clusters, whole", (long long)w.tiles,
-                      (long long)w.clusters);
-      }
-      plan.text += text;
+      if (w.streams()) plan.workspace += HopperPartials(w.clusters, tile.bn).bytes();
+      plan.say([&] {
+        char text[256];
+        if (w.splits > 1)
+          std::snprintf(text, sizeof text,
+                        "; split-K: %lld cluster tiles x %lld splits of ~%lld k-tiles on %lld clusters (the tiles "
+                        "alone would fill %lld of %d clusters)",
+                        (long long)w.tiles, (long long)w.splits, (long long)tessera::ceil_div(w.k_tiles, w.splits),
+                        (long long)w.clusters, (long long)w.tiles, resident);
+        else if (w.streams())
+          std::snprintf(text, sizeof text,
+                        "; stream-K on %lld clusters: %lld of %lld cluster tiles whole, the other %lld split "
+                        "into ranges of ~%lld k-tiles (whole tiles would leave the last wave ragged)",
+                        (long long)w.clusters, (long long)w.dp_tiles, (long long)w.tiles,
+                        (long long)(w.tiles - w.dp_tiles), (long long)((w.tiles - w.dp_tiles) * w.k_tiles / w.clusters));
+        else
+          std::snprintf(text, sizeof text, "; %lld cluster tiles on %lld clusters, whole", (long long)w.tiles,
+                        (long long)w.clusters);
+        return std::string(text);
+      });
     }
   }
-  if (plan.workspace)
-    plan.text += "; workspace " + std::to_string(plan.workspace) + " bytes";
+  // Kernel 03's split of K (common.cuh): decided from the CTAs the GPU runs at once.
+  if (entry == &kKernels[kSimtPipelined]) {
+    const int resident = ctas_03();
+    const int64_t tiles = tessera::ceil_div(m, Simt03::kBM) * tessera::ceil_div(n, Simt03::kBN);
+    const int64_t k_tiles = tessera::ceil_div(k, Simt03::kBK);
+    const SimtSplit split(tiles, k_tiles, resident);
+    plan.workspace += split.bytes(m, n);
+    plan.say([&] {
+      char text[320];
+      if (resident < 1)
+        std::snprintf(text, sizeof text, "; %lld tiles of 128 x 128; the split of K is decided at launch (no GPU found)",
+                      (long long)tiles);
+      else if (split.splits > 1)
+        std::snprintf(text, sizeof text,
+                      "; split-K: %lld tiles of 128 x 128 x %lld splits of %lld k-tiles of 32 (the tiles alone would "
+                      "fill %lld of %d CTA slots), fp32 partial sums in the workspace added in order by a second "
+                      "kernel that applies alpha and beta",
+                      (long long)tiles, (long long)split.splits, (long long)split.k_tiles_per_split, (long long)tiles,
+                      resident);
+      else
+        std::snprintf(text, sizeof text, "; %lld tiles of 128 x 128 on %d CTA slots, K whole", (long long)tiles,
+                      resident);
+      return std::string(text);
+    });
+  }
+  if (plan.workspace) plan.say([&] { return "; workspace " + std::to_string(plan.workspace) + " bytes"; });
   if (is_hopper(entry))
-    plan.text += tile.swapped ? "; C^T stored by predicated vector stores along C's rows"
-                 : hopper_stores_by_tma(bytes, beta, m, C, ldc)
-                     ? "; C stored by TMA"
-                     : "; C stored by predicated vector stores (the TMA store needs 16-bit C, "
-                       "beta = 0, 16-byte alignment and m % 8 == 0)";
+    plan.say([&] {
+      return tile.swapped ? "; C^T stored by predicated vector stores along C's rows"
+             : hopper_stores_by_tma(bytes, beta, m, C, ldc)
+                 ? "; C stored by TMA"
+                 : "; C stored by predicated vector stores (the TMA store needs 16-bit C, "
+                   "beta = 0, 16-byte alignment and m % 8 == 0)";
+    });
   return plan;
 }
 
@@ -390,7 +441,7 @@ extern "C" size_t tessera_gemm_workspace_size(const char* kernel, tessera_dtype 
   // (alpha = 1, beta = 0 and C only matter for quick returns and the epilogue, not for packing.)
   const void* c = reinterpret_cast<const void*>(uintptr_t(256));
   const Plan plan = make_plan(kernel, dtype, transa, transb, m, n, k, 1.0f, A, lda, B, ldb, 0.0f, c,
-                              tessera::max64(1, m));
+                              tessera::max64(1, m), /*describe=*/false);
   return plan.status == TESSERA_SUCCESS ? plan.workspace : 0;
 }
 
@@ -398,7 +449,7 @@ extern "C" int tessera_gemm_ex(const char* kernel, tessera_dtype dtype, char tra
                                int64_t m, int64_t n, int64_t k, float alpha, const void* A,
                                int64_t lda, const void* B, int64_t ldb, float beta, void* C,
                                int64_t ldc, void* workspace, size_t workspace_bytes, void* stream) {
-  Plan plan = make_plan(kernel, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  Plan plan = make_plan(kernel, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, log_plans());
   if (log_plans()) std::fprintf(stderr, "tessera_gemm: %s\n", plan.text.c_str());
   if (plan.status != TESSERA_SUCCESS || (plan.quick && (m == 0 || n == 0))) return plan.status;
   if (workspace && (workspace_bytes < plan.workspace || reinterpret_cast<uintptr_t>(workspace) % 256))

@@ -26,6 +26,9 @@
 #   OUT=/tmp/out scripts/gpu.sh guards         only the build and the guard regions
 #   OUT=/tmp/out scripts/gpu.sh tc [quick]     only steps 0, 1, 2 and 6
 #   OUT=/tmp/out scripts/gpu.sh tutorial       only the build and step 7
+#   OUT=/tmp/out scripts/gpu.sh twins          only the build and twins-bench: kernels 01-04 in the
+#                                              vocabulary against their hand-indexed twins
+#                                              (tests/cuda/twins), launches alternating
 #
 #   OUT=/tmp/out scripts/gpu.sh atoms          only the atom layout tests (tests/device/atoms.cu and
 #                                              catalog_atoms.cu: the atom catalog against the hardware)
@@ -76,6 +79,17 @@ cmake --build build-gpu -j "$(nproc)" --target tessera_gemm gemm_correctness tes
   || { tail -50 build-gpu.build.log; exit 1; }
 echo "built in $(( $(date +%s) - t0 )) s"
 bin=build-gpu/kernels
+
+if [ "$mode" = twins ]; then
+  step "kernels 01-04 in the vocabulary vs their hand-indexed twins, launches alternating (twins-bench)"
+  cmake --build build-gpu -j "$(nproc)" --target twins-bench 2>&1 | grep -E "error|spill"
+  twins_cmd="$bin/twins-bench --md $OUT/twins_table.md ${BENCH_ARGS:-}"
+  echo "$twins_cmd"
+  $twins_cmd 2>&1 | tee "$OUT/twins_bench.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  step "done: status $status"
+  exit $status
+fi
 
 tutorial() {
   step "the tutorial's kernel (docs/writing-a-kernel.md): correctness in guarded buffers, speed against cuBLAS"

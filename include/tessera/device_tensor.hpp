@@ -561,12 +561,27 @@ TESSERA_UNROLL
 }
 
 #if defined(__CUDACC__)
+namespace detail {
+// x as computed here: an empty asm the compiler cannot see through, so it keeps the value in a
+// register instead of recomputing it from its inputs where it is used (it may still hoist it).
+__device__ __forceinline__ uint32_t opaque(uint32_t x) {
+  asm("" : "+r"(x));
+  return x;
+}
+}  // namespace detail
+
 // copy(thr_copy, src, dst, pred): global -> shared with the TiledCopy's cp.async atom (4 or 16
 // bytes), asynchronously (cp_async_commit / cp_async_wait are the caller's schedule). An
 // element outside the tensor (pred) is zero-filled; a 16-byte vector reads only its leading
 // elements inside the tensor (they run along the contiguous mode: inside is monotone).
 // NOTE: the source address is passed whether or not it is inside: a cp.async of 0 source bytes
 // reads nothing (as CuTe's zero-fill atoms do); a select between two addresses became branches.
+// NOTE: an unswizzled destination's values lie at static offsets from its pointer, so the copy
+// takes the pointer's shared address once, opaque (detail::opaque), and adds a constant per
+// value. Without that, NVVM's rematerialization recomputed the thread's offset into the tile
+// (from threadIdx) inside the k-loop of every caller, with the copy predicates' residues (kernel
+// 02, A k-major and B as 16-byte vectors: 611 PTX instructions in the k-loop, 588 with it, the
+// hand-indexed twin 600).
 template <class Cfg, class Src, class T, Layout kL, Swizzle kSw, class Pred>
 __device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, OffsetView<T, kL, kSw> const& dst,
                                      Pred const& pred) {
@@ -576,12 +591,22 @@ __device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, Offset
   static_assert(kBytes == 4 || kBytes == 16, "copy: the cp.async atoms copy 4 or 16 bytes");
   static_assert(Src::size() == kL.size() && Pred::size() == kL.size() && kL.size() % kVec == 0,
                 "copy: source, destination and predicate sizes differ");
+  uint32_t dst_base = 0;  // unswizzled: the shared address of dst.ptr, computed once
+  if constexpr (!OffsetView<T, kL, kSw>::kSwizzled) dst_base = detail::opaque(ptx::smem_address(dst.ptr));
+  const auto dst_address = [&](int64_t v) -> uint32_t {
+    static constexpr CoordLayout<1> kF = make_offset_layout(kL);
+    if constexpr (OffsetView<T, kL, kSw>::kSwizzled) return ptx::smem_address(&dst(v));
+    else return dst_base + uint32_t(kF(v)[0] * int64_t(sizeof(T)));
+  };
+  // The predicates as C(v) < shape - origin: the residue once, C(v) a constant per value.
+  static constexpr CoordLayout<Pred::kRank> kC = coords_of(Pred::kSpec);
+  const Coord<Pred::kRank> residue = pred.shape - pred.origin;
 TESSERA_UNROLL
   for (int64_t c = 0; c < kL.size() / kVec; ++c) {
     const int64_t v = c * kVec;
     if constexpr (kBytes == 4) {
-      const bool valid = pred.inside(v);
-      ptx::cp_async_4(&dst(v), &src(v), valid);
+      const bool valid = elem_less(kC(v), residue);
+      ptx::cp_async_zfill<4>(dst_address(v), &src(v), valid ? 4 : 0);
     } else {
       // The vector runs along mode kAlong of the coordinates: the elements inside are the
       // first min(shape - c, kVec) there, if the other modes are inside.
@@ -597,14 +622,13 @@ TESSERA_UNROLL
                 fail("copy: a vector's elements must be consecutive along one mode of the tensor");
         return along;
       }();
-      static constexpr CoordLayout<Pred::kRank> kC = coords_of(Pred::kSpec);
-      const auto residue = pred.shape - pred.origin, c = kC(v);
+      const auto c = kC(v);
       bool others = true;
 TESSERA_UNROLL
       for (int j = 0; j < Pred::kRank; ++j)
         if (j != kAlong) others = others && c[j] < residue[j];
       const int64_t n = others ? min64(max64(residue[kAlong] - c[kAlong], 0), kVec) : 0;
-      ptx::cp_async_16_partial(&dst(v), &src(v), int(n * kBytes / kVec));
+      ptx::cp_async_zfill<16>(dst_address(v), &src(v), int(n * kBytes / kVec));
     }
   }
 }

@@ -16,6 +16,9 @@
 //     operand (a warp: 2 rows x 16 k) spread over 16 banks instead of 2;
 //   - L2-friendly block order: CTAs walk the C tiles in groups of kGroupM tile-rows;
 //   - a 128-bit epilogue where C's rows are 16-byte aligned.
+//   - split-K where the C tiles are fewer than the CTAs the GPU runs at once (skinny and long-K
+//     problems): each split writes fp32 partial sums to the workspace, a second kernel adds them
+//     in order (SimtSplit and add_splits, common.cuh).
 //
 // The kernel body is the algebra of tessera/device_tensor.hpp: local_tile, partition_S/D,
 // partition_A/B/C, copy (cp.async, 128-bit shared loads), gemm (FMA), axpby; the schedule
@@ -38,7 +41,7 @@ struct Shape {
   static constexpr int64_t kBM = BM, kBN = BN, kBK = BK;
   static constexpr int kStages = Stages, kMinBlocks = MinBlocks;
 };
-using DefaultShape = Shape<128, 128, 32, 3, 2>;
+using DefaultShape = Shape<Simt03::kBM, Simt03::kBN, Simt03::kBK, 3, 2>;
 
 // The warp-tiled TiledMMA: a warp's 32 threads on a 4x8 grid of FMA atoms, 8 warps, every
 // thread with runs of 4 consecutive rows (columns) by the permutation (16,4):(4,1).
@@ -174,9 +177,17 @@ __device__ __noinline__ void load_tile_guarded(GemmArgsC const args, int64_t bm,
   copy(c.g2s_b, c.tBgB.at(kt), c.tBsB(_, _, _, stage), c.tBcB.at(kt));
 }
 
+// Split-K: CTA (tile, blockIdx.y) runs k-tiles [y * k_tiles_per_split, (y + 1) * k_tiles_per_split)
+// and writes its C at c + y * split_elems (the split's slab of fp32 partial sums; one split: all
+// k-tiles, C itself).
+struct KSplit {
+  int k_tiles_per_split;
+  int64_t split_elems;
+};
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
-gemm_03_kernel(GemmArgsC args) {
+gemm_03_kernel(GemmArgsC args, KSplit split) {
   Cfg::check();
   using A = typename Cfg::A;
   using B = typename Cfg::B;
@@ -184,8 +195,10 @@ gemm_03_kernel(GemmArgsC args) {
   constexpr int kStages = Cfg::kStages;
   GemmArgs const& p = args.p;
 
-  // The problem's C (M,N), any strides (the transposed problem writes C^T).
-  auto mC = make_tensor(p.c, make_shape(p.m, p.n), make_stride(args.c_sm, args.c_sn));  // (M,N)
+  // The problem's C (M,N), any strides (the transposed problem writes C^T); split-K: this split's
+  // partial sums.
+  auto mC = make_tensor(p.c + blockIdx.y * split.split_elems, make_shape(p.m, p.n),
+                        make_stride(args.c_sm, args.c_sn));  // (M,N)
   auto cC = make_identity_tensor(mC.shape);
 
   // This CTA's tile, in groups of kGroupM tile-rows (L2 reuse).
@@ -203,13 +216,16 @@ gemm_03_kernel(GemmArgsC args) {
   auto [g2s_a, g2s_b, tAgA, tAcA, tAsA, tBgB, tBcB, tBsB] = tile_copies<Cfg>(args, bm, bn, smem);
 
   const int k_tiles = int(ceil_div(p.k, kCta[2]));  // < 2^31: launch() checks
+  // This CTA's k-tiles: [kt_begin, kt_end), all of them without split-K.
+  const int kt_begin = int(blockIdx.y) * split.k_tiles_per_split;
+  const int kt_end = k_tiles - kt_begin < split.k_tiles_per_split ? k_tiles : kt_begin + split.k_tiles_per_split;
   // k-tiles before this one lie inside the matrix and take the copy without predicates.
   const int first_guarded = p.m - bm * kCta[0] >= kCta[0] && p.n - bn * kCta[1] >= kCta[1] ? int(p.k / kCta[2]) : 0;
-  int next_kt = 0, write_stage = 0;
+  int next_kt = kt_begin, write_stage = 0;
   // Loads k-tile next_kt (if there is one) into write_stage and commits a cp.async group (even
   // when empty, so that wait<kStages-2> always means "the oldest tile in flight has landed").
   auto load_next = [&] {
-    if (next_kt < k_tiles) {
+    if (next_kt < kt_end) {
       if (next_kt < first_guarded) {
         copy(g2s_a, tAgA.at(next_kt), tAsA(_, _, _, write_stage));
         copy(g2s_b, tBgB.at(next_kt), tBsB(_, _, _, write_stage));
@@ -258,7 +274,7 @@ gemm_03_kernel(GemmArgsC args) {
   ptx::cp_async_wait<kStages - 2>();
   __syncthreads();  // k-tile 0 visible to all
   load_fragments(0, 0);
-  for (int kt = 0; kt < k_tiles; ++kt) {
+  for (int kt = kt_begin; kt < kt_end; ++kt) {
     // The stage of k-tile kt-1 is free: every thread passed the barrier after its last read.
     load_next();
 #pragma unroll 1
@@ -292,17 +308,59 @@ gemm_03_kernel(GemmArgsC args) {
 }
 
 template <CopyKind kA, CopyKind kB, class S = DefaultShape>
+cudaError_t set_smem() {
+  using Cfg = SimtPipelinedCfg<kA, kB, S>;
+  return cudaFuncSetAttribute(gemm_03_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes));
+}
+
+// The CTAs of 03 the current GPU runs at once (every instantiation has the default shape, so the
+// same occupancy), asked once per device; 0 without a GPU.
+int resident_ctas() {
+  static int known[64] = {};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return 0;
+  if (known[device] == 0) {
+    using Cfg = SimtPipelinedCfg<CopyKind::kVectorMN, CopyKind::kVectorMN>;
+    int per_sm = 0, sms = 0;
+    if (set_smem<CopyKind::kVectorMN, CopyKind::kVectorMN>() != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_03_kernel<Cfg>, Cfg::kThreads,
+                                                      size_t(Cfg::kSmemBytes)) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+      return 0;
+    known[device] = per_sm * sms;
+  }
+  return known[device];
+}
+
+// The problem args.p on C(m,n) at strides (args.c_sm, args.c_sn). Split-K (SimtSplit): the splits
+// write fp32 partial sums into the workspace, laid out as C is (column-major in the caller's m x n,
+// so that the kernel adding them reads and writes along C's columns), then add_splits forms C.
+template <CopyKind kA, CopyKind kB, class S = DefaultShape>
 cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
   using Cfg = SimtPipelinedCfg<kA, kB, S>;
   GemmArgs const& p = args.p;
-  if (ceil_div(p.k, Cfg::kBK) > INT32_MAX) return cudaErrorInvalidValue;  // k-tiles count in int
-  auto kernel = gemm_03_kernel<Cfg>;
-  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       int(Cfg::kSmemBytes));
-  if (e != cudaSuccess) return e;
-  const int64_t blocks = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, Cfg::kBN);
-  kernel<<<unsigned(blocks), Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(args);
-  return cudaGetLastError();
+  const int64_t k_tiles = ceil_div(p.k, Cfg::kBK);
+  if (k_tiles > INT32_MAX) return cudaErrorInvalidValue;  // k-tiles count in int
+  if (cudaError_t e = set_smem<kA, kB, S>(); e != cudaSuccess) return e;
+  const int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, Cfg::kBN);
+  const SimtSplit plan(tiles, k_tiles, resident_ctas());
+  GemmArgsC run = args;
+  Scratch scratch(p, stream);
+  if (plan.splits > 1) {
+    void* partial = nullptr;
+    if (cudaError_t e = scratch.get(&partial, plan.bytes(p.m, p.n)); e != cudaSuccess) return e;
+    const bool as_given = args.c_sm == 1;  // else the transposed problem: the caller's m is p.n
+    run.p.c = static_cast<float*>(partial), run.p.alpha = 1.0f, run.p.beta = 0.0f;
+    run.c_sm = as_given ? 1 : p.n, run.c_sn = as_given ? p.m : 1;
+  }
+  const dim3 grid(unsigned(tiles), unsigned(plan.splits));
+  gemm_03_kernel<Cfg><<<grid, Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(
+      run, KSplit{int(plan.k_tiles_per_split), p.m * p.n});
+  if (plan.splits == 1) return cudaGetLastError();
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  const bool as_given = args.c_sm == 1;
+  return add_splits_f32(p.c, 1, p.ldc, run.p.c, plan.splits, as_given ? p.m : p.n, as_given ? p.n : p.m,
+                        p.alpha, p.beta, stream);
 }
 
 // 16-byte vectors need an MN-contiguous operand whose pointer and leading dimension are
@@ -312,6 +370,8 @@ bool vector_ok(const void* ptr, int64_t s_mn, int64_t s_k) {
 }
 
 }  // namespace
+
+int ctas_03() { return resident_ctas(); }
 
 // BLAS TT (A k-contiguous, B MN-contiguous) has no kernel of its own: it runs the NN kernel on
 // the transposed problem C^T = B A^T, C written through its transpose (one kernel fewer to

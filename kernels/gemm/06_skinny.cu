@@ -82,16 +82,19 @@ constexpr int64_t kMinChunksPerSplit = 1;  // a split is at least one chunk
 // Element storage as raw bits, and the conversions to and from fp32.
 struct F32 {
   using Bits = uint32_t;
+  using T = Bits;  // (add_splits' storage type)
   __device__ static float to_float(Bits b) { return __uint_as_float(b); }
   __device__ static Bits from_float(float x) { return __float_as_uint(x); }
 };
 struct F16 {
   using Bits = uint16_t;
+  using T = Bits;  // (add_splits' storage type)
   __device__ static float to_float(Bits b) { return __half2float(__ushort_as_half(b)); }
   __device__ static Bits from_float(float x) { return __half_as_ushort(__float2half_rn(x)); }
 };
 struct BF16 {
   using Bits = uint16_t;
+  using T = Bits;  // (add_splits' storage type)
   __device__ static float to_float(Bits b) { return __bfloat162float(__ushort_as_bfloat16(b)); }
   __device__ static Bits from_float(float x) { return __bfloat16_as_ushort(__float2bfloat16_rn(x)); }
 };
@@ -296,19 +299,6 @@ __global__ void __launch_bounds__(kThreads, 1) skinny_kernel(SkinnyArgs a) {
   }
 }
 
-// C(l, s) = alpha * sum over splits of partial + beta * C(l, s), the splits added in order.
-template <class E>
-__global__ void __launch_bounds__(kThreads) skinny_reduce(SkinnyArgs a, int64_t splits) {
-  const int64_t total = a.rows * a.small, step = int64_t(gridDim.x) * kThreads;
-  for (int64_t i = int64_t(blockIdx.x) * kThreads + threadIdx.x; i < total; i += step) {
-    float v = 0.0f;
-    for (int64_t z = 0; z < splits; ++z) v += a.partial[z * total + i];
-    const int64_t l = i % a.rows, s = i / a.rows;
-    auto* c = static_cast<typename E::Bits*>(a.c) + l * a.c_sl + s * a.c_ss;
-    *c = E::from_float(a.beta == 0.0f ? a.alpha * v : a.alpha * v + a.beta * E::to_float(*c));
-  }
-}
-
 using Kernel = void (*)(SkinnyArgs);
 template <class E>
 Kernel kernel_for(int cols) {
@@ -336,9 +326,10 @@ cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
   const Kernel kernel = kernel_for<E>(plan.cols);
   const dim3 grid(unsigned(min64(plan.tiles * plan.groups, 0x7fffffff)), unsigned(plan.splits));
   kernel<<<grid, kThreads, 0, stream>>>(a);
-  if (plan.splits > 1) {
-    const unsigned blocks = unsigned(min64(ceil_div(plan.rows * plan.small, kThreads), 65536));
-    skinny_reduce<E><<<blocks, kThreads, 0, stream>>>(a, plan.splits);
+  if (plan.splits > 1) {  // C(l, s) = alpha * (the splits' sums, in order) + beta * C(l, s)
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+    return launch_add_splits<E>(static_cast<typename E::Bits*>(a.c), a.c_sl, a.c_ss, a.partial, plan.splits,
+                                plan.rows, plan.small, p.alpha, p.beta, stream);
   }
   return cudaGetLastError();
 }

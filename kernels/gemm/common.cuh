@@ -25,7 +25,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <type_traits>
 
 #include <cuda_runtime.h>
@@ -309,29 +308,70 @@ inline size_t packed_bytes(int64_t rows, int64_t k, int64_t elem_bytes) {
   return size_t(ceil_div(rows * (ceil_div(k, vec) * vec) * elem_bytes, int64_t(256)) * 256);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Split-K through the workspace (03, 06): split z of the K range writes its fp32 partial sums of
+// the rows x cols result, column-major, to partial[z * rows * cols + r + c * rows]; a second kernel
+// then forms C(r, c) = alpha * (the splits' sums added in split order) + beta * C(r, c), C at
+// out[r * c_sr + c * c_sc] (beta = 0 reads no C). A fixed order: the same bits on every run.
+template <class Out>
+__global__ void __launch_bounds__(256) add_splits(typename Out::T* out, int64_t c_sr, int64_t c_sc,
+                                                  const float* partial, int64_t splits, int64_t rows,
+                                                  int64_t cols, float alpha, float beta) {
+  const int64_t total = rows * cols, step = int64_t(gridDim.x) * 256;
+  for (int64_t i = int64_t(blockIdx.x) * 256 + threadIdx.x; i < total; i += step) {
+    float v = 0.0f;
+    for (int64_t z = 0; z < splits; ++z) v += partial[z * total + i];
+    auto* c = out + (i % rows) * c_sr + (i / rows) * c_sc;
+    *c = Out::from_float(beta == 0.0f ? alpha * v : alpha * v + beta * Out::to_float(*c));
+  }
+}
+template <class Out>
+cudaError_t launch_add_splits(typename Out::T* out, int64_t c_sr, int64_t c_sc, const float* partial,
+                              int64_t splits, int64_t rows, int64_t cols, float alpha, float beta,
+                              cudaStream_t stream) {
+  const unsigned blocks = unsigned(min64(ceil_div(rows * cols, int64_t(256)), 65536));
+  add_splits<Out><<<blocks, 256, 0, stream>>>(out, c_sr, c_sc, partial, splits, rows, cols, alpha, beta);
+  return cudaGetLastError();
+}
+// Kernel 03's instantiation, compiled once in scratch.cu (03's translation unit keeps only its
+// GEMM kernels, which tests/cuda/check_twins.py pairs with the hand-indexed twin's).
+cudaError_t add_splits_f32(float* out, int64_t c_sr, int64_t c_sc, const float* partial, int64_t splits,
+                           int64_t rows, int64_t cols, float alpha, float beta, cudaStream_t stream);
+
+// Kernel 03's CTA tile (BM, BN, BK), which the plan reads too.
+struct Simt03 {
+  static constexpr int64_t kBM = 128, kBN = 128, kBK = 32;
+};
+
+// Kernel 03's split of K (its launcher and the plan decide alike): when the problem has fewer C
+// tiles than the GPU runs CTAs at once, K is cut into equal ranges of at least kMinKTiles k-tiles
+// (at most kMaxSplits) until tiles x splits come near one full wave. E.g. 64 x 4096 x 4096 on an
+// H100 (264 CTAs at once): 32 tiles of 128 x 128, 8 splits of 16 k-tiles of 32.
+// TESSERA_GEMM_SCHEDULE=tiles keeps K whole (as for 05).
+struct SimtSplit {
+  static constexpr int64_t kMinKTiles = 4, kMaxSplits = 16;
+  int64_t splits = 1, k_tiles_per_split;
+
+  SimtSplit(int64_t tiles, int64_t k_tiles, int64_t resident) : k_tiles_per_split(k_tiles) {
+    if (resident < 1 || tiles >= resident || whole_tiles_only()) return;
+    const int64_t want = min64(min64(resident / tiles, k_tiles / kMinKTiles), kMaxSplits);
+    if (want < 2) return;
+    k_tiles_per_split = ceil_div(k_tiles, want);
+    splits = ceil_div(k_tiles, k_tiles_per_split);  // no empty split
+  }
+  // The workspace: the splits' fp32 partial sums of the m x n result.
+  size_t bytes(int64_t m, int64_t n) const {
+    return splits > 1 ? size_t(ceil_div(splits * m * n * 4, int64_t(256)) * 256) : 0;
+  }
+};
+
 // The library's stream-ordered memory pool on the current device, created on first use. It keeps
 // what it has allocated (release threshold: never), so after the first calls a Scratch is served
 // from memory the pool already holds, without an allocation by the driver; stream order keeps a
 // piece alive for the launches that use it. nullptr when it cannot be made (then the device's
 // default pool serves).
-inline cudaMemPool_t library_pool() {
-  static cudaMemPool_t pools[64] = {};
-  static std::once_flag made[64];
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return nullptr;
-  std::call_once(made[device], [device] {
-    cudaMemPoolProps props = {};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    cudaMemPool_t pool = nullptr;
-    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) return;
-    uint64_t keep = UINT64_MAX;
-    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-    pools[device] = pool;
-  });
-  return pools[device];
-}
+// (Defined in scratch.cu: kernel translation units do not compile <mutex>.)
+cudaMemPool_t library_pool();
 
 // Memory for packed operands and stream-K's partial sums: pieces of the caller's workspace when
 // GemmArgs has one (never an allocation; the ABI checked its size first), else stream-ordered

@@ -18,7 +18,8 @@
 // The sweep: m and n in 1..17 with ldc in {m, m+1, m+3, m+8}, beta 0 and 0.75, all four op(A),
 // op(B), k cycling through {1, 7, 40, 64, 65}; then larger and skinny shapes (5 x 1 x 40 with
 // ldc 8, 5 x 1656 x 45, 300 x 1, 1 x 300, 129 x 257, ...) and long-K ones that kernel 05 runs
-// with stream-K (130 x 300 x 8200, 70 x 520 x 4100). Exit status 0 when all passed.
+// with stream-K and 03 with split-K (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000).
+// Exit status 0 when all passed.
 //
 //   gemm_guards [--quick]     --quick: m, n in 1..9 only
 #include <cmath>
@@ -289,13 +290,15 @@ int main(int argc, char** argv) {
             cases.push_back({s.m, s.n, s.k, lda, ldb, s.m + s.ldc_pad, ta, tb, beta, shift, 0, shift});
           }
   // Kernel 05's stream-K (a few tiles, long K: the k-tiles of one tile split over several clusters,
-  // partial sums added by the tile's owner); 70 rows leave the cluster's second CTA past M. Fewer
-  // variants: the host reference of these is the sweep's largest cost.
-  for (Shape s : {Shape{130, 300, 8200, 5}, Shape{70, 520, 4100, 8}})
-    for (int variant = 0; variant < 3; ++variant) {
-      const char ta = variant == 1 ? 'T' : 'N', tb = variant == 2 ? 'T' : 'N';
+  // partial sums added by the tile's owner); 70 rows leave the cluster's second CTA past M. Kernel
+  // 03's split-K (partial sums in the workspace, a second kernel adding them): rows not a multiple
+  // of 4 (element stores of the partial sums) and 64 (16-byte stores); TT runs the transposed
+  // problem. Fewer variants: the host reference of these is the sweep's largest cost.
+  for (Shape s : {Shape{130, 300, 8200, 5}, Shape{70, 520, 4100, 8}, Shape{64, 300, 3000, 8}})
+    for (int variant = 0; variant < 4; ++variant) {
+      const char ta = variant % 2 ? 'T' : 'N', tb = variant >= 2 ? 'T' : 'N';
       const int64_t lda = (ta == 'N' ? s.m : s.k) + 8, ldb = (tb == 'N' ? s.k : s.n) + 8;
-      cases.push_back({s.m, s.n, s.k, lda, ldb, s.m + s.ldc_pad, ta, tb, variant == 1 ? 0.75f : 0.0f,
+      cases.push_back({s.m, s.n, s.k, lda, ldb, s.m + s.ldc_pad, ta, tb, variant % 2 ? 0.75f : 0.0f,
                        variant % 2, 0, variant % 2});
     }
 

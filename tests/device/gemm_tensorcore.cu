@@ -128,17 +128,6 @@ void* dalloc(size_t bytes) {
 }
 unsigned grid_for(int64_t n) { return unsigned(std::min<int64_t>(std::max<int64_t>((n + 255) / 256, 1), 4096)); }
 
-std::vector<std::string> split(std::string const& s) {
-  std::vector<std::string> out;
-  size_t p = 0;
-  while (p <= s.size()) {
-    size_t q = s.find(',', p);
-    if (q == std::string::npos) q = s.size();
-    if (q > p) out.push_back(s.substr(p, q - p));
-    p = q + 1;
-  }
-  return out;
-}
 tessera_dtype parse_dtype(std::string const& s) {
   return s == "f16" ? TESSERA_F16 : s == "bf16" ? TESSERA_BF16 : s == "tf32" ? TESSERA_TF32 : TESSERA_F32;
 }

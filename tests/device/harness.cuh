@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,18 @@
       std::exit(2);                                                                         \
     }                                                                                       \
   } while (0)
+
+// The items of a comma-separated list ("4096x4096x4096,1000x1000x1000"), empty ones skipped.
+inline std::vector<std::string> split(std::string const& s) {
+  std::vector<std::string> out;
+  for (size_t p = 0; p <= s.size();) {
+    size_t q = s.find(',', p);
+    if (q == std::string::npos) q = s.size();
+    if (q > p) out.push_back(s.substr(p, q - p));
+    p = q + 1;
+  }
+  return out;
+}
 
 // Median milliseconds of `reps` launches after 5 warm-ups; launch(i) gets the input set i % sets
 // (rotated so that caches do not flatter the timing).

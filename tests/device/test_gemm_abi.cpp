@@ -165,6 +165,33 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   }
 }
 
+// Kernel 03 splits K when its 128 x 128 tiles are fewer than the CTAs the GPU runs at once
+// (SimtSplit, common.cuh): fp32 partial sums in the workspace, added by a second kernel.
+TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
+  std::string p = plan(TESSERA_F32, 'N', 'N', 4096, 64, 4096, 4096, 4096, 4096);
+  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F32, 'N', 'N', 4096, 64, 4096, kA, 4096, kB, 4096);
+  EXPECT_TRUE(has(p, "kernel 03_simt_pipelined")) << p;
+  if (has(p, "decided at launch (no GPU found)")) {
+    std::printf("no GPU: the split-K part of 03's plan is not checked here (scripts/gpu.sh runs it)\n");
+    EXPECT_TRUE(has(p, "32 tiles of 128 x 128")) << p;
+    EXPECT_EQ(ws, 0u);
+    return;
+  }
+  // H100, 2 CTAs per SM: 264 slots. 32 tiles, 128 k-tiles: 8 splits of 16; 8 x 4096 x 64 x 4 bytes.
+  EXPECT_TRUE(has(p, "split-K: 32 tiles of 128 x 128 x 8 splits of 16 k-tiles of 32")) << p;
+  EXPECT_TRUE(has(p, "workspace 8388608 bytes")) << p;
+  EXPECT_EQ(ws, 8u * 4096 * 64 * 4);
+  // TT runs the transposed problem: the same tiles, the same split.
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'T', 'T', 64, 4096, 4096, 4096, 4096, 64), "x 8 splits of 16 k-tiles")) << p;
+  // 4096^3 fills the GPU: K whole, no workspace.
+  p = plan(TESSERA_F32, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "1024 tiles of 128 x 128 on")) << p;
+  EXPECT_TRUE(has(p, "K whole")) << p;
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F32, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
+  // Too short a K to split (fewer than 4 k-tiles per split): 64 x 64 x 100.
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 100, 64, 100, 64), "K whole")) << p;
+}
+
 TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   // The case of the data-corruption report: m = 5 cannot use the TMA store (05 by name: the
   // built-in choice for m = 5 is 06, see PlanSkinnyProblems).
@@ -194,7 +221,7 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 32 (F32) or 8 (TF32, where
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 16 (F32) or 8 (TF32, where
 // the big operand is MN-major), never for F16/BF16; which operand it streams and how, its split
 // of K and the workspace of the partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
@@ -239,7 +266,7 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
   // The thresholds: min(m, n) = t takes 06, t + 1 does not (TF32: where the big operand is
   // MN-major, op(A) = A here, op(B) = B^T); F16/BF16 never.
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 32}, {TESSERA_TF32, 8}}) {
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 16}, {TESSERA_TF32, 8}}) {
     EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;

@@ -137,20 +137,27 @@ namespace ptx {
 __device__ inline uint32_t smem_address(void const* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
+// cp.async of kBytes (4 or 16) to the shared-memory address `smem`, of which only the first
+// `bytes` are read from global memory (0: nothing); the rest of the destination is zero-filled.
+template <int kBytes>
+__device__ inline void cp_async_zfill(uint32_t smem, void const* gmem, int bytes) {
+  static_assert(kBytes == 4 || kBytes == 16, "cp_async_zfill: 4 or 16 bytes");
+  if constexpr (kBytes == 4)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem), "l"(gmem), "r"(bytes));
+  else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem), "l"(gmem), "r"(bytes));
+}
 // cp.async of 16 bytes; `valid` false fills the destination with zeros (src-size 0).
 __device__ inline void cp_async_16(void* smem, void const* gmem, bool valid = true) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(smem)),
-               "l"(gmem), "r"(valid ? 16 : 0));
+  cp_async_zfill<16>(smem_address(smem), gmem, valid ? 16 : 0);
 }
 // cp.async of a 16-byte vector of which only the first `bytes` (0..16) are read: the rest of the
 // destination is zero-filled (a vector straddling the edge of a matrix).
 __device__ inline void cp_async_16_partial(void* smem, void const* gmem, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(smem)),
-               "l"(gmem), "r"(bytes));
+  cp_async_zfill<16>(smem_address(smem), gmem, bytes);
 }
 __device__ inline void cp_async_4(void* smem, void const* gmem, bool valid = true) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(smem)),
-               "l"(gmem), "r"(valid ? 4 : 0));
+  cp_async_zfill<4>(smem_address(smem), gmem, valid ? 4 : 0);
 }
 __device__ inline void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
