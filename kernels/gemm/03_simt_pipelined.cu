@@ -35,14 +35,6 @@ namespace {
 // transposes into the MN-major shared tile).
 enum class CopyKind { kScalarK, kVectorMN };
 
-// The tile shape: CTA tile (BM,BN,BK), pipeline depth, CTAs per SM the registers are cut for.
-template <int BM, int BN, int BK, int Stages, int MinBlocks>
-struct Shape {
-  static constexpr int64_t kBM = BM, kBN = BN, kBK = BK;
-  static constexpr int kStages = Stages, kMinBlocks = MinBlocks;
-};
-using DefaultShape = Shape<Simt03::kBM, Simt03::kBN, Simt03::kBK, 3, 2>;
-
 // The warp-tiled TiledMMA: a warp's 32 threads on a 4x8 grid of FMA atoms, 8 warps, every
 // thread with runs of 4 consecutive rows (columns) by the permutation (16,4):(4,1).
 TESSERA_HD constexpr TiledMMA simt_mma() {
@@ -108,13 +100,15 @@ struct OperandCfg {
   }
 };
 
-template <CopyKind kCopyA, CopyKind kCopyB, class S = DefaultShape>
+// The whole configuration: CTA tile (BM,BN,BK) (common.cuh's Simt03, which the plan reads too),
+// pipeline depth, CTAs per SM the registers are cut for, A and B.
+template <CopyKind kCopyA, CopyKind kCopyB>
 struct SimtPipelinedCfg {
-  static constexpr int64_t kBM = S::kBM, kBN = S::kBN, kBK = S::kBK;
+  static constexpr int64_t kBM = Simt03::kBM, kBN = Simt03::kBN, kBK = Simt03::kBK;
   static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
-  static constexpr int kStages = S::kStages;
+  static constexpr int kStages = 3;
   static constexpr int kThreads = 256;
-  static constexpr int kMinBlocks = S::kMinBlocks;
+  static constexpr int kMinBlocks = 2;
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
   static constexpr TiledMMA kMma = simt_mma();
   using A = OperandCfg<Operand::kA, kCopyA, kBM, kBK, kStages>;
@@ -307,14 +301,14 @@ gemm_03_kernel(GemmArgsC args, KSplit split) {
   axpby<128>(p.alpha, tCrC, p.beta, tCgC, tCcC);
 }
 
-template <CopyKind kA, CopyKind kB, class S = DefaultShape>
+template <CopyKind kA, CopyKind kB>
 cudaError_t set_smem() {
-  using Cfg = SimtPipelinedCfg<kA, kB, S>;
+  using Cfg = SimtPipelinedCfg<kA, kB>;
   return cudaFuncSetAttribute(gemm_03_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes));
 }
 
-// The CTAs of 03 the current GPU runs at once (every instantiation has the default shape, so the
-// same occupancy), asked once per device; 0 without a GPU.
+// The CTAs of 03 the current GPU runs at once (every instantiation has the same tile, stages and
+// registers bound, so the same occupancy), asked once per device; 0 without a GPU.
 int resident_ctas() {
   static int known[64] = {};
   int device = 0;
@@ -335,13 +329,13 @@ int resident_ctas() {
 // The problem args.p on C(m,n) at strides (args.c_sm, args.c_sn). Split-K (SimtSplit): the splits
 // write fp32 partial sums into the workspace, laid out as C is (column-major in the caller's m x n,
 // so that the kernel adding them reads and writes along C's columns), then add_splits forms C.
-template <CopyKind kA, CopyKind kB, class S = DefaultShape>
+template <CopyKind kA, CopyKind kB>
 cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
-  using Cfg = SimtPipelinedCfg<kA, kB, S>;
+  using Cfg = SimtPipelinedCfg<kA, kB>;
   GemmArgs const& p = args.p;
   const int64_t k_tiles = ceil_div(p.k, Cfg::kBK);
   if (k_tiles > INT32_MAX) return cudaErrorInvalidValue;  // k-tiles count in int
-  if (cudaError_t e = set_smem<kA, kB, S>(); e != cudaSuccess) return e;
+  if (cudaError_t e = set_smem<kA, kB>(); e != cudaSuccess) return e;
   const int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, Cfg::kBN);
   const SimtSplit plan(tiles, k_tiles, resident_ctas());
   GemmArgsC run = args;

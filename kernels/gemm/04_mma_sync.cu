@@ -140,28 +140,23 @@ struct OperandCfg {
   }
 };
 
-// The whole configuration: A, B, C, the pipeline, the block order.
-// The tuning knobs: k-tile depth, pipeline stages, CTAs per SM the registers are cut for
-// (0: the element type's defaults, BK 32 and 4 stages for 16-bit, 3 for tf32; 2 CTAs per SM).
+// The whole configuration: A, B, C, the pipeline, the block order. The tuning knobs are the
+// element type's k-tile depth and pipeline stages (ElemInfo: BK 32 and 4 stages for 16-bit, 3 for
+// tf32) and the CTAs per SM the registers are cut for (2).
 // NOTE: measured on H200, f16 NN 4096^3 / 8192^3 (TFLOP/s): default 315 / 297; 5 stages 293 /
 // 275; BK 64 x 3 stages 275 / 267; 1 CTA per SM 226 / 215; 3 CTAs per SM (168 registers,
 // spills) 241 / 235. The 240-register kernel keeps 2 CTAs (8 warps) per SM.
-template <int BK = 0, int Stages = 0, int MinBlocks = 2>
-struct Shape {};
-
-template <Elem E, Major kMajorA, Major kMajorB, class S = Shape<>>
-struct MmaSyncCfg;
-template <Elem E, Major kMajorA, Major kMajorB, int BK, int Stages, int MinBlocks>
-struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
+template <Elem E, Major kMajorA, Major kMajorB>
+struct MmaSyncCfg {
   using Info = ElemInfo<E>;
   using T = typename Info::T;
   using MmaOp = typename Info::MmaOp;
-  static constexpr int64_t kBM = 128, kBN = 128, kBK = BK ? BK : Info::kBK;
+  static constexpr int64_t kBM = 128, kBN = 128, kBK = Info::kBK;
   static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
-  static constexpr int kStages = Stages ? Stages : int(Info::kStages);
+  static constexpr int kStages = int(Info::kStages);
   using A = OperandCfg<E, Operand::kA, kMajorA, kBK, kStages>;
   using B = OperandCfg<E, Operand::kB, kMajorB, kBK, kStages>;
-  static constexpr int kThreads = 128, kMinBlocks = MinBlocks;
+  static constexpr int kThreads = 128, kMinBlocks = 2;
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
   static constexpr TiledMMA kMma = step4_mma<E>();
   static constexpr int64_t kSmemBytes = (A::kSmemElems + B::kSmemElems) * int64_t(sizeof(T));
@@ -285,9 +280,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
   axpby(p.alpha, tCrC, p.beta, tCgC, tCcC);  // C = alpha AB + beta C inside the matrix, as T
 }
 
-template <Elem E, Major kA, Major kB, class S = Shape<>>
+template <Elem E, Major kA, Major kB>
 cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
-  using Cfg = MmaSyncCfg<E, kA, kB, S>;
+  using Cfg = MmaSyncCfg<E, kA, kB>;
   auto kernel = gemm_04_kernel<Cfg>;
   cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        int(Cfg::kSmemBytes));
