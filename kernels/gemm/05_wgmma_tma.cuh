@@ -132,7 +132,10 @@ struct WgmmaTmaCfg {
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
   static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
   static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
-  static constexpr TileCoords kCrdC = make_coords(kThrC, kFrgC, kBM);
+  // C's coordinates in the (BM,BN) tile (coord_layout.hpp): thread -> (row, col) of its first
+  // value, value -> (row, col) from there.
+  static constexpr CoordLayout<2> kThrCrdC = make_coord_layout(kThrC, Coord<2>{{kBM, kBN}});
+  static constexpr CoordLayout<2> kFrgCrdC = make_coord_layout(kFrgC, Coord<2>{{kBM, kBN}});
   static_assert(kMma.threads() == 128 * kConsumers && kFrgC.size() == kAcc,
                 "05: two consumer warpgroups of kAcc accumulators each");
   static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
@@ -141,23 +144,23 @@ struct WgmmaTmaCfg {
                 "05: the TiledMMA must cover the CTA tile");
   static_assert(A<true>::kMma.blocks[0].size() == kConsumers,
                 "05: consumer warpgroup c reads A's row block c (the TiledMMA's atoms along M)");
-  // Every value of a chunk is in that chunk for every thread: chunk(v) = frg_col(v) / kChunk.
+  // Every value of a chunk is in that chunk for every thread: chunk(v) = the column of value v / kChunk.
   static constexpr bool chunks_are_static() {
     int64_t max_col = 0, max_row = 0;
     for (int64_t t = 0; t < 128; ++t) {  // consumer 0's threads; consumer 1 = rows + 64
-      max_col = max64(max_col, kCrdC.thr_col(t));
-      max_row = max64(max_row, kCrdC.thr_row(t));
-      if (kCrdC.thr_row(t + 128) != kCrdC.thr_row(t) + 64 || kCrdC.thr_col(t + 128) != kCrdC.thr_col(t))
+      max_col = max64(max_col, kThrCrdC(t)[1]);
+      max_row = max64(max_row, kThrCrdC(t)[0]);
+      if (kThrCrdC(t + 128)[0] != kThrCrdC(t)[0] + 64 || kThrCrdC(t + 128)[1] != kThrCrdC(t)[1])
         return false;
     }
     for (int64_t v = 0; v < kAcc; ++v)
-      if (kCrdC.frg_col(v) % kChunk + max_col >= kChunk || kCrdC.frg_row(v) + max_row >= 64)
+      if (kFrgCrdC(v)[1] % kChunk + max_col >= kChunk || kFrgCrdC(v)[0] + max_row >= 64)
         return false;
     return true;
   }
   static_assert(chunks_are_static(), "05: a fragment value must stay in its chunk for every thread");
 
-  // The fragment read off kCrdC once, in the front end, as small integer tables the unrolled
+  // The fragment read off kFrgCrdC once, in the front end, as small integer tables the unrolled
   // epilogue indexes with constants: chunk j holds values value[j][0..kPerChunk), value v sits
   // at (row[v], col[v]) from the thread's first element, col relative to its chunk.
   static constexpr int kChunks = int(kBN / kChunk), kPerChunk = kAcc / kChunks;
@@ -169,11 +172,11 @@ struct WgmmaTmaCfg {
     Fragment f;
     int filled[kChunks] = {};
     for (int v = 0; v < kAcc; ++v) {
-      const int j = int(kCrdC.frg_col(v) / kChunk);
+      const int j = int(kFrgCrdC(v)[1] / kChunk);
       if (filled[j] == kPerChunk) fail("05: the chunks of the fragment must be equal");
       f.value[j][filled[j]++] = v;
-      f.row[v] = int(kCrdC.frg_row(v));
-      f.col[v] = int(kCrdC.frg_col(v) % kChunk);
+      f.row[v] = int(kFrgCrdC(v)[0]);
+      f.col[v] = int(kFrgCrdC(v)[1] % kChunk);
     }
     return f;
   }
@@ -189,9 +192,9 @@ struct WgmmaTmaCfg {
   static constexpr Blocks make_blocks() {
     for (int64_t t = 0; t < 128; ++t) {
       const int64_t lane0 = t - t % 32, l = t % 32;
-      if (kCrdC.thr_row(t) != kCrdC.thr_row(lane0) + l / 4 ||
-          kCrdC.thr_col(t) != kCrdC.thr_col(lane0) + 2 * (l % 4) || kCrdC.thr_col(lane0) != 0 ||
-          kCrdC.thr_row(lane0) % 8 != 0)
+      if (kThrCrdC(t)[0] != kThrCrdC(lane0)[0] + l / 4 ||
+          kThrCrdC(t)[1] != kThrCrdC(lane0)[1] + 2 * (l % 4) || kThrCrdC(lane0)[1] != 0 ||
+          kThrCrdC(lane0)[0] % 8 != 0)
         fail("05: the C fragment's lanes are not stmatrix's");
     }
     Blocks b;

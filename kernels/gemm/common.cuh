@@ -7,19 +7,16 @@
 //   - dynamic: the problem sizes, the leading dimensions and the transposes. A global element is
 //     reached through its tile coordinate (m, n): address = base + m * stride_m + n * stride_n.
 //
-// The bridge is the identity tensor. Partitioning the compact tile gives, per thread, an offset
-// `o = thr(t) + frg(v)` whose natural coordinate is (o % rows, o / rows). For the partitions used
-// here every leaf of `thr` and `frg` lies either inside one column (stride d, (s-1)*d < rows) or
-// moves whole columns (d % rows == 0), so the coordinate splits into two layouts of the same
-// shape: `row(l)` keeps the in-column strides, `col(l)` the column strides divided by rows.
-// These are exactly tessera's make_identity_tensor + partition, with each coordinate component
-// kept as its own static Layout so that it folds to integer arithmetic in device code. (A
-// CoordTensor evaluated at run time in device code does not fold: its IntTuple results go to
-// local memory -- 8 KB of stack in a 64-value epilogue; see the report of issue 5.)
+// The bridge is the coordinate layout (tessera/coord_layout.hpp): a partition of the compact
+// tile, lowered so that it sends a thread or a value to its tile coordinate instead of an offset,
 //
 //   step1, C (128,128):(1,128): thread 17's fragment (1,(4,2),(4,2)):(0,(1,64),(128,8192)) at
-//   offset 516 -> thr rows/cols (4, 4); frg rows (1,(4,2),(4,2)):(0,(1,64),(0,0)),
-//   frg cols (1,(4,2),(4,2)):(0,(0,0),(1,64)).
+//   offset 516 -> coordinate (4, 4), fragment (1,(4,2),(4,2)):(0,((1,0),(64,0)),((0,1),(0,64)))
+//
+// which kernels 01-04 use through tessera/device_tensor.hpp's views (local_tile, partition_*,
+// identity tensors) and kernel 05's epilogue directly (WgmmaTmaCfg::kThrCrdC, kFrgCrdC). A
+// Layout or an IntTuple evaluated at run time in device code does not fold: its results go to
+// local memory (8 KB of stack in a 64-value epilogue; see the report of issue 5).
 #pragma once
 
 #include <cstdint>
@@ -88,49 +85,6 @@ using Launcher = cudaError_t (*)(GemmArgs const&, cudaStream_t);
 TESSERA_HD constexpr Layout copy_thread_offsets(TiledCopy const& copy, Layout const& tile, bool dst) {
   return copy.tidfrg(tile, dst)[0];
 }
-
-// Row (mode 0) or column (mode 1) coordinate of a layout's offsets in a compact (rows, cols) tile,
-// as a flat layout of the same function. A leaf s:d that runs down a column and on into the next
-// ones (d | rows, rows | s*d, e.g. a copy's 256:4 in a 128-row tile) is first split into
-// (rows/d, s*d/rows):(d, rows); any other leaf must stay in one column or move whole columns.
-TESSERA_HD constexpr Layout tile_coord(Layout const& l, int64_t rows, int mode) {
-  Modes in = leaves(l), out;
-  for (int i = 0; i < in.n; ++i) {
-    int64_t s = in.s[i], d = in.d[i];
-    if (d > 0 && d < rows && rows % d == 0 && (s * d) % rows == 0 && s * d > rows) {
-      out.push(rows / d, d);
-      out.push(s * d / rows, rows);
-    } else {
-      out.push(s, d);
-    }
-  }
-  int64_t reach = 0;  // the largest row offset the in-column leaves reach together
-  for (int i = 0; i < out.n; ++i) {
-    int64_t s = out.s[i], d = out.d[i];
-    bool whole_columns = d % rows == 0;
-    bool in_column = d >= 0 && (s - 1) * d < rows;
-    if (!whole_columns) reach += (s - 1) * d;
-    if ((!whole_columns && !in_column) || reach >= rows) {
-      Text t;
-      t << "tile_coord: mode " << s << ':' << d << " of " << l << " crosses a column of "
-        << rows << " rows; its coordinate is not a layout";
-      fail(t);
-    }
-    out.d[i] = mode == 0 ? (whole_columns ? 0 : d) : (whole_columns ? d / rows : 0);
-  }
-  return out.layout();
-}
-
-// A thread's coordinates in a tile: rows and columns of its base, and of each fragment value.
-struct TileCoords {
-  Layout thr_row, thr_col;  // thread -> coordinate of its first element
-  Layout frg_row, frg_col;  // value  -> coordinate relative to it
-};
-TESSERA_HD constexpr TileCoords make_coords(Layout const& thr, Layout const& frg, int64_t rows) {
-  return {tile_coord(thr, rows, 0), tile_coord(thr, rows, 1), tile_coord(frg, rows, 0),
-          tile_coord(frg, rows, 1)};
-}
-
 
 // Checks a derived layout against the library's own partition for a few threads (constexpr).
 TESSERA_HD constexpr bool same_offsets(TiledMMA const& mma, Operand op, Layout const& tile,

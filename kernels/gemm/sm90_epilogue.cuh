@@ -2,7 +2,7 @@
 // of the C tile from its wgmma accumulators to global memory.
 //
 // Cfg (05_wgmma_tma.cuh's WgmmaTmaCfg) provides the fragment tables read off the TiledMMA's C
-// partition (kCrdC, kFragment, kBlocks), the chunking (kChunk, kChunkLd, kPerChunk) and, for
+// partition (kThrCrdC, kFragment, kBlocks), the chunking (kChunk, kChunkLd, kPerChunk) and, for
 // the TMA store, the store tile (kStoreTile, its TmaTile kStoreTma).
 //   epilogue:      through a padded column-major shared buffer, then predicated (vector) stores
 //                  applying beta: any C;
@@ -33,10 +33,11 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
   using T = typename Cfg::T;
   using Info = typename Cfg::Info;
   constexpr int64_t kChunk = Cfg::kChunk, kLd = Cfg::kChunkLd;
-  static constexpr TileCoords kCrdC = Cfg::kCrdC;
+  static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
   const int t = threadIdx.x % 128;  // this thread in the consumer warpgroup
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
-  const int row = int(kCrdC.thr_row(t)), col = int(kCrdC.thr_col(t));
+  const Coord<2> first = kThrCrdC(t);  // (row, col) of the thread's first value
+  const int row = int(first[0]), col = int(first[1]);
   T* c = static_cast<T*>(p.c);
   // C's contiguous dimension: rows, or columns (only the narrow tile runs swapped problems)
   const bool by_rows = !Cfg::kSwappable || p.c_sm == 1;
@@ -111,12 +112,12 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
                                              void const* map_c) {
   using T = typename Cfg::T;
   constexpr int64_t kChunk = Cfg::kChunk;
-  static constexpr TileCoords kCrdC = Cfg::kCrdC;
+  static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
   static constexpr Swizzle kSwizzle = Cfg::kStoreTile.swizzle;
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
   static constexpr typename Cfg::Blocks kB = Cfg::kBlocks;
   const int t = threadIdx.x % 128, lane = t % 32;
-  const int warp_row = int(kCrdC.thr_row(t - lane));  // the warp's first row (lane 0, column 0)
+  const int warp_row = int(kThrCrdC(t - lane)[0]);  // the warp's first row (lane 0, column 0)
 #pragma unroll
   for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
     T* box = reinterpret_cast<T*>(buf + (j % 2) * Cfg::kStoreBytes);

@@ -1,13 +1,59 @@
 // tests/cuda/twins/hand_common.cuh -- what the hand-indexed twins share beyond the kernels'
-// common.cuh: layouts lowered to integer arithmetic (FlatLayout, FlatCoords) and the predicated
-// epilogue store_c, the way the ladder's kernels were written before the device vocabulary
-// (tessera/device_tensor.hpp) replaced them. Kept here, with the twins, as the reference the
-// vocabulary's SASS is compared with (check_twins.py); no kernel of the library uses them.
+// common.cuh: tile coordinates as Layouts (TileCoords), layouts lowered to integer arithmetic
+// (FlatLayout, FlatCoords) and the predicated epilogue store_c, the way the ladder's kernels were
+// written before the device vocabulary (tessera/device_tensor.hpp) replaced them. Kept here, with
+// the twins, as the reference the vocabulary's SASS is compared with (check_twins.py); no kernel
+// of the library uses them.
 #pragma once
 
 #include "../../../kernels/gemm/common.cuh"
 
 namespace tessera::ladder {
+
+// ---------------------------------------------------------------------------------------------
+// Tile coordinates as Layouts (the kernels now use coord_layout.hpp's CoordLayout instead).
+
+// Row (mode 0) or column (mode 1) coordinate of a layout's offsets in a compact (rows, cols) tile,
+// as a flat layout of the same function. A leaf s:d that runs down a column and on into the next
+// ones (d | rows, rows | s*d, e.g. a copy's 256:4 in a 128-row tile) is first split into
+// (rows/d, s*d/rows):(d, rows); any other leaf must stay in one column or move whole columns.
+TESSERA_HD constexpr Layout tile_coord(Layout const& l, int64_t rows, int mode) {
+  Modes in = leaves(l), out;
+  for (int i = 0; i < in.n; ++i) {
+    int64_t s = in.s[i], d = in.d[i];
+    if (d > 0 && d < rows && rows % d == 0 && (s * d) % rows == 0 && s * d > rows) {
+      out.push(rows / d, d);
+      out.push(s * d / rows, rows);
+    } else {
+      out.push(s, d);
+    }
+  }
+  int64_t reach = 0;  // the largest row offset the in-column leaves reach together
+  for (int i = 0; i < out.n; ++i) {
+    int64_t s = out.s[i], d = out.d[i];
+    bool whole_columns = d % rows == 0;
+    bool in_column = d >= 0 && (s - 1) * d < rows;
+    if (!whole_columns) reach += (s - 1) * d;
+    if ((!whole_columns && !in_column) || reach >= rows) {
+      Text t;
+      t << "tile_coord: mode " << s << ':' << d << " of " << l << " crosses a column of "
+        << rows << " rows; its coordinate is not a layout";
+      fail(t);
+    }
+    out.d[i] = mode == 0 ? (whole_columns ? 0 : d) : (whole_columns ? d / rows : 0);
+  }
+  return out.layout();
+}
+
+// A thread's coordinates in a tile: rows and columns of its base, and of each fragment value.
+struct TileCoords {
+  Layout thr_row, thr_col;  // thread -> coordinate of its first element
+  Layout frg_row, frg_col;  // value  -> coordinate relative to it
+};
+TESSERA_HD constexpr TileCoords make_coords(Layout const& thr, Layout const& frg, int64_t rows) {
+  return {tile_coord(thr, rows, 0), tile_coord(thr, rows, 1), tile_coord(frg, rows, 0),
+          tile_coord(frg, rows, 1)};
+}
 
 // ---------------------------------------------------------------------------------------------
 // Layouts lowered for device code.
