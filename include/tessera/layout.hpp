@@ -70,18 +70,7 @@ struct Layout {
   }
 
   // Offset of the integer (1-D) coordinate `idx`.
-  TESSERA_HD constexpr int64_t operator()(int64_t idx) const {
-    int last = shape.n - 1;
-    while (shape.tup[last]) --last;  // a layout always has a leaf
-    int64_t off = 0;
-    for (int i = 0; i < last; ++i) {
-      if (shape.tup[i]) continue;
-      int64_t s = shape.v[i];
-      off += (idx % s) * stride.v[i];
-      idx /= s;
-    }
-    return off + idx * stride.v[last];
-  }
+  TESSERA_HD constexpr int64_t operator()(int64_t idx) const { return index_offset<false>(idx, 0, shape.n); }
   template <class I>
     requires(std::is_integral_v<I> && !std::is_same_v<I, int64_t>)
   TESSERA_HD constexpr int64_t operator()(I idx) const {
@@ -102,17 +91,7 @@ struct Layout {
   TESSERA_HD constexpr int64_t cosize() const { return checked_add(checked_at(size() - 1), 1); }
 
   // L(idx) with every product and sum checked for overflow: for untrusted input (the CLI).
-  TESSERA_HD constexpr int64_t checked_at(int64_t idx) const {
-    int last = shape.n - 1;
-    while (shape.tup[last]) --last;
-    int64_t off = 0;
-    for (int i = 0; i < last; ++i) {
-      if (shape.tup[i]) continue;
-      off = checked_add(off, checked_mul(idx % shape.v[i], stride.v[i]));
-      idx /= shape.v[i];
-    }
-    return checked_add(off, checked_mul(idx, stride.v[last]));
-  }
+  TESSERA_HD constexpr int64_t checked_at(int64_t idx) const { return index_offset<true>(idx, 0, shape.n); }
 
   TESSERA_HD constexpr bool operator==(Layout const& o) const {
     return shape == o.shape && stride == o.stride;
@@ -137,19 +116,28 @@ struct Layout {
       }
       return off;
     }
-    // An integer coordinate over the mode subtree [si, end): colexicographic split, the last leaf
-    // takes the remainder.
-    int64_t idx = crd.v[ci];
-    int end = shape.subtree_end(si);
+    // An integer coordinate over the mode subtree.
+    return index_offset<true>(crd.v[ci], si, shape.subtree_end(si));
+  }
+
+  // The one index split: the offset of integer index `idx` over the leaves of nodes [first, end)
+  // (a mode subtree, or the whole layout), colexicographic, the last leaf taking what is left (an
+  // index past the size extends the last mode, as in CuTe): (4,(3,2)):(2,(8,1)) at 13 is
+  // 13 % 4 * 2 + 13 / 4 % 3 * 8 + 13 / 12 * 1 = 2 + 0 + 1 = 3. kChecked: every product and sum
+  // checked for overflow (user input); unchecked in kernels and the algebra's inner loops.
+  template <bool kChecked>
+  TESSERA_HD constexpr int64_t index_offset(int64_t idx, int first, int end) const {
     int last = end - 1;
-    while (shape.tup[last]) --last;
+    while (shape.tup[last]) --last;  // a mode always has a leaf
     int64_t off = 0;
-    for (int i = si; i < last; ++i) {
+    for (int i = first; i < last; ++i) {
       if (shape.tup[i]) continue;
-      off = checked_add(off, checked_mul(idx % shape.v[i], stride.v[i]));
+      if constexpr (kChecked) off = checked_add(off, checked_mul(idx % shape.v[i], stride.v[i]));
+      else off += (idx % shape.v[i]) * stride.v[i];
       idx /= shape.v[i];
     }
-    return checked_add(off, checked_mul(idx, stride.v[last]));
+    if constexpr (kChecked) return checked_add(off, checked_mul(idx, stride.v[last]));
+    else return off + idx * stride.v[last];
   }
 };
 
