@@ -383,8 +383,8 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     const int resident = ctas_03();
     const int64_t tiles = tessera::ceil_div(m, Simt03::kBM) * tessera::ceil_div(n, Simt03::kBN);
     const int64_t k_tiles = tessera::ceil_div(k, Simt03::kBK);
-    const SimtSplit split(tiles, k_tiles, resident);
-    plan.workspace += split.bytes(m, n);
+    const SimtSplit split = simt_split(tiles, k_tiles, resident);
+    plan.workspace += size_t(split.bytes(m, n));
     plan.say([&] {
       char text[320];
       if (resident < 1)

@@ -2,18 +2,21 @@
 // host for every cluster as the kernel walks it: every (tile, k-tile) computed exactly once, every
 // piece that is not a tile's owner is the first segment of its cluster's range and is added by
 // exactly one owner, the owners' waits form no cycle, and the schedule takes stream-K exactly
-// where whole tiles leave the last wave ragged.
+// where whole tiles leave the last wave ragged; and kernel 03's split of K (SimtSplit).
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
 #include <vector>
 
 #include "../kernels/gemm/stream_k.hpp"
 
 namespace {
 
+using tessera::ladder::make_simt_split;
 using tessera::ladder::make_stream_k;
 using tessera::ladder::Segment;
+using tessera::ladder::SimtSplit;
 using tessera::ladder::StreamK;
 using tessera::ladder::Walk;
 
@@ -146,6 +149,66 @@ TEST(StreamK, Choice) {
   EXPECT_FALSE(make_stream_k(4, 8, 66).streams());
   EXPECT_FALSE(make_stream_k(0, 8, 66).streams());
   EXPECT_FALSE(make_stream_k(16, 16, 1).streams());
+}
+
+// Kernel 03's split of K on the H100's 264 CTA slots (2 per SM), as its plan reports it.
+TEST(SimtSplit, WorkedExamples) {
+  // 64 x 4096 x 4096: 32 tiles of 128 x 128, 128 k-tiles of 32: 8 splits of 16 (one wave).
+  SimtSplit s = make_simt_split(32, 128, 264);
+  EXPECT_EQ(s.splits, 8);
+  EXPECT_EQ(s.k_tiles_per_split, 16);
+  EXPECT_EQ(s.bytes(64, 4096), 8 * 64 * 4096 * 4);
+  // 1024 x 1024 x 16384: 64 tiles, 512 k-tiles: 4 splits of 128.
+  s = make_simt_split(64, 512, 264);
+  EXPECT_EQ(s.splits, 4);
+  EXPECT_EQ(s.k_tiles_per_split, 128);
+  // 2 tiles of 4096 k-tiles (e.g. 256 x 128 x 131072): 132 splits would fit, 16 at most.
+  EXPECT_EQ(make_simt_split(2, 4096, 264).splits, SimtSplit::kMaxSplits);
+  // 10 tiles of 30 k-tiles: 26 splits would fit, 7 keep 4 k-tiles each: ranges of 5, so 6 splits
+  // (7 of 5 would leave the last one empty).
+  s = make_simt_split(10, 30, 264);
+  EXPECT_EQ(s.k_tiles_per_split, 5);
+  EXPECT_EQ(s.splits, 6);
+  // K whole: the tiles fill the GPU (4096^3: 1024 tiles), K too short (64 x 64 x 100: 4
+  // k-tiles), no GPU known (resident 0), one slot.
+  for (SimtSplit w : {make_simt_split(1024, 128, 264), make_simt_split(1, 4, 264), make_simt_split(32, 128, 0),
+                      make_simt_split(1, 128, 1)}) {
+    EXPECT_EQ(w.splits, 1);
+    EXPECT_EQ(w.bytes(64, 64), 0);
+  }
+  EXPECT_EQ(make_simt_split(1024, 128, 264).k_tiles_per_split, 128);
+}
+
+// Over a sweep of problems: the splits' k-ranges, as the kernel walks them (split y: [y * per,
+// min((y + 1) * per, k_tiles))), cover every k-tile exactly once and none is empty; a split runs
+// at least kMinKTiles k-tiles; tiles x splits fit in one wave.
+TEST(SimtSplit, EveryKTileOnceInOneWave) {
+  int checked = 0;
+  for (int64_t resident : {0, 1, 132, 264, 528})
+    for (int64_t tiles = 1; tiles <= 300; tiles += 7)
+      for (int64_t k_tiles = 1; k_tiles <= 700; k_tiles += 13) {
+        const SimtSplit s = make_simt_split(tiles, k_tiles, resident);
+        const std::string at = std::to_string(tiles) + " tiles, " + std::to_string(k_tiles) +
+                               " k-tiles, " + std::to_string(resident) + " slots";
+        ASSERT_GE(s.splits, 1) << at;
+        ASSERT_LE(s.splits, SimtSplit::kMaxSplits) << at;
+        std::vector<int> hit(size_t(k_tiles), 0);
+        for (int64_t y = 0; y < s.splits; ++y) {
+          const int64_t begin = y * s.k_tiles_per_split;
+          const int64_t end = k_tiles - begin < s.k_tiles_per_split ? k_tiles : begin + s.k_tiles_per_split;
+          ASSERT_LT(begin, end) << "empty split " << y << ": " << at;
+          for (int64_t kt = begin; kt < end; ++kt) ++hit[size_t(kt)];
+        }
+        for (int64_t kt = 0; kt < k_tiles; ++kt) ASSERT_EQ(hit[size_t(kt)], 1) << "k-tile " << kt << ": " << at;
+        if (s.splits > 1) {
+          EXPECT_GE(s.k_tiles_per_split, SimtSplit::kMinKTiles) << at;
+          EXPECT_LE(tiles * s.splits, resident) << at;
+        } else {
+          EXPECT_EQ(s.k_tiles_per_split, k_tiles) << at;
+        }
+        ++checked;
+      }
+  EXPECT_GT(checked, 10000);
 }
 
 }  // namespace

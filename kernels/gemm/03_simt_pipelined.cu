@@ -18,7 +18,7 @@
 //   - a 128-bit epilogue where C's rows are 16-byte aligned.
 //   - split-K where the C tiles are fewer than the CTAs the GPU runs at once (skinny and long-K
 //     problems): each split writes fp32 partial sums to the workspace, a second kernel adds them
-//     in order (SimtSplit and add_splits, common.cuh).
+//     in order (SimtSplit in stream_k.hpp, add_splits in common.cuh).
 //
 // The kernel body is the algebra of tessera/device_tensor.hpp: local_tile, partition_S/D,
 // partition_A/B/C, copy (cp.async, 128-bit shared loads), gemm (FMA), axpby; the schedule
@@ -337,12 +337,12 @@ cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
   if (k_tiles > INT32_MAX) return cudaErrorInvalidValue;  // k-tiles count in int
   if (cudaError_t e = set_smem<kA, kB>(); e != cudaSuccess) return e;
   const int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, Cfg::kBN);
-  const SimtSplit plan(tiles, k_tiles, resident_ctas());
+  const SimtSplit plan = simt_split(tiles, k_tiles, resident_ctas());
   GemmArgsC run = args;
   Scratch scratch(p, stream);
   if (plan.splits > 1) {
     void* partial = nullptr;
-    if (cudaError_t e = scratch.get(&partial, plan.bytes(p.m, p.n)); e != cudaSuccess) return e;
+    if (cudaError_t e = scratch.get(&partial, size_t(plan.bytes(p.m, p.n))); e != cudaSuccess) return e;
     const bool as_given = args.c_sm == 1;  // else the transposed problem: the caller's m is p.n
     run.p.c = static_cast<float*>(partial), run.p.alpha = 1.0f, run.p.beta = 0.0f;
     run.c_sm = as_given ? 1 : p.n, run.c_sn = as_given ? p.m : 1;

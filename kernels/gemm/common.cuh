@@ -297,27 +297,11 @@ struct Simt03 {
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 32;
 };
 
-// Kernel 03's split of K (its launcher and the plan decide alike): when the problem has fewer C
-// tiles than the GPU runs CTAs at once, K is cut into equal ranges of at least kMinKTiles k-tiles
-// (at most kMaxSplits) until tiles x splits come near one full wave. E.g. 64 x 4096 x 4096 on an
-// H100 (264 CTAs at once): 32 tiles of 128 x 128, 8 splits of 16 k-tiles of 32.
+// Kernel 03's split of K (make_simt_split, stream_k.hpp) for the GPU's `resident` CTA slots;
 // TESSERA_GEMM_SCHEDULE=tiles keeps K whole (as for 05).
-struct SimtSplit {
-  static constexpr int64_t kMinKTiles = 4, kMaxSplits = 16;
-  int64_t splits = 1, k_tiles_per_split;
-
-  SimtSplit(int64_t tiles, int64_t k_tiles, int64_t resident) : k_tiles_per_split(k_tiles) {
-    if (resident < 1 || tiles >= resident || whole_tiles_only()) return;
-    const int64_t want = min64(min64(resident / tiles, k_tiles / kMinKTiles), kMaxSplits);
-    if (want < 2) return;
-    k_tiles_per_split = ceil_div(k_tiles, want);
-    splits = ceil_div(k_tiles, k_tiles_per_split);  // no empty split
-  }
-  // The workspace: the splits' fp32 partial sums of the m x n result.
-  size_t bytes(int64_t m, int64_t n) const {
-    return splits > 1 ? size_t(ceil_div(splits * m * n * 4, int64_t(256)) * 256) : 0;
-  }
-};
+inline SimtSplit simt_split(int64_t tiles, int64_t k_tiles, int64_t resident) {
+  return make_simt_split(tiles, k_tiles, whole_tiles_only() ? 0 : resident);
+}
 
 // The library's stream-ordered memory pool on the current device, created on first use. It keeps
 // what it has allocated (release threshold: never), so after the first calls a Scratch is served

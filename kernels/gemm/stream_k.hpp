@@ -1,6 +1,7 @@
-// kernels/gemm/stream_k.hpp -- how kernel 05's persistent clusters share a problem's work: whole
-// C tiles (data-parallel) and, where whole tiles would leave the last wave of clusters ragged,
-// equal ranges of k-tiles (stream-K).
+// kernels/gemm/stream_k.hpp -- how the ladder shares a problem's work beyond whole C tiles: kernel
+// 05's persistent clusters take whole C tiles (data-parallel) and, where whole tiles would leave
+// the last wave of clusters ragged, equal ranges of k-tiles (stream-K); kernel 03 splits K when
+// its tiles are too few for the GPU (SimtSplit, at the end).
 //
 // Work is counted in iterations: iteration i is k-tile i % k_tiles of tile i / k_tiles (tiles in
 // the kernel's grouped order). Cluster g of G
@@ -152,6 +153,32 @@ constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters
   const int64_t full_waves = tiles / clusters, rest = tiles - full_waves * clusters;
   const bool rest_alone = rest * k_tiles >= kMinIterations * clusters;
   s.dp_tiles = (rest_alone ? full_waves : full_waves > 1 ? full_waves - 1 : 0) * clusters;
+  return s;
+}
+
+// Kernel 03's split of K (its launcher and the plan decide alike): when the problem has fewer C
+// tiles than the GPU runs CTAs at once (`resident`; 0: unknown, no GPU), K is cut into equal
+// ranges of at least kMinKTiles k-tiles, at most kMaxSplits of them, until tiles x splits come
+// near one full wave; split y runs k-tiles [y * k_tiles_per_split, (y + 1) * k_tiles_per_split)
+// (the last one fewer), and none is empty. E.g. 64 x 4096 x 4096 on an H100 (264 CTAs at once):
+// 32 tiles of 128 x 128 and 128 k-tiles of 32, 8 splits of 16 k-tiles.
+struct SimtSplit {
+  static constexpr int64_t kMinKTiles = 4, kMaxSplits = 16;
+  int64_t splits = 1, k_tiles_per_split = 1;
+  // The workspace: the splits' fp32 partial sums of the m x n result, in 256-byte units.
+  TESSERA_HD constexpr int64_t bytes(int64_t m, int64_t n) const {
+    return splits > 1 ? (splits * m * n * 4 + 255) / 256 * 256 : 0;
+  }
+};
+TESSERA_HD constexpr SimtSplit make_simt_split(int64_t tiles, int64_t k_tiles, int64_t resident) {
+  SimtSplit s{1, k_tiles};
+  if (tiles < 1 || resident < 1 || tiles >= resident) return s;
+  int64_t want = resident / tiles;
+  if (want > k_tiles / SimtSplit::kMinKTiles) want = k_tiles / SimtSplit::kMinKTiles;
+  if (want > SimtSplit::kMaxSplits) want = SimtSplit::kMaxSplits;
+  if (want < 2) return s;
+  s.k_tiles_per_split = (k_tiles + want - 1) / want;
+  s.splits = (k_tiles + s.k_tiles_per_split - 1) / s.k_tiles_per_split;  // no empty split
   return s;
 }
 

@@ -166,7 +166,7 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
 }
 
 // Kernel 03 splits K when its 128 x 128 tiles are fewer than the CTAs the GPU runs at once
-// (SimtSplit, common.cuh): fp32 partial sums in the workspace, added by a second kernel.
+// (SimtSplit, stream_k.hpp): fp32 partial sums in the workspace, added by a second kernel.
 TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
   std::string p = plan(TESSERA_F32, 'N', 'N', 4096, 64, 4096, 4096, 4096, 4096);
   const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F32, 'N', 'N', 4096, 64, 4096, kA, 4096, kB, 4096);
