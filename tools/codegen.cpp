@@ -1,5 +1,7 @@
 #include "codegen.hpp"
 
+#include <tessera/coord_layout.hpp>
+
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -7,23 +9,22 @@
 namespace tessera::tools {
 namespace {
 
-// sum_k ((x / p_k) % s_k) * d_k over the leaves of `l`, p_k the colexicographic prefix: how a
-// layout maps a mode-local index x. The last leaf takes no modulo, as in CuTe (x is in range).
+// How `l` maps a mode-local index x, printed as the kernels evaluate it: coord_layout.hpp's
+// lowering at rank 1 (make_offset_layout), a term ((x / div) % mod) * stride per leaf with a
+// non-zero stride, the last leaf (x / div) * stride with no modulo, as in CuTe (x is in range).
+//   (4,(3,2)):(2,(8,1))  ->  (x % 4) * 2 + ((x / 4) % 3) * 8 + (x / 12)
 std::string index_expr(std::string const& x, Layout const& l) {
-  Modes m = leaves(l);
+  const CoordLayout<1> f = make_offset_layout(l);
   std::string out;
-  int64_t p = 1;
-  for (int k = 0; k < m.n; ++k) {
-    int64_t s = m.s[k], d = m.d[k];
-    if (s != 1 && d != 0) {
-      std::string t = x;
-      if (p != 1) t = "(" + t + " / " + std::to_string(p) + ")";
-      if (k != m.n - 1) t = "(" + t + " % " + std::to_string(s) + ")";
-      if (d != 1) t += " * " + std::to_string(d);
-      out += (out.empty() ? "" : " + ") + t;
-    }
-    p *= s;
-  }
+  auto add = [&](int64_t div, int64_t mod, int64_t stride) {
+    std::string t = x;
+    if (div != 1) t = "(" + t + " / " + std::to_string(div) + ")";
+    if (mod != 0) t = "(" + t + " % " + std::to_string(mod) + ")";
+    if (stride != 1) t += " * " + std::to_string(stride);
+    out += (out.empty() ? "" : " + ") + t;
+  };
+  for (int k = 0; k < f.terms; ++k) add(f.div[k], f.mod[k], f.stride[k][0]);
+  if (f.last_stride[0] != 0 && f.size / f.last_div != 1) add(f.last_div, 0, f.last_stride[0]);  // a size-1 last leaf adds 0
   return out.empty() ? "0" : out;
 }
 
