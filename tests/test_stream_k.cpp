@@ -171,8 +171,8 @@ TEST(SimtSplit, WorkedExamples) {
   EXPECT_EQ(s.splits, 6);
   // K whole: the tiles fill the GPU (4096^3: 1024 tiles), K too short (64 x 64 x 100: 4
   // k-tiles), no GPU known (resident 0), one slot.
-  for (SimtSplit w : {make_simt_split(1024, 128, 264), make_simt_split(1, 4, 264), make_simt_split(32, 128, 0),
-                      make_simt_split(1, 128, 1)}) {
+  for (SimtSplit w : {make_simt_split(1024, 128, 264), make_simt_split(1, 4, 264),
+                      make_simt_split(32, 128, 0), make_simt_split(1, 128, 1)}) {
     EXPECT_EQ(w.splits, 1);
     EXPECT_EQ(w.bytes(64, 64), 0);
   }
@@ -199,7 +199,8 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
           ASSERT_LT(begin, end) << "empty split " << y << ": " << at;
           for (int64_t kt = begin; kt < end; ++kt) ++hit[size_t(kt)];
         }
-        for (int64_t kt = 0; kt < k_tiles; ++kt) ASSERT_EQ(hit[size_t(kt)], 1) << "k-tile " << kt << ": " << at;
+        for (int64_t kt = 0; kt < k_tiles; ++kt)
+          ASSERT_EQ(hit[size_t(kt)], 1) << "k-tile " << kt << ": " << at;
         if (s.splits > 1) {
           EXPECT_GE(s.k_tiles_per_split, SimtSplit::kMinKTiles) << at;
           EXPECT_LE(tiles * s.splits, resident) << at;

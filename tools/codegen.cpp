@@ -24,7 +24,8 @@ std::string index_expr(std::string const& x, Layout const& l) {
     out += (out.empty() ? "" : " + ") + t;
   };
   for (int k = 0; k < f.terms; ++k) add(f.div[k], f.mod[k], f.stride[k][0]);
-  if (f.last_stride[0] != 0 && f.size / f.last_div != 1) add(f.last_div, 0, f.last_stride[0]);  // a size-1 last leaf adds 0
+  // The last leaf, unless it adds nothing (stride 0, or size 1: x / last_div is 0 in range).
+  if (f.last_stride[0] != 0 && f.size / f.last_div != 1) add(f.last_div, 0, f.last_stride[0]);
   return out.empty() ? "0" : out;
 }
 

@@ -144,7 +144,8 @@ struct WgmmaTmaCfg {
                 "05: the TiledMMA must cover the CTA tile");
   static_assert(A<true>::kMma.blocks[0].size() == kConsumers,
                 "05: consumer warpgroup c reads A's row block c (the TiledMMA's atoms along M)");
-  // Every value of a chunk is in that chunk for every thread: chunk(v) = the column of value v / kChunk.
+  // Every value of a chunk is in that chunk for every thread: chunk(v) = (value v's column) /
+  // kChunk.
   static constexpr bool chunks_are_static() {
     int64_t max_col = 0, max_row = 0;
     for (int64_t t = 0; t < 128; ++t) {  // consumer 0's threads; consumer 1 = rows + 64
