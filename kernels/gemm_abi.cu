@@ -378,7 +378,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       });
     }
   }
-  // Kernel 03's split of K (common.cuh): decided from the CTAs the GPU runs at once.
+  // Kernel 03's split of K (make_simt_split, stream_k.hpp), from the CTAs the GPU runs at once.
   if (entry == &kKernels[kSimtPipelined]) {
     const int resident = ctas_03();
     const int64_t tiles = tessera::ceil_div(m, Simt03::kBM) * tessera::ceil_div(n, Simt03::kBN);
@@ -387,19 +387,20 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     plan.workspace += size_t(split.bytes(m, n));
     plan.say([&] {
       char text[320];
+      const long long bm = Simt03::kBM, bn = Simt03::kBN, bk = Simt03::kBK;
       if (resident < 1)
-        std::snprintf(text, sizeof text, "; %lld tiles of 128 x 128; the split of K is decided at launch (no GPU found)",
-                      (long long)tiles);
+        std::snprintf(text, sizeof text, "; %lld tiles of %lld x %lld; the split of K is decided at launch (no GPU found)",
+                      (long long)tiles, bm, bn);
       else if (split.splits > 1)
         std::snprintf(text, sizeof text,
-                      "; split-K: %lld tiles of 128 x 128 x %lld splits of %lld k-tiles of 32 (the tiles alone would "
-                      "fill %lld of %d CTA slots), fp32 partial sums in the workspace added in order by a second "
-                      "kernel that applies alpha and beta",
-                      (long long)tiles, (long long)split.splits, (long long)split.k_tiles_per_split, (long long)tiles,
-                      resident);
+                      "; split-K: %lld tiles of %lld x %lld x %lld splits of %lld k-tiles of %lld (the tiles alone "
+                      "would fill %lld of %d CTA slots), fp32 partial sums in the workspace added in order by a "
+                      "second kernel that applies alpha and beta",
+                      (long long)tiles, bm, bn, (long long)split.splits, (long long)split.k_tiles_per_split, bk,
+                      (long long)tiles, resident);
       else
-        std::snprintf(text, sizeof text, "; %lld tiles of 128 x 128 on %d CTA slots, K whole", (long long)tiles,
-                      resident);
+        std::snprintf(text, sizeof text, "; %lld tiles of %lld x %lld on %d CTA slots, K whole", (long long)tiles,
+                      bm, bn, resident);
       return std::string(text);
     });
   }
