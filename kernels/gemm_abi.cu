@@ -19,7 +19,7 @@ namespace tessera::ladder {
 cudaError_t launch_01(GemmArgs const&, cudaStream_t);
 cudaError_t launch_02(GemmArgs const&, cudaStream_t);
 cudaError_t launch_03(GemmArgs const&, cudaStream_t);
-int ctas_03();  // 03's CTAs resident on the GPU at once (0 without a GPU)
+int ctas_03(int64_t bn);  // 03's CTAs on tiles of bn columns resident on the GPU at once (0 without a GPU)
 cudaError_t launch_04_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
@@ -378,29 +378,35 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       });
     }
   }
-  // Kernel 03's split of K (make_simt_split, stream_k.hpp), from the CTAs the GPU runs at once.
+  // Kernel 03's tile (simt_tile, common.cuh) and split of K (make_simt_split, stream_k.hpp), from
+  // the CTAs the GPU runs at once.
   if (entry == &kKernels[kSimtPipelined]) {
-    const int resident = ctas_03();
-    const int64_t tiles = tessera::ceil_div(m, Simt03::kBM) * tessera::ceil_div(n, Simt03::kBN);
+    const SimtTile tile = simt_tile(m, n);
+    const int resident = ctas_03(tile.bn);
+    const int64_t rows = tile.swapped ? n : m, cols = tile.swapped ? m : n;
+    const int64_t tiles = tessera::ceil_div(rows, Simt03::kBM) * tessera::ceil_div(cols, tile.bn);
     const int64_t k_tiles = tessera::ceil_div(k, Simt03::kBK);
     const SimtSplit split = simt_split(tiles, k_tiles, resident);
     plan.workspace += size_t(split.bytes(m, n));
     plan.say([&] {
-      char text[320];
-      const long long bm = Simt03::kBM, bn = Simt03::kBN, bk = Simt03::kBK;
+      char text[400];
+      const long long bm = Simt03::kBM, bn = tile.bn, bk = Simt03::kBK;
+      const char* swapped = tile.swapped ? " on the transposed problem C^T = op(B)^T op(A)^T (m < n: the small "
+                                           "dimension along the tile's columns)"
+                                         : "";
       if (resident < 1)
-        std::snprintf(text, sizeof text, "; %lld tiles of %lld x %lld; the split of K is decided at launch (no GPU found)",
-                      (long long)tiles, bm, bn);
+        std::snprintf(text, sizeof text, "; %lld tiles of %lld x %lld%s; the split of K is decided at launch (no GPU found)",
+                      (long long)tiles, bm, bn, swapped);
       else if (split.splits > 1)
         std::snprintf(text, sizeof text,
-                      "; split-K: %lld tiles of %lld x %lld x %lld splits of %lld k-tiles of %lld (the tiles alone "
+                      "; split-K: %lld tiles of %lld x %lld%s in %lld splits of %lld k-tiles of %lld (the tiles alone "
                       "would fill %lld of %d CTA slots), fp32 partial sums in the workspace added in order by a "
                       "second kernel that applies alpha and beta",
-                      (long long)tiles, bm, bn, (long long)split.splits, (long long)split.k_tiles_per_split, bk,
-                      (long long)tiles, resident);
+                      (long long)tiles, bm, bn, swapped, (long long)split.splits, (long long)split.k_tiles_per_split,
+                      bk, (long long)tiles, resident);
       else
-        std::snprintf(text, sizeof text, "; %lld tiles of %lld x %lld on %d CTA slots, K whole", (long long)tiles,
-                      bm, bn, resident);
+        std::snprintf(text, sizeof text, "; %lld tiles of %lld x %lld%s on %d CTA slots, K whole", (long long)tiles,
+                      bm, bn, swapped, resident);
       return std::string(text);
     });
   }

@@ -292,10 +292,27 @@ cudaError_t launch_add_splits(typename Out::T* out, int64_t c_sr, int64_t c_sc, 
 cudaError_t add_splits_f32(float* out, int64_t c_sr, int64_t c_sc, const float* partial, int64_t splits,
                            int64_t rows, int64_t cols, float alpha, float beta, cudaStream_t stream);
 
-// Kernel 03's CTA tile (BM, BN, BK), which the plan reads too.
+// Kernel 03's CTA tile (BM, BN, BK), which the plan reads too, and its narrow width.
 struct Simt03 {
-  static constexpr int64_t kBM = 128, kBN = 128, kBK = 32;
+  static constexpr int64_t kBM = 128, kBN = 128, kBK = 32, kNarrowBN = 64;
 };
+struct SimtTile {
+  int64_t bn;    // the tile's columns: 128 or 64
+  bool swapped;  // the kernel computes C^T = B A^T (m < n, the narrow tile)
+};
+// Kernel 03's tile of an m x n problem: where min(m, n) <= 64, the 128 x 64 tile with the small
+// dimension along its N (the problem transposed where m is the small one): the 128 x 128 tile
+// would compute 2-128x the products needed. TESSERA_GEMM_TILE=128 or 64 in the environment forces
+// the width (to measure both on a shape).
+inline SimtTile simt_tile(int64_t m, int64_t n) {
+  static const int64_t forced = [] {
+    const char* v = std::getenv("TESSERA_GEMM_TILE");
+    const int64_t w = v ? std::atoll(v) : 0;
+    return w == 128 || w == 64 ? w : int64_t(0);
+  }();
+  const int64_t bn = forced ? forced : min64(m, n) <= Simt03::kNarrowBN ? Simt03::kNarrowBN : Simt03::kBN;
+  return {bn, bn == Simt03::kNarrowBN && m < n};
+}
 
 // Kernel 03's split of K (make_simt_split, stream_k.hpp) for the GPU's `resident` CTA slots;
 // TESSERA_GEMM_SCHEDULE=tiles keeps K whole (as for 05).

@@ -165,24 +165,29 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   }
 }
 
-// Kernel 03 splits K when its 128 x 128 tiles are fewer than the CTAs the GPU runs at once
-// (SimtSplit, stream_k.hpp): fp32 partial sums in the workspace, added by a second kernel.
+// Kernel 03's tile: 128 x 128, or 128 x 64 with the small dimension along N where m or n is at
+// most 64, the problem transposed where m is the small one (simt_tile, common.cuh); it splits K
+// when its tiles are fewer than the CTAs the GPU runs at once (SimtSplit, stream_k.hpp): fp32
+// partial sums in the workspace, added by a second kernel.
 TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
   std::string p = plan(TESSERA_F32, 'N', 'N', 4096, 64, 4096, 4096, 4096, 4096);
   const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F32, 'N', 'N', 4096, 64, 4096, kA, 4096, kB, 4096);
   EXPECT_TRUE(has(p, "kernel 03_simt_pipelined")) << p;
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 4096, 4096, 64, 4096, 64),
+                  "32 tiles of 128 x 64 on the transposed problem C^T = op(B)^T op(A)^T"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 65, 4096, 4096, 4096, 4096), "32 tiles of 128 x 128"));
   if (has(p, "decided at launch (no GPU found)")) {
     std::printf("no GPU: the split-K part of 03's plan is not checked here (scripts/gpu.sh runs it)\n");
-    EXPECT_TRUE(has(p, "32 tiles of 128 x 128")) << p;
+    EXPECT_TRUE(has(p, "32 tiles of 128 x 64;")) << p;
     EXPECT_EQ(ws, 0u);
     return;
   }
   // H100, 2 CTAs per SM: 264 slots. 32 tiles, 128 k-tiles: 8 splits of 16; 8 x 4096 x 64 x 4 bytes.
-  EXPECT_TRUE(has(p, "split-K: 32 tiles of 128 x 128 x 8 splits of 16 k-tiles of 32")) << p;
+  EXPECT_TRUE(has(p, "split-K: 32 tiles of 128 x 64 in 8 splits of 16 k-tiles of 32")) << p;
   EXPECT_TRUE(has(p, "workspace 8388608 bytes")) << p;
   EXPECT_EQ(ws, 8u * 4096 * 64 * 4);
-  // TT runs the transposed problem: the same tiles, the same split.
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'T', 'T', 64, 4096, 4096, 4096, 4096, 64), "x 8 splits of 16 k-tiles")) << p;
+  // TT with m = 64: the transposed problem, the same tiles, the same split.
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'T', 'T', 64, 4096, 4096, 4096, 4096, 64), "in 8 splits of 16 k-tiles")) << p;
   // 4096^3 fills the GPU: K whole, no workspace.
   p = plan(TESSERA_F32, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "1024 tiles of 128 x 128 on")) << p;
