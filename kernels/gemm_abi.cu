@@ -99,10 +99,10 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 // The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
 // cores) for skinny problems where it beats the tensor-core kernel 05 on its 128 x 64 tile
 // (skinny_takes). Measured on the H100 (ratio to cuBLAS, 06 vs 05 / 03, bench/results/gemm_shapes.md):
-//   F32: up to 16 columns (8 x 4096 x 4096 1.01 vs 03's 0.15; 16 x 4096 x 4096 0.55 vs 0.45 and
-//     4096 x 16 x 4096 NN 0.83 vs 0.73 with 03 splitting K); from 32 columns 03 with split-K wins
-//     (32 x 4096 x 4096 0.45 vs 0.32, 64 x 8192 x 8192 0.52 vs 0.15: 06 reads the big operand once
-//     per 16 columns);
+//   F32: up to 8 columns (8 x 4096 x 4096 1.05, 8192 x 8 x 8192 0.83-1.06); from 9 columns 03 on
+//     its 128 x 64 tile with split-K wins (16 columns: 06 0.42-0.84, 06's 16-column kernel; 03's
+//     narrow tile costs the same from 9 to 64 columns, 17 x 4096 x 4096 0.70-0.78, 8192 x 32 x 8192
+//     0.82-0.87); 06 reads the big operand once per 16 columns;
 //   TF32: up to 8 columns whose big operand is MN-major, which 05 must first pack K-major
 //     (8192 x 8 x 8192 NN 0.60 vs 0.32); a K-major one 05 reads where it lies and wins
 //     (8192 x 8 x 8192 TN 1.00 vs 0.69, 8192 x 1 x 8192 TN 1.09 vs 1.06);
@@ -110,7 +110,7 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 //     NN 0.93 vs 0.26; 06 does 8-16 FMA per element on CUDA cores) but on two single-column
 //     shapes (1 x 4096 x 4096 NN 0.72 vs 0.80, 4096 x 1 x 4096 TT 0.68 vs 0.74).
 int64_t skinny_max_mn(tessera_dtype dtype) {
-  return dtype == TESSERA_F32 ? 16 : dtype == TESSERA_TF32 ? 8 : 0;
+  return dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 8 : 0;
 }
 bool skinny_big_k_major(int64_t m, int64_t n, bool ta, bool tb) {
   return n <= m ? ta : !tb;  // the big operand, op(A) = A^T or op(B) = B, is K-contiguous

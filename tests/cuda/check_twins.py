@@ -4,7 +4,10 @@ against its hand-indexed twin (tests/cuda/twins/*_hand.cu, the same kernel with 
 from the algebra and the index arithmetic on run-time strides written by hand).
 
 Both are compiled to PTX and to a cubin (ptxas -v) with the kernels' flags; their kernels pair
-up in order (the same template instantiations). For every pair:
+up in order (the same template instantiations, names compared without the translation unit's
+anonymous namespace). A kernel written as one file per element type is given as the files joined
+by '+' (04_mma_sync_f16.cu+04_mma_sync_bf16.cu+04_mma_sync_tf32.cu), in the twin's order. For every
+pair:
   - the k-loop (the loop with the most FMAs or MMAs) has exactly the twin's count of every memory,
     math and synchronisation opcode (loads, stores, cp.async, FMAs, barriers);
   - the k-loop has at most 2% more instructions than the twin's in all (index arithmetic;
@@ -12,10 +15,11 @@ up in order (the same template instantiations). For every pair:
   - no local memory, no call the twin does not make (03's guarded copy is one, on purpose);
     ptxas: 0 bytes stack frame, 0 spill stores and loads.
 
-Usage: check_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu TWIN.cu [KERNEL.cu TWIN.cu ...]
+Usage: check_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu[+KERNEL.cu...] TWIN.cu [...]
 """
 import collections
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -30,7 +34,7 @@ SLACK = 0.02
 # that the twin keeps in registers (NVVM's choice; 16-bit kernels 7-11% more PTX instructions),
 # and ptxas turns both into fewer SASS instructions for the vocabulary (H100, k-loop: 252 vs 300,
 # 283 vs 304, 251 vs 273; memory and math counts equal; bench/results/vocabulary_03_04.md).
-SLACK_OF = {"04_mma_sync.cu": 0.15}
+SLACK_OF = {"04_mma_sync": 0.15}
 MATH = ("fma.rn.f32", "mma.sync")
 
 
@@ -39,12 +43,32 @@ def k_loop(body):
     return max(loops(body), key=lambda l: sum(opcode(i).startswith(MATH) for i in l), default=[])
 
 
-def compile_kernels(nvcc, include, source, stem):
-    base = [nvcc, *FLAGS, "-I", include, source]
-    run(base + ["-ptx", "-o", stem + ".ptx"])
-    log = run(base + ["-cubin", "-Xptxas", "-v", "-o", stem + ".cubin"])
-    kernels = kernel_bodies(open(stem + ".ptx").read())
-    return kernels, ptxas_stats(log)
+# The anonymous namespace's mangled name holds the file's name and hashes (..._04_mma_sync_f16_cu_<8 hex>).
+ANON = re.compile(r"\d+_GLOBAL__N__[0-9a-f]+_\d+_\w+?_cu_[0-9a-f]{8}")
+
+
+def is_gemm(body):
+    """Whether a kernel has a k-loop of FMAs or MMAs."""
+    return any(opcode(x).startswith(MATH) for x in k_loop(body))
+
+
+def pair_key(name):
+    """A kernel's name without its translation unit's anonymous namespace."""
+    return ANON.sub("ANON", name)
+
+
+def compile_kernels(nvcc, include, sources, stem):
+    """Kernels (in order: each file's sorted by pair_key, the files in the order given) and their
+    ptxas statistics of the '+'-joined files."""
+    kernels, stats = [], {}
+    for j, source in enumerate(sources.split("+")):
+        base = [nvcc, *FLAGS, "-I", include, source]
+        run(base + ["-ptx", "-o", f"{stem}_{j}.ptx"])
+        log = run(base + ["-cubin", "-Xptxas", "-v", "-o", f"{stem}_{j}.cubin"])
+        bodies = kernel_bodies(open(f"{stem}_{j}.ptx").read())
+        kernels += sorted(bodies.items(), key=lambda kv: pair_key(kv[0]))
+        stats.update(ptxas_stats(log))
+    return kernels, stats
 
 
 def main():
@@ -57,20 +81,20 @@ def main():
     print(f"{'kernel':<52}{'k-loop':>8}{'twin':>6}{'ratio':>7}{'regs':>6}{'twin':>6}")
     for i in range(0, len(pairs), 2):
         kernel, twin = pairs[i], pairs[i + 1]
-        label = os.path.basename(kernel)
+        label = os.path.basename(kernel.split("+")[0]).split(".")[0]
+        if "+" in kernel:
+            label = re.sub(r"_(f16|bf16|tf32)$", "", label)
         mine, mine_stats = compile_kernels(nvcc, include, kernel, os.path.join(work, f"k{i}"))
         hand, hand_stats = compile_kernels(nvcc, include, twin, os.path.join(work, f"t{i}"))
+        # GEMM kernels only (operand packing, shared by both, has no k-loop of FMAs or MMAs).
+        mine, hand = [k for k in mine if is_gemm(k[1])], [k for k in hand if is_gemm(k[1])]
         if len(mine) != len(hand) or not mine:
-            failures.append(f"{label}: {len(mine)} kernels, the twin {len(hand)}")
+            failures.append(f"{label}: {len(mine)} GEMM kernels, the twin {len(hand)}")
             continue
-        for (name, body), (hname, hbody) in zip(sorted(mine.items()), sorted(hand.items())):
-            short = f"{label} #{sorted(mine).index(name)}"
+        for j, ((name, body), (hname, hbody)) in enumerate(zip(mine, hand)):
+            short = f"{label} #{j}"
             a = collections.Counter(opcode(x) for x in k_loop(body))
             b = collections.Counter(opcode(x) for x in k_loop(hbody))
-            if not any(op.startswith(MATH) for op in b):
-                continue  # not a GEMM kernel (e.g. operand packing, shared by both files)
-            if not any(op.startswith(MATH) for op in a):
-                failures.append(f"{short}: no k-loop with FMAs or MMAs found")
             for op in sorted(set(a) | set(b)):
                 if op.startswith(EXACT_PREFIXES) and a[op] != b[op]:
                     failures.append(f"{short}: {a[op]} {op} in the k-loop, the twin {b[op]}")

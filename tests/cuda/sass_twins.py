@@ -6,13 +6,19 @@ math opcodes the issue names (FFMA, HMMA, LDS, LDG, LDGSTS, LDSM, STS, STG) are 
 side with the twin's, and the loop's instruction total. Exit 1 when a memory/math count differs
 by more than 2% or there is more local memory (LDL/STL: 03's call) than in the twin.
 
-Usage: sass_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu TWIN.cu [KERNEL.cu TWIN.cu ...]
+A kernel written as one file per element type is given as the files joined by '+', in the twin's
+order (as for check_twins.py, whose pairing this shares).
+
+Usage: sass_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu[+KERNEL.cu...] TWIN.cu [...]
 """
 import collections
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_twins import pair_key  # noqa: E402  (same directory)
 
 FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20", "-diag-suppress", "20012,177"]
 WATCH = ("FFMA", "HMMA", "LDS", "LDG", "LDGSTS", "LDSM", "STS", "STG")
@@ -49,15 +55,25 @@ def k_loop(insns):
     return best
 
 
+def is_gemm(insns):
+    return any(op.split(".")[0] in ("FFMA", "HMMA") for _, op, _ in k_loop(insns))
+
+
 def counts(body):
     c = collections.Counter(op.split(".")[0] for _, op, _ in body)
     return c
 
 
-def sass_of(nvcc, include, source, stem):
-    subprocess.run([nvcc, *FLAGS, "-I", include, "-cubin", "-o", stem + ".cubin", source], check=True)
-    return functions(subprocess.run(["cuobjdump", "-sass", stem + ".cubin"], check=True,
-                                    capture_output=True, text=True).stdout)
+def sass_of(nvcc, include, sources, stem):
+    """[(name, SASS)] of the '+'-joined files: each file's sorted by pair_key, files in order."""
+    out = []
+    for j, source in enumerate(sources.split("+")):
+        cubin = f"{stem}_{j}.cubin"
+        subprocess.run([nvcc, *FLAGS, "-I", include, "-cubin", "-o", cubin, source], check=True)
+        funcs = functions(subprocess.run(["cuobjdump", "-sass", cubin], check=True,
+                                         capture_output=True, text=True).stdout)
+        out += sorted(funcs.items(), key=lambda kv: pair_key(kv[0]))
+    return out
 
 
 def main():
@@ -66,15 +82,17 @@ def main():
     bad = 0
     for i in range(4, len(sys.argv), 2):
         kernel, twin = sys.argv[i], sys.argv[i + 1]
-        mine = sass_of(nvcc, include, kernel, os.path.join(work, f"k{i}"))
-        hand = sass_of(nvcc, include, twin, os.path.join(work, f"t{i}"))
-        label = os.path.basename(kernel)
+        # GEMM kernels only (operand packing, shared by both, has no k-loop of FFMA or HMMA).
+        mine = [f for f in sass_of(nvcc, include, kernel, os.path.join(work, f"k{i}")) if is_gemm(f[1])]
+        hand = [f for f in sass_of(nvcc, include, twin, os.path.join(work, f"t{i}")) if is_gemm(f[1])]
+        label = "+".join(os.path.basename(k) for k in kernel.split("+"))
         print(f"== {label} vs its twin: k-loop SASS counts (vocabulary / hand)")
         print(f"{'#':>3} " + " ".join(f"{w:>13}" for w in WATCH) + f"{'total':>13}")
-        for j, ((n, body), (hn, hbody)) in enumerate(zip(sorted(mine.items()), sorted(hand.items()))):
+        if len(mine) != len(hand):
+            print(f"    FAIL: {len(mine)} kernels, the twin {len(hand)}")
+            bad = 1
+        for j, ((n, body), (hn, hbody)) in enumerate(zip(mine, hand)):
             a, b = counts(k_loop(body)), counts(k_loop(hbody))
-            if not (a["FFMA"] or a["HMMA"]):
-                continue
             cells = []
             for w in WATCH:
                 cells.append(f"{a[w]:>6}/{b[w]:<6}")

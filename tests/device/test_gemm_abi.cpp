@@ -226,7 +226,7 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 16 (F32) or 8 (TF32, where
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 8 (F32; TF32 where
 // the big operand is MN-major), never for F16/BF16; which operand it streams and how, its split
 // of K and the workspace of the partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
@@ -271,7 +271,7 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
   // The thresholds: min(m, n) = t takes 06, t + 1 does not (TF32: where the big operand is
   // MN-major, op(A) = A here, op(B) = B^T); F16/BF16 never.
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 16}, {TESSERA_TF32, 8}}) {
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, {TESSERA_TF32, 8}}) {
     EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;

@@ -1,4 +1,8 @@
-// kernels/gemm/04_mma_sync.cu -- ladder step 04: tensor cores through mma.sync (seed 003's step 4).
+// kernels/gemm/04_mma_sync.cuh -- ladder step 04: tensor cores through mma.sync (seed 003's step 4).
+//
+// One element type per translation unit (04_mma_sync_{f16,bf16,tf32}.cu, three kernels each: the
+// operands' majors), so that each compiles on its own in a few seconds and the three build in
+// parallel.
 //
 // What it adds to 03 (each a layout decision, made once in the configs below):
 //   - the MMA atom is a warp-wide tensor-core instruction: mma.sync m16n8k16 (f16, bf16) or
@@ -21,6 +25,8 @@
 //
 // NOTE: the tf32 fragments are rounded to nearest (cvt.rna.tf32.f32) in registers: the
 // instruction itself truncates the low 13 bits, which doubles the error.
+#pragma once
+
 #include <type_traits>
 
 #include <tessera/device_tensor.hpp>
@@ -338,9 +344,4 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
 }
 
 }  // namespace
-
-cudaError_t launch_04_f16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kF16>(p, s); }
-cudaError_t launch_04_bf16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kBF16>(p, s); }
-cudaError_t launch_04_tf32(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kTF32>(p, s); }
-
 }  // namespace tessera::ladder
