@@ -161,12 +161,18 @@ struct HopperTile {
 //   tiles) 0.96 / 0.79 / 0.89 (TN 0.81 / 0.84 / 0.93); else 128: 8192 x 256 x 8192 (128 cluster tiles
 //   of 64 columns) 0.87 / 0.95 / 0.69.
 // TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width (to measure them on a shape).
-inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t clusters) {
-  static const int64_t forced = [] {
+// The tile width TESSERA_GEMM_TILE asks for, read once (0 when unset); each kernel takes the widths
+// it has (05: 256, 128, 64; 03: 128, 64).
+inline int64_t forced_tile_width() {
+  static const int64_t w = [] {
     const char* v = std::getenv("TESSERA_GEMM_TILE");
-    const int64_t w = v ? std::atoll(v) : 0;
-    return w == 256 || w == 128 || w == 64 ? w : int64_t(0);
+    return v ? int64_t(std::atoll(v)) : int64_t(0);
   }();
+  return w;
+}
+inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t clusters) {
+  const int64_t w = forced_tile_width();
+  const int64_t forced = w == 256 || w == 128 || w == 64 ? w : 0;
   const int64_t small = min64(m, n), big = max64(m, n);
   int64_t bn = Hopper05::kWideN;
   if (forced) bn = forced;
@@ -305,11 +311,8 @@ struct SimtTile {
 // would compute 2-128x the products needed. TESSERA_GEMM_TILE=128 or 64 in the environment forces
 // the width (to measure both on a shape).
 inline SimtTile simt_tile(int64_t m, int64_t n) {
-  static const int64_t forced = [] {
-    const char* v = std::getenv("TESSERA_GEMM_TILE");
-    const int64_t w = v ? std::atoll(v) : 0;
-    return w == 128 || w == 64 ? w : int64_t(0);
-  }();
+  const int64_t w = forced_tile_width();
+  const int64_t forced = w == 128 || w == 64 ? w : 0;
   const int64_t bn = forced ? forced : min64(m, n) <= Simt03::kNarrowBN ? Simt03::kNarrowBN : Simt03::kBN;
   return {bn, bn == Simt03::kNarrowBN && m < n};
 }
