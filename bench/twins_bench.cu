@@ -12,7 +12,8 @@
 // 1000^3 f16 call).
 // Kernel 03 runs its whole tiles (TESSERA_GEMM_SCHEDULE=tiles: no split-K, which the twin lacks).
 //
-//   twins-bench [--sizes 4096x4096x4096,...] [--trans NN,TN,NT,TT] [--reps 30] [--md out.md]
+//   twins-bench [--sizes 4096x4096x4096,...] [--trans NN,TN,NT,TT] [--kernels 02,04] [--reps 30]
+//               [--md out.md]          (--kernels: only the kernels whose names start so)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -103,12 +104,13 @@ double median(std::vector<float> v) {
 int main(int argc, char** argv) {
   using namespace tessera::ladder;
   std::string sizes_arg = "4096x4096x4096,8192x8192x8192,5120x5120x4096,1000x1000x1000,4095x4097x511";
-  std::string trans_arg = "NN,TN,NT,TT", md_path;
+  std::string trans_arg = "NN,TN,NT,TT", kernels_arg, md_path;
   int reps = 30;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--sizes") sizes_arg = v;
     else if (k == "--trans") trans_arg = v;
+    else if (k == "--kernels") kernels_arg = v;
     else if (k == "--reps") reps = std::max(1, std::atoi(v.c_str()));
     else if (k == "--md") md_path = v;
     else return std::fprintf(stderr, "unknown argument %s\n", k.c_str()), 2;
@@ -139,6 +141,9 @@ int main(int argc, char** argv) {
     if (cudaMalloc(&a, z.m * z.k * 4) || cudaMalloc(&b, z.k * z.n * 4) || cudaMalloc(&c, z.m * z.n * 4))
       return std::fprintf(stderr, "out of memory at %ldx%ldx%ld\n", z.m, z.n, z.k), 1;
     for (Pair const& pr : pairs) {
+      bool wanted = kernels_arg.empty();
+      for (auto const& prefix : split(kernels_arg)) wanted = wanted || std::strncmp(pr.kernel, prefix.c_str(), prefix.size()) == 0;
+      if (!wanted) continue;
       if (pr.type == Type::kF32) fill<<<1024, 256>>>(static_cast<float*>(a), z.m * z.k, 1), fill<<<1024, 256>>>(static_cast<float*>(b), z.k * z.n, 2);
       else if (pr.type == Type::kF16) fill<<<1024, 256>>>(static_cast<__half*>(a), z.m * z.k, 1), fill<<<1024, 256>>>(static_cast<__half*>(b), z.k * z.n, 2);
       else fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(a), z.m * z.k, 1), fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(b), z.k * z.n, 2);

@@ -114,10 +114,13 @@ gemm_02_kernel(GemmArgs p) {
 
   constexpr int kFM = int(decltype(tCsA(_, _, 0))::size()), kFN = int(decltype(tCsB(_, _, 0))::size());
   constexpr int kFK = int(decltype(tCsA)::kLayout[2].size());
+  // The views step one k-tile per iteration (tXgX.at(1): a pointer increment, where .at(kt) would
+  // multiply kt by the k-stride in every iteration).
   const int64_t k_tiles = ceil_div(p.k, kCta[2]);
   for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    copy(thr_copy_a, tAgA.at(kt), tAsA, tAcA.at(kt));  // zero-filled outside A
-    copy(thr_copy_b, tBgB.at(kt), tBsB, tBcB.at(kt));
+    copy(thr_copy_a, tAgA, tAsA, tAcA);  // k-tile kt, zero-filled outside A
+    copy(thr_copy_b, tBgB, tBsB, tBcB);
+    tAgA = tAgA.at(1), tAcA = tAcA.at(1), tBgB = tBgB.at(1), tBcB = tBcB.at(1);
     ptx::cp_async_commit();
     ptx::cp_async_wait<0>();
     __syncthreads();
