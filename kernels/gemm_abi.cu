@@ -83,7 +83,7 @@ struct KernelEntry {
 constexpr KernelEntry kKernels[] = {
     {"01_simt_global", "01", launch_01, nullptr, nullptr, nullptr},
     {"02_simt_cp_async", "02", launch_02, nullptr, nullptr, nullptr},
-    {"03_simt_pipelined", "03", launch_03, nullptr, nullptr, nullptr},
+    {"03_simt_pipelined", "03", launch_03, launch_03, nullptr, nullptr},  // TF32: in full fp32
     {"04_mma_sync", "04", nullptr, launch_04_tf32, launch_04_f16, launch_04_bf16},
     {"05_wgmma_tma", "05", nullptr, launch_05<TESSERA_TF32>, launch_05<TESSERA_F16>, launch_05<TESSERA_BF16>},
     {"06_skinny", "06", launch_06_f32, launch_06_tf32, launch_06_f16, launch_06_bf16},
@@ -119,6 +119,17 @@ bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
   const int64_t small = tessera::min64(m, n);
   if (small < 1 || small > skinny_max_mn(dtype)) return false;
   return dtype == TESSERA_F32 || !skinny_big_k_major(m, n, ta, tb);
+}
+
+// TF32 problems of 9 to 64 rows or columns whose big operand is MN-major: 05 would pack that
+// operand first (a pass over it that costs more than the GEMM); kernel 03 on its 128 x 64 tile
+// reads it where it lies and computes in full fp32 (FMA on CUDA cores). Measured on the H100 in
+// F32 against TF32's cuBLAS and 05 (bench/results/gemm_shapes.md): 8192 x 64 x 8192 NN 37.7
+// against 26.6 TFLOP/s; from 65 columns 03's 128 x 128 tile loses to 05 with its packing.
+bool simt_takes_tf32(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
+  const int64_t small = tessera::min64(m, n);
+  return dtype == TESSERA_TF32 && small > skinny_max_mn(dtype) && small <= Simt03::kNarrowBN &&
+         !skinny_big_k_major(m, n, ta, tb);
 }
 
 // Kernel 05 packs an operand it cannot read where it lies (hopper_reads_directly, common.cuh)
@@ -160,7 +171,8 @@ extern "C" const char* tessera_gemm_kernels(void) {
 extern "C" const char* tessera_gemm_kernels_for(tessera_dtype dtype) {
   switch (dtype) {
     case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_pipelined,06_skinny";
-    case TESSERA_TF32: case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma,06_skinny";
+    case TESSERA_TF32: return "03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny";
+    case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma,06_skinny";
     default: return "";
   }
 }
@@ -176,7 +188,7 @@ extern "C" const char* tessera_status_string(int status) {
     case TESSERA_ERROR_NULL_POINTER: return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
     case TESSERA_ERROR_UNKNOWN_DTYPE: return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
     case TESSERA_ERROR_UNKNOWN_KERNEL: return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, 02_simt_cp_async, 03_simt_pipelined, 04_mma_sync, 05_wgmma_tma, 06_skinny)";
-    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01, 02 and 03 run TESSERA_F32 only, the tensor-core kernels 04 and 05 run TESSERA_TF32, TESSERA_F16 and TESSERA_BF16, the skinny-problem kernel 06 all four (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
+    case TESSERA_ERROR_UNSUPPORTED_DTYPE: return "dtype not supported by the kernel: the fp32 SIMT kernels 01 and 02 run TESSERA_F32 only, 03 TESSERA_F32 and TESSERA_TF32 (in full fp32), the tensor-core kernels 04 and 05 TESSERA_TF32, TESSERA_F16 and TESSERA_BF16, the skinny-problem kernel 06 all four (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
     case TESSERA_ERROR_TOO_LARGE: return "problem too large: more CTA tiles than one launch can have, or (kernel 05) m, n or k of 2^31 or more (TMA coordinates are 32-bit)";
     case TESSERA_ERROR_CUDA: return "CUDA error: the kernel launch failed (see cudaGetLastError for the cause)";
     case TESSERA_ERROR_WORKSPACE: return "workspace too small or not 256-byte aligned: tessera_gemm_workspace_size gives the bytes these arguments need";
@@ -252,6 +264,13 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       return " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype)) +
              (dtype == TESSERA_TF32 ? " and the big operand MN-major, which 05 would pack first" : "") +
              ": bandwidth-bound, the big operand read once at HBM speed)";
+    });
+  }
+  if (!kernel && simt_takes_tf32(dtype, m, n, ta, tb)) {
+    entry = &kKernels[kSimtPipelined];
+    because([&] {
+      return " (min(m, n) <= " + std::to_string(Simt03::kNarrowBN) +
+             " and the big operand MN-major, which 05 would pack first: 03 reads it where it lies)";
     });
   }
   // 05 addresses its operands through TMA coordinates, which are 32-bit: the built-in choice
@@ -409,6 +428,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
                       bm, bn, swapped, resident);
       return std::string(text);
     });
+    if (dtype == TESSERA_TF32) plan.say([] { return "; TF32 is computed in full fp32 (FMA on CUDA cores: more accurate)"; });
   }
   if (plan.workspace) plan.say([&] { return "; workspace " + std::to_string(plan.workspace) + " bytes"; });
   if (is_hopper(entry))

@@ -28,7 +28,8 @@ TEST(GemmAbi, KernelList) {
   EXPECT_STREQ(tessera_gemm_kernels(),
                "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny");
   EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32), "01_simt_global,02_simt_cp_async,03_simt_pipelined,06_skinny");
-  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
+  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_TF32), "03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny");
+  for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16})
     EXPECT_STREQ(tessera_gemm_kernels_for(dt), "04_mma_sync,05_wgmma_tma,06_skinny");
   EXPECT_STREQ(tessera_gemm_kernels_for(tessera_dtype(9)), "");
 }
@@ -65,8 +66,10 @@ TEST(GemmAbi, DtypesAndKernels) {
   EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, "06_blackwell"),
             TESSERA_ERROR_UNKNOWN_KERNEL);
   for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
-    for (const char* k : {"01_simt_global", "02", "03_simt_pipelined"})
+    for (const char* k : {"01_simt_global", "02"})
       EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
+  for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16})  // 03 runs F32 and TF32 (in full fp32)
+    EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, "03_simt_pipelined"), TESSERA_ERROR_UNSUPPORTED_DTYPE);
   for (const char* k : {"04_mma_sync", "04", "05_wgmma_tma", "05"})
     EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
 }
@@ -244,6 +247,20 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 4096, 8, 4096, 4096, 4096, 4096),
                   "kernel 06_skinny, the built-in choice for TF32 (min(m, n) <= 8 and the big operand MN-major"));
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
+  // TF32 with 9 to 64 rows or columns and the big operand MN-major: kernel 03 on its 128 x 64
+  // tile, in full fp32 (05 would pack the big operand first); K-major: 05; 65 columns: 05.
+  std::string q = plan(TESSERA_TF32, 'N', 'N', 4096, 16, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(q, "kernel 03_simt_pipelined, the built-in choice for TF32 (min(m, n) <= 64 and the big "
+                     "operand MN-major")) << q;
+  EXPECT_TRUE(has(q, "x 64")) << q;
+  EXPECT_TRUE(has(q, "TF32 is computed in full fp32")) << q;
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 4096, 64, 4096, 4096, 4096, 4096), "kernel 03_simt_pipelined"));
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 4096, 65, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 16, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
+  q = plan(TESSERA_TF32, 'T', 'T', 16, 4096, 4096, 4096, 4096, 4096);  // B^T (4096 x 4096) MN-major
+  EXPECT_TRUE(has(q, "kernel 03_simt_pipelined, the built-in choice for TF32")) << q;
+  EXPECT_TRUE(has(q, "transposed problem")) << q;
+  EXPECT_FALSE(has(plan(TESSERA_F32, 'N', 'N', 4096, 16, 4096, 4096, 4096, 4096), "TF32")) << q;
   // A skinny TF32 problem 05 must pack stays on 05 (04's tiles would leave most SMs idle).
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 16, 1024, 1024, 16, 1024, 16), "kernel 05_wgmma_tma"));
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024), "kernel 04_mma_sync"));
