@@ -12,11 +12,14 @@ flags; for its one kernel:
       ld.global                    0  (every global read is a cp.async)
       bar.sync                     2
       cp.async.wait_group          1
+  - the page agrees: the register count it quotes is ptxas's, and its comparison with CuTe's C++
+    has a number in every cell (no placeholder left).
 
 Usage: check_tutorial.py NVCC INCLUDE_DIR KERNEL.cu WORKDIR
 """
 import collections
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -25,6 +28,24 @@ from check_fold import FLAGS, opcode, ptxas_stats, run  # noqa: E402
 
 EXPECTED = {"fma.rn.f32": 512, "cp.async.cg.shared.global": 2, "ld.shared.v4.f32": 32,
             "bar.sync": 2, "cp.async.wait_group": 1}
+
+
+def page_failures(page, registers):
+    """What docs/writing-a-kernel.md says that the compiled kernel contradicts, or leaves blank."""
+    text = open(page).read()
+    failures = []
+    for quote in (f"Used {registers} registers", f": {registers} registers"):
+        if quote not in text:
+            failures.append(f"{os.path.basename(page)} does not say '{quote}' (ptxas: {registers} registers)")
+    section = text.split("## The same kernel in CuTe's C++", 1)[-1].split("\n## ", 1)[0]
+    rows = [l for l in section.splitlines() if l.startswith("| ") and not l.startswith("| ---")][1:]
+    if not rows:
+        failures.append(f"{os.path.basename(page)}: no comparison table with CuTe's C++")
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        if any(not re.search(r"\d", c) for c in cells[1:]):
+            failures.append(f"{os.path.basename(page)}: a cell without a number in '{cells[0]}'")
+    return failures
 
 
 def main():
@@ -51,6 +72,9 @@ def main():
     for op, want in EXPECTED.items():
         if loop[op] != want:
             failures.append(f"{loop[op]} {op} in the k-loop, want {want}")
+    page = os.path.join(os.path.dirname(os.path.abspath(include)), "docs", "writing-a-kernel.md")
+    if os.path.exists(page):
+        failures += page_failures(page, stats[3])
     global_loads = sum(n for op, n in loop.items() if op.startswith("ld.global"))
     if global_loads:
         failures.append(f"{global_loads} ld.global in the k-loop, want 0 (cp.async only)")
