@@ -123,9 +123,11 @@ bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
 
 // TF32 problems of 9 to 64 rows or columns whose big operand is MN-major: 05 would pack that
 // operand first (a pass over it that costs more than the GEMM); kernel 03 on its 128 x 64 tile
-// reads it where it lies and computes in full fp32 (FMA on CUDA cores). Measured on the H100 in
-// F32 against TF32's cuBLAS and 05 (bench/results/gemm_shapes.md): 8192 x 64 x 8192 NN 37.7
-// against 26.6 TFLOP/s; from 65 columns 03's 128 x 128 tile loses to 05 with its packing.
+// reads it where it lies and computes in full fp32 (FMA on CUDA cores). Measured on the H100
+// (bench/results/gemm_shapes.md, ratio to cuBLAS TF32, 05 -> 03): 8192 x 64 x 8192 NN 0.36 ->
+// 0.50, 8192 x 16 x 8192 NN 0.33 -> 0.44, 4096 x 64 x 4096 NN 0.47 -> 0.62. From 65 columns 03's
+// 128 x 128 tile loses to 05 with its packing (8192 x 128 x 8192: F32 on 03 45.5 TFLOP/s, TF32 on
+// 05 52.4).
 bool simt_takes_tf32(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
   const int64_t small = tessera::min64(m, n);
   return dtype == TESSERA_TF32 && small > skinny_max_mn(dtype) && small <= Simt03::kNarrowBN &&
