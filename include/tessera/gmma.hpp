@@ -259,6 +259,20 @@ TESSERA_UNROLL
   ptx::wgmma_commit();
 }
 
+// wgmma reads A's registers (RS) until the wait that retires its group. The registers of a
+// group still in flight must not be reused for anything else: keep_operands(a) after that wait
+// keeps them live up to it. (ptxas serializes every wgmma of the kernel, warning C7513, where a
+// wgmma's input registers are written while any wgmma is in flight; the kernel loads the next
+// group's fragments into other registers, and a clean loop of alternating register sets
+// is what ptxas accepts.)
+template <int kSteps>
+__device__ __forceinline__ void keep_operands(uint32_t const (&a)[kSteps][4]) {
+TESSERA_UNROLL
+  for (int j = 0; j < kSteps; ++j)
+TESSERA_UNROLL
+    for (int i = 0; i < 4; ++i) ptx::keep_live(a[j][i]);
+}
+
 // Warp specialization: a warpgroup gives registers up (producer) or takes them (consumers),
 // kRegs per thread (a multiple of 8 in [24, 256]); every warp of the warpgroup executes it.
 template <int kRegs>

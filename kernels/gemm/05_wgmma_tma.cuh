@@ -36,6 +36,7 @@
 
 #include <cuda.h>
 
+#include <tessera/device_tensor.hpp>
 #include <tessera/gmma.hpp>
 #include <tessera/pipeline.hpp>
 #include <tessera/tma.hpp>
@@ -58,12 +59,16 @@ struct StageTile {
 };
 
 // kTileN: the C tile's columns, 256, 128 or 64 (hopper_tile, common.cuh, says which problems take
-// which); each consumer thread holds kAcc = kTileN / 2 accumulators.
-template <Elem E, int64_t kTileN>
+// which); each consumer thread holds kAcc = kTileN / 2 accumulators. kARegs: A reaches wgmma
+// through registers (tf32 with A MN-major, which wgmma cannot read from shared memory).
+template <Elem E, int64_t kTileN, bool kARegs_ = false>
 struct WgmmaTmaCfg {
   using Info = ElemOut<E>;
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
+  static constexpr bool kARegs = kARegs_;
+  static_assert(!kARegs || kBits == 32, "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
+  using WithARegs = WgmmaTmaCfg<E, kTileN, true>;
   static constexpr int64_t kBM = 128, kBN = kTileN, kBK = 1024 / kBits;  // one 128-byte row of K
   static constexpr int kConsumers = 2, kThreads = 128 * (kConsumers + 1), kAcc = int(kBN / 2);
   static constexpr bool kSwappable = kBN < Hopper05::kWideN;  // hopper_tile swaps only narrow tiles
@@ -127,8 +132,47 @@ struct WgmmaTmaCfg {
                 "05: the plan (Hopper05, common.cuh) must know the kernel's tiles");
 
   // C: two m64nN atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = kAcc values.
+  // With A in registers, the atom is m64nNk8's RS and M is permuted: atom row r (bits: 0-2 the
+  // lane's t1, 3 the value's +8, 4-5 the warp, 6 the consumer) computes A's and C's row
+  // kPermM(r), which moves bit 2 to 16 and bit 3 to 4. A warp's fragment loads from the MN-major
+  // tile, rows t1 and columns t0 of a k-step, then take rows {0-3, 16-19} (+ 4 for the +8
+  // values): two 16-byte chunks that the 128-byte swizzle sends, over the 4 columns, to 8
+  // distinct chunks of a row: 32 banks (without it, rows 0-7: two chunks that the swizzle
+  // sends to the same 4, a 2-way conflict). Checked by a_loads_conflict_free().
+  static constexpr Layout kPermM = parse_layout("(4,2,2,2,2,2):(1,16,4,8,32,64)");
   static constexpr TiledMMA kMma =
-      make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
+      kARegs ? make_tiled_mma(atom::sm90_64xNx8_tf32(kBN, true), parse_layout("(2,1,1):(1,0,0)"),
+                              make_tile(kPermM, Layout(kBN), Layout(8)))
+             : make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
+
+  // A through registers: the MN-major stage tile as TMA writes it (the 16-bit kernels' MN-major
+  // GMMA tile, here of 32-bit elements), and the shared -> register copy whose (thread, value)
+  // layout is the TiledMMA's A partition of one k-step (128, 8): 32-bit loads, straight into
+  // the RS atom's registers. kSteps k-steps of 4 registers per k-tile.
+  struct ARegs {
+    static constexpr SwizzledLayout kTile = gmma_smem_tile(GmmaSwizzle::kB128, false, kBits, kBM, kBK);
+    static constexpr TmaTile kTma = make_tma_tile(kTile, kBits);
+    static constexpr Layout kStep = Layout(make_tuple(kBM, int64_t(8)));
+    static constexpr TiledCopy kCopy = TiledCopy{
+        atom::universal_copy(32, 32),
+        make_layout(kMma.partitioner(Operand::kA, kStep).thread, kMma.thrfrg(Operand::kA, kStep)[1]), kStep.shape};
+    static constexpr int kSteps = int(kBK / 8);
+  };
+  // Every warp's load of a fragment register hits 32 distinct banks (4-byte words of the
+  // swizzled tile; the partition's offsets are the tile layout's, before the swizzle).
+  static constexpr bool a_loads_conflict_free() {
+    const ThreadPartition p = kMma.partitioner(Operand::kA, ARegs::kTile.layout);
+    for (int64_t w = 0; w < kMma.threads() / 32; ++w)
+      for (int64_t v = 0; v < p.fragment.size(); ++v) {
+        bool bank[32] = {};
+        for (int64_t l = 0; l < 32; ++l) {
+          const int64_t b = ARegs::kTile.swizzle(p.thread(32 * w + l) + p.fragment(v)) % 32;
+          if (bank[b]) return false;
+          bank[b] = true;
+        }
+      }
+    return true;
+  }
   static constexpr Layout kTileC = Layout(make_tuple(kBM, kBN));
   static constexpr Layout kThrC = kMma.partitioner(Operand::kC, kTileC).thread;
   static constexpr Layout kFrgC = kMma.partitioner(Operand::kC, kTileC).fragment;
@@ -144,6 +188,9 @@ struct WgmmaTmaCfg {
                 "05: the TiledMMA must cover the CTA tile");
   static_assert(A<true>::kMma.blocks[0].size() == kConsumers,
                 "05: consumer warpgroup c reads A's row block c (the TiledMMA's atoms along M)");
+  static_assert(!kARegs || (same_partition(ARegs::kCopy, kMma, Operand::kA, ARegs::kTile.layout) &&
+                            ARegs::kTma.bytes() == kStageBytesA && a_loads_conflict_free()),
+                "05: A's registers must be the RS atom's fragment, loaded from A's stage without bank conflicts");
   // Every value of a chunk is in that chunk for every thread: chunk(v) = (value v's column) /
   // kChunk.
   static constexpr bool chunks_are_static() {
@@ -210,7 +257,7 @@ struct WgmmaTmaCfg {
       }
     return b;
   }
-  static constexpr Blocks kBlocks = make_blocks();
+  static constexpr Blocks kBlocks = kBits == 16 ? make_blocks() : Blocks{};  // (16-bit C only)
 };
 
 struct Params05 {
@@ -233,6 +280,46 @@ __device__ __forceinline__ void load_stage(void const* map_a, void const* map_b,
                                            Coord<2> b_at, uint64_t* full, int rank) {
   copy(TmaLoad<Cfg::template A<kAK>::kTma>{map_a}, a_at, stage, full);
   copy(TmaLoad<Cfg::template B<kBK>::kTma>{map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
+}
+
+// The same with A MN-major through registers (Cfg::kARegs, tf32): TMA writes A's MN-major tile,
+// each consumer thread loads its RS fragments from it (a copy of the TiledMMA's A partition),
+// and gemm takes them with B from shared memory. wgmma reads A's registers until its group is
+// retired, so k-tiles alternate between two register sets, `even` and `odd`: k-tile kt loads its
+// set while kt - 1 (the other set) is in flight, and the other set is kept live up to the wait
+// that retires kt - 1. The loop takes k-tiles in pairs, an odd one first: ptxas serializes the
+// wgmmas (C7513) of a loop whose second half is conditional.
+template <class Cfg>
+__device__ __forceinline__ void mainloop_a_regs(float (&acc)[Cfg::kAcc], int64_t k_tiles, typename Cfg::Pipeline const& pipe,
+                                                uint8_t* smem, PipelineState<Cfg::kStages>& read) {
+  using ARegs = typename Cfg::ARegs;
+  constexpr int kSteps = ARegs::kSteps;
+  const ThrCopy<ARegs> s2r{threadIdx.x - 128};
+  uint32_t even[kSteps][4], odd[kSteps][4];
+  int previous = -1;
+  const auto k_tile = [&](uint32_t(&a)[kSteps][4], uint32_t const(&other)[kSteps][4], int64_t kt) {
+    pipe.consumer_wait(read);
+    uint8_t* s = smem + read.stage * Cfg::kStageBytes;
+    const auto tXsA = s2r.partition_S(make_tensor<ARegs::kTile>(reinterpret_cast<float const*>(s)));  // (CPY,CPY_M,CPY_K)
+    static_assert(decltype(tXsA)::size() == kSteps * 4, "05: 4 A registers per k-step");
+TESSERA_UNROLL
+    for (int v = 0; v < kSteps * 4; ++v) a[v / 4][v % 4] = __float_as_uint(tXsA(v));  // fp32 bits: wgmma reads tf32
+    const auto sB = make_gmma_tensor<Cfg::template B<true>::kMma>(reinterpret_cast<float const*>(s + Cfg::kStageBytesA));
+    gemm<Cfg::kBN, float>(a, sB, 0, acc, kt > 0);
+    warpgroup_wait<1>(acc);  // k-tile kt - 1 is done: its stage and its registers are free
+    keep_operands(other);
+    if (previous >= 0) pipe.consumer_release(previous);
+    previous = read.stage;
+    read.advance();
+  };
+  int64_t kt = 0;
+  if (k_tiles % 2 == 1) k_tile(odd, even, kt++);
+  for (; kt < k_tiles; kt += 2) {
+    k_tile(even, odd, kt);
+    k_tile(odd, even, kt + 1);
+  }
+  warpgroup_wait<0>(acc);
+  pipe.consumer_release(previous);
 }
 
 // Stream-K: the slot of partial sums of consumer warpgroup `consumer` of CTA `rank` of a cluster.
@@ -315,7 +402,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           uint64_t* full = pipe.producer_acquire(write, uint32_t(Cfg::kStageBytes));
           uint8_t* stage = smem + write.stage * Cfg::kStageBytes;
           const Coord<2> a_at{{tm * kBM, kt * kBK}}, b_at{{tn * kBN, kt * kBK}};  // (rows, k)
-          if constexpr (Cfg::kBits == 32) {
+          if constexpr (Cfg::kARegs) {
+            copy(TmaLoad<Cfg::ARegs::kTma>{&map_a}, a_at, stage, full);
+            copy(TmaLoad<Cfg::template B<true>::kTma>{&map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
+          } else if constexpr (Cfg::kBits == 32) {
             load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);  // tf32: K-major only
           } else if (p.a_k_major) {
             if (p.b_k_major) load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
@@ -339,7 +429,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const auto [cm, tn] = grouped_tile<int32_t>(s.tile, int32_t(cluster_rows), int32_t(p.tiles_n), Cfg::kGroupM);
       const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
       const int64_t k_tiles = s.k_end - s.k_begin;
-      if constexpr (Cfg::kBits == 32) {
+      if constexpr (Cfg::kARegs) {
+        mainloop_a_regs<Cfg>(acc, k_tiles, pipe, smem, read);
+      } else if constexpr (Cfg::kBits == 32) {
         mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);  // tf32: K-major only
       } else if (p.a_k_major) {
         if (p.b_k_major) mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
@@ -395,7 +487,8 @@ bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t ro
 }
 
 // An operand as TMA reads it: pointer, leading dimension, major. Operands TMA cannot read (not
-// 16-byte aligned) or wgmma cannot read (tf32 MN-major) are packed into `scratch`.
+// 16-byte aligned) or wgmma cannot read (tf32 MN-major, but A in the kernel that takes A through
+// registers: `through_registers`) are packed into `scratch`.
 struct Operand05 {
   const void* ptr;
   int64_t ld;
@@ -403,14 +496,15 @@ struct Operand05 {
 };
 
 template <class Cfg>
-Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k,
+Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k, bool through_registers,
                           Scratch& scratch, cudaError_t* err) {
   constexpr int64_t bytes = Cfg::kBits / 8;
   // NOTE: an operand with one row or one column has both strides "contiguous"; the unit stride
   // along K picks K-major.
   const bool k_major = s_k == 1;
   const int64_t ld = k_major ? s_r : s_k;
-  if (hopper_reads_directly(ptr, s_r, s_k, bytes)) return {ptr, ld, k_major};
+  if (hopper_reads_directly(ptr, s_r, s_k, bytes) || (through_registers && hopper_reads_through_registers(ptr, s_r, s_k, bytes)))
+    return {ptr, ld, k_major};
   // (packed fp32 is rounded to tf32, as 04 does in registers)
   using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
   int64_t ld_packed = 0;
@@ -457,21 +551,29 @@ int max_clusters() {
 }
 
 // The problem gc.p with C at strides (gc.c_sm, gc.c_sn) on the tile of Cfg.
+// tf32 with A MN-major where TMA reads it runs the kernel that takes A through registers
+// (Cfg::WithARegs), which reads A where it lies.
 template <class Cfg>
 cudaError_t launch_tile(GemmArgsC const& gc, cudaStream_t stream) {
   using T = typename Cfg::T;
   GemmArgs const& g = gc.p;
+  if constexpr (Cfg::kBits == 32 && !Cfg::kARegs)
+    if (hopper_reads_through_registers(g.a, g.a_sm, g.a_sk, 4)) return launch_tile<typename Cfg::WithARegs>(gc, stream);
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
-  const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, scratch, &err);
+  const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, Cfg::kARegs, scratch, &err);
   const Operand05 b = err == cudaSuccess
-                          ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, scratch, &err)
+                          ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, false, scratch, &err)
                           : Operand05{};
   if (err != cudaSuccess) return err;
   // A (M, K) and B (N, K), each for the TMA tile of its major.
   constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
+  constexpr TmaTile kTmaAMN = [] {
+    if constexpr (Cfg::kARegs) return Cfg::ARegs::kTma;
+    else return Cfg::template A<false>::kTma;
+  }();
   CUtensorMap map_a, map_b;
-  bool ok = make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : Cfg::template A<false>::kTma, a.ptr,
+  bool ok = make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : kTmaAMN, a.ptr,
                         g.m, g.k, a.ld, !a.k_major, kL2) &&
             make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma, b.ptr,
                         g.n, g.k, b.ld, !b.k_major, kL2);

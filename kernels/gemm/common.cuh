@@ -138,6 +138,11 @@ inline bool hopper_reads_directly(const void* ptr, int64_t s_mn, int64_t s_k, in
   return tma_addressable(reinterpret_cast<uintptr_t>(ptr), (k_major ? s_mn : s_k) * bytes) &&
          (k_major || bytes == 2);
 }
+// A tf32 A operand that is MN-major and TMA-addressable: kernel 05 reads it where it lies and
+// takes it to wgmma through registers (WgmmaTmaCfg::kARegs).
+inline bool hopper_reads_through_registers(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes) {
+  return bytes == 4 && s_k != 1 && tma_addressable(reinterpret_cast<uintptr_t>(ptr), s_k * bytes);
+}
 
 // Kernel 05's tiles, shared with the plan (gemm_abi.cu): C tiles of kBM x bn in clusters of
 // kCluster CTAs along M, each with kConsumers consumer warpgroups of 128 threads x bn / 2

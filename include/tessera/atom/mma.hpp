@@ -74,6 +74,18 @@ TESSERA_HD constexpr MmaAtom sm90_64xNx16(int64_t n, bool a_in_registers) {
           parse_layout("128:1"), a_in_registers ? a_regs : a_smem, b_smem, c};
 }
 
+// wgmma.mma_async m64nNk8, tf32 inputs, f32 accumulators: the same C; K is 8 deep. RS's A is
+// ((4,8,4),(2,2)):((64,1,16),(8,256)): lane t0 + 4 t1 of warp w holds (t1 + 16w + 8 v0, t0 + 4 v1),
+// mma.sync m16n8k8's A per warp.
+TESSERA_HD constexpr MmaAtom sm90_64xNx8_tf32(int64_t n, bool a_in_registers) {
+  MmaAtom a = sm90_64xNx16(n, a_in_registers);
+  a.name = a_in_registers ? "SM90_64xNx8_F32TF32TF32_RS_TN" : "SM90_64xNx8_F32TF32TF32_SS_TN";
+  a.k = 8;
+  a.a_tv = a_in_registers ? parse_layout("((4,8,4),(2,2)):((64,1,16),(8,256))") : parse_layout("(128,(64,8)):(0,(1,64))");
+  a.b_tv = Layout(make_tuple(128, make_tuple(n, 8)), make_tuple(0, make_tuple(1, n)));
+  return a;
+}
+
 }  // namespace atom
 
 // The atoms by name, for the CLI and tests. Returns false for an unknown name.

@@ -211,6 +211,8 @@ __device__ inline void wgmma_wait() {
 // Keeps the compiler from moving accesses of an accumulator register across wgmma issue / wait
 // (the instructions read and write registers the compiler does not see them use).
 __device__ inline void fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
+// Keeps r live, unchanged in its register, up to here (a use, not a definition).
+__device__ inline void keep_live(uint32_t r) { asm volatile("" ::"r"(r) : "memory"); }
 
 // ---- wgmma for every N (8..256 step 8) ----------------------------------------------------------
 // m64nNk{16,8} with F32 accumulators d[N/2] in the atom's C order (mma.hpp, sm90_64xNx16). The
