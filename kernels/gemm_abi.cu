@@ -103,48 +103,40 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 //     its 128 x 64 tile with split-K wins (16 columns: 06 0.42-0.84, 06's 16-column kernel; 03's
 //     narrow tile costs the same from 9 to 64 columns, 17 x 4096 x 4096 0.70-0.78, 8192 x 32 x 8192
 //     0.82-0.87); 06 reads the big operand once per 16 columns;
-//   TF32: up to 8 columns whose big operand is MN-major, which 05 must first pack K-major
-//     (8192 x 8 x 8192 NN 0.60 vs 0.32); a K-major one 05 reads where it lies and wins
-//     (8192 x 8 x 8192 TN 1.00 vs 0.69, 8192 x 1 x 8192 TN 1.09 vs 1.06);
-//   F16/BF16: never: 05 wins from one column up (8192 x 1 x 8192 NN 0.88 vs 0.43, 8 x 8192 x 8192
+//   TF32, F16, BF16: never: 05 reads the big operand where it lies (a tf32 MN-major one through
+//     registers, in A's role after hopper_tile's swap) and wins from one column up (TF32 8192 x 8 x
+//     8192 NN 0.93 vs 0.61, TN 1.14 vs 0.71; F16 8192 x 1 x 8192 NN 0.88 vs 0.43, 8 x 8192 x 8192
 //     NN 0.93 vs 0.26; 06 does 8-16 FMA per element on CUDA cores) but on two single-column
-//     shapes (1 x 4096 x 4096 NN 0.72 vs 0.80, 4096 x 1 x 4096 TT 0.68 vs 0.74).
-int64_t skinny_max_mn(tessera_dtype dtype) {
-  return dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 8 : 0;
-}
-bool skinny_big_k_major(int64_t m, int64_t n, bool ta, bool tb) {
-  return n <= m ? ta : !tb;  // the big operand, op(A) = A^T or op(B) = B, is K-contiguous
-}
-bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
+//     shapes (F16 1 x 4096 x 4096 NN 0.72 vs 0.80, 4096 x 1 x 4096 TT 0.68 vs 0.74).
+int64_t skinny_max_mn(tessera_dtype dtype) { return dtype == TESSERA_F32 ? 8 : 0; }
+bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n) {
   const int64_t small = tessera::min64(m, n);
-  if (small < 1 || small > skinny_max_mn(dtype)) return false;
-  return dtype == TESSERA_F32 || !skinny_big_k_major(m, n, ta, tb);
+  return small >= 1 && small <= skinny_max_mn(dtype);
 }
 
-// TF32 problems of 9 to 64 rows or columns whose big operand is MN-major: 05 would pack that
-// operand first (a pass over it that costs more than the GEMM); kernel 03 on its 128 x 64 tile
-// reads it where it lies and computes in full fp32 (FMA on CUDA cores). Measured on the H100
-// (bench/results/gemm_shapes.md, ratio to cuBLAS TF32, 05 -> 03): 8192 x 64 x 8192 NN 0.36 ->
-// 0.50, 8192 x 16 x 8192 NN 0.33 -> 0.44, 4096 x 64 x 4096 NN 0.47 -> 0.62. From 65 columns 03's
-// 128 x 128 tile loses to 05 with its packing (8192 x 128 x 8192: F32 on 03 45.5 TFLOP/s, TF32 on
-// 05 52.4).
-bool simt_takes_tf32(tessera_dtype dtype, int64_t m, int64_t n, bool ta, bool tb) {
-  const int64_t small = tessera::min64(m, n);
-  return dtype == TESSERA_TF32 && small > skinny_max_mn(dtype) && small <= Simt03::kNarrowBN &&
-         !skinny_big_k_major(m, n, ta, tb);
+// Which operands kernel 05 packs into a scratch buffer before its launch (common.cuh's rules for
+// A and B in their roles after hopper_tile's swap): any TMA cannot address, and a tf32 MN-major
+// one in B's role (A's goes through registers).
+struct Packs05 {
+  bool a, b;  // the caller's A and B
+};
+Packs05 packs_05(GemmArgs const& p, int64_t bytes, HopperTile const& tile) {
+  const GemmArgs q = tile.swapped ? transposed(p).p : p;
+  const bool first = !hopper_reads_directly(q.a, q.a_sm, q.a_sk, bytes) &&
+                     !hopper_reads_through_registers(q.a, q.a_sm, q.a_sk, bytes);
+  const bool second = !hopper_reads_directly(q.b, q.b_sn, q.b_sk, bytes);
+  return tile.swapped ? Packs05{second, first} : Packs05{first, second};
 }
 
-// Kernel 05 packs an operand it cannot read where it lies (hopper_reads_directly, common.cuh)
-// into a scratch buffer first (allocation and a transposing copy). Measured (H200, tf32 NN, 05 vs 04): 1024^3
-// 0.074 vs 0.062 ms, 1536^3 0.104 vs 0.144 ms, 2048^3 0.106 vs 0.186 ms: below ~1280^3, 04 wins
-// such calls -- but not skinny ones, where 04's 128 x 128 tiles leave most SMs idle (H100, tf32
-// NN 16 x 4096 x 4096: 04 0.20x cuBLAS, 05 with its packing and split-K 0.66x).
-bool prefer_04(GemmArgs const& p, tessera_dtype dtype) {
-  const int64_t bytes = dtype == TESSERA_TF32 ? 4 : 2;
-  const bool packs = !hopper_reads_directly(p.a, p.a_sm, p.a_sk, bytes) ||
-                     !hopper_reads_directly(p.b, p.b_sn, p.b_sk, bytes);
+// Kernel 05 packs an operand it cannot read where it lies into a scratch buffer first (allocation
+// and a transposing copy). Measured (H200, tf32 NN before A went through registers, 05 vs 04):
+// 1024^3 0.074 vs 0.062 ms, 1536^3 0.104 vs 0.144 ms, 2048^3 0.106 vs 0.186 ms: below ~1280^3,
+// 04 wins such calls -- but not skinny ones, where 04's 128 x 128 tiles leave most SMs idle (H100,
+// tf32 NN 16 x 4096 x 4096: 04 0.20x cuBLAS, 05 with its packing and split-K 0.66x).
+bool prefer_04(GemmArgs const& p, tessera_dtype dtype, HopperTile const& tile) {
+  const Packs05 packs = packs_05(p, dtype == TESSERA_TF32 ? 4 : 2, tile);
   const bool skinny = tessera::max64(p.m, p.n) >= 8 * tessera::min64(p.m, p.n);
-  return packs && !skinny && double(p.m) * double(p.n) * double(p.k) < 1280.0 * 1280.0 * 1280.0;
+  return (packs.a || packs.b) && !skinny && double(p.m) * double(p.n) * double(p.k) < 1280.0 * 1280.0 * 1280.0;
 }
 
 // C = beta * C over an m x n column-major matrix (k = 0 or alpha = 0); beta = 0 writes zeros.
@@ -260,19 +252,11 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     if (describe) why += words();
   };
   because([&] { return kernel ? std::string("requested by name") : std::string("the built-in choice for ") + dtype_name(dtype); });
-  if (!kernel && skinny_takes(dtype, m, n, ta, tb)) {
+  if (!kernel && skinny_takes(dtype, m, n)) {
     entry = &kKernels[kSkinny];
     because([&] {
       return " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype)) +
-             (dtype == TESSERA_TF32 ? " and the big operand MN-major, which 05 would pack first" : "") +
              ": bandwidth-bound, the big operand read once at HBM speed)";
-    });
-  }
-  if (!kernel && simt_takes_tf32(dtype, m, n, ta, tb)) {
-    entry = &kKernels[kSimtPipelined];
-    because([&] {
-      return " (min(m, n) <= " + std::to_string(Simt03::kNarrowBN) +
-             " and the big operand MN-major, which 05 would pack first: 03 reads it where it lies)";
     });
   }
   // 05 addresses its operands through TMA coordinates, which are 32-bit: the built-in choice
@@ -315,7 +299,11 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   p.b = static_cast<const float*>(B);
   p.b_sn = tb ? 1 : ldb, p.b_sk = tb ? ldb : 1;
   p.c = static_cast<float*>(const_cast<void*>(C)), p.ldc = ldc;
-  if (!kernel && dtype != TESSERA_F32 && is_hopper(entry) && prefer_04(p, dtype)) {
+  // Kernel 05's tile (common.cuh): 128 x 256, or 128 x 128 / 64 for skinny problems, on the
+  // transposed problem where m < n.
+  const HopperTile tile = dtype == TESSERA_F32 ? HopperTile{Hopper05::kWideN, false}
+                                               : hopper_tile(m, n, clusters_05(dtype, Hopper05::kWideN));
+  if (!kernel && dtype != TESSERA_F32 && is_hopper(entry) && prefer_04(p, dtype, tile)) {
     entry = &kKernels[kMmaSync];
     because([] { return " (not 05: an operand must be packed first and the problem is below 1280^3, not skinny)"; });
   }
@@ -323,17 +311,19 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   plan.say([&] { return std::string("kernel ") + entry->name + ", " + why; });
   // How the tensor-core kernels read A and B and write C.
   const int64_t bytes = dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 4 : 2;
-  auto operand = [&](const char* name, const void* ptr, int64_t s_mn, int64_t s_k) {
+  const Packs05 packs = packs_05(p, bytes, tile);
+  auto operand = [&](const char* name, const void* ptr, int64_t s_mn, int64_t s_k, bool packed) {
     const bool k_major = s_k == 1;
     std::string major = k_major ? "K-major" : "MN-major";
+    const bool aligned = tessera::tma_addressable(reinterpret_cast<uintptr_t>(ptr), (k_major ? s_mn : s_k) * bytes);
     if (is_hopper(entry))
       return std::string("; ") + name +
-             (hopper_reads_directly(ptr, s_mn, s_k, bytes)
-                  ? " read by TMA where it lies (" + major + ")"
-                  : " packed K-major into a scratch buffer first (" + major +
-                        (bytes == 4 && !k_major ? ": tf32 wgmma reads K-major only"
-                                                : ": pointer or leading dimension not 16-byte aligned") +
-                        ")");
+             (!packed ? " read by TMA where it lies (" + major +
+                            (bytes == 4 && !k_major ? ": to wgmma through registers, tf32 wgmma reads shared tiles K-major only" : "") + ")"
+                      : " packed K-major into a scratch buffer first (" + major +
+                            (aligned ? ": tf32 wgmma reads it K-major only in B's role"
+                                     : ": pointer or leading dimension not 16-byte aligned") +
+                            ")");
     if (entry == &kKernels[kMmaSync])
       return std::string("; ") + name +
              (aligned16(ptr, s_mn, s_k, bytes)
@@ -342,7 +332,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
                     "16-byte aligned)");
     return std::string();
   };
-  plan.say([&] { return operand("A", A, p.a_sm, p.a_sk) + operand("B", B, p.b_sn, p.b_sk); });
+  plan.say([&] { return operand("A", A, p.a_sm, p.a_sk, packs.a) + operand("B", B, p.b_sn, p.b_sk, packs.b); });
   if (is_skinny(entry)) {
     plan.say([&] {
       char words[640];
@@ -352,17 +342,15 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     plan.workspace = workspace_skinny(p, bytes);
   }
   // The same rules as the kernels' (common.cuh): which operands are packed, and their bytes.
-  auto packs = [&](const void* ptr, int64_t s_mn, int64_t s_k) {
-    if (is_hopper(entry)) return !hopper_reads_directly(ptr, s_mn, s_k, bytes);
+  auto packed = [&](const void* ptr, int64_t s_mn, int64_t s_k, bool packed_by_05) {
+    if (is_hopper(entry)) return packed_by_05;
     if (entry == &kKernels[kMmaSync]) return !aligned16(ptr, s_mn, s_k, bytes);
     return false;
   };
-  if (packs(A, p.a_sm, p.a_sk)) plan.workspace += packed_bytes(m, k, bytes);
-  if (packs(B, p.b_sn, p.b_sk)) plan.workspace += packed_bytes(n, k, bytes);
-  // Kernel 05's tile (common.cuh), the persistent grid's clusters and how they share the tiles
-  // (stream_k.hpp): the kernel asks the GPU how many clusters fit; without a GPU the plan cannot say.
-  const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, clusters_05(dtype, Hopper05::kWideN))
-                                           : HopperTile{Hopper05::kWideN, false};
+  if (packed(A, p.a_sm, p.a_sk, packs.a)) plan.workspace += packed_bytes(m, k, bytes);
+  if (packed(B, p.b_sn, p.b_sk, packs.b)) plan.workspace += packed_bytes(n, k, bytes);
+  // Kernel 05's persistent grid's clusters and how they share the tiles (stream_k.hpp): the
+  // kernel asks the GPU how many clusters fit; without a GPU the plan cannot say.
   if (is_hopper(entry)) {
     plan.say([&] {
       return "; tile " + std::to_string(Hopper05::kBM) + " x " + std::to_string(tile.bn) +

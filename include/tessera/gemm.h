@@ -56,14 +56,14 @@ TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb,
 /* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). The kernels:
    01_simt_global, 02_simt_cp_async, 03_simt_pipelined (F32); 04_mma_sync, 05_wgmma_tma (TF32,
    F16, BF16); 06_skinny (all four: bandwidth-bound, where the built-in
-   choice takes it for min(m, n) <= 16 in F32 and <= 8 in TF32 with the big operand MN-major;
-   correct for any problem by name; TF32 computed in full fp32). Aliases "01".."06". */
+   choice takes it for min(m, n) <= 8 in F32; correct for any problem by name; TF32 computed in
+   full fp32). Aliases "01".."06". */
 TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
                        int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                        const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
 
 /* Memory. Scratch memory holds (a) an operand that the chosen kernel cannot read where it lies
-   (not 16-byte aligned; for TF32 on kernel 05, MN-major), packed first, and (b) on kernel 05, the
+   (not 16-byte aligned; for TF32 on kernel 05, MN-major in B's role), packed first, and (b) on kernel 05, the
    partial sums of stream-K (problems whose tiles would leave the GPU's last wave of clusters
    ragged: a few tiles of long K, or a partial last wave; ~17 MB on a 132-SM GPU, the plan says
    when), (c) on kernel 06 (skinny problems), the fp32 partial sums of K split across CTAs

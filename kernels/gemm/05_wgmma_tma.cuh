@@ -24,12 +24,15 @@
 //   - residues: TMA fills out-of-bounds box elements with zeros (any M, N, K); the epilogue
 //     (sm90_epilogue.cuh) is predicated, or stores through TMA when hopper_stores_by_tma.
 //     TMA needs 16-byte aligned pointers and leading dimensions, and tf32 wgmma reads K-major
-//     tiles only: other operands are first packed K-major into a scratch buffer.
+//     shared tiles only: a tf32 A that is MN-major goes through registers instead (kARegs: the
+//     RS form of wgmma, a second kernel in each tf32 unit); other operands are first packed
+//     K-major into a scratch buffer.
 //
 // NOTE: tf32. wgmma reads the fp32 bits TMA put in shared memory and drops the low 13 bits of
 // the mantissa (truncation), where 04 rounds in registers: an operand's relative error is
 // below 2^-10 instead of 2^-11, so a product's is below 2^-9 ~ 1.95e-3 (the test's bound for
-// this kernel; measured errors are far smaller for K > 1). Packed operands are rounded.
+// this kernel; measured errors are far smaller for K > 1). Packed operands are rounded; A through
+// registers is truncated the same way.
 #pragma once
 
 #include <type_traits>

@@ -131,8 +131,8 @@ struct F32Out {
 
 // Kernel 05 reads an operand (strides s_mn, s_k; `bytes` per element) with TMA where it lies when
 // its base and leading dimension are 16-byte aligned and, for 32-bit (tf32) elements, it is
-// K-major (tf32 wgmma has no transposed form); otherwise it packs it first. The built-in choice
-// of gemm_abi.cu asks the same question.
+// K-major (tf32 wgmma reads shared tiles K-major only) or it is A (hopper_reads_through_registers);
+// otherwise it packs it first. The built-in choice of gemm_abi.cu asks the same questions.
 inline bool hopper_reads_directly(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes) {
   const bool k_major = s_k == 1;
   return tma_addressable(reinterpret_cast<uintptr_t>(ptr), (k_major ? s_mn : s_k) * bytes) &&
@@ -234,7 +234,7 @@ inline bool aligned16(const void* ptr, int64_t s_mn, int64_t s_k, int64_t elem_b
 
 // ---------------------------------------------------------------------------------------------
 // Operands a kernel cannot read where they are (04: not 16-byte aligned; 05: not addressable by
-// TMA, or MN-major tf32) are first packed K-major into a scratch buffer: dst(r, k) = src(r, k)
+// TMA, or MN-major tf32 in B's role) are first packed K-major into a scratch buffer: dst(r, k) = src(r, k)
 // for a (rows, K) operand with strides (s_r, s_k), leading dimension ld. An MN-major source
 // (s_r == 1) goes through 32 x 33 shared-memory tiles so that the reads (down the rows) and the
 // writes (along K) are both coalesced; any other source is copied along K. With kRoundTf32 the

@@ -213,10 +213,16 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096), "C stored by TMA")) << p;
   // beta != 0 reads C: no TMA store.
   EXPECT_FALSE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 1.0f), "C stored by TMA"));
-  // tf32 MN-major A is packed (wgmma reads tf32 K-major only); large enough to stay on 05.
+  // tf32: wgmma reads shared tiles K-major only. An MN-major A goes to wgmma through registers; an
+  // MN-major B is packed first.
   p = plan(TESSERA_TF32, 'N', 'T', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "kernel 05_wgmma_tma")) << p;
-  EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (MN-major: tf32 wgmma reads K-major only)")) << p;
+  EXPECT_TRUE(has(p, "A read by TMA where it lies (MN-major: to wgmma through registers")) << p;
+  EXPECT_TRUE(has(p, "B packed K-major into a scratch buffer first (MN-major: tf32 wgmma reads it K-major only in B's role)")) << p;
+  // TF32 NN at 1024^3: nothing to pack, so 05 (04 took it while 05 packed A).
+  p = plan(TESSERA_TF32, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024);
+  EXPECT_TRUE(has(p, "kernel 05_wgmma_tma, the built-in choice for TF32;")) << p;
+  EXPECT_FALSE(has(p, "packed")) << p;
   // An unaligned A in a small problem: the built-in choice takes 04, and says why.
   const void* odd = reinterpret_cast<const void*>(0x1002);
   p = plan(TESSERA_BF16, 'N', 'N', 100, 100, 100, 100, 104, 100, odd);
@@ -229,9 +235,9 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 8 (F32; TF32 where
-// the big operand is MN-major), never for F16/BF16; which operand it streams and how, its split
-// of K and the workspace of the partial sums.
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 8 (F32), never for TF32,
+// F16 or BF16; which operand it streams and how, its split of K and the workspace of the partial
+// sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
   // 16 x 4096 x 4096 f16 NN (by name: the built-in choice is 05 there): B (n x k,
   // K-contiguous as the kernels see it) is the big operand. 4096 rows / 32 per CTA = 128 CTAs;
@@ -243,27 +249,24 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1), "kernel 05_wgmma_tma"));
   EXPECT_TRUE(has(plan(TESSERA_BF16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny"));
-  // TF32: 06 where 05 would pack the big operand (MN-major: A in 'N', m = 4096), else 05.
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 4096, 8, 4096, 4096, 4096, 4096),
-                  "kernel 06_skinny, the built-in choice for TF32 (min(m, n) <= 8 and the big operand MN-major"));
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
-  // TF32 with 9 to 64 rows or columns and the big operand MN-major: kernel 03 on its 128 x 64
-  // tile, in full fp32 (05 would pack the big operand first); K-major: 05; 65 columns: 05.
-  std::string q = plan(TESSERA_TF32, 'N', 'N', 4096, 16, 4096, 4096, 4096, 4096);
-  EXPECT_TRUE(has(q, "kernel 03_simt_pipelined, the built-in choice for TF32 (min(m, n) <= 64 and the big "
-                     "operand MN-major")) << q;
-  EXPECT_TRUE(has(q, "x 64")) << q;
-  EXPECT_TRUE(has(q, "TF32 is computed in full fp32")) << q;
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 4096, 64, 4096, 4096, 4096, 4096), "kernel 03_simt_pipelined"));
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 4096, 65, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 16, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
-  q = plan(TESSERA_TF32, 'T', 'T', 16, 4096, 4096, 4096, 4096, 4096);  // B^T (4096 x 4096) MN-major
-  EXPECT_TRUE(has(q, "kernel 03_simt_pipelined, the built-in choice for TF32")) << q;
+  // TF32: 05's narrow tile, whatever the majors: the big operand in A's role, through registers
+  // where it is MN-major (here m = 4096, A in 'N'; mirrored, B^T in 'T' on the transposed problem).
+  for (int64_t n : {1, 8, 16, 64, 65}) {
+    const std::string q = plan(TESSERA_TF32, 'N', 'N', 4096, n, 4096, 4096, 4096, 4096);
+    EXPECT_TRUE(has(q, "kernel 05_wgmma_tma, the built-in choice for TF32")) << q;
+    EXPECT_TRUE(has(q, "A read by TMA where it lies (MN-major: to wgmma through registers")) << q;
+  }
+  std::string q = plan(TESSERA_TF32, 'T', 'T', 16, 4096, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(q, "kernel 05_wgmma_tma, the built-in choice for TF32")) << q;
   EXPECT_TRUE(has(q, "transposed problem")) << q;
+  EXPECT_TRUE(has(q, "B read by TMA where it lies (MN-major: to wgmma through registers")) << q;
+  EXPECT_FALSE(has(q, "packed")) << q;
   EXPECT_FALSE(has(plan(TESSERA_F32, 'N', 'N', 4096, 16, 4096, 4096, 4096, 4096), "TF32"));
-  // A skinny TF32 problem 05 must pack stays on 05 (04's tiles would leave most SMs idle).
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 16, 1024, 1024, 16, 1024, 16), "kernel 05_wgmma_tma"));
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024), "kernel 04_mma_sync"));
+  // A skinny TF32 problem 05 must pack (B MN-major in B's role) stays on 05 (04's tiles would
+  // leave most SMs idle).
+  q = plan(TESSERA_TF32, 'N', 'T', 1024, 16, 1024, 1024, 16, 1024);
+  EXPECT_TRUE(has(q, "kernel 05_wgmma_tma")) << q;
+  EXPECT_TRUE(has(q, "B packed K-major")) << q;
   EXPECT_TRUE(has(p, "B (4096 x 4096) is the big operand, read once along K by 16-byte vector loads")) << p;
   EXPECT_TRUE(has(p, "A's 16 rows staged in shared memory 16 at a time")) << p;
   EXPECT_TRUE(has(p, "K split over 4 CTAs per tile (1024 values each)")) << p;
@@ -286,16 +289,16 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // An unaligned leading dimension: element loads.
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
-  // The thresholds: min(m, n) = t takes 06, t + 1 does not (TF32: where the big operand is
-  // MN-major, op(A) = A here, op(B) = B^T); F16/BF16 never.
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, {TESSERA_TF32, 8}}) {
+  // The thresholds: min(m, n) = t takes 06, t + 1 does not (F32); TF32, F16 and BF16 never.
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}}) {
     EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
     EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
   }
-  for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16}) {
+  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16}) {
+    EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'T', 'N', 4096, 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "06_skinny")) << dt;
   }
@@ -332,9 +335,9 @@ TEST(GemmAbi, WorkspaceSizeAndChecks) {
   // rounded up to 8 elements: 100 rows x 104 x 2 bytes = 20,800, in 256-byte pieces: 20,992.
   const void* odd = reinterpret_cast<const void*>(0x1002);
   EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, odd, 100, kB, 104), 20992u);
-  // tf32 on 05 packs MN-major operands, both here: 2 x 4096 x 4096 x 4 bytes.
+  // tf32 on 05 packs an MN-major B (A goes through registers): 4096 x 4096 x 4 bytes.
   EXPECT_EQ(tessera_gemm_workspace_size("05", TESSERA_TF32, 'N', 'T', 4096, 4096, 4096, kA, 4096, kB, 4096),
-            2u * 4096 * 4096 * 4);
+            4096u * 4096 * 4);
   // Bad arguments: 0.
   EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, odd, 99, kB, 104), 0u);
   // A workspace too small or misaligned is refused before any CUDA call.
