@@ -89,7 +89,7 @@ constexpr KernelEntry kKernels[] = {
     {"06_skinny", "06", launch_06_f32, launch_06_tf32, launch_06_f16, launch_06_bf16},
 };
 // The built-in choice per dtype: the fastest kernel of the ladder that runs it (F32: 03;
-// TF32/F16/BF16: 05, except small problems whose operands 05 must pack first -- see
+// TF32/F16/BF16: 05, except small F16/BF16 problems whose operands 05 must pack first -- see
 // `prefer_04`). The library is built for sm_90a only (Hopper), the one architecture it runs on.
 constexpr int kDefaultF32 = 2, kSimtPipelined = 2, kDefaultTensorCore = 4, kMmaSync = 3, kHopper = 4, kSkinny = 5;
 constexpr int64_t kTmaMaxExtent = 0x7fffffff;  // TMA box coordinates are int32
@@ -129,12 +129,15 @@ Packs05 packs_05(GemmArgs const& p, int64_t bytes, HopperTile const& tile) {
 }
 
 // Kernel 05 packs an operand it cannot read where it lies into a scratch buffer first (allocation
-// and a transposing copy). Measured (H200, tf32 NN before A went through registers, 05 vs 04):
-// 1024^3 0.074 vs 0.062 ms, 1536^3 0.104 vs 0.144 ms, 2048^3 0.106 vs 0.186 ms: below ~1280^3,
-// 04 wins such calls -- but not skinny ones, where 04's 128 x 128 tiles leave most SMs idle (H100,
-// tf32 NN 16 x 4096 x 4096: 04 0.20x cuBLAS, 05 with its packing and split-K 0.66x).
+// and a transposing copy). For F16/BF16 below ~1280^3 kernel 04 wins such calls (H200, tf32 NN
+// when 05 packed A, 05 vs 04: 1024^3 0.074 vs 0.062 ms, 1536^3 0.104 vs 0.144 ms, 2048^3 0.106
+// vs 0.186 ms) -- but not skinny ones, where 04's 128 x 128 tiles leave most SMs idle (H100, tf32
+// NN 16 x 4096 x 4096: 04 0.20x cuBLAS, 05 with its packing and split-K 0.66x). Not for TF32:
+// 04's tf32 reaches ~100 TFLOP/s, and 05 with its packing wins even small calls (H100, ratio to
+// cuBLAS, 05 vs 04: 777 x 1333 x 999 NN 0.91 vs 0.59, TN 0.93 vs 0.61, both operands packed).
 bool prefer_04(GemmArgs const& p, tessera_dtype dtype, HopperTile const& tile) {
-  const Packs05 packs = packs_05(p, dtype == TESSERA_TF32 ? 4 : 2, tile);
+  if (dtype == TESSERA_TF32) return false;
+  const Packs05 packs = packs_05(p, 2, tile);
   const bool skinny = tessera::max64(p.m, p.n) >= 8 * tessera::min64(p.m, p.n);
   return (packs.a || packs.b) && !skinny && double(p.m) * double(p.n) * double(p.k) < 1280.0 * 1280.0 * 1280.0;
 }

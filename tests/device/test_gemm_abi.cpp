@@ -228,6 +228,10 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   p = plan(TESSERA_BF16, 'N', 'N', 100, 100, 100, 100, 104, 100, odd);
   EXPECT_TRUE(has(p, "kernel 04_mma_sync, the built-in choice for BF16 (not 05: an operand must be packed first")) << p;
   EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (pointer or leading dimension not 16-byte aligned)")) << p;
+  // TF32 packs on 05 rather than take 04 (whose tf32 is ~4x slower).
+  p = plan(TESSERA_TF32, 'N', 'N', 100, 100, 100, 100, 104, 100, odd);
+  EXPECT_TRUE(has(p, "kernel 05_wgmma_tma, the built-in choice for TF32;")) << p;
+  EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (MN-major: pointer or leading dimension not 16-byte aligned)")) << p;
   // By name; fp32; quick returns.
   EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 64, 64, 64, 64, 64, 64, kA, 0.0f, "04"), "kernel 04_mma_sync, requested by name"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 64, 64, 64, 64), "kernel 03_simt_pipelined, the built-in choice for F32"));
