@@ -137,9 +137,9 @@ struct WgmmaTmaCfg {
   // C: two m64nN atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = kAcc values.
   // With A in registers, the atom is m64nNk8's RS and M is permuted: atom row r (bits: 0-2 the
   // lane's t1, 3 the value's +8, 4-5 the warp, 6 the consumer) computes A's and C's row
-  // kPermM(r), which moves bit 2 to 16 and bit 3 to 4. A warp's fragment loads from the MN-major
-  // tile, rows t1 and columns t0 of a k-step, then take rows {0-3, 16-19} (+ 4 for the +8
-  // values): two 16-byte chunks that the 128-byte swizzle sends, over the 4 columns, to 8
+  // kPermM(r), which moves bit 2 to 16, bit 3 to 4 and bit 4 to 8. Warp 0's fragment loads from
+  // the MN-major tile, rows t1 and columns t0 of a k-step, then take rows {0-3, 16-19} (+ 4 for
+  // the +8 values; + 8 for warp 1): two 16-byte chunks that the 128-byte swizzle sends, over the 4 columns, to 8
   // distinct chunks of a row: 32 banks (without it, rows 0-7: two chunks that the swizzle
   // sends to the same 4, a 2-way conflict). Checked by a_loads_conflict_free().
   static constexpr Layout kPermM = parse_layout("(4,2,2,2,2,2):(1,16,4,8,32,64)");
