@@ -122,9 +122,8 @@ struct Packs05 {
 };
 Packs05 packs_05(GemmArgs const& p, int64_t bytes, HopperTile const& tile) {
   const GemmArgs q = tile.swapped ? transposed(p).p : p;
-  const bool first = !hopper_reads_directly(q.a, q.a_sm, q.a_sk, bytes) &&
-                     !hopper_reads_through_registers(q.a, q.a_sm, q.a_sk, bytes);
-  const bool second = !hopper_reads_directly(q.b, q.b_sn, q.b_sk, bytes);
+  const bool first = !hopper_reads(q.a, q.a_sm, q.a_sk, bytes, true);
+  const bool second = !hopper_reads(q.b, q.b_sn, q.b_sk, bytes, false);
   return tile.swapped ? Packs05{second, first} : Packs05{first, second};
 }
 
@@ -304,8 +303,8 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   p.c = static_cast<float*>(const_cast<void*>(C)), p.ldc = ldc;
   // Kernel 05's tile (common.cuh): 128 x 256, or 128 x 128 / 64 for skinny problems, on the
   // transposed problem where m < n.
-  const HopperTile tile = dtype == TESSERA_F32 ? HopperTile{Hopper05::kWideN, false}
-                                               : hopper_tile(m, n, clusters_05(dtype, Hopper05::kWideN));
+  const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, clusters_05(dtype, Hopper05::kWideN))
+                                           : HopperTile{Hopper05::kWideN, false};
   if (!kernel && dtype != TESSERA_F32 && is_hopper(entry) && prefer_04(p, dtype, tile)) {
     entry = &kKernels[kMmaSync];
     because([] { return " (not 05: an operand must be packed first and the problem is below 1280^3, not skinny)"; });

@@ -163,6 +163,8 @@ struct WgmmaTmaCfg {
   };
   // Every warp's load of a fragment register hits 32 distinct banks (4-byte words of the
   // swizzled tile; the partition's offsets are the tile layout's, before the swizzle).
+  // NOTE: analysis.hpp's analyze(MmaAccess{..}) says the same (0 conflicts; 2-way without
+  // kPermM) but exceeds nvcc's constexpr evaluation budget here: it partitions per thread.
   static constexpr bool a_loads_conflict_free() {
     const ThreadPartition p = kMma.partitioner(Operand::kA, ARegs::kTile.layout);
     for (int64_t w = 0; w < kMma.threads() / 32; ++w)
@@ -506,8 +508,7 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
   // along K picks K-major.
   const bool k_major = s_k == 1;
   const int64_t ld = k_major ? s_r : s_k;
-  if (hopper_reads_directly(ptr, s_r, s_k, bytes) || (through_registers && hopper_reads_through_registers(ptr, s_r, s_k, bytes)))
-    return {ptr, ld, k_major};
+  if (hopper_reads(ptr, s_r, s_k, bytes, through_registers)) return {ptr, ld, k_major};
   // (packed fp32 is rounded to tf32, as 04 does in registers)
   using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
   int64_t ld_packed = 0;

@@ -143,6 +143,11 @@ inline bool hopper_reads_directly(const void* ptr, int64_t s_mn, int64_t s_k, in
 inline bool hopper_reads_through_registers(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes) {
   return bytes == 4 && s_k != 1 && tma_addressable(reinterpret_cast<uintptr_t>(ptr), s_k * bytes);
 }
+// Whether kernel 05 reads an operand where it lies, in A's role (`as_a`: through registers if it
+// must) or in B's; otherwise it packs it first.
+inline bool hopper_reads(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes, bool as_a) {
+  return hopper_reads_directly(ptr, s_mn, s_k, bytes) || (as_a && hopper_reads_through_registers(ptr, s_mn, s_k, bytes));
+}
 
 // Kernel 05's tiles, shared with the plan (gemm_abi.cu): C tiles of kBM x bn in clusters of
 // kCluster CTAs along M, each with kConsumers consumer warpgroups of 128 threads x bn / 2
