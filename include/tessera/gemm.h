@@ -56,8 +56,9 @@ TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb,
 /* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). The kernels:
    01_simt_global, 02_simt_cp_async, 03_simt_pipelined (F32); 04_mma_sync, 05_wgmma_tma (TF32,
    F16, BF16); 06_skinny (all four: bandwidth-bound, where the built-in
-   choice takes it for min(m, n) <= 8 in F32; correct for any problem by name; TF32 computed in
-   full fp32). Aliases "01".."06". */
+   choice takes it for min(m, n) <= 8 in F32 and for one column in TF32 where the big operand is
+   contiguous along K; correct for any problem by name; TF32 computed in full fp32). Aliases
+   "01".."06". */
 TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa, char transb,
                        int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                        const void* B, int64_t ldb, float beta, void* C, int64_t ldc, void* stream);
@@ -68,7 +69,7 @@ TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype,
    ragged: a few tiles of long K, or a partial last wave; ~17 MB on a 132-SM GPU, the plan says
    when), (c) on kernel 06 (skinny problems), the fp32 partial sums of K split across CTAs
    when the big operand's rows alone give too few CTAs (the plan says when), and (d) on kernel 03
-   (F32), the fp32 partial sums of K split across CTAs when its 128 x 128 tiles are fewer than the
+   (F32), the fp32 partial sums of K split across CTAs when its tiles are fewer than the
    CTAs the GPU runs at once (splits x m x n x 4 bytes, at most ~17 MB on a 132-SM GPU; the plan
    says when). tessera_gemm and
    tessera_gemm_named take it from the library's stream-ordered memory pool
@@ -92,9 +93,10 @@ TESSERA_GEMM_API int tessera_gemm_ex(const char* kernel, tessera_dtype dtype, ch
    buffer first, and why) and how C is written -- or, for bad arguments, the status message, and
    returns the status the call would return. Setting TESSERA_GEMM_LOG=1 in the environment prints
    the same line on standard error at every call; TESSERA_GEMM_SCHEDULE=tiles makes kernels 05 and 03 take
-   whole tiles always (no split-K, no stream-K), and TESSERA_GEMM_TILE=256, 128 or 64 forces the
-   width of its C tile (by default 64 or 128 for skinny problems, 256 otherwise; the plan names
-   it), to measure what those choices give a shape. */
+   whole tiles always (no split-K, no stream-K), and TESSERA_GEMM_TILE=256, 128, 64 or 32 forces
+   the width of their C tile where they have it (05: 64 or 128 for skinny problems, 256 otherwise;
+   03: 32 or 64 for skinny problems, 128 otherwise; the plan names it), to measure what those
+   choices give a shape. */
 TESSERA_GEMM_API int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, char transa, char transb,
                       int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                       const void* B, int64_t ldb, float beta, const void* C, int64_t ldc,

@@ -1,8 +1,9 @@
 // kernels/gemm/03_simt_pipelined.cuh -- ladder step 03: fast fp32 SIMT GEMM for Hopper.
 //
 // One C tile width per translation unit: 03_simt_pipelined.cu (128 x 128, and the entry point
-// launch_03, which picks the tile per problem: simt_tile, common.cuh) and
-// 03_simt_pipelined_n64.cu (128 x 64, for problems with at most 64 rows or columns).
+// launch_03, which picks the tile per problem: simt_tile, common.cuh), 03_simt_pipelined_n64.cu
+// (128 x 64, for problems with 33-64 rows or columns) and 03_simt_pipelined_n32.cu (128 x 32, at
+// most 32).
 //
 // What it adds to 02 (each a layout decision, made once in the config below):
 //   - a kStages-deep cp.async pipeline: tile kt+kStages-1 is in flight while tile kt is used;
@@ -41,16 +42,23 @@ namespace {
 // transposes into the MN-major shared tile).
 enum class CopyKind { kScalarK, kVectorMN };
 
-// The warp-tiled TiledMMA: a warp's 32 threads on a 4x8 grid of FMA atoms, 8 warps, every
-// thread with runs of 4 consecutive rows (columns) by the permutation (16,4):(4,1).
-TESSERA_HD constexpr TiledMMA simt_mma() {
+// The warp-tiled TiledMMA of a C tile kBN columns wide: a warp's 32 threads on a 4x8 grid of FMA
+// atoms, 8 warps, every thread with runs of 4 consecutive rows (columns). The 128 and 64 wide
+// tiles: warps 4x2, permutation (16,4):(4,1) on both modes (a 64 x 64 tile, each thread 8 x 8 or
+// 8 x 4 accumulators). The 32 wide tile: the 8 warps stacked along M, permutations (32,4):(4,1)
+// and (8,4):(4,1) (the 128 x 32 tile itself, each thread 4 x 4 accumulators).
+TESSERA_HD constexpr TiledMMA simt_mma(int64_t bn) {
+  if (bn == Simt03::kThinBN)
+    return make_tiled_mma(atom::universal_fma(), parse_layout("((4,8),8,1):((1,32),4,0)"),
+                          make_tile(parse_layout("(32,4):(4,1)"), parse_layout("(8,4):(4,1)"), _));
   return make_tiled_mma(atom::universal_fma(), parse_layout("((4,4),(8,2),1):((1,32),(4,128),0)"),
                         make_tile(parse_layout("(16,4):(4,1)"), parse_layout("(16,4):(4,1)"), _));
 }
 
 // One operand (A or B): its padded MN-major shared stages, the copy global -> shared and the
-// 128-bit copy shared -> registers. Tiles are (rows, BK) in (MN, K).
-template <Operand kOp, CopyKind kKind, int64_t kRows, int64_t BK, int Stages>
+// 128-bit copy shared -> registers. Tiles are (rows, BK) in (MN, K); kTileN is the C tile's width
+// (which TiledMMA).
+template <Operand kOp, CopyKind kKind, int64_t kRows, int64_t BK, int Stages, int64_t kTileN>
 struct OperandCfg {
   static constexpr int kThreads = 256;
   static constexpr int64_t kBK = BK, kPad = 4;  // floats added to each k-row of a stage
@@ -60,7 +68,7 @@ struct OperandCfg {
     if constexpr (kKind == CopyKind::kVectorMN) return make_stride(unit, s_k);
     else return make_stride(s_mn, s_k);
   }
-  static constexpr TiledMMA kMma = simt_mma();
+  static constexpr TiledMMA kMma = simt_mma(kTileN);
 
   // Shared stages (rows, BK, PIPE): MN-major, k-rows padded, each stage padded once more.
   static constexpr Layout kStage = Layout(make_tuple(kRows, kBK), make_tuple(1, kRows + kPad));
@@ -68,7 +76,8 @@ struct OperandCfg {
   static constexpr Layout kSmem = make_layout(kStage[0], kStage[1], Layout(Stages, kStageElems));
 
   // global -> shared, 256 threads. Vectors: (R,256/R):(1,R) x (4,1), R = kRows/4 (128 rows:
-  // (32,8):(1,32), a warp reads 512 contiguous bytes of one k-row; 64 rows: (16,16):(1,16)). Scalars: (256/W, W):(W,1), W = min(BK, 16): a warp reads 32/W rows of
+  // (32,8):(1,32), a warp reads 512 contiguous bytes of one k-row; 64 rows: (16,16):(1,16); 32 rows:
+  // (8,32):(1,8)). Scalars: (256/W, W):(W,1), W = min(BK, 16): a warp reads 32/W rows of
   // W contiguous floats and stores them transposed to words k*(rows+4) + r of the padded tile,
   // banks (4k + r) % 32.
   static constexpr int64_t kW = kBK < 16 ? kBK : 16;
@@ -109,19 +118,20 @@ struct OperandCfg {
 };
 
 // The whole configuration: CTA tile (BM,BN,BK) (common.cuh's Simt03, which the plan reads too;
-// BN = 128 or the narrow 64), pipeline depth, CTAs per SM the registers are cut for, A and B.
-// The TiledMMA's permutation tile is 64 x 64: BN = 64 gives each thread 8 x 4 accumulators.
+// BN = 128, the narrow 64 or the thin 32), pipeline depth, CTAs per SM the registers are cut for,
+// A and B.
 template <CopyKind kCopyA, CopyKind kCopyB, int64_t kTileN = Simt03::kBN>
 struct SimtPipelinedCfg {
   static constexpr int64_t kBM = Simt03::kBM, kBN = kTileN, kBK = Simt03::kBK;
   static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
   static constexpr int kStages = 3;
   static constexpr int kThreads = 256;
-  static constexpr int kMinBlocks = 2;
+  // The thin tile's 16 accumulators leave room for a third CTA per SM (shared memory: 3 x 64 KB).
+  static constexpr int kMinBlocks = kBN == Simt03::kThinBN ? 3 : 2;
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
-  static constexpr TiledMMA kMma = simt_mma();
-  using A = OperandCfg<Operand::kA, kCopyA, kBM, kBK, kStages>;
-  using B = OperandCfg<Operand::kB, kCopyB, kBN, kBK, kStages>;
+  static constexpr TiledMMA kMma = simt_mma(kBN);
+  using A = OperandCfg<Operand::kA, kCopyA, kBM, kBK, kStages, kBN>;
+  using B = OperandCfg<Operand::kB, kCopyB, kBN, kBK, kStages, kBN>;
   static constexpr int64_t kSmemBytes = (A::kSmemElems + B::kSmemElems) * 4;
 
   __device__ static constexpr void check() {
@@ -371,6 +381,20 @@ cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
 // 16-byte aligned; anything else takes the 4-byte, k-ordered copy.
 bool vector_ok(const void* ptr, int64_t s_mn, int64_t s_k) {
   return s_mn == 1 && s_k % 4 == 0 && reinterpret_cast<uintptr_t>(ptr) % 16 == 0;
+}
+
+// The narrow and thin tiles (03_simt_pipelined_n64.cu, _n32.cu): the orientation is fixed by the
+// shape (the small dimension along the tile's N), so every pair of operand copies has its own
+// kernel (four per width), where the 128 x 128 tile transposes BLAS TT onto NN's.
+template <int64_t kBN>
+cudaError_t launch_narrow(GemmArgsC const& args, cudaStream_t stream) {
+  GemmArgs const& p = args.p;
+  const bool a_vec = vector_ok(p.a, p.a_sm, p.a_sk), b_vec = vector_ok(p.b, p.b_sn, p.b_sk);
+  using K = CopyKind;
+  if (a_vec) return b_vec ? launch<K::kVectorMN, K::kVectorMN, kBN>(args, stream)
+                          : launch<K::kVectorMN, K::kScalarK, kBN>(args, stream);
+  return b_vec ? launch<K::kScalarK, K::kVectorMN, kBN>(args, stream)
+               : launch<K::kScalarK, K::kScalarK, kBN>(args, stream);
 }
 
 }  // namespace

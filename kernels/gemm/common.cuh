@@ -172,7 +172,7 @@ struct HopperTile {
 //   of 64 columns) 0.87 / 0.95 / 0.69.
 // TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width (to measure them on a shape).
 // The tile width TESSERA_GEMM_TILE asks for, read once (0 when unset); each kernel takes the widths
-// it has (05: 256, 128, 64; 03: 128, 64).
+// it has (05: 256, 128, 64; 03: 128, 64, 32).
 inline int64_t forced_tile_width() {
   static const int64_t w = [] {
     const char* v = std::getenv("TESSERA_GEMM_TILE");
@@ -308,23 +308,27 @@ cudaError_t launch_add_splits(typename Out::T* out, int64_t c_sr, int64_t c_sc, 
 cudaError_t add_splits_f32(float* out, int64_t c_sr, int64_t c_sc, const float* partial, int64_t splits,
                            int64_t rows, int64_t cols, float alpha, float beta, cudaStream_t stream);
 
-// Kernel 03's CTA tile (BM, BN, BK), which the plan reads too, and its narrow width.
+// Kernel 03's CTA tile (BM, BN, BK), which the plan reads too, and its narrow and thin widths.
 struct Simt03 {
-  static constexpr int64_t kBM = 128, kBN = 128, kBK = 32, kNarrowBN = 64;
+  static constexpr int64_t kBM = 128, kBN = 128, kBK = 32, kNarrowBN = 64, kThinBN = 32;
 };
 struct SimtTile {
-  int64_t bn;    // the tile's columns: 128 or 64
-  bool swapped;  // the kernel computes C^T = B A^T (m < n, the narrow tile)
+  int64_t bn;    // the tile's columns: 128, 64 or 32
+  bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow or thin tile)
 };
-// Kernel 03's tile of an m x n problem: where min(m, n) <= 64, the 128 x 64 tile with the small
-// dimension along its N (the problem transposed where m is the small one): the 128 x 128 tile
-// would compute 2-128x the products needed. TESSERA_GEMM_TILE=128 or 64 in the environment forces
-// the width (to measure both on a shape).
+// Kernel 03's tile of an m x n problem: where min(m, n) <= 64, a tile of 64 columns (<= 32: 32)
+// with the small dimension along its N, the problem transposed where m is the small one; the
+// 128 x 128 tile would compute 2-128x the products needed. TESSERA_GEMM_TILE=128, 64 or 32 in the
+// environment forces the width (to measure them on a shape).
 inline SimtTile simt_tile(int64_t m, int64_t n) {
   const int64_t w = forced_tile_width();
-  const int64_t forced = w == 128 || w == 64 ? w : 0;
-  const int64_t bn = forced ? forced : min64(m, n) <= Simt03::kNarrowBN ? Simt03::kNarrowBN : Simt03::kBN;
-  return {bn, bn == Simt03::kNarrowBN && m < n};
+  const int64_t forced = w == 128 || w == 64 || w == 32 ? w : 0;
+  const int64_t small = min64(m, n);
+  const int64_t bn = forced                       ? forced
+                     : small <= Simt03::kThinBN   ? Simt03::kThinBN
+                     : small <= Simt03::kNarrowBN ? Simt03::kNarrowBN
+                                                  : Simt03::kBN;
+  return {bn, bn < Simt03::kBN && m < n};
 }
 
 // Kernel 03's split of K (make_simt_split, stream_k.hpp) for the GPU's `resident` CTA slots;

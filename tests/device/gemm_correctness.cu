@@ -64,6 +64,8 @@ int main(int argc, char** argv) {
     sizes.push_back({4095, 4097, 511});
     sizes.push_back({4095, 129, 4095});
     sizes.push_back({513, 1025, 2049});
+    sizes.push_back({4093, 31, 1023});  // 03's thin tile (128 x 32), split-K
+    sizes.push_back({17, 3001, 515});   // the same on the transposed problem
   }
   // Kernel names from the library itself: those that run fp32 (tensor-core kernels are
   // checked by gemm_tensorcore).

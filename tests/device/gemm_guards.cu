@@ -18,7 +18,8 @@
 // The sweep: m and n in 1..17 with ldc in {m, m+1, m+3, m+8}, beta 0 and 0.75, all four op(A),
 // op(B), k cycling through {1, 7, 40, 64, 65}; then larger and skinny shapes (5 x 1 x 40 with
 // ldc 8, 5 x 1656 x 45, 300 x 1, 1 x 300, 129 x 257, ...) and long-K ones that kernel 05 runs
-// with stream-K and 03 with split-K (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000).
+// with stream-K and 03 with split-K (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000, and
+// 24 x 300 x 3000 on 03's thin tile).
 // Exit status 0 when all passed.
 //
 //   gemm_guards [--quick]     --quick: m, n in 1..9 only
@@ -294,7 +295,8 @@ int main(int argc, char** argv) {
   // 03's split-K (partial sums in the workspace, a second kernel adding them): rows not a multiple
   // of 4 (element stores of the partial sums) and 64 (16-byte stores); TT runs the transposed
   // problem. Fewer variants: the host reference of these is the sweep's largest cost.
-  for (Shape s : {Shape{130, 300, 8200, 5}, Shape{70, 520, 4100, 8}, Shape{64, 300, 3000, 8}})
+  for (Shape s : {Shape{130, 300, 8200, 5}, Shape{70, 520, 4100, 8}, Shape{64, 300, 3000, 8},
+                  Shape{24, 300, 3000, 8}})
     for (int variant = 0; variant < 4; ++variant) {
       const char ta = variant % 2 ? 'T' : 'N', tb = variant >= 2 ? 'T' : 'N';
       const int64_t lda = (ta == 'N' ? s.m : s.k) + 8, ldb = (tb == 'N' ? s.k : s.n) + 8;

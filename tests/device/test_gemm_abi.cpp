@@ -168,8 +168,8 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   }
 }
 
-// Kernel 03's tile: 128 x 128, or 128 x 64 with the small dimension along N where m or n is at
-// most 64, the problem transposed where m is the small one (simt_tile, common.cuh); it splits K
+// Kernel 03's tile: 128 x 128, or 128 x 64 (128 x 32) with the small dimension along N where m or
+// n is at most 64 (32), the problem transposed where m is the small one (simt_tile, common.cuh); it splits K
 // when its tiles are fewer than the CTAs the GPU runs at once (SimtSplit, stream_k.hpp): fp32
 // partial sums in the workspace, added by a second kernel.
 TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
@@ -179,6 +179,11 @@ TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 4096, 4096, 64, 4096, 64),
                   "32 tiles of 128 x 64 on the transposed problem C^T = op(B)^T op(A)^T"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 65, 4096, 4096, 4096, 4096), "32 tiles of 128 x 128"));
+  // At most 32 (9-32: up to 8 take kernel 06), the thin tile 128 x 32.
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 32, 4096, 4096, 4096, 4096), "32 tiles of 128 x 32"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 33, 4096, 4096, 4096, 4096), "32 tiles of 128 x 64"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'T', 'N', 9, 4096, 4096, 4096, 4096, 9),
+                  "32 tiles of 128 x 32 on the transposed problem C^T = op(B)^T op(A)^T"));
   if (has(p, "decided at launch (no GPU found)")) {
     std::printf("no GPU: the split-K part of 03's plan is not checked here (scripts/gpu.sh runs it)\n");
     EXPECT_TRUE(has(p, "32 tiles of 128 x 64;")) << p;
@@ -239,8 +244,8 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 8 (F32), never for TF32,
-// F16 or BF16; which operand it streams and how, its split of K and the workspace of the partial
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 8 (F32), for one column
+// (TF32) where the big operand is contiguous along K, never for F16 or BF16; which operand it streams and how, its split of K and the workspace of the partial
 // sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
   // 16 x 4096 x 4096 f16 NN (by name: the built-in choice is 05 there): B (n x k,
@@ -255,6 +260,7 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny"));
   // TF32: 05's narrow tile, whatever the majors: the big operand in A's role, through registers
   // where it is MN-major (here m = 4096, A in 'N'; mirrored, B^T in 'T' on the transposed problem).
+  // Only a single column whose big operand is contiguous along K takes 06 (dot products).
   for (int64_t n : {1, 8, 16, 64, 65}) {
     const std::string q = plan(TESSERA_TF32, 'N', 'N', 4096, n, 4096, 4096, 4096, 4096);
     EXPECT_TRUE(has(q, "kernel 05_wgmma_tma, the built-in choice for TF32")) << q;
@@ -293,7 +299,7 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // An unaligned leading dimension: element loads.
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
-  // The thresholds: min(m, n) = t takes 06, t + 1 does not (F32); TF32, F16 and BF16 never.
+  // The thresholds: min(m, n) = t takes 06, t + 1 does not (F32); F16 and BF16 never.
   for (auto [dt, t] : {std::pair{TESSERA_F32, 8}}) {
     EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
@@ -301,8 +307,17 @@ TEST(GemmAbi, PlanSkinnyProblems) {
     EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
     EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
   }
-  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16}) {
+  // TF32: one column, the big operand contiguous along K (A in 'T' with n = 1, B in 'N' with
+  // m = 1); MN-major (A in 'N', B in 'T') or two columns: 05.
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 1, 4096, 4096, 4096, 4096),
+                  "kernel 06_skinny, the built-in choice for TF32 (min(m, n) <= 1 with the big operand contiguous along K"));
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 1, 4096, 4096, 1, 4096, 1), "kernel 06_skinny"));
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 1, 4096, 4096, 4096, 4096, 1), "kernel 06_skinny"));
+  EXPECT_FALSE(has(plan(TESSERA_TF32, 'N', 'T', 1, 4096, 4096, 1, 4096, 1), "06_skinny"));
+  EXPECT_FALSE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 2, 4096, 4096, 4096, 4096), "06_skinny"));
+  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
+  for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16}) {
     EXPECT_FALSE(has(plan(dt, 'T', 'N', 4096, 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "06_skinny")) << dt;
   }
