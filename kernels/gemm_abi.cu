@@ -67,7 +67,8 @@ Tile05 const& tile_05(tessera_dtype dtype, int64_t tile_n) {
 int clusters_05(tessera_dtype dtype, int64_t tile_n) { return tile_05(dtype, tile_n).clusters(); }
 template <tessera_dtype kDtype>
 cudaError_t launch_05(GemmArgs const& g, cudaStream_t stream) {
-  const HopperTile tile = hopper_tile(g.m, g.n, clusters_05(kDtype, Hopper05::kWideN));
+  const int64_t bytes = kDtype == TESSERA_TF32 ? 4 : 2;
+  const HopperTile tile = hopper_tile(g.m, g.n, hopper_k_tiles(g.k, bytes), clusters_05(kDtype, Hopper05::kWideN));
   return tile_05(kDtype, tile.bn).launch(tile.swapped ? transposed(g) : as_given(g), stream);
 }
 
@@ -308,9 +309,10 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   p.b = static_cast<const float*>(B);
   p.b_sn = tb ? 1 : ldb, p.b_sk = tb ? ldb : 1;
   p.c = static_cast<float*>(const_cast<void*>(C)), p.ldc = ldc;
-  // Kernel 05's tile (common.cuh): 128 x 256, or 128 x 128 / 64 for skinny problems, on the
-  // transposed problem where m < n.
-  const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, clusters_05(dtype, Hopper05::kWideN))
+  // Kernel 05's tile (common.cuh): 128 x 256, or 128 x 128 / 64 for skinny problems and problems
+  // too small for the wide tiles to fill the GPU, on the transposed problem where m < n.
+  const int64_t bytes = dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 4 : 2;
+  const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, hopper_k_tiles(k, bytes), clusters_05(dtype, Hopper05::kWideN))
                                            : HopperTile{Hopper05::kWideN, false};
   if (!kernel && dtype != TESSERA_F32 && is_hopper(entry) && prefer_04(p, dtype, tile)) {
     entry = &kKernels[kMmaSync];
@@ -319,7 +321,6 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   plan.entry = entry;
   plan.say([&] { return std::string("kernel ") + entry->name + ", " + why; });
   // How the tensor-core kernels read A and B and write C.
-  const int64_t bytes = dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 4 : 2;
   const Packs05 packs = packs_05(p, bytes, tile);
   auto operand = [&](const char* name, const void* ptr, int64_t s_mn, int64_t s_k, bool packed) {
     const bool k_major = s_k == 1;

@@ -2,7 +2,8 @@
 // host for every cluster as the kernel walks it: every (tile, k-tile) computed exactly once, every
 // piece that is not a tile's owner is the first segment of its cluster's range and is added by
 // exactly one owner, the owners' waits form no cycle, and the schedule takes stream-K exactly
-// where whole tiles leave the last wave ragged; and kernel 03's split of K (SimtSplit).
+// where whole tiles leave the last wave ragged; kernel 03's split of K (SimtSplit); and the C tile
+// widths both kernels take per problem (kernels/gemm/tiles.hpp).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,10 +11,15 @@
 #include <vector>
 
 #include "../kernels/gemm/stream_k.hpp"
+#include "../kernels/gemm/tiles.hpp"
 
 namespace {
 
+using tessera::ladder::hopper_k_tiles;
+using tessera::ladder::hopper_tile;
+using tessera::ladder::HopperTile;
 using tessera::ladder::make_simt_split;
+using tessera::ladder::simt_tile;
 using tessera::ladder::make_stream_k;
 using tessera::ladder::Segment;
 using tessera::ladder::SimtSplit;
@@ -210,6 +216,67 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
         ++checked;
       }
   EXPECT_GT(checked, 10000);
+}
+
+// Kernel 05's tile on an H100 (66 clusters of 2 CTAs). Skinny problems: 64 columns up to 128,
+// 64 or 128 up to 256 (whether the 64-column cluster tiles fit in one wave). Problems whose wide
+// tiles, split-K included, keep at most half the clusters busy: the widest narrow tile that fills
+// more than half of them in one wave, else 64 columns if they fit. The skinny problems' narrow
+// tiles are swapped where m < n (the small side along the tile's N), the small problems' are not.
+TEST(HopperTile, Choice) {
+  constexpr int64_t kClusters = 66;
+  auto tile = [](int64_t m, int64_t n, int64_t k, int64_t bytes) {
+    const HopperTile t = hopper_tile(m, n, hopper_k_tiles(k, bytes), kClusters);
+    return std::to_string(t.bn) + (t.swapped ? " swapped" : "");
+  };
+  EXPECT_EQ(hopper_k_tiles(1024, 2), 16);
+  EXPECT_EQ(hopper_k_tiles(1024, 4), 32);
+  EXPECT_EQ(hopper_k_tiles(999, 4), 32);
+  // Skinny.
+  EXPECT_EQ(tile(8192, 16, 8192, 2), "64");
+  EXPECT_EQ(tile(16, 8192, 8192, 2), "64 swapped");
+  EXPECT_EQ(tile(4096, 256, 4096, 2), "64");    // 16 x 4 = 64 cluster tiles of 64 columns
+  EXPECT_EQ(tile(8192, 256, 8192, 2), "128");   // 32 x 4 = 128 > 66
+  // 1024^3 f16: 16 wide cluster tiles, 16 k-tiles (no split): 128 columns give 32 (not more than
+  // half), 64 columns 64 (one wave).
+  EXPECT_EQ(tile(1024, 1024, 1024, 2), "64");
+  EXPECT_EQ(tile(1000, 1000, 1000, 2), "64");
+  // tf32: 32 k-tiles, 2 splits of the 16 wide tiles: 32 clusters busy, still half.
+  EXPECT_EQ(tile(1024, 1024, 1024, 4), "64");
+  // 777 x 1333 x 999 f16: 24 wide cluster tiles; 128 columns: 4 x 11 = 44 in one wave, not
+  // transposed (m < n).
+  EXPECT_EQ(tile(777, 1333, 999, 2), "128");
+  EXPECT_EQ(tile(1024, 2048, 1024, 2), "128");  // 4 x 16 = 64
+  EXPECT_EQ(tile(2048, 1024, 1024, 2), "128");  // 8 x 8 = 64
+  // tf32: 2 splits keep 48 of 66 clusters busy: wide.
+  EXPECT_EQ(tile(777, 1333, 999, 4), "256");
+  // The wide tiles fill the GPU: 2048^3 (64 cluster tiles), 1536^3 (36), long K (4 splits).
+  EXPECT_EQ(tile(2048, 2048, 2048, 2), "256");
+  EXPECT_EQ(tile(1536, 1536, 1536, 2), "256");
+  EXPECT_EQ(tile(1024, 1024, 16384, 2), "256");
+  EXPECT_EQ(tile(4096, 4096, 4096, 2), "256");
+  // Small problems: the 64 columns where they fit in one wave (512^3: 2 x 8 = 16 cluster tiles).
+  EXPECT_EQ(tile(512, 512, 512, 2), "64");
+  // No GPU (0 clusters): wide unless skinny.
+  EXPECT_EQ(hopper_tile(1024, 1024, 16, 0).bn, 256);
+  EXPECT_EQ(hopper_tile(1024, 16, 16, 0).bn, 64);
+}
+
+// Kernel 03's tile: 128 x 128, 128 x 64 where min(m, n) <= 64, 128 x 32 where <= 32, swapped
+// where m < n.
+TEST(SimtTile, Choice) {
+  auto tile = [](int64_t m, int64_t n) {
+    const auto t = simt_tile(m, n);
+    return std::to_string(t.bn) + (t.swapped ? " swapped" : "");
+  };
+  EXPECT_EQ(tile(4096, 4096), "128");
+  EXPECT_EQ(tile(4096, 65), "128");
+  EXPECT_EQ(tile(4096, 64), "64");
+  EXPECT_EQ(tile(64, 4096), "64 swapped");
+  EXPECT_EQ(tile(4096, 33), "64");
+  EXPECT_EQ(tile(4096, 32), "32");
+  EXPECT_EQ(tile(9, 4096), "32 swapped");
+  EXPECT_EQ(tile(1, 1), "32");
 }
 
 }  // namespace

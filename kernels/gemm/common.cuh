@@ -33,6 +33,7 @@
 #include <tessera/tiled_mma.hpp>
 
 #include "stream_k.hpp"
+#include "tiles.hpp"
 
 namespace tessera::ladder {
 
@@ -149,48 +150,6 @@ inline bool hopper_reads(const void* ptr, int64_t s_mn, int64_t s_k, int64_t byt
   return hopper_reads_directly(ptr, s_mn, s_k, bytes) || (as_a && hopper_reads_through_registers(ptr, s_mn, s_k, bytes));
 }
 
-// Kernel 05's tiles, shared with the plan (gemm_abi.cu): C tiles of kBM x bn in clusters of
-// kCluster CTAs along M, each with kConsumers consumer warpgroups of 128 threads x bn / 2
-// accumulators (WgmmaTmaCfg checks it has these numbers). bn is 256, or 128 or 64 for skinny
-// problems (hopper_tile): a 128 x 256 tile over 16 columns computes 16x the products needed and
-// holds 4 stages of the big operand in flight; the 128 x 64 tile does 4x, with 8 stages.
-struct Hopper05 {
-  static constexpr int64_t kBM = 128, kCluster = 2, kConsumers = 2, kKTileBytes = 128;
-  static constexpr int64_t kWideN = 256;
-};
-struct HopperTile {
-  int64_t bn;    // the tile's columns: 256, 128 or 64
-  bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow tile)
-};
-// The tile of an m x n problem on a GPU holding `clusters` clusters at once: where min(m, n) is
-// small, a narrow tile with the small dimension along its N, the problem transposed (C^T = B A^T)
-// where m is the small one. Measured on the H100 (ratio to cuBLAS, f16 NN, tiles of 256 / 128 / 64
-// columns in one run each, bench/results/gemm_shapes.md):
-//   up to 128 columns, 64: 8192 x 16 x 8192 0.53 / 0.78 / 0.87, 4096 x 128 x 4096 0.59 / 0.72 / 0.81;
-//   256 columns, 64 while its cluster tiles fit in one wave of clusters: 4096 x 256 x 4096 (64 cluster
-//   tiles) 0.96 / 0.79 / 0.89 (TN 0.81 / 0.84 / 0.93); else 128: 8192 x 256 x 8192 (128 cluster tiles
-//   of 64 columns) 0.87 / 0.95 / 0.69.
-// TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width (to measure them on a shape).
-// The tile width TESSERA_GEMM_TILE asks for, read once (0 when unset); each kernel takes the widths
-// it has (05: 256, 128, 64; 03: 128, 64, 32).
-inline int64_t forced_tile_width() {
-  static const int64_t w = [] {
-    const char* v = std::getenv("TESSERA_GEMM_TILE");
-    return v ? int64_t(std::atoll(v)) : int64_t(0);
-  }();
-  return w;
-}
-inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t clusters) {
-  const int64_t w = forced_tile_width();
-  const int64_t forced = w == 256 || w == 128 || w == 64 ? w : 0;
-  const int64_t small = min64(m, n), big = max64(m, n);
-  int64_t bn = Hopper05::kWideN;
-  if (forced) bn = forced;
-  else if (small <= 128) bn = 64;
-  else if (small <= 256)
-    bn = ceil_div(ceil_div(big, Hopper05::kBM), Hopper05::kCluster) * ceil_div(small, int64_t(64)) <= clusters ? 64 : 128;
-  return {bn, bn < Hopper05::kWideN && m < n};
-}
 // Its schedule on `clusters` resident clusters (stream_k.hpp): whole cluster tiles, or stream-K
 // where whole tiles would leave the last wave ragged; never more clusters than tiles.
 // TESSERA_GEMM_SCHEDULE=tiles in the environment keeps whole tiles always (to measure what
@@ -307,29 +266,6 @@ cudaError_t launch_add_splits(typename Out::T* out, int64_t c_sr, int64_t c_sc, 
 // GEMM kernels, which tests/cuda/check_twins.py pairs with the hand-indexed twin's).
 cudaError_t add_splits_f32(float* out, int64_t c_sr, int64_t c_sc, const float* partial, int64_t splits,
                            int64_t rows, int64_t cols, float alpha, float beta, cudaStream_t stream);
-
-// Kernel 03's CTA tile (BM, BN, BK), which the plan reads too, and its narrow and thin widths.
-struct Simt03 {
-  static constexpr int64_t kBM = 128, kBN = 128, kBK = 32, kNarrowBN = 64, kThinBN = 32;
-};
-struct SimtTile {
-  int64_t bn;    // the tile's columns: 128, 64 or 32
-  bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow or thin tile)
-};
-// Kernel 03's tile of an m x n problem: where min(m, n) <= 64, a tile of 64 columns (<= 32: 32)
-// with the small dimension along its N, the problem transposed where m is the small one; the
-// 128 x 128 tile would compute 2-128x the products needed. TESSERA_GEMM_TILE=128, 64 or 32 in the
-// environment forces the width (to measure them on a shape).
-inline SimtTile simt_tile(int64_t m, int64_t n) {
-  const int64_t w = forced_tile_width();
-  const int64_t forced = w == 128 || w == 64 || w == 32 ? w : 0;
-  const int64_t small = min64(m, n);
-  const int64_t bn = forced                       ? forced
-                     : small <= Simt03::kThinBN   ? Simt03::kThinBN
-                     : small <= Simt03::kNarrowBN ? Simt03::kNarrowBN
-                                                  : Simt03::kBN;
-  return {bn, bn < Simt03::kBN && m < n};
-}
 
 // Kernel 03's split of K (make_simt_split, stream_k.hpp) for the GPU's `resident` CTA slots;
 // TESSERA_GEMM_SCHEDULE=tiles keeps K whole (as for 05).

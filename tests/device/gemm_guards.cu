@@ -17,7 +17,8 @@
 //
 // The sweep: m and n in 1..17 with ldc in {m, m+1, m+3, m+8}, beta 0 and 0.75, all four op(A),
 // op(B), k cycling through {1, 7, 40, 64, 65}; then larger and skinny shapes (5 x 1 x 40 with
-// ldc 8, 5 x 1656 x 45, 300 x 1, 1 x 300, 129 x 257, ...) and long-K ones that kernel 05 runs
+// ldc 8, 5 x 1656 x 45, 300 x 1, 1 x 300, 129 x 257, and 300 x 520 / 520 x 300, small enough for
+// kernel 05's narrow tiles without the transpose, ...) and long-K ones that kernel 05 runs
 // with stream-K and 03 with split-K (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000, and
 // 24 x 300 x 3000 on 03's thin tile).
 // Exit status 0 when all passed.
@@ -282,7 +283,8 @@ int main(int argc, char** argv) {
   for (Shape s : {Shape{5, 1, 40, 3}, Shape{5, 1656, 45, 3}, Shape{5, 1656, 45, 0}, Shape{300, 1, 40, 8},
                   Shape{1, 300, 17, 7}, Shape{129, 257, 65, 3}, Shape{129, 257, 65, 7},
                   Shape{64, 256, 64, 8}, Shape{200, 130, 129, 1}, Shape{17, 1000, 100, 8},
-                  Shape{1000, 17, 100, 8}, Shape{256, 256, 256, 8}, Shape{8, 4096, 64, 8}})
+                  Shape{1000, 17, 100, 8}, Shape{256, 256, 256, 8}, Shape{8, 4096, 64, 8},
+                  Shape{300, 520, 100, 5}, Shape{520, 300, 129, 3}})
     for (float beta : {0.0f, 0.75f})
       for (char ta : {'N', 'T'})
         for (char tb : {'N', 'T'})

@@ -1,0 +1,105 @@
+// kernels/gemm/tiles.hpp -- which C tile kernels 05 and 03 take for a problem (host only, no
+// CUDA: the launchers, the plan of gemm_abi.cu and tests/test_stream_k.cpp read the same choice).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+
+#include <tessera/config.hpp>
+
+#include "stream_k.hpp"
+
+namespace tessera::ladder {
+
+// The tile width TESSERA_GEMM_TILE asks for, read once (0 when unset); each kernel takes the widths
+// it has (05: 256, 128, 64; 03: 128, 64, 32).
+inline int64_t forced_tile_width() {
+  static const int64_t w = [] {
+    const char* v = std::getenv("TESSERA_GEMM_TILE");
+    return v ? int64_t(std::atoll(v)) : int64_t(0);
+  }();
+  return w;
+}
+
+// Kernel 05's tiles, shared with the plan (gemm_abi.cu): C tiles of kBM x bn in clusters of
+// kCluster CTAs along M, each with kConsumers consumer warpgroups of 128 threads x bn / 2
+// accumulators (WgmmaTmaCfg checks it has these numbers). bn is 256, or 128 or 64 for skinny
+// and small problems (hopper_tile): a 128 x 256 tile over 16 columns computes 16x the products needed and
+// holds 4 stages of the big operand in flight; the 128 x 64 tile does 4x, with 8 stages.
+struct Hopper05 {
+  static constexpr int64_t kBM = 128, kCluster = 2, kConsumers = 2, kKTileBytes = 128;
+  static constexpr int64_t kWideN = 256;
+};
+struct HopperTile {
+  int64_t bn;    // the tile's columns: 256, 128 or 64
+  bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow tile)
+};
+// Kernel 05's k-tiles of a K of `bytes`-byte elements (a k-tile: one 128-byte row).
+inline int64_t hopper_k_tiles(int64_t k, int64_t bytes) { return ceil_div(k * bytes, Hopper05::kKTileBytes); }
+// The tile of an m x n problem of k_tiles k-tiles on a GPU holding `clusters` clusters at once:
+// where min(m, n) is small, or the wide tiles too few for the GPU (below), a narrow tile with the
+// small dimension along its N, the problem transposed (C^T = B A^T)
+// where m is the small one. Measured on the H100 (ratio to cuBLAS, f16 NN, tiles of 256 / 128 / 64
+// columns in one run each, bench/results/gemm_shapes.md):
+//   up to 128 columns, 64: 8192 x 16 x 8192 0.53 / 0.78 / 0.87, 4096 x 128 x 4096 0.59 / 0.72 / 0.81;
+//   256 columns, 64 while its cluster tiles fit in one wave of clusters: 4096 x 256 x 4096 (64 cluster
+//   tiles) 0.96 / 0.79 / 0.89 (TN 0.81 / 0.84 / 0.93); else 128: 8192 x 256 x 8192 (128 cluster tiles
+//   of 64 columns) 0.87 / 0.95 / 0.69.
+// TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width (to measure them on a shape).
+inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters) {
+  const int64_t w = forced_tile_width();
+  const int64_t forced = w == 256 || w == 128 || w == 64 ? w : 0;
+  const int64_t small = min64(m, n), big = max64(m, n);
+  // The cluster tiles of the problem on tiles of bn columns (a narrow tile along the small side).
+  auto cluster_tiles = [&](int64_t rows, int64_t cols, int64_t bn) {
+    return ceil_div(ceil_div(rows, Hopper05::kBM), Hopper05::kCluster) * ceil_div(cols, bn);
+  };
+  int64_t bn = Hopper05::kWideN;
+  if (forced) bn = forced;
+  else if (small <= 128) bn = 64;
+  else if (small <= 256) bn = cluster_tiles(big, small, 64) <= clusters ? 64 : 128;
+  else if (clusters > 0) {
+    // Few wide tiles: where the 128 x 256 tiles, split-K included, keep at most half the clusters
+    // busy, the widest narrow tile that fills more than half of them in one wave, else the 64
+    // columns if they fit in one. Measured on the H100 (ratio to cuBLAS, 256 / 128 / 64 columns):
+    //   1024^3 f16 (16 k-tiles: no split) 0.64-0.86 / 0.87-0.92 / 1.07-1.13, tf32 (2 splits)
+    //   0.72-0.86 / 0.99-1.10 / 1.22-1.26; 1000^3 f16 0.74-0.84 / 0.94-0.98 / 0.94-0.98.
+    //   Not taken where the wide tiles fill the GPU: 1536^3 f16 (36 cluster tiles) 0.81 / 0.71-0.80,
+    //   2048^3 1.03 / 0.96 / 0.65, 1024 x 1024 x 16384 (4 splits) 0.89-0.91 / 0.98-1.00 / 0.71.
+    // The problem is not transposed here (m < n too): C^T's stores cost more than they gain.
+    const StreamK wide = make_stream_k(cluster_tiles(m, n, Hopper05::kWideN), k_tiles, clusters);
+    const int64_t busy = wide.splits > 1 ? wide.clusters : min64(wide.tiles, clusters);
+    if (2 * busy <= clusters) {
+      const int64_t t128 = cluster_tiles(m, n, 128), t64 = cluster_tiles(m, n, 64);
+      if (t128 <= clusters && 2 * t128 > clusters) bn = 128;
+      else if (t64 <= clusters) bn = 64;
+      else if (t128 <= clusters) bn = 128;
+      return {bn, false};
+    }
+  }
+  return {bn, bn < Hopper05::kWideN && m < n};
+}
+// Kernel 03's CTA tile (BM, BN, BK), which the plan reads too, and its narrow and thin widths.
+struct Simt03 {
+  static constexpr int64_t kBM = 128, kBN = 128, kBK = 32, kNarrowBN = 64, kThinBN = 32;
+};
+struct SimtTile {
+  int64_t bn;    // the tile's columns: 128, 64 or 32
+  bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow or thin tile)
+};
+// Kernel 03's tile of an m x n problem: where min(m, n) <= 64, a tile of 64 columns (<= 32: 32)
+// with the small dimension along its N, the problem transposed where m is the small one; the
+// 128 x 128 tile would compute 2-128x the products needed. TESSERA_GEMM_TILE=128, 64 or 32 in the
+// environment forces the width (to measure them on a shape).
+inline SimtTile simt_tile(int64_t m, int64_t n) {
+  const int64_t w = forced_tile_width();
+  const int64_t forced = w == 128 || w == 64 || w == 32 ? w : 0;
+  const int64_t small = min64(m, n);
+  const int64_t bn = forced                       ? forced
+                     : small <= Simt03::kThinBN   ? Simt03::kThinBN
+                     : small <= Simt03::kNarrowBN ? Simt03::kNarrowBN
+                                                  : Simt03::kBN;
+  return {bn, bn < Simt03::kBN && m < n};
+}
+
+}  // namespace tessera::ladder
