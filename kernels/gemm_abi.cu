@@ -309,6 +309,13 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   p.b = static_cast<const float*>(B);
   p.b_sn = tb ? 1 : ldb, p.b_sk = tb ? ldb : 1;
   p.c = static_cast<float*>(const_cast<void*>(C)), p.ldc = ldc;
+  // A single row contiguous along K (A with m = 1, B with n = 1; BLAS lets 'N' give it as lda = 1)
+  // never steps along MN: give it the MN stride of a packed K-major operand (K rounded up to 16
+  // elements, 16-byte aligned), so that the kernels read it K-major where it lies instead of
+  // taking it for an unaligned MN-major operand to pack (1 x 4096 x 4096 f16 NN: a 4 us pack).
+  const int64_t k_row = tessera::ceil_div(k, 16) * 16;
+  if (m == 1 && p.a_sk == 1) p.a_sm = k_row;
+  if (n == 1 && p.b_sk == 1) p.b_sn = k_row;
   // Kernel 05's tile (common.cuh): 128 x 256, or 128 x 128 / 64 for skinny problems and problems
   // too small for the wide tiles to fill the GPU, on the transposed problem where m < n.
   const int64_t bytes = dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 4 : 2;

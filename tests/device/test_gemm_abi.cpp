@@ -256,6 +256,18 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
   // F16/BF16: 05's narrow tile, from one column up, whatever the majors.
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1), "kernel 05_wgmma_tma"));
+  // A single row contiguous along K (m = 1, lda = 1 in 'N'; n = 1, ldb = 1 in 'T') is read K-major
+  // where it lies, not packed as an unaligned MN-major operand.
+  for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16}) {
+    const std::string one_a = plan(dt, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);
+    EXPECT_TRUE(has(one_a, "A read by TMA where it lies (K-major)")) << one_a;
+    EXPECT_FALSE(has(one_a, "packed")) << one_a;
+    const std::string one_b = plan(dt, 'N', 'T', 4096, 1, 4096, 4096, 1, 4096);
+    EXPECT_TRUE(has(one_b, "B read by TMA where it lies (K-major)")) << one_b;
+    EXPECT_FALSE(has(one_b, "packed")) << one_b;
+  }
+  // With lda > 1 the row is strided along K: packed.
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 3, 4096, 1, kA, 0.0f, "05"), "A packed"));
   EXPECT_TRUE(has(plan(TESSERA_BF16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny"));
   // TF32: 05's narrow tile, whatever the majors: the big operand in A's role, through registers
