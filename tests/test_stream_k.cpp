@@ -132,8 +132,11 @@ TEST(StreamK, Choice) {
   EXPECT_FALSE(make_stream_k(16, 16, 66).streams());
   // 2048 x 2048 x 4096 f16: 64 tiles of 64 k-tiles fill 64 of 66 clusters: whole tiles.
   EXPECT_FALSE(make_stream_k(64, 64, 66).streams());
-  // 1024 x 1024 x 2048: 32 k-tiles, 2 splits of 16.
-  EXPECT_EQ(make_stream_k(16, 32, 66).splits, 2);
+  // 1024 x 1024 x 2048: 32 k-tiles, too few for 2 splits of at least 32 (hopper_tile gives such
+  // a problem narrow tiles instead); 1024 x 1024 x 4096: 64 k-tiles, 2 splits of 32.
+  EXPECT_EQ(make_stream_k(16, 32, 66).splits, 1);
+  EXPECT_EQ(make_stream_k(16, 64, 66).splits, 2);
+  EXPECT_EQ(make_stream_k(16, 64, 66).clusters, 32);
   // 3072 x 3072 x 8192: 144 tiles, 2.18 waves: the partial wave's 12 tiles streamed (23-24
   // k-tiles per cluster).
   w = make_stream_k(144, 128, 66);
@@ -220,8 +223,8 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
 
 // Kernel 05's tile on an H100 (66 clusters of 2 CTAs). Skinny problems: 64 columns up to 128,
 // 64 or 128 up to 256 (whether the 64-column cluster tiles fit in one wave). Problems whose wide
-// tiles, split-K included, keep at most half the clusters busy: the widest narrow tile that fills
-// more than half of them in one wave, else 64 columns if they fit. The skinny problems' narrow
+// cluster tiles fill at most half the clusters: 128 columns where they fill more than half in one
+// wave or spare the wide tiles a split of K, else 64 columns. The skinny problems' narrow
 // tiles are swapped where m < n (the small side along the tile's N), the small problems' are not.
 TEST(HopperTile, Choice) {
   constexpr int64_t kClusters = 66;
@@ -241,19 +244,20 @@ TEST(HopperTile, Choice) {
   // half), 64 columns 64 (one wave).
   EXPECT_EQ(tile(1024, 1024, 1024, 2), "64");
   EXPECT_EQ(tile(1000, 1000, 1000, 2), "64");
-  // tf32: 32 k-tiles, 2 splits of the 16 wide tiles: 32 clusters busy, still half.
+  // tf32: 32 k-tiles, no split either.
   EXPECT_EQ(tile(1024, 1024, 1024, 4), "64");
   // 777 x 1333 x 999 f16: 24 wide cluster tiles; 128 columns: 4 x 11 = 44 in one wave, not
   // transposed (m < n).
   EXPECT_EQ(tile(777, 1333, 999, 2), "128");
   EXPECT_EQ(tile(1024, 2048, 1024, 2), "128");  // 4 x 16 = 64
   EXPECT_EQ(tile(2048, 1024, 1024, 2), "128");  // 8 x 8 = 64
-  // tf32: 2 splits keep 48 of 66 clusters busy: wide.
-  EXPECT_EQ(tile(777, 1333, 999, 4), "256");
-  // The wide tiles fill the GPU: 2048^3 (64 cluster tiles), 1536^3 (36), long K (4 splits).
+  EXPECT_EQ(tile(777, 1333, 999, 4), "128");
+  // Long K: the wide tiles would split K 4 ways, the 128 columns (32 cluster tiles) 2 ways.
+  EXPECT_EQ(tile(1024, 1024, 16384, 2), "128");
+  EXPECT_EQ(tile(1024, 1024, 4096, 4), "128");
+  // The wide tiles fill more than half the GPU: 2048^3 (64 cluster tiles), 1536^3 (36).
   EXPECT_EQ(tile(2048, 2048, 2048, 2), "256");
   EXPECT_EQ(tile(1536, 1536, 1536, 2), "256");
-  EXPECT_EQ(tile(1024, 1024, 16384, 2), "256");
   EXPECT_EQ(tile(4096, 4096, 4096, 2), "256");
   // Small problems: the 64 columns where they fit in one wave (512^3: 2 x 8 = 16 cluster tiles).
   EXPECT_EQ(tile(512, 512, 512, 2), "64");

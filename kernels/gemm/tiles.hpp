@@ -58,24 +58,24 @@ inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clu
   if (forced) bn = forced;
   else if (small <= 128) bn = 64;
   else if (small <= 256) bn = cluster_tiles(big, small, 64) <= clusters ? 64 : 128;
-  else if (clusters > 0) {
-    // Few wide tiles: where the 128 x 256 tiles, split-K included, keep at most half the clusters
-    // busy, the widest narrow tile that fills more than half of them in one wave, else the 64
-    // columns if they fit in one. Measured on the H100 (ratio to cuBLAS, 256 / 128 / 64 columns):
-    //   1024^3 f16 (16 k-tiles: no split) 0.64-0.86 / 0.87-0.92 / 1.07-1.13, tf32 (2 splits)
-    //   0.72-0.86 / 0.99-1.10 / 1.22-1.26; 1000^3 f16 0.74-0.84 / 0.94-0.98 / 0.94-0.98.
-    //   Not taken where the wide tiles fill the GPU: 1536^3 f16 (36 cluster tiles) 0.81 / 0.71-0.80,
-    //   2048^3 1.03 / 0.96 / 0.65, 1024 x 1024 x 16384 (4 splits) 0.89-0.91 / 0.98-1.00 / 0.71.
-    // The problem is not transposed here (m < n too): C^T's stores cost more than they gain.
-    const StreamK wide = make_stream_k(cluster_tiles(m, n, Hopper05::kWideN), k_tiles, clusters);
-    const int64_t busy = wide.splits > 1 ? wide.clusters : min64(wide.tiles, clusters);
-    if (2 * busy <= clusters) {
-      const int64_t t128 = cluster_tiles(m, n, 128), t64 = cluster_tiles(m, n, 64);
-      if (t128 <= clusters && 2 * t128 > clusters) bn = 128;
-      else if (t64 <= clusters) bn = 64;
-      else if (t128 <= clusters) bn = 128;
-      return {bn, false};
-    }
+  else if (const int64_t wide = cluster_tiles(m, n, Hopper05::kWideN); clusters > 0 && 2 * wide <= clusters) {
+    // Few wide tiles (at most half the clusters busy): 128 columns where their cluster tiles fill
+    // more than half the clusters in one wave, or fit in one and save the wide tiles a split of
+    // K; else 64 columns if they fit in one wave. Not transposed (m < n too): C^T's stores cost
+    // more than they gain. Measured on the H100 (ratio to cuBLAS, 256 / 128 / 64 columns):
+    //   1024^3 f16 (16 k-tiles: no split) 0.64-0.86 / 0.87-0.92 / 1.07-1.13, tf32 0.72-0.86 /
+    //   0.99-1.10 / 1.22-1.26; 1000^3 f16 0.74-0.84 / 0.94-0.98 / 0.94-0.98;
+    //   1024 x 1024 x 8192 f16 (4 splits / 2 splits) 0.75-0.78 / 0.87-1.01, 1024 x 1024 x 16384 f16
+    //   0.89-0.91 / 0.98-1.00 (64 columns, whole: 0.71), 1024 x 1024 x 4096 tf32 1.05-1.22 /
+    //   1.25-1.29; 777 x 1333 x 999 tf32 (44 cluster tiles of 128) 0.89-0.91 / 1.05-1.09.
+    //   Not taken where the wide tiles fill more than half: 1536^3 f16 (36 cluster tiles) 0.81 /
+    //   0.71-0.80, 2048^3 1.03 / 0.96 / 0.65.
+    const bool splits_k = make_stream_k(wide, k_tiles, clusters).splits > 1;
+    const int64_t t128 = cluster_tiles(m, n, 128), t64 = cluster_tiles(m, n, 64);
+    if (t128 <= clusters && (2 * t128 > clusters || splits_k)) bn = 128;
+    else if (t64 <= clusters) bn = 64;
+    else bn = 128;
+    return {bn, false};
   }
   return {bn, bn < Hopper05::kWideN && m < n};
 }

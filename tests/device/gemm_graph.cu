@@ -43,11 +43,11 @@ int main() {
   for (Problem pr : {Problem{TESSERA_F16, nullptr, 1000, 512, 300, 1}, Problem{TESSERA_BF16, "05", 777, 640, 256, 1},
                      Problem{TESSERA_TF32, "05", 512, 384, 200, 0}, Problem{TESSERA_F16, "04", 333, 200, 96, 1},
                      Problem{TESSERA_F16, nullptr, 4096, 256, 512, 0},
-                     // kernel 05 with split-K (16 tiles of long K: 4 splits; with 2 the narrow tiles
-                     // would run whole instead) and stream-K (40 tiles on the H100's
+                     // kernel 05 with split-K (32 tiles of 128 x 128, long K: 2 splits) and stream-K
+                     // (40 tiles on the H100's
                      // 66 clusters): partial sums and flags in the scratch memory, the flags zeroed
                      // by a memset captured with the launch
-                     Problem{TESSERA_F16, nullptr, 1024, 1024, 4096, 0}, Problem{TESSERA_BF16, "05", 1024, 1024, 4096, 1},
+                     Problem{TESSERA_F16, nullptr, 1024, 1024, 8192, 0}, Problem{TESSERA_BF16, "05", 1024, 1024, 8192, 1},
                      Problem{TESSERA_F16, nullptr, 2560, 2048, 2048, 1},
                      // Kernel 06 (skinny): K split across CTAs, partial sums in the workspace.
                      Problem{TESSERA_F16, "06", 4096, 16, 4096, 0}, Problem{TESSERA_F32, nullptr, 4096, 1, 4096, 0},
