@@ -316,7 +316,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   const int64_t k_row = tessera::ceil_div(k, 16) * 16;
   if (m == 1 && p.a_sk == 1) p.a_sm = k_row;
   if (n == 1 && p.b_sk == 1) p.b_sn = k_row;
-  // Kernel 05's tile (common.cuh): 128 x 256, or 128 x 128 / 64 for skinny problems and problems
+  // Kernel 05's tile (tiles.hpp): 128 x 256, or 128 x 128 / 64 for skinny problems and problems
   // too small for the wide tiles to fill the GPU, on the transposed problem where m < n.
   const int64_t bytes = dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 4 : 2;
   const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, hopper_k_tiles(k, bytes), clusters_05(dtype, Hopper05::kWideN))
@@ -404,7 +404,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       });
     }
   }
-  // Kernel 03's tile (simt_tile, common.cuh) and split of K (make_simt_split, stream_k.hpp), from
+  // Kernel 03's tile (simt_tile, tiles.hpp) and split of K (make_simt_split, stream_k.hpp), from
   // the CTAs the GPU runs at once.
   if (entry == &kKernels[kSimtPipelined]) {
     const SimtTile tile = simt_tile(m, n);

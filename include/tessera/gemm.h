@@ -94,9 +94,9 @@ TESSERA_GEMM_API int tessera_gemm_ex(const char* kernel, tessera_dtype dtype, ch
    returns the status the call would return. Setting TESSERA_GEMM_LOG=1 in the environment prints
    the same line on standard error at every call; TESSERA_GEMM_SCHEDULE=tiles makes kernels 05 and 03 take
    whole tiles always (no split-K, no stream-K), and TESSERA_GEMM_TILE=256, 128, 64 or 32 forces
-   the width of their C tile where they have it (05: 64 or 128 for skinny problems and problems too small to fill the GPU with 256, else 256;
-   03: 32 or 64 for skinny problems, 128 otherwise; the plan names it), to measure what those
-   choices give a shape. */
+   the width of their C tile where they have it (05: 64 or 128 for skinny problems and for
+   problems too small to fill the GPU with 256, else 256; 03: 32 or 64 for skinny problems, 128
+   otherwise; the plan names it), to measure what those choices give a shape. */
 TESSERA_GEMM_API int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, char transa, char transb,
                       int64_t m, int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                       const void* B, int64_t ldb, float beta, const void* C, int64_t ldc,

@@ -1,5 +1,5 @@
 // kernels/gemm/03_simt_pipelined.cu -- kernel 03 (03_simt_pipelined.cuh) on the 128 x 128 tile,
-// and its entry point launch_03, which picks the tile per problem (simt_tile, common.cuh).
+// and its entry point launch_03, which picks the tile per problem (simt_tile, tiles.hpp).
 #include "03_simt_pipelined.cuh"
 
 namespace tessera::ladder {

@@ -1,7 +1,7 @@
 // kernels/gemm/03_simt_pipelined.cuh -- ladder step 03: fast fp32 SIMT GEMM for Hopper.
 //
 // One C tile width per translation unit: 03_simt_pipelined.cu (128 x 128, and the entry point
-// launch_03, which picks the tile per problem: simt_tile, common.cuh), 03_simt_pipelined_n64.cu
+// launch_03, which picks the tile per problem: simt_tile, tiles.hpp), 03_simt_pipelined_n64.cu
 // (128 x 64, for problems with 33-64 rows or columns) and 03_simt_pipelined_n32.cu (128 x 32, at
 // most 32).
 //
@@ -117,7 +117,7 @@ struct OperandCfg {
   }
 };
 
-// The whole configuration: CTA tile (BM,BN,BK) (common.cuh's Simt03, which the plan reads too;
+// The whole configuration: CTA tile (BM,BN,BK) (tiles.hpp's Simt03, which the plan reads too;
 // BN = 128, the narrow 64 or the thin 32), pipeline depth, CTAs per SM the registers are cut for,
 // A and B.
 template <CopyKind kCopyA, CopyKind kCopyB, int64_t kTileN = Simt03::kBN>

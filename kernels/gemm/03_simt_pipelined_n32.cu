@@ -1,5 +1,5 @@
 // kernels/gemm/03_simt_pipelined_n32.cu -- kernel 03 (03_simt_pipelined.cuh) on the 128 x 32 tile,
-// for problems with 9-32 rows or columns (simt_tile, common.cuh; up to 8 take kernel 06), the
+// for problems with 9-32 rows or columns (simt_tile, tiles.hpp; up to 8 take kernel 06), the
 // small dimension along the tile's N: four kernels, one per pair of operand copies (launch_narrow).
 // The 128 x 64 tile computed up to 4x the products such problems need; they are bound by
 // reading the big operand, which this tile streams with up to three CTAs per SM.

@@ -1,5 +1,5 @@
 // kernels/gemm/03_simt_pipelined_n64.cu -- kernel 03 (03_simt_pipelined.cuh) on the 128 x 64 tile,
-// for problems with 33-64 rows or columns (simt_tile, common.cuh), the small dimension along the
+// for problems with 33-64 rows or columns (simt_tile, tiles.hpp), the small dimension along the
 // tile's N: four kernels, one per pair of operand copies (launch_narrow).
 #include "03_simt_pipelined.cuh"
 

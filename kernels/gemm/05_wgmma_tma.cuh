@@ -61,7 +61,7 @@ struct StageTile {
   static_assert(kBytes == kRows * kBK * kBits / 8, "05: the TMA boxes must cover the stage tile");
 };
 
-// kTileN: the C tile's columns, 256, 128 or 64 (hopper_tile, common.cuh, says which problems take
+// kTileN: the C tile's columns, 256, 128 or 64 (hopper_tile, tiles.hpp, says which problems take
 // which); each consumer thread holds kAcc = kTileN / 2 accumulators. kARegs: A reaches wgmma
 // through registers (tf32 with A MN-major, which wgmma cannot read from shared memory).
 template <Elem E, int64_t kTileN, bool kARegs_ = false>

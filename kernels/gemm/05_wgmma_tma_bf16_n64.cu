@@ -1,5 +1,5 @@
 // kernels/gemm/05_wgmma_tma_bf16_n64.cu -- kernel 05 (05_wgmma_tma.cuh) for bf16 on the 128 x 64
-// tile; gemm_abi.cu picks the tile per problem (hopper_tile, common.cuh).
+// tile; gemm_abi.cu picks the tile per problem (hopper_tile, tiles.hpp).
 #include "05_wgmma_tma.cuh"
 
 namespace tessera::ladder {

@@ -142,7 +142,8 @@ constexpr int64_t kMinSplitKTiles = 32;
 //   3072 x 3072 x 8192 f16 (144 tiles of 128 k-tiles): 132 tiles whole, 12 streamed, 23-24
 //   k-tiles per cluster.
 //   1024 x 1024 x 16384 f16 (16 tiles of 256 k-tiles, 66 clusters): split-K, 4 splits of 64
-//   k-tiles on 64 clusters.
+//   k-tiles on 64 clusters. (hopper_tile, tiles.hpp, gives this problem 128-column tiles instead:
+//   32 tiles, 2 splits of 128.)
 constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters) {
   StreamK s{tiles, k_tiles, clusters, tiles};
   if (tiles <= 0 || k_tiles <= 0 || clusters <= 1) return s;

@@ -146,7 +146,7 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
 }
 
 // Kernel 05's tile: 128 x 256, or 128 x 64 (128 x 128) with the small dimension along N for
-// skinny problems, the problem transposed where m is the small one (hopper_tile, common.cuh).
+// skinny problems, the problem transposed where m is the small one (hopper_tile, tiles.hpp).
 TEST(GemmAbi, PlanNamesKernel05Tile) {
   std::string p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "; tile 128 x 256;")) << p;
@@ -169,7 +169,7 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
 }
 
 // Kernel 03's tile: 128 x 128, or 128 x 64 (128 x 32) with the small dimension along N where m or
-// n is at most 64 (32), the problem transposed where m is the small one (simt_tile, common.cuh); it splits K
+// n is at most 64 (32), the problem transposed where m is the small one (simt_tile, tiles.hpp); it splits K
 // when its tiles are fewer than the CTAs the GPU runs at once (SimtSplit, stream_k.hpp): fp32
 // partial sums in the workspace, added by a second kernel.
 TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
