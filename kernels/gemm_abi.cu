@@ -47,8 +47,11 @@ void describe_skinny(GemmArgs const& p, int64_t elem_bytes, bool tf32, char* tex
 
 namespace {
 
+// The bytes of one element as the kernels read it (TF32: fp32 storage).
+constexpr int64_t elem_bytes(tessera_dtype d) { return d == TESSERA_F32 || d == TESSERA_TF32 ? 4 : 2; }
+
 // Kernel 05's tile widths per dtype, and its launcher per dtype: the tile hopper_tile picks
-// (common.cuh), the problem transposed where it says so.
+// (tiles.hpp), the problem transposed where it says so.
 struct Tile05 {
   cudaError_t (*launch)(GemmArgsC const&, cudaStream_t);
   int (*clusters)();
@@ -67,8 +70,7 @@ Tile05 const& tile_05(tessera_dtype dtype, int64_t tile_n) {
 int clusters_05(tessera_dtype dtype, int64_t tile_n) { return tile_05(dtype, tile_n).clusters(); }
 template <tessera_dtype kDtype>
 cudaError_t launch_05(GemmArgs const& g, cudaStream_t stream) {
-  const int64_t bytes = kDtype == TESSERA_TF32 ? 4 : 2;
-  const HopperTile tile = hopper_tile(g.m, g.n, hopper_k_tiles(g.k, bytes), clusters_05(kDtype, Hopper05::kWideN));
+  const HopperTile tile = hopper_tile(g.m, g.n, hopper_k_tiles(g.k, elem_bytes(kDtype)), clusters_05(kDtype, Hopper05::kWideN));
   return tile_05(kDtype, tile.bn).launch(tile.swapped ? transposed(g) : as_given(g), stream);
 }
 
@@ -140,9 +142,8 @@ Packs05 packs_05(GemmArgs const& p, int64_t bytes, HopperTile const& tile) {
 // NN 16 x 4096 x 4096: 04 0.20x cuBLAS, 05 with its packing and split-K 0.66x). Not for TF32:
 // 04's tf32 reaches ~100 TFLOP/s, and 05 with its packing wins even small calls (H100, ratio to
 // cuBLAS, 05 vs 04: 777 x 1333 x 999 NN 0.91 vs 0.59, TN 0.93 vs 0.61, both operands packed).
-bool prefer_04(GemmArgs const& p, tessera_dtype dtype, HopperTile const& tile) {
+bool prefer_04(GemmArgs const& p, tessera_dtype dtype, Packs05 const& packs) {
   if (dtype == TESSERA_TF32) return false;
-  const Packs05 packs = packs_05(p, 2, tile);
   const bool skinny = tessera::max64(p.m, p.n) >= 8 * tessera::min64(p.m, p.n);
   return (packs.a || packs.b) && !skinny && double(p.m) * double(p.n) * double(p.k) < 1280.0 * 1280.0 * 1280.0;
 }
@@ -318,17 +319,18 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   if (n == 1 && p.b_sk == 1) p.b_sn = k_row;
   // Kernel 05's tile (tiles.hpp): 128 x 256, or 128 x 128 / 64 for skinny problems and problems
   // too small for the wide tiles to fill the GPU, on the transposed problem where m < n.
-  const int64_t bytes = dtype == TESSERA_F32 || dtype == TESSERA_TF32 ? 4 : 2;
+  const int64_t bytes = elem_bytes(dtype);
   const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, hopper_k_tiles(k, bytes), clusters_05(dtype, Hopper05::kWideN))
                                            : HopperTile{Hopper05::kWideN, false};
-  if (!kernel && dtype != TESSERA_F32 && is_hopper(entry) && prefer_04(p, dtype, tile)) {
+  // Which operands 05 would pack (read by prefer_04, the plan's words and the workspace).
+  const Packs05 packs = packs_05(p, bytes, tile);
+  if (!kernel && dtype != TESSERA_F32 && is_hopper(entry) && prefer_04(p, dtype, packs)) {
     entry = &kKernels[kMmaSync];
     because([] { return " (not 05: an operand must be packed first and the problem is below 1280^3, not skinny)"; });
   }
   plan.entry = entry;
   plan.say([&] { return std::string("kernel ") + entry->name + ", " + why; });
   // How the tensor-core kernels read A and B and write C.
-  const Packs05 packs = packs_05(p, bytes, tile);
   auto operand = [&](const char* name, const void* ptr, int64_t s_mn, int64_t s_k, bool packed) {
     const bool k_major = s_k == 1;
     std::string major = k_major ? "K-major" : "MN-major";
