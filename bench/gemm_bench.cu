@@ -23,7 +23,7 @@
 
 
 struct Size { int64_t m, n, k; };
-struct Row { std::string kernel; Size s; char ta, tb; double ms, tflops, cublas_ms, cublas_tflops, err; };
+struct Row { std::string kernel; Size s; char ta, tb; double ms, tflops, cublas_ms, cublas_tflops, err, host_us, cublas_host_us; };
 
 __global__ void fill_uniform(float* p, int64_t n, uint64_t seed) {
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -113,10 +113,12 @@ int main(int argc, char** argv) {
         err /= ref_max > 0 ? ref_max : 1;
         // tessera and cuBLAS alternately, launch by launch (same clocks and power state).
         const auto [ms, cublas_ms] = median_ms_pair(run, [&](int i) { run_cublas(i, C[i]); }, reps, sets);
-        rows.push_back({kname, s, ta, tb, ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, err});
-        std::fprintf(stderr, "  %-18s %5ldx%5ldx%5ld %c%c  %8.3f ms %6.2f TFLOP/s | cuBLAS %8.3f ms %6.2f TFLOP/s | %.3fx | err %.2e\n",
+        const double host_us = host_us_per_call(run, sets);
+        const double cublas_host_us = host_us_per_call([&](int i) { run_cublas(i, C[i]); }, sets);
+        rows.push_back({kname, s, ta, tb, ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, err, host_us, cublas_host_us});
+        std::fprintf(stderr, "  %-18s %5ldx%5ldx%5ld %c%c  %8.3f ms %6.2f TFLOP/s | cuBLAS %8.3f ms %6.2f TFLOP/s | %.3fx | err %.2e | host %.1f / %.1f us\n",
                      kname.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms, flop / ms * 1e-9,
-                     cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err);
+                     cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err, host_us, cublas_host_us);
       }
       for (int i = 0; i < sets; ++i) {
         CHECK_CUDA(cudaFree(A[i]));
@@ -141,9 +143,11 @@ int main(int argc, char** argv) {
     md += line;
     std::snprintf(line, sizeof line,
                   "  {\"kernel\": \"%s\", \"m\": %ld, \"n\": %ld, \"k\": %ld, \"op\": \"%c%c\", \"ms\": %.4f, "
-                  "\"tflops\": %.3f, \"cublas_ms\": %.4f, \"cublas_tflops\": %.3f, \"ratio\": %.4f, \"max_rel_err\": %.3e}%s\n",
+                  "\"tflops\": %.3f, \"cublas_ms\": %.4f, \"cublas_tflops\": %.3f, \"ratio\": %.4f, \"max_rel_err\": %.3e, "
+                  "\"host_us\": %.1f, \"cublas_host_us\": %.1f}%s\n",
                   r.kernel.c_str(), long(r.s.m), long(r.s.n), long(r.s.k), r.ta, r.tb, r.ms, r.tflops,
-                  r.cublas_ms, r.cublas_tflops, r.cublas_ms / r.ms, r.err, i + 1 < rows.size() ? "," : "");
+                  r.cublas_ms, r.cublas_tflops, r.cublas_ms / r.ms, r.err, r.host_us, r.cublas_host_us,
+                  i + 1 < rows.size() ? "," : "");
     json += line;
   }
   json += "]}\n";

@@ -75,14 +75,18 @@ json.dump({"gpu": gpu, "date": date, "commit": commit, "command": command, "rows
           open(os.path.join(out, "gemm_shapes.json"), "w"), indent=1)
 lines = [f"# GEMM shape suite: the built-in choice vs cuBLAS", "",
          f"- GPU: {gpu}", f"- date: {date}", f"- commit: {commit}", f"- command: `{command}`",
-         "- timing: CUDA events per launch, median, tessera and cuBLAS launches alternating, inputs rotated over enough sets to exceed 4x L2; cuBLAS = cublasGemmEx (F16/BF16 in and out, F32 compute; TF32 = CUBLAS_COMPUTE_32F_FAST_TF32) or cublasSgemm (F32), same process and data",
+         "- timing: " + ("CUDA events around each launch from an idle GPU (TESSERA_BENCH_TIMING=call: the host's work for the call is in the time)"
+                         if os.environ.get("TESSERA_BENCH_TIMING") == "call" else
+                         "GPU time: CUDA events around each launch, queued behind a 100 us busy wait so that the host's work for the call is not in the time")
+         + "; median, tessera and cuBLAS launches alternating, inputs rotated over enough sets to exceed 4x L2; cuBLAS = cublasGemmEx (F16/BF16 in and out, F32 compute; TF32 = CUBLAS_COMPUTE_32F_FAST_TF32) or cublasSgemm (F32), same process and data",
+         "- host us: the host's time per call (median of 5 rounds of 64 calls queued behind a busy GPU), tessera / cuBLAS",
          "- GB/s: the fewest bytes (A and B read once, C written once) over tessera's time", "",
-         "| dtype | op | m | n | k | tessera TFLOP/s | cuBLAS TFLOP/s | ratio | tessera GB/s | max rel err |",
-         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+         "| dtype | op | m | n | k | tessera TFLOP/s | cuBLAS TFLOP/s | ratio | tessera GB/s | host us | max rel err |",
+         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 for r in rows:
-    thin = min(r["m"], r["n"]) <= 16
+    host = f"{r['host_us']:.1f} / {r['cublas_host_us']:.1f}" if "host_us" in r else "-"
     lines.append(f"| {r['dtype']} | {r['op']} | {r['m']} | {r['n']} | {r['k']} | {r['tflops']:.2f} | "
-                 f"{r['cublas_tflops']:.2f} | {r['ratio']:.3f} | {r['gbps']:.0f}{'' if thin else ''} | "
+                 f"{r['cublas_tflops']:.2f} | {r['ratio']:.3f} | {r['gbps']:.0f} | {host} | "
                  f"{r['max_rel_err']:.1e} |")
 lines += ["", "Geometric mean of the ratio per dtype (all shapes of the run):", ""]
 for d in ("f16", "bf16", "tf32", "f32"):

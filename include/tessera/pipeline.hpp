@@ -81,6 +81,9 @@ __device__ __forceinline__ int cluster_rank() { return int(ptx::cluster_ctarank(
 // Every thread of every CTA of the cluster (orders barrier initialization before remote use, and
 // keeps a CTA resident while its peers may still arrive on its barriers).
 __device__ __forceinline__ void cluster_sync() { ptx::cluster_sync(); }
+// The cluster synchronization right after init() (every barrier's initialization is already
+// released to the cluster by init's fence, so the arrive need not order memory).
+__device__ __forceinline__ void cluster_sync_after_init() { ptx::cluster_sync_relaxed(); }
 // The first address at or after p whose shared-memory address is a multiple of kAlign (the
 // swizzle period of the stage tiles), as an offset from p so that the compiler still sees
 // shared memory.

@@ -370,6 +370,8 @@ int run_bench(int argc, char** argv) {
           const double err = h[1] > 0 ? h[0] / h[1] : h[0];
           // tessera and cuBLAS alternately, launch by launch (same clocks and power state).
           const auto [ms, cublas_ms] = median_ms_pair(run, [&](int i) { run_cublas(i, C[i]); }, reps, sets);
+          const double host_us = host_us_per_call(run, sets);
+          const double cublas_host_us = host_us_per_call([&](int i) { run_cublas(i, C[i]); }, sets);
           char line[512];
           std::snprintf(line, sizeof line, "| %s | %s | %ld | %ld | %ld | %c%c | %.3f | %.1f | %.3f | %.1f | %.3f | %.1e |\n",
                         kname.c_str(), ds.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms,
@@ -378,14 +380,15 @@ int run_bench(int argc, char** argv) {
           std::snprintf(line, sizeof line,
                         "%s  {\"kernel\": \"%s\", \"dtype\": \"%s\", \"m\": %ld, \"n\": %ld, \"k\": %ld, \"op\": \"%c%c\", "
                         "\"ms\": %.4f, \"tflops\": %.2f, \"cublas_ms\": %.4f, \"cublas_tflops\": %.2f, \"ratio\": %.4f, "
-                        "\"max_rel_err\": %.3e}",
+                        "\"max_rel_err\": %.3e, \"host_us\": %.1f, \"cublas_host_us\": %.1f}",
                         first ? "" : ",\n", kname.c_str(), ds.c_str(), long(s.m), long(s.n), long(s.k), ta, tb,
-                        ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err);
+                        ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err, host_us,
+                        cublas_host_us);
           json += line;
           first = false;
-          std::fprintf(stderr, "  %-12s %-4s %5ldx%5ldx%5ld %c%c %8.3f ms %6.1f TFLOP/s | cuBLAS %8.3f ms %6.1f TFLOP/s | %.3fx | err %.1e\n",
+          std::fprintf(stderr, "  %-12s %-4s %5ldx%5ldx%5ld %c%c %8.3f ms %6.1f TFLOP/s | cuBLAS %8.3f ms %6.1f TFLOP/s | %.3fx | err %.1e | host %.1f / %.1f us\n",
                        kname.c_str(), ds.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms, flop / ms * 1e-9,
-                       cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err);
+                       cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err, host_us, cublas_host_us);
         }
         for (int i = 0; i < sets; ++i) {
           CHECK_CUDA(cudaFree(A[i]));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -64,6 +65,52 @@ double median_ms(F&& launch, int reps, int sets) {
   return t[t.size() / 2];
 }
 
+// Keeps the GPU busy for `us` microseconds (its global timer), so that the host can queue the
+// launches after it before the GPU reaches them.
+__global__ void busy_wait_kernel(unsigned long long us) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < us * 1000);
+}
+inline void busy_wait(unsigned long long us) {
+  busy_wait_kernel<<<1, 1>>>(us);
+  CHECK_CUDA(cudaGetLastError());
+}
+
+// What timing a benchmark takes: TESSERA_BENCH_TIMING=call times each launch from an idle GPU, so
+// that the host's work for the call (argument checks, tensor maps, launch) is in the time; the
+// default, gpu, puts a 100 us busy wait before each timed pair, so that the host has queued both
+// launches before the GPU starts them and the time is the GPU's (host time: host_us_per_call).
+inline bool timing_includes_host() {
+  static const bool call = [] {
+    const char* v = std::getenv("TESSERA_BENCH_TIMING");
+    return v && std::string(v) == "call";
+  }();
+  return call;
+}
+
+// Host microseconds per call of `launch`: 64 calls queued behind a busy GPU (none waits for the
+// GPU), the median of 5 such rounds. 0 without measuring under TESSERA_BENCH_HOST=0 (profiler runs).
+template <class F>
+double host_us_per_call(F&& launch, int sets) {
+  static const bool skip = [] {
+    const char* v = std::getenv("TESSERA_BENCH_HOST");
+    return v && std::string(v) == "0";
+  }();
+  if (skip) return 0;
+  std::vector<double> t;
+  for (int round = 0; round < 5; ++round) {
+    busy_wait(4000);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 64; ++i) launch(i % sets);
+    const auto t1 = std::chrono::steady_clock::now();
+    CHECK_CUDA(cudaDeviceSynchronize());
+    t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / 64);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
 // Two launchers timed alternately (a b, b a, a b, ...), so that both see the same clocks and
 // power state (a long GEMM can lower the clock of whatever runs after it); medians of each.
 template <class F, class G>
@@ -75,6 +122,7 @@ std::pair<double, double> median_ms_pair(F&& launch_a, G&& launch_b, int reps, i
   std::vector<float> ta(size_t(reps), 0.0f), tb(size_t(reps), 0.0f);
   for (int i = 0; i < reps; ++i) {
     const bool a_first = i % 2 == 0;
+    if (!timing_includes_host()) busy_wait(100);
     CHECK_CUDA(cudaEventRecord(e[0]));
     if (a_first) launch_a(i % sets); else launch_b(i % sets);
     CHECK_CUDA(cudaEventRecord(e[1]));

@@ -65,6 +65,11 @@ __device__ inline void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
                    : "memory");
 }
+// The same without ordering memory: after fence_barrier_init, whose release already publishes
+// the barriers' initialization to the cluster.
+__device__ inline void cluster_sync_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\nbarrier.cluster.wait.aligned;\n" ::: "memory");
+}
 // Arrives on the barrier at the same shared-memory offset in CTA `rank` of the cluster.
 __device__ inline void mbarrier_arrive_cluster(uint64_t* bar, uint32_t rank) {
   asm volatile(
