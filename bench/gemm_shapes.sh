@@ -79,7 +79,7 @@ lines = [f"# GEMM shape suite: the built-in choice vs cuBLAS", "",
                          if os.environ.get("TESSERA_BENCH_TIMING") == "call" else
                          "GPU time: CUDA events around each launch, queued behind a 100 us busy wait so that the host's work for the call is not in the time")
          + "; median, tessera and cuBLAS launches alternating, inputs rotated over enough sets to exceed 4x L2; cuBLAS = cublasGemmEx (F16/BF16 in and out, F32 compute; TF32 = CUBLAS_COMPUTE_32F_FAST_TF32) or cublasSgemm (F32), same process and data",
-         "- host us: the host's time per call (median of 5 rounds of 64 calls queued behind a busy GPU), tessera / cuBLAS",
+         "- host us: the host's time per call (median of 5 rounds of 16 calls queued behind a busy GPU), tessera / cuBLAS",
          "- GB/s: the fewest bytes (A and B read once, C written once) over tessera's time", "",
          "| dtype | op | m | n | k | tessera TFLOP/s | cuBLAS TFLOP/s | ratio | tessera GB/s | host us | max rel err |",
          "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]

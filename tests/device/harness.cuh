@@ -89,7 +89,7 @@ inline bool timing_includes_host() {
   return call;
 }
 
-// Host microseconds per call of `launch`: 64 calls queued behind a busy GPU (none waits for the
+// Host microseconds per call of `launch`: 16 calls queued behind a busy GPU (none waits for the
 // GPU), the median of 5 such rounds. 0 without measuring under TESSERA_BENCH_HOST=0 (profiler runs).
 template <class F>
 double host_us_per_call(F&& launch, int sets) {
@@ -100,12 +100,12 @@ double host_us_per_call(F&& launch, int sets) {
   if (skip) return 0;
   std::vector<double> t;
   for (int round = 0; round < 5; ++round) {
-    busy_wait(4000);
+    busy_wait(2000);
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < 64; ++i) launch(i % sets);
+    for (int i = 0; i < 16; ++i) launch(i % sets);
     const auto t1 = std::chrono::steady_clock::now();
     CHECK_CUDA(cudaDeviceSynchronize());
-    t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / 64);
+    t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / 16);
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
