@@ -1,11 +1,11 @@
 // bench/gemm_bench.cu -- tessera-bench: the ladder against cuBLAS SGEMM, same process, same data.
 //
-// For each size and kernel: CUDA events around each launch, 5 warm-ups, the median of --reps
-// (default 30) timed launches, tessera's and cuBLAS's alternating (so both see the same clocks
-// and power state); inputs rotated over enough sets (A, B, C) that the working set is
-// at least 4x the L2, so caches do not flatter; TFLOP/s = 2mnk / time. cuBLAS runs in its
-// default fp32 math mode (CUBLAS_DEFAULT_MATH: no TF32). The error is max |tessera - cuBLAS| /
-// max |cuBLAS| on the first input set.
+// For each size and kernel: CUDA events around each launch (GPU time: tests/device/harness.cuh),
+// 5 warm-ups, the median of --reps (default 30) timed launches, the host's time per call beside
+// it, tessera's and cuBLAS's alternating (so both see the same clocks and power state); inputs
+// rotated over enough sets (A, B, C) that the working set is at least 4x the L2, so caches do not
+// flatter; TFLOP/s = 2mnk / time. cuBLAS runs in its default fp32 math mode (CUBLAS_DEFAULT_MATH:
+// no TF32). The error is max |tessera - cuBLAS| / max |cuBLAS| on the first input set.
 //
 //   tessera-bench [--kernels 01_simt_global,03_simt_pipelined] [--sizes 4096x4096x4096,...]
 //                 [--trans NN] [--reps 30] [--json out.json] [--md out.md]

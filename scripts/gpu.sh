@@ -111,7 +111,7 @@ tutorial() {
     echo "- commit: $commit"
     echo "- command: \`OUT=... scripts/gpu.sh $mode\` (\`$tut_cmd\`)"
     echo "- problem: C = A B^T, column-major (cuBLAS sgemm N, T), fp32, alpha 1, beta 0"
-    echo "- timing: CUDA events per launch, 5 warm-ups, median of 30, tutorial and cuBLAS launches alternating; inputs rotated over enough sets to exceed 4x L2; cuBLAS in CUBLAS_DEFAULT_MATH (no TF32)"
+    echo "- timing: GPU time (CUDA events around each launch, queued behind a 100 us busy wait so that the host's work for the call is not in the time; TESSERA_BENCH_TIMING=call times from an idle GPU), 5 warm-ups, median of 30, tutorial and cuBLAS launches alternating; inputs rotated over enough sets to exceed 4x L2; cuBLAS in CUBLAS_DEFAULT_MATH (no TF32)"
     echo "- max rel err: max |tutorial - cuBLAS| / max |cuBLAS|"
     echo
     cat "$OUT/tutorial_table.md" 2>/dev/null
@@ -235,7 +235,7 @@ tensorcore() {
     echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
     echo "- commit: $commit"
     echo "- command: \`OUT=... scripts/gpu.sh tc $tc_mode\` (benchmark: \`$tc_cmd\`)"
-    echo "- timing: CUDA events per launch, 5 warm-ups, median of 30, tessera and cuBLAS launches alternating (same clocks and power state); inputs rotated over enough sets to exceed 4x L2; cuBLAS = cublasGemmEx (F16/BF16 in and out, F32 compute; TF32 = CUBLAS_COMPUTE_32F_FAST_TF32 on fp32 data), same process and data"
+    echo "- timing: GPU time (CUDA events around each launch, queued behind a 100 us busy wait so that the host's work for the call is not in the time; TESSERA_BENCH_TIMING=call times from an idle GPU), 5 warm-ups, median of 30, tessera and cuBLAS launches alternating (same clocks and power state); inputs rotated over enough sets to exceed 4x L2; cuBLAS = cublasGemmEx (F16/BF16 in and out, F32 compute; TF32 = CUBLAS_COMPUTE_32F_FAST_TF32 on fp32 data), same process and data"
     echo "- max rel err: max |tessera - cuBLAS| / max |cuBLAS| (both round C to the dtype)"
     echo
     cat "$OUT/tc_table.md" 2>/dev/null
@@ -310,7 +310,7 @@ fi
   echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
   echo "- commit: $commit"
   echo "- command: \`OUT=... scripts/gpu.sh $mode\` (benchmark: \`$bench_cmd\`)"
-  echo "- timing: CUDA events per launch, 5 warm-ups, median of 30, tessera and cuBLAS launches alternating (same clocks and power state); inputs rotated over enough sets to exceed 4x L2; cuBLAS in CUBLAS_DEFAULT_MATH (no TF32), same process and data"
+  echo "- timing: GPU time (CUDA events around each launch, queued behind a 100 us busy wait so that the host's work for the call is not in the time; TESSERA_BENCH_TIMING=call times from an idle GPU), 5 warm-ups, median of 30, tessera and cuBLAS launches alternating (same clocks and power state); inputs rotated over enough sets to exceed 4x L2; cuBLAS in CUBLAS_DEFAULT_MATH (no TF32), same process and data"
   echo "- max rel err: max |tessera - cuBLAS| / max |cuBLAS|"
   echo
   cat "$OUT/gemm_bench_table.md" 2>/dev/null

@@ -16,11 +16,12 @@
 //   gemm_tensorcore --bench [--dtypes f16,bf16,tf32] [--sizes 4096x4096x4096,..] [--trans NN,..]
 //                   [--kernels 04_mma_sync,05_wgmma_tma,auto] [--reps 30] [--md out.md] [--json out.json]
 //                   (auto: the built-in choice)
-// Benchmark: CUDA events per launch, 5 warm-ups, median of --reps, tessera and cuBLAS launches
-// alternating (a long GEMM lowers the clock for whatever follows); inputs rotated over enough
-// sets to exceed 4x the L2; cuBLAS (cublasGemmEx: F16/BF16 in and out with F32 compute, TF32 as
-// CUBLAS_COMPUTE_32F_FAST_TF32) on the same data in the same process; error max |out - cuBLAS| /
-// max |cuBLAS|. Exit status 0 when everything passed.
+// Benchmark: CUDA events per launch (GPU time: harness.cuh), 5 warm-ups, median of --reps, the
+// host's time per call beside it, tessera and cuBLAS launches alternating (a long GEMM lowers
+// the clock for whatever follows); inputs rotated over enough sets to exceed 4x the L2; cuBLAS
+// (cublasGemmEx: F16/BF16 in and out with F32 compute, TF32 as CUBLAS_COMPUTE_32F_FAST_TF32) on
+// the same data in the same process; error max |out - cuBLAS| / max |cuBLAS|. Exit status 0
+// when everything passed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

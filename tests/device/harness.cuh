@@ -1,5 +1,6 @@
 // tests/device/harness.cuh -- what every GPU test and benchmark program shares: fatal checks of
-// CUDA and cuBLAS calls, and the timing rule (CUDA events, 5 warm-ups, median).
+// CUDA and cuBLAS calls, and the timing rule (CUDA events, 5 warm-ups, median, GPU time unless
+// TESSERA_BENCH_TIMING=call; the host's time per call apart).
 #pragma once
 
 #include <algorithm>
@@ -40,29 +41,6 @@ inline std::vector<std::string> split(std::string const& s) {
     p = q + 1;
   }
   return out;
-}
-
-// Median milliseconds of `reps` launches after 5 warm-ups; launch(i) gets the input set i % sets
-// (rotated so that caches do not flatter the timing).
-template <class F>
-double median_ms(F&& launch, int reps, int sets) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 5; ++i) launch(i % sets);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> t(size_t(reps), 0.0f);
-  for (int i = 0; i < reps; ++i) {
-    CHECK_CUDA(cudaEventRecord(a));
-    launch(i % sets);
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    CHECK_CUDA(cudaEventElapsedTime(&t[size_t(i)], a, b));
-  }
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
 }
 
 // Keeps the GPU busy for `us` microseconds (its global timer), so that the host can queue the
