@@ -45,7 +45,7 @@ inline std::vector<std::string> split(std::string const& s) {
 
 // Keeps the GPU busy for `us` microseconds (its global timer), so that the host can queue the
 // launches after it before the GPU reaches them.
-__global__ void busy_wait_kernel(unsigned long long us) {
+static __global__ void busy_wait_kernel(unsigned long long us) {
   unsigned long long t0, t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
   do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < us * 1000);
