@@ -55,15 +55,18 @@ inline void busy_wait(unsigned long long us) {
   CHECK_CUDA(cudaGetLastError());
 }
 
+// Whether the environment variable `name` is set to `value`.
+inline bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v && std::string(v) == value;
+}
+
 // What timing a benchmark takes: TESSERA_BENCH_TIMING=call times each launch from an idle GPU, so
 // that the host's work for the call (argument checks, tensor maps, launch) is in the time; the
 // default, gpu, puts a 100 us busy wait before each timed pair, so that the host has queued both
 // launches before the GPU starts them and the time is the GPU's (host time: host_us_per_call).
 inline bool timing_includes_host() {
-  static const bool call = [] {
-    const char* v = std::getenv("TESSERA_BENCH_TIMING");
-    return v && std::string(v) == "call";
-  }();
+  static const bool call = env_is("TESSERA_BENCH_TIMING", "call");
   return call;
 }
 
@@ -71,11 +74,7 @@ inline bool timing_includes_host() {
 // GPU), the median of 5 such rounds. 0 without measuring under TESSERA_BENCH_HOST=0 (profiler runs).
 template <class F>
 double host_us_per_call(F&& launch, int sets) {
-  static const bool skip = [] {
-    const char* v = std::getenv("TESSERA_BENCH_HOST");
-    return v && std::string(v) == "0";
-  }();
-  if (skip) return 0;
+  if (env_is("TESSERA_BENCH_HOST", "0")) return 0;
   std::vector<double> t;
   for (int round = 0; round < 5; ++round) {
     busy_wait(2000);
