@@ -6,6 +6,7 @@
 // widths both kernels take per problem (kernels/gemm/tiles.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 
 namespace {
 
+using tessera::ladder::FastDiv;
+using tessera::ladder::GroupedOrder;
 using tessera::ladder::hopper_k_tiles;
 using tessera::ladder::hopper_tile;
 using tessera::ladder::HopperTile;
@@ -264,6 +267,57 @@ TEST(HopperTile, Choice) {
   // No GPU (0 clusters): wide unless skinny.
   EXPECT_EQ(hopper_tile(1024, 1024, 16, 0).bn, 256);
   EXPECT_EQ(hopper_tile(1024, 16, 16, 0).bn, 64);
+}
+
+// FastDiv against the division it replaces: small divisors and dividends exhaustively, large ones
+// at their edges (powers of two and their neighbours, up to 2^31 - 1).
+TEST(FastDiv, MatchesDivision) {
+  std::vector<uint32_t> ds, ns;
+  for (uint32_t v = 1; v <= 300; ++v) ds.push_back(v), ns.push_back(v - 1);
+  for (int b = 9; b <= 31; ++b)
+    for (int64_t e : {-3, -1, 0, 1, 7}) {
+      const int64_t v = (int64_t(1) << b) + e;
+      if (v >= 1 && v < (int64_t(1) << 31)) ds.push_back(uint32_t(v)), ns.push_back(uint32_t(v));
+    }
+  ns.push_back(0x7fffffffu);
+  for (uint32_t d : ds) {
+    const FastDiv f(d);
+    for (uint32_t n : ns) ASSERT_EQ(f.div(n), n / d) << n << " / " << d;
+    for (uint32_t q : {uint32_t(1), uint32_t(2), uint32_t(1000)})  // around multiples of d
+      for (int64_t e : {-1, 0, 1}) {
+        const int64_t n = int64_t(q) * d + e;
+        if (n >= 0 && n < (int64_t(1) << 31)) {
+          ASSERT_EQ(f.div(uint32_t(n)), uint32_t(n) / d) << n << " / " << d;
+        }
+      }
+  }
+  static_assert(FastDiv(3).mul == 1431655766u && FastDiv(3).div(7) == 2, "the worked example");
+}
+
+// GroupedOrder against the grouped order's definition (groups of group_m tile-rows, column by
+// column inside a group): every tile once, each where the definition puts it.
+TEST(GroupedOrder, MatchesDefinition) {
+  for (int64_t tiles_m : {1, 2, 3, 5, 8, 9, 16, 17, 33, 64})
+    for (int64_t tiles_n : {1, 2, 3, 7, 16, 31})
+      for (int64_t group_m : {1, 2, 4, 8, 16}) {
+        const GroupedOrder order(tiles_m, tiles_n, group_m);
+        std::vector<int> seen(size_t(tiles_m * tiles_n), 0);
+        for (int64_t b = 0; b < tiles_m * tiles_n; ++b) {
+          const int64_t group = group_m * tiles_n, first_m = b / group * group_m;
+          const int64_t rows = std::min(group_m, tiles_m - first_m);
+          const auto t = order.tile(int32_t(b));
+          ASSERT_EQ(t.m, first_m + b % group % rows) << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
+          ASSERT_EQ(t.n, b % group / rows) << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
+          ++seen[size_t(t.m * tiles_n + t.n)];
+        }
+        for (int s : seen) ASSERT_EQ(s, 1);
+      }
+  // The worked example of stream_k.hpp.
+  const GroupedOrder order(5, 3, 2);
+  EXPECT_EQ(order.tile(2).m, 0);
+  EXPECT_EQ(order.tile(2).n, 1);
+  EXPECT_EQ(order.tile(13).m, 4);
+  EXPECT_EQ(order.tile(13).n, 1);
 }
 
 // Kernel 03's tile: 128 x 128, 128 x 64 where min(m, n) <= 64, 128 x 32 where <= 32, swapped

@@ -274,6 +274,7 @@ struct Params05 {
   bool a_k_major, b_k_major;
   bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0, hopper_stores_by_tma)
   StreamK work;    // which cluster computes which tiles and k-tiles (stream_k.hpp)
+  GroupedOrder order;  // where the work's tiles are: cluster tiles (ceil(tiles_m / kCluster), tiles_n), grouped
   float* partials;  // stream-K: a slot of partial sums per consumer warpgroup of the grid,
   uint32_t* flags;  // and its flag (zeroed before the launch)
 };
@@ -393,7 +394,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // tm = cluster tile-row * kCluster + rank.
   const int rank = cluster_rank();
   const int64_t cluster = blockIdx.x / Cfg::kCluster;
-  const int64_t cluster_rows = ceil_div(p.tiles_m, int64_t(Cfg::kCluster));
   if (warpgroup == 0) {
     // Producer: one thread walks the same tiles as the consumers and fills the ring.
     warpgroup_reg_dealloc<Cfg::kProducerRegs>();
@@ -401,7 +401,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       PipelineState<kStages> write;
       const Walk walk = p.work.walk(cluster);
       for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
-        const auto [cm, tn] = grouped_tile<int32_t>(s.tile, int32_t(cluster_rows), int32_t(p.tiles_n), Cfg::kGroupM);
+        const auto [cm, tn] = p.order.tile(s.tile);
         const int64_t tm = cm * Cfg::kCluster + rank;
         for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
           uint64_t* full = pipe.producer_acquire(write, uint32_t(Cfg::kStageBytes));
@@ -422,6 +422,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           write.advance();
         }
       }
+      pipe.producer_tail(write);  // (in place of a cluster synchronization at exit)
     }
   } else {
     // Consumers: warpgroup c computes rows [64c, 64c+64) of every tile.
@@ -431,7 +432,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     float acc[Cfg::kAcc];
     const Walk walk = p.work.walk(cluster);
     for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
-      const auto [cm, tn] = grouped_tile<int32_t>(s.tile, int32_t(cluster_rows), int32_t(p.tiles_n), Cfg::kGroupM);
+      const auto [cm, tn] = p.order.tile(s.tile);
       const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
       const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kARegs) {
@@ -476,7 +477,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // 4096^3 220 -> 216.
     if (threadIdx.x % 128 == 0) tma_store_wait_read<0>();
   }
-  cluster_sync();  // no CTA leaves while its peers may still arrive on its barriers
+  // The CTA leaves once its producer has seen every stage released by the whole cluster
+  // (producer_tail): its peers have no arrive on its barriers left.
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -595,7 +597,8 @@ cudaError_t launch_tile(GemmArgsC const& gc, cudaStream_t stream) {
   if (!ok) return cudaErrorInvalidValue;
   Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, gc.c_sm, gc.c_sn,
              ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
-             a.k_major, b.k_major, tma_store, {}, nullptr, nullptr};
+             a.k_major, b.k_major, tma_store, {}, {}, nullptr, nullptr};
+  p.order = GroupedOrder(ceil_div(p.tiles_m, int64_t(Cfg::kCluster)), p.tiles_n, Cfg::kGroupM);
   // Persistent: as many clusters as fit on the GPU at once, sharing the work as hopper_work says.
   const int resident = max_clusters<Cfg>();
   if (resident < 1) return cudaErrorInvalidConfiguration;

@@ -108,18 +108,15 @@ TESSERA_HD constexpr int64_t contiguous_prefix(Layout const& l) {
 // ---------------------------------------------------------------------------------------------
 #if defined(__CUDACC__)
 // L2-friendly block order: CTAs walk the C tiles in groups of `group_m` tile-rows, column by
-// column inside a group, so consecutive CTAs share A rows and B columns in L2. The arithmetic is
-// done in I (int64_t; 05 asks for int32_t: its tile counts are below 2^31, and a 64-bit division
-// costs registers next to its 128 live accumulators).
+// column inside a group, so consecutive CTAs share A rows and B columns in L2 (kernel 05 walks the
+// same order with the host's divisors: GroupedOrder, stream_k.hpp).
 struct TileIndex {
   int64_t m, n;
 };
-template <class I = int64_t>
-__device__ __forceinline__ TileIndex grouped_tile(std::type_identity_t<I> bid, std::type_identity_t<I> tiles_m,
-                                                  std::type_identity_t<I> tiles_n, std::type_identity_t<I> group_m) {
-  const I group = group_m * tiles_n;
-  const I first_m = bid / group * group_m;
-  const I rows_in_group = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
+__device__ __forceinline__ TileIndex grouped_tile(int64_t bid, int64_t tiles_m, int64_t tiles_n, int64_t group_m) {
+  const int64_t group = group_m * tiles_n;
+  const int64_t first_m = bid / group * group_m;
+  const int64_t rows_in_group = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
   return {first_m + bid % group % rows_in_group, bid % group / rows_in_group};
 }
 

@@ -30,6 +30,50 @@
 
 namespace tessera::ladder {
 
+// n / d and n % d for 0 <= n < 2^31 by a multiply-high, an add and a shift (Granlund and
+// Montgomery's round-up method): with l = ceil(log2 d) and mul = floor(2^32 (2^l - d) / d) + 1,
+// n / d = (mulhi(n, mul) + n) >> l (mulhi <= n, so the sum stays below 2^32). The host finds mul
+// once per divisor; on the GPU a 32-bit division is a subroutine of ~25 dependent instructions
+// (measured on the H100: kernel 05's two divisions per tile took ~450 of the ~1,900 cycles
+// before its first TMA load). E.g. d = 3: l = 2, mul = 1431655766; n = 7: mulhi = 2, (2 + 7) >> 2 = 2.
+struct FastDiv {
+  uint32_t d = 1, mul = 1, shift = 0;
+  constexpr FastDiv() = default;
+  constexpr explicit FastDiv(uint32_t divisor) : d(divisor) {
+    while ((uint64_t(1) << shift) < d) ++shift;
+    mul = uint32_t((uint64_t(1) << 32) * ((uint64_t(1) << shift) - d) / d + 1);
+  }
+  TESSERA_HD constexpr uint32_t div(uint32_t n) const {
+    return (uint32_t((uint64_t(n) * mul) >> 32) + n) >> shift;
+  }
+};
+
+// The grouped (L2-friendly) order of a tiles_m x tiles_n grid of tiles: tile b is in group
+// b / (group_m tiles_n) of group_m tile-rows (the last group may have fewer), walked column by
+// column inside its group, so that tiles computed at the same time share rows of A and columns of
+// B in L2. The divisors are fixed per problem: the host makes the FastDivs.
+//   tiles_m = 5, tiles_n = 3, group_m = 2: tiles 0-5 are rows 0-1 (0 -> (0,0), 1 -> (1,0), 2 -> (0,1),
+//   ...), 6-11 rows 2-3, 12-14 row 4 (12 -> (4,0), 13 -> (4,1), 14 -> (4,2)).
+struct GroupedOrder {
+  uint32_t tiles_m = 1, group_m = 1;
+  FastDiv group, rows, last_rows;  // group_m tiles_n; group_m; the last group's rows
+  constexpr GroupedOrder() = default;
+  constexpr GroupedOrder(int64_t tiles_m_, int64_t tiles_n, int64_t group_m_)
+      : tiles_m(uint32_t(tiles_m_)), group_m(uint32_t(group_m_ < tiles_m_ ? group_m_ : tiles_m_)),
+        group(uint32_t(group_m * tiles_n)), rows(group_m),
+        last_rows(tiles_m % group_m == 0 ? group_m : tiles_m % group_m) {}
+  struct Tile {
+    int32_t m, n;
+  };
+  // Tile b's (row, column).
+  TESSERA_HD constexpr Tile tile(int32_t b) const {
+    const uint32_t u = uint32_t(b), g = group.div(u), in_group = u - g * group.d, first_m = g * group_m;
+    FastDiv const& r = tiles_m - first_m < group_m ? last_rows : rows;
+    const uint32_t col = r.div(in_group);
+    return {int32_t(first_m + in_group - col * r.d), int32_t(col)};
+  }
+};
+
 // A piece of one tile: k-tiles [k_begin, k_end). Invalid (tile < 0): the end of a range.
 // (32-bit: the ABI refuses problems of 2^31 tiles or more, and K < 2^31; 32-bit fields keep the
 // consumers' loop state small next to 128 live accumulators.)
@@ -80,13 +124,19 @@ struct StreamK {
   }
   // The clusters an owner's pieces are on: w.g + piece_stride(), ... up to last_piece.
   TESSERA_HD constexpr int64_t piece_stride() const { return splits > 1 ? tiles : 1; }
+  // (Whole tiles need no range and so no division; split-K's numbers are below 2^31 -- tiles x
+  // splits clusters, k-tiles -- and divide in 32 bits. A 64-bit division is a subroutine of some
+  // 200 cycles: measured on the H100, walk() took 840 cycles of the 2,700 before kernel 05's first
+  // TMA load when it divided in 64 bits for whole tiles too.)
   TESSERA_HD constexpr Walk walk(int64_t g) const {
+    if (!streams()) return {int32_t(g), int32_t(g), 0, {}};
     if (splits > 1) {
-      const int64_t per = (k_tiles + splits - 1) / splits, used = (k_tiles + per - 1) / per;  // non-empty splits
-      const int64_t tile = g % tiles, split = g / tiles;
+      const uint32_t kt = uint32_t(k_tiles), n = uint32_t(tiles), u = uint32_t(g);
+      const uint32_t per = (kt + uint32_t(splits) - 1) / uint32_t(splits), used = (kt + per - 1) / per;  // non-empty splits
+      const uint32_t tile = u % n, split = u / n;
       if (split >= used) return {int32_t(g), int32_t(g), 0, {}};
-      const int64_t k_end = (split + 1) * per < k_tiles ? (split + 1) * per : k_tiles;
-      return {int32_t(g), int32_t(g + (used - 1) * tiles), tile * k_tiles + k_end,
+      const uint32_t k_end = (split + 1) * per < kt ? (split + 1) * per : kt;
+      return {int32_t(g), int32_t(u + (used - 1) * n), int64_t(tile) * k_tiles + k_end,
               {int32_t(tile), int32_t(split * per), int32_t(k_end)}};
     }
     const int64_t b = begin(g), e = begin(g + 1);
