@@ -102,10 +102,10 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
 }
 
 // The same with TMA stores (16-bit C, beta = 0): per chunk, the fragment (alpha * acc, rounded
-// to T) goes to buffer j % 2 in the swizzled box layout, 8x8 blocks at a time with stmatrix
-// (transposed: a block's columns are 16-byte runs of the column-major box); one thread stores
-// the box and waits until the store of chunk j - 1 has read its buffer, so the warpgroup can
-// fill it next.
+// to T) goes to buffer j % kStoreBuffers in the swizzled box layout, 8x8 blocks at a time with
+// stmatrix (transposed: a block's columns are 16-byte runs of the column-major box); one thread
+// stores the box and waits until the store of chunk j + 1 - kStoreBuffers has read its buffer,
+// so the warpgroup can fill it next.
 template <class Cfg>
 __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf, int consumer,
                                              int64_t m0, int64_t n0, float alpha,
@@ -120,7 +120,7 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
   const int warp_row = int(kThrCrdC(t - lane)[0]);  // the warp's first row (lane 0, column 0)
 #pragma unroll
   for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
-    T* box = reinterpret_cast<T*>(buf + (j % 2) * Cfg::kStoreBytes);
+    T* box = reinterpret_cast<T*>(buf + (j % Cfg::kStoreBuffers) * Cfg::kStoreBytes);
 #pragma unroll
     for (int s = 0; s < Cfg::kPerChunk / 8; ++s) {  // 4 blocks per stmatrix.x4
       uint32_t regs[4];
@@ -138,7 +138,7 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
     if (t == 0) {
       copy(TmaStore<Cfg::kStoreTma>{map_c}, box, Coord<2>{{m0 + 64 * consumer, n0 + j * kChunk}});
       tma_store_commit();
-      tma_store_wait_read<1>();
+      tma_store_wait_read<Cfg::kStoreBuffers - 1>();
     }
     ptx::named_barrier_sync(1 + consumer, 128);
   }
