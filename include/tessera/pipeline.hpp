@@ -11,6 +11,8 @@
 //                                  arrive_expect_tx(full[s], bytes); TMA loads complete on full[s]
 //   consumer, round r of stage s:  wait(full[s], parity r & 1) ... release(s): arrive on empty[s]
 //                                  of every CTA of the cluster
+//   producer, after its last load:  wait(empty[s]) once more for each of the last kStages stages
+//                                  (producer_tail): every arrival on this CTA's barriers is in
 //
 // PipelineState carries (stage, parity) for one role; both roles walk the stages in the same
 // order, so the producer runs up to kStages stages ahead.
