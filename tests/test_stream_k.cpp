@@ -269,8 +269,9 @@ TEST(HopperTile, Choice) {
   EXPECT_EQ(hopper_tile(1024, 16, 16, 0).bn, 64);
 }
 
-// FastDiv against the division it replaces: small divisors and dividends exhaustively, large ones
-// at their edges (powers of two and their neighbours, up to 2^31 - 1).
+// FastDiv against the division it replaces: divisors 1-300 and 2^b - 3, - 1, + 0, + 1, + 7 for
+// b = 9-31, each against the dividends 0-299, the same 2^b values, 2^31 - 1, and the dividends
+// next to 1, 2 and 1000 times the divisor.
 TEST(FastDiv, MatchesDivision) {
   std::vector<uint32_t> ds, ns;
   for (uint32_t v = 1; v <= 300; ++v) ds.push_back(v), ns.push_back(v - 1);

@@ -30,7 +30,7 @@
 
 namespace tessera::ladder {
 
-// n / d and n % d for 0 <= n < 2^31 by a multiply-high, an add and a shift (Granlund and
+// n / d for 0 <= n < 2^31 by a multiply-high, an add and a shift (Granlund and
 // Montgomery's round-up method): with l = ceil(log2 d) and mul = floor(2^32 (2^l - d) / d) + 1,
 // n / d = (mulhi(n, mul) + n) >> l (mulhi <= n, so the sum stays below 2^32). The host finds mul
 // once per divisor; on the GPU a 32-bit division is a subroutine of ~25 dependent instructions
