@@ -55,20 +55,20 @@ struct FastDiv {
 //   tiles_m = 5, tiles_n = 3, group_m = 2: tiles 0-5 are rows 0-1 (0 -> (0,0), 1 -> (1,0), 2 -> (0,1),
 //   ...), 6-11 rows 2-3, 12-14 row 4 (12 -> (4,0), 13 -> (4,1), 14 -> (4,2)).
 struct GroupedOrder {
-  uint32_t tiles_m = 1, group_m = 1;
-  FastDiv group, rows, last_rows;  // group_m tiles_n; group_m; the last group's rows
+  uint32_t tiles_m = 1;
+  FastDiv group, rows, last_rows;  // by group_m tiles_n; by group_m (rows.d); by the last group's rows
   constexpr GroupedOrder() = default;
-  constexpr GroupedOrder(int64_t tiles_m_, int64_t tiles_n, int64_t group_m_)
-      : tiles_m(uint32_t(tiles_m_)), group_m(uint32_t(group_m_ < tiles_m_ ? group_m_ : tiles_m_)),
-        group(uint32_t(group_m * tiles_n)), rows(group_m),
-        last_rows(tiles_m % group_m == 0 ? group_m : tiles_m % group_m) {}
+  constexpr GroupedOrder(int64_t tiles_m_, int64_t tiles_n, int64_t group_m)
+      : tiles_m(uint32_t(tiles_m_)), group(uint32_t(min64(group_m, tiles_m_) * tiles_n)),
+        rows(uint32_t(min64(group_m, tiles_m_))),
+        last_rows(tiles_m % rows.d == 0 ? rows.d : tiles_m % rows.d) {}
   struct Tile {
     int32_t m, n;
   };
   // Tile b's (row, column).
   TESSERA_HD constexpr Tile tile(int32_t b) const {
-    const uint32_t u = uint32_t(b), g = group.div(u), in_group = u - g * group.d, first_m = g * group_m;
-    FastDiv const& r = tiles_m - first_m < group_m ? last_rows : rows;
+    const uint32_t u = uint32_t(b), g = group.div(u), in_group = u - g * group.d, first_m = g * rows.d;
+    FastDiv const& r = tiles_m - first_m < rows.d ? last_rows : rows;
     const uint32_t col = r.div(in_group);
     return {int32_t(first_m + in_group - col * r.d), int32_t(col)};
   }
