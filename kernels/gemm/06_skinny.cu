@@ -214,11 +214,21 @@ __device__ __forceinline__ bool opaque(bool b) {
 
 // One kernel for both patterns (a.k_major: a uniform branch per step), so that the FMA body,
 // the bulk of the code, is compiled once per element type and Cols.
+//
+// Steps of X a thread loads before their FMAs: with one column of Y, 16 values of K per row (4
+// steps of fp32, 2 of 16-bit: 256 or 128 bytes in flight a thread) in at most 128 registers, so
+// that 2 CTAs (16 warps) stay on an SM. Bytes in flight are what a GEMV lacks: one step at a time
+// (ncu, 4096 x 1 x 4096 f32 NN: 32 KiB an SM, 1.74 TB/s) is half of cuBLAS's 2.57. With 8 or 16
+// columns the accumulators already take 1 CTA an SM, and a second step spilled.
+template <int Cols, int V>
+constexpr int kSteps = Cols == 1 ? 16 / V : 1;
+
 template <class E, int Cols>
-__global__ void __launch_bounds__(kThreads, 1) skinny_kernel(SkinnyArgs a) {
+__global__ void __launch_bounds__(kThreads, Cols == 1 ? 2 : 1) skinny_kernel(SkinnyArgs a) {
   using Bits = typename E::Bits;
   constexpr int V = 16 / int(sizeof(Bits));  // elements of a 16-byte vector
-  static_assert(kChunk % (32 * V) == 0 && kChunk % (kWarps * V) == 0, "a chunk is whole steps");
+  constexpr int U = kSteps<Cols, V>;
+  static_assert(kChunk % (U * 32 * V) == 0 && kChunk % (U * kWarps * V) == 0, "a chunk is whole groups of steps");
   __shared__ __align__(16) Bits ys[Cols][kYsRow<V>];  // Y(s0 + s, kc + k), stored bits
   __shared__ __align__(16) float red[kWarps][32 * kRows];  // (b): the warps' partial sums
 
@@ -253,11 +263,17 @@ __global__ void __launch_bounds__(kThreads, 1) skinny_kernel(SkinnyArgs a) {
         ys[s][kk] = s0 + s < a.small && kc + kk < k_end ? y[(s0 + s) * a.y_ss + (kc + kk) * a.y_sk] : Bits(0);
       }
       __syncthreads();
-      for (int k0 = 0; k0 < kChunk && kc + k0 < k_end; k0 += step_k) {
-        float xf[kRows][V];
-        if (opaque(km)) load_along_k<E, V>(xf, a, row, kc + k0 + my_k, k_end);
-        else load_along_l<E, V>(xf, a, row, kc + k0 + my_k, k_end);
-        fma_group<E, Cols, V>(acc, xf, &ys[0][k0 + my_k]);
+      for (int k0 = 0; k0 < kChunk && kc + k0 < k_end; k0 += U * step_k) {
+        float xf[U][kRows][V];  // U steps' loads issued before any of their FMAs
+        if (opaque(km)) {
+#pragma unroll
+          for (int u = 0; u < U; ++u) load_along_k<E, V>(xf[u], a, row, kc + k0 + u * step_k + my_k, k_end);
+        } else {
+#pragma unroll
+          for (int u = 0; u < U; ++u) load_along_l<E, V>(xf[u], a, row, kc + k0 + u * step_k + my_k, k_end);
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) fma_group<E, Cols, V>(acc, xf[u], &ys[0][k0 + u * step_k + my_k]);
       }
     }
 
