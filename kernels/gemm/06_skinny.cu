@@ -35,11 +35,10 @@
 //
 // Bandwidth: X is read once (L*K elements); Y (S*K) is read once per CTA from L2, C (L*S) once,
 // the partial sums (splits*S*L*4 bytes, mostly in L2) twice. Every X byte moves in a 16-byte (or
-// 8-byte) vector of a fully used 128-byte line, and a CTA keeps 256 * 64 = 16 KiB of X loads in
-// flight; ~20-30 KiB per SM is what 132 SMs need for ~3 TB/s at HBM latency. Registers (ptxas,
-// tests/cuda/check_skinny.py prints them): 92-101 for 1 column (2 CTAs per SM), 130-254 for 8
-// and 16 (1 CTA per SM: 16 KiB in flight, the first thing to measure if those shapes fall short
-// of HBM bandwidth). The math is
+// 8-byte) vector of a fully used 128-byte line. A CTA keeps 256 * 64 = 16 KiB of X loads in
+// flight per step, and with one column 4 (fp32) or 2 (16-bit) steps at once (kSteps, below).
+// Registers (ptxas, tests/cuda/check_skinny.py prints them): 124-128 for 1 column (2 CTAs per
+// SM), 118-240 for 8 and 16 (1 CTA per SM). The math is
 // 2*S FLOP per element of X: at S = 16 and 16-bit X, 16 FMA per 2 bytes, the most CUDA cores
 // sustain at HBM rates (H100: 128 FMA/clk/SM); beyond that the tensor-core kernels win.
 //
