@@ -23,7 +23,7 @@ int ctas_03(int64_t bn);  // 03's CTAs on tiles of bn columns resident on the GP
 cudaError_t launch_04_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
-// Kernel 05, one translation unit per dtype and C tile width (05_wgmma_tma_<type>[_n128|_n64].cu):
+// Kernel 05, one translation unit per dtype and C tile (05_wgmma_tma_<type>[_n128|_n64|_n64_m64].cu):
 // its launcher of the problem with C at given strides, and its resident clusters (0 without a GPU).
 cudaError_t launch_05_f16_n256(GemmArgsC const&, cudaStream_t);
 cudaError_t launch_05_f16_n128(GemmArgsC const&, cudaStream_t);
@@ -34,9 +34,12 @@ cudaError_t launch_05_bf16_n64(GemmArgsC const&, cudaStream_t);
 cudaError_t launch_05_tf32_n256(GemmArgsC const&, cudaStream_t);
 cudaError_t launch_05_tf32_n128(GemmArgsC const&, cudaStream_t);
 cudaError_t launch_05_tf32_n64(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_f16_n64_m64(GemmArgsC const&, cudaStream_t);
+cudaError_t launch_05_bf16_n64_m64(GemmArgsC const&, cudaStream_t);
 int clusters_05_f16_n256(), clusters_05_f16_n128(), clusters_05_f16_n64();
 int clusters_05_bf16_n256(), clusters_05_bf16_n128(), clusters_05_bf16_n64();
 int clusters_05_tf32_n256(), clusters_05_tf32_n128(), clusters_05_tf32_n64();
+int clusters_05_f16_n64_m64(), clusters_05_bf16_n64_m64();
 cudaError_t launch_06_f32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_f16(GemmArgs const&, cudaStream_t);
@@ -50,28 +53,36 @@ namespace {
 // The bytes of one element as the kernels read it (TF32: fp32 storage).
 constexpr int64_t elem_bytes(tessera_dtype d) { return d == TESSERA_F32 || d == TESSERA_TF32 ? 4 : 2; }
 
-// Kernel 05's tile widths per dtype, and its launcher per dtype: the tile hopper_tile picks
-// (tiles.hpp), the problem transposed where it says so.
+// Kernel 05's tiles per dtype, and its launcher per dtype: the tile hopper_tile picks (tiles.hpp),
+// the problem transposed where it says so.
 struct Tile05 {
   cudaError_t (*launch)(GemmArgsC const&, cudaStream_t);
   int (*clusters)();
 };
-constexpr Tile05 kTiles05[3][3] = {  // [TF32, F16, BF16][256, 128, 64 columns]
+constexpr Tile05 kTiles05[3][4] = {  // [TF32, F16, BF16][128 x 256, 128 x 128, 128 x 64, 64 x 64]
     {{launch_05_tf32_n256, clusters_05_tf32_n256}, {launch_05_tf32_n128, clusters_05_tf32_n128},
-     {launch_05_tf32_n64, clusters_05_tf32_n64}},
+     {launch_05_tf32_n64, clusters_05_tf32_n64}, {nullptr, nullptr}},  // (no short tile: has_short_05)
     {{launch_05_f16_n256, clusters_05_f16_n256}, {launch_05_f16_n128, clusters_05_f16_n128},
-     {launch_05_f16_n64, clusters_05_f16_n64}},
+     {launch_05_f16_n64, clusters_05_f16_n64}, {launch_05_f16_n64_m64, clusters_05_f16_n64_m64}},
     {{launch_05_bf16_n256, clusters_05_bf16_n256}, {launch_05_bf16_n128, clusters_05_bf16_n128},
-     {launch_05_bf16_n64, clusters_05_bf16_n64}}};
-Tile05 const& tile_05(tessera_dtype dtype, int64_t tile_n) {
-  return kTiles05[dtype == TESSERA_TF32 ? 0 : dtype == TESSERA_F16 ? 1 : 2][tile_n == 256 ? 0 : tile_n == 128 ? 1 : 2];
+     {launch_05_bf16_n64, clusters_05_bf16_n64}, {launch_05_bf16_n64_m64, clusters_05_bf16_n64_m64}}};
+// The short 64 x 64 tile is built for f16 and bf16 (tf32 takes an MN-major A through registers,
+// laid out for two consumer warpgroups).
+constexpr bool has_short_05(tessera_dtype d) { return d == TESSERA_F16 || d == TESSERA_BF16; }
+Tile05 const& tile_05(tessera_dtype dtype, int64_t tile_n, int64_t tile_m = Hopper05::kBM) {
+  const int by_type = dtype == TESSERA_TF32 ? 0 : dtype == TESSERA_F16 ? 1 : 2;
+  const int by_size = tile_m == Hopper05::kShortBM && has_short_05(dtype) ? 3 : tile_n == 256 ? 0 : tile_n == 128 ? 1 : 2;
+  return kTiles05[by_type][by_size];
 }
-// Kernel 05's resident clusters (its persistent grid) for the tile of tile_n columns; 0 without a GPU.
-int clusters_05(tessera_dtype dtype, int64_t tile_n) { return tile_05(dtype, tile_n).clusters(); }
+// Kernel 05's resident clusters (its persistent grid) for the tile of tile_m x tile_n; 0 without a GPU.
+int clusters_05(tessera_dtype dtype, int64_t tile_n, int64_t tile_m = Hopper05::kBM) {
+  return tile_05(dtype, tile_n, tile_m).clusters();
+}
 template <tessera_dtype kDtype>
 cudaError_t launch_05(GemmArgs const& g, cudaStream_t stream) {
-  const HopperTile tile = hopper_tile(g.m, g.n, hopper_k_tiles(g.k, elem_bytes(kDtype)), clusters_05(kDtype, Hopper05::kWideN));
-  return tile_05(kDtype, tile.bn).launch(tile.swapped ? transposed(g) : as_given(g), stream);
+  const HopperTile tile = hopper_tile(g.m, g.n, hopper_k_tiles(g.k, elem_bytes(kDtype)), clusters_05(kDtype, Hopper05::kWideN),
+                                      has_short_05(kDtype));
+  return tile_05(kDtype, tile.bn, tile.bm).launch(tile.swapped ? transposed(g) : as_given(g), stream);
 }
 
 // A kernel of the ladder and its launcher per dtype (nullptr: the kernel does not run it).
@@ -320,7 +331,8 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   // Kernel 05's tile (tiles.hpp): 128 x 256, or 128 x 128 / 64 for skinny problems and problems
   // too small for the wide tiles to fill the GPU, on the transposed problem where m < n.
   const int64_t bytes = elem_bytes(dtype);
-  const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, hopper_k_tiles(k, bytes), clusters_05(dtype, Hopper05::kWideN))
+  const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, hopper_k_tiles(k, bytes), clusters_05(dtype, Hopper05::kWideN),
+                                                         has_short_05(dtype))
                                            : HopperTile{Hopper05::kWideN, false};
   // Which operands 05 would pack (read by prefer_04, the plan's words and the workspace).
   const Packs05 packs = packs_05(p, bytes, tile);
@@ -372,19 +384,20 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   // kernel asks the GPU how many clusters fit; without a GPU the plan cannot say.
   if (is_hopper(entry)) {
     plan.say([&] {
-      return "; tile " + std::to_string(Hopper05::kBM) + " x " + std::to_string(tile.bn) +
+      return "; tile " + std::to_string(tile.bm) + " x " + std::to_string(tile.bn) +
+             (tile.bm == Hopper05::kShortBM ? " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)" : "") +
              (tile.swapped ? " on the transposed problem C^T = op(B)^T op(A)^T (m < n: the small dimension "
                              "along the tile's columns)"
                            : "");
     });
-    const int resident = clusters_05(dtype, tile.bn);
+    const int resident = clusters_05(dtype, tile.bn, tile.bm);
     const int64_t rows = tile.swapped ? n : m, cols = tile.swapped ? m : n;
     if (resident < 1) {
       plan.say([] { return "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)"; });
     } else {
-      const StreamK w = hopper_work(tessera::ceil_div(rows, Hopper05::kBM), tessera::ceil_div(cols, tile.bn),
+      const StreamK w = hopper_work(tessera::ceil_div(rows, tile.bm), tessera::ceil_div(cols, tile.bn),
                                     tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident);
-      if (w.streams()) plan.workspace += HopperPartials(w.clusters, tile.bn).bytes();
+      if (w.streams()) plan.workspace += HopperPartials(w.clusters, tile.bn, tile.bm / 64).bytes();
       plan.say([&] {
         char text[256];
         if (w.splits > 1)

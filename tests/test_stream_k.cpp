@@ -269,6 +269,32 @@ TEST(HopperTile, Choice) {
   EXPECT_EQ(hopper_tile(1024, 16, 16, 0).bn, 64);
 }
 
+// The short tile (64 x 64, f16 and bf16: has_short) for skinny problems with a side of at least
+// 16 whose cluster tiles of 64 rows fit in one wave of 66 clusters; else the tile above.
+TEST(HopperTile, ShortTile) {
+  constexpr int64_t kClusters = 66;
+  auto tile = [](int64_t m, int64_t n, int64_t k, bool has_short = true) {
+    const HopperTile t = hopper_tile(m, n, hopper_k_tiles(k, 2), kClusters, has_short);
+    return std::to_string(t.bm) + " x " + std::to_string(t.bn) + (t.swapped ? " swapped" : "");
+  };
+  EXPECT_EQ(tile(128, 4096, 4096), "64 x 64 swapped");  // 64 rows of 64: 32 x 2 = 64 cluster tiles
+  EXPECT_EQ(tile(4096, 128, 4096), "64 x 64");
+  EXPECT_EQ(tile(16, 4096, 4096), "64 x 64 swapped");   // 32 cluster tiles
+  EXPECT_EQ(tile(64, 8192, 8192), "64 x 64 swapped");   // 64
+  EXPECT_EQ(tile(8192, 64, 8192), "64 x 64");
+  EXPECT_EQ(tile(8192, 66, 8192), "128 x 64");
+  EXPECT_EQ(tile(4224, 128, 4096), "64 x 64");          // 33 x 2 = 66: one wave, just
+  EXPECT_EQ(tile(4225, 128, 4096), "128 x 64");         // 34 x 2 = 68
+  EXPECT_EQ(tile(128, 8192, 8192), "128 x 64 swapped"); // 64 x 2 = 128 > 66
+  EXPECT_EQ(tile(256, 4096, 4096), "128 x 64 swapped"); // 32 x 4 = 128 > 66
+  EXPECT_EQ(tile(8192, 256, 8192), "128 x 128");
+  EXPECT_EQ(tile(15, 4096, 4096), "128 x 64 swapped");  // below kShortMinSmall
+  EXPECT_EQ(tile(1, 4096, 4096), "128 x 64 swapped");
+  EXPECT_EQ(tile(1024, 1024, 1024), "128 x 64");        // small, not skinny: the rule above
+  EXPECT_EQ(tile(128, 4096, 4096, false), "128 x 64 swapped");  // tf32: no short tile
+  EXPECT_EQ(hopper_tile(128, 4096, 64, 0, true).bm, 128);      // no GPU: no wave to fit in
+}
+
 // FastDiv against the division it replaces: divisors 1-300 and 2^b - 3, - 1, + 0, + 1, + 7 for
 // b = 9-31, each against the dividends 0-299, the same 2^b values, 2^31 - 1, and the dividends
 // next to 1, 2 and 1000 times the divisor.

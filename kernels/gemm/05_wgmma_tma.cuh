@@ -1,14 +1,16 @@
 // kernels/gemm/05_wgmma_tma.cuh -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA,
 // written in the vocabulary: this file is the schedule; the layouts say the rest.
 //
-// One element type and C tile width per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu: 256
-// columns, _n128.cu and _n64.cu: the narrow tiles of skinny problems; gemm_abi.cu picks one per
-// problem), so that each compiles on its own in a few seconds and the nine build in parallel.
+// One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu: 128 x 256,
+// _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short one;
+// gemm_abi.cu picks one per problem), so that each compiles on its own in a few seconds and the
+// eleven build in parallel.
 //
 // What it adds to 04, each a decision made once in WgmmaTmaCfg:
 //   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32); two consumer
 //     warpgroups tile the CTA's 128x256 block along M (TiledMMA of atoms (2,1,1)), 128 F32
-//     accumulators per thread;
+//     accumulators per thread (skinny problems: 128 x 128 or 128 x 64, and for f16 and bf16 the
+//     short 64 x 64 tile of one consumer warpgroup, _m64.cu);
 //   - the operand stage tiles are the 128-byte-swizzled GMMA smem atoms (gmma_smem_tile), K-major
 //     or MN-major like global memory. Everything else is read off those tile layouts: the wgmma
 //     descriptors and each block's offset (make_gmma_operand, tessera/gmma.hpp), the TMA boxes,
@@ -64,16 +66,20 @@ struct StageTile {
 // kTileN: the C tile's columns, 256, 128 or 64 (hopper_tile, tiles.hpp, says which problems take
 // which); each consumer thread holds kAcc = kTileN / 2 accumulators. kARegs: A reaches wgmma
 // through registers (tf32 with A MN-major, which wgmma cannot read from shared memory).
-template <Elem E, int64_t kTileN, bool kARegs_ = false>
+// kConsumers_: consumer warpgroups, 64 rows of the tile each (2: 128 rows; 1: the short tile of
+// skinny problems, 64 rows, f16 and bf16 on 64 columns).
+template <Elem E, int64_t kTileN, bool kARegs_ = false, int kConsumers_ = 2>
 struct WgmmaTmaCfg {
   using Info = ElemOut<E>;
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
   static constexpr bool kARegs = kARegs_;
   static_assert(!kARegs || kBits == 32, "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
-  using WithARegs = WgmmaTmaCfg<E, kTileN, true>;
-  static constexpr int64_t kBM = 128, kBN = kTileN, kBK = 1024 / kBits;  // one 128-byte row of K
-  static constexpr int kConsumers = 2, kThreads = 128 * (kConsumers + 1), kAcc = int(kBN / 2);
+  using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_>;
+  static constexpr int kConsumers = kConsumers_, kThreads = 128 * (kConsumers + 1), kAcc = int(kTileN / 2);
+  static constexpr int64_t kBM = 64 * kConsumers, kBN = kTileN, kBK = 1024 / kBits;  // one 128-byte row of K
+  static_assert(kConsumers == 2 || (kConsumers == 1 && !kARegs),
+                "05: one or two consumer warpgroups; A through registers needs two (kPermM covers 128 rows)");
   static constexpr bool kSwappable = kBN < Hopper05::kWideN;  // hopper_tile swaps only narrow tiles
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
   // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster).
@@ -137,9 +143,8 @@ struct WgmmaTmaCfg {
   static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
   static constexpr int64_t kSmemBytes = kBarrierOffset + Pipeline::kBarrierBytes + 1024;
   static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
-  static_assert(kBM == Hopper05::kBM && (kBN == 256 || kBN == 128 || kBN == 64) &&
-                    kCluster == Hopper05::kCluster &&
-                    kConsumers == Hopper05::kConsumers && kBK * kBits / 8 == Hopper05::kKTileBytes,
+  static_assert((kBM == Hopper05::kBM || kBM == Hopper05::kShortBM) && (kBN == 256 || kBN == 128 || kBN == 64) &&
+                    kCluster == Hopper05::kCluster && kBK * kBits / 8 == Hopper05::kKTileBytes,
                 "05: the plan (Hopper05, common.cuh) must know the kernel's tiles");
 
   // C: two m64nN atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = kAcc values.
@@ -154,7 +159,8 @@ struct WgmmaTmaCfg {
   static constexpr TiledMMA kMma =
       kARegs ? make_tiled_mma(atom::sm90_64xNx8_tf32(kBN, true), parse_layout("(2,1,1):(1,0,0)"),
                               make_tile(kPermM, Layout(kBN), Layout(8)))
-             : make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
+             : make_tiled_mma(atom::sm90_64xNx16(kBN, false),
+                              kConsumers == 2 ? parse_layout("(2,1,1):(1,0,0)") : parse_layout("(1,1,1):(0,0,0)"));
 
   // A through registers: the MN-major stage tile as TMA writes it (the 16-bit kernels' MN-major
   // GMMA tile, here of 32-bit elements), and the shared -> register copy whose (thread, value)
@@ -194,7 +200,7 @@ struct WgmmaTmaCfg {
   static constexpr CoordLayout<2> kThrCrdC = make_coord_layout(kThrC, Coord<2>{{kBM, kBN}});
   static constexpr CoordLayout<2> kFrgCrdC = make_coord_layout(kFrgC, Coord<2>{{kBM, kBN}});
   static_assert(kMma.threads() == 128 * kConsumers && kFrgC.size() == kAcc,
-                "05: two consumer warpgroups of kAcc accumulators each");
+                "05: kConsumers consumer warpgroups of kAcc accumulators each");
   static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC),
                 "05: thread-offset layout of C disagrees with TiledMMA::partition_C");
   static_assert(kMma.tile_size(0) == kBM && kMma.tile_size(1) == kBN,
@@ -211,7 +217,7 @@ struct WgmmaTmaCfg {
     for (int64_t t = 0; t < 128; ++t) {  // consumer 0's threads; consumer 1 = rows + 64
       max_col = max64(max_col, kThrCrdC(t)[1]);
       max_row = max64(max_row, kThrCrdC(t)[0]);
-      if (kThrCrdC(t + 128)[0] != kThrCrdC(t)[0] + 64 || kThrCrdC(t + 128)[1] != kThrCrdC(t)[1])
+      if (kConsumers == 2 && (kThrCrdC(t + 128)[0] != kThrCrdC(t)[0] + 64 || kThrCrdC(t + 128)[1] != kThrCrdC(t)[1]))
         return false;
     }
     for (int64_t v = 0; v < kAcc; ++v)
@@ -612,7 +618,7 @@ cudaError_t launch_tile(GemmArgsC const& gc, cudaStream_t stream) {
   if (resident < 1) return cudaErrorInvalidConfiguration;
   p.work = hopper_work(p.tiles_m, p.tiles_n, p.k_tiles, resident);
   if (p.work.streams()) {
-    const HopperPartials parts(p.work.clusters, Cfg::kBN);
+    const HopperPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
     void* piece = nullptr;
     if ((err = scratch.get(&piece, parts.bytes())) != cudaSuccess) return err;
     p.flags = static_cast<uint32_t*>(piece);

@@ -165,11 +165,11 @@ inline StreamK hopper_work(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, in
   return w;
 }
 // Stream-K's scratch: a flag and a slot of partial sums (bn / 2 per thread) per consumer
-// warpgroup of the grid.
+// warpgroup of the grid (2 a CTA; 1 on the short tile).
 struct HopperPartials {
   int64_t slots, values;
-  HopperPartials(int64_t clusters, int64_t bn)
-      : slots(clusters * Hopper05::kCluster * Hopper05::kConsumers), values(128 * bn / 2) {}
+  HopperPartials(int64_t clusters, int64_t bn, int64_t consumers)
+      : slots(clusters * Hopper05::kCluster * consumers), values(128 * bn / 2) {}
   size_t flag_bytes() const { return size_t(ceil_div(slots * 4, int64_t(256)) * 256); }
   size_t bytes() const { return flag_bytes() + size_t(slots) * size_t(values) * 4; }
 };

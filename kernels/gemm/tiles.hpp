@@ -26,13 +26,19 @@ inline int64_t forced_tile_width() {
 // accumulators (WgmmaTmaCfg checks it has these numbers). bn is 256, or 128 or 64 for skinny
 // and small problems (hopper_tile): a 128 x 256 tile over 16 columns computes 16x the products needed and
 // holds 4 stages of the big operand in flight; the 128 x 64 tile does 4x, with 8 stages.
+// The narrow tile also comes 64 rows high (kShortBM: one consumer warpgroup), for skinny problems
+// whose 128-row cluster tiles would leave half the GPU idle or need a split of K (below).
 struct Hopper05 {
-  static constexpr int64_t kBM = 128, kCluster = 2, kConsumers = 2, kKTileBytes = 128;
+  static constexpr int64_t kBM = 128, kShortBM = 64, kCluster = 2, kConsumers = 2, kKTileBytes = 128;
   static constexpr int64_t kWideN = 256;
+  // The short tile's smallest skinny side (measured: 1 x 4096 x 4096 f16 ran at 0.74 of cuBLAS on
+  // it against 0.79 on 128 rows; 16 and up gained).
+  static constexpr int64_t kShortMinSmall = 16;
 };
 struct HopperTile {
   int64_t bn;    // the tile's columns: 256, 128 or 64
   bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow tile)
+  int64_t bm = Hopper05::kBM;  // the tile's rows: 128 (two consumer warpgroups) or 64 (one)
 };
 // Kernel 05's k-tiles of a K of `bytes`-byte elements (a k-tile: one 128-byte row).
 inline int64_t hopper_k_tiles(int64_t k, int64_t bytes) { return ceil_div(k * bytes, Hopper05::kKTileBytes); }
@@ -45,20 +51,32 @@ inline int64_t hopper_k_tiles(int64_t k, int64_t bytes) { return ceil_div(k * by
 //   256 columns, 64 while its cluster tiles fit in one wave of clusters: 4096 x 256 x 4096 (64 cluster
 //   tiles) 0.96 / 0.79 / 0.89 (TN 0.81 / 0.84 / 0.93); else 128: 8192 x 256 x 8192 (128 cluster tiles
 //   of 64 columns) 0.87 / 0.95 / 0.69.
-// TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width (to measure them on a shape).
-inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters) {
+// TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width, on 128 rows (to measure
+// them on a shape).
+inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bool has_short = false) {
   const int64_t w = forced_tile_width();
-  const int64_t forced = w == 256 || w == 128 || w == 64 ? w : 0;
+  if (w == 256 || w == 128 || w == 64) return {w, w < Hopper05::kWideN && m < n};
   const int64_t small = min64(m, n), big = max64(m, n);
-  // The cluster tiles of the problem on tiles of bn columns (a narrow tile along the small side).
-  auto cluster_tiles = [&](int64_t rows, int64_t cols, int64_t bn) {
-    return ceil_div(ceil_div(rows, Hopper05::kBM), Hopper05::kCluster) * ceil_div(cols, bn);
+  // The cluster tiles of the problem on tiles of bm x bn (a narrow tile along the small side).
+  auto cluster_tiles = [&](int64_t rows, int64_t cols, int64_t bn, int64_t bm = Hopper05::kBM) {
+    return ceil_div(ceil_div(rows, bm), Hopper05::kCluster) * ceil_div(cols, bn);
   };
-  int64_t bn = Hopper05::kWideN;
-  if (forced) bn = forced;
-  else if (small <= 128) bn = 64;
-  else if (small <= 256) bn = cluster_tiles(big, small, 64) <= clusters ? 64 : 128;
-  else if (const int64_t wide = cluster_tiles(m, n, Hopper05::kWideN); clusters > 0 && 2 * wide <= clusters) {
+  if (small <= 256) {
+    const int64_t bn = small <= 128 || cluster_tiles(big, small, 64) <= clusters ? 64 : 128;
+    // 64 rows (has_short: f16 and bf16) where the short tiles' cluster tiles still fit in one
+    // wave: twice the CTAs stream the big operand, over all of K or with half the split (cuBLAS
+    // runs these on 32- or 64-row tiles, 128 CTAs). Measured on the H100 (f16, ratio to cuBLAS,
+    // 128 / 64 rows, same binary, GPU time): 128 x 4096 x 4096 0.69-0.70 / 0.82-0.86, 4096 x 128
+    // x 4096 0.76-0.77 / 0.90-0.97, 64 x 4096 x 4096 0.73-0.76 / 0.80-0.83, 64 x 8192 x 8192
+    // 0.89-0.90 / 0.98, 8192 x 64 x 8192 0.92-0.94 / 1.00, 16 x 4096 x 4096 0.78-0.83 /
+    // 0.82-0.85; in two waves they lose: 128 x 8192 x 8192 0.89-0.90 / 0.83, 256 x 4096 x 4096
+    // 0.73 / 0.62-0.65, 1024^3 (64 columns) 0.91 / 0.76.
+    if (has_short && bn == 64 && small >= Hopper05::kShortMinSmall && clusters > 0 &&
+        cluster_tiles(big, small, bn, Hopper05::kShortBM) <= clusters)
+      return {bn, m < n, Hopper05::kShortBM};
+    return {bn, m < n};
+  }
+  if (const int64_t wide = cluster_tiles(m, n, Hopper05::kWideN); clusters > 0 && 2 * wide <= clusters) {
     // Few wide tiles (at most half the clusters busy): 128 columns where their cluster tiles fill
     // more than half the clusters in one wave, or fit in one and save the wide tiles a split of
     // K; else 64 columns if they fit in one wave. Not transposed (m < n too): C^T's stores cost
@@ -72,12 +90,9 @@ inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clu
     //   0.71-0.80, 2048^3 1.03 / 0.96 / 0.65.
     const bool splits_k = make_stream_k(wide, k_tiles, clusters).splits > 1;
     const int64_t t128 = cluster_tiles(m, n, 128), t64 = cluster_tiles(m, n, 64);
-    if (t128 <= clusters && (2 * t128 > clusters || splits_k)) bn = 128;
-    else if (t64 <= clusters) bn = 64;
-    else bn = 128;
-    return {bn, false};
+    return {t128 <= clusters && (2 * t128 > clusters || splits_k) ? 128 : t64 <= clusters ? 64 : 128, false};
   }
-  return {bn, bn < Hopper05::kWideN && m < n};
+  return {Hopper05::kWideN, false};
 }
 // Kernel 03's CTA tile (BM, BN, BK), which the plan reads too, and its narrow and thin widths.
 struct Simt03 {

@@ -146,16 +146,25 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
 }
 
 // Kernel 05's tile: 128 x 256, or 128 x 64 (128 x 128) with the small dimension along N for
-// skinny problems, the problem transposed where m is the small one (hopper_tile, tiles.hpp).
+// skinny problems, the problem transposed where m is the small one, and for f16 and bf16 the
+// short 64 x 64 tile where its cluster tiles fit in one wave of the GPU (hopper_tile, tiles.hpp:
+// without a GPU there is no wave to fit in).
 TEST(GemmAbi, PlanNamesKernel05Tile) {
   std::string p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "; tile 128 x 256;")) << p;
+  const bool gpu = !has(p, "no GPU found");
+  const std::string narrow = gpu ? "; tile 64 x 64 (one consumer warpgroup" : "; tile 128 x 64";
   p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16);
-  EXPECT_TRUE(has(p, "; tile 128 x 64 on the transposed problem C^T = op(B)^T op(A)^T")) << p;
+  EXPECT_TRUE(has(p, narrow.c_str())) << p;
+  EXPECT_TRUE(has(p, " on the transposed problem C^T = op(B)^T op(A)^T")) << p;
   EXPECT_TRUE(has(p, "C^T stored by predicated vector stores along C's rows")) << p;
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);
-  EXPECT_TRUE(has(p, "; tile 128 x 64;")) << p;
+  EXPECT_TRUE(has(p, narrow.c_str())) << p;
   EXPECT_TRUE(has(p, "C stored by TMA")) << p;
+  p = plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);  // a single row: the 128-row tile
+  EXPECT_TRUE(has(p, "; tile 128 x 64 on the transposed problem")) << p;
+  p = plan(TESSERA_TF32, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);  // tf32: no short tile
+  EXPECT_TRUE(has(p, "; tile 128 x 64;")) << p;
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 129, 4096, 4096, 4096, 4096), "; tile 128 x ")) << p;
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 257, 4096, 4096, 4096, 4096), "; tile 128 x 256;")) << p;
   // 256 columns: 128 x 64 while its cluster tiles fit in one wave of the GPU's clusters, else
