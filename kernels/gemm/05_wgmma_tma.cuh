@@ -147,7 +147,8 @@ struct WgmmaTmaCfg {
                     kCluster == Hopper05::kCluster && kBK * kBits / 8 == Hopper05::kKTileBytes,
                 "05: the plan (Hopper05, common.cuh) must know the kernel's tiles");
 
-  // C: two m64nN atoms along M. Consumer thread t (0..255) holds (FrgV, 1, 1) = kAcc values.
+  // C: kConsumers m64nN atoms along M. Consumer thread t (0 .. 128 kConsumers - 1) holds
+  // (FrgV, 1, 1) = kAcc values.
   // With A in registers, the atom is m64nNk8's RS and M is permuted: atom row r (bits: 0-2 the
   // lane's t1, 3 the value's +8, 4-5 the warp, 6 the consumer) computes A's and C's row
   // kPermM(r), which moves bit 2 to 16, bit 3 to 4 and bit 4 to 8. Warp 0's fragment loads from
