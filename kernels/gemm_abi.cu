@@ -328,8 +328,9 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   const int64_t k_row = tessera::ceil_div(k, 16) * 16;
   if (m == 1 && p.a_sk == 1) p.a_sm = k_row;
   if (n == 1 && p.b_sk == 1) p.b_sn = k_row;
-  // Kernel 05's tile (tiles.hpp): 128 x 256, or 128 x 128 / 64 for skinny problems and problems
-  // too small for the wide tiles to fill the GPU, on the transposed problem where m < n.
+  // Kernel 05's tile (tiles.hpp): 128 x 256, or 128 x 128 / 64 (f16, bf16: 64 x 64) for skinny
+  // problems and problems too small for the wide tiles to fill the GPU, on the transposed
+  // problem where m < n.
   const int64_t bytes = elem_bytes(dtype);
   const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, hopper_k_tiles(k, bytes), clusters_05(dtype, Hopper05::kWideN),
                                                          has_short_05(dtype))

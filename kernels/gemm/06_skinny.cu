@@ -216,9 +216,11 @@ __device__ __forceinline__ bool opaque(bool b) {
 //
 // Steps of X a thread loads before their FMAs: with one column of Y, 16 values of K per row (4
 // steps of fp32, 2 of 16-bit: 256 or 128 bytes in flight a thread) in at most 128 registers, so
-// that 2 CTAs (16 warps) stay on an SM. Bytes in flight are what a GEMV lacks: one step at a time
-// (ncu, 4096 x 1 x 4096 f32 NN: 32 KiB an SM, 1.74 TB/s) is half of cuBLAS's 2.57. With 8 or 16
-// columns the accumulators already take 1 CTA an SM, and a second step spilled.
+// that 2 CTAs (16 warps) stay on an SM. Measured on the H100 against one step at a time: X
+// contiguous along K 2-4 % faster (1 x 4096 x 4096 f32 0.86 -> 0.89 of cuBLAS); the column-major
+// GEMV (4096 x 1 x 4096 f32 NN) took the same 40 us with four times the loads in flight, so they
+// are not what it lacks (bench/results/gemm_shapes.md). With 8 or 16 columns the accumulators
+// already take 1 CTA an SM, and a second step spilled.
 template <int Cols, int V>
 constexpr int kSteps = Cols == 1 ? 16 / V : 1;
 
