@@ -398,7 +398,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     } else {
       const StreamK w = hopper_work(tessera::ceil_div(rows, tile.bm), tessera::ceil_div(cols, tile.bn),
                                     tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident);
-      if (w.streams()) plan.workspace += HopperPartials(w.clusters, tile.bn, tile.bm / 64).bytes();
+      if (w.streams()) plan.workspace += HopperPartials(w.clusters, tile.bn, tile.consumers()).bytes();
       plan.say([&] {
         char text[256];
         if (w.splits > 1)

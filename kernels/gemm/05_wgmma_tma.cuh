@@ -77,7 +77,8 @@ struct WgmmaTmaCfg {
   static_assert(!kARegs || kBits == 32, "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
   using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_>;
   static constexpr int kConsumers = kConsumers_, kThreads = 128 * (kConsumers + 1), kAcc = int(kTileN / 2);
-  static constexpr int64_t kBM = 64 * kConsumers, kBN = kTileN, kBK = 1024 / kBits;  // one 128-byte row of K
+  static constexpr int64_t kBM = Hopper05::kConsumerRows * kConsumers, kBN = kTileN;
+  static constexpr int64_t kBK = 1024 / kBits;  // one 128-byte row of K
   static_assert(kConsumers == 2 || (kConsumers == 1 && !kARegs),
                 "05: one or two consumer warpgroups; A through registers needs two (kPermM covers 128 rows)");
   static constexpr bool kSwappable = kBN < Hopper05::kWideN;  // hopper_tile swaps only narrow tiles

@@ -22,14 +22,14 @@ inline int64_t forced_tile_width() {
 }
 
 // Kernel 05's tiles, shared with the plan (gemm_abi.cu): C tiles of kBM x bn in clusters of
-// kCluster CTAs along M, each with kConsumers consumer warpgroups of 128 threads x bn / 2
-// accumulators (WgmmaTmaCfg checks it has these numbers). bn is 256, or 128 or 64 for skinny
+// kCluster CTAs along M, each with a consumer warpgroup of 128 threads x bn / 2 accumulators per
+// kConsumerRows rows (wgmma's M; WgmmaTmaCfg checks it has these numbers). bn is 256, or 128 or 64 for skinny
 // and small problems (hopper_tile): a 128 x 256 tile over 16 columns computes 16x the products needed and
 // holds 4 stages of the big operand in flight; the 128 x 64 tile does 4x, with 8 stages.
 // The narrow tile also comes 64 rows high (kShortBM: one consumer warpgroup), for skinny problems
 // whose 128-row cluster tiles would leave half the GPU idle or need a split of K (below).
 struct Hopper05 {
-  static constexpr int64_t kBM = 128, kShortBM = 64, kCluster = 2, kConsumers = 2, kKTileBytes = 128;
+  static constexpr int64_t kBM = 128, kShortBM = 64, kConsumerRows = 64, kCluster = 2, kKTileBytes = 128;
   static constexpr int64_t kWideN = 256;
   // The short tile's smallest skinny side (measured: 1 x 4096 x 4096 f16 ran at 0.74 of cuBLAS on
   // it against 0.79 on 128 rows; 16 and up gained).
@@ -39,6 +39,7 @@ struct HopperTile {
   int64_t bn;    // the tile's columns: 256, 128 or 64
   bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow tile)
   int64_t bm = Hopper05::kBM;  // the tile's rows: 128 (two consumer warpgroups) or 64 (one)
+  int64_t consumers() const { return bm / Hopper05::kConsumerRows; }
 };
 // Kernel 05's k-tiles of a K of `bytes`-byte elements (a k-tile: one 128-byte row).
 inline int64_t hopper_k_tiles(int64_t k, int64_t bytes) { return ceil_div(k * bytes, Hopper05::kKTileBytes); }
