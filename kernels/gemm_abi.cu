@@ -116,21 +116,16 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 //   F32: up to 8 columns (8 x 4096 x 4096 1.05, 8192 x 8 x 8192 0.83-1.06); from 9 columns 03 on
 //     its 128 x 32 tile with split-K wins (16 columns: 06 0.42-0.83, 03 0.86-1.54; 12 x 8192 x 8192
 //     0.84 vs 06's 0.46); 06 reads the big operand once per 16 columns, with one CTA per SM;
-//   TF32: one column where the big operand is K-contiguous (dot products: 1 x 4096 x 4096 NN 0.91
-//     vs 0.77, TN 0.93 vs 0.88, 4096 x 1 x 4096 TN 0.89 vs 0.82; 8192: 1.08-1.09 vs 1.05-1.10);
-//     otherwise 05, which reads the big operand where it lies (a tf32 MN-major one through
-//     registers, in A's role after hopper_tile's swap): 4096 x 1 x 4096 NN 0.78 vs 0.69, TF32
-//     8192 x 8 x 8192 NN 0.93 vs 0.61, TN 1.14 vs 0.71;
-//   F16, BF16: never: 05 wins from one column up (F16 8192 x 1 x 8192 NN 0.88 vs 0.43, 8 x 8192 x
-//     8192 NN 0.93 vs 0.26; 06 does 8-16 FMA per element on CUDA cores) but on two single-column
-//     shapes (F16 1 x 4096 x 4096 NN 0.72 vs 0.80, 4096 x 1 x 4096 TT 0.68 vs 0.74).
-// `big_k_major`: the big operand (A where m >= n, else B) is contiguous along K.
-int64_t skinny_max_mn(tessera_dtype dtype, bool big_k_major) {
-  return dtype == TESSERA_F32 ? 8 : dtype == TESSERA_TF32 && big_k_major ? 1 : 0;
-}
-bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n, bool big_k_major) {
+//   TF32, F16, BF16: one column, the GEMV (06_gemv.cuh), whichever way the big operand lies
+//     (one run, 06 vs 05: F16 4096 x 1 x 4096 NN 0.98 vs 0.73, TN 1.14 vs 0.80, 1 x 4096 x 4096
+//     1.13-1.14 vs 0.79-0.80, 8192 x 1 x 8192 NN 0.93 vs 0.87, 1 x 8192 x 8192 1.03-1.04 vs 0.91;
+//     TF32 4096 x 1 x 4096 NN 0.96-1.00 vs 0.74, 8192 x 1 x 8192 NN 0.97-0.99 vs 0.90, the K-major
+//     ones 1.07-1.21 vs 0.90-1.14); from 8 columns 05 (F16 8192 x 8 x 8192 NN 0.89 vs 06's 0.26:
+//     8-16 FMA per element on CUDA cores; TF32 8192 x 8 x 8192 NN 0.93 vs 0.61, TN 1.14 vs 0.71).
+int64_t skinny_max_mn(tessera_dtype dtype) { return dtype == TESSERA_F32 ? 8 : 1; }
+bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n) {
   const int64_t small = tessera::min64(m, n);
-  return small >= 1 && small <= skinny_max_mn(dtype, big_k_major);
+  return small >= 1 && small <= skinny_max_mn(dtype);
 }
 
 // Which operands kernel 05 packs into a scratch buffer before its launch (common.cuh's rules for
@@ -272,12 +267,10 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     if (describe) why += words();
   };
   because([&] { return kernel ? std::string("requested by name") : std::string("the built-in choice for ") + dtype_name(dtype); });
-  const bool big_k_major = n > m ? !tb : ta;  // op(B) = 'N' or op(A) = 'T': contiguous along K
-  if (!kernel && skinny_takes(dtype, m, n, big_k_major)) {
+  if (!kernel && skinny_takes(dtype, m, n)) {
     entry = &kKernels[kSkinny];
     because([&] {
-      return " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype, big_k_major)) +
-             (dtype == TESSERA_TF32 ? " with the big operand contiguous along K" : "") +
+      return " (min(m, n) <= " + std::to_string(skinny_max_mn(dtype)) +
              ": bandwidth-bound, the big operand read once at HBM speed)";
     });
   }

@@ -8,8 +8,9 @@
 //
 // The problem as it sees it: a big operand X (L rows, K) and a small one Y (S rows, K),
 // C(l, s) = alpha sum_k X(l,k) Y(s,k) + beta C(l, s). With n <= m, X = A (L = m) and Y = B;
-// otherwise the transposed problem C^T = B A^T (common.cuh, `transposed`), X = B. Y's rows are
-// taken in groups of kCols (1, 8 or 16: the smallest >= S, at most 16; any S loops over groups).
+// otherwise the transposed problem C^T = B A^T (common.cuh, `transposed`), X = B. With S = 1
+// the problem is a GEMV, run by the two kernels of 06_gemv.cuh. Otherwise Y's rows are taken in
+// groups of kCols (8 or 16: the smallest >= S; any S loops over groups), as below.
 //
 // Mapping (256 threads = 8 warps per CTA; every thread owns kRows = 4 rows of X and accumulates
 // a 4 x kCols block of C in fp32 registers; Y's kCols rows are staged in shared memory per chunk
@@ -26,7 +27,7 @@
 //       of X is 1), and the ragged edges (last rows, last K): the same kernels with element
 //       loads through the strides. Y is staged element by element: its alignment does not matter.
 //   Both patterns are one kernel (a uniform branch per step picks the loads), so the FMA body is
-//   compiled once per element type and Cols: 9 kernels in all, ~5x the baseline compile.
+//   compiled once per element type and Cols: 6 kernels, beside the GEMV's 9 (06_gemv.cuh).
 //   Each thread issues its 64 bytes of X loads (4 or V vectors) before their FMAs. Where the L tiles
 //   times the column groups give fewer than kTargetCtas CTAs, K is split across CTAs too
 //   (blockIdx.y): each split writes fp32 partial sums to a workspace (Scratch: the caller's, or
@@ -36,9 +37,8 @@
 // Bandwidth: X is read once (L*K elements); Y (S*K) is read once per CTA from L2, C (L*S) once,
 // the partial sums (splits*S*L*4 bytes, mostly in L2) twice. Every X byte moves in a 16-byte (or
 // 8-byte) vector of a fully used 128-byte line. A CTA keeps 256 * 64 = 16 KiB of X loads in
-// flight per step, and with one column 4 (fp32) or 2 (16-bit) steps at once (kSteps, below).
-// Registers (ptxas, tests/cuda/check_skinny.py prints them): 124-128 for 1 column (2 CTAs per
-// SM), 118-240 for 8 and 16 (1 CTA per SM). The math is
+// flight per step. Registers (ptxas, tests/cuda/check_skinny.py prints them): 118-240 for 8 and
+// 16 columns (1 CTA per SM). The math is
 // 2*S FLOP per element of X: at S = 16 and 16-bit X, 16 FMA per 2 bytes, the most CUDA cores
 // sustain at HBM rates (H100: 128 FMA/clk/SM); beyond that the tensor-core kernels win.
 //
@@ -52,6 +52,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "06_gemv.cuh"
 #include "common.cuh"
 
 namespace tessera::ladder {
@@ -61,7 +62,10 @@ struct SkinnyPlan {
   bool swap;            // X = B (the transposed problem), else X = A
   bool k_major;         // pattern (a): X contiguous along K; else (b) or (c)
   bool vec;             // 16-byte vector loads of X (aligned); else element loads
-  int cols;             // kCols: rows of Y per CTA (1, 8 or 16)
+  bool gemv;            // one column: 06_gemv.cuh's kernels (gemv_rows if k_major, else gemv_columns)
+  bool v_vec;           // gemv_rows: the vector v read by 16-byte loads (contiguous, aligned)
+  int cols;             // kCols: rows of Y per CTA (1: the GEMV, 8 or 16)
+  int tile_rows;        // rows of X per CTA
   int64_t rows, small;  // L and S
   int64_t tiles, groups, splits, k_split;
   size_t workspace;     // bytes of partial sums (splits > 1)
@@ -77,6 +81,13 @@ constexpr int kChunk = 512;    // K values of Y staged in shared memory at a tim
 // warps to keep ~3 TB/s of loads in flight. A tuning constant: measured on the GPU.
 constexpr int64_t kTargetCtas = 4 * 132;
 constexpr int64_t kMinChunksPerSplit = 1;  // a split is at least one chunk
+// GEMV (06_gemv.cuh): gemv_columns takes 128-byte columns where they give at least
+// kGemvMinTiles tiles (CTAs), else 64-byte ones; K is split only where the tiles still number
+// fewer than kGemvMinTiles, into at most kGemvTargetCtas CTAs, each split a multiple of
+// kGemvSplitQuantum values of K (whole steps of either kernel). Measured on the H100's 132 SMs:
+// f16 8192 x 1 x 8192 NN on 128 tiles of 64 rows 0.99x cuBLAS, of 32 rows 0.93x; 4096 x 1 x
+// 4096 on 64 tiles of 64 rows with K split 0.80x, on 128 tiles of 32 rows 0.98x.
+constexpr int64_t kGemvMinTiles = 96, kGemvTargetCtas = 2 * 132, kGemvSplitQuantum = 2048;
 
 // Element storage as raw bits, and the conversions to and from fp32.
 struct F32 {
@@ -96,12 +107,6 @@ struct BF16 {
   using T = Bits;  // (add_splits' storage type)
   __device__ static float to_float(Bits b) { return __bfloat162float(__ushort_as_bfloat16(b)); }
   __device__ static Bits from_float(float x) { return __bfloat16_as_ushort(__float2bfloat16_rn(x)); }
-};
-
-// N consecutive elements, loadable as one vector.
-template <class Bits, int N>
-struct alignas(N * sizeof(Bits)) Pack {
-  Bits v[N];
 };
 
 struct SkinnyArgs {
@@ -212,24 +217,14 @@ __device__ __forceinline__ bool opaque(bool b) {
 }
 
 // One kernel for both patterns (a.k_major: a uniform branch per step), so that the FMA body,
-// the bulk of the code, is compiled once per element type and Cols.
-//
-// Steps of X a thread loads before their FMAs: with one column of Y, 16 values of K per row (4
-// steps of fp32, 2 of 16-bit: 256 or 128 bytes in flight a thread) in at most 128 registers, so
-// that 2 CTAs (16 warps) stay on an SM. Measured on the H100 against one step at a time: X
-// contiguous along K 2-4 % faster (1 x 4096 x 4096 f32 0.86 -> 0.89 of cuBLAS); the column-major
-// GEMV (4096 x 1 x 4096 f32 NN) took the same 40 us with four times the loads in flight, so they
-// are not what it lacks (bench/results/gemm_shapes.md). With 8 or 16 columns the accumulators
-// already take 1 CTA an SM, and a second step spilled.
-template <int Cols, int V>
-constexpr int kSteps = Cols == 1 ? 16 / V : 1;
-
+// the bulk of the code, is compiled once per element type and Cols. One step of X's loads at a
+// time: with 8 or 16 columns the accumulators take 1 CTA an SM, and a second step spilled.
+// (One column of Y is a GEMV: 06_gemv.cuh.)
 template <class E, int Cols>
-__global__ void __launch_bounds__(kThreads, Cols == 1 ? 2 : 1) skinny_kernel(SkinnyArgs a) {
+__global__ void __launch_bounds__(kThreads, 1) skinny_kernel(SkinnyArgs a) {
   using Bits = typename E::Bits;
   constexpr int V = 16 / int(sizeof(Bits));  // elements of a 16-byte vector
-  constexpr int U = kSteps<Cols, V>;
-  static_assert(kChunk % (U * 32 * V) == 0 && kChunk % (U * kWarps * V) == 0, "a chunk is whole groups of steps");
+  static_assert(kChunk % (32 * V) == 0 && kChunk % (kWarps * V) == 0, "a chunk is whole steps");
   __shared__ __align__(16) Bits ys[Cols][kYsRow<V>];  // Y(s0 + s, kc + k), stored bits
   __shared__ __align__(16) float red[kWarps][32 * kRows];  // (b): the warps' partial sums
 
@@ -264,17 +259,13 @@ __global__ void __launch_bounds__(kThreads, Cols == 1 ? 2 : 1) skinny_kernel(Ski
         ys[s][kk] = s0 + s < a.small && kc + kk < k_end ? y[(s0 + s) * a.y_ss + (kc + kk) * a.y_sk] : Bits(0);
       }
       __syncthreads();
-      for (int k0 = 0; k0 < kChunk && kc + k0 < k_end; k0 += U * step_k) {
-        float xf[U][kRows][V];  // U steps' loads issued before any of their FMAs
-        if (opaque(km)) {
-#pragma unroll
-          for (int u = 0; u < U; ++u) load_along_k<E, V>(xf[u], a, row, kc + k0 + u * step_k + my_k, k_end);
-        } else {
-#pragma unroll
-          for (int u = 0; u < U; ++u) load_along_l<E, V>(xf[u], a, row, kc + k0 + u * step_k + my_k, k_end);
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u) fma_group<E, Cols, V>(acc, xf[u], &ys[0][k0 + u * step_k + my_k]);
+      for (int k0 = 0; k0 < kChunk && kc + k0 < k_end; k0 += step_k) {
+        float xf[kRows][V];  // the step's loads, issued before any of its FMAs
+        if (opaque(km))
+          load_along_k<E, V>(xf, a, row, kc + k0 + my_k, k_end);
+        else
+          load_along_l<E, V>(xf, a, row, kc + k0 + my_k, k_end);
+        fma_group<E, Cols, V>(acc, xf, &ys[0][k0 + my_k]);
       }
     }
 
@@ -319,17 +310,43 @@ __global__ void __launch_bounds__(kThreads, Cols == 1 ? 2 : 1) skinny_kernel(Ski
 using Kernel = void (*)(SkinnyArgs);
 template <class E>
 Kernel kernel_for(int cols) {
-  return cols == 1 ? skinny_kernel<E, 1> : cols == 8 ? skinny_kernel<E, 8> : skinny_kernel<E, 16>;
+  return cols == 8 ? skinny_kernel<E, 8> : skinny_kernel<E, 16>;
 }
 
 bool aligned_16(const void* p, int64_t ld, int64_t bytes) {
   return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld * bytes % 16 == 0;
 }
 
+using GemvKernel = void (*)(GemvArgs);
+template <class E>
+GemvKernel gemv_kernel_for(SkinnyPlan const& plan) {
+  constexpr int kWide = 128 / int(sizeof(typename E::Bits));  // rows of a 128-byte column
+  return plan.k_major ? gemv_rows<E> : plan.tile_rows == kWide ? gemv_columns<E, kWide> : gemv_columns<E, kWide / 2>;
+}
+
 template <class E>
 cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
   const SkinnyPlan plan = plan_skinny(p, sizeof(typename E::Bits));
   const GemmArgsC g = plan.swap ? transposed(p) : as_given(p);
+  if (plan.gemv) {
+    GemvArgs a{g.p.a, g.p.a_sm, g.p.a_sk, plan.rows, g.p.b, g.p.b_sk, p.k, p.c, g.c_sm,
+               p.alpha, p.beta, nullptr, plan.k_split, plan.vec, plan.v_vec};
+    Scratch scratch(p, stream);
+    if (plan.splits > 1) {
+      void* ws = nullptr;
+      const cudaError_t e = scratch.get(&ws, plan.workspace);
+      if (e != cudaSuccess) return e;
+      a.partial = static_cast<float*>(ws);
+    }
+    const dim3 grid(unsigned(min64(plan.tiles, 0x7fffffff)), unsigned(plan.splits));
+    gemv_kernel_for<E>(plan)<<<grid, plan.k_major ? kGemvRowsThreads : kGemvColumnsThreads, 0, stream>>>(a);
+    if (plan.splits > 1) {
+      if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+      return launch_add_splits<E>(static_cast<typename E::Bits*>(a.y), a.y_sl, 0, a.partial, plan.splits,
+                                  plan.rows, 1, p.alpha, p.beta, stream);
+    }
+    return cudaGetLastError();
+  }
   SkinnyArgs a{g.p.a, g.p.a_sm, g.p.a_sk, plan.rows, g.p.b, g.p.b_sn, g.p.b_sk, plan.small, p.k,
                p.c, g.c_sm, g.c_sn, p.alpha, p.beta, nullptr, plan.tiles, plan.groups, plan.k_split,
                plan.k_major, plan.vec};
@@ -365,6 +382,22 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
   // (Y is read element by element into shared memory: its alignment does not matter.)
   s.vec = (g.p.a_sk == 1 || g.p.a_sm == 1) && aligned_16(g.p.a, x_ld, bytes);
   s.cols = s.small <= 1 ? 1 : s.small <= 8 ? 8 : 16;
+  if (s.small == 1) {  // GEMV (06_gemv.cuh)
+    s.gemv = true;
+    s.v_vec = g.p.b_sk == 1 && reinterpret_cast<uintptr_t>(g.p.b) % 16 == 0;
+    const int64_t wide = 128 / bytes;  // gemv_columns: rows of a 128-byte column
+    s.tile_rows = int(s.k_major ? kGemvRowsThreads / 32 * kGemvRowsPerWarp
+                                : ceil_div(s.rows, wide) >= kGemvMinTiles ? wide : wide / 2);
+    s.tiles = ceil_div(s.rows, int64_t(s.tile_rows));
+    s.groups = 1;
+    const int64_t quanta = ceil_div(p.k, kGemvSplitQuantum);
+    int64_t splits = s.tiles >= kGemvMinTiles ? 1 : min64(ceil_div(kGemvTargetCtas, s.tiles), quanta);
+    splits = max64(1, min64(splits, 65535));
+    s.k_split = ceil_div(quanta, splits) * kGemvSplitQuantum;
+    s.splits = ceil_div(p.k, s.k_split);
+    s.workspace = s.splits > 1 ? size_t(ceil_div(s.splits * s.rows * 4, int64_t(256)) * 256) : 0;
+    return s;
+  }
   s.tiles = ceil_div(s.rows, s.k_major ? kWarps * kRows : 32 * kRows);
   s.groups = ceil_div(s.small, int64_t(s.cols));
   const int64_t chunks = ceil_div(p.k, int64_t(kChunk)), ctas = s.tiles * s.groups;
@@ -384,6 +417,28 @@ void describe_skinny(GemmArgs const& p, int64_t bytes, bool tf32, char* text, si
   const SkinnyPlan s = plan_skinny(p, bytes);
   const char* x = s.swap ? "B" : "A";
   const char* y = s.swap ? "A" : "B";
+  if (s.gemv) {
+    const char* how = s.k_major ? (s.vec ? "read once along K by 16-byte vector loads, a warp per %d rows "
+                                           "(dot products with %s's vector, lanes' sums added by warp shuffles)"
+                                         : "read once along K element by element (not 16-byte aligned or "
+                                           "no unit stride), a warp per %d rows (dot products with %s's vector)")
+                                : (s.vec ? "read once down its columns, a CTA per %d rows walking K by 16-byte "
+                                           "vectors (times %s's value of each k; sums added by warp shuffles "
+                                           "and in shared memory)"
+                                         : "read once down its columns element by element (not 16-byte "
+                                           "aligned), a CTA per %d rows (times %s's value of each k)");
+    char words[320];
+    std::snprintf(words, sizeof words, how, s.k_major ? s.tile_rows / (kGemvRowsThreads / 32) : s.tile_rows, y);
+    int n = std::snprintf(text, size, "; GEMV (one column): %s (%lld x %lld) is the big operand, %s, %lld CTAs; fp32 FMA accumulation%s",
+                          x, (long long)s.rows, (long long)p.k, words, (long long)s.tiles,
+                          tf32 ? " (TF32 is computed in full fp32: more accurate, same speed)" : "");
+    if (n >= 0 && size_t(n) < size && s.splits > 1)
+      std::snprintf(text + n, size - n,
+                    "; K split over %lld CTAs per tile (%lld values each), fp32 partial sums in the "
+                    "workspace added in order by a second kernel that applies alpha and beta",
+                    (long long)s.splits, (long long)s.k_split);
+    return;
+  }
   const char* how = s.k_major ? (s.vec ? "read once along K by 16-byte vector loads, a warp per 4 rows "
                                          "(dot products, lanes' sums added by warp shuffles)"
                                        : "read once along K element by element (not 16-byte aligned "

@@ -8,8 +8,8 @@
 // |out - ref| / (|alpha| sum_k |a||b| + |beta c|), which fp32 keeps under ~k * 2^-24.
 // Also the BLAS quick returns (m, n, k = 0) and the argument checks through the same ABI.
 //
-//   gemm_correctness [--small | --tiny]   --small: sizes <= 300 only (for memcheck), --tiny: two
-//                                        sizes (for racecheck)
+//   gemm_correctness [--small | --tiny]   --small: the first list only, m and n <= 300 (for
+//                                        memcheck), --tiny: three sizes (for racecheck)
 // Exit status 0 when everything passed; prints one line per failure and a summary.
 #include <cmath>
 #include <cstdio>
@@ -57,8 +57,9 @@ int main(int argc, char** argv) {
   CHECK_CUBLAS(cublasCreate(&handle));
 
   std::vector<Size> sizes = {{1, 1, 1},     {7, 7, 7},       {1, 128, 7},    {127, 129, 17},
-                             {128, 128, 128}, {129, 127, 129}, {33, 65, 1},   {257, 1, 300}};
-  if (tiny) sizes = {{7, 7, 7}, {129, 127, 129}};
+                             {128, 128, 128}, {129, 127, 129}, {33, 65, 1},   {257, 1, 300},
+                             {300, 1, 4100},  {1, 257, 2100}};  // the GEMV with K split
+  if (tiny) sizes = {{7, 7, 7}, {129, 127, 129}, {257, 1, 300}};  // (gemv_columns' shared-memory sums)
   if (!small && !tiny) {
     sizes.push_back({1000, 1000, 1000});
     sizes.push_back({4095, 4097, 511});

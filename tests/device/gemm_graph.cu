@@ -49,9 +49,10 @@ int main() {
                      // by a memset captured with the launch
                      Problem{TESSERA_F16, nullptr, 1024, 1024, 8192, 0}, Problem{TESSERA_BF16, "05", 1024, 1024, 8192, 1},
                      Problem{TESSERA_F16, nullptr, 2560, 2048, 2048, 1},
-                     // Kernel 06 (skinny): K split across CTAs, partial sums in the workspace.
+                     // Kernel 06 (skinny): K split across CTAs, partial sums in the workspace;
+                     // its GEMV on all of K (no workspace) and with K split (300 rows).
                      Problem{TESSERA_F16, "06", 4096, 16, 4096, 0}, Problem{TESSERA_F32, nullptr, 4096, 1, 4096, 0},
-                     Problem{TESSERA_TF32, "06", 8, 2048, 1024, 1}}) {
+                     Problem{TESSERA_BF16, nullptr, 300, 1, 5000, 1}, Problem{TESSERA_TF32, "06", 8, 2048, 1024, 1}}) {
     const size_t eb = elem_bytes(pr.d);
     const int64_t lda = pr.m + 8, ldb = pr.k + 8, ldc = pr.m + 8;
     const size_t na = size_t(lda * pr.k + 16), nb = size_t(ldb * pr.n), nc = size_t(ldc * pr.n);

@@ -161,7 +161,7 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, narrow.c_str())) << p;
   EXPECT_TRUE(has(p, "C stored by TMA")) << p;
-  p = plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);  // a single row: the 128-row tile
+  p = plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1, kA, 0.0f, "05");  // a single row: the 128-row tile
   EXPECT_TRUE(has(p, "; tile 128 x 64 on the transposed problem")) << p;
   p = plan(TESSERA_TF32, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);  // tf32: no short tile
   EXPECT_TRUE(has(p, "; tile 128 x 64;")) << p;
@@ -253,9 +253,9 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 8 (F32), for one column
-// (TF32) where the big operand is contiguous along K, never for F16 or BF16; which operand it streams and how, its split of K and the workspace of the partial
-// sums.
+// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 8 (F32) and for one column
+// (TF32, F16, BF16: the GEMV); which operand it streams and how, its split of K and the workspace
+// of the partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
   // 16 x 4096 x 4096 f16 NN (by name: the built-in choice is 05 there): B (n x k,
   // K-contiguous as the kernels see it) is the big operand. 4096 rows / 32 per CTA = 128 CTAs;
@@ -263,26 +263,27 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // partial sums = 1,048,576 bytes.
   std::string p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
-  // F16/BF16: 05's narrow tile, from one column up, whatever the majors.
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1), "kernel 05_wgmma_tma"));
-  // A single row contiguous along K (m = 1, lda = 1 in 'N'; n = 1, ldb = 1 in 'T') is read K-major
-  // where it lies, not packed as an unaligned MN-major operand.
+  // F16/BF16: 05's narrow tile from two columns up, whatever the majors; one column: 06.
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 2, 4096, 4096, 2, 4096, 2), "kernel 05_wgmma_tma"));
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1), "kernel 06_skinny"));
+  // Kernel 05 by name: a single row contiguous along K (m = 1, lda = 1 in 'N'; n = 1, ldb = 1 in
+  // 'T') is read K-major where it lies, not packed as an unaligned MN-major operand.
   for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16}) {
-    const std::string one_a = plan(dt, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);
+    const std::string one_a = plan(dt, 'N', 'N', 1, 4096, 4096, 1, 4096, 1, kA, 0.0f, "05");
     EXPECT_TRUE(has(one_a, "A read by TMA where it lies (K-major)")) << one_a;
     EXPECT_FALSE(has(one_a, "packed")) << one_a;
-    const std::string one_b = plan(dt, 'N', 'T', 4096, 1, 4096, 4096, 1, 4096);
+    const std::string one_b = plan(dt, 'N', 'T', 4096, 1, 4096, 4096, 1, 4096, kA, 0.0f, "05");
     EXPECT_TRUE(has(one_b, "B read by TMA where it lies (K-major)")) << one_b;
     EXPECT_FALSE(has(one_b, "packed")) << one_b;
   }
   // With lda > 1 the row is strided along K: packed.
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 3, 4096, 1, kA, 0.0f, "05"), "A packed"));
-  EXPECT_TRUE(has(plan(TESSERA_BF16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 05_wgmma_tma"));
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny"));
-  // TF32: 05's narrow tile, whatever the majors: the big operand in A's role, through registers
-  // where it is MN-major (here m = 4096, A in 'N'; mirrored, B^T in 'T' on the transposed problem).
-  // Only a single column whose big operand is contiguous along K takes 06 (dot products).
-  for (int64_t n : {1, 8, 16, 64, 65}) {
+  for (tessera_dtype dt : {TESSERA_F32, TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
+    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
+  // TF32: 05's narrow tile from two columns up, whatever the majors: the big operand in A's role,
+  // through registers where it is MN-major (here m = 4096, A in 'N'; mirrored, B^T in 'T' on the
+  // transposed problem).
+  for (int64_t n : {2, 8, 16, 64, 65}) {
     const std::string q = plan(TESSERA_TF32, 'N', 'N', 4096, n, 4096, 4096, 4096, 4096);
     EXPECT_TRUE(has(q, "kernel 05_wgmma_tma, the built-in choice for TF32")) << q;
     EXPECT_TRUE(has(q, "A read by TMA where it lies (MN-major: to wgmma through registers")) << q;
@@ -305,13 +306,41 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_FALSE(has(p, "TF32")) << p;
   EXPECT_EQ(tessera_gemm_workspace_size("06", TESSERA_F16, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096),
             1048576u);
-  // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns; 32 CTAs of 128 rows, K split 8
-  // ways (one chunk of 512 each): 8 x 1 x 4096 x 4 bytes.
+  // The GEMV. 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns by 128 CTAs of 32
+  // rows (a 128-byte column each), all of K: no split, no workspace.
   p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F32")) << p;
-  EXPECT_TRUE(has(p, "A (4096 x 4096) is the big operand, read once down its columns by vector loads")) << p;
-  EXPECT_TRUE(has(p, "B's 1 rows staged in shared memory 1 at a time")) << p;
-  EXPECT_TRUE(has(p, "workspace 131072 bytes")) << p;
+  EXPECT_TRUE(has(p, "GEMV (one column): A (4096 x 4096) is the big operand, read once down its columns, "
+                     "a CTA per 32 rows walking K by 16-byte vectors (times B's value of each k")) << p;
+  EXPECT_TRUE(has(p, ", 128 CTAs;")) << p;
+  EXPECT_FALSE(has(p, "K split")) << p;
+  EXPECT_FALSE(has(p, "workspace")) << p;
+  // f16: 128-byte columns are 64 rows; at 4096 rows they would be 64 CTAs, so 32-row ones (128).
+  p = plan(TESSERA_F16, 'N', 'N', 8192, 1, 8192, 8192, 8192, 8192);
+  EXPECT_TRUE(has(p, "a CTA per 64 rows")) << p;
+  EXPECT_TRUE(has(p, ", 128 CTAs;")) << p;
+  p = plan(TESSERA_F16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "a CTA per 32 rows")) << p;
+  EXPECT_TRUE(has(p, ", 128 CTAs;")) << p;
+  // 1 x 4096 x 4096 bf16 NN: the transposed problem, B's columns are the K-contiguous rows of the
+  // big operand; a warp per 2 rows, 8 warps a CTA: 256 CTAs.
+  p = plan(TESSERA_BF16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);
+  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for BF16 (min(m, n) <= 1")) << p;
+  EXPECT_TRUE(has(p, "GEMV (one column): B (4096 x 4096) is the big operand, read once along K by 16-byte "
+                     "vector loads, a warp per 2 rows (dot products with A's vector")) << p;
+  EXPECT_TRUE(has(p, ", 256 CTAs;")) << p;
+  // Few rows and a long K: 300 x 1 x 5000 f16 NN, 10 tiles of 32 rows, K split in 3 pieces of
+  // 2048 values (the last 904): 3 x 300 fp32 partial sums, 3,600 bytes in 256-byte pieces.
+  p = plan(TESSERA_F16, 'N', 'N', 300, 1, 5000, 300, 5000, 300);
+  EXPECT_TRUE(has(p, "a CTA per 32 rows")) << p;
+  EXPECT_TRUE(has(p, "K split over 3 CTAs per tile (2048 values each)")) << p;
+  EXPECT_TRUE(has(p, "workspace 3840 bytes")) << p;
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, kA, 300, kB, 5000), 3840u);
+  // Unaligned: element loads.
+  p = plan(TESSERA_F16, 'N', 'N', 4095, 1, 4095, 4095, 4095, 4095);
+  EXPECT_TRUE(has(p, "read once down its columns element by element")) << p;
+  p = plan(TESSERA_F16, 'T', 'N', 4095, 1, 4095, 4095, 4095, 4095);
+  EXPECT_TRUE(has(p, "read once along K element by element")) << p;
   // TF32 runs in full fp32, and says so.
   p = plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny")) << p;
@@ -320,27 +349,21 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // An unaligned leading dimension: element loads.
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "read once along K element by element")) << p;
-  // The thresholds: min(m, n) = t takes 06, t + 1 does not (F32); F16 and BF16 never.
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}}) {
+  // The thresholds: min(m, n) = t takes 06, t + 1 does not (F32 8, the others 1).
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, std::pair{TESSERA_TF32, 1}, std::pair{TESSERA_F16, 1},
+                       std::pair{TESSERA_BF16, 1}}) {
     EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
     EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
   }
-  // TF32: one column, the big operand contiguous along K (A in 'T' with n = 1, B in 'N' with
-  // m = 1); MN-major (A in 'N', B in 'T') or two columns: 05.
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 1, 4096, 4096, 4096, 4096),
-                  "kernel 06_skinny, the built-in choice for TF32 (min(m, n) <= 1 with the big operand contiguous along K"));
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'N', 'N', 1, 4096, 4096, 1, 4096, 1), "kernel 06_skinny"));
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 1, 4096, 4096, 4096, 4096, 1), "kernel 06_skinny"));
-  EXPECT_FALSE(has(plan(TESSERA_TF32, 'N', 'T', 1, 4096, 4096, 1, 4096, 1), "06_skinny"));
-  EXPECT_FALSE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 2, 4096, 4096, 4096, 4096), "06_skinny"));
-  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
-    EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
-  for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16}) {
-    EXPECT_FALSE(has(plan(dt, 'T', 'N', 4096, 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
-    EXPECT_FALSE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "06_skinny")) << dt;
+  // One column takes 06 whichever way the big operand lies.
+  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16}) {
+    EXPECT_TRUE(has(plan(dt, 'T', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 4096, 4096, 1, 4096, 1), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'T', 'T', 1, 4096, 4096, 4096, 4096, 1), "kernel 06_skinny")) << dt;
+    EXPECT_FALSE(has(plan(dt, 'T', 'N', 4096, 2, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
   }
   // By name on a large problem: enough CTAs without a split, no workspace.
   p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
