@@ -111,18 +111,20 @@ bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper]; }
 bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 
 // The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
-// cores) for skinny problems where it beats the tensor-core kernel 05 on its 128 x 64 tile
-// (skinny_takes). Measured on the H100 (ratio to cuBLAS, 06 vs 05 / 03, bench/results/gemm_shapes.md):
-//   F32: up to 8 columns (8 x 4096 x 4096 1.05, 8192 x 8 x 8192 0.83-1.06); from 9 columns 03 on
-//     its 128 x 32 tile with split-K wins (16 columns: 06 0.42-0.83, 03 0.86-1.54; 12 x 8192 x 8192
-//     0.84 vs 06's 0.46); 06 reads the big operand once per 16 columns, with one CTA per SM;
-//   TF32, F16, BF16: one column, the GEMV (06_gemv.cuh), whichever way the big operand lies
-//     (one run, 06 vs 05: F16 4096 x 1 x 4096 NN 0.98 vs 0.73, TN 1.14 vs 0.80, 1 x 4096 x 4096
-//     1.13-1.14 vs 0.79-0.80, 8192 x 1 x 8192 NN 0.93 vs 0.87, 1 x 8192 x 8192 1.03-1.04 vs 0.91;
-//     TF32 4096 x 1 x 4096 NN 0.96-1.00 vs 0.74, 8192 x 1 x 8192 NN 0.97-0.99 vs 0.90, the K-major
-//     ones 1.07-1.21 vs 0.90-1.14); from 8 columns 05 (F16 8192 x 8 x 8192 NN 0.89 vs 06's 0.26:
-//     8-16 FMA per element on CUDA cores; TF32 8192 x 8 x 8192 NN 0.93 vs 0.61, TN 1.14 vs 0.71).
-int64_t skinny_max_mn(tessera_dtype dtype) { return dtype == TESSERA_F32 ? 8 : 1; }
+// cores; a GEMV on 1, 2, 4 or 8 vectors at a time, 06_gemv.cuh) for skinny problems where it
+// beats the tensor-core kernel 05 on its narrow tiles and 03 (skinny_takes). Measured on the
+// H100 (ratio to cuBLAS, GPU time, 06 vs the other in one run, bench/results/gemm_shapes.md):
+//   F32: up to 8 columns (8 x 4096 x 4096 NN / TN 1.34 / 1.35, 4096 x 8 x 4096 1.39 / 1.55, 8192 x
+//     8 x 8192 NN 1.17); from 9 columns 03 on its 128 x 32 tile with split-K (16 columns: 06
+//     0.45-1.34, 03 0.77-1.67: 06 reads the big operand once per 8 columns);
+//   TF32: up to 4 (4096 x 4 x 4096 NN / TN 1.15 / 0.96 vs 05's 0.93 / 0.91); with 8, 05 is as fast
+//     or faster (8192 x 8 x 8192 NN 0.85 vs 0.92);
+//   F16, BF16: up to 2 (2 x 4096 x 4096 NN / TN 1.26-1.37 vs 05's 0.90-1.06; one column 0.95-1.16
+//     vs 0.73-0.91); from 4 columns 05 (4096 x 4 x 4096 0.81-0.84 vs 0.73-0.84, 8 columns 0.50-0.67
+//     vs 0.71-0.97: 8 FMAs and a conversion per 2 bytes of the big operand on CUDA cores).
+int64_t skinny_max_mn(tessera_dtype dtype) {
+  return dtype == TESSERA_F32 ? 8 : dtype == TESSERA_TF32 ? 4 : 2;
+}
 bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n) {
   const int64_t small = tessera::min64(m, n);
   return small >= 1 && small <= skinny_max_mn(dtype);

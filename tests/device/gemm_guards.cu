@@ -19,7 +19,8 @@
 // op(B), k cycling through {1, 7, 40, 64, 65}; then larger and skinny shapes (5 x 1 x 40 with
 // ldc 8, 5 x 1656 x 45, 300 x 1, 1 x 300, 129 x 257, and 300 x 520 / 520 x 300, small enough for
 // kernel 05's narrow tiles without the transpose, 1003 x 1 and 1 x 1003 with a ragged last tile
-// of kernel 06's GEMV, ...) and long-K ones that kernel 05 runs with stream-K, 03 with split-K
+// of kernel 06's GEMV, 8 x 520, 2 x 520 and 520 x 3 with K = 1100 for its steps on 2-8 vectors
+// that read them along s, along K and in a partial group, ...) and long-K ones that kernel 05 runs with stream-K, 03 with split-K
 // and 06's GEMV with K split (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000, 24 x 300 x
 // 3000 on 03's thin tile, 300 x 1 x 5000 and 1 x 300 x 5000).
 // Exit status 0 when all passed.
@@ -286,7 +287,8 @@ int main(int argc, char** argv) {
                   Shape{64, 256, 64, 8}, Shape{200, 130, 129, 1}, Shape{17, 1000, 100, 8},
                   Shape{1000, 17, 100, 8}, Shape{256, 256, 256, 8}, Shape{8, 4096, 64, 8},
                   Shape{300, 520, 100, 5}, Shape{520, 300, 129, 3}, Shape{1003, 1, 100, 8},
-                  Shape{1, 1003, 100, 8}})
+                  Shape{1, 1003, 100, 8}, Shape{8, 520, 1100, 3}, Shape{2, 520, 1100, 1},
+                  Shape{520, 3, 1100, 8}})
     for (float beta : {0.0f, 0.75f})
       for (char ta : {'N', 'T'})
         for (char tb : {'N', 'T'})

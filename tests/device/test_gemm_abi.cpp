@@ -253,19 +253,77 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems): the built-in choice for min(m, n) <= 8 (F32) and for one column
-// (TF32, F16, BF16: the GEMV); which operand it streams and how, its split of K and the workspace
-// of the partial sums.
+// Kernel 06 (skinny problems, a GEMV on 1-8 vectors at a time): the built-in choice for
+// min(m, n) <= 8 (F32), 4 (TF32), 2 (F16, BF16); which operand it streams and how, how it reads
+// the vectors, its split of K and the workspace of the partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
-  // 16 x 4096 x 4096 f16 NN (by name: the built-in choice is 05 there): B (n x k,
-  // K-contiguous as the kernels see it) is the big operand. 4096 rows / 32 per CTA = 128 CTAs;
-  // K split 5 ways toward 528 CTAs (8 chunks of 512: 2 per split, so 4 splits): 4 splits x 16 x 4096 fp32
-  // partial sums = 1,048,576 bytes.
-  std::string p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
+  // The thresholds: min(m, n) = t takes 06, t + 1 does not, whichever way the operands lie.
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, std::pair{TESSERA_TF32, 4}, std::pair{TESSERA_F16, 2},
+                       std::pair{TESSERA_BF16, 2}}) {
+    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'T', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'N', 'T', t, 4096, 4096, t, 4096, t), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'T', 'T', t, 4096, 4096, 4096, 4096, t), "kernel 06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
+    EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
+    EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
+    EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
+  }
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4, 4096, 4096, 4, 4096, 4), "kernel 05_wgmma_tma"));
+  // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns by 128 CTAs of 32 rows (a
+  // 128-byte column each), all of K: no split, no workspace.
+  std::string p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F32 (min(m, n) <= 8")) << p;
+  EXPECT_TRUE(has(p, "GEMV on 1 vector at a time: A (4096 x 4096) is the big operand, read once down its "
+                     "columns, a CTA per 32 rows walking K by 16-byte vectors; B's vector read element by "
+                     "element (L1/L2); 128 CTAs")) << p;
+  EXPECT_FALSE(has(p, "K split")) << p;
+  EXPECT_FALSE(has(p, "workspace")) << p;
+  // f16: 128-byte columns are 64 rows; at 4096 rows they would be 64 CTAs, so 32-row ones (128).
+  p = plan(TESSERA_F16, 'N', 'N', 8192, 1, 8192, 8192, 8192, 8192);
+  EXPECT_TRUE(has(p, "a CTA per 64 rows")) << p;
+  EXPECT_TRUE(has(p, "; 128 CTAs")) << p;
+  p = plan(TESSERA_F16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "a CTA per 32 rows")) << p;
+  EXPECT_TRUE(has(p, "; 128 CTAs")) << p;
+  // 1 x 4096 x 4096 bf16 NN: the transposed problem; B's columns are the K-contiguous rows of the
+  // big operand, a warp per 2 rows, 8 warps a CTA: 256 CTAs; A's row is read along K.
+  p = plan(TESSERA_BF16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);
+  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for BF16 (min(m, n) <= 2")) << p;
+  EXPECT_TRUE(has(p, "GEMV on 1 vector at a time: B (4096 x 4096) is the big operand, read once along K by "
+                     "16-byte vector loads, a warp per 2 rows; A's vector read by 16-byte vectors along K "
+                     "(L1/L2); 256 CTAs")) << p;
+  // 8 x 4096 x 4096 f32 NN: A's 8 rows (contiguous along s: lda = 8) read as one vector of the
+  // group's values per k; 2 x 4096 x 4096 with lda = 3: element by element.
+  p = plan(TESSERA_F32, 'N', 'N', 8, 4096, 4096, 8, 4096, 8);
+  EXPECT_TRUE(has(p, "GEMV on 8 vectors at a time")) << p;
+  EXPECT_TRUE(has(p, "A's 8 vectors read a vector of the group's values per k")) << p;
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 2, 4096, 4096, 3, 4096, 2), "A's 2 vectors read element by element"));
+  // TF32 runs in full fp32, and says so; 3 columns: a group of 4.
+  p = plan(TESSERA_TF32, 'T', 'N', 4096, 3, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "GEMV on 4 vectors at a time: A (4096 x 4096) is the big operand, read once along K")) << p;
+  EXPECT_TRUE(has(p, "B's 3 vectors read by 16-byte vectors along K")) << p;
+  EXPECT_TRUE(has(p, "TF32 is computed in full fp32")) << p;
+  // More than 8 by name: groups of 8, X read once per group. 16 x 4096 x 4096 f16: 256 tiles of 16
+  // rows x 2 groups, no split, no workspace.
+  p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
-  // F16/BF16: 05's narrow tile from two columns up, whatever the majors; one column: 06.
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 2, 4096, 4096, 2, 4096, 2), "kernel 05_wgmma_tma"));
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1), "kernel 06_skinny"));
+  EXPECT_TRUE(has(p, "2 groups (X read once per group); 512 CTAs")) << p;
+  EXPECT_EQ(tessera_gemm_workspace_size("06", TESSERA_F16, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096), 0u);
+  // Few rows and a long K: 300 x 1 x 5000 f16 NN, 10 tiles of 32 rows, K split in 3 pieces of
+  // 2048 values (the last 904): 3 x 300 fp32 partial sums, 3,600 bytes in 256-byte pieces.
+  p = plan(TESSERA_F16, 'N', 'N', 300, 1, 5000, 300, 5000, 300);
+  EXPECT_TRUE(has(p, "a CTA per 32 rows")) << p;
+  EXPECT_TRUE(has(p, "K split over 3 CTAs per tile (2048 values each)")) << p;
+  EXPECT_TRUE(has(p, "workspace 3840 bytes")) << p;
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, kA, 300, kB, 5000), 3840u);
+  // A workspace one byte short of the partial sums is refused before any CUDA call.
+  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, 1.0f, kA, 300, kB, 5000, 0.0f, kC,
+                            300, reinterpret_cast<void*>(0x10000), 3839, nullptr),
+            TESSERA_ERROR_WORKSPACE);
+  // Unaligned: element loads.
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4095, 1, 4095, 4095, 4095, 4095), "read once down its columns element by element"));
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 4095, 1, 4095, 4095, 4095, 4095), "read once along K element by element"));
   // Kernel 05 by name: a single row contiguous along K (m = 1, lda = 1 in 'N'; n = 1, ldb = 1 in
   // 'T') is read K-major where it lies, not packed as an unaligned MN-major operand.
   for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16}) {
@@ -278,12 +336,10 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   }
   // With lda > 1 the row is strided along K: packed.
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 3, 4096, 1, kA, 0.0f, "05"), "A packed"));
-  for (tessera_dtype dt : {TESSERA_F32, TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
-    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
-  // TF32: 05's narrow tile from two columns up, whatever the majors: the big operand in A's role,
+  // TF32 from 5 columns: 05's narrow tile, whatever the majors: the big operand in A's role,
   // through registers where it is MN-major (here m = 4096, A in 'N'; mirrored, B^T in 'T' on the
   // transposed problem).
-  for (int64_t n : {2, 8, 16, 64, 65}) {
+  for (int64_t n : {5, 8, 16, 64, 65}) {
     const std::string q = plan(TESSERA_TF32, 'N', 'N', 4096, n, 4096, 4096, 4096, 4096);
     EXPECT_TRUE(has(q, "kernel 05_wgmma_tma, the built-in choice for TF32")) << q;
     EXPECT_TRUE(has(q, "A read by TMA where it lies (MN-major: to wgmma through registers")) << q;
@@ -299,81 +355,6 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   q = plan(TESSERA_TF32, 'N', 'T', 1024, 16, 1024, 1024, 16, 1024);
   EXPECT_TRUE(has(q, "kernel 05_wgmma_tma")) << q;
   EXPECT_TRUE(has(q, "B packed K-major")) << q;
-  EXPECT_TRUE(has(p, "B (4096 x 4096) is the big operand, read once along K by 16-byte vector loads")) << p;
-  EXPECT_TRUE(has(p, "A's 16 rows staged in shared memory 16 at a time")) << p;
-  EXPECT_TRUE(has(p, "K split over 4 CTAs per tile (1024 values each)")) << p;
-  EXPECT_TRUE(has(p, "workspace 1048576 bytes")) << p;
-  EXPECT_FALSE(has(p, "TF32")) << p;
-  EXPECT_EQ(tessera_gemm_workspace_size("06", TESSERA_F16, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096),
-            1048576u);
-  // The GEMV. 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns by 128 CTAs of 32
-  // rows (a 128-byte column each), all of K: no split, no workspace.
-  p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
-  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F32")) << p;
-  EXPECT_TRUE(has(p, "GEMV (one column): A (4096 x 4096) is the big operand, read once down its columns, "
-                     "a CTA per 32 rows walking K by 16-byte vectors (times B's value of each k")) << p;
-  EXPECT_TRUE(has(p, ", 128 CTAs;")) << p;
-  EXPECT_FALSE(has(p, "K split")) << p;
-  EXPECT_FALSE(has(p, "workspace")) << p;
-  // f16: 128-byte columns are 64 rows; at 4096 rows they would be 64 CTAs, so 32-row ones (128).
-  p = plan(TESSERA_F16, 'N', 'N', 8192, 1, 8192, 8192, 8192, 8192);
-  EXPECT_TRUE(has(p, "a CTA per 64 rows")) << p;
-  EXPECT_TRUE(has(p, ", 128 CTAs;")) << p;
-  p = plan(TESSERA_F16, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
-  EXPECT_TRUE(has(p, "a CTA per 32 rows")) << p;
-  EXPECT_TRUE(has(p, ", 128 CTAs;")) << p;
-  // 1 x 4096 x 4096 bf16 NN: the transposed problem, B's columns are the K-contiguous rows of the
-  // big operand; a warp per 2 rows, 8 warps a CTA: 256 CTAs.
-  p = plan(TESSERA_BF16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);
-  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for BF16 (min(m, n) <= 1")) << p;
-  EXPECT_TRUE(has(p, "GEMV (one column): B (4096 x 4096) is the big operand, read once along K by 16-byte "
-                     "vector loads, a warp per 2 rows (dot products with A's vector")) << p;
-  EXPECT_TRUE(has(p, ", 256 CTAs;")) << p;
-  // Few rows and a long K: 300 x 1 x 5000 f16 NN, 10 tiles of 32 rows, K split in 3 pieces of
-  // 2048 values (the last 904): 3 x 300 fp32 partial sums, 3,600 bytes in 256-byte pieces.
-  p = plan(TESSERA_F16, 'N', 'N', 300, 1, 5000, 300, 5000, 300);
-  EXPECT_TRUE(has(p, "a CTA per 32 rows")) << p;
-  EXPECT_TRUE(has(p, "K split over 3 CTAs per tile (2048 values each)")) << p;
-  EXPECT_TRUE(has(p, "workspace 3840 bytes")) << p;
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, kA, 300, kB, 5000), 3840u);
-  // Unaligned: element loads.
-  p = plan(TESSERA_F16, 'N', 'N', 4095, 1, 4095, 4095, 4095, 4095);
-  EXPECT_TRUE(has(p, "read once down its columns element by element")) << p;
-  p = plan(TESSERA_F16, 'T', 'N', 4095, 1, 4095, 4095, 4095, 4095);
-  EXPECT_TRUE(has(p, "read once along K element by element")) << p;
-  // TF32 runs in full fp32, and says so.
-  p = plan(TESSERA_TF32, 'T', 'N', 4096, 8, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
-  EXPECT_TRUE(has(p, "kernel 06_skinny")) << p;
-  EXPECT_TRUE(has(p, "read once along K by 16-byte vector loads")) << p;
-  EXPECT_TRUE(has(p, "TF32 is computed in full fp32")) << p;
-  // An unaligned leading dimension: element loads.
-  p = plan(TESSERA_BF16, 'T', 'N', 4096, 8, 4095, 4095, 4095, 4096, kA, 0.0f, "06");
-  EXPECT_TRUE(has(p, "read once along K element by element")) << p;
-  // The thresholds: min(m, n) = t takes 06, t + 1 does not (F32 8, the others 1).
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, std::pair{TESSERA_TF32, 1}, std::pair{TESSERA_F16, 1},
-                       std::pair{TESSERA_BF16, 1}}) {
-    EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
-    EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
-    EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
-    EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
-    EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
-  }
-  // One column takes 06 whichever way the big operand lies.
-  for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16}) {
-    EXPECT_TRUE(has(plan(dt, 'T', 'N', 4096, 1, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
-    EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 4096, 4096, 1, 4096, 1), "kernel 06_skinny")) << dt;
-    EXPECT_TRUE(has(plan(dt, 'T', 'T', 1, 4096, 4096, 4096, 4096, 1), "kernel 06_skinny")) << dt;
-    EXPECT_FALSE(has(plan(dt, 'T', 'N', 4096, 2, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
-  }
-  // By name on a large problem: enough CTAs without a split, no workspace.
-  p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 0.0f, "06");
-  EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
-  EXPECT_FALSE(has(p, "K split")) << p;
-  EXPECT_EQ(tessera_gemm_workspace_size("06_skinny", TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
-  // A workspace one byte short of the partial sums is refused before any CUDA call.
-  EXPECT_EQ(tessera_gemm_ex("06", TESSERA_F16, 'N', 'N', 16, 4096, 4096, 1.0f, kA, 16, kB, 4096, 0.0f, kC,
-                            16, reinterpret_cast<void*>(0x10000), 1048575, nullptr),
-            TESSERA_ERROR_WORKSPACE);
 }
 
 TEST(GemmAbi, PlanReportsBadArgumentsAsTheCallWould) {

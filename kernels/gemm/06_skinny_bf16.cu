@@ -1,0 +1,9 @@
+// kernels/gemm/06_skinny_bf16.cu -- kernel 06 for BF16 (06_skinny.cu, 06_gemv.cuh): its own
+// translation unit, compiled beside the others.
+#include "06_skinny.cuh"
+
+namespace tessera::ladder {
+
+cudaError_t launch_06_bf16(GemmArgs const& p, cudaStream_t stream) { return launch<BF16>(p, stream); }
+
+}  // namespace tessera::ladder
