@@ -47,6 +47,7 @@ cudaError_t launch_06_bf16(GemmArgs const&, cudaStream_t);
 // Kernel 06's plan (06_skinny.cu, host only): its workspace bytes, and its words for the plan.
 size_t workspace_skinny(GemmArgs const& p, int64_t elem_bytes);
 void describe_skinny(GemmArgs const& p, int64_t elem_bytes, bool tf32, char* text, size_t size);
+bool fits_skinny(GemmArgs const& p, int64_t elem_bytes);
 
 namespace {
 
@@ -361,6 +362,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   };
   plan.say([&] { return operand("A", A, p.a_sm, p.a_sk, packs.a) + operand("B", B, p.b_sn, p.b_sk, packs.b); });
   if (is_skinny(entry)) {
+    if (!fits_skinny(p, bytes)) return fail(TESSERA_ERROR_TOO_LARGE);
     plan.say([&] {
       char words[640];
       describe_skinny(p, bytes, dtype == TESSERA_TF32, words, sizeof words);

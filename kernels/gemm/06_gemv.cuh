@@ -221,14 +221,13 @@ __global__ void __launch_bounds__(gemv_columns_threads(S, sizeof(typename E::Bit
 // (b) X contiguous along K. Warp w of CTA b owns rows (8b + w) * R .. + R - 1; lane t reads
 // X(l, k) and Y(s, k) for k = t V .. t V + V - 1 (+ 32 V i), U such steps before their FMAs.
 constexpr int kGemvRowsThreads = 256;
-template <int S>
-constexpr int kGemvRowsPerWarp = S == 4 ? 4 : 2;
+__host__ __device__ constexpr int gemv_rows_per_warp(int s) { return s == 4 ? 4 : 2; }
 template <class E, int S>
 __global__ void __launch_bounds__(kGemvRowsThreads, 2) gemv_rows(GemvArgs a) {
   using Bits = typename E::Bits;
   constexpr int V = 16 / int(sizeof(Bits)), kStep = 32 * V, kWarps = kGemvRowsThreads / 32;
   // Steps of loads before their FMAs: 64-128 bytes of X a lane, within 128 registers.
-  constexpr int R = kGemvRowsPerWarp<S>, U = S == 1 ? 4 : S >= 4 && sizeof(Bits) == 2 ? 1 : 2;
+  constexpr int R = gemv_rows_per_warp(S), U = S == 1 ? 4 : S >= 4 && sizeof(Bits) == 2 ? 1 : 2;
   using P = Pack<Bits, V>;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
   const int64_t tile = blockIdx.x % a.tiles, s0 = blockIdx.x / a.tiles * S;

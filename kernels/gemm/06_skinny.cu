@@ -43,8 +43,7 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
     s.y_mode = YMode::kElements;
   s.groups = ceil_div(s.small, int64_t(s.cols));
   const int64_t wide = 128 / bytes;  // gemv_columns: rows of a 128-byte column
-  const int rows_per_warp = s.cols == 4 ? kGemvRowsPerWarp<4> : kGemvRowsPerWarp<1>;
-  s.tile_rows = int(s.k_major ? kGemvRowsThreads / 32 * rows_per_warp
+  s.tile_rows = int(s.k_major ? kGemvRowsThreads / 32 * gemv_rows_per_warp(s.cols)
                               : ceil_div(s.rows, wide) * s.groups >= kMinCtas ? wide : wide / 2);
   s.tiles = ceil_div(s.rows, int64_t(s.tile_rows));
   const int64_t ctas = s.tiles * s.groups, quanta = ceil_div(p.k, kSplitQuantum);
@@ -57,6 +56,12 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
 }
 
 size_t workspace_skinny(GemmArgs const& p, int64_t bytes) { return plan_skinny(p, bytes).workspace; }
+// Whether the grid (tiles x groups CTAs along x) fits one launch: 2^31 - 1 CTAs, which a GEMV of
+// 2^35 rows or more (16 a CTA) would pass.
+bool fits_skinny(GemmArgs const& p, int64_t bytes) {
+  const SkinnyPlan s = plan_skinny(p, bytes);
+  return s.tiles <= 0x7fffffff / s.groups;
+}
 
 // The plan's words for tessera_gemm_plan: how X and Y are read, the grid and the split.
 void describe_skinny(GemmArgs const& p, int64_t bytes, bool tf32, char* text, size_t size) {

@@ -321,6 +321,14 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, 1.0f, kA, 300, kB, 5000, 0.0f, kC,
                             300, reinterpret_cast<void*>(0x10000), 3839, nullptr),
             TESSERA_ERROR_WORKSPACE);
+  // Kernel 06's GEMV puts 16 rows in a CTA: 2^35 rows would be 2^31 CTAs, one more than a launch
+  // has; 2^35 - 16 rows fit.
+  int status = -1;
+  const int64_t m = int64_t(1) << 35;
+  plan(TESSERA_F16, 'T', 'N', m, 1, 1, 1, 1, m, kA, 0.0f, "06", &status);
+  EXPECT_EQ(status, TESSERA_ERROR_TOO_LARGE);
+  plan(TESSERA_F16, 'T', 'N', m - 16, 1, 1, 1, 1, m, kA, 0.0f, "06", &status);
+  EXPECT_EQ(status, TESSERA_SUCCESS);
   // Unaligned: element loads.
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4095, 1, 4095, 4095, 4095, 4095), "read once down its columns element by element"));
   EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 4095, 1, 4095, 4095, 4095, 4095), "read once along K element by element"));
