@@ -8,10 +8,11 @@
 // take ~5 us). More than S vectors: the grid's x is tiles x groups of S vectors, each group reads
 // X again. Two kernels, one per way X lies:
 //
-//   (a) X contiguous along L (BLAS 'N' A with small n): gemv_columns. A CTA of 512 threads owns
-//       kTileRows rows and reads them down the columns: T = kTileRows / V threads cover the rows
-//       of one k with a 16-byte vector each (V = 16 / element bytes), the CTA's G = 512 / T
-//       groups take consecutive values of k, each thread the S values Y(s, k) of its k. A tile's
+//   (a) X contiguous along L (BLAS 'N' A with small n): gemv_columns. A CTA of 512 threads (256
+//       where a thread holds 64 accumulators) owns kTileRows rows and reads them down the
+//       columns: T = kTileRows / V threads cover the rows of one k with a 16-byte vector each
+//       (V = 16 / element bytes), the CTA's G = threads / T groups take consecutive values of k,
+//       each thread the S values Y(s, k) of its k (one vector where Y is contiguous along s). A tile's
 //       column is 128 bytes (one line: 32 rows of f32, 64 of f16/bf16), or 64 where 128-byte
 //       tiles would give too few CTAs (the host's plan). The CTAs walk K together, so the GPU
 //       reads each column of X as one run. The G partial sums of a row are added by warp
@@ -19,8 +20,9 @@
 //   (b) X contiguous along K (BLAS 'T' A with small n, or 'N' B with small m): gemv_rows. A warp
 //       owns R rows (2, or 4 with S = 4: Y's loads shared by more rows) and its lanes read
 //       16-byte vectors along K (a warp's load of one row is 512 contiguous bytes); Y's values of
-//       the same k are read from L1 (Y is S x K, 8-256 KiB), as S vectors along K or as V
-//       vectors along S (YMode). The lanes' sums are added by warp shuffles.
+//       the same k are read from L1 (Y is S x K, 8-256 KiB), as S vectors along K or, where Y
+//       is contiguous along s, as one vector of S values per k (YMode; then lane t takes k =
+//       t + 32 j, X by element loads). The lanes' sums are added by warp shuffles.
 //
 // Neither kernel synchronizes in its k-loop: each thread issues U steps of loads before their
 // FMAs and goes on. The common step (every load inside X, Y and the split's K, aligned) is a
