@@ -44,10 +44,10 @@ cudaError_t launch_06_f32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_06_bf16(GemmArgs const&, cudaStream_t);
-// Kernel 06's plan (06_skinny.cu, host only): its workspace bytes, and its words for the plan.
-size_t workspace_skinny(GemmArgs const& p, int64_t elem_bytes);
+// Kernel 06's plan (06_skinny.cu, host only): its workspace bytes and whether its grid fits one
+// launch, and its words for the plan.
+size_t workspace_skinny(GemmArgs const& p, int64_t elem_bytes, bool* fits);
 void describe_skinny(GemmArgs const& p, int64_t elem_bytes, bool tf32, char* text, size_t size);
-bool fits_skinny(GemmArgs const& p, int64_t elem_bytes);
 
 namespace {
 
@@ -362,13 +362,15 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   };
   plan.say([&] { return operand("A", A, p.a_sm, p.a_sk, packs.a) + operand("B", B, p.b_sn, p.b_sk, packs.b); });
   if (is_skinny(entry)) {
-    if (!fits_skinny(p, bytes)) return fail(TESSERA_ERROR_TOO_LARGE);
+    bool fits = false;
+    const size_t workspace = workspace_skinny(p, bytes, &fits);
+    if (!fits) return fail(TESSERA_ERROR_TOO_LARGE);
+    plan.workspace = workspace;
     plan.say([&] {
       char words[640];
       describe_skinny(p, bytes, dtype == TESSERA_TF32, words, sizeof words);
       return std::string(words);
     });
-    plan.workspace = workspace_skinny(p, bytes);
   }
   // The same rules as the kernels' (common.cuh): which operands are packed, and their bytes.
   auto packed = [&](const void* ptr, int64_t s_mn, int64_t s_k, bool packed_by_05) {

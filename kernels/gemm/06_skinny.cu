@@ -30,14 +30,15 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
   const GemmArgsC g = s.swap ? transposed(p) : as_given(p);
   s.rows = g.p.m, s.small = g.p.n;
   s.k_major = g.p.a_sk == 1 || g.p.a_sm != 1;
-  s.vec = (g.p.a_sk == 1 || g.p.a_sm == 1) && aligned(g.p.a, s.k_major ? g.p.a_sm : g.p.a_sk, bytes, 16);
+  s.vec = (g.p.a_sk == 1 || g.p.a_sm == 1) && aligned16(g.p.a, g.p.a_sm, g.p.a_sk, bytes);
   s.cols = s.small <= 1 ? 1 : s.small <= 2 ? 2 : s.small <= 4 ? 4 : 8;
   // Y: 16-byte vectors along K (gemv_rows), or pieces of its S values of a k where Y is
   // contiguous along s, else element by element.
   const int64_t piece = tessera::min64(s.cols * bytes, 16);
-  if (s.k_major && g.p.b_sk == 1 && aligned(g.p.b, g.p.b_sn, bytes, 16))
+  if (s.k_major && g.p.b_sk == 1 && aligned16(g.p.b, g.p.b_sn, g.p.b_sk, bytes))
     s.y_mode = YMode::kAlongK;
-  else if (s.cols > 1 && g.p.b_sn == 1 && aligned(g.p.b, g.p.b_sk, bytes, piece))
+  else if (s.cols > 1 && g.p.b_sn == 1 && reinterpret_cast<uintptr_t>(g.p.b) % piece == 0 &&
+           g.p.b_sk * bytes % piece == 0)
     s.y_mode = YMode::kAlongS;
   else
     s.y_mode = YMode::kElements;
@@ -55,12 +56,12 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
   return s;
 }
 
-size_t workspace_skinny(GemmArgs const& p, int64_t bytes) { return plan_skinny(p, bytes).workspace; }
-// Whether the grid (tiles x groups CTAs along x) fits one launch: 2^31 - 1 CTAs, which a GEMV of
-// 2^35 rows or more (16 a CTA) would pass.
-bool fits_skinny(GemmArgs const& p, int64_t bytes) {
+// The workspace of a call, and in *fits whether its grid (tiles x groups CTAs along x) fits one
+// launch: 2^31 - 1 CTAs, which a GEMV of 2^35 rows or more (16 a CTA) would pass.
+size_t workspace_skinny(GemmArgs const& p, int64_t bytes, bool* fits) {
   const SkinnyPlan s = plan_skinny(p, bytes);
-  return s.tiles <= 0x7fffffff / s.groups;
+  *fits = s.tiles <= 0x7fffffff / s.groups;
+  return s.workspace;
 }
 
 // The plan's words for tessera_gemm_plan: how X and Y are read, the grid and the split.

@@ -70,10 +70,6 @@ Kernel kernel_for(SkinnyPlan const& plan) {
                           : kernel_for_cols<E, 8>(plan);
 }
 
-bool aligned(const void* p, int64_t ld, int64_t bytes, int64_t to) {
-  return reinterpret_cast<uintptr_t>(p) % to == 0 && ld * bytes % to == 0;
-}
-
 template <class E>
 cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
   const SkinnyPlan plan = plan_skinny(p, sizeof(typename E::Bits));
