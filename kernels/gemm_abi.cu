@@ -120,11 +120,13 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 //     0.45-1.34, 03 0.77-1.67: 06 reads the big operand once per 8 columns);
 //   TF32: up to 4 (4096 x 4 x 4096 NN / TN 1.15 / 0.96 vs 05's 0.93 / 0.91); with 8, 05 is as fast
 //     or faster (8192 x 8 x 8192 NN 0.85 vs 0.92);
-//   F16, BF16: up to 2 (2 x 4096 x 4096 NN / TN 1.26-1.37 vs 05's 0.90-1.06; one column 0.95-1.16
-//     vs 0.73-0.91); from 4 columns 05 (4096 x 4 x 4096 0.81-0.84 vs 0.73-0.84, 8 columns 0.50-0.67
-//     vs 0.71-0.97: 8 FMAs and a conversion per 2 bytes of the big operand on CUDA cores).
+//   F16, BF16: up to 16 (1-2 columns on CUDA cores: 2 x 4096 x 4096 NN / TN 1.26-1.37 vs 05's
+//     0.90-1.06, one column 0.95-1.16 vs 0.73-0.91; 3-16 on the tensor cores, 06_gemv_mma.cuh:
+//     4 x 4096 x 4096 NN / TN 1.38 / 1.42 vs 0.93 / 1.04, 8 x 4096 x 4096 0.98 / 1.00 vs 0.78 /
+//     0.76, 4096 x 16 x 4096 0.85 / 1.04 vs 0.79 / 0.84); from 17 05 (32 x 4096 x 4096 NN / TN
+//     0.70 / 0.82 on 06 vs 0.80 / 1.09: Y's fragments, read per warp, outweigh X's bytes).
 int64_t skinny_max_mn(tessera_dtype dtype) {
-  return dtype == TESSERA_F32 ? 8 : dtype == TESSERA_TF32 ? 4 : 2;
+  return dtype == TESSERA_F32 ? 8 : dtype == TESSERA_TF32 ? 4 : 16;
 }
 bool skinny_takes(tessera_dtype dtype, int64_t m, int64_t n) {
   const int64_t small = tessera::min64(m, n);

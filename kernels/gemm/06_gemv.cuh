@@ -1,5 +1,6 @@
-// kernels/gemm/06_gemv.cuh -- kernel 06's kernels: C = alpha X Y^T + beta C for a small Y, a
-// GEMV on S = 1, 2, 4 or 8 vectors at once.
+// kernels/gemm/06_gemv.cuh -- kernel 06's kernels on CUDA cores: C = alpha X Y^T + beta C for a
+// small Y, a GEMV on S = 1, 2, 4 or 8 vectors at once (16-bit elements: S = 1 or 2; from 3 vectors
+// they take the tensor-core kernels of 06_gemv_mma.cuh).
 //
 // The problem as the kernels see it (06_skinny.cu makes it from the GEMM): a big operand X (L
 // rows, K), a small one Y (S rows, K: the vectors), C(l, s) = alpha sum_k X(l,k) Y(s,k) + beta

@@ -8,6 +8,7 @@
 #include <cuda_fp16.h>
 
 #include "06_gemv.cuh"
+#include "06_gemv_mma.cuh"
 #include "common.cuh"
 
 namespace tessera::ladder {
@@ -16,9 +17,10 @@ namespace tessera::ladder {
 struct SkinnyPlan {
   bool swap;            // X = B (the transposed problem), else X = A
   bool k_major;         // X contiguous along K, or neither stride 1: gemv_rows; else gemv_columns
+  bool mma;             // 16-bit, 3 or more vectors: the tensor-core kernels (06_gemv_mma.cuh)
   bool vec;             // X's 16-byte vectors aligned; else element loads
   YMode y_mode;         // how a step reads Y
-  int cols;             // vectors per CTA (1, 2, 4 or 8)
+  int cols;             // vectors per CTA (1, 2, 4 or 8; the tensor-core kernels 8 or 16)
   int tile_rows;        // rows of X per CTA
   int64_t rows, small;  // L and S
   int64_t tiles, groups, splits, k_split;
@@ -35,6 +37,8 @@ namespace {
 // cuBLAS, of 32 rows 0.93x; 4096 x 1 x 4096 on 64 tiles of 64 rows with K split 0.80x, on 128
 // tiles of 32 rows 0.98x.
 constexpr int64_t kMinCtas = 96, kTargetCtas = 2 * 132, kSplitQuantum = 2048;
+// 16-bit problems with this many vectors or more take the tensor-core kernels (06_gemv_mma.cuh).
+constexpr int64_t kMmaMinSmall = 3;
 
 // Element storage as raw bits, and the conversions to and from fp32.
 struct F32 {
@@ -48,12 +52,18 @@ struct F16 {
   using T = Bits;
   __device__ static float to_float(Bits b) { return __half2float(__ushort_as_half(b)); }
   __device__ static Bits from_float(float x) { return __half_as_ushort(__float2half_rn(x)); }
+  __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
+    ptx::mma_m16n8k16_f32f16(d, a, b, d);
+  }
 };
 struct BF16 {
   using Bits = uint16_t;
   using T = Bits;
   __device__ static float to_float(Bits b) { return __bfloat162float(__ushort_as_bfloat16(b)); }
   __device__ static Bits from_float(float x) { return __bfloat16_as_ushort(__float2bfloat16_rn(x)); }
+  __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
+    ptx::mma_m16n8k16_f32bf16(d, a, b, d);
+  }
 };
 
 using Kernel = void (*)(GemvArgs);
@@ -62,12 +72,22 @@ Kernel kernel_for_cols(SkinnyPlan const& plan) {
   constexpr int kWide = 128 / int(sizeof(typename E::Bits));  // rows of a 128-byte column
   return plan.k_major ? gemv_rows<E, S> : plan.tile_rows == kWide ? gemv_columns<E, kWide, S> : gemv_columns<E, kWide / 2, S>;
 }
+// The kernel of a plan: 16-bit elements take the tensor-core kernels from 3 vectors (the plan's
+// mma), so only their S = 1 and 2 exist on CUDA cores.
 template <class E>
 Kernel kernel_for(SkinnyPlan const& plan) {
-  return plan.cols == 1   ? kernel_for_cols<E, 1>(plan)
-         : plan.cols == 2 ? kernel_for_cols<E, 2>(plan)
-         : plan.cols == 4 ? kernel_for_cols<E, 4>(plan)
-                          : kernel_for_cols<E, 8>(plan);
+  if constexpr (sizeof(typename E::Bits) == 2) {
+    if (plan.mma) {
+      if (plan.k_major) return plan.cols == 8 ? gemv_mma_rows<E, 1> : gemv_mma_rows<E, 2>;
+      return plan.cols == 8 ? gemv_mma_columns<E, 1> : gemv_mma_columns<E, 2>;
+    }
+    return plan.cols == 1 ? kernel_for_cols<E, 1>(plan) : kernel_for_cols<E, 2>(plan);
+  } else {
+    return plan.cols == 1   ? kernel_for_cols<E, 1>(plan)
+           : plan.cols == 2 ? kernel_for_cols<E, 2>(plan)
+           : plan.cols == 4 ? kernel_for_cols<E, 4>(plan)
+                            : kernel_for_cols<E, 8>(plan);
+  }
 }
 
 template <class E>
@@ -85,7 +105,9 @@ cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
     a.partial = static_cast<float*>(ws);
   }
   const dim3 grid(unsigned(plan.tiles * plan.groups), unsigned(plan.splits));
-  const int threads = plan.k_major ? kGemvRowsThreads : gemv_columns_threads(plan.cols, sizeof(typename E::Bits));
+  const int threads = plan.mma       ? (plan.k_major ? kGemvMmaRowsThreads : kGemvMmaColumnsThreads)
+                      : plan.k_major ? kGemvRowsThreads
+                                     : gemv_columns_threads(plan.cols, sizeof(typename E::Bits));
   kernel_for<E>(plan)<<<grid, threads, 0, stream>>>(a);
   if (plan.splits > 1) {  // C(l, s) = alpha * (the splits' sums, in order) + beta * C(l, s)
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""Kernel 06 (kernels/gemm/06_skinny*.cu, 06_gemv.cuh) compiles for sm_90a to what its header
-says. Each translation unit is compiled to PTX and to a cubin (ptxas -v) with the kernels' flags:
+"""Kernel 06 (kernels/gemm/06_skinny*.cu, 06_gemv.cuh, 06_gemv_mma.cuh) compiles for sm_90a to
+what its headers say. Each translation unit is compiled to PTX and to a cubin (ptxas -v) with the
+kernels' flags:
 
-  - every kernel (gemv_rows, gemv_columns, add_splits): ptxas reports 0 bytes stack frame, 0 bytes
-    spill stores and loads; no local memory and no call in the PTX;
-  - the 36 GEMV instantiations are there: F32, F16, BF16 x S = 1, 2, 4, 8 vectors x gemv_rows
-    and gemv_columns on 128- and 64-byte columns;
+  - every kernel (gemv_rows, gemv_columns, gemv_mma_rows, gemv_mma_columns, add_splits): ptxas
+    reports 0 bytes stack frame, 0 bytes spill stores and loads; no local memory and no call in
+    the PTX;
+  - the 28 GEMV instantiations on CUDA cores are there: F32 x S = 1, 2, 4, 8 vectors, F16 and BF16
+    x S = 1, 2, each as gemv_rows and gemv_columns on 128- and 64-byte columns; and the 8 on the
+    tensor cores: F16 and BF16 x NT = 1, 2 tiles of 8 vectors x gemv_mma_rows and gemv_mma_columns;
   - each one's k-loop (the innermost loop with at least the fast step's fma.rn.f32) holds
     one fast step's FMA body, U steps of R rows x S vectors x V (gemv_rows) or V rows x S
     (gemv_columns) fma.rn.f32 (V = 16 / element bytes), and at most the slow step's beside it;
   - the fast step's loads of X are 16-byte vectors in one straight block (no branch among them:
     a predicate and branch per element made the 16-bit kernels 2-3x slower): U x R of them
-    (gemv_rows) or U (gemv_columns).
+    (gemv_rows) or U (gemv_columns);
+  - the tensor-core kernels: the k-loop holds one fast body of U chunks x 2 x NT mma.sync and the
+    slow chunk's 2 x NT; the fast chunk's 2 U loads of X are 16-byte vectors in one straight
+    block, in gemv_mma_columns with their 8 U movmatrix transposes.
 
 Usage: check_skinny.py NVCC INCLUDE_DIR WORKDIR 06_skinny.cu [06_skinny_f16.cu ...]
 """
@@ -34,6 +40,34 @@ def steps(kind, elem, s):
     if kind == "rows":
         return (4 if s == 1 else 1 if s >= 4 and elem == 2 else 2), (4 if s == 4 else 2)
     return (8 if elem == 4 and s == 1 else 4), 1
+
+
+def mma_unroll(kind, nt):
+    """U: chunks of loads before their MMAs -- 06_gemv_mma.cuh's gemv_mma_unroll."""
+    return 2 if kind == "columns" and nt == 2 else 4
+
+
+def check_mma(name, body, st, seen, failures):
+    g = re.search(r"gemv_mma_(rows|columns)I.*?\d(BF16|F16)ELi(\d)E", name)
+    kind, dtype, nt = g.group(1), g.group(2), int(g.group(3))
+    what = f"gemv_mma_{kind} {dtype} NT={nt}"
+    seen.add(("mma_" + kind, dtype, 0, nt))
+    u = mma_unroll(kind, nt)
+    fast, slow = u * 2 * nt, 2 * nt
+    mmas = lambda l: sum(opcode(i).startswith("mma.sync") for i in l)  # noqa: E731
+    inner = [l for l in loops(body) if mmas(l) >= fast]
+    loop = min(inner, key=len, default=[])
+    if mmas(loop) != fast + slow:
+        failures.append(f"{what}: {mmas(loop)} mma.sync in the k-loop, want {fast} (the fast chunks') + {slow}")
+    per_block = [(sum(bool(VECTOR_LOAD.match(opcode(i))) for i in b),
+                  sum(opcode(i).startswith("movmatrix") for i in b)) for b in blocks(body)]
+    want_moves = 8 * u if kind == "columns" else 0
+    straight = max((x for x, m in per_block if m >= want_moves), default=0)
+    if straight < 2 * u:
+        failures.append(f"{what}: at most {straight} 16-byte loads of X in one straight block"
+                        f"{' with their movmatrix' if want_moves else ''}, want {2 * u}")
+    print(f"ok  {what:<28}: {st[3]:>3} registers, 0 B stack / spills; k-loop {mmas(loop)} mma.sync, "
+          f"{straight} 16-byte loads in one block")
 
 
 def blocks(body):
@@ -69,6 +103,9 @@ def check_unit(nvcc, include, source, work, seen, failures):
             failures.append(f"{short}: stack frame / spill stores / spill loads {st[:3]}, want 0")
         if any(".local" in i for i in insns) or any(opcode(i).startswith("call") for i in insns):
             failures.append(f"{short}: local memory or a call")
+        if "gemv_mma_" in name:
+            check_mma(name, body, st, seen, failures)
+            continue
         g = re.search(r"gemv_(rows|columns)I.*?\d(BF16|F16|F32)E(?:Li(\d+)E)?Li(\d)E", name)
         if not g:
             print(f"ok  {short}: {st[3]} registers, 0 B stack / spills")
@@ -101,8 +138,9 @@ def main():
     failures, seen = [], set()
     for source in sources:
         check_unit(nvcc, include, source, work, seen, failures)
-    want = {(k, d, t, s) for d, e in ELEMENT_BYTES.items() for s in (1, 2, 4, 8)
+    want = {(k, d, t, s) for d, e in ELEMENT_BYTES.items() for s in ((1, 2, 4, 8) if e == 4 else (1, 2))
             for k, t in (("rows", 0), ("columns", 128 // e), ("columns", 64 // e))}
+    want |= {("mma_" + k, d, 0, nt) for d in ("F16", "BF16") for k in ("rows", "columns") for nt in (1, 2)}
     if want - seen:
         failures.append(f"missing GEMV instantiations {sorted(want - seen)}")
     for f in failures:
@@ -110,8 +148,8 @@ def main():
     if failures:
         print("FAILED")
         return 1
-    print("PASSED: kernel 06 has no stack, no spills, no local memory; one FMA body per k-loop, the "
-          "fast step's loads of X as 16-byte vectors in one straight block")
+    print("PASSED: kernel 06 has no stack, no spills, no local memory; one FMA (or MMA) body per k-loop, "
+          "the fast step's loads of X as 16-byte vectors in one straight block")
     return 0
 
 

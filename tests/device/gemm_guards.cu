@@ -20,9 +20,10 @@
 // ldc 8, 5 x 1656 x 45, 300 x 1, 1 x 300, 129 x 257, and 300 x 520 / 520 x 300, small enough for
 // kernel 05's narrow tiles without the transpose, 1003 x 1 and 1 x 1003 with a ragged last tile
 // of kernel 06's GEMV, 8 x 520, 2 x 520 and 520 x 3 with K = 1100 for its steps on 2-8 vectors
-// that read them along s, along K and in a partial group, ...) and long-K ones that kernel 05 runs with stream-K, 03 with split-K
+// that read them along s, along K and in a partial group, 32 x 1000, 1000 x 24 and 40 x 520 for
+// its tensor-core kernels on 8-32 vectors, ...) and long-K ones that kernel 05 runs with stream-K, 03 with split-K
 // and 06's GEMV with K split (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000, 24 x 300 x
-// 3000 on 03's thin tile, 300 x 1 x 5000 and 1 x 300 x 5000).
+// 3000 on 03's thin tile, 300 x 1 x 5000, 1 x 300 x 5000 and 16 x 64 x 5000).
 // Exit status 0 when all passed.
 //
 //   gemm_guards [--quick]     --quick: m, n in 1..9 only
@@ -288,7 +289,8 @@ int main(int argc, char** argv) {
                   Shape{1000, 17, 100, 8}, Shape{256, 256, 256, 8}, Shape{8, 4096, 64, 8},
                   Shape{300, 520, 100, 5}, Shape{520, 300, 129, 3}, Shape{1003, 1, 100, 8},
                   Shape{1, 1003, 100, 8}, Shape{8, 520, 1100, 3}, Shape{2, 520, 1100, 1},
-                  Shape{520, 3, 1100, 8}})
+                  Shape{520, 3, 1100, 8}, Shape{32, 1000, 700, 3}, Shape{1000, 24, 700, 8},
+                  Shape{40, 520, 1100, 5}})
     for (float beta : {0.0f, 0.75f})
       for (char ta : {'N', 'T'})
         for (char tb : {'N', 'T'})
@@ -302,7 +304,7 @@ int main(int argc, char** argv) {
   // of 4 (element stores of the partial sums) and 64 (16-byte stores); TT runs the transposed
   // problem. Fewer variants: the host reference of these is the sweep's largest cost.
   for (Shape s : {Shape{130, 300, 8200, 5}, Shape{70, 520, 4100, 8}, Shape{64, 300, 3000, 8},
-                  Shape{24, 300, 3000, 8}, Shape{300, 1, 5000, 5}, Shape{1, 300, 5000, 3}})
+                  Shape{24, 300, 3000, 8}, Shape{300, 1, 5000, 5}, Shape{1, 300, 5000, 3}, Shape{16, 64, 5000, 3}})
     for (int variant = 0; variant < 4; ++variant) {
       const char ta = variant % 2 ? 'T' : 'N', tb = variant >= 2 ? 'T' : 'N';
       const int64_t lda = (ta == 'N' ? s.m : s.k) + 8, ldb = (tb == 'N' ? s.k : s.n) + 8;

@@ -154,7 +154,7 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   EXPECT_TRUE(has(p, "; tile 128 x 256;")) << p;
   const bool gpu = !has(p, "no GPU found");
   const std::string narrow = gpu ? "; tile 64 x 64 (one consumer warpgroup" : "; tile 128 x 64";
-  p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16);
+  p = plan(TESSERA_F16, 'N', 'N', 32, 4096, 4096, 32, 4096, 32);  // (16 rows take kernel 06)
   EXPECT_TRUE(has(p, narrow.c_str())) << p;
   EXPECT_TRUE(has(p, " on the transposed problem C^T = op(B)^T op(A)^T")) << p;
   EXPECT_TRUE(has(p, "C^T stored by predicated vector stores along C's rows")) << p;
@@ -253,13 +253,13 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
 
-// Kernel 06 (skinny problems, a GEMV on 1-8 vectors at a time): the built-in choice for
-// min(m, n) <= 8 (F32), 4 (TF32), 2 (F16, BF16); which operand it streams and how, how it reads
-// the vectors, its split of K and the workspace of the partial sums.
+// Kernel 06 (skinny problems, a GEMV on 1-8 vectors at a time, 16-bit from 3 vectors on the tensor
+// cores): the built-in choice for min(m, n) <= 8 (F32), 4 (TF32), 16 (F16, BF16); which operand it
+// streams and how, how it reads the vectors, its split of K and the workspace of the partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
   // The thresholds: min(m, n) = t takes 06, t + 1 does not, whichever way the operands lie.
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, std::pair{TESSERA_TF32, 4}, std::pair{TESSERA_F16, 2},
-                       std::pair{TESSERA_BF16, 2}}) {
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, std::pair{TESSERA_TF32, 4}, std::pair{TESSERA_F16, 16},
+                       std::pair{TESSERA_BF16, 16}}) {
     EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'T', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', t, 4096, 4096, t, 4096, t), "kernel 06_skinny")) << dt;
@@ -269,10 +269,29 @@ TEST(GemmAbi, PlanSkinnyProblems) {
     EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
     EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
   }
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4, 4096, 4096, 4, 4096, 4), "kernel 05_wgmma_tma"));
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 17, 4096, 4096, 17, 4096, 17), "kernel 05_wgmma_tma"));
+  // 16-bit from 3 vectors: the tensor-core GEMV, in groups of 8 or 16. 8 x 4096 x 4096 f16 NN: B's
+  // K-contiguous columns are the big operand (8 warps a CTA on 16 rows: 256 CTAs), A's 8 rows lie
+  // along s (lda = 8), read by pairs and transposed in registers.
+  std::string p = plan(TESSERA_F16, 'N', 'N', 8, 4096, 4096, 8, 4096, 8);
+  EXPECT_TRUE(has(p, "tensor-core GEMV on 8 vectors at a time: B (4096 x 4096) is the big operand, read once "
+                     "along K by 16-byte vector loads straight into the MMA's fragments, a CTA of 8 warps per "
+                     "16 rows; A's 8 vectors read by 4-byte pairs along its rows, transposed in registers "
+                     "(movmatrix) (L1/L2); 256 CTAs, mma.sync m16n8k16 with fp32 accumulators")) << p;
+  // 4096 x 12 x 4096 bf16 NN: A is MN-major, read down its columns and transposed in registers, 16
+  // warps a CTA on 32 rows (128 CTAs); B's 12 columns (a group of 16) by pairs along K.
+  p = plan(TESSERA_BF16, 'N', 'N', 4096, 12, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "tensor-core GEMV on 16 vectors at a time: A (4096 x 4096) is the big operand, read once "
+                     "down its columns by 16-byte vector loads transposed in registers (movmatrix), a CTA of "
+                     "16 warps per 32 rows; B's 12 vectors read by 4-byte pairs along K (L1/L2); 128 CTAs")) << p;
+  // 3 vectors with an unaligned leading dimension: element by element, still on the tensor cores.
+  p = plan(TESSERA_F16, 'T', 'N', 4096, 3, 4095, 4095, 4095, 4096);
+  EXPECT_TRUE(has(p, "tensor-core GEMV on 8 vectors at a time")) << p;
+  EXPECT_TRUE(has(p, "read once element by element (not 16-byte aligned or no unit stride), a CTA per 16 rows")) << p;
+  EXPECT_TRUE(has(p, "B's 3 vectors read element by element")) << p;
   // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns by 128 CTAs of 32 rows (a
   // 128-byte column each), all of K: no split, no workspace.
-  std::string p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
+  p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F32 (min(m, n) <= 8")) << p;
   EXPECT_TRUE(has(p, "GEMV on 1 vector at a time: A (4096 x 4096) is the big operand, read once down its "
                      "columns, a CTA per 32 rows walking K by 16-byte vectors; B's vector read element by "
@@ -289,7 +308,7 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // 1 x 4096 x 4096 bf16 NN: the transposed problem; B's columns are the K-contiguous rows of the
   // big operand, a warp per 2 rows, 8 warps a CTA: 256 CTAs; A's row is read along K.
   p = plan(TESSERA_BF16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);
-  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for BF16 (min(m, n) <= 2")) << p;
+  EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for BF16 (min(m, n) <= 16")) << p;
   EXPECT_TRUE(has(p, "GEMV on 1 vector at a time: B (4096 x 4096) is the big operand, read once along K by "
                      "16-byte vector loads, a warp per 2 rows; A's vector read by 16-byte vectors along K "
                      "(L1/L2); 256 CTAs")) << p;
@@ -304,12 +323,14 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(p, "GEMV on 4 vectors at a time: A (4096 x 4096) is the big operand, read once along K")) << p;
   EXPECT_TRUE(has(p, "B's 3 vectors read by 16-byte vectors along K")) << p;
   EXPECT_TRUE(has(p, "TF32 is computed in full fp32")) << p;
-  // More than 8 by name: groups of 8, X read once per group. 16 x 4096 x 4096 f16: 256 tiles of 16
-  // rows x 2 groups, no split, no workspace.
-  p = plan(TESSERA_F16, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
+  // More than a group by name: X read once per group. 16 x 4096 x 4096 f32: 256 tiles of 16 rows x
+  // 2 groups of 8; 40 x 4096 x 4096 f16: 256 tiles x 3 groups of 16. No split, no workspace.
+  p = plan(TESSERA_F32, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
   EXPECT_TRUE(has(p, "2 groups (X read once per group); 512 CTAs")) << p;
-  EXPECT_EQ(tessera_gemm_workspace_size("06", TESSERA_F16, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096), 0u);
+  EXPECT_EQ(tessera_gemm_workspace_size("06", TESSERA_F32, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096), 0u);
+  p = plan(TESSERA_F16, 'N', 'N', 40, 4096, 4096, 40, 4096, 40, kA, 0.0f, "06");
+  EXPECT_TRUE(has(p, "3 groups (X read once per group); 768 CTAs")) << p;
   // Few rows and a long K: 300 x 1 x 5000 f16 NN, 10 tiles of 32 rows, K split in 3 pieces of
   // 2048 values (the last 904): 3 x 300 fp32 partial sums, 3,600 bytes in 256-byte pieces.
   p = plan(TESSERA_F16, 'N', 'N', 300, 1, 5000, 300, 5000, 300);

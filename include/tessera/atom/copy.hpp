@@ -202,6 +202,13 @@ __device__ inline void ldmatrix_x1_trans(uint32_t (&r)[1], void const* smem_row)
                : "=r"(r[0])
                : "r"(smem_address(smem_row)));
 }
+// movmatrix.trans: the warp's 8x8 16-bit matrix (thread t holds row t/4, columns 2(t%4) and
+// 2(t%4)+1, packed low-first) transposed in registers: thread t gets row t/4 of the transpose.
+__device__ inline uint32_t movmatrix_trans(uint32_t r) {
+  uint32_t d;
+  asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n" : "=r"(d) : "r"(r));
+  return d;
+}
 // ldmatrix .x{kCount}{.trans} into r[0..kCount).
 template <int kCount, bool kTrans>
 __device__ inline void ldmatrix(uint32_t* r, void const* smem_row) {
