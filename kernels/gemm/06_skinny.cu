@@ -41,7 +41,7 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
   const int64_t piece = tessera::min64(s.cols * bytes, 16);
   if ((s.k_major || s.mma) && g.p.b_sk == 1 && aligned16(g.p.b, g.p.b_sn, g.p.b_sk, bytes))
     s.y_mode = YMode::kAlongK;
-  else if (s.mma)  // pairs of values along s (4-byte loads)
+  else if (s.mma)  // pairs of values along s (4-byte loads, transposed in registers)
     s.y_mode = g.p.b_sn == 1 && reinterpret_cast<uintptr_t>(g.p.b) % 4 == 0 && g.p.b_sk % 2 == 0 ? YMode::kAlongS
                                                                                                   : YMode::kElements;
   else if (s.cols > 1 && g.p.b_sn == 1 && reinterpret_cast<uintptr_t>(g.p.b) % piece == 0 &&
@@ -51,7 +51,10 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
     s.y_mode = YMode::kElements;
   s.groups = ceil_div(s.small, int64_t(s.cols));
   const int64_t wide = 128 / bytes;  // gemv_columns: rows of a 128-byte column
-  s.tile_rows = int(s.mma       ? (s.k_major ? kGemvMmaRowsTile : kGemvMmaColumnsTile)
+  // The tensor-core kernels along L: two warps of 32 rows a CTA where that still gives kMinCtas
+  // CTAs (else 32 rows: 256 CTAs of 1 an SM would take two waves for 8192 rows).
+  const bool two_row_warps = ceil_div(s.rows, int64_t(gemv_mma_tile_rows(true, 2))) * s.groups >= kMinCtas;
+  s.tile_rows = int(s.mma       ? gemv_mma_tile_rows(!s.k_major, !s.k_major && two_row_warps ? 2 : 1)
                     : s.k_major ? kGemvRowsThreads / 32 * gemv_rows_per_warp(s.cols)
                     : ceil_div(s.rows, wide) * s.groups >= kMinCtas ? wide : wide / 2);
   s.tiles = ceil_div(s.rows, int64_t(s.tile_rows));
@@ -84,7 +87,7 @@ void describe_skinny(GemmArgs const& p, int64_t bytes, bool tf32, char* text, si
                   : s.k_major ? "read once along K by 16-byte vector loads straight into the MMA's fragments, a CTA "
                                 "of 8 warps per %d rows"
                               : "read once down its columns by 16-byte vector loads transposed in registers "
-                                "(movmatrix), a CTA of 16 warps per %d rows",
+                                "(movmatrix), a CTA of 12 warps per %d rows",
                   s.tile_rows);
   else if (s.k_major)
     std::snprintf(how, sizeof how, s.vec ? "read once along K by 16-byte vector loads, a warp per %d rows"
@@ -96,7 +99,7 @@ void describe_skinny(GemmArgs const& p, int64_t bytes, bool tf32, char* text, si
                                          : "read once down its columns element by element (not 16-byte "
                                            "aligned), a CTA per %d rows",
                   s.tile_rows);
-  const char* y_how = s.y_mode == YMode::kAlongK   ? (s.mma && !s.k_major ? "by 4-byte pairs along K" : "by 16-byte vectors along K")
+  const char* y_how = s.y_mode == YMode::kAlongK   ? "by 16-byte vectors along K"
                       : s.y_mode != YMode::kAlongS ? "element by element"
                       : s.mma                      ? "by 4-byte pairs along its rows, transposed in registers (movmatrix)"
                                                    : "a vector of the group's values per k";

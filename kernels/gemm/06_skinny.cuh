@@ -78,8 +78,10 @@ template <class E>
 Kernel kernel_for(SkinnyPlan const& plan) {
   if constexpr (sizeof(typename E::Bits) == 2) {
     if (plan.mma) {
-      if (plan.k_major) return plan.cols == 8 ? gemv_mma_rows<E, 1> : gemv_mma_rows<E, 2>;
-      return plan.cols == 8 ? gemv_mma_columns<E, 1> : gemv_mma_columns<E, 2>;
+      const bool two = plan.tile_rows == gemv_mma_tile_rows(true, 2);  // X along L: 2 x 32 rows
+      if (plan.k_major) return plan.cols == 8 ? gemv_mma<E, 1, false, 1> : gemv_mma<E, 2, false, 1>;
+      if (plan.cols == 8) return two ? gemv_mma<E, 1, true, 2> : gemv_mma<E, 1, true, 1>;
+      return two ? gemv_mma<E, 2, true, 2> : gemv_mma<E, 2, true, 1>;
     }
     return plan.cols == 1 ? kernel_for_cols<E, 1>(plan) : kernel_for_cols<E, 2>(plan);
   } else {
@@ -105,7 +107,7 @@ cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
     a.partial = static_cast<float*>(ws);
   }
   const dim3 grid(unsigned(plan.tiles * plan.groups), unsigned(plan.splits));
-  const int threads = plan.mma       ? (plan.k_major ? kGemvMmaRowsThreads : kGemvMmaColumnsThreads)
+  const int threads = plan.mma       ? gemv_mma_threads(!plan.k_major)
                       : plan.k_major ? kGemvRowsThreads
                                      : gemv_columns_threads(plan.cols, sizeof(typename E::Bits));
   kernel_for<E>(plan)<<<grid, threads, 0, stream>>>(a);

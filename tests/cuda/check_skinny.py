@@ -7,17 +7,19 @@ kernels' flags:
     reports 0 bytes stack frame, 0 bytes spill stores and loads; no local memory and no call in
     the PTX;
   - the 28 GEMV instantiations on CUDA cores are there: F32 x S = 1, 2, 4, 8 vectors, F16 and BF16
-    x S = 1, 2, each as gemv_rows and gemv_columns on 128- and 64-byte columns; and the 8 on the
-    tensor cores: F16 and BF16 x NT = 1, 2 tiles of 8 vectors x gemv_mma_rows and gemv_mma_columns;
+    x S = 1, 2, each as gemv_rows and gemv_columns on 128- and 64-byte columns; and the 12 on the
+    tensor cores: F16 and BF16 x NT = 1, 2 tiles of 8 vectors x gemv_mma with X along K (one warp
+    of rows a CTA) or along L (one or two);
   - each one's k-loop (the innermost loop with at least the fast step's fma.rn.f32) holds
     one fast step's FMA body, U steps of R rows x S vectors x V (gemv_rows) or V rows x S
     (gemv_columns) fma.rn.f32 (V = 16 / element bytes), and at most the slow step's beside it;
   - the fast step's loads of X are 16-byte vectors in one straight block (no branch among them:
     a predicate and branch per element made the 16-bit kernels 2-3x slower): U x R of them
     (gemv_rows) or U (gemv_columns);
-  - the tensor-core kernels: the k-loop holds one fast body of U chunks x 2 x NT mma.sync and the
-    slow chunk's 2 x NT; the fast chunk's 2 U loads of X are 16-byte vectors in one straight
-    block, in gemv_mma_columns with their 8 U movmatrix transposes.
+  - the tensor-core kernels: the k-loop holds one fast body of U chunks x J row groups x 2 x NT
+    mma.sync and the slow chunk's J x 2 x NT; the fast chunks' loads of X (2 a chunk along K, 4
+    along L) are 16-byte vectors in one straight block, along L with their 16 movmatrix
+    transposes a chunk.
 
 Usage: check_skinny.py NVCC INCLUDE_DIR WORKDIR 06_skinny.cu [06_skinny_f16.cu ...]
 """
@@ -42,18 +44,14 @@ def steps(kind, elem, s):
     return (8 if elem == 4 and s == 1 else 4), 1
 
 
-def mma_unroll(kind, nt):
-    """U: chunks of loads before their MMAs -- 06_gemv_mma.cuh's gemv_mma_unroll."""
-    return 2 if kind == "columns" and nt == 2 else 4
-
-
 def check_mma(name, body, st, seen, failures):
-    g = re.search(r"gemv_mma_(rows|columns)I.*?\d(BF16|F16)ELi(\d)E", name)
-    kind, dtype, nt = g.group(1), g.group(2), int(g.group(3))
-    what = f"gemv_mma_{kind} {dtype} NT={nt}"
-    seen.add(("mma_" + kind, dtype, 0, nt))
-    u = mma_unroll(kind, nt)
-    fast, slow = u * 2 * nt, 2 * nt
+    g = re.search(r"gemv_mmaI.*?\d(BF16|F16)ELi(\d)ELb([01])ELi(\d)E", name)
+    dtype, nt, along_l, row_warps = g.group(1), int(g.group(2)), g.group(3) == "1", int(g.group(4))
+    kind = "columns" if along_l else "rows"
+    what = f"gemv_mma {dtype} NT={nt} along {'L' if along_l else 'K'} x{row_warps}"
+    seen.add(("mma_" + kind, dtype, row_warps, nt))
+    u, j = (2, 2) if along_l else (4, 1)  # 06_gemv_mma.cuh's gemv_mma_unroll and row groups
+    fast, slow = u * j * 2 * nt, j * 2 * nt
     mmas = lambda l: sum(opcode(i).startswith("mma.sync") for i in l)  # noqa: E731
     inner = [l for l in loops(body) if mmas(l) >= fast]
     loop = min(inner, key=len, default=[])
@@ -61,11 +59,12 @@ def check_mma(name, body, st, seen, failures):
         failures.append(f"{what}: {mmas(loop)} mma.sync in the k-loop, want {fast} (the fast chunks') + {slow}")
     per_block = [(sum(bool(VECTOR_LOAD.match(opcode(i))) for i in b),
                   sum(opcode(i).startswith("movmatrix") for i in b)) for b in blocks(body)]
-    want_moves = 8 * u if kind == "columns" else 0
+    want_moves = 16 * u if along_l else 0
+    want_x = (4 if along_l else 2) * u
     straight = max((x for x, m in per_block if m >= want_moves), default=0)
-    if straight < 2 * u:
+    if straight < want_x:
         failures.append(f"{what}: at most {straight} 16-byte loads of X in one straight block"
-                        f"{' with their movmatrix' if want_moves else ''}, want {2 * u}")
+                        f"{' with their movmatrix' if want_moves else ''}, want {want_x}")
     print(f"ok  {what:<28}: {st[3]:>3} registers, 0 B stack / spills; k-loop {mmas(loop)} mma.sync, "
           f"{straight} 16-byte loads in one block")
 
@@ -103,7 +102,7 @@ def check_unit(nvcc, include, source, work, seen, failures):
             failures.append(f"{short}: stack frame / spill stores / spill loads {st[:3]}, want 0")
         if any(".local" in i for i in insns) or any(opcode(i).startswith("call") for i in insns):
             failures.append(f"{short}: local memory or a call")
-        if "gemv_mma_" in name:
+        if "gemv_mmaI" in name:
             check_mma(name, body, st, seen, failures)
             continue
         g = re.search(r"gemv_(rows|columns)I.*?\d(BF16|F16|F32)E(?:Li(\d+)E)?Li(\d)E", name)
@@ -140,7 +139,8 @@ def main():
         check_unit(nvcc, include, source, work, seen, failures)
     want = {(k, d, t, s) for d, e in ELEMENT_BYTES.items() for s in ((1, 2, 4, 8) if e == 4 else (1, 2))
             for k, t in (("rows", 0), ("columns", 128 // e), ("columns", 64 // e))}
-    want |= {("mma_" + k, d, 0, nt) for d in ("F16", "BF16") for k in ("rows", "columns") for nt in (1, 2)}
+    want |= {("mma_" + k, d, w, nt) for d in ("F16", "BF16") for k, w in (("rows", 1), ("columns", 1), ("columns", 2))
+             for nt in (1, 2)}
     if want - seen:
         failures.append(f"missing GEMV instantiations {sorted(want - seen)}")
     for f in failures:

@@ -122,19 +122,22 @@ bool has(std::string const& text, const char* part) { return text.find(part) != 
 // Kernel 05's persistent clusters: the plan says how they share the tiles. The split depends on
 // how many clusters the GPU holds, so without a GPU the plan says it is decided at launch.
 TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
-  const std::string p = plan(TESSERA_F16, 'N', 'N', 1024, 1024, 2048, 1024, 2048, 1024);
-  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 2048, kA, 1024, kB, 2048);
+  const std::string p = plan(TESSERA_F16, 'N', 'N', 1024, 1024, 16384, 1024, 16384, 1024);
+  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 16384, kA, 1024, kB, 16384);
   if (has(p, "decided at launch (no GPU found)")) {
     std::printf("no GPU: the stream-K part of the plan is not checked here (scripts/gpu.sh runs it)\n");
     EXPECT_EQ(ws, 0u);
     return;
   }
-  // 1024 x 1024 x 2048: 16 cluster tiles of 32 k-tiles on the H100's 66 clusters: split-K in
-  // two; partial sums in scratch.
-  EXPECT_TRUE(has(p, "split-K: 16 cluster tiles x 2 splits of ~16 k-tiles on 32 clusters")) << p;
+  // 1024 x 1024 x 16384 on the H100's 66 clusters: the 16 wide cluster tiles would fill a
+  // quarter of them, so 128-column tiles (hopper_tile): 32 cluster tiles of 256 k-tiles, split-K
+  // in two; partial sums in scratch.
+  EXPECT_TRUE(has(p, "; tile 128 x 128;")) << p;
+  EXPECT_TRUE(has(p, "split-K: 32 cluster tiles x 2 splits of ~128 k-tiles on 64 clusters")) << p;
   EXPECT_GT(ws, size_t(1) << 20);
-  // 1024^3: 16 k-tiles, too few to split: whole tiles, no scratch.
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024), "16 cluster tiles on"));
+  // 1024^3: 16 k-tiles, too few to split: 64-column tiles, whole, no scratch.
+  const std::string q1 = plan(TESSERA_F16, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024);
+  EXPECT_TRUE(has(q1, "; tile 128 x 64; 64 cluster tiles on 64 clusters, whole")) << q1;
   EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 1024, kA, 1024, kB, 1024), 0u);
   // 5120 x 5120 x 4096: 400 cluster tiles, 6.06 waves: stream-K over the last two.
   const std::string r = plan(TESSERA_F16, 'N', 'N', 5120, 5120, 4096, 5120, 4096, 5120);
@@ -166,7 +169,10 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   p = plan(TESSERA_TF32, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);  // tf32: no short tile
   EXPECT_TRUE(has(p, "; tile 128 x 64;")) << p;
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 129, 4096, 4096, 4096, 4096), "; tile 128 x ")) << p;
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 257, 4096, 4096, 4096, 4096), "; tile 128 x 256;")) << p;
+  // 257 columns: no longer skinny; the wide tiles' 32 cluster tiles would fill half the H100's
+  // clusters, so 128 columns (48 cluster tiles); without a GPU, the wide tile.
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 257, 4096, 4096, 4096, 4096),
+                  gpu ? "; tile 128 x 128;" : "; tile 128 x 256;")) << p;
   // 256 columns: 128 x 64 while its cluster tiles fit in one wave of the GPU's clusters, else
   // 128 x 128 (the GPU's cluster count decides: checked where there is one).
   p = plan(TESSERA_F16, 'T', 'N', 8192, 256, 8192, 8192, 8192, 8192);
@@ -278,12 +284,15 @@ TEST(GemmAbi, PlanSkinnyProblems) {
                      "along K by 16-byte vector loads straight into the MMA's fragments, a CTA of 8 warps per "
                      "16 rows; A's 8 vectors read by 4-byte pairs along its rows, transposed in registers "
                      "(movmatrix) (L1/L2); 256 CTAs, mma.sync m16n8k16 with fp32 accumulators")) << p;
-  // 4096 x 12 x 4096 bf16 NN: A is MN-major, read down its columns and transposed in registers, 16
-  // warps a CTA on 32 rows (128 CTAs); B's 12 columns (a group of 16) by pairs along K.
+  // 4096 x 12 x 4096 bf16 NN: A is MN-major, read down its columns and transposed in registers, 12
+  // warps a CTA on 32 rows (128 CTAs); B's 12 columns (a group of 16) by vectors along K. With
+  // 8192 rows, 64 a CTA: 128 CTAs again.
   p = plan(TESSERA_BF16, 'N', 'N', 4096, 12, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "tensor-core GEMV on 16 vectors at a time: A (4096 x 4096) is the big operand, read once "
                      "down its columns by 16-byte vector loads transposed in registers (movmatrix), a CTA of "
-                     "16 warps per 32 rows; B's 12 vectors read by 4-byte pairs along K (L1/L2); 128 CTAs")) << p;
+                     "12 warps per 32 rows; B's 12 vectors read by 16-byte vectors along K (L1/L2); 128 CTAs")) << p;
+  p = plan(TESSERA_F16, 'N', 'N', 8192, 8, 8192, 8192, 8192, 8192);
+  EXPECT_TRUE(has(p, "a CTA of 12 warps per 64 rows; B's 8 vectors read by 16-byte vectors along K (L1/L2); 128 CTAs")) << p;
   // 3 vectors with an unaligned leading dimension: element by element, still on the tensor cores.
   p = plan(TESSERA_F16, 'T', 'N', 4096, 3, 4095, 4095, 4095, 4096);
   EXPECT_TRUE(has(p, "tensor-core GEMV on 8 vectors at a time")) << p;
