@@ -122,9 +122,10 @@ bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 //     or faster (8192 x 8 x 8192 NN 0.85 vs 0.92);
 //   F16, BF16: up to 16 (1-2 columns on CUDA cores: 2 x 4096 x 4096 NN / TN 1.26-1.37 vs 05's
 //     0.90-1.06, one column 0.95-1.16 vs 0.73-0.91; 3-16 on the tensor cores, 06_gemv_mma.cuh:
-//     4 x 4096 x 4096 NN / TN 1.38 / 1.42 vs 0.93 / 1.04, 8 x 4096 x 4096 0.98 / 1.00 vs 0.78 /
-//     0.76, 4096 x 16 x 4096 0.85 / 1.04 vs 0.79 / 0.84); from 17 05 (32 x 4096 x 4096 NN / TN
-//     0.70 / 0.82 on 06 vs 0.80 / 1.09: Y's fragments, read per warp, outweigh X's bytes).
+//     4 x 4096 x 4096 NN / TN 1.34-1.42 / 1.36-1.42 vs 0.91-0.93 / 1.01-1.05, 8 x 4096 x 4096
+//     1.00 / 1.00 vs 0.79 / 0.77, 4096 x 16 x 4096 0.93 / 1.06 vs 0.84 / 0.84); from 17 05 (32 x
+//     4096 x 4096 NN / TN 0.65 / 0.77 on 06's groups of 32 vs 0.78 / 0.78: Y's fragments, read
+//     per warp, outweigh X's bytes).
 int64_t skinny_max_mn(tessera_dtype dtype) {
   return dtype == TESSERA_F32 ? 8 : dtype == TESSERA_TF32 ? 4 : 16;
 }

@@ -36,8 +36,9 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
   s.mma = bytes == 2 && s.small >= kMmaMinSmall;
   s.cols = s.mma ? (s.small <= 8 ? 8 : 16)
                  : s.small <= 1 ? 1 : s.small <= 2 ? 2 : s.small <= 4 ? 4 : 8;
-  // Y: 16-byte vectors along K (gemv_rows; the tensor-core kernels: vectors of 16 or 4 bytes),
-  // or pieces of its S values of a k where Y is contiguous along s, else element by element.
+  // Y: 16-byte vectors along K (gemv_rows and the tensor-core kernels), or where Y is contiguous
+  // along s, pieces of its S values of a k (the tensor-core kernels: pairs of vectors), else
+  // element by element.
   const int64_t piece = tessera::min64(s.cols * bytes, 16);
   if ((s.k_major || s.mma) && g.p.b_sk == 1 && aligned16(g.p.b, g.p.b_sn, g.p.b_sk, bytes))
     s.y_mode = YMode::kAlongK;

@@ -16,8 +16,9 @@ namespace tessera::ladder {
 // Host-side plan of a call (gemm_abi.cu's make_plan reads it for the plan text and the workspace).
 struct SkinnyPlan {
   bool swap;            // X = B (the transposed problem), else X = A
-  bool k_major;         // X contiguous along K, or neither stride 1: gemv_rows; else gemv_columns
-  bool mma;             // 16-bit, 3 or more vectors: the tensor-core kernels (06_gemv_mma.cuh)
+  bool k_major;         // X contiguous along K, or neither stride 1: gemv_rows (gemv_mma along K);
+                        // else gemv_columns (gemv_mma along L)
+  bool mma;             // 16-bit, 3 or more vectors: the tensor-core kernel (06_gemv_mma.cuh)
   bool vec;             // X's 16-byte vectors aligned; else element loads
   YMode y_mode;         // how a step reads Y
   int cols;             // vectors per CTA (1, 2, 4 or 8; the tensor-core kernels 8 or 16)
