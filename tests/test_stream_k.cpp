@@ -231,8 +231,8 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
 // tiles are swapped where m < n (the small side along the tile's N), the small problems' are not.
 TEST(HopperTile, Choice) {
   constexpr int64_t kClusters = 66;
-  auto tile = [](int64_t m, int64_t n, int64_t k, int64_t bytes) {
-    const HopperTile t = hopper_tile(m, n, hopper_k_tiles(k, bytes), kClusters);
+  auto tile = [](int64_t m, int64_t n, int64_t k, int64_t bytes) {  // bytes 2: f16 (short tile), 4: tf32
+    const HopperTile t = hopper_tile(m, n, hopper_k_tiles(k, bytes), kClusters, bytes == 2);
     return std::to_string(t.bn) + (t.swapped ? " swapped" : "");
   };
   EXPECT_EQ(hopper_k_tiles(1024, 2), 16);
@@ -243,6 +243,9 @@ TEST(HopperTile, Choice) {
   EXPECT_EQ(tile(16, 8192, 8192, 2), "64 swapped");
   EXPECT_EQ(tile(4096, 256, 4096, 2), "64");    // 16 x 4 = 64 cluster tiles of 64 columns
   EXPECT_EQ(tile(8192, 256, 8192, 2), "128");   // 32 x 4 = 128 > 66
+  EXPECT_EQ(tile(4096, 256, 4096, 4), "128");   // tf32: 128 columns from 129 whatever the wave
+  EXPECT_EQ(tile(256, 4096, 4096, 4), "128 swapped");
+  EXPECT_EQ(tile(4096, 128, 4096, 4), "64");
   // 1024^3 f16: 16 wide cluster tiles, 16 k-tiles (no split): 128 columns give 32 (not more than
   // half), 64 columns 64 (one wave).
   EXPECT_EQ(tile(1024, 1024, 1024, 2), "64");

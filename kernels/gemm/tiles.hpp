@@ -63,7 +63,11 @@ inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clu
     return ceil_div(ceil_div(rows, bm), Hopper05::kCluster) * ceil_div(cols, bn);
   };
   if (small <= 256) {
-    const int64_t bn = small <= 128 || cluster_tiles(big, small, 64) <= clusters ? 64 : 128;
+    // 129-256 columns: 64 while those cluster tiles fit in one wave, except for tf32 (no short
+    // tile: has_short false), which takes 128. Measured on the H100 (tf32, ratio to cuBLAS, 64 /
+    // 128 columns, one run): 4096 x 256 x 4096 NN 0.97 / 1.16, TN 0.83-0.85 / 0.96; 256 x 4096 x
+    // 4096 NN 0.73-0.74 / 0.80, TN 0.87-0.90 / 0.96 (f16 on the same shapes: 0.71-0.84 / 0.66-0.84).
+    const int64_t bn = small <= 128 || (has_short && cluster_tiles(big, small, 64) <= clusters) ? 64 : 128;
     // 64 rows (has_short: f16 and bf16) where the short tiles' cluster tiles still fit in one
     // wave: twice the CTAs stream the big operand, over all of K or with half the split (cuBLAS
     // runs these on 32- or 64-row tiles, 128 CTAs). Measured on the H100 (f16, ratio to cuBLAS,
