@@ -65,8 +65,11 @@ inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clu
   if (small <= 256) {
     // 129-256 columns: 64 while those cluster tiles fit in one wave, except for tf32 (no short
     // tile: has_short false), which takes 128. Measured on the H100 (tf32, ratio to cuBLAS, 64 /
-    // 128 columns, one run): 4096 x 256 x 4096 NN 0.97 / 1.16, TN 0.83-0.85 / 0.96; 256 x 4096 x
-    // 4096 NN 0.73-0.74 / 0.80, TN 0.87-0.90 / 0.96 (f16 on the same shapes: 0.71-0.84 / 0.66-0.84).
+    // 128 columns, same binary, two rounds): 4096 x 256 x 4096 NN 0.96-0.97 / 1.14-1.16, TN
+    // 0.83-0.88 / 0.96-0.98; 256 x 4096 x 4096 NN 0.72-0.74 / 0.79-0.81, TN 0.87-0.90 / 0.96;
+    // 4096 x 200 / 192 / 160 x 4096 NN 0.97 / 0.94 / 1.01-1.10 vs 1.13-1.15 / 1.05-1.08 /
+    // 1.05-1.18, TN 0.91-0.93 / 0.71 / 0.70 vs 1.17-1.18 / 0.78 / 0.75 (f16 on the 256 shapes:
+    // 0.71-0.84 / 0.66-0.84).
     const int64_t bn = small <= 128 || (has_short && cluster_tiles(big, small, 64) <= clusters) ? 64 : 128;
     // 64 rows (has_short: f16 and bf16) where the short tiles' cluster tiles still fit in one
     // wave: twice the CTAs stream the big operand, over all of K or with half the split (cuBLAS
