@@ -6,7 +6,7 @@ kernels' flags:
   - every kernel (gemv_rows, gemv_columns, gemv_mma_rows, gemv_mma_columns, add_splits): ptxas
     reports 0 bytes stack frame, 0 bytes spill stores and loads; no local memory and no call in
     the PTX;
-  - the 28 GEMV instantiations on CUDA cores are there: F32 x S = 1, 2, 4, 8 vectors, F16 and BF16
+  - the 24 GEMV instantiations on CUDA cores are there: F32 x S = 1, 2, 4, 8 vectors, F16 and BF16
     x S = 1, 2, each as gemv_rows and gemv_columns on 128- and 64-byte columns; and the 12 on the
     tensor cores: F16 and BF16 x NT = 1, 2 tiles of 8 vectors x gemv_mma with X along K (one warp
     of rows a CTA) or along L (one or two);
