@@ -21,9 +21,9 @@
 //   (b) X contiguous along L (kAlongL): a warp owns 32 rows. Thread (g, q) makes load c = 0..3 at
 //       k = 8 floor(g/2) + g % 2 + 2c: the 8 rows 8q .. 8q + 7 (16 bytes). Register r of load c
 //       is entry (g, q) of an 8x8 matrix whose column pair q holds rows 8q + 2r, + 1;
-//       movmatrix.trans turns it into thread (g, q)'s pair of k = 8q + 2c, + 1 (the row of the
-//       matrix that the threads 2q, 2q + 1 of the group loaded) for row rho_r(g) = 8 floor(g/2) +
-//       2r + g % 2. Row group j = 0, 1 is the 16 rows of rho_2j and rho_2j+1; MMA (j, m)'s A is
+//       movmatrix.trans turns it into thread (g, q)'s pair of k = 8q + 2c, + 1 (rows 2q and 2q + 1
+//       of the matrix, which the threads of groups 2q and 2q + 1 loaded) for row rho_r(g) =
+//       8 floor(g/2) + 2r + g % 2. Row group j = 0, 1 is the 16 rows of rho_2j and rho_2j+1; MMA (j, m)'s A is
 //       {T(2m, 2j), T(2m, 2j + 1), T(2m + 1, 2j), T(2m + 1, 2j + 1)}, T(c, r) the transpose of
 //       load c's register r.
 //
