@@ -111,8 +111,9 @@ constexpr int64_t kTmaMaxExtent = 0x7fffffff;  // TMA box coordinates are int32
 bool is_hopper(const KernelEntry* e) { return e == &kKernels[kHopper]; }
 bool is_skinny(const KernelEntry* e) { return e == &kKernels[kSkinny]; }
 
-// The built-in choice takes 06 (bandwidth-bound: the big operand read once, fp32 FMA on CUDA
-// cores; a GEMV on 1, 2, 4 or 8 vectors at a time, 06_gemv.cuh) for skinny problems where it
+// The built-in choice takes 06 (bandwidth-bound: the big operand read once; a GEMV on 1, 2, 4 or
+// 8 vectors at a time in fp32 FMA on CUDA cores, 06_gemv.cuh, and for 16-bit from 3 vectors on
+// the tensor cores, 06_gemv_mma.cuh) for skinny problems where it
 // beats the tensor-core kernel 05 on its narrow tiles and 03 (skinny_takes). Measured on the
 // H100 (ratio to cuBLAS, GPU time, 06 vs the other in one run, bench/results/gemm_shapes.md):
 //   F32: up to 8 columns (8 x 4096 x 4096 NN / TN 1.34 / 1.35, 4096 x 8 x 4096 1.39 / 1.55, 8192 x
