@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #define CHECK_CUDA(x)                                                                      \
@@ -90,12 +91,23 @@ double host_us_per_call(F&& launch, int sets) {
 
 // Two launchers timed alternately (a b, b a, a b, ...), so that both see the same clocks and
 // power state (a long GEMM can lower the clock of whatever runs after it); medians of each.
+// TESSERA_BENCH_PROFILE=1: after the warm-ups, one call of each (a, then b) between
+// cudaProfilerStart and cudaProfilerStop, for a profiler run with --profile-from-start off
+// (bench/profile_misses.sh): the pair's kernels and nothing else.
 template <class F, class G>
 std::pair<double, double> median_ms_pair(F&& launch_a, G&& launch_b, int reps, int sets) {
   cudaEvent_t e[3];
   for (auto& x : e) CHECK_CUDA(cudaEventCreate(&x));
   for (int i = 0; i < 5; ++i) launch_a(i % sets), launch_b(i % sets);
   CHECK_CUDA(cudaDeviceSynchronize());
+  if (env_is("TESSERA_BENCH_PROFILE", "1")) {
+    CHECK_CUDA(cudaProfilerStart());
+    launch_a(0);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    launch_b(0);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaProfilerStop());
+  }
   std::vector<float> ta(size_t(reps), 0.0f), tb(size_t(reps), 0.0f);
   for (int i = 0; i < reps; ++i) {
     const bool a_first = i % 2 == 0;
