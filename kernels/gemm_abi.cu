@@ -82,7 +82,7 @@ int clusters_05(tessera_dtype dtype, int64_t tile_n, int64_t tile_m = Hopper05::
 template <tessera_dtype kDtype>
 cudaError_t launch_05(GemmArgs const& g, cudaStream_t stream) {
   const HopperTile tile = hopper_tile(g.m, g.n, hopper_k_tiles(g.k, elem_bytes(kDtype)), clusters_05(kDtype, Hopper05::kWideN),
-                                      has_short_05(kDtype));
+                                      has_short_05(kDtype), hopper_reads_directly(g.b, g.b_sn, g.b_sk, elem_bytes(kDtype)));
   return tile_05(kDtype, tile.bn, tile.bm).launch(tile.swapped ? transposed(g) : as_given(g), stream);
 }
 
@@ -330,10 +330,10 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   if (n == 1 && p.b_sk == 1) p.b_sn = k_row;
   // Kernel 05's tile (tiles.hpp): 128 x 256, or 128 x 128 / 64 (f16, bf16: 64 x 64) for skinny
   // problems and problems too small for the wide tiles to fill the GPU, on the transposed
-  // problem where m < n.
+  // problem where m < n, unless m fills the rows of one cluster and B is read where it lies.
   const int64_t bytes = elem_bytes(dtype);
   const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, hopper_k_tiles(k, bytes), clusters_05(dtype, Hopper05::kWideN),
-                                                         has_short_05(dtype))
+                                                         has_short_05(dtype), hopper_reads_directly(p.b, p.b_sn, p.b_sk, bytes))
                                            : HopperTile{Hopper05::kWideN, false};
   // Which operands 05 would pack (read by prefer_04, the plan's words and the workspace).
   const Packs05 packs = packs_05(p, bytes, tile);
@@ -392,7 +392,9 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
              (tile.bm == Hopper05::kShortBM ? " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)" : "") +
              (tile.swapped ? " on the transposed problem C^T = op(B)^T op(A)^T (m < n: the small dimension "
                              "along the tile's columns)"
-                           : "");
+              : m < n && m <= 256
+                  ? " on the problem as given (m's rows fill one cluster: its two CTAs share B's tile by multicast)"
+                  : "");
     });
     const int resident = clusters_05(dtype, tile.bn, tile.bm);
     const int64_t rows = tile.swapped ? n : m, cols = tile.swapped ? m : n;

@@ -228,7 +228,8 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
 // 64 or 128 up to 256 (whether the 64-column cluster tiles fit in one wave). Problems whose wide
 // cluster tiles fill at most half the clusters: 128 columns where they fill more than half in one
 // wave or spare the wide tiles a split of K, else 64 columns. The skinny problems' narrow
-// tiles are swapped where m < n (the small side along the tile's N), the small problems' are not.
+// tiles are swapped where m < n (the small side along the tile's N) unless m fills the rows of one
+// cluster and B is read where it lies; the small problems' are not swapped.
 TEST(HopperTile, Choice) {
   constexpr int64_t kClusters = 66;
   auto tile = [](int64_t m, int64_t n, int64_t k, int64_t bytes) {  // bytes 2: f16 (short tile), 4: tf32
@@ -244,7 +245,10 @@ TEST(HopperTile, Choice) {
   EXPECT_EQ(tile(4096, 256, 4096, 2), "64");    // 16 x 4 = 64 cluster tiles of 64 columns
   EXPECT_EQ(tile(8192, 256, 8192, 2), "128");   // 32 x 4 = 128 > 66
   EXPECT_EQ(tile(4096, 256, 4096, 4), "128");   // tf32: 128 columns from 129 whatever the wave
-  EXPECT_EQ(tile(256, 4096, 4096, 4), "128 swapped");
+  EXPECT_EQ(tile(256, 4096, 4096, 4), "128");   // m fills a cluster's rows (2 x 128): as given
+  EXPECT_EQ(tile(200, 4096, 4096, 4), "128 swapped");  // not a multiple of 32
+  // tf32 with B MN-major (packed in B's role; in A's role it goes through registers): transposed.
+  EXPECT_TRUE(hopper_tile(256, 4096, hopper_k_tiles(4096, 4), kClusters, false, false).swapped);
   EXPECT_EQ(tile(4096, 128, 4096, 4), "64");
   // 1024^3 f16: 16 wide cluster tiles, 16 k-tiles (no split): 128 columns give 32 (not more than
   // half), 64 columns 64 (one wave).
@@ -280,7 +284,10 @@ TEST(HopperTile, ShortTile) {
     const HopperTile t = hopper_tile(m, n, hopper_k_tiles(k, 2), kClusters, has_short);
     return std::to_string(t.bm) + " x " + std::to_string(t.bn) + (t.swapped ? " swapped" : "");
   };
-  EXPECT_EQ(tile(128, 4096, 4096), "64 x 64 swapped");  // 64 rows of 64: 32 x 2 = 64 cluster tiles
+  // 64 rows of 64: 32 x 2 = 64 cluster tiles; m = 128 fills the rows of one cluster of short
+  // tiles, so as given (the cluster's CTAs share B's tile).
+  EXPECT_EQ(tile(128, 4096, 4096), "64 x 64");
+  EXPECT_EQ(tile(96, 4096, 4096), "64 x 64");
   EXPECT_EQ(tile(4096, 128, 4096), "64 x 64");
   EXPECT_EQ(tile(16, 4096, 4096), "64 x 64 swapped");   // 32 cluster tiles
   EXPECT_EQ(tile(64, 8192, 8192), "64 x 64 swapped");   // 64
@@ -289,7 +296,9 @@ TEST(HopperTile, ShortTile) {
   EXPECT_EQ(tile(4224, 128, 4096), "64 x 64");          // 33 x 2 = 66: one wave, just
   EXPECT_EQ(tile(4225, 128, 4096), "128 x 64");         // 34 x 2 = 68
   EXPECT_EQ(tile(128, 8192, 8192), "128 x 64 swapped"); // 64 x 2 = 128 > 66
-  EXPECT_EQ(tile(256, 4096, 4096), "128 x 64 swapped"); // 32 x 4 = 128 > 66
+  EXPECT_EQ(tile(256, 4096, 4096), "128 x 64");         // 32 x 4 = 128 > 66; 2 x 128 rows: as given
+  EXPECT_EQ(tile(200, 4096, 4096), "128 x 64 swapped"); // m not a multiple of 32
+  EXPECT_EQ(tile(192, 8192, 8192), "128 x 128");
   EXPECT_EQ(tile(8192, 256, 8192), "128 x 128");
   EXPECT_EQ(tile(15, 4096, 4096), "128 x 64 swapped");  // below kShortMinSmall
   EXPECT_EQ(tile(1, 4096, 4096), "128 x 64 swapped");

@@ -45,7 +45,8 @@ struct HopperTile {
 inline int64_t hopper_k_tiles(int64_t k, int64_t bytes) { return ceil_div(k * bytes, Hopper05::kKTileBytes); }
 // The tile of an m x n problem of k_tiles k-tiles on a GPU holding `clusters` clusters at once:
 // where min(m, n) is small, a narrow tile with the small dimension along its N, the problem
-// transposed (C^T = B A^T) where m is the small one; where the wide tiles are too few for the GPU,
+// transposed (C^T = B A^T) where m is the small one, unless m fills the rows of one cluster
+// (below; b_direct: kernel 05 reads B where it lies, hopper_reads_directly); where the wide tiles are too few for the GPU,
 // a narrow tile on the problem as given (below). Measured on the H100 (ratio to cuBLAS, f16 NN, tiles of 256 / 128 / 64
 // columns in one run each, bench/results/gemm_shapes.md):
 //   up to 128 columns, 64: 8192 x 16 x 8192 0.53 / 0.78 / 0.87, 4096 x 128 x 4096 0.59 / 0.72 / 0.81;
@@ -54,7 +55,8 @@ inline int64_t hopper_k_tiles(int64_t k, int64_t bytes) { return ceil_div(k * by
 //   of 64 columns) 0.87 / 0.95 / 0.69.
 // TESSERA_GEMM_TILE=256, 128 or 64 in the environment forces the width, on 128 rows (to measure
 // them on a shape).
-inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bool has_short = false) {
+inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bool has_short = false,
+                              bool b_direct = true) {
   const int64_t w = forced_tile_width();
   if (w == 256 || w == 128 || w == 64) return {w, w < Hopper05::kWideN && m < n};
   const int64_t small = min64(m, n), big = max64(m, n);
@@ -79,10 +81,23 @@ inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clu
     // 0.89-0.90 / 0.98, 8192 x 64 x 8192 0.92-0.94 / 1.00, 16 x 4096 x 4096 0.78-0.83 /
     // 0.82-0.85; in two waves they lose: 128 x 8192 x 8192 0.89-0.90 / 0.83, 256 x 4096 x 4096
     // 0.73 / 0.62-0.65, 1024^3 (64 columns) 0.91 / 0.76.
-    if (has_short && bn == 64 && small >= Hopper05::kShortMinSmall && clusters > 0 &&
-        cluster_tiles(big, small, bn, Hopper05::kShortBM) <= clusters)
-      return {bn, m < n, Hopper05::kShortBM};
-    return {bn, m < n};
+    const int64_t bm = has_short && bn == 64 && small >= Hopper05::kShortMinSmall && clusters > 0 &&
+                               cluster_tiles(big, small, bn, Hopper05::kShortBM) <= clusters
+                           ? Hopper05::kShortBM
+                           : Hopper05::kBM;
+    // The small side along the tile's N (the problem transposed where m is the small one), except
+    // where m is the small one, fills the rows of one cluster (65-128 rows on the short tile,
+    // 129-256 on 128 rows; a multiple of 32) and B is read where it lies (b_direct; tf32 packs an
+    // MN-major B, where its transpose in A's role goes through registers): then the problem runs
+    // as given, and the cluster's two CTAs share the big operand's tile (B, by multicast) instead
+    // of the small one's. Measured on the H100 (ratio to cuBLAS, transposed / as given, same
+    // binary, two rounds, NN TN NT TT): f16 256 x 4096 x 4096 0.68-0.76 / 0.85-0.95, 256 x 8192
+    // x 8192 0.85-0.90 / 0.99-1.01, 192 x 8192 x 8192 0.61-0.68 / 0.78-0.94, 128 x 4096 x 4096
+    // (short tile) 0.85-0.89 / 0.97-1.00, 96 x 4096 x 4096 0.70-0.88 / 0.88-0.93 (bf16 alike);
+    // tf32 256 x 4096 x 4096 NN / TN 0.80 / 0.96 -> 0.94 / 1.06, NT / TT (B MN-major) 0.95-1.18
+    // -> 0.45-0.64; f16 200 x 4096 x 4096 NN / NT 0.83-0.86 -> 0.64 (TN / TT 0.65-0.67 -> 0.76-0.78).
+    const bool as_given = m < n && ceil_div(m, bm) == Hopper05::kCluster && m % 32 == 0 && b_direct;
+    return {bn, m < n && !as_given, bm};
   }
   if (const int64_t wide = cluster_tiles(m, n, Hopper05::kWideN); clusters > 0 && 2 * wide <= clusters) {
     // Few wide tiles (at most half the clusters busy): 128 columns where their cluster tiles fill

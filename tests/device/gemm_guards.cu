@@ -21,7 +21,8 @@
 // kernel 05's narrow tiles without the transpose, 1003 x 1 and 1 x 1003 with a ragged last tile
 // of kernel 06's GEMV, 8 x 520, 2 x 520 and 520 x 3 with K = 1100 for its steps on 2-8 vectors
 // that read them along s, along K and in a partial group, 32 x 1000, 1000 x 24 and 40 x 520 for
-// its tensor-core kernels on 8-32 vectors, ...) and long-K ones that kernel 05 runs with stream-K, 03 with split-K
+// its tensor-core kernels on 8-32 vectors, 128 x 520 and 96 x 700 (f16, bf16: the short tile)
+// and 256 x 600 (tf32: 128 rows) that kernel 05 runs as given, m filling one cluster's rows, ...) and long-K ones that kernel 05 runs with stream-K, 03 with split-K
 // and 06's GEMV with K split (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000, 24 x 300 x
 // 3000 on 03's thin tile, 300 x 1 x 5000, 1 x 300 x 5000 and 16 x 64 x 5000).
 // Exit status 0 when all passed.
@@ -290,7 +291,8 @@ int main(int argc, char** argv) {
                   Shape{300, 520, 100, 5}, Shape{520, 300, 129, 3}, Shape{1003, 1, 100, 8},
                   Shape{1, 1003, 100, 8}, Shape{8, 520, 1100, 3}, Shape{2, 520, 1100, 1},
                   Shape{520, 3, 1100, 8}, Shape{32, 1000, 700, 3}, Shape{1000, 24, 700, 8},
-                  Shape{40, 520, 1100, 5}})
+                  Shape{40, 520, 1100, 5}, Shape{128, 520, 300, 3}, Shape{256, 600, 300, 5},
+                  Shape{96, 700, 200, 8}})
     for (float beta : {0.0f, 0.75f})
       for (char ta : {'N', 'T'})
         for (char tb : {'N', 'T'})

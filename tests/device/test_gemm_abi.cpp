@@ -149,7 +149,8 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
 }
 
 // Kernel 05's tile: 128 x 256, or 128 x 64 (128 x 128) with the small dimension along N for
-// skinny problems, the problem transposed where m is the small one, and for f16 and bf16 the
+// skinny problems, the problem transposed where m is the small one (unless m fills the rows of one
+// cluster and B is read where it lies: then as given), and for f16 and bf16 the
 // short 64 x 64 tile where its cluster tiles fit in one wave of the GPU (hopper_tile, tiles.hpp:
 // without a GPU there is no wave to fit in).
 TEST(GemmAbi, PlanNamesKernel05Tile) {
@@ -166,6 +167,15 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   EXPECT_TRUE(has(p, "C stored by TMA")) << p;
   p = plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1, kA, 0.0f, "05");  // a single row: the 128-row tile
   EXPECT_TRUE(has(p, "; tile 128 x 64 on the transposed problem")) << p;
+  // m fills the rows of one cluster (2 x 128) and B is read where it lies: as given, C by TMA.
+  p = plan(TESSERA_F16, 'N', 'N', 256, 4096, 4096, 256, 4096, 256);
+  EXPECT_TRUE(has(p, " on the problem as given (m's rows fill one cluster")) << p;
+  EXPECT_TRUE(has(p, "C stored by TMA")) << p;
+  // tf32 with B MN-major: transposed, so that the big operand goes to wgmma through registers in
+  // A's role where it lies and only the small one (A, in B's role) is packed.
+  p = plan(TESSERA_TF32, 'N', 'T', 256, 4096, 4096, 256, 4096, 256);
+  EXPECT_TRUE(has(p, " on the transposed problem C^T")) << p;
+  EXPECT_TRUE(has(p, "A packed K-major") && has(p, "B read by TMA where it lies")) << p;
   p = plan(TESSERA_TF32, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);  // tf32: no short tile
   EXPECT_TRUE(has(p, "; tile 128 x 64;")) << p;
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 129, 4096, 4096, 4096, 4096), "; tile 128 x ")) << p;
