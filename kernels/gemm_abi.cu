@@ -402,7 +402,8 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
       plan.say([] { return "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)"; });
     } else {
       const StreamK w = hopper_work(tessera::ceil_div(rows, tile.bm), tessera::ceil_div(cols, tile.bn),
-                                    tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident);
+                                    tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident,
+                                    tile.bm == Hopper05::kShortBM && 2 * cols > tile.bn);
       if (w.streams()) plan.workspace += HopperPartials(w.clusters, tile.bn, tile.consumers()).bytes();
       plan.say([&] {
         char text[256];

@@ -142,6 +142,12 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
   // 5120 x 5120 x 4096: 400 cluster tiles, 6.06 waves: stream-K over the last two.
   const std::string r = plan(TESSERA_F16, 'N', 'N', 5120, 5120, 4096, 5120, 4096, 5120);
   EXPECT_TRUE(has(r, "stream-K on 66 clusters: 330 of 400 cluster tiles whole")) << r;
+  // The short tile more than half full along N runs whole where its tiles fill more than a
+  // quarter of the clusters: 4096 x 64 x 4096, 32 cluster tiles; with 32 columns K is split.
+  const std::string s64 = plan(TESSERA_F16, 'N', 'N', 4096, 64, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(s64, "; tile 64 x 64") && has(s64, "32 cluster tiles on 32 clusters, whole")) << s64;
+  const std::string s32 = plan(TESSERA_F16, 'N', 'N', 4096, 32, 4096, 4096, 4096, 4096);
+  EXPECT_TRUE(has(s32, "; tile 64 x 64") && has(s32, "split-K: 32 cluster tiles x 2 splits")) << s32;
   // 4096^3: 256 cluster tiles fill 66 clusters' waves but for 3%: whole tiles, no scratch.
   const std::string q = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(q, "256 cluster tiles on")) << q;
