@@ -392,7 +392,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
              (tile.bm == Hopper05::kShortBM ? " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)" : "") +
              (tile.swapped ? " on the transposed problem C^T = op(B)^T op(A)^T (m < n: the small dimension "
                              "along the tile's columns)"
-              : m < n && m <= 256
+              : m < n && m <= 256 && tile.bn < Hopper05::kWideN
                   ? " on the problem as given (m's rows fill one cluster: its two CTAs share B's tile by multicast)"
                   : "");
     });

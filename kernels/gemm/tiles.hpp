@@ -46,8 +46,8 @@ inline int64_t hopper_k_tiles(int64_t k, int64_t bytes) { return ceil_div(k * by
 // The tile of an m x n problem of k_tiles k-tiles on a GPU holding `clusters` clusters at once:
 // where min(m, n) is small, a narrow tile with the small dimension along its N, the problem
 // transposed (C^T = B A^T) where m is the small one, unless m fills the rows of one cluster
-// (below; b_direct: kernel 05 reads B where it lies, hopper_reads_directly); where the wide tiles are too few for the GPU,
-// a narrow tile on the problem as given (below). Measured on the H100 (ratio to cuBLAS, f16 NN, tiles of 256 / 128 / 64
+// (below; b_direct: kernel 05 reads B where it lies, hopper_reads_directly); where the wide
+// tiles are too few for the GPU, a narrow tile on the problem as given (below). Measured on the H100 (ratio to cuBLAS, f16 NN, tiles of 256 / 128 / 64
 // columns in one run each, bench/results/gemm_shapes.md):
 //   up to 128 columns, 64: 8192 x 16 x 8192 0.53 / 0.78 / 0.87, 4096 x 128 x 4096 0.59 / 0.72 / 0.81;
 //   256 columns, 64 while its cluster tiles fit in one wave of clusters: 4096 x 256 x 4096 (64 cluster
