@@ -325,9 +325,16 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   // never steps along MN: give it the MN stride of a packed K-major operand (K rounded up to 16
   // elements, 16-byte aligned), so that the kernels read it K-major where it lies instead of
   // taking it for an unaligned MN-major operand to pack (1 x 4096 x 4096 f16 NN: a 4 us pack).
-  const int64_t k_row = tessera::ceil_div(k, 16) * 16;
-  if (m == 1 && p.a_sk == 1) p.a_sm = k_row;
-  if (n == 1 && p.b_sk == 1) p.b_sn = k_row;
+  // Only where the row ends on a 16-byte boundary: the row may be all its buffer holds, and a
+  // 16-byte cp.async over its end, though it reads only the bytes inside (src-size), is a read
+  // of 16 bytes to compute-sanitizer memcheck (measured: cp.async 16 with src-size 2 on an 8-byte
+  // allocation is reported, src-size 0 is not); such a row is packed instead.
+  const int64_t elem = elem_bytes(dtype);
+  if (k * elem % 16 == 0) {
+    const int64_t k_row = tessera::ceil_div(k, 16) * 16;
+    if (m == 1 && p.a_sk == 1) p.a_sm = k_row;
+    if (n == 1 && p.b_sk == 1) p.b_sn = k_row;
+  }
   // Kernel 05's tile (tiles.hpp): 128 x 256, or 128 x 128 / 64 (f16, bf16: 64 x 64) for skinny
   // problems and problems too small for the wide tiles to fill the GPU, on the transposed
   // problem where m < n, unless m fills the rows of one cluster and B is read where it lies.

@@ -388,6 +388,9 @@ TEST(GemmAbi, PlanSkinnyProblems) {
     EXPECT_TRUE(has(one_b, "B read by TMA where it lies (K-major)")) << one_b;
     EXPECT_FALSE(has(one_b, "packed")) << one_b;
   }
+  // A row that does not end on a 16-byte boundary (K = 4095) is packed: a 16-byte copy over its
+  // end would read past a buffer that holds just the row (as compute-sanitizer counts reads).
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4095, 1, 4095, 1, kA, 0.0f, "05"), "A packed"));
   // With lda > 1 the row is strided along K: packed.
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 3, 4096, 1, kA, 0.0f, "05"), "A packed"));
   // TF32 from 5 columns: 05's narrow tile, whatever the majors: the big operand in A's role,
