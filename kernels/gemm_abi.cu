@@ -329,8 +329,8 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   // 16-byte cp.async over its end, though it reads only the bytes inside (src-size), is a read
   // of 16 bytes to compute-sanitizer memcheck (measured: cp.async 16 with src-size 2 on an 8-byte
   // allocation is reported, src-size 0 is not); such a row is packed instead.
-  const int64_t elem = elem_bytes(dtype);
-  if (k * elem % 16 == 0) {
+  const int64_t bytes = elem_bytes(dtype);
+  if (k * bytes % 16 == 0) {
     const int64_t k_row = tessera::ceil_div(k, 16) * 16;
     if (m == 1 && p.a_sk == 1) p.a_sm = k_row;
     if (n == 1 && p.b_sk == 1) p.b_sn = k_row;
@@ -338,7 +338,6 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
   // Kernel 05's tile (tiles.hpp): 128 x 256, or 128 x 128 / 64 (f16, bf16: 64 x 64) for skinny
   // problems and problems too small for the wide tiles to fill the GPU, on the transposed
   // problem where m < n, unless m fills the rows of one cluster and B is read where it lies.
-  const int64_t bytes = elem_bytes(dtype);
   const HopperTile tile = is_hopper(entry) ? hopper_tile(m, n, hopper_k_tiles(k, bytes), clusters_05(dtype, Hopper05::kWideN),
                                                          has_short_05(dtype), hopper_reads_directly(p.b, p.b_sn, p.b_sk, bytes))
                                            : HopperTile{Hopper05::kWideN, false};
