@@ -14,7 +14,7 @@
 # tests/device/harness.cuh). Writes $OUT/misses.csv (ncu's raw rows, every kernel) and
 # $OUT/gemm_misses.md: per shape, tessera's kernels against cuBLAS's, side by side --
 #   us        kernel time (the sum over a call's kernels)
-#   grid      CTAs (a call's first, largest kernel)
+#   grid      CTAs of the call's longest kernel
 #   idle %    the share of SM cycles with no CTA resident (1 - active / elapsed, time-weighted)
 #   DRAM %    DRAM throughput over the kernel, of its peak; MB read from DRAM
 #   L2 %      L2 throughput, of its peak
