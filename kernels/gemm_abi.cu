@@ -398,7 +398,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
              (tile.bm == Hopper05::kShortBM ? " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)" : "") +
              (tile.swapped ? " on the transposed problem C^T = op(B)^T op(A)^T (m < n: the small dimension "
                              "along the tile's columns)"
-              : m < n && m <= 256 && tile.bn < Hopper05::kWideN
+              : tile.shares_big
                   ? " on the problem as given (m's rows fill one cluster: its two CTAs share B's tile by multicast)"
                   : "");
     });
@@ -409,7 +409,7 @@ Plan make_plan(const char* kernel, tessera_dtype dtype, char transa, char transb
     } else {
       const StreamK w = hopper_work(tessera::ceil_div(rows, tile.bm), tessera::ceil_div(cols, tile.bn),
                                     tessera::ceil_div(k * bytes, Hopper05::kKTileBytes), resident,
-                                    tile.bm == Hopper05::kShortBM && 2 * cols > tile.bn);
+                                    tile.short_full(cols));
       if (w.streams()) plan.workspace += HopperPartials(w.clusters, tile.bn, tile.consumers()).bytes();
       plan.say([&] {
         char text[256];

@@ -288,6 +288,11 @@ TEST(HopperTile, ShortTile) {
   // tiles, so as given (the cluster's CTAs share B's tile).
   EXPECT_EQ(tile(128, 4096, 4096), "64 x 64");
   EXPECT_EQ(tile(96, 4096, 4096), "64 x 64");
+  EXPECT_TRUE(hopper_tile(128, 4096, hopper_k_tiles(4096, 2), kClusters, true).shares_big);
+  EXPECT_FALSE(hopper_tile(4096, 128, hopper_k_tiles(4096, 2), kClusters, true).shares_big);  // n small
+  // The short tile more than half full along the n it runs: whole tiles (hopper_work).
+  EXPECT_TRUE(hopper_tile(4096, 64, hopper_k_tiles(4096, 2), kClusters, true).short_full(64));
+  EXPECT_FALSE(hopper_tile(4096, 32, hopper_k_tiles(4096, 2), kClusters, true).short_full(32));
   EXPECT_EQ(tile(4096, 128, 4096), "64 x 64");
   EXPECT_EQ(tile(16, 4096, 4096), "64 x 64 swapped");   // 32 cluster tiles
   EXPECT_EQ(tile(64, 8192, 8192), "64 x 64 swapped");   // 64

@@ -622,7 +622,7 @@ cudaError_t launch_tile(GemmArgsC const& gc, cudaStream_t stream) {
   // Persistent: as many clusters as fit on the GPU at once, sharing the work as hopper_work says.
   const int resident = max_clusters<Cfg>();
   if (resident < 1) return cudaErrorInvalidConfiguration;
-  p.work = hopper_work(p.tiles_m, p.tiles_n, p.k_tiles, resident, Cfg::kConsumers == 1 && 2 * g.n > Cfg::kBN);
+  p.work = hopper_work(p.tiles_m, p.tiles_n, p.k_tiles, resident, HopperTile{Cfg::kBN, false, Cfg::kBM}.short_full(g.n));
   if (p.work.streams()) {
     const HopperPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
     void* piece = nullptr;

@@ -158,8 +158,8 @@ inline bool whole_tiles_only() {
   }();
   return on;
 }
-// `short_full`: the short tile (64 rows, one consumer warpgroup, a ring of 13 stages) with more
-// than half of its 64 columns inside N. It splits K only where its whole tiles would keep at most
+// `short_full` (HopperTile::short_full): the short tile (64 rows, one consumer warpgroup, a ring
+// of 13 stages) with more than half of its 64 columns inside N. It splits K only where its whole tiles would keep at most
 // a quarter of the clusters busy: its skinny problems stream the big operand, and half the
 // clusters over all of K do that faster than all of them with the split's partial sums to add.
 // Measured on the H100 (f16 and bf16, ratio to cuBLAS, split in two / whole, NN TN NT, two

@@ -39,7 +39,11 @@ struct HopperTile {
   int64_t bn;    // the tile's columns: 256, 128 or 64
   bool swapped;  // the kernel computes C^T = B A^T (m < n, a narrow tile)
   int64_t bm = Hopper05::kBM;  // the tile's rows: 128 (two consumer warpgroups) or 64 (one)
+  bool shares_big = false;     // skinny, m < n, as given: the cluster shares the big operand (B)
   int64_t consumers() const { return bm / Hopper05::kConsumerRows; }
+  // The short tile with more than half of its columns inside the n columns of the problem it
+  // runs (hopper_work's short_full).
+  bool short_full(int64_t n) const { return bm == Hopper05::kShortBM && 2 * n > bn; }
 };
 // Kernel 05's k-tiles of a K of `bytes`-byte elements (a k-tile: one 128-byte row).
 inline int64_t hopper_k_tiles(int64_t k, int64_t bytes) { return ceil_div(k * bytes, Hopper05::kKTileBytes); }
@@ -97,7 +101,7 @@ inline HopperTile hopper_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clu
     // tf32 256 x 4096 x 4096 NN / TN 0.80 / 0.96 -> 0.94 / 1.06, NT / TT (B MN-major) 0.95-1.18
     // -> 0.45-0.64; f16 200 x 4096 x 4096 NN / NT 0.83-0.86 -> 0.64 (TN / TT 0.65-0.67 -> 0.76-0.78).
     const bool as_given = m < n && ceil_div(m, bm) == Hopper05::kCluster && m % 32 == 0 && b_direct;
-    return {bn, m < n && !as_given, bm};
+    return {bn, m < n && !as_given, bm, as_given};
   }
   if (const int64_t wide = cluster_tiles(m, n, Hopper05::kWideN); clusters > 0 && 2 * wide <= clusters) {
     // Few wide tiles (at most half the clusters busy): 128 columns where their cluster tiles fill
