@@ -1,0 +1,62 @@
+// tessera/thr_copy.hpp -- one thread's slice of a TiledCopy: partition_S/D, retile_D.
+#pragma once
+
+#include "tensor_view.hpp"
+#include "tiled_copy.hpp"
+#include "tiled_mma.hpp"
+
+namespace tessera {
+
+// Equal partitions, value by value, for every thread: how a copy into registers (its
+// destination; retile_D) is checked against the MMA's fragment, as functions of the tile's coordinates. Each side is (thread -> offset) + (value -> offset), so
+// c_thr(t) + c_frg(i) == m_thr(t) + m_frg(i) for every (t, i) exactly when the thread offsets
+// differ by one constant for every t and the value offsets by its opposite for every i (take
+// i = 0, then t = 0): threads + values evaluations instead of threads x values.
+// NOTE: the product form cost every front end (EDG twice, g++ once) seconds per configuration.
+TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& mma, Operand op,
+                                         Layout const& tile) {
+  Layout c_thr = copy.tidfrg(tile, true)[0], c_frg = copy.partition_D(tile, 0).layout;
+  Layout m_thr = mma.partitioner(op, tile).thread, m_frg = mma.partitioner(op, tile).fragment;
+  if (c_frg.size() != m_frg.size()) return false;
+  const int64_t delta = c_thr(0) - m_thr(0);
+  for (int64_t t = 0; t < mma.threads(); ++t)
+    if (c_thr(t) - m_thr(t) != delta) return false;
+  for (int64_t i = 0; i < c_frg.size(); ++i)
+    if (c_frg(i) - m_frg(i) != -delta) return false;
+  return true;
+}
+
+// One thread's slice of a TiledCopy (`Cfg::kCopy`): partition_S of the source tile and
+// partition_D of the destination, each (CPY, CPY_M, CPY_N) with the atom's values first.
+template <class Cfg>
+struct ThrCopy {
+  int64_t thread;
+
+  template <class V>
+  TESSERA_HD inline auto partition_S(V const& v) const { return partition<false>(v); }
+  template <class V>
+  TESSERA_HD inline auto partition_D(V const& v) const { return partition<true>(v); }
+
+  // The copy's registers are a fragment's own, in its value order (CuTe's retile_D): a view of
+  // the same registers. The configuration checks that the copy's (thread, value) layout is the
+  // fragment's partition.
+  template <class F>
+  TESSERA_HD static constexpr auto retile_D(F& fragment) { return fragment.ref(); }
+
+ private:
+  template <bool kDst, class T, int R, int kUnit, Spec<R> kS>
+  TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
+    static_assert(kS.frg == kS.compact(), "partition_S/D: the view must be a whole tile (local_tile)");
+    static constexpr ThreadParts<R> kP =
+        thread_parts(kS, Cfg::kCopy.tidfrg(kS.compact(), kDst)[0],
+                     Cfg::kCopy.partition(kS.compact(), 0, kDst).layout);
+    return v.template moved<kP.frg>(kP.thr(thread));
+  }
+  template <bool kDst, class T, Layout kL, Swizzle kSw>
+  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
+    return thread_offset_view<Cfg::kCopy.partition(kL, 0, kDst).layout, Cfg::kCopy.tidfrg(kL, kDst)[0]>(
+        v, thread);
+  }
+};
+
+}  // namespace tessera
