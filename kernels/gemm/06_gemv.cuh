@@ -39,15 +39,9 @@
 #pragma once
 
 #include "common.cuh"
+#include "gemv_shape.hpp"
 
 namespace tessera::ladder {
-
-// How a step reads Y (the host's choice, uniform for the launch).
-enum class YMode : int {
-  kAlongK,    // gemv_rows: Y(s, k..k+V-1) as one 16-byte vector per s (Y contiguous along K)
-  kAlongS,    // Y(0..S-1, k) as one vector per k (Y contiguous along s): pieces of <= 16 bytes
-  kElements,  // element loads through both strides
-};
 
 struct GemvArgs {
   const void* x;
@@ -140,7 +134,6 @@ __device__ __forceinline__ void rows_element_step(float (&acc)[R][S], GemvArgs c
 // 129, ...; a warp reads columns 4w..4w+3 (+ 64 i), one 128-byte line each.
 // Threads of a CTA: 512, or 256 where a thread holds 64 accumulators (S x V), which 512 threads'
 // 128 registers could not hold with the loads.
-__host__ __device__ constexpr int gemv_columns_threads(int s, int elem_bytes) { return s * 16 / elem_bytes >= 64 ? 256 : 512; }
 template <class E, int kTileRows, int S>
 __global__ void __launch_bounds__(gemv_columns_threads(S, sizeof(typename E::Bits)), 1) gemv_columns(GemvArgs a) {
   using Bits = typename E::Bits;
@@ -223,8 +216,6 @@ __global__ void __launch_bounds__(gemv_columns_threads(S, sizeof(typename E::Bit
 
 // (b) X contiguous along K. Warp w of CTA b owns rows (8b + w) * R .. + R - 1; lane t reads
 // X(l, k) and Y(s, k) for k = t V .. t V + V - 1 (+ 32 V i), U such steps before their FMAs.
-constexpr int kGemvRowsThreads = 256;
-__host__ __device__ constexpr int gemv_rows_per_warp(int s) { return s == 4 ? 4 : 2; }
 template <class E, int S>
 __global__ void __launch_bounds__(kGemvRowsThreads, 2) gemv_rows(GemvArgs a) {
   using Bits = typename E::Bits;

@@ -47,12 +47,8 @@ namespace tessera::ladder {
 // Two 16-bit values as one MMA register, the first in the low half.
 __device__ __forceinline__ uint32_t pack2(uint16_t lo, uint16_t hi) { return uint32_t(lo) | uint32_t(hi) << 16; }
 
-// The CTA of a kernel: threads, and rows of X for kRowWarps warps along L (the rest split K).
-__host__ __device__ constexpr int gemv_mma_threads(bool along_l) { return along_l ? 384 : 256; }
-__host__ __device__ constexpr int gemv_mma_warp_rows(bool along_l) { return along_l ? 32 : 16; }
-__host__ __device__ constexpr int gemv_mma_tile_rows(bool along_l, int row_warps) {
-  return gemv_mma_warp_rows(along_l) * row_warps;
-}
+// The CTA of a kernel (threads, rows of X for kRowWarps warps along L, the rest split K):
+// gemv_mma_threads and gemv_mma_tile_rows, gemv_shape.hpp.
 // Chunks of 32 k a warp loads before their MMAs: 4 KB of X.
 __host__ __device__ constexpr int gemv_mma_unroll(bool along_l) { return along_l ? 2 : 4; }
 

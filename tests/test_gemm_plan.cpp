@@ -1,0 +1,213 @@
+// tests/test_gemm_plan.cpp -- the GEMM plan (kernels/gemm/plan.hpp) against the choices recorded
+// from the library before the plan module (tests/data/gemm_plans.tsv, described in
+// tests/data/gemm_plans.md): for every recorded problem and device, the same status, workspace
+// and words, and typed fields that say what the words say.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../kernels/gemm/plan.hpp"
+#include "../kernels/gemm/plan_text.hpp"
+
+namespace {
+
+using namespace tessera::ladder;
+
+// A device described by its resident counts (tests/data/gemm_plans.md).
+struct TableDevice : GemmDevice {
+  int clusters = 0, ctas128 = 0, ctas64 = 0, ctas32 = 0;
+  int wgmma_clusters(tessera_dtype, int64_t, int64_t, bool) const override { return clusters; }
+  int simt_ctas(int64_t bn) const override {
+    return bn == 64 ? ctas64 : bn == 32 ? ctas32 : ctas128;
+  }
+};
+TableDevice device_named(std::string const& name) {
+  TableDevice d;
+  if (name == "h100_sxm" || name == "h200") d.clusters = 66, d.ctas128 = d.ctas64 = 264, d.ctas32 = 396;
+  else if (name == "h100_pcie") d.clusters = 57, d.ctas128 = d.ctas64 = 228, d.ctas32 = 342;
+  else if (name != "none") ADD_FAILURE() << "unknown device " << name;
+  return d;
+}
+
+struct Recorded {
+  std::string device, kernel, text;
+  GemmCall call;
+  int status = 0;
+  size_t workspace = 0;
+  int line = 0;
+};
+
+tessera_dtype dtype_named(std::string const& s) {
+  return s == "F32" ? TESSERA_F32 : s == "TF32" ? TESSERA_TF32 : s == "F16" ? TESSERA_F16 : TESSERA_BF16;
+}
+
+std::vector<Recorded> read_recorded() {
+  std::ifstream in(std::string(TESSERA_SOURCE_DIR) + "/tests/data/gemm_plans.tsv");
+  std::vector<Recorded> out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
+    if (f.size() != 18) {
+      ADD_FAILURE() << "line " << n << ": " << f.size() << " fields";
+      continue;
+    }
+    Recorded r;
+    r.line = n, r.device = f[0], r.kernel = f[14], r.text = f[17];
+    GemmCall& c = r.call;
+    c.dtype = dtype_named(f[1]), c.transa = f[2][0], c.transb = f[2][1];
+    c.m = std::atoll(f[3].c_str()), c.n = std::atoll(f[4].c_str()), c.k = std::atoll(f[5].c_str());
+    c.lda = std::atoll(f[6].c_str()), c.ldb = std::atoll(f[7].c_str()), c.ldc = std::atoll(f[8].c_str());
+    c.a = reinterpret_cast<const void*>(std::strtoull(f[9].c_str(), nullptr, 16));
+    c.b = reinterpret_cast<const void*>(std::strtoull(f[10].c_str(), nullptr, 16));
+    c.c = reinterpret_cast<const void*>(std::strtoull(f[11].c_str(), nullptr, 16));
+    c.alpha = std::strtof(f[12].c_str(), nullptr), c.beta = std::strtof(f[13].c_str(), nullptr);
+    r.status = std::atoi(f[15].c_str()), r.workspace = size_t(std::atoll(f[16].c_str()));
+    out.push_back(r);
+  }
+  return out;
+}
+
+bool has(std::string const& text, const char* part) { return text.find(part) != std::string::npos; }
+// The number after `part` in text (-1 when absent).
+long long after(std::string const& text, const char* part) {
+  const size_t at = text.find(part);
+  return at == std::string::npos ? -1 : std::atoll(text.c_str() + at + std::strlen(part));
+}
+// The number just before `part` in text (-1 when absent).
+long long before(std::string const& text, const char* part) {
+  size_t at = text.find(part);
+  if (at == std::string::npos) return -1;
+  while (at > 0 && text[at - 1] >= '0' && text[at - 1] <= '9') --at;
+  return std::atoll(text.c_str() + at);
+}
+
+Schedule schedule_in(std::string const& t) {
+  return has(t, "decided at launch")  ? Schedule::kAtLaunch
+         : has(t, "; split-K:")       ? Schedule::kSplitK
+         : has(t, "; stream-K on")    ? Schedule::kStreamK
+                                      : Schedule::kWholeTiles;
+}
+
+// The plan's typed fields against the recorded words.
+void expect_fields(GemmPlan const& p, std::string const& t, std::string const& where) {
+  if (p.status != TESSERA_SUCCESS || p.quick != QuickReturn::kNone) return;
+  EXPECT_TRUE(has(t, (std::string("kernel ") + kernel_name(p.kernel) + ",").c_str())) << where;
+  EXPECT_EQ(p.pack_a, has(t, "; A packed")) << where;
+  EXPECT_EQ(p.pack_b, has(t, "; B packed")) << where;
+  EXPECT_EQ(static_cast<long long>(p.workspace), std::max(0LL, after(t, "; workspace "))) << where;
+  EXPECT_EQ(p.transposed, has(t, "on the transposed problem") || has(t, ": B (")) << where;
+  if (p.kernel == GemmKernel::kWgmmaTma) {
+    EXPECT_EQ(p.tile_m, after(t, "; tile ")) << where;
+    EXPECT_EQ(p.tile_n, after(t, (" tile " + std::to_string(p.tile_m) + " x ").c_str())) << where;
+    EXPECT_EQ(p.tma_store, has(t, "; C stored by TMA")) << where;
+    EXPECT_EQ(p.cluster_shares_b, has(t, "on the problem as given")) << where;
+    const Schedule s = schedule_in(t);
+    EXPECT_EQ(int(p.schedule), int(s)) << where;
+    if (s == Schedule::kSplitK) {
+      EXPECT_EQ(p.work.splits, after(t, " cluster tiles x ")) << where;
+    } else if (s == Schedule::kStreamK) {
+      EXPECT_EQ(p.work.dp_tiles, after(t, " clusters: ")) << where;
+    } else if (s == Schedule::kWholeTiles) {
+      EXPECT_EQ(p.work.clusters, before(t, " clusters, whole")) << where;
+    }
+  }
+  if (p.kernel == GemmKernel::kSimtPipelined) {
+    EXPECT_EQ(p.tile_n, after(t, " tiles of 128 x ")) << where;
+    const Schedule s = schedule_in(t);
+    EXPECT_EQ(int(p.schedule), int(s)) << where;
+    EXPECT_EQ(p.split.splits, s == Schedule::kSplitK ? before(t, " splits of ") : 1) << where;
+  }
+  if (p.kernel == GemmKernel::kSkinny) {
+    EXPECT_EQ(p.skinny.splits, std::max(1LL, after(t, "; K split over "))) << where;
+  }
+}
+
+// tessera_gemm_workspace_size's call: alpha = 1, beta = 0, C at 256, ldc = max(1, m).
+size_t workspace_of(GemmCall c, GemmDevice const& device) {
+  c.alpha = 1.0f, c.beta = 0.0f;
+  c.c = reinterpret_cast<const void*>(uintptr_t(256)), c.ldc = c.m > 1 ? c.m : 1;
+  const GemmPlan p = make_gemm_plan(c, device);
+  return p.status == TESSERA_SUCCESS ? p.workspace : 0;
+}
+
+TEST(GemmPlan, ReproducesTheRecordedChoices) {
+  std::vector<Recorded> all = read_recorded();
+  ASSERT_GT(all.size(), 6000u);
+  int mismatches = 0;
+  for (Recorded& r : all) {
+    r.call.kernel = r.kernel == "-" ? nullptr : r.kernel.c_str();
+    const TableDevice device = device_named(r.device);
+    const GemmPlan p = make_gemm_plan(r.call, device);
+    const std::string where = r.device + ", line " + std::to_string(r.line) + ": " + r.text;
+    const std::string text = describe(p);
+    EXPECT_EQ(p.status, r.status) << where;
+    EXPECT_EQ(text, r.text) << where;
+    EXPECT_EQ(workspace_of(r.call, device), r.workspace) << where;
+    expect_fields(p, r.text, where);
+    if (text != r.text && ++mismatches > 20) FAIL() << "more than 20 plans differ";
+  }
+}
+
+// The recorded problems cover every kernel, tile, orientation and schedule the plan has.
+TEST(GemmPlan, RecordedProblemsCoverEveryChoice) {
+  std::vector<Recorded> all = read_recorded();
+  bool kernel[6] = {}, short_tile = false, shares_b = false, a_regs = false;
+  bool schedule[4] = {}, tma_store = false, simt_split = false, skinny_split = false;
+  for (Recorded& r : all) {
+    r.call.kernel = r.kernel == "-" ? nullptr : r.kernel.c_str();
+    const GemmPlan p = make_gemm_plan(r.call, device_named(r.device));
+    if (p.status != TESSERA_SUCCESS || p.quick != QuickReturn::kNone) continue;
+    kernel[int(p.kernel)] = true;
+    if (p.kernel == GemmKernel::kWgmmaTma) {
+      schedule[int(p.schedule)] = true;
+      short_tile |= p.tile_m == WgmmaShape::kShortBM, shares_b |= p.cluster_shares_b;
+      a_regs |= p.a_through_registers, tma_store |= p.tma_store;
+    }
+    simt_split |= p.kernel == GemmKernel::kSimtPipelined && p.split.splits > 1;
+    skinny_split |= p.kernel == GemmKernel::kSkinny && p.skinny.splits > 1;
+  }
+  for (int k = 0; k < 6; ++k) EXPECT_TRUE(kernel[k]) << kernel_name(GemmKernel(k));
+  for (int s = 0; s < 4; ++s) EXPECT_TRUE(schedule[s]) << s;
+  EXPECT_TRUE(short_tile && shares_b && a_regs && tma_store && simt_split && skinny_split);
+}
+
+// The launchers' view of a plan: kernel 05 transposed runs the caller's B in A's role.
+TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
+  TableDevice h100 = device_named("h100_sxm");
+  GemmCall c;
+  c.dtype = TESSERA_TF32, c.transa = 'N', c.transb = 'T', c.m = 256, c.n = 4096, c.k = 4096;
+  c.a = reinterpret_cast<const void*>(0x10000), c.lda = 256;
+  c.b = reinterpret_cast<const void*>(0x20000), c.ldb = 4096;
+  c.c = reinterpret_cast<const void*>(0x30000), c.ldc = 256;
+  const GemmPlan p = make_gemm_plan(c, h100);
+  ASSERT_EQ(p.kernel, GemmKernel::kWgmmaTma);
+  EXPECT_TRUE(p.transposed);
+  EXPECT_TRUE(p.pack_a && !p.pack_b) << describe(p);
+  const WgmmaRun run = wgmma_run(p);
+  EXPECT_EQ(run.args.p.m, 4096);  // the caller's n
+  EXPECT_EQ(run.args.p.a, static_cast<const float*>(c.b));
+  EXPECT_TRUE(run.a_through_registers && !run.pack_a && run.pack_b);
+  EXPECT_EQ(run.args.c_sm, 256);  // C^T: C's columns along the kernel's m
+  // The environment's overrides: TESSERA_GEMM_SCHEDULE=tiles keeps whole tiles.
+  c.transb = 'N', c.m = c.n = 1024, c.k = 16384, c.lda = 1024, c.ldb = 16384, c.ldc = 1024;
+  c.dtype = TESSERA_F16;
+  EXPECT_EQ(make_gemm_plan(c, h100).schedule, Schedule::kSplitK);
+  PlanOverrides whole;
+  whole.whole_tiles = true;
+  EXPECT_EQ(make_gemm_plan(c, h100, whole).schedule, Schedule::kWholeTiles);
+  PlanOverrides wide;
+  wide.tile_width = 256;
+  EXPECT_EQ(make_gemm_plan(c, h100, wide).tile_n, 256);
+}
+
+}  // namespace
