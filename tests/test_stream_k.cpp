@@ -3,7 +3,7 @@
 // piece that is not a tile's owner is the first segment of its cluster's range and is added by
 // exactly one owner, the owners' waits form no cycle, and the schedule takes stream-K exactly
 // where whole tiles leave the last wave ragged; kernel 03's split of K (SimtSplit); and the C tile
-// widths both kernels take per problem (kernels/gemm/tiles.hpp).
+// widths both kernels take per problem (kernels/gemm/plan.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,15 +12,15 @@
 #include <vector>
 
 #include "../kernels/gemm/stream_k.hpp"
-#include "../kernels/gemm/tiles.hpp"
+#include "../kernels/gemm/plan.hpp"
 
 namespace {
 
 using tessera::ladder::FastDiv;
 using tessera::ladder::GroupedOrder;
-using tessera::ladder::hopper_k_tiles;
-using tessera::ladder::hopper_tile;
-using tessera::ladder::HopperTile;
+using tessera::ladder::wgmma_k_tiles;
+using tessera::ladder::wgmma_tile;
+using tessera::ladder::WgmmaTile;
 using tessera::ladder::make_simt_split;
 using tessera::ladder::simt_tile;
 using tessera::ladder::make_stream_k;
@@ -135,7 +135,7 @@ TEST(StreamK, Choice) {
   EXPECT_FALSE(make_stream_k(16, 16, 66).streams());
   // 2048 x 2048 x 4096 f16: 64 tiles of 64 k-tiles fill 64 of 66 clusters: whole tiles.
   EXPECT_FALSE(make_stream_k(64, 64, 66).streams());
-  // 1024 x 1024 x 2048: 32 k-tiles, too few for 2 splits of at least 32 (hopper_tile gives such
+  // 1024 x 1024 x 2048: 32 k-tiles, too few for 2 splits of at least 32 (wgmma_tile gives such
   // a problem narrow tiles instead); 1024 x 1024 x 4096: 64 k-tiles, 2 splits of 32.
   EXPECT_EQ(make_stream_k(16, 32, 66).splits, 1);
   EXPECT_EQ(make_stream_k(16, 64, 66).splits, 2);
@@ -230,15 +230,15 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
 // wave or spare the wide tiles a split of K, else 64 columns. The skinny problems' narrow
 // tiles are swapped where m < n (the small side along the tile's N) unless m fills the rows of one
 // cluster and B is read where it lies; the small problems' are not swapped.
-TEST(HopperTile, Choice) {
+TEST(WgmmaTile, Choice) {
   constexpr int64_t kClusters = 66;
   auto tile = [](int64_t m, int64_t n, int64_t k, int64_t bytes) {  // bytes 2: f16 (short tile), 4: tf32
-    const HopperTile t = hopper_tile(m, n, hopper_k_tiles(k, bytes), kClusters, bytes == 2);
-    return std::to_string(t.bn) + (t.swapped ? " swapped" : "");
+    const WgmmaTile t = wgmma_tile(m, n, wgmma_k_tiles(k, bytes), kClusters, bytes == 2);
+    return std::to_string(t.bn) + (t.transposed ? " swapped" : "");
   };
-  EXPECT_EQ(hopper_k_tiles(1024, 2), 16);
-  EXPECT_EQ(hopper_k_tiles(1024, 4), 32);
-  EXPECT_EQ(hopper_k_tiles(999, 4), 32);
+  EXPECT_EQ(wgmma_k_tiles(1024, 2), 16);
+  EXPECT_EQ(wgmma_k_tiles(1024, 4), 32);
+  EXPECT_EQ(wgmma_k_tiles(999, 4), 32);
   // Skinny.
   EXPECT_EQ(tile(8192, 16, 8192, 2), "64");
   EXPECT_EQ(tile(16, 8192, 8192, 2), "64 swapped");
@@ -248,7 +248,7 @@ TEST(HopperTile, Choice) {
   EXPECT_EQ(tile(256, 4096, 4096, 4), "128");   // m fills a cluster's rows (2 x 128): as given
   EXPECT_EQ(tile(200, 4096, 4096, 4), "128 swapped");  // not a multiple of 32
   // tf32 with B MN-major (packed in B's role; in A's role it goes through registers): transposed.
-  EXPECT_TRUE(hopper_tile(256, 4096, hopper_k_tiles(4096, 4), kClusters, false, false).swapped);
+  EXPECT_TRUE(wgmma_tile(256, 4096, wgmma_k_tiles(4096, 4), kClusters, false, false).transposed);
   EXPECT_EQ(tile(4096, 128, 4096, 4), "64");
   // 1024^3 f16: 16 wide cluster tiles, 16 k-tiles (no split): 128 columns give 32 (not more than
   // half), 64 columns 64 (one wave).
@@ -272,27 +272,27 @@ TEST(HopperTile, Choice) {
   // Small problems: the 64 columns where they fit in one wave (512^3: 2 x 8 = 16 cluster tiles).
   EXPECT_EQ(tile(512, 512, 512, 2), "64");
   // No GPU (0 clusters): wide unless skinny.
-  EXPECT_EQ(hopper_tile(1024, 1024, 16, 0).bn, 256);
-  EXPECT_EQ(hopper_tile(1024, 16, 16, 0).bn, 64);
+  EXPECT_EQ(wgmma_tile(1024, 1024, 16, 0).bn, 256);
+  EXPECT_EQ(wgmma_tile(1024, 16, 16, 0).bn, 64);
 }
 
 // The short tile (64 x 64, f16 and bf16: has_short) for skinny problems with a side of at least
 // 16 whose cluster tiles of 64 rows fit in one wave of 66 clusters; else the tile above.
-TEST(HopperTile, ShortTile) {
+TEST(WgmmaTile, ShortTile) {
   constexpr int64_t kClusters = 66;
   auto tile = [](int64_t m, int64_t n, int64_t k, bool has_short = true) {
-    const HopperTile t = hopper_tile(m, n, hopper_k_tiles(k, 2), kClusters, has_short);
-    return std::to_string(t.bm) + " x " + std::to_string(t.bn) + (t.swapped ? " swapped" : "");
+    const WgmmaTile t = wgmma_tile(m, n, wgmma_k_tiles(k, 2), kClusters, has_short);
+    return std::to_string(t.bm) + " x " + std::to_string(t.bn) + (t.transposed ? " swapped" : "");
   };
   // 64 rows of 64: 32 x 2 = 64 cluster tiles; m = 128 fills the rows of one cluster of short
   // tiles, so as given (the cluster's CTAs share B's tile).
   EXPECT_EQ(tile(128, 4096, 4096), "64 x 64");
   EXPECT_EQ(tile(96, 4096, 4096), "64 x 64");
-  EXPECT_TRUE(hopper_tile(128, 4096, hopper_k_tiles(4096, 2), kClusters, true).shares_big);
-  EXPECT_FALSE(hopper_tile(4096, 128, hopper_k_tiles(4096, 2), kClusters, true).shares_big);  // n small
-  // The short tile more than half full along the n it runs: whole tiles (hopper_work).
-  EXPECT_TRUE(hopper_tile(4096, 64, hopper_k_tiles(4096, 2), kClusters, true).short_full(64));
-  EXPECT_FALSE(hopper_tile(4096, 32, hopper_k_tiles(4096, 2), kClusters, true).short_full(32));
+  EXPECT_TRUE(wgmma_tile(128, 4096, wgmma_k_tiles(4096, 2), kClusters, true).cluster_shares_b);
+  EXPECT_FALSE(wgmma_tile(4096, 128, wgmma_k_tiles(4096, 2), kClusters, true).cluster_shares_b);  // n small
+  // The short tile more than half full along the n it runs: whole tiles (wgmma_schedule).
+  EXPECT_TRUE(wgmma_tile(4096, 64, wgmma_k_tiles(4096, 2), kClusters, true).short_over_half_full(64));
+  EXPECT_FALSE(wgmma_tile(4096, 32, wgmma_k_tiles(4096, 2), kClusters, true).short_over_half_full(32));
   EXPECT_EQ(tile(4096, 128, 4096), "64 x 64");
   EXPECT_EQ(tile(16, 4096, 4096), "64 x 64 swapped");   // 32 cluster tiles
   EXPECT_EQ(tile(64, 8192, 8192), "64 x 64 swapped");   // 64
@@ -309,7 +309,7 @@ TEST(HopperTile, ShortTile) {
   EXPECT_EQ(tile(1, 4096, 4096), "128 x 64 swapped");
   EXPECT_EQ(tile(1024, 1024, 1024), "128 x 64");        // small, not skinny: the rule above
   EXPECT_EQ(tile(128, 4096, 4096, false), "128 x 64 swapped");  // tf32: no short tile
-  EXPECT_EQ(hopper_tile(128, 4096, 64, 0, true).bm, 128);      // no GPU: no wave to fit in
+  EXPECT_EQ(wgmma_tile(128, 4096, 64, 0, true).bm, 128);      // no GPU: no wave to fit in
 }
 
 // FastDiv against the division it replaces: divisors 1-300 and 2^b - 3, - 1, + 0, + 1, + 7 for
@@ -369,7 +369,7 @@ TEST(GroupedOrder, MatchesDefinition) {
 TEST(SimtTile, Choice) {
   auto tile = [](int64_t m, int64_t n) {
     const auto t = simt_tile(m, n);
-    return std::to_string(t.bn) + (t.swapped ? " swapped" : "");
+    return std::to_string(t.bn) + (t.transposed ? " swapped" : "");
   };
   EXPECT_EQ(tile(4096, 4096), "128");
   EXPECT_EQ(tile(4096, 65), "128");
@@ -381,4 +381,32 @@ TEST(SimtTile, Choice) {
   EXPECT_EQ(tile(1, 1), "32");
 }
 
+}  // namespace
+
+namespace {
+// The grouped order: kernel 05's (FastDiv) and kernels 03 and 04's (grouped_tile) are the same
+// order, and every tile of the grid comes once: group b / (group_m tiles_n), column by column
+// inside it.
+TEST(GroupedOrder, OneOrderForEveryKernel) {
+  for (int64_t tiles_m : {1, 2, 3, 5, 8, 17, 64})
+    for (int64_t tiles_n : {1, 2, 3, 7, 32})
+      for (int64_t group_m : {1, 2, 8, 16}) {
+        const tessera::ladder::GroupedOrder order(tiles_m, tiles_n, group_m);
+        std::vector<int> seen(size_t(tiles_m * tiles_n), 0);
+        for (int64_t b = 0; b < tiles_m * tiles_n; ++b) {
+          const auto fast = order.tile(int32_t(b));
+          const auto plain = tessera::ladder::grouped_tile(b, tiles_m, tiles_n, group_m);
+          // The order written out: its group's first row, the group's rows, the column.
+          const int64_t group = group_m * tiles_n, first = b / group * group_m;
+          const int64_t rows = std::min(group_m, tiles_m - first);
+          const int64_t m = first + b % group % rows, n = b % group / rows;
+          ASSERT_EQ(fast.m, m) << b;
+          ASSERT_EQ(fast.n, n) << b;
+          ASSERT_EQ(plain.m, m) << b;
+          ASSERT_EQ(plain.n, n) << b;
+          ++seen[size_t(m + n * tiles_m)];
+        }
+        for (int s : seen) ASSERT_EQ(s, 1);
+      }
+}
 }  // namespace

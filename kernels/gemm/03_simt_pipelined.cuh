@@ -1,7 +1,7 @@
 // kernels/gemm/03_simt_pipelined.cuh -- ladder step 03: fast fp32 SIMT GEMM for Hopper.
 //
 // One C tile width per translation unit: 03_simt_pipelined.cu (128 x 128, and the entry point
-// launch_03, which picks the tile per problem: simt_tile, tiles.hpp), 03_simt_pipelined_n64.cu
+// launch_03_run, which runs the plan's tile: simt_tile, plan.cpp), 03_simt_pipelined_n64.cu
 // (128 x 64, for problems with 33-64 rows or columns) and 03_simt_pipelined_n32.cu (128 x 32, at
 // most 32).
 //
@@ -23,7 +23,7 @@
 //   - a 128-bit epilogue where C's rows are 16-byte aligned.
 //   - split-K where the C tiles are fewer than the CTAs the GPU runs at once (skinny and long-K
 //     problems): each split writes fp32 partial sums to the workspace, a second kernel adds them
-//     in order (SimtSplit in stream_k.hpp, add_splits in common.cuh).
+//     in order (SimtSplit in stream_k.hpp, the plan's choice; add_splits in split_sums.cuh).
 //
 // The kernel body is the algebra of tessera/device_tensor.hpp: local_tile, partition_S/D,
 // partition_A/B/C, copy (cp.async, 128-bit shared loads), gemm (FMA), axpby; the schedule
@@ -48,7 +48,7 @@ enum class CopyKind { kScalarK, kVectorMN };
 // 8 x 4 accumulators). The 32 wide tile: the 8 warps stacked along M, permutations (32,4):(4,1)
 // and (8,4):(4,1) (the 128 x 32 tile itself, each thread 4 x 4 accumulators).
 TESSERA_HD constexpr TiledMMA simt_mma(int64_t bn) {
-  if (bn == Simt03::kThinBN)
+  if (bn == SimtShape::kThinBN)
     return make_tiled_mma(atom::universal_fma(), parse_layout("((4,8),8,1):((1,32),4,0)"),
                           make_tile(parse_layout("(32,4):(4,1)"), parse_layout("(8,4):(4,1)"), _));
   return make_tiled_mma(atom::universal_fma(), parse_layout("((4,4),(8,2),1):((1,32),(4,128),0)"),
@@ -117,17 +117,17 @@ struct OperandCfg {
   }
 };
 
-// The whole configuration: CTA tile (BM,BN,BK) (tiles.hpp's Simt03, which the plan reads too;
+// The whole configuration: CTA tile (BM,BN,BK) (plan.hpp's SimtShape, which the plan reads too;
 // BN = 128, the narrow 64 or the thin 32), pipeline depth, CTAs per SM the registers are cut for,
 // A and B.
-template <CopyKind kCopyA, CopyKind kCopyB, int64_t kTileN = Simt03::kBN>
+template <CopyKind kCopyA, CopyKind kCopyB, int64_t kTileN = SimtShape::kBN>
 struct SimtPipelinedCfg {
-  static constexpr int64_t kBM = Simt03::kBM, kBN = kTileN, kBK = Simt03::kBK;
+  static constexpr int64_t kBM = SimtShape::kBM, kBN = kTileN, kBK = SimtShape::kBK;
   static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
   static constexpr int kStages = 3;
   static constexpr int kThreads = 256;
   // The thin tile's 16 accumulators leave room for a third CTA per SM (shared memory: 3 x 64 KB).
-  static constexpr int kMinBlocks = kBN == Simt03::kThinBN ? 3 : 2;
+  static constexpr int kMinBlocks = kBN == SimtShape::kThinBN ? 3 : 2;
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
   static constexpr TiledMMA kMma = simt_mma(kBN);
   using A = OperandCfg<Operand::kA, kCopyA, kBM, kBK, kStages, kBN>;
@@ -347,18 +347,18 @@ int resident_ctas() {
   return known[device];
 }
 
-// The problem args.p on C(m,n) at strides (args.c_sm, args.c_sn). Split-K (SimtSplit): the splits
+// The problem args.p on C(m,n) at strides (args.c_sm, args.c_sn), K split as the plan says
+// (SimtSplit, plan.cpp): the splits
 // write fp32 partial sums into the workspace, laid out as C is (column-major in the caller's m x n,
 // so that the kernel adding them reads and writes along C's columns), then add_splits forms C.
 template <CopyKind kA, CopyKind kB, int64_t kBN>
-cudaError_t launch(GemmArgsC const& args, cudaStream_t stream) {
+cudaError_t launch(GemmArgsC const& args, SimtSplit const& plan, cudaStream_t stream) {
   using Cfg = SimtPipelinedCfg<kA, kB, kBN>;
   GemmArgs const& p = args.p;
   const int64_t k_tiles = ceil_div(p.k, Cfg::kBK);
   if (k_tiles > INT32_MAX) return cudaErrorInvalidValue;  // k-tiles count in int
   if (cudaError_t e = set_smem<kA, kB, kBN>(); e != cudaSuccess) return e;
   const int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, Cfg::kBN);
-  const SimtSplit plan = simt_split(tiles, k_tiles, resident_ctas<kBN>());
   GemmArgsC run = args;
   Scratch scratch(p, stream);
   const bool as_given = args.c_sm == 1;  // else the transposed problem: the caller's m is p.n
@@ -387,14 +387,14 @@ bool vector_ok(const void* ptr, int64_t s_mn, int64_t s_k) {
 // shape (the small dimension along the tile's N), so every pair of operand copies has its own
 // kernel (four per width), where the 128 x 128 tile transposes BLAS TT onto NN's.
 template <int64_t kBN>
-cudaError_t launch_narrow(GemmArgsC const& args, cudaStream_t stream) {
+cudaError_t launch_narrow(GemmArgsC const& args, SimtSplit const& split, cudaStream_t stream) {
   GemmArgs const& p = args.p;
   const bool a_vec = vector_ok(p.a, p.a_sm, p.a_sk), b_vec = vector_ok(p.b, p.b_sn, p.b_sk);
   using K = CopyKind;
-  if (a_vec) return b_vec ? launch<K::kVectorMN, K::kVectorMN, kBN>(args, stream)
-                          : launch<K::kVectorMN, K::kScalarK, kBN>(args, stream);
-  return b_vec ? launch<K::kScalarK, K::kVectorMN, kBN>(args, stream)
-               : launch<K::kScalarK, K::kScalarK, kBN>(args, stream);
+  if (a_vec) return b_vec ? launch<K::kVectorMN, K::kVectorMN, kBN>(args, split, stream)
+                          : launch<K::kVectorMN, K::kScalarK, kBN>(args, split, stream);
+  return b_vec ? launch<K::kScalarK, K::kVectorMN, kBN>(args, split, stream)
+               : launch<K::kScalarK, K::kScalarK, kBN>(args, split, stream);
 }
 
 }  // namespace

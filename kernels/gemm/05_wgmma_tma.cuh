@@ -3,7 +3,7 @@
 //
 // One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu: 128 x 256,
 // _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short one;
-// gemm_abi.cu picks one per problem), so that each compiles on its own in a few seconds and the
+// the plan picks one per problem, plan.cpp), so that each compiles on its own in a few seconds and the
 // eleven build in parallel.
 //
 // What it adds to 04, each a decision made once in WgmmaTmaCfg:
@@ -24,7 +24,7 @@
 //   - a persistent grid (one CTA per SM) walking the C tiles in grouped (L2-friendly) order, the
 //     producer running ahead into the next tile while the consumers store the last one;
 //   - residues: TMA fills out-of-bounds box elements with zeros (any M, N, K); the epilogue
-//     (sm90_epilogue.cuh) is predicated, or stores through TMA when hopper_stores_by_tma.
+//     (sm90_epilogue.cuh) is predicated, or stores through TMA where the plan says (tma_store).
 //     TMA needs 16-byte aligned pointers and leading dimensions, and tf32 wgmma reads K-major
 //     shared tiles only: a tf32 A that is MN-major goes through registers instead (kARegs: the
 //     RS form of wgmma, a second kernel in each tf32 unit); other operands are first packed
@@ -63,7 +63,7 @@ struct StageTile {
   static_assert(kBytes == kRows * kBK * kBits / 8, "05: the TMA boxes must cover the stage tile");
 };
 
-// kTileN: the C tile's columns, 256, 128 or 64 (hopper_tile, tiles.hpp, says which problems take
+// kTileN: the C tile's columns, 256, 128 or 64 (wgmma_tile, plan.cpp, says which problems take
 // which); each consumer thread holds kAcc = kTileN / 2 accumulators. kARegs: A reaches wgmma
 // through registers (tf32 with A MN-major, which wgmma cannot read from shared memory).
 // kConsumers_: consumer warpgroups, 64 rows of the tile each (2: 128 rows; 1: the short tile of
@@ -77,11 +77,11 @@ struct WgmmaTmaCfg {
   static_assert(!kARegs || kBits == 32, "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
   using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_>;
   static constexpr int kConsumers = kConsumers_, kThreads = 128 * (kConsumers + 1), kAcc = int(kTileN / 2);
-  static constexpr int64_t kBM = Hopper05::kConsumerRows * kConsumers, kBN = kTileN;
+  static constexpr int64_t kBM = WgmmaShape::kConsumerRows * kConsumers, kBN = kTileN;
   static constexpr int64_t kBK = 1024 / kBits;  // one 128-byte row of K
   static_assert(kConsumers == 2 || (kConsumers == 1 && !kARegs),
                 "05: one or two consumer warpgroups; A through registers needs two (kPermM covers 128 rows)");
-  static constexpr bool kSwappable = kBN < Hopper05::kWideN;  // hopper_tile swaps only narrow tiles
+  static constexpr bool kSwappable = kBN < WgmmaShape::kWideN;  // wgmma_tile transposes only narrow tiles
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
   // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster).
   // Measured (H200, ratio to cuBLAS, bf16 4096^3 / 8192^3): 1 CTA 0.97 / 0.94, 2 CTAs 0.99 /
@@ -148,8 +148,8 @@ struct WgmmaTmaCfg {
   static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
   static constexpr int64_t kSmemBytes = kBarrierOffset + Pipeline::kBarrierBytes + 1024;
   static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
-  static_assert((kBM == Hopper05::kBM || kBM == Hopper05::kShortBM) && (kBN == 256 || kBN == 128 || kBN == 64) &&
-                    kCluster == Hopper05::kCluster && kBK * kBits / 8 == Hopper05::kKTileBytes,
+  static_assert((kBM == WgmmaShape::kBM || kBM == WgmmaShape::kShortBM) && (kBN == 256 || kBN == 128 || kBN == 64) &&
+                    kCluster == WgmmaShape::kCluster && kBK * kBits / 8 == WgmmaShape::kKTileBytes,
                 "05: the plan (Hopper05, common.cuh) must know the kernel's tiles");
 
   // C: kConsumers m64nN atoms along M. Consumer thread t (0 .. 128 kConsumers - 1) holds
@@ -285,14 +285,14 @@ struct WgmmaTmaCfg {
   static constexpr Blocks kBlocks = kBits == 16 ? make_blocks() : Blocks{};  // (16-bit C only)
 };
 
-struct Params05 {
+struct WgmmaTmaParams {
   int64_t m, n, k;
   float alpha, beta;
   void* c;
   int64_t c_sm, c_sn;  // C(m, n) = c[m * c_sm + n * c_sn]: (1, ldc), or (ldc, 1) swapped (C^T = B A^T)
   int64_t tiles_m, tiles_n, k_tiles;
   bool a_k_major, b_k_major;
-  bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0, hopper_stores_by_tma)
+  bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0: the plan's rule)
   StreamK work;    // which cluster computes which tiles and k-tiles (stream_k.hpp)
   GroupedOrder order;  // where the work's tiles are: cluster tiles (ceil(tiles_m / kCluster), tiles_n), grouped
   float* partials;  // stream-K: a slot of partial sums per consumer warpgroup of the grid,
@@ -357,7 +357,7 @@ __device__ __forceinline__ int64_t partial_slot(int64_t cluster, int rank, int c
 // Consumer: C tile (tm, tn)'s 64 rows of this consumer from its accumulators, by TMA or not.
 template <class Cfg>
 __device__ __forceinline__ void store_tile(float const (&acc)[Cfg::kAcc], uint8_t* buf, int consumer, int64_t tm, int64_t tn,
-                                           Params05 const& p, void const* map_c) {
+                                           WgmmaTmaParams const& p, void const* map_c) {
   if (Cfg::kBits == 16 && p.tma_store)
     epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p.alpha, map_c);
   else
@@ -391,7 +391,7 @@ template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_05_kernel(const __grid_constant__ CUtensorMap map_a,
                    const __grid_constant__ CUtensorMap map_b,
-                   const __grid_constant__ CUtensorMap map_c, Params05 p) {
+                   const __grid_constant__ CUtensorMap map_c, WgmmaTmaParams p) {
   constexpr int kStages = Cfg::kStages;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 
@@ -513,29 +513,26 @@ bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t ro
     const Coord<2> stride = rows_contiguous ? Coord<2>{{1, ld}} : Coord<2>{{ld, 1}};
     return tma_encode(map, make_tma_args(tile, tma_data_type<T>(), reinterpret_cast<uint64_t>(ptr),
                                          Coord<2>{{rows, cols}}, stride, l2));
-  } catch (...) {  // a rule of tma.hpp (the ABI checked them before: hopper_reads_directly)
+  } catch (...) {  // a rule of tma.hpp (the plan checked them before: its TMA reads rule)
     return false;
   }
 }
 
-// An operand as TMA reads it: pointer, leading dimension, major. Operands TMA cannot read (not
-// 16-byte aligned) or wgmma cannot read (tf32 MN-major, but A in the kernel that takes A through
-// registers: `through_registers`) are packed into `scratch`.
-struct Operand05 {
+// An operand as TMA reads it: pointer, leading dimension, major. Operands the plan packs (TMA or
+// wgmma cannot read them where they lie) are packed K-major into `scratch`.
+struct TmaOperand {
   const void* ptr;
   int64_t ld;
   bool k_major;
 };
 
 template <class Cfg>
-Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k, bool through_registers,
-                          Scratch& scratch, cudaError_t* err) {
-  constexpr int64_t bytes = Cfg::kBits / 8;
+TmaOperand prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k, bool pack,
+                           Scratch& scratch, cudaError_t* err) {
   // NOTE: an operand with one row or one column has both strides "contiguous"; the unit stride
   // along K picks K-major.
   const bool k_major = s_k == 1;
-  const int64_t ld = k_major ? s_r : s_k;
-  if (hopper_reads(ptr, s_r, s_k, bytes, through_registers)) return {ptr, ld, k_major};
+  if (!pack) return {ptr, k_major ? s_r : s_k, k_major};
   // (packed fp32 is rounded to tf32, as 04 does in registers)
   using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
   int64_t ld_packed = 0;
@@ -546,10 +543,10 @@ Operand05 prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t row
 
 // The kernel's launch configuration: a cluster of kCluster CTAs, the stage ring's shared memory.
 template <class Cfg>
-struct Launch05 {
+struct ClusterLaunch {
   cudaLaunchAttribute cluster_dim;
   cudaLaunchConfig_t config = {};
-  Launch05(cudaStream_t stream) {
+  ClusterLaunch(cudaStream_t stream) {
     cluster_dim.id = cudaLaunchAttributeClusterDimension;
     cluster_dim.val.clusterDim.x = Cfg::kCluster, cluster_dim.val.clusterDim.y = 1,
     cluster_dim.val.clusterDim.z = 1;
@@ -571,7 +568,7 @@ int max_clusters() {
   if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return 0;
   if (known[device] == 0) {
     auto kernel = gemm_05_kernel<Cfg>;
-    Launch05<Cfg> launch(nullptr);
+    ClusterLaunch<Cfg> launch(nullptr);
     int n = 0;
     if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes)) != cudaSuccess ||
         cudaOccupancyMaxActiveClusters(&n, kernel, &launch.config) != cudaSuccess)
@@ -581,21 +578,31 @@ int max_clusters() {
   return known[device];
 }
 
-// The problem gc.p with C at strides (gc.c_sm, gc.c_sn) on the tile of Cfg.
-// tf32 with A MN-major where TMA reads it runs the kernel that takes A through registers
-// (Cfg::WithARegs), which reads A where it lies.
+// The clusters resident at once of the kernel on Cfg's tile, or (a_regs, tf32) of its twin that
+// takes A through registers.
 template <class Cfg>
-cudaError_t launch_tile(GemmArgsC const& gc, cudaStream_t stream) {
-  using T = typename Cfg::T;
-  GemmArgs const& g = gc.p;
+int resident_clusters(bool a_regs) {
   if constexpr (Cfg::kBits == 32 && !Cfg::kARegs)
-    if (hopper_reads_through_registers(g.a, g.a_sm, g.a_sk, 4)) return launch_tile<typename Cfg::WithARegs>(gc, stream);
+    if (a_regs) return max_clusters<typename Cfg::WithARegs>();
+  return max_clusters<Cfg>();
+}
+
+// Runs the plan's kernel 05 part (WgmmaRun: the problem in the kernel's orientation, the packs,
+// the store, the clusters' work) on the tile of Cfg: tf32 with A through registers runs the
+// kernel that takes A to wgmma through registers (Cfg::WithARegs), which reads A where it lies.
+template <class Cfg>
+cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
+  using T = typename Cfg::T;
+  GemmArgs const& g = run.args.p;
+  if constexpr (Cfg::kBits == 32 && !Cfg::kARegs)
+    if (run.a_through_registers) return launch_tile<typename Cfg::WithARegs>(run, stream);
+  if (run.resident < 1) return cudaErrorInvalidConfiguration;  // (no GPU when planned)
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
-  const Operand05 a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, Cfg::kARegs, scratch, &err);
-  const Operand05 b = err == cudaSuccess
-                          ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, false, scratch, &err)
-                          : Operand05{};
+  const TmaOperand a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, run.pack_a, scratch, &err);
+  const TmaOperand b = err == cudaSuccess
+                           ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, run.pack_b, scratch, &err)
+                           : TmaOperand{};
   if (err != cudaSuccess) return err;
   // A (M, K) and B (N, K), each for the TMA tile of its major.
   constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
@@ -608,30 +615,23 @@ cudaError_t launch_tile(GemmArgsC const& gc, cudaStream_t stream) {
                         g.m, g.k, a.ld, !a.k_major, kL2) &&
             make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma, b.ptr,
                         g.n, g.k, b.ld, !b.k_major, kL2);
-  // C by TMA stores: 16-bit, beta = 0 (C is not read), aligned, m % 8 == 0 (hopper_stores_by_tma),
-  // and column-major (not the swapped problem's C^T).
   CUtensorMap map_c = map_a;  // (unused unless tma_store)
-  const bool tma_store = gc.c_sm == 1 && hopper_stores_by_tma(Cfg::kBits / 8, g.beta, g.m, g.c, g.ldc);
-  if (ok && tma_store)
+  if (ok && run.tma_store)
     ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
   if (!ok) return cudaErrorInvalidValue;
-  Params05 p{g.m, g.n, g.k, g.alpha, g.beta, g.c, gc.c_sm, gc.c_sn,
-             ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
-             a.k_major, b.k_major, tma_store, {}, {}, nullptr, nullptr};
+  WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
+                   ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
+                   a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr};
   p.order = GroupedOrder(ceil_div(p.tiles_m, int64_t(Cfg::kCluster)), p.tiles_n, Cfg::kGroupM);
-  // Persistent: as many clusters as fit on the GPU at once, sharing the work as hopper_work says.
-  const int resident = max_clusters<Cfg>();
-  if (resident < 1) return cudaErrorInvalidConfiguration;
-  p.work = hopper_work(p.tiles_m, p.tiles_n, p.k_tiles, resident, HopperTile{Cfg::kBN, false, Cfg::kBM}.short_full(g.n));
   if (p.work.streams()) {
-    const HopperPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
+    const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
     void* piece = nullptr;
     if ((err = scratch.get(&piece, parts.bytes())) != cudaSuccess) return err;
     p.flags = static_cast<uint32_t*>(piece);
     p.partials = reinterpret_cast<float*>(static_cast<char*>(piece) + parts.flag_bytes());
     if ((err = cudaMemsetAsync(p.flags, 0, parts.flag_bytes(), stream)) != cudaSuccess) return err;
   }
-  Launch05<Cfg> launch(stream);
+  ClusterLaunch<Cfg> launch(stream);
   launch.config.gridDim = dim3(unsigned(p.work.clusters * Cfg::kCluster));
   return cudaLaunchKernelEx(&launch.config, gemm_05_kernel<Cfg>, map_a, map_b, map_c, p);
 }

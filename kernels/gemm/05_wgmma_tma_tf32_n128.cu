@@ -1,11 +1,11 @@
 // kernels/gemm/05_wgmma_tma_tf32_n128.cu -- kernel 05 (05_wgmma_tma.cuh) for tf32 on the 128 x 128
-// tile; gemm_abi.cu picks the tile per problem (hopper_tile, tiles.hpp).
+// tile; the plan picks the tile per problem (wgmma_tile, plan.cpp).
 #include "05_wgmma_tma.cuh"
 
 namespace tessera::ladder {
 namespace {
 using Cfg = WgmmaTmaCfg<Elem::kTF32, 128>;
 }
-cudaError_t launch_05_tf32_n128(GemmArgsC const& p, cudaStream_t s) { return launch_tile<Cfg>(p, s); }
-int clusters_05_tf32_n128() { return max_clusters<Cfg>(); }
+cudaError_t launch_05_tf32_n128(WgmmaRun const& r, cudaStream_t s) { return launch_tile<Cfg>(r, s); }
+int clusters_05_tf32_n128(bool a_regs) { return resident_clusters<Cfg>(a_regs); }
 }  // namespace tessera::ladder

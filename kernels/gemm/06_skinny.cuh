@@ -1,7 +1,6 @@
-// kernels/gemm/06_skinny.cuh -- kernel 06's host side shared by its translation units (one per
-// element type, 06_skinny*.cu, so that each compiles its 12 kernels of 06_gemv.cuh in parallel):
-// the plan of a call and the launch. The plan itself, its words and the F32 / TF32 launchers are
-// in 06_skinny.cu.
+// kernels/gemm/06_skinny.cuh -- kernel 06's launch, shared by its translation units (one per
+// element type, 06_skinny*.cu, so that each compiles its 12 kernels of 06_gemv.cuh in parallel).
+// It runs the plan's SkinnyPlan (plan_skinny, plan.cpp).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -13,33 +12,7 @@
 
 namespace tessera::ladder {
 
-// Host-side plan of a call (gemm_abi.cu's make_plan reads it for the plan text and the workspace).
-struct SkinnyPlan {
-  bool swap;            // X = B (the transposed problem), else X = A
-  bool k_major;         // X contiguous along K, or neither stride 1: gemv_rows (gemv_mma along K);
-                        // else gemv_columns (gemv_mma along L)
-  bool mma;             // 16-bit, 3 or more vectors: the tensor-core kernel (06_gemv_mma.cuh)
-  bool vec;             // X's 16-byte vectors aligned; else element loads
-  YMode y_mode;         // how a step reads Y
-  int cols;             // vectors per CTA (1, 2, 4 or 8; the tensor-core kernels 8 or 16)
-  int tile_rows;        // rows of X per CTA
-  int64_t rows, small;  // L and S
-  int64_t tiles, groups, splits, k_split;
-  size_t workspace;     // bytes of partial sums (splits > 1)
-};
-SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes);
-
 namespace {
-
-// The grid: gemv_columns takes 128-byte columns where they give at least kMinCtas CTAs, else
-// 64-byte ones; K is split only where the CTAs still number fewer than kMinCtas, into at most
-// kTargetCtas CTAs, each split a multiple of kSplitQuantum values of K (whole steps of either
-// kernel). Measured on the H100's 132 SMs: f16 8192 x 1 x 8192 NN on 128 tiles of 64 rows 0.99x
-// cuBLAS, of 32 rows 0.93x; 4096 x 1 x 4096 on 64 tiles of 64 rows with K split 0.80x, on 128
-// tiles of 32 rows 0.98x.
-constexpr int64_t kMinCtas = 96, kTargetCtas = 2 * 132, kSplitQuantum = 2048;
-// 16-bit problems with this many vectors or more take the tensor-core kernels (06_gemv_mma.cuh).
-constexpr int64_t kMmaMinSmall = 3;
 
 // Element storage as raw bits, and the conversions to and from fp32.
 struct F32 {
@@ -94,9 +67,8 @@ Kernel kernel_for(SkinnyPlan const& plan) {
 }
 
 template <class E>
-cudaError_t launch(GemmArgs const& p, cudaStream_t stream) {
-  const SkinnyPlan plan = plan_skinny(p, sizeof(typename E::Bits));
-  const GemmArgsC g = plan.swap ? transposed(p) : as_given(p);
+cudaError_t launch(GemmArgs const& p, SkinnyPlan const& plan, cudaStream_t stream) {
+  const GemmArgsC g = oriented(p, plan.transposed);
   GemvArgs a{g.p.a, g.p.a_sm,   g.p.a_sk,    plan.rows, g.p.b,        g.p.b_sn,  g.p.b_sk,
              plan.small, p.k,   p.c,         g.c_sm,    g.c_sn,       p.alpha,   p.beta,
              nullptr,    plan.tiles, plan.k_split, plan.vec, plan.y_mode};

@@ -4,6 +4,8 @@
 
 namespace tessera::ladder {
 
-cudaError_t launch_06_f16(GemmArgs const& p, cudaStream_t stream) { return launch<F16>(p, stream); }
+cudaError_t launch_06_f16(GemmArgs const& p, SkinnyPlan const& plan, cudaStream_t stream) {
+  return launch<F16>(p, plan, stream);
+}
 
 }  // namespace tessera::ladder

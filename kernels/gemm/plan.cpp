@@ -177,7 +177,7 @@ Schedule schedule_of(StreamK const& w) {
 }
 
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
-void plan_wgmma(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& over) {
+void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& over) {
   const GemmCall& c = plan.call;
   const GemmArgs& p = plan.args;
   const int64_t bytes = elem_bytes(c.dtype);
@@ -216,7 +216,7 @@ void plan_wgmma(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
 }
 
 // Kernel 04: rule "cp.async reads" (aligned16) -- an unaligned operand is packed first.
-void plan_mma_sync(GemmPlan& plan) {
+void mma_sync_part(GemmPlan& plan) {
   const GemmArgs& p = plan.args;
   const int64_t bytes = elem_bytes(plan.call.dtype);
   plan.pack_a = !aligned16(p.a, p.a_sm, p.a_sk, bytes);
@@ -226,7 +226,7 @@ void plan_mma_sync(GemmPlan& plan) {
 }
 
 // Kernel 03: the tile and orientation, and its split of K on the GPU's CTA slots.
-void plan_simt(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& over) {
+void simt_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& over) {
   const SimtTile tile = simt_tile(plan.args.m, plan.args.n, over.tile_width);
   plan.tile_m = SimtShape::kBM, plan.tile_n = tile.bn, plan.transposed = tile.transposed;
   plan.resident = device.simt_ctas(tile.bn);
@@ -243,6 +243,15 @@ void plan_simt(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& ov
 
 }  // namespace
 
+GemmPlan plan_simt(GemmArgs const& args, GemmDevice const& device, PlanOverrides over) {
+  GemmPlan plan;
+  plan.call.m = args.m, plan.call.n = args.n, plan.call.k = args.k;
+  plan.kernel = GemmKernel::kSimtPipelined;
+  plan.args = args;
+  simt_part(plan, device, over);
+  return plan;
+}
+
 GemmPlan make_gemm_plan(GemmCall const& call, GemmDevice const& device, PlanOverrides over) {
   GemmPlan plan;
   plan.call = call;
@@ -258,9 +267,9 @@ GemmPlan make_gemm_plan(GemmCall const& call, GemmDevice const& device, PlanOver
     return plan;
   }
   plan.args = kernel_args(call);
-  if (plan.kernel == GemmKernel::kWgmmaTma) plan_wgmma(plan, device, over);
-  if (plan.kernel == GemmKernel::kMmaSync) plan_mma_sync(plan);
-  if (plan.kernel == GemmKernel::kSimtPipelined) plan_simt(plan, device, over);
+  if (plan.kernel == GemmKernel::kWgmmaTma) wgmma_part(plan, device, over);
+  if (plan.kernel == GemmKernel::kMmaSync) mma_sync_part(plan);
+  if (plan.kernel == GemmKernel::kSimtPipelined) simt_part(plan, device, over);
   if (plan.kernel == GemmKernel::kSkinny) {
     plan.skinny = plan_skinny(plan.args, elem_bytes(call.dtype));
     plan.transposed = plan.skinny.transposed;

@@ -162,6 +162,8 @@ struct SimtRun {
 inline SimtRun simt_run(GemmPlan const& p) {
   return {oriented(p.args, p.transposed), p.tile_n, p.split};
 }
+// The plan of kernel 03 for a problem already in the kernels' form (its launcher's own entry).
+GemmPlan plan_simt(GemmArgs const& args, GemmDevice const& device, PlanOverrides over = {});
 
 // The rules the plan applies (plan.cpp), exposed for their tests.
 int64_t wgmma_k_tiles(int64_t k, int64_t bytes);

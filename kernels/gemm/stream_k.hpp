@@ -28,51 +28,9 @@
 
 #include <tessera/config.hpp>
 
+#include "grouped_order.hpp"
+
 namespace tessera::ladder {
-
-// n / d for 0 <= n < 2^31 by a multiply-high, an add and a shift (Granlund and
-// Montgomery's round-up method): with l = ceil(log2 d) and mul = floor(2^32 (2^l - d) / d) + 1,
-// n / d = (mulhi(n, mul) + n) >> l (mulhi <= n, so the sum stays below 2^32). The host finds mul
-// once per divisor; on the GPU a 32-bit division is a subroutine of ~25 dependent instructions
-// (measured on the H100: kernel 05's two divisions per tile took ~450 of the ~1,900 cycles
-// before its first TMA load). E.g. d = 3: l = 2, mul = 1431655766; n = 7: mulhi = 2, (2 + 7) >> 2 = 2.
-struct FastDiv {
-  uint32_t d = 1, mul = 1, shift = 0;
-  constexpr FastDiv() = default;
-  constexpr explicit FastDiv(uint32_t divisor) : d(divisor) {
-    while ((uint64_t(1) << shift) < d) ++shift;
-    mul = uint32_t((uint64_t(1) << 32) * ((uint64_t(1) << shift) - d) / d + 1);
-  }
-  TESSERA_HD constexpr uint32_t div(uint32_t n) const {
-    return (uint32_t((uint64_t(n) * mul) >> 32) + n) >> shift;
-  }
-};
-
-// The grouped (L2-friendly) order of a tiles_m x tiles_n grid of tiles: tile b is in group
-// b / (group_m tiles_n) of group_m tile-rows (the last group may have fewer), walked column by
-// column inside its group, so that tiles computed at the same time share rows of A and columns of
-// B in L2. The divisors are fixed per problem: the host makes the FastDivs.
-//   tiles_m = 5, tiles_n = 3, group_m = 2: tiles 0-5 are rows 0-1 (0 -> (0,0), 1 -> (1,0), 2 -> (0,1),
-//   ...), 6-11 rows 2-3, 12-14 row 4 (12 -> (4,0), 13 -> (4,1), 14 -> (4,2)).
-struct GroupedOrder {
-  uint32_t tiles_m = 1;
-  FastDiv group, rows, last_rows;  // by group_m tiles_n; by group_m (rows.d); by the last group's rows
-  constexpr GroupedOrder() = default;
-  constexpr GroupedOrder(int64_t tiles_m_, int64_t tiles_n, int64_t group_m)
-      : tiles_m(uint32_t(tiles_m_)), group(uint32_t(min64(group_m, tiles_m_) * tiles_n)),
-        rows(uint32_t(min64(group_m, tiles_m_))),
-        last_rows(tiles_m % rows.d == 0 ? rows.d : tiles_m % rows.d) {}
-  struct Tile {
-    int32_t m, n;
-  };
-  // Tile b's (row, column).
-  TESSERA_HD constexpr Tile tile(int32_t b) const {
-    const uint32_t u = uint32_t(b), g = group.div(u), in_group = u - g * group.d, first_m = g * rows.d;
-    FastDiv const& r = tiles_m - first_m < rows.d ? last_rows : rows;
-    const uint32_t col = r.div(in_group);
-    return {int32_t(first_m + in_group - col * r.d), int32_t(col)};
-  }
-};
 
 // A piece of one tile: k-tiles [k_begin, k_end). Invalid (tile < 0): the end of a range.
 // (32-bit: the ABI refuses problems of 2^31 tiles or more, and K < 2^31; 32-bit fields keep the
