@@ -3,15 +3,14 @@
 // Every call: its plan (gemm/plan.hpp: the arguments' checks, the BLAS quick returns, the kernel
 // and how it runs -- all on the host, no CUDA call), then the plan's launch. Only the launch
 // touches the CUDA runtime.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <tessera/gemm.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
-#include <tessera/gemm.h>
 
 #include "gemm/common.cuh"
 #include "gemm/plan_text.hpp"
@@ -24,9 +23,9 @@ int ctas_03(int64_t bn);  // 03's CTAs on tiles bn wide resident on the GPU at o
 cudaError_t launch_04_f16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_bf16(GemmArgs const&, cudaStream_t);
 cudaError_t launch_04_tf32(GemmArgs const&, cudaStream_t);
-// Kernel 05, one translation unit per dtype and C tile (05_wgmma_tma_<type>[_n128|_n64|_n64_m64].cu):
-// its launcher, and its resident clusters (0 without a GPU; a_regs: its twin taking A through
-// registers, tf32).
+// Kernel 05, one translation unit per dtype and C tile
+// (05_wgmma_tma_<type>[_n128|_n64|_n64_m64].cu): its launcher, and its resident clusters (0 without
+// a GPU; a_regs: its twin taking A through registers, tf32).
 cudaError_t launch_05_f16_n256(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_f16_n128(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_f16_n64(WgmmaRun const&, cudaStream_t);
@@ -55,11 +54,16 @@ struct WgmmaEntry {
   int (*clusters)(bool a_regs);
 };
 constexpr WgmmaEntry kWgmma[3][4] = {  // [TF32, F16, BF16][128 x 256, 128 x 128, 128 x 64, 64 x 64]
-    {{launch_05_tf32_n256, clusters_05_tf32_n256}, {launch_05_tf32_n128, clusters_05_tf32_n128},
-     {launch_05_tf32_n64, clusters_05_tf32_n64}, {nullptr, nullptr}},  // (no short tile for tf32)
-    {{launch_05_f16_n256, clusters_05_f16_n256}, {launch_05_f16_n128, clusters_05_f16_n128},
-     {launch_05_f16_n64, clusters_05_f16_n64}, {launch_05_f16_n64_m64, clusters_05_f16_n64_m64}},
-    {{launch_05_bf16_n256, clusters_05_bf16_n256}, {launch_05_bf16_n128, clusters_05_bf16_n128},
+    {{launch_05_tf32_n256, clusters_05_tf32_n256},
+     {launch_05_tf32_n128, clusters_05_tf32_n128},
+     {launch_05_tf32_n64, clusters_05_tf32_n64},
+     {nullptr, nullptr}},  // (no short tile for tf32)
+    {{launch_05_f16_n256, clusters_05_f16_n256},
+     {launch_05_f16_n128, clusters_05_f16_n128},
+     {launch_05_f16_n64, clusters_05_f16_n64},
+     {launch_05_f16_n64_m64, clusters_05_f16_n64_m64}},
+    {{launch_05_bf16_n256, clusters_05_bf16_n256},
+     {launch_05_bf16_n128, clusters_05_bf16_n128},
      {launch_05_bf16_n64, clusters_05_bf16_n64},
      {launch_05_bf16_n64_m64, clusters_05_bf16_n64_m64}}};
 WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn) {
@@ -82,9 +86,12 @@ cudaError_t launch_plan(GemmPlan const& plan, cudaStream_t s) {
   GemmArgs const& p = plan.args;
   const tessera_dtype d = plan.call.dtype;
   switch (plan.kernel) {
-    case GemmKernel::kSimtGlobal: return launch_01(p, s);
-    case GemmKernel::kSimtCpAsync: return launch_02(p, s);
-    case GemmKernel::kSimtPipelined: return launch_03_run(simt_run(plan), s);
+    case GemmKernel::kSimtGlobal:
+      return launch_01(p, s);
+    case GemmKernel::kSimtCpAsync:
+      return launch_02(p, s);
+    case GemmKernel::kSimtPipelined:
+      return launch_03_run(simt_run(plan), s);
     case GemmKernel::kMmaSync:
       return d == TESSERA_F16    ? launch_04_f16(p, s)
              : d == TESSERA_BF16 ? launch_04_bf16(p, s)
@@ -150,10 +157,15 @@ extern "C" const char* tessera_gemm_kernels(void) {
 
 extern "C" const char* tessera_gemm_kernels_for(tessera_dtype dtype) {
   switch (dtype) {
-    case TESSERA_F32: return "01_simt_global,02_simt_cp_async,03_simt_pipelined,06_skinny";
-    case TESSERA_TF32: return "03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny";
-    case TESSERA_F16: case TESSERA_BF16: return "04_mma_sync,05_wgmma_tma,06_skinny";
-    default: return "";
+    case TESSERA_F32:
+      return "01_simt_global,02_simt_cp_async,03_simt_pipelined,06_skinny";
+    case TESSERA_TF32:
+      return "03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny";
+    case TESSERA_F16:
+    case TESSERA_BF16:
+      return "04_mma_sync,05_wgmma_tma,06_skinny";
+    default:
+      return "";
   }
 }
 
@@ -171,7 +183,8 @@ extern "C" int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, char t
 
 extern "C" size_t tessera_gemm_workspace_size(const char* kernel, tessera_dtype dtype, char transa,
                                               char transb, int64_t m, int64_t n, int64_t k,
-                                              const void* A, int64_t lda, const void* B, int64_t ldb) {
+                                              const void* A, int64_t lda, const void* B,
+                                              int64_t ldb) {
   // (alpha = 1, beta = 0 and C only matter for quick returns and the epilogue, not for packing.)
   const void* c = reinterpret_cast<const void*>(uintptr_t(256));
   const GemmPlan plan = plan_call(kernel, dtype, transa, transb, m, n, k, 1.0f, A, lda, B, ldb,
@@ -210,6 +223,6 @@ extern "C" int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char 
 extern "C" int tessera_gemm(tessera_dtype dtype, char transa, char transb, int64_t m, int64_t n,
                             int64_t k, float alpha, const void* A, int64_t lda, const void* B,
                             int64_t ldb, float beta, void* C, int64_t ldc, void* stream) {
-  return tessera_gemm_named(nullptr, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta,
-                            C, ldc, stream);
+  return tessera_gemm_named(nullptr, dtype, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                            ldc, stream);
 }

@@ -30,9 +30,12 @@ struct TableDevice : GemmDevice {
 };
 TableDevice device_named(std::string const& name) {
   TableDevice d;
-  if (name == "h100_sxm" || name == "h200") d.clusters = 66, d.ctas128 = d.ctas64 = 264, d.ctas32 = 396;
-  else if (name == "h100_pcie") d.clusters = 57, d.ctas128 = d.ctas64 = 228, d.ctas32 = 342;
-  else if (name != "none") ADD_FAILURE() << "unknown device " << name;
+  if (name == "h100_sxm" || name == "h200")
+    d.clusters = 66, d.ctas128 = d.ctas64 = 264, d.ctas32 = 396;
+  else if (name == "h100_pcie")
+    d.clusters = 57, d.ctas128 = d.ctas64 = 228, d.ctas32 = 342;
+  else if (name != "none")
+    ADD_FAILURE() << "unknown device " << name;
   return d;
 }
 
@@ -45,7 +48,10 @@ struct Recorded {
 };
 
 tessera_dtype dtype_named(std::string const& s) {
-  return s == "F32" ? TESSERA_F32 : s == "TF32" ? TESSERA_TF32 : s == "F16" ? TESSERA_F16 : TESSERA_BF16;
+  return s == "F32"    ? TESSERA_F32
+         : s == "TF32" ? TESSERA_TF32
+         : s == "F16"  ? TESSERA_F16
+                       : TESSERA_BF16;
 }
 
 std::vector<Recorded> read_recorded() {
@@ -66,7 +72,8 @@ std::vector<Recorded> read_recorded() {
     GemmCall& c = r.call;
     c.dtype = dtype_named(f[1]), c.transa = f[2][0], c.transb = f[2][1];
     c.m = std::atoll(f[3].c_str()), c.n = std::atoll(f[4].c_str()), c.k = std::atoll(f[5].c_str());
-    c.lda = std::atoll(f[6].c_str()), c.ldb = std::atoll(f[7].c_str()), c.ldc = std::atoll(f[8].c_str());
+    c.lda = std::atoll(f[6].c_str()), c.ldb = std::atoll(f[7].c_str()),
+    c.ldc = std::atoll(f[8].c_str());
     c.a = reinterpret_cast<const void*>(std::strtoull(f[9].c_str(), nullptr, 16));
     c.b = reinterpret_cast<const void*>(std::strtoull(f[10].c_str(), nullptr, 16));
     c.c = reinterpret_cast<const void*>(std::strtoull(f[11].c_str(), nullptr, 16));
@@ -92,10 +99,10 @@ long long before(std::string const& text, const char* part) {
 }
 
 Schedule schedule_in(std::string const& t) {
-  return has(t, "decided at launch")  ? Schedule::kAtLaunch
-         : has(t, "; split-K:")       ? Schedule::kSplitK
-         : has(t, "; stream-K on")    ? Schedule::kStreamK
-                                      : Schedule::kWholeTiles;
+  return has(t, "decided at launch") ? Schedule::kAtLaunch
+         : has(t, "; split-K:")      ? Schedule::kSplitK
+         : has(t, "; stream-K on")   ? Schedule::kStreamK
+                                     : Schedule::kWholeTiles;
 }
 
 // The plan's typed fields against the recorded words.

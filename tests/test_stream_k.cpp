@@ -11,33 +11,34 @@
 #include <string>
 #include <vector>
 
-#include "../kernels/gemm/stream_k.hpp"
 #include "../kernels/gemm/plan.hpp"
+#include "../kernels/gemm/stream_k.hpp"
 
 namespace {
 
 using tessera::ladder::FastDiv;
 using tessera::ladder::GroupedOrder;
-using tessera::ladder::wgmma_k_tiles;
-using tessera::ladder::wgmma_tile;
-using tessera::ladder::WgmmaTile;
 using tessera::ladder::make_simt_split;
-using tessera::ladder::simt_tile;
 using tessera::ladder::make_stream_k;
 using tessera::ladder::Segment;
+using tessera::ladder::simt_tile;
 using tessera::ladder::SimtSplit;
 using tessera::ladder::StreamK;
 using tessera::ladder::Walk;
+using tessera::ladder::wgmma_k_tiles;
+using tessera::ladder::wgmma_tile;
+using tessera::ladder::WgmmaTile;
 
 // What the kernel's clusters do with schedule w; the failures as text (empty: all well).
 std::string simulate(StreamK const& w) {
   std::vector<int> done(size_t(w.tiles * w.k_tiles), 0);
-  std::map<int64_t, int64_t> piece_of;   // cluster -> tile of its non-owner piece
-  std::map<int64_t, int> added;          // cluster -> times its piece was added by an owner
+  std::map<int64_t, int64_t> piece_of;  // cluster -> tile of its non-owner piece
+  std::map<int64_t, int> added;         // cluster -> times its piece was added by an owner
   std::string fail;
   auto say = [&](std::string const& s) {
-    if (fail.empty()) fail = s + " (tiles " + std::to_string(w.tiles) + ", k_tiles " +
-                             std::to_string(w.k_tiles) + ", clusters " + std::to_string(w.clusters) + ")";
+    if (fail.empty())
+      fail = s + " (tiles " + std::to_string(w.tiles) + ", k_tiles " + std::to_string(w.k_tiles) +
+             ", clusters " + std::to_string(w.clusters) + ")";
   };
   std::vector<std::vector<int64_t>> waits(size_t(w.clusters));
   for (int64_t g = 0; g < w.clusters; ++g) {
@@ -45,12 +46,15 @@ std::string simulate(StreamK const& w) {
     int segments = 0;
     for (Segment s = w.first(walk); s.valid(); s = w.next(walk, s)) {
       if (++segments > 1000000) return "a walk does not end";
-      if (s.tile >= w.tiles || s.k_begin >= s.k_end || s.k_end > w.k_tiles) say("a segment out of range");
-      for (int64_t k = s.k_begin; k < s.k_end && s.tile < w.tiles; ++k) ++done[size_t(s.tile * w.k_tiles + k)];
+      if (s.tile >= w.tiles || s.k_begin >= s.k_end || s.k_end > w.k_tiles)
+        say("a segment out of range");
+      for (int64_t k = s.k_begin; k < s.k_end && s.tile < w.tiles; ++k)
+        ++done[size_t(s.tile * w.k_tiles + k)];
       if (!s.owner()) {
         // only the first stream-K segment of a range may be a piece
         const Segment f = walk.streamed;
-        if (f.tile != s.tile || f.k_begin != s.k_begin || piece_of.count(g)) say("a piece that is not a range's first segment");
+        if (f.tile != s.tile || f.k_begin != s.k_begin || piece_of.count(g))
+          say("a piece that is not a range's first segment");
         piece_of[g] = s.tile;
         continue;
       }
@@ -58,7 +62,8 @@ std::string simulate(StreamK const& w) {
       int64_t covered = s.k_end;
       for (int64_t q = g + w.piece_stride(); q <= w.last_piece(walk, s); q += w.piece_stride()) {
         const Segment p = w.walk(q).streamed;
-        if (!p.valid() || p.tile != s.tile || p.k_begin != covered) say("an owner adds a piece that does not continue its tile");
+        if (!p.valid() || p.tile != s.tile || p.k_begin != covered)
+          say("an owner adds a piece that does not continue its tile");
         covered = p.k_end;
         ++added[q];
         waits[size_t(g)].push_back(q);
@@ -67,10 +72,14 @@ std::string simulate(StreamK const& w) {
     }
   }
   for (size_t i = 0; i < done.size(); ++i)
-    if (done[i] != 1) say("iteration " + std::to_string(i) + " computed " + std::to_string(done[i]) + " times");
+    if (done[i] != 1)
+      say("iteration " + std::to_string(i) + " computed " + std::to_string(done[i]) + " times");
   for (auto const& [g, tile] : piece_of)
-    if (added[g] != 1) say("the piece of cluster " + std::to_string(g) + " added " + std::to_string(added[g]) + " times");
-  // Deadlock freedom: an owner waits only for later clusters, whose pieces come first in their walks.
+    if (added[g] != 1)
+      say("the piece of cluster " + std::to_string(g) + " added " + std::to_string(added[g]) +
+          " times");
+  // Deadlock freedom: an owner waits only for later clusters, whose pieces come first in their
+  // walks.
   for (int64_t g = 0; g < w.clusters; ++g)
     for (int64_t q : waits[size_t(g)]) {
       if (q <= g) say("an owner waits for an earlier cluster");
@@ -156,7 +165,7 @@ TEST(StreamK, Choice) {
   // 4096^3 (256 tiles, 3.9 waves: 3% idle) and 16384^3: whole tiles.
   EXPECT_FALSE(make_stream_k(256, 64, 66).streams());
   EXPECT_FALSE(make_stream_k(4096, 256, 66).streams());
-  EXPECT_FALSE(make_stream_k(64, 32, 66).streams());   // 2048^3: 64 tiles on 66 clusters
+  EXPECT_FALSE(make_stream_k(64, 32, 66).streams());  // 2048^3: 64 tiles on 66 clusters
   // Too little work to split (fewer than 16 k-tiles per cluster): whole tiles.
   EXPECT_FALSE(make_stream_k(4, 8, 66).streams());
   EXPECT_FALSE(make_stream_k(0, 8, 66).streams());
@@ -207,7 +216,8 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
         std::vector<int> hit(size_t(k_tiles), 0);
         for (int64_t y = 0; y < s.splits; ++y) {
           const int64_t begin = y * s.k_tiles_per_split;
-          const int64_t end = k_tiles - begin < s.k_tiles_per_split ? k_tiles : begin + s.k_tiles_per_split;
+          const int64_t end =
+              k_tiles - begin < s.k_tiles_per_split ? k_tiles : begin + s.k_tiles_per_split;
           ASSERT_LT(begin, end) << "empty split " << y << ": " << at;
           for (int64_t kt = begin; kt < end; ++kt) ++hit[size_t(kt)];
         }
@@ -232,7 +242,8 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
 // cluster and B is read where it lies; the small problems' are not swapped.
 TEST(WgmmaTile, Choice) {
   constexpr int64_t kClusters = 66;
-  auto tile = [](int64_t m, int64_t n, int64_t k, int64_t bytes) {  // bytes 2: f16 (short tile), 4: tf32
+  auto tile = [](int64_t m, int64_t n, int64_t k,
+                 int64_t bytes) {  // bytes 2: f16 (short tile), 4: tf32
     const WgmmaTile t = wgmma_tile(m, n, wgmma_k_tiles(k, bytes), kClusters, bytes == 2);
     return std::to_string(t.bn) + (t.transposed ? " swapped" : "");
   };
@@ -242,10 +253,10 @@ TEST(WgmmaTile, Choice) {
   // Skinny.
   EXPECT_EQ(tile(8192, 16, 8192, 2), "64");
   EXPECT_EQ(tile(16, 8192, 8192, 2), "64 swapped");
-  EXPECT_EQ(tile(4096, 256, 4096, 2), "64");    // 16 x 4 = 64 cluster tiles of 64 columns
-  EXPECT_EQ(tile(8192, 256, 8192, 2), "128");   // 32 x 4 = 128 > 66
-  EXPECT_EQ(tile(4096, 256, 4096, 4), "128");   // tf32: 128 columns from 129 whatever the wave
-  EXPECT_EQ(tile(256, 4096, 4096, 4), "128");   // m fills a cluster's rows (2 x 128): as given
+  EXPECT_EQ(tile(4096, 256, 4096, 2), "64");   // 16 x 4 = 64 cluster tiles of 64 columns
+  EXPECT_EQ(tile(8192, 256, 8192, 2), "128");  // 32 x 4 = 128 > 66
+  EXPECT_EQ(tile(4096, 256, 4096, 4), "128");  // tf32: 128 columns from 129 whatever the wave
+  EXPECT_EQ(tile(256, 4096, 4096, 4), "128");  // m fills a cluster's rows (2 x 128): as given
   EXPECT_EQ(tile(200, 4096, 4096, 4), "128 swapped");  // not a multiple of 32
   // tf32 with B MN-major (packed in B's role; in A's role it goes through registers): transposed.
   EXPECT_TRUE(wgmma_tile(256, 4096, wgmma_k_tiles(4096, 4), kClusters, false, false).transposed);
@@ -289,27 +300,30 @@ TEST(WgmmaTile, ShortTile) {
   EXPECT_EQ(tile(128, 4096, 4096), "64 x 64");
   EXPECT_EQ(tile(96, 4096, 4096), "64 x 64");
   EXPECT_TRUE(wgmma_tile(128, 4096, wgmma_k_tiles(4096, 2), kClusters, true).cluster_shares_b);
-  EXPECT_FALSE(wgmma_tile(4096, 128, wgmma_k_tiles(4096, 2), kClusters, true).cluster_shares_b);  // n small
+  EXPECT_FALSE(
+      wgmma_tile(4096, 128, wgmma_k_tiles(4096, 2), kClusters, true).cluster_shares_b);  // n small
   // The short tile more than half full along the n it runs: whole tiles (wgmma_schedule).
-  EXPECT_TRUE(wgmma_tile(4096, 64, wgmma_k_tiles(4096, 2), kClusters, true).short_over_half_full(64));
-  EXPECT_FALSE(wgmma_tile(4096, 32, wgmma_k_tiles(4096, 2), kClusters, true).short_over_half_full(32));
+  EXPECT_TRUE(
+      wgmma_tile(4096, 64, wgmma_k_tiles(4096, 2), kClusters, true).short_over_half_full(64));
+  EXPECT_FALSE(
+      wgmma_tile(4096, 32, wgmma_k_tiles(4096, 2), kClusters, true).short_over_half_full(32));
   EXPECT_EQ(tile(4096, 128, 4096), "64 x 64");
-  EXPECT_EQ(tile(16, 4096, 4096), "64 x 64 swapped");   // 32 cluster tiles
-  EXPECT_EQ(tile(64, 8192, 8192), "64 x 64 swapped");   // 64
+  EXPECT_EQ(tile(16, 4096, 4096), "64 x 64 swapped");  // 32 cluster tiles
+  EXPECT_EQ(tile(64, 8192, 8192), "64 x 64 swapped");  // 64
   EXPECT_EQ(tile(8192, 64, 8192), "64 x 64");
   EXPECT_EQ(tile(8192, 66, 8192), "128 x 64");
-  EXPECT_EQ(tile(4224, 128, 4096), "64 x 64");          // 33 x 2 = 66: one wave, just
-  EXPECT_EQ(tile(4225, 128, 4096), "128 x 64");         // 34 x 2 = 68
-  EXPECT_EQ(tile(128, 8192, 8192), "128 x 64 swapped"); // 64 x 2 = 128 > 66
-  EXPECT_EQ(tile(256, 4096, 4096), "128 x 64");         // 32 x 4 = 128 > 66; 2 x 128 rows: as given
-  EXPECT_EQ(tile(200, 4096, 4096), "128 x 64 swapped"); // m not a multiple of 32
+  EXPECT_EQ(tile(4224, 128, 4096), "64 x 64");           // 33 x 2 = 66: one wave, just
+  EXPECT_EQ(tile(4225, 128, 4096), "128 x 64");          // 34 x 2 = 68
+  EXPECT_EQ(tile(128, 8192, 8192), "128 x 64 swapped");  // 64 x 2 = 128 > 66
+  EXPECT_EQ(tile(256, 4096, 4096), "128 x 64");  // 32 x 4 = 128 > 66; 2 x 128 rows: as given
+  EXPECT_EQ(tile(200, 4096, 4096), "128 x 64 swapped");  // m not a multiple of 32
   EXPECT_EQ(tile(192, 8192, 8192), "128 x 128");
   EXPECT_EQ(tile(8192, 256, 8192), "128 x 128");
   EXPECT_EQ(tile(15, 4096, 4096), "128 x 64 swapped");  // below kShortMinSmall
   EXPECT_EQ(tile(1, 4096, 4096), "128 x 64 swapped");
-  EXPECT_EQ(tile(1024, 1024, 1024), "128 x 64");        // small, not skinny: the rule above
+  EXPECT_EQ(tile(1024, 1024, 1024), "128 x 64");                // small, not skinny: the rule above
   EXPECT_EQ(tile(128, 4096, 4096, false), "128 x 64 swapped");  // tf32: no short tile
-  EXPECT_EQ(wgmma_tile(128, 4096, 64, 0, true).bm, 128);      // no GPU: no wave to fit in
+  EXPECT_EQ(wgmma_tile(128, 4096, 64, 0, true).bm, 128);        // no GPU: no wave to fit in
 }
 
 // FastDiv against the division it replaces: divisors 1-300 and 2^b - 3, - 1, + 0, + 1, + 7 for
@@ -350,8 +364,10 @@ TEST(GroupedOrder, MatchesDefinition) {
           const int64_t group = group_m * tiles_n, first_m = b / group * group_m;
           const int64_t rows = std::min(group_m, tiles_m - first_m);
           const auto t = order.tile(int32_t(b));
-          ASSERT_EQ(t.m, first_m + b % group % rows) << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
-          ASSERT_EQ(t.n, b % group / rows) << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
+          ASSERT_EQ(t.m, first_m + b % group % rows)
+              << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
+          ASSERT_EQ(t.n, b % group / rows)
+              << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
           ++seen[size_t(t.m * tiles_n + t.n)];
         }
         for (int s : seen) ASSERT_EQ(s, 1);

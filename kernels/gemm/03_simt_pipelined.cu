@@ -28,8 +28,9 @@ cudaError_t launch_03_run(SimtRun const& run, cudaStream_t stream) {
   using K = CopyKind;
   constexpr int64_t kBN = SimtShape::kBN;
   const SimtSplit& s = run.split;
-  if (a_vec) return b_vec ? launch<K::kVectorMN, K::kVectorMN, kBN>(as_given(p), s, stream)
-                          : launch<K::kVectorMN, K::kScalarK, kBN>(as_given(p), s, stream);
+  if (a_vec)
+    return b_vec ? launch<K::kVectorMN, K::kVectorMN, kBN>(as_given(p), s, stream)
+                 : launch<K::kVectorMN, K::kScalarK, kBN>(as_given(p), s, stream);
   return b_vec ? launch<K::kVectorMN, K::kScalarK, kBN>(transposed(p), s, stream)
                : launch<K::kScalarK, K::kScalarK, kBN>(as_given(p), s, stream);
 }

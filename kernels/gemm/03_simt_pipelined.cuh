@@ -364,7 +364,8 @@ cudaError_t launch(GemmArgsC const& args, SimtSplit const& plan, cudaStream_t st
   const bool as_given = args.c_sm == 1;  // else the transposed problem: the caller's m is p.n
   if (plan.splits > 1) {
     void* partial = nullptr;
-    if (cudaError_t e = scratch.get(&partial, size_t(plan.bytes(p.m, p.n))); e != cudaSuccess) return e;
+    const cudaError_t e = scratch.get(&partial, size_t(plan.bytes(p.m, p.n)));
+    if (e != cudaSuccess) return e;
     run.p.c = static_cast<float*>(partial), run.p.alpha = 1.0f, run.p.beta = 0.0f;
     run.c_sm = as_given ? 1 : p.n, run.c_sn = as_given ? p.m : 1;
   }
@@ -373,8 +374,8 @@ cudaError_t launch(GemmArgsC const& args, SimtSplit const& plan, cudaStream_t st
       run, KSplit{int(plan.k_tiles_per_split), p.m * p.n});
   if (plan.splits == 1) return cudaGetLastError();
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  return add_splits_f32(p.c, 1, p.ldc, run.p.c, plan.splits, as_given ? p.m : p.n, as_given ? p.n : p.m,
-                        p.alpha, p.beta, stream);
+  return add_splits_f32(p.c, 1, p.ldc, run.p.c, plan.splits, as_given ? p.m : p.n,
+                        as_given ? p.n : p.m, p.alpha, p.beta, stream);
 }
 
 // 16-byte vectors need an MN-contiguous operand whose pointer and leading dimension are

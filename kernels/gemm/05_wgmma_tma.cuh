@@ -81,15 +81,14 @@ struct WgmmaTmaCfg {
   static constexpr int64_t kBK = 1024 / kBits;  // one 128-byte row of K
   static_assert(kConsumers == 2 || (kConsumers == 1 && !kARegs),
                 "05: one or two consumer warpgroups; A through registers needs two (kPermM covers 128 rows)");
-  static constexpr bool kSwappable = kBN < WgmmaShape::kWideN;  // wgmma_tile transposes only narrow tiles
+  // wgmma_tile transposes only narrow tiles
+  static constexpr bool kSwappable = kBN < WgmmaShape::kWideN;
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
-  // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster).
-  // Measured (H200, ratio to cuBLAS, bf16 4096^3 / 8192^3): 1 CTA 0.97 / 0.94, 2 CTAs 0.99 /
-  // 1.00, 4 CTAs 0.83 / 0.90 (fewer clusters fit at once, and four CTAs wait for each other).
+  // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster; 2 rather
+  // than 1 or 4: bench/results/gemm_plan_rules.md).
   static constexpr int kCluster = 2;
   // Cluster tile-rows per L2 group: 16 C tile-rows (2048 rows of A) next to ~8 tile-columns
-  // (66 clusters at once). Measured (H200, bf16 8192^3, ratio to cuBLAS in the same run): 4 / 8 /
-  // 16 cluster rows 1.009 / 1.004 / 1.009 -- within noise.
+  // (66 clusters at once).
   static constexpr int64_t kGroupM = 16 / kCluster;
   // Register budgets of the roles (setmaxnreg): at 40 the producer's tile walk spilled.
   static constexpr int kProducerRegs = 56, kConsumerRegs = 224;
@@ -110,11 +109,8 @@ struct WgmmaTmaCfg {
   // With beta = 0 and 16-bit C, a chunk instead goes out by TMA: the (64, kChunk) tile of an
   // MN-major GMMA tile, kStoreBuffers buffers in turn (fill one while the stores of the others
   // read theirs). A tile's chunks are a multiple of the buffers, so that chunk j of every tile
-  // takes buffer j % kStoreBuffers and the rotation goes on across tiles. Measured on the H100
-  // (f16 4096^3, 128 x 256 tile, one CTA's 32 chunks): the storing thread's time per chunk fell
-  // from 180 to 146 cycles with four buffers instead of two, the epilogue's from 475 to 448
-  // cycles; the GEMM's ratio to cuBLAS did not move beyond noise. Eight buffers (the whole tile
-  // staged, so 3 stages instead of 4) ran 0-1.7% slower.
+  // takes buffer j % kStoreBuffers and the rotation goes on across tiles (four buffers: the
+  // storing thread waits less than with two; bench/results/gemm_plan_rules.md).
   static constexpr SwizzledLayout kStoreTile = gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, kChunk);
   static constexpr TmaTile kStoreTma = make_tma_tile(kStoreTile, 16);
   static constexpr int64_t kStoreBytes = kStoreTma.bytes();
@@ -135,10 +131,8 @@ struct WgmmaTmaCfg {
       ceil_div(max64(kChunkLd * kChunk * 4, kStoreBuffers * kStoreBytes), int64_t(1024)) * 1024;
   // As many stages as fit beside the epilogue buffers (the ring's barriers take 16 bytes a stage,
   // +1024 aligns the base to the 128B swizzle period), at most 16: 4 of the 128 x 256 tile's
-  // 48 KB, 8 of the 128 x 64 tile's 24 KB, 13 of the short tile's 16 KB. Measured on the H100
-  // (f16 and bf16, ratio to cuBLAS, at most 8 / 16 stages, two rounds): 128 x 4096 x 4096 NN, TN
-  // 0.90-0.94 / 0.97-0.99, 96 x 4096 x 4096 0.83-0.90 / 0.87-0.94; 4096 x 64 x 4096 NN 0.85-0.86
-  // / 0.82-0.84; other short-tile shapes alike.
+  // 48 KB, 8 of the 128 x 64 tile's 24 KB, 13 of the short tile's 16 KB
+  // (bench/results/gemm_plan_rules.md).
   static constexpr int64_t kMaxStages = 16;
   static constexpr int kStages =
       int(min64(kMaxStages, (227 * 1024 - 1024 - 256 - kConsumers * kChunkBytes) / kStageBytes));
@@ -148,9 +142,10 @@ struct WgmmaTmaCfg {
   static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
   static constexpr int64_t kSmemBytes = kBarrierOffset + Pipeline::kBarrierBytes + 1024;
   static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
-  static_assert((kBM == WgmmaShape::kBM || kBM == WgmmaShape::kShortBM) && (kBN == 256 || kBN == 128 || kBN == 64) &&
-                    kCluster == WgmmaShape::kCluster && kBK * kBits / 8 == WgmmaShape::kKTileBytes,
-                "05: the plan (Hopper05, common.cuh) must know the kernel's tiles");
+  static_assert((kBM == WgmmaShape::kBM || kBM == WgmmaShape::kShortBM) &&
+                    (kBN == 256 || kBN == 128 || kBN == 64) && kCluster == WgmmaShape::kCluster &&
+                    kBK * kBits / 8 == WgmmaShape::kKTileBytes,
+                "05: the plan (WgmmaShape, plan.hpp) must know the kernel's tiles");
 
   // C: kConsumers m64nN atoms along M. Consumer thread t (0 .. 128 kConsumers - 1) holds
   // (FrgV, 1, 1) = kAcc values.
@@ -491,10 +486,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       store_tile<Cfg>(acc, buf, consumer, tm, tn, p, &map_c);
     }
     // This warpgroup's TMA stores have read their shared memory (which goes away with the CTA);
-    // their writes to C land before the kernel is complete. Measured on the H100 (ncu, f16 NN),
-    // waiting for the reads only and the relaxed cluster_sync_after_init against waiting for the
-    // writes and a release: 64^3 7.2 -> 6.8 us, 1024^3 13.5 -> 13.5, 2048^3 36.2 -> 34.9,
-    // 4096^3 220 -> 216.
+    // their writes to C land before the kernel is complete (bench/results/gemm_plan_rules.md).
     if (threadIdx.x % 128 == 0) tma_store_wait_read<0>();
   }
   // The CTA leaves once its producer has seen every stage released by the whole cluster
@@ -527,8 +519,8 @@ struct TmaOperand {
 };
 
 template <class Cfg>
-TmaOperand prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k, bool pack,
-                           Scratch& scratch, cudaError_t* err) {
+TmaOperand prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t rows, int64_t k,
+                           bool pack, Scratch& scratch, cudaError_t* err) {
   // NOTE: an operand with one row or one column has both strides "contiguous"; the unit stride
   // along K picks K-major.
   const bool k_major = s_k == 1;
@@ -599,10 +591,12 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if (run.resident < 1) return cudaErrorInvalidConfiguration;  // (no GPU when planned)
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
-  const TmaOperand a = prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, run.pack_a, scratch, &err);
-  const TmaOperand b = err == cudaSuccess
-                           ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, run.pack_b, scratch, &err)
-                           : TmaOperand{};
+  const TmaOperand a =
+      prepare_operand<Cfg>(g.a, g.a_sm, g.a_sk, g.m, g.k, run.pack_a, scratch, &err);
+  const TmaOperand b =
+      err == cudaSuccess
+          ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, run.pack_b, scratch, &err)
+          : TmaOperand{};
   if (err != cudaSuccess) return err;
   // A (M, K) and B (N, K), each for the TMA tile of its major.
   constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
@@ -613,8 +607,8 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   CUtensorMap map_a, map_b;
   bool ok = make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : kTmaAMN, a.ptr,
                         g.m, g.k, a.ld, !a.k_major, kL2) &&
-            make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma, b.ptr,
-                        g.n, g.k, b.ld, !b.k_major, kL2);
+            make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma,
+                        b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
   CUtensorMap map_c = map_a;  // (unused unless tma_store)
   if (ok && run.tma_store)
     ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);

@@ -6,6 +6,8 @@ namespace tessera::ladder {
 namespace {
 using Cfg = WgmmaTmaCfg<Elem::kBF16, 256>;
 }
-cudaError_t launch_05_bf16_n256(WgmmaRun const& r, cudaStream_t s) { return launch_tile<Cfg>(r, s); }
+cudaError_t launch_05_bf16_n256(WgmmaRun const& r, cudaStream_t s) {
+  return launch_tile<Cfg>(r, s);
+}
 int clusters_05_bf16_n256(bool a_regs) { return resident_clusters<Cfg>(a_regs); }
 }  // namespace tessera::ladder

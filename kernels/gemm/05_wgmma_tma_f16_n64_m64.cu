@@ -7,6 +7,8 @@ namespace tessera::ladder {
 namespace {
 using Cfg = WgmmaTmaCfg<Elem::kF16, 64, false, 1>;
 }
-cudaError_t launch_05_f16_n64_m64(WgmmaRun const& r, cudaStream_t s) { return launch_tile<Cfg>(r, s); }
+cudaError_t launch_05_f16_n64_m64(WgmmaRun const& r, cudaStream_t s) {
+  return launch_tile<Cfg>(r, s);
+}
 int clusters_05_f16_n64_m64(bool a_regs) { return resident_clusters<Cfg>(a_regs); }
 }  // namespace tessera::ladder

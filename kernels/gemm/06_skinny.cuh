@@ -34,7 +34,9 @@ struct BF16 {
   using Bits = uint16_t;
   using T = Bits;
   __device__ static float to_float(Bits b) { return __bfloat162float(__ushort_as_bfloat16(b)); }
-  __device__ static Bits from_float(float x) { return __bfloat16_as_ushort(__float2bfloat16_rn(x)); }
+  __device__ static Bits from_float(float x) {
+    return __bfloat16_as_ushort(__float2bfloat16_rn(x));
+  }
   __device__ static void mma(float (&d)[4], uint32_t const (&a)[4], uint32_t const (&b)[2]) {
     ptx::mma_m16n8k16_f32bf16(d, a, b, d);
   }
@@ -44,7 +46,9 @@ using Kernel = void (*)(GemvArgs);
 template <class E, int S>
 Kernel kernel_for_cols(SkinnyPlan const& plan) {
   constexpr int kWide = 128 / int(sizeof(typename E::Bits));  // rows of a 128-byte column
-  return plan.k_major ? gemv_rows<E, S> : plan.tile_rows == kWide ? gemv_columns<E, kWide, S> : gemv_columns<E, kWide / 2, S>;
+  return plan.k_major              ? gemv_rows<E, S>
+         : plan.tile_rows == kWide ? gemv_columns<E, kWide, S>
+                                   : gemv_columns<E, kWide / 2, S>;
 }
 // The kernel of a plan: 16-bit elements take the tensor-core kernels from 3 vectors (the plan's
 // mma), so only their S = 1 and 2 exist on CUDA cores.
@@ -69,9 +73,9 @@ Kernel kernel_for(SkinnyPlan const& plan) {
 template <class E>
 cudaError_t launch(GemmArgs const& p, SkinnyPlan const& plan, cudaStream_t stream) {
   const GemmArgsC g = oriented(p, plan.transposed);
-  GemvArgs a{g.p.a, g.p.a_sm,   g.p.a_sk,    plan.rows, g.p.b,        g.p.b_sn,  g.p.b_sk,
-             plan.small, p.k,   p.c,         g.c_sm,    g.c_sn,       p.alpha,   p.beta,
-             nullptr,    plan.tiles, plan.k_split, plan.vec, plan.y_mode};
+  GemvArgs a{g.p.a,      g.p.a_sm,   g.p.a_sk,     plan.rows, g.p.b,      g.p.b_sn, g.p.b_sk,
+             plan.small, p.k,        p.c,          g.c_sm,    g.c_sn,     p.alpha,  p.beta,
+             nullptr,    plan.tiles, plan.k_split, plan.vec,  plan.y_mode};
   Scratch scratch(p, stream);
   if (plan.splits > 1) {
     void* ws = nullptr;
@@ -86,8 +90,8 @@ cudaError_t launch(GemmArgs const& p, SkinnyPlan const& plan, cudaStream_t strea
   kernel_for<E>(plan)<<<grid, threads, 0, stream>>>(a);
   if (plan.splits > 1) {  // C(l, s) = alpha * (the splits' sums, in order) + beta * C(l, s)
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-    return launch_add_splits<E>(static_cast<typename E::Bits*>(a.c), a.c_sl, a.c_ss, a.partial, plan.splits,
-                                plan.rows, plan.small, p.alpha, p.beta, stream);
+    return launch_add_splits<E>(static_cast<typename E::Bits*>(a.c), a.c_sl, a.c_ss, a.partial,
+                                plan.splits, plan.rows, plan.small, p.alpha, p.beta, stream);
   }
   return cudaGetLastError();
 }

@@ -10,8 +10,9 @@
 // The bridge is the coordinate layout (tessera/coord_layout.hpp): a partition of the compact
 // tile, lowered so that it sends a thread or a value to its tile coordinate instead of an offset,
 //
-//   the step 1 kernel, C (128,128):(1,128): thread 17's fragment (1,(4,2),(4,2)):(0,(1,64),(128,8192))
-//   at offset 516 -> coordinate (4, 4), fragment (1,(4,2),(4,2)):(0,((1,0),(64,0)),((0,1),(0,64)))
+//   the step 1 kernel, C (128,128):(1,128): thread 17's fragment
+//   (1,(4,2),(4,2)):(0,(1,64),(128,8192)) at offset 516 -> coordinate (4, 4), fragment
+//   (1,(4,2),(4,2)):(0,((1,0),(64,0)),((0,1),(0,64)))
 //
 // which kernels 01-04 use through tessera/device_tensor.hpp's views (local_tile, partition_*,
 // identity tensors) and kernel 05's epilogue directly (WgmmaTmaCfg::kThrCrdC, kFrgCrdC). A
@@ -23,10 +24,10 @@
 // CUDA: scratch.cuh (memory), pack.cuh (packing operands), split_sums.cuh (split-K's second pass).
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
 #include <type_traits>
-
-#include <cuda_runtime.h>
 // The library without its std::string conveniences (<tessera.hpp> adds tessera/strings.hpp):
 // <string> cost the host pass of each kernel file ~0.4 s.
 #include <tessera/atom/smem.hpp>

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <tessera/config.hpp>
 
 namespace tessera::ladder {
@@ -12,8 +11,8 @@ namespace tessera::ladder {
 // Montgomery's round-up method): with l = ceil(log2 d) and mul = floor(2^32 (2^l - d) / d) + 1,
 // n / d = (mulhi(n, mul) + n) >> l (mulhi <= n, so the sum stays below 2^32). The host finds mul
 // once per divisor; on the GPU a 32-bit division is a subroutine of ~25 dependent instructions
-// (measured on the H100: kernel 05's two divisions per tile took ~450 of the ~1,900 cycles
-// before its first TMA load). E.g. d = 3: l = 2, mul = 1431655766; n = 7: mulhi = 2, (2 + 7) >> 2 = 2.
+// (its cost before kernel 05's first load: bench/results/gemm_plan_rules.md). E.g. d = 3: l = 2,
+// mul = 1431655766; n = 7: mulhi = 2, (2 + 7) >> 2 = 2.
 struct FastDiv {
   uint32_t d = 1, mul = 1, shift = 0;
   constexpr FastDiv() = default;
@@ -40,7 +39,8 @@ struct PlainDiv {
 // column inside its group, so that tiles computed at the same time share rows of A and columns of
 // B in L2. Div divides: FastDiv (kernel 05, whose divisors the host makes once per problem) or
 // PlainDiv (03, 04).
-//   tiles_m = 5, tiles_n = 3, group_m = 2: tiles 0-5 are rows 0-1 (0 -> (0,0), 1 -> (1,0), 2 -> (0,1),
+//   tiles_m = 5, tiles_n = 3, group_m = 2: tiles 0-5 are rows 0-1 (0 -> (0,0), 1 -> (1,0), 2 ->
+//   (0,1),
 //   ...), 6-11 rows 2-3, 12-14 row 4 (12 -> (4,0), 13 -> (4,1), 14 -> (4,2)).
 template <class Div>
 struct GroupedOrderOf {
@@ -48,7 +48,8 @@ struct GroupedOrderOf {
   Div group, rows, last_rows;  // by group_m tiles_n; by group_m (rows.d); by the last group's rows
   constexpr GroupedOrderOf() = default;
   TESSERA_HD constexpr GroupedOrderOf(int64_t tiles_m_, int64_t tiles_n, int64_t group_m)
-      : tiles_m(uint32_t(tiles_m_)), group(uint32_t(min64(group_m, tiles_m_) * tiles_n)),
+      : tiles_m(uint32_t(tiles_m_)),
+        group(uint32_t(min64(group_m, tiles_m_) * tiles_n)),
         rows(uint32_t(min64(group_m, tiles_m_))),
         last_rows(tiles_m % rows.d == 0 ? rows.d : tiles_m % rows.d) {}
   struct Tile {
@@ -56,7 +57,8 @@ struct GroupedOrderOf {
   };
   // Tile b's (row, column).
   TESSERA_HD constexpr Tile tile(int32_t b) const {
-    const uint32_t u = uint32_t(b), g = group.div(u), in_group = u - g * group.d, first_m = g * rows.d;
+    const uint32_t u = uint32_t(b), g = group.div(u), in_group = u - g * group.d,
+                   first_m = g * rows.d;
     Div const& r = tiles_m - first_m < rows.d ? last_rows : rows;
     const uint32_t col = r.div(in_group);
     return {int32_t(first_m + in_group - col * r.d), int32_t(col)};

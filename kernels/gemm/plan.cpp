@@ -6,7 +6,6 @@
 
 #include <cstdlib>
 #include <cstring>
-
 #include <tessera/atom/copy.hpp>
 
 namespace tessera::ladder {
@@ -41,10 +40,16 @@ int64_t elem_bytes(tessera_dtype d) { return d == TESSERA_F32 || d == TESSERA_TF
 // tensor-core kernels 04 and 05 TF32, F16, BF16; 06 all four.
 bool runs(GemmKernel kernel, tessera_dtype d) {
   switch (kernel) {
-    case GemmKernel::kSimtGlobal: case GemmKernel::kSimtCpAsync: return d == TESSERA_F32;
-    case GemmKernel::kSimtPipelined: return d == TESSERA_F32 || d == TESSERA_TF32;
-    case GemmKernel::kMmaSync: case GemmKernel::kWgmmaTma: return d != TESSERA_F32;
-    default: return true;
+    case GemmKernel::kSimtGlobal:
+    case GemmKernel::kSimtCpAsync:
+      return d == TESSERA_F32;
+    case GemmKernel::kSimtPipelined:
+      return d == TESSERA_F32 || d == TESSERA_TF32;
+    case GemmKernel::kMmaSync:
+    case GemmKernel::kWgmmaTma:
+      return d != TESSERA_F32;
+    default:
+      return true;
   }
 }
 
@@ -55,9 +60,7 @@ GemmKernel default_kernel(tessera_dtype d) {
 
 // Rule "skinny": kernel 06 up to min(m, n) = 8 (F32), 4 (TF32), 16 (F16, BF16): the big operand
 // read once at HBM speed beats the tiled kernels there.
-int64_t skinny_max_mn(tessera_dtype d) {
-  return d == TESSERA_F32 ? 8 : d == TESSERA_TF32 ? 4 : 16;
-}
+int64_t skinny_max_mn(tessera_dtype d) { return d == TESSERA_F32 ? 8 : d == TESSERA_TF32 ? 4 : 16; }
 bool skinny_takes(tessera_dtype d, int64_t m, int64_t n) {
   const int64_t small = min64(m, n);
   return small >= 1 && small <= skinny_max_mn(d);
@@ -173,7 +176,9 @@ GemmArgs kernel_args(GemmCall const& c) {
 }
 
 Schedule schedule_of(StreamK const& w) {
-  return w.splits > 1 ? Schedule::kSplitK : w.streams() ? Schedule::kStreamK : Schedule::kWholeTiles;
+  return w.splits > 1  ? Schedule::kSplitK
+         : w.streams() ? Schedule::kStreamK
+                       : Schedule::kWholeTiles;
 }
 
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
@@ -205,9 +210,9 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   if (plan.resident < 1) {
     plan.schedule = Schedule::kAtLaunch;
   } else {
-    plan.work = wgmma_schedule(ceil_div(rows, tile.bm), ceil_div(cols, tile.bn),
-                               wgmma_k_tiles(c.k, bytes), plan.resident,
-                               tile.short_over_half_full(cols), over.whole_tiles);
+    plan.work =
+        wgmma_schedule(ceil_div(rows, tile.bm), ceil_div(cols, tile.bn), wgmma_k_tiles(c.k, bytes),
+                       plan.resident, tile.short_over_half_full(cols), over.whole_tiles);
     plan.schedule = schedule_of(plan.work);
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
@@ -235,7 +240,7 @@ void simt_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& ov
   plan.simt_tiles = ceil_div(rows, SimtShape::kBM) * ceil_div(cols, tile.bn);
   const int64_t k_tiles = ceil_div(p.k, SimtShape::kBK);
   plan.split = make_simt_split(plan.simt_tiles, k_tiles, over.whole_tiles ? 0 : plan.resident);
-  plan.schedule = plan.resident < 1     ? Schedule::kAtLaunch
+  plan.schedule = plan.resident < 1       ? Schedule::kAtLaunch
                   : plan.split.splits > 1 ? Schedule::kSplitK
                                           : Schedule::kWholeTiles;
   plan.workspace += size_t(plan.split.bytes(p.m, p.n));
@@ -307,13 +312,13 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
   if (small <= 256) {
     const int64_t bn =
         small <= 128 || (has_short && cluster_tiles(big, small, 64) <= clusters) ? 64 : 128;
-    const bool short_fits = clusters > 0 &&
-                            cluster_tiles(big, small, bn, WgmmaShape::kShortBM) <= clusters;
+    const bool short_fits =
+        clusters > 0 && cluster_tiles(big, small, bn, WgmmaShape::kShortBM) <= clusters;
     const int64_t bm = has_short && bn == 64 && small >= WgmmaShape::kShortMinSmall && short_fits
                            ? WgmmaShape::kShortBM
                            : WgmmaShape::kBM;
-    const bool as_given = m < n && ceil_div(m, bm) == WgmmaShape::kCluster && m % 32 == 0 &&
-                          b_read_in_place;
+    const bool as_given =
+        m < n && ceil_div(m, bm) == WgmmaShape::kCluster && m % 32 == 0 && b_read_in_place;
     return {bn, m < n && !as_given, bm, as_given};
   }
   const int64_t wide = cluster_tiles(m, n, WgmmaShape::kWideN);
@@ -322,7 +327,9 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
     // fit in one and save the wide tiles a split of K; else 64 if they fit in one wave.
     const bool splits_k = make_stream_k(wide, k_tiles, clusters).splits > 1;
     const int64_t t128 = cluster_tiles(m, n, 128), t64 = cluster_tiles(m, n, 64);
-    return {t128 <= clusters && (2 * t128 > clusters || splits_k) ? 128 : t64 <= clusters ? 64 : 128,
+    return {t128 <= clusters && (2 * t128 > clusters || splits_k) ? 128
+            : t64 <= clusters                                     ? 64
+                                                                  : 128,
             false};
   }
   return {WgmmaShape::kWideN, false};
@@ -336,7 +343,8 @@ StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_
                        bool short_over_half_full, bool whole_tiles) {
   const int64_t tiles = ceil_div(tiles_m, WgmmaShape::kCluster) * tiles_n;
   const bool whole = whole_tiles || (short_over_half_full && 4 * tiles > clusters);
-  StreamK w = whole ? StreamK{tiles, k_tiles, clusters, tiles} : make_stream_k(tiles, k_tiles, clusters);
+  StreamK w =
+      whole ? StreamK{tiles, k_tiles, clusters, tiles} : make_stream_k(tiles, k_tiles, clusters);
   if (!w.streams()) w.clusters = min64(tiles, clusters);
   return w;
 }
@@ -389,8 +397,11 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
   s.k_major = g.a_sk == 1 || g.a_sm != 1;
   s.vec = (g.a_sk == 1 || g.a_sm == 1) && aligned16(g.a, g.a_sm, g.a_sk, bytes);
   s.mma = bytes == 2 && s.small >= kMmaMinSmall;
-  s.cols = s.mma ? (s.small <= 8 ? 8 : 16)
-                 : s.small <= 1 ? 1 : s.small <= 2 ? 2 : s.small <= 4 ? 4 : 8;
+  s.cols = s.mma          ? (s.small <= 8 ? 8 : 16)
+           : s.small <= 1 ? 1
+           : s.small <= 2 ? 2
+           : s.small <= 4 ? 4
+                          : 8;
   s.y_mode = skinny_y_mode(s, g, bytes);
   s.groups = ceil_div(s.small, int64_t(s.cols));
   const int64_t wide = 128 / bytes;  // gemv_columns: rows of a 128-byte column
@@ -398,16 +409,18 @@ SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes) {
   // CTAs (else 32 rows: 256 CTAs of 1 an SM would take two waves for 8192 rows).
   const bool two_row_warps =
       ceil_div(s.rows, int64_t(gemv_mma_tile_rows(true, 2))) * s.groups >= kMinCtas;
-  s.tile_rows = int(s.mma       ? gemv_mma_tile_rows(!s.k_major, !s.k_major && two_row_warps ? 2 : 1)
+  s.tile_rows = int(s.mma ? gemv_mma_tile_rows(!s.k_major, !s.k_major && two_row_warps ? 2 : 1)
                     : s.k_major ? kGemvRowsThreads / 32 * gemv_rows_per_warp(s.cols)
-                    : ceil_div(s.rows, wide) * s.groups >= kMinCtas ? wide : wide / 2);
+                    : ceil_div(s.rows, wide) * s.groups >= kMinCtas ? wide
+                                                                    : wide / 2);
   s.tiles = ceil_div(s.rows, int64_t(s.tile_rows));
   const int64_t ctas = s.tiles * s.groups, quanta = ceil_div(p.k, kSplitQuantum);
   int64_t splits = ctas >= kMinCtas ? 1 : min64(ceil_div(kTargetCtas, ctas), quanta);
   splits = max64(1, min64(splits, 65535));
   s.k_split = ceil_div(quanta, splits) * kSplitQuantum;
   s.splits = ceil_div(p.k, s.k_split);
-  s.workspace = s.splits > 1 ? size_t(ceil_div(s.splits * s.small * s.rows * 4, int64_t(256)) * 256) : 0;
+  s.workspace =
+      s.splits > 1 ? size_t(ceil_div(s.splits * s.small * s.rows * 4, int64_t(256)) * 256) : 0;
   return s;
 }
 

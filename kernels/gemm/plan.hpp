@@ -14,10 +14,10 @@
 //   64 x 4096 x 4096: the same tile on the transposed problem, C^T stored by vector stores.
 #pragma once
 
+#include <tessera/gemm.h>
+
 #include <cstddef>
 #include <cstdint>
-
-#include <tessera/gemm.h>
 
 #include "args.hpp"
 #include "gemv_shape.hpp"
@@ -65,11 +65,11 @@ struct SkinnyPlan {
   bool mma = false;         // 16-bit, 3 or more vectors: the tensor-core kernel
   bool vec = false;         // X's 16-byte vectors aligned; else element loads
   YMode y_mode = YMode::kElements;
-  int cols = 1;             // vectors per CTA (1, 2, 4 or 8; the tensor-core kernels 8 or 16)
-  int tile_rows = 1;        // rows of X per CTA
+  int cols = 1;                 // vectors per CTA (1, 2, 4 or 8; the tensor-core kernels 8 or 16)
+  int tile_rows = 1;            // rows of X per CTA
   int64_t rows = 0, small = 0;  // L and S
   int64_t tiles = 0, groups = 1, splits = 1, k_split = 0;
-  size_t workspace = 0;     // bytes of partial sums (splits > 1)
+  size_t workspace = 0;  // bytes of partial sums (splits > 1)
 };
 
 // What the plan knows of the GPU: how many CTAs or clusters of a kernel it runs at once (the
@@ -150,8 +150,15 @@ struct WgmmaRun {
 };
 inline WgmmaRun wgmma_run(GemmPlan const& p) {
   const bool t = p.transposed;
-  return {oriented(p.args, t), t ? p.pack_b : p.pack_a, t ? p.pack_a : p.pack_b,
-          p.a_through_registers, p.tma_store, p.resident, p.work, p.tile_m, p.tile_n};
+  return {oriented(p.args, t),
+          t ? p.pack_b : p.pack_a,
+          t ? p.pack_a : p.pack_b,
+          p.a_through_registers,
+          p.tma_store,
+          p.resident,
+          p.work,
+          p.tile_m,
+          p.tile_n};
 }
 // Kernel 03: the problem in the kernel's orientation, the tile width, the split of K.
 struct SimtRun {
@@ -167,8 +174,8 @@ GemmPlan plan_simt(GemmArgs const& args, GemmDevice const& device, PlanOverrides
 
 // The rules the plan applies (plan.cpp), exposed for their tests.
 int64_t wgmma_k_tiles(int64_t k, int64_t bytes);
-WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bool has_short = false,
-                     bool b_read_in_place = true, int64_t forced_width = 0);
+WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters,
+                     bool has_short = false, bool b_read_in_place = true, int64_t forced_width = 0);
 StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
                        bool short_over_half_full = false, bool whole_tiles = false);
 SimtTile simt_tile(int64_t m, int64_t n, int64_t forced_width = 0);

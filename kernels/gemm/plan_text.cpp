@@ -2,22 +2,24 @@
 #include "plan_text.hpp"
 
 #include <cstdio>
-
 #include <tessera/atom/copy.hpp>
 
 namespace tessera::ladder {
 
 const char* status_text(int status) {
   switch (status) {
-    case TESSERA_SUCCESS: return "success";
+    case TESSERA_SUCCESS:
+      return "success";
     case TESSERA_ERROR_INVALID_TRANS:
       return "invalid transa or transb: expected 'N' or 'T' (or 'C', 'n', 't', 'c')";
-    case TESSERA_ERROR_INVALID_SIZE: return "invalid size: m, n and k must be >= 0";
+    case TESSERA_ERROR_INVALID_SIZE:
+      return "invalid size: m, n and k must be >= 0";
     case TESSERA_ERROR_INVALID_LDA:
       return "invalid lda: must be >= max(1, m) for transa 'N', >= max(1, k) for 'T'";
     case TESSERA_ERROR_INVALID_LDB:
       return "invalid ldb: must be >= max(1, k) for transb 'N', >= max(1, n) for 'T'";
-    case TESSERA_ERROR_INVALID_LDC: return "invalid ldc: must be >= max(1, m)";
+    case TESSERA_ERROR_INVALID_LDC:
+      return "invalid ldc: must be >= max(1, m)";
     case TESSERA_ERROR_NULL_POINTER:
       return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
     case TESSERA_ERROR_UNKNOWN_DTYPE:
@@ -38,7 +40,8 @@ const char* status_text(int status) {
     case TESSERA_ERROR_WORKSPACE:
       return "workspace too small or not 256-byte aligned: tessera_gemm_workspace_size gives the "
              "bytes these arguments need";
-    default: return "unknown status code";
+    default:
+      return "unknown status code";
   }
 }
 
@@ -54,9 +57,10 @@ const char* dtype_name(tessera_dtype d) {
 
 string problem_words(GemmCall const& c) {
   char dims[160];
-  std::snprintf(dims, sizeof dims, "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: ",
-                dtype_name(c.dtype), c.transa, c.transb, (long long)c.m, (long long)c.n,
-                (long long)c.k, (long long)c.lda, (long long)c.ldb, (long long)c.ldc);
+  std::snprintf(dims, sizeof dims,
+                "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: ", dtype_name(c.dtype),
+                c.transa, c.transb, (long long)c.m, (long long)c.n, (long long)c.k,
+                (long long)c.lda, (long long)c.ldb, (long long)c.ldc);
   return dims;
 }
 
@@ -64,7 +68,9 @@ string kernel_words(GemmPlan const& p) {
   string why = "requested by name";
   if (p.reason != KernelReason::kByName)
     why = string("the built-in choice for ") + dtype_name(p.call.dtype);
-  const int64_t skinny_max = p.call.dtype == TESSERA_F32 ? 8 : p.call.dtype == TESSERA_TF32 ? 4 : 16;
+  const int64_t skinny_max = p.call.dtype == TESSERA_F32    ? 8
+                             : p.call.dtype == TESSERA_TF32 ? 4
+                                                            : 16;
   if (p.reason == KernelReason::kSkinny)
     why += " (min(m, n) <= " + to_string(skinny_max) +
            ": bandwidth-bound, the big operand read once at HBM speed)";
@@ -137,12 +143,13 @@ string skinny_words(GemmPlan const& p) {
   const char* y = s.transposed ? "A" : "B";
   const char* y_how = s.y_mode == YMode::kAlongK   ? "by 16-byte vectors along K"
                       : s.y_mode != YMode::kAlongS ? "element by element"
-                      : s.mma ? "by 4-byte pairs along its rows, transposed in registers (movmatrix)"
-                              : "a vector of the group's values per k";
+                      : s.mma
+                          ? "by 4-byte pairs along its rows, transposed in registers (movmatrix)"
+                          : "a vector of the group's values per k";
   const string groups =
       s.groups > 1 ? ", " + to_string(s.groups) + " groups (X read once per group)" : string();
-  const string vectors = s.small == 1 ? string(y) + "'s vector"
-                                      : string(y) + "'s " + to_string(s.small) + " vectors";
+  const string vectors =
+      s.small == 1 ? string(y) + "'s vector" : string(y) + "'s " + to_string(s.small) + " vectors";
   char text[640];
   std::snprintf(text, sizeof text,
                 "; %sGEMV on %d vector%s at a time: %s (%lld x %lld) is the big operand, %s; %s "
@@ -171,10 +178,12 @@ string wgmma_words(GemmPlan const& p) {
   string out = "; tile " + to_string(p.tile_m) + " x " + to_string(p.tile_n);
   if (p.tile_m == WgmmaShape::kShortBM)
     out += " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)";
-  if (p.transposed) out += kTransposedWords;
+  if (p.transposed)
+    out += kTransposedWords;
   else if (p.cluster_shares_b)
-    out += " on the problem as given (m's rows fill one cluster: its two CTAs share B's tile by "
-           "multicast)";
+    out +=
+        " on the problem as given (m's rows fill one cluster: its two CTAs share B's tile by "
+        "multicast)";
   if (p.schedule == Schedule::kAtLaunch)
     return out + "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)";
   StreamK const& w = p.work;

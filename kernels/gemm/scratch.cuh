@@ -2,9 +2,9 @@
 // Scratch, pieces of the caller's workspace or of the pool for packed operands and partial sums.
 #pragma once
 
-#include <cstddef>
-
 #include <cuda_runtime.h>
+
+#include <cstddef>
 
 #include "args.hpp"
 
@@ -38,7 +38,8 @@ class Scratch {
       return cudaSuccess;
     }
     cudaMemPool_t pool = library_pool();
-    const cudaError_t e = pool ? cudaMallocFromPoolAsync(piece, bytes, pool, stream_) : cudaMallocAsync(piece, bytes, stream_);
+    const cudaError_t e = pool ? cudaMallocFromPoolAsync(piece, bytes, pool, stream_)
+                               : cudaMallocAsync(piece, bytes, stream_);
     if (e == cudaSuccess) pieces_[owned_++] = *piece;
     return e;
   }

@@ -13,7 +13,8 @@
 namespace tessera::ladder {
 
 // A TiledCopy's thread -> offset layout over a tile (its thread mode already is one).
-TESSERA_HD constexpr Layout copy_thread_offsets(TiledCopy const& copy, Layout const& tile, bool dst) {
+TESSERA_HD constexpr Layout copy_thread_offsets(TiledCopy const& copy, Layout const& tile,
+                                                bool dst) {
   return copy.tidfrg(tile, dst)[0];
 }
 

@@ -25,7 +25,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <tessera/config.hpp>
 
 #include "grouped_order.hpp"
@@ -83,18 +82,20 @@ struct StreamK {
   // The clusters an owner's pieces are on: w.g + piece_stride(), ... up to last_piece.
   TESSERA_HD constexpr int64_t piece_stride() const { return splits > 1 ? tiles : 1; }
   // (Whole tiles need no range and so no division; split-K's numbers are below 2^31 -- tiles x
-  // splits clusters, k-tiles -- and divide in 32 bits. A 64-bit division is a subroutine of some
-  // 200 cycles: measured on the H100, walk() took 840 cycles of the 2,700 before kernel 05's first
-  // TMA load when it divided in 64 bits for whole tiles too.)
+  // splits clusters, k-tiles -- and divide in 32 bits: a 64-bit division is a subroutine of some
+  // 200 cycles before the first TMA load; bench/results/gemm_plan_rules.md.)
   TESSERA_HD constexpr Walk walk(int64_t g) const {
     if (!streams()) return {int32_t(g), int32_t(g), 0, {}};
     if (splits > 1) {
       const uint32_t kt = uint32_t(k_tiles), n = uint32_t(tiles), u = uint32_t(g);
-      const uint32_t per = (kt + uint32_t(splits) - 1) / uint32_t(splits), used = (kt + per - 1) / per;  // non-empty splits
+      const uint32_t per = (kt + uint32_t(splits) - 1) / uint32_t(splits),
+                     used = (kt + per - 1) / per;  // non-empty splits
       const uint32_t tile = u % n, split = u / n;
       if (split >= used) return {int32_t(g), int32_t(g), 0, {}};
       const uint32_t k_end = (split + 1) * per < kt ? (split + 1) * per : kt;
-      return {int32_t(g), int32_t(u + (used - 1) * n), int64_t(tile) * k_tiles + k_end,
+      return {int32_t(g),
+              int32_t(u + (used - 1) * n),
+              int64_t(tile) * k_tiles + k_end,
               {int32_t(tile), int32_t(split * per), int32_t(k_end)}};
     }
     const int64_t b = begin(g), e = begin(g + 1);
@@ -109,8 +110,10 @@ struct StreamK {
   }
   TESSERA_HD constexpr Segment next(Walk const& w, Segment const& s) const {
     if (s.tile < dp_tiles)
-      return s.tile + clusters < dp_tiles ? Segment{int32_t(s.tile + clusters), 0, int32_t(k_tiles)} : w.streamed;
-    const int64_t i = (int64_t(s.tile) + 1) * k_tiles;  // a stream-K segment ends its tile or the range
+      return s.tile + clusters < dp_tiles ? Segment{int32_t(s.tile + clusters), 0, int32_t(k_tiles)}
+                                          : w.streamed;
+    const int64_t i =
+        (int64_t(s.tile) + 1) * k_tiles;  // a stream-K segment ends its tile or the range
     if (i >= w.end) return {};
     return {s.tile + 1, 0, int32_t(w.end - i < k_tiles ? w.end - i : k_tiles)};
   }
@@ -125,11 +128,8 @@ struct StreamK {
 // Stream-K pays a partial-sum store and load per piece and a pipeline restart per segment; it is
 // taken only where whole tiles would leave more than kRaggedLimit of the last wave idle, and
 // where every cluster gets at least kMinIterations k-tiles; split-K takes at least
-// kMinSplitKTiles k-tiles per split, leaving clusters idle rather than cutting K shorter. Measured
-// on the H100 (f16, ratio to cuBLAS, at least 16 / 32 k-tiles per split, two runs each): 64 x 4096
-// x 4096 0.77-0.80 / 0.84-0.89 (4 / 2 splits of the 16 cluster tiles), 4096 x 256 x 4096
-// 0.85-0.96 / 0.93-1.02, 128 x 8192 x 8192 0.97-0.99 / 0.96-1.03; 1024^3 as 2 splits of 8 k-tiles
-// ran at 0.74x the speed of whole tiles.
+// kMinSplitKTiles k-tiles per split, leaving clusters idle rather than cutting K shorter
+// (bench/results/gemm_plan_rules.md, "wgmma schedule").
 constexpr double kRaggedLimit = 0.1;
 constexpr int64_t kMinIterations = 16;
 constexpr int64_t kMinSplitKTiles = 32;
@@ -140,8 +140,7 @@ constexpr int64_t kMinSplitKTiles = 32;
 // or over the last full wave too where the partial one alone would give a cluster fewer than
 // kMinIterations k-tiles -- so that every cluster ends at the same iteration.
 // As few tiles as possible are streamed: stream-K ranges start at staggered k, so the clusters
-// running at one time share no k-slice of A or B in L2 and read them from HBM (measured on the
-// H100, f16 3072 x 3072 x 8192: 78 tiles streamed ran at 0.89x whole tiles' speed).
+// running at one time share no k-slice of A or B in L2 and read them from HBM.
 // Every stream-K range holds at least one iteration (the streamed iterations are at least
 // kMinIterations x clusters), so every cluster's range has a first segment.
 //   5120 x 5120 x 4096 f16 (400 tiles of 64 k-tiles, 66 clusters): whole tiles would fill 6.06
@@ -150,7 +149,7 @@ constexpr int64_t kMinSplitKTiles = 32;
 //   3072 x 3072 x 8192 f16 (144 tiles of 128 k-tiles): 132 tiles whole, 12 streamed, 23-24
 //   k-tiles per cluster.
 //   1024 x 1024 x 16384 f16 (16 tiles of 256 k-tiles, 66 clusters): split-K, 4 splits of 64
-//   k-tiles on 64 clusters. (hopper_tile, tiles.hpp, gives this problem 128-column tiles instead:
+//   k-tiles on 64 clusters. (wgmma_tile, plan.cpp, gives this problem 128-column tiles instead:
 //   32 tiles, 2 splits of 128.)
 constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters) {
   StreamK s{tiles, k_tiles, clusters, tiles};
@@ -207,24 +206,30 @@ struct PartialSums {
 
   // Store this thread's accumulators in `slot`, then (thread 0, after the warpgroup's barrier
   // `bar`) raise its flag with release semantics at GPU scope.
-  __device__ __forceinline__ void publish(int64_t slot, float const (&acc)[kValues], int t, int bar) const {
+  __device__ __forceinline__ void publish(int64_t slot, float const (&acc)[kValues], int t,
+                                          int bar) const {
     float* out = sums + slot * kThreads * kValues + t;
 #pragma unroll
     for (int v = 0; v < kValues; ++v) __stcg(out + v * kThreads, acc[v]);
     __threadfence();
     asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(kThreads) : "memory");
-    if (t == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flags + slot), "r"(1u) : "memory");
+    if (t == 0)
+      asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flags + slot), "r"(1u) : "memory");
   }
   // total = acc + the slots first, first + stride, ... <= last, once each is published (thread 0
   // acquires the flags at GPU scope, the barrier passes that on to the warpgroup). Per slot the
   // thread's kValues loads are independent: one round of L2 latency per piece.
-  __device__ __forceinline__ void wait_and_add(float (&total)[kValues], float const (&acc)[kValues], int64_t first,
-                                               int64_t last, int64_t stride, int t, int bar) const {
+  __device__ __forceinline__ void wait_and_add(float (&total)[kValues], float const (&acc)[kValues],
+                                               int64_t first, int64_t last, int64_t stride, int t,
+                                               int bar) const {
     if (t == 0)
       for (int64_t s = first; s <= last; s += stride) {
         uint32_t raised = 0;
         while (true) {
-          asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(raised) : "l"(flags + s) : "memory");
+          asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
+                       : "=r"(raised)
+                       : "l"(flags + s)
+                       : "memory");
           if (raised) break;
           __nanosleep(64);
         }

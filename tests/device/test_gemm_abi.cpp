@@ -130,7 +130,7 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
     return;
   }
   // 1024 x 1024 x 16384 on the H100's 66 clusters: the 16 wide cluster tiles would fill a
-  // quarter of them, so 128-column tiles (hopper_tile): 32 cluster tiles of 256 k-tiles, split-K
+  // quarter of them, so 128-column tiles (wgmma_tile): 32 cluster tiles of 256 k-tiles, split-K
   // in two; partial sums in scratch.
   EXPECT_TRUE(has(p, "; tile 128 x 128;")) << p;
   EXPECT_TRUE(has(p, "split-K: 32 cluster tiles x 2 splits of ~128 k-tiles on 64 clusters")) << p;
@@ -157,7 +157,7 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
 // Kernel 05's tile: 128 x 256, or 128 x 64 (128 x 128) with the small dimension along N for
 // skinny problems, the problem transposed where m is the small one (unless m fills the rows of one
 // cluster and B is read where it lies: then as given), and for f16 and bf16 the
-// short 64 x 64 tile where its cluster tiles fit in one wave of the GPU (hopper_tile, tiles.hpp:
+// short 64 x 64 tile where its cluster tiles fit in one wave of the GPU (wgmma_tile, plan.cpp:
 // without a GPU there is no wave to fit in).
 TEST(GemmAbi, PlanNamesKernel05Tile) {
   std::string p = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
@@ -200,7 +200,7 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
 }
 
 // Kernel 03's tile: 128 x 128, or 128 x 64 (128 x 32) with the small dimension along N where m or
-// n is at most 64 (32), the problem transposed where m is the small one (simt_tile, tiles.hpp); it splits K
+// n is at most 64 (32), the problem transposed where m is the small one (simt_tile, plan.cpp); it splits K
 // when its tiles are fewer than the CTAs the GPU runs at once (SimtSplit, stream_k.hpp): fp32
 // partial sums in the workspace, added by a second kernel.
 TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
