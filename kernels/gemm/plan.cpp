@@ -1,7 +1,21 @@
 // kernels/gemm/plan.cpp -- the rules of a GEMM call, applied once (plan.hpp). Host only.
 //
-// Every rule below has a one-line reason; the measurements behind them are in
-// bench/results/gemm_plan_rules.md (the rule's name is its heading there).
+// The rules, each with its reason where it is applied; the measurements behind them are in
+// bench/results/gemm_plan_rules.md under the same names:
+//   default kernel   F32: 03, else 05 -- the fastest kernel that runs the dtype
+//   skinny           06 up to min(m, n) = 8 / 4 / 16 (F32 / TF32 / 16-bit) -- bandwidth-bound
+//   beyond TMA       05 refuses m, n or k >= 2^31 (the built-in choice takes 04) -- int32 boxes
+//   grid limits      01/02: 65535 tiles along N, 03: 2^31 - 1 tiles, 06: 2^31 - 1 CTAs
+//   single row       a K-contiguous row is read in place where it ends on 16 bytes
+//   TMA reads        05 packs what TMA cannot address, and tf32 MN-major B (A: registers)
+//   cp.async reads   04 packs what is not 16-byte aligned (aligned16, plan.hpp)
+//   packing small    F16/BF16 below 1280^3 that 05 must pack: 04 -- the pack costs more
+//   wgmma tile       05's tile and orientation (wgmma_tile below)
+//   wgmma schedule   05's whole tiles / split-K / stream-K (wgmma_schedule; make_stream_k)
+//   TMA store        05 stores C by TMA: 16-bit, beta = 0, aligned, m % 8 == 0
+//   simt tile        03's tile and orientation (simt_tile below)
+//   simt split       03 splits K below one wave of CTAs (make_simt_split, stream_k.hpp)
+//   skinny grid      06's operand roles, CTAs and split of K (plan_skinny below)
 #include "plan.hpp"
 
 #include <cstdlib>
