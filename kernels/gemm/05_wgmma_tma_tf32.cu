@@ -3,9 +3,15 @@
 #include "05_wgmma_tma.cuh"
 
 namespace tessera::ladder {
+cudaError_t launch_05_tf32_n256_aregs(GemmArgsC const&, cudaStream_t);
 namespace {
 using Cfg = WgmmaTmaCfg<Elem::kTF32, 256>;
+// The kernel that takes A through registers is compiled once, in 05_wgmma_tma_tf32_aregs.cu.
+template <>
+cudaError_t launch_tile<Cfg::WithARegs>(GemmArgsC const& p, cudaStream_t s) {
+  return launch_05_tf32_n256_aregs(p, s);
 }
+}  // namespace
 cudaError_t launch_05_tf32_n256(GemmArgsC const& p, cudaStream_t s) { return launch_tile<Cfg>(p, s); }
 int clusters_05_tf32_n256() { return max_clusters<Cfg>(); }
 }  // namespace tessera::ladder
