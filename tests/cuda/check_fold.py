@@ -12,22 +12,13 @@ Usage: check_fold.py ARTIFACT   (${TESSERA_CUDA_ARTIFACTS}/<target>/fold_proof.c
 import collections
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import artifacts  # noqa: E402  (same directory)
 
-FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20", "-diag-suppress", "20012"]
 REFERENCE = "fold_hand"
 CANDIDATES = ["fold_config", "fold_local", "fold_nttp"]
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
-    return r.stdout + r.stderr
 
 
 def entry_lines(ptx):
