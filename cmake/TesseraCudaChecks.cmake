@@ -25,8 +25,9 @@ set(TESSERA_CUDA_ARTIFACTS ${PROJECT_BINARY_DIR}/cuda-artifacts CACHE INTERNAL
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 
 function(tessera_cuda_checked_sources target)
-  set_target_properties(${target} PROPERTIES CUDA_COMPILER_LAUNCHER
-    "${Python3_EXECUTABLE};${PROJECT_SOURCE_DIR}/cmake/cuda_keep.py;${TESSERA_CUDA_ARTIFACTS}/${target}")
+  set(launcher ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/cmake/cuda_keep.py
+               ${TESSERA_CUDA_ARTIFACTS}/${target})
+  set_target_properties(${target} PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
 endfunction()
 
 function(tessera_cuda_checked_object target)

@@ -36,7 +36,3 @@ def includes(path):
 def cpu_seconds(path):
     """CPU seconds (user + system, nvcc and its children) of the build's compile of the unit."""
     return float(read(path, "cpu").split()[0])
-
-
-def source_name(path):
-    return os.path.basename(path)

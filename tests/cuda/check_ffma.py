@@ -69,7 +69,8 @@ def main():
         kernels = kernel_bodies(artifacts.ptx(source))
         log = artifacts.ptxas(source)
         if len(kernels) != 1:
-            sys.exit(f"FAIL: {os.path.basename(source)}: expected one kernel, found {list(kernels)}")
+            sys.exit(f"FAIL: {os.path.basename(source)}: expected one kernel, "
+                     f"found {list(kernels)}")
         (name, body), = kernels.items()
         insns = [t for k, t in body if k == "insn"]
         loop = collections.Counter(opcode(i) for i in k_loop(body))

@@ -22,7 +22,8 @@ schedule only, so it may not contain raw PTX (`ptx::`, `asm`), swizzle constants
 `Sw<`, CU_TENSOR_MAP_SWIZZLE) or hand-built descriptors and boxes (make_gmma_descriptor,
 GmmaDescriptor, make_tma_box, TmaBox, cuTensorMapEncodeTiled).
 
-Usage: check_hopper.py [--vocabulary FILE] ARTIFACT...   (${TESSERA_CUDA_ARTIFACTS}/<target>/<unit>.cu)
+Usage: check_hopper.py [--vocabulary FILE] ARTIFACT...
+(an artifact: ${TESSERA_CUDA_ARTIFACTS}/<target>/<unit>.cu)
 """
 import os
 import re
@@ -86,9 +87,10 @@ def main():
     for src in sources:
         expected += 1
         name = os.path.basename(src)
-        if "tf32" in name and not name.endswith("_aregs.cu") and name[:-3] + "_aregs.cu" not in names:
-            failures.append(f"{name}: its kernel that takes A through registers ({name[:-3]}_aregs.cu) "
-                            "is not among the units")
+        twin = name[:-3] + "_aregs.cu"
+        if "tf32" in name and not name.endswith("_aregs.cu") and twin not in names:
+            failures.append(f"{name}: its kernel that takes A through registers ({twin}) is not "
+                            "among the units")
         ptx = artifacts.ptx(src)
         report = artifacts.ptxas(src)
         stats = ptxas_stats(report)

@@ -4,7 +4,8 @@
 Usage: check_kernel_includes.py ARTIFACT [...]   (${TESSERA_CUDA_ARTIFACTS}/<target>/<kernel>.cu)
 
 The headers each kernel file pulls in are read off the line markers of its host preprocessing,
-which the build kept (tessera_cuda_checked_sources, cmake/TesseraCudaChecks.cmake). The kernel files must not include <string>, <mutex> and their kin: nvcc parses
+which the build kept (tessera_cuda_checked_sources, cmake/TesseraCudaChecks.cmake).
+The kernel files must not include <string>, <mutex> and their kin: nvcc parses
 every header three times (cudafe++, the device front end, the host compiler), and <mutex> alone
 (it brings <string>, <system_error> and <stdexcept>) was a fifth of 03_simt_pipelined.cu's compile
 time. What needs them (the memory pool, the plan's words) lives in kernels/gemm/scratch.cu and

@@ -15,8 +15,8 @@ sm_90a to what the page says it does. Read from the PTX and the ptxas -v report 
   - the page agrees: the register count it quotes is ptxas's, and its comparison with CuTe's C++
     has a number in every cell (no placeholder left).
 
-Usage: check_tutorial.py ARTIFACT PAGE   (ARTIFACT: ${TESSERA_CUDA_ARTIFACTS}/<target>/tutorial_gemm.cu,
-                                         PAGE: docs/writing-a-kernel.md)
+Usage: check_tutorial.py ARTIFACT PAGE
+(ARTIFACT: ${TESSERA_CUDA_ARTIFACTS}/<target>/tutorial_gemm.cu; PAGE: docs/writing-a-kernel.md)
 """
 import collections
 import os

@@ -4,10 +4,10 @@ against its hand-indexed twin (tests/cuda/twins/*_hand.cu, the same kernel with 
 from the algebra and the index arithmetic on run-time strides written by hand).
 
 Both are read from the PTX and the ptxas -v report the build kept (tessera_cuda_checked_sources,
-cmake/TesseraCudaChecks.cmake); their kernels pair up in order (the same template instantiations, names compared without the translation unit's
-anonymous namespace). A kernel written as one file per element type is given as the files joined
-by '+' (04_mma_sync_f16.cu+04_mma_sync_bf16.cu+04_mma_sync_tf32.cu), in the twin's order. For every
-pair:
+cmake/TesseraCudaChecks.cmake); their kernels pair up in order (the same template
+instantiations, names compared without the translation unit's anonymous namespace). A kernel
+written as one file per element type is given as the files joined by '+'
+(04_mma_sync_f16.cu+04_mma_sync_bf16.cu+04_mma_sync_tf32.cu), in the twin's order. For every pair:
   - the k-loop (the loop with the most FMAs or MMAs) has exactly the twin's count of every memory,
     math and synchronisation opcode (loads, stores, cp.async, FMAs, barriers);
   - the k-loop has at most 2% more instructions than the twin's in all (index arithmetic;
