@@ -13,8 +13,9 @@ def read(path, kind):
     """The text of one kept file; exits with a clear message when the build did not keep it."""
     name = f"{path}.{kind}"
     if not os.path.exists(name):
-        sys.exit(f"FAIL: {name} is missing: build the target that compiles "
-                 f"{os.path.basename(path)} (tessera_cuda_checked_sources keeps it)")
+        sys.exit(f"FAIL: {name} is missing: the build keeps it when it compiles "
+                 f"{os.path.basename(path)} (tessera_cuda_checked_sources); build that target, "
+                 "or touch the source if the file was removed after its compile")
     with open(name, errors="replace") as f:
         return f.read()
 
