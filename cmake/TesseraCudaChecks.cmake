@@ -2,11 +2,11 @@
 #
 #   tessera_cuda_checked_sources(<target>)
 #       Every CUDA source of <target> (any kind of target) is compiled through cmake/cuda_keep.py,
-#       which keeps, beside the object, the unit's PTX, cubin, `ptxas -v` report, host include
-#       markers and the CPU seconds of the compile (cuda_keep.py's docstring lists them).
+#       which keeps, under ${TESSERA_CUDA_ARTIFACTS}/<target>/, the unit's PTX, cubin, `ptxas -v`
+#       report, host include markers and the CPU seconds of the compile (cuda_keep.py lists them).
 #   tessera_cuda_checked_object(<target> <source>... [OPTIONS <nvcc option>...])
-#       An OBJECT library of <source>s built for sm_90a with the kernels' flags and the tessera
-#       headers, checked as above: for sources that only checks read (references, examples).
+#       An OBJECT library of <source>s built for sm_90a with the build's CUDA flags and the
+#       tessera headers, kept as above: for sources that only checks read (references, examples).
 #   tessera_cuda_artifact(<var> <target> <source>)
 #       Sets <var> to the artifacts' common path of <source> in <target>:
 #       ${TESSERA_CUDA_ARTIFACTS}/<target>/<source file name>, to which the checks add .ptx,
