@@ -8,22 +8,42 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 jobs=$(nproc)
 
-echo "== release build and tests"
+# Each stage's wall seconds and CPU seconds (user + system of everything it ran), printed as it
+# ends: the figures of bench/results/ci_time.md (bench/ci_time.py breaks the builds down).
+# `times` runs in this shell (not in $(...), whose subshell has no children of its own).
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+stage_name="" stage_wall=$SECONDS stage_cpu=0
+stage() {
+  local cpu
+  times >"$times_file"  # line 2: the children's user and system time, e.g. 1m2.5s 0m3.1s
+  cpu=$(awk 'NR == 2 {split($1, u, "m"); split($2, s, "m"); print u[1]*60+u[2]+s[1]*60+s[2]}' \
+    "$times_file")
+  [ -n "$stage_name" ] && awk -v n="$stage_name" -v w=$((SECONDS - stage_wall)) -v c="$cpu" \
+    -v c0="$stage_cpu" 'BEGIN { printf "== %s: %d s wall, %.0f s CPU\n", n, w, c - c0 }'
+  stage_name=$1 stage_wall=$SECONDS stage_cpu=$cpu
+  [ -n "$1" ] && echo "== $1"
+  return 0
+}
+
+stage "release build and tests"
 cmake --preset default
-cmake --build build -j "$jobs"
-# The playground page: the library compiled to WebAssembly (em++, from deps.sh's emscripten).
-cmake --build build -j "$jobs" --target playground
+# Everything, and the playground page: the library compiled to WebAssembly (em++, from deps.sh's
+# emscripten), in one build so that its compiles share the cores with the rest. The CUDA checks
+# of ctest read what this build kept of each kernel (cmake/TesseraCudaChecks.cmake).
+cmake --build build -j "$jobs" --target all playground
 ctest --preset default -j "$jobs"
 
-echo "== Python package (pip install ., pytest)"
+stage "Python package (pip install ., pytest)"
 bash scripts/python.sh
 
-echo "== ASan + UBSan"
+stage "ASan + UBSan"
 cmake --preset asan
 cmake --build build-asan -j "$jobs"
 ctest --preset asan -j "$jobs"
 
-echo "== libFuzzer (bounded)"
+stage "libFuzzer (bounded)"
 cmake --preset fuzz
 cmake --build build-fuzz -j "$jobs"
 ctest --test-dir build-fuzz --output-on-failure
+stage ""

@@ -3,11 +3,20 @@
 #include "05_wgmma_tma.cuh"
 
 namespace tessera::ladder {
+cudaError_t launch_05_tf32_n128_aregs(WgmmaRun const&, cudaStream_t);
+int clusters_05_tf32_n128_aregs();
 namespace {
 using Cfg = WgmmaTmaCfg<Elem::kTF32, 128>;
+// The kernel that takes A through registers is compiled once, in 05_wgmma_tma_tf32_n128_aregs.cu.
+template <>
+cudaError_t launch_tile<Cfg::WithARegs>(WgmmaRun const& r, cudaStream_t s) {
+  return launch_05_tf32_n128_aregs(r, s);
 }
-cudaError_t launch_05_tf32_n128(WgmmaRun const& r, cudaStream_t s) {
-  return launch_tile<Cfg>(r, s);
+template <>
+int max_clusters<Cfg::WithARegs>() {
+  return clusters_05_tf32_n128_aregs();
 }
+}  // namespace
+cudaError_t launch_05_tf32_n128(WgmmaRun const& r, cudaStream_t s) { return launch_tile<Cfg>(r, s); }
 int clusters_05_tf32_n128(bool a_regs) { return resident_clusters<Cfg>(a_regs); }
 }  // namespace tessera::ladder

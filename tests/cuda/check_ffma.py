@@ -2,9 +2,9 @@
 """Kernel 01's k-loop is the hand-written kernel's: the same FMAs on registers, no local memory.
 
 Issue 5: "kernel 01's inner loop is FFMA on registers with no local memory, the same FFMA count
-as the hand-written kernel of seed 000". CI machines have no cuobjdump, so this compiles both to
-PTX and to a cubin (ptxas -v) with the kernels' flags and checks, for 01 against the reference
-(tests/cuda/seed000_step1.cu):
+as the hand-written kernel of seed 000". CI machines have no cuobjdump, so this reads the PTX and
+the ptxas -v report the build kept of both (tessera_cuda_checked_sources) and checks, for 01
+against the reference (tests/cuda/seed000_step1.cu):
 
   - the k-loop (the loop with the most fma.rn.f32; both do one k-tile per iteration) has as many
     fma.rn.f32 as the reference's and as many global loads, and neither has zero;
@@ -14,7 +14,7 @@ PTX and to a cubin (ptxas -v) with the kernels' flags and checks, for 01 against
 The SASS form of the same check (FFMA per k-loop, LDL/STL) runs on the device machine:
 tests/cuda/ffma_check.sh.
 
-Usage: check_ffma.py NVCC INCLUDE_DIR KERNEL_01.cu REFERENCE.cu WORKDIR
+Usage: check_ffma.py KERNEL_01_ARTIFACT REFERENCE_ARTIFACT   (cmake/TesseraCudaChecks.cmake)
 """
 import collections
 import os
@@ -22,9 +22,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_fold import entry_lines, opcode, ptxas_stats, run  # noqa: E402  (same directory)
-
-FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20"]
+import artifacts  # noqa: E402  (same directory)
+from check_fold import entry_lines, opcode, ptxas_stats  # noqa: E402
 
 
 def kernel_bodies(ptx):
@@ -62,23 +61,22 @@ def k_loop(body):
 
 
 def main():
-    nvcc, include, kernel01, reference, work = sys.argv[1:6]
-    os.makedirs(work, exist_ok=True)
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    kernel01, reference = sys.argv[1:3]
     rows, failures = {}, []
     for label, source in (("reference", reference), ("01", kernel01)):
-        stem = os.path.join(work, label)
-        base = [nvcc, *FLAGS, "-I", include, source]
-        run(base + ["-ptx", "-o", stem + ".ptx"])
-        log = run(base + ["-cubin", "-Xptxas", "-v", "-o", stem + ".cubin"])
-        kernels = kernel_bodies(open(stem + ".ptx").read())
+        kernels = kernel_bodies(artifacts.ptx(source))
+        log = artifacts.ptxas(source)
         if len(kernels) != 1:
-            sys.exit(f"FAIL: {source}: expected one kernel, found {list(kernels)}")
+            sys.exit(f"FAIL: {os.path.basename(source)}: expected one kernel, "
+                     f"found {list(kernels)}")
         (name, body), = kernels.items()
         insns = [t for k, t in body if k == "insn"]
         loop = collections.Counter(opcode(i) for i in k_loop(body))
         stats = ptxas_stats(log).get(name)
         if stats is None:
-            sys.exit(f"FAIL: {source}: no ptxas report for {name}")
+            sys.exit(f"FAIL: {os.path.basename(source)}: no ptxas report for {name}")
         rows[label] = dict(fma=loop["fma.rn.f32"], loads=loop["ld.global.f32"],
                            loop=sum(loop.values()), total=len(insns), regs=stats[3],
                            stack=stats[0], spills=stats[1] + stats[2])

@@ -1,29 +1,24 @@
 #!/usr/bin/env python3
-"""Proves that tessera layouts fold: compiles fold_proof.cu to PTX and to a cubin (ptxas -v) and
-checks every tessera kernel against the hand-written one (fold_hand):
+"""Proves that tessera layouts fold: reads the PTX and the ptxas -v report the build kept of
+fold_proof.cu (tessera_cuda_checked_object, cmake/TesseraCudaChecks.cmake) and checks every
+tessera kernel against the hand-written one (fold_hand):
 
   - the same number of PTX instructions (exactly) and the same multiset of opcodes;
   - no local memory (.local declarations, ld.local / st.local) and no `call`;
   - ptxas: 0 bytes stack frame, 0 bytes spill stores and loads.
 
-Usage: check_fold.py NVCC INCLUDE_DIR SOURCE WORKDIR
+Usage: check_fold.py ARTIFACT   (${TESSERA_CUDA_ARTIFACTS}/<target>/fold_proof.cu)
 """
 import collections
 import os
 import re
-import subprocess
 import sys
 
-FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20", "-diag-suppress", "20012"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import artifacts  # noqa: E402  (same directory)
+
 REFERENCE = "fold_hand"
 CANDIDATES = ["fold_config", "fold_local", "fold_nttp"]
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
-    return r.stdout + r.stderr
 
 
 def entry_lines(ptx):
@@ -79,14 +74,10 @@ def find(names, short):
 
 
 def main():
-    nvcc, include, source, work = sys.argv[1:5]
-    os.makedirs(work, exist_ok=True)
-    ptx_path = os.path.join(work, "fold_proof.ptx")
-    base = [nvcc, *FLAGS, "-I", include, source]
-    run(base + ["-ptx", "-o", ptx_path])
-    log = run(base + ["-cubin", "-Xptxas", "-v", "-o", os.path.join(work, "fold_proof.cubin")])
-    kernels = entries(open(ptx_path).read())
-    stats = ptxas_stats(log)
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    kernels = entries(artifacts.ptx(sys.argv[1]))
+    stats = ptxas_stats(artifacts.ptxas(sys.argv[1]))
 
     failures = []
     ref = find(kernels, REFERENCE)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CI check of kernel 05 (issue 6) without a GPU or cuobjdump: for each of its translation units,
-compiles to PTX and to a cubin with `ptxas -v` (DESIGN.md "Verified facts": the CPU machines have
-nvcc and ptxas, not cuobjdump) and checks every gemm_05_kernel entry:
+reads the PTX and the `ptxas -v` report the build kept (tessera_cuda_checked_sources,
+cmake/TesseraCudaChecks.cmake; the CPU machines have nvcc and ptxas, not cuobjdump) and checks
+every gemm_05_kernel entry:
 
   - the Hopper path is there: wgmma.mma_async, TMA loads (cp.async.bulk.tensor), mbarriers,
     setmaxnreg, and a cluster launch (multicast loads);
@@ -12,24 +13,25 @@ nvcc and ptxas, not cuobjdump) and checks every gemm_05_kernel entry:
   - no ptxas warning C7515 or C7513 (wgmma serialized: an accumulator register touched outside
     the wgmma chain, as adding stream-K partial sums into the accumulators once did; an A
     register written while a wgmma is in flight);
-  - two kernels in each tf32 unit (A K-major from shared memory, A MN-major through registers),
-    one in the others.
+  - one kernel in each unit; the units named *_aregs.cu hold the kernel that takes A through
+    registers (tf32 with A MN-major: the RS form of wgmma, no wgmma reading A from shared memory),
+    each beside its tf32 unit (A K-major from shared memory).
 
 With --vocabulary FILE (issue 14), FILE is the kernel written in the vocabulary: it must hold the
 schedule only, so it may not contain raw PTX (`ptx::`, `asm`), swizzle constants (`Swizzle(`,
 `Sw<`, CU_TENSOR_MAP_SWIZZLE) or hand-built descriptors and boxes (make_gmma_descriptor,
 GmmaDescriptor, make_tma_box, TmaBox, cuTensorMapEncodeTiled).
 
-Usage: check_hopper.py NVCC INCLUDE_DIR WORKDIR [--vocabulary FILE] SOURCE...
+Usage: check_hopper.py [--vocabulary FILE] ARTIFACT...
+(an artifact: ${TESSERA_CUDA_ARTIFACTS}/<target>/<unit>.cu)
 """
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_fold import entries, opcode, ptxas_stats, run  # noqa: E402  (same directory)
-
-FLAGS = ["-std=c++20", "-O3", "-gencode=arch=compute_90a,code=sm_90a"]
+import artifacts  # noqa: E402  (same directory)
+from check_fold import entries, opcode, ptxas_stats  # noqa: E402
 KERNEL = "gemm_05_kernel"
 REQUIRED = {
     "wgmma.mma_async": "wgmma",
@@ -39,6 +41,20 @@ REQUIRED = {
     "setmaxnreg.dec": "setmaxnreg (producer)",
     ".multicast::cluster": "TMA multicast",
 }
+
+
+# wgmma's RS form: the A operand after the accumulators is a register group, not a descriptor.
+A_IN_REGISTERS = re.compile(r"wgmma\.mma_async[^{]*\{[^}]*\}\s*,\s*\{")
+
+
+def a_source_failures(where, aregs, insns):
+    """The unit's wgmmas read A as its name says: from registers (*_aregs.cu) or shared memory."""
+    wgmmas = [i for i in insns if "wgmma.mma_async" in i]
+    regs = sum(bool(A_IN_REGISTERS.search(i)) for i in wgmmas)
+    want = len(wgmmas) if aregs else 0
+    if regs != want:
+        return [f"{where}: {regs} of {len(wgmmas)} wgmma take A from registers, want {want}"]
+    return []
 
 
 FORBIDDEN = ["ptx::", "asm(", "asm volatile", "Swizzle(", "Sw<", "CU_TENSOR_MAP_SWIZZLE", "make_gmma_descriptor",
@@ -58,23 +74,25 @@ def vocabulary_failures(path):
 
 
 def main():
-    nvcc, include, work = sys.argv[1:4]
-    sources = sys.argv[4:]
+    sources = sys.argv[1:]
     failures, kernels, expected = [], 0, 0
     if sources[:1] == ["--vocabulary"]:
         failures += vocabulary_failures(sources[1])
         if not failures:
             print(f"ok  {os.path.basename(sources[1])}: no raw PTX, swizzle constants or hand-built descriptors")
         sources = sources[2:]
-    os.makedirs(work, exist_ok=True)
+    if not sources:
+        sys.exit(__doc__)
+    names = {os.path.basename(s) for s in sources}
     for src in sources:
-        expected += 2 if "tf32" in os.path.basename(src) else 1
-        base = os.path.join(work, os.path.basename(src))
-        ptx_path = base + ".ptx"
-        run([nvcc, *FLAGS, "-I" + include, "-ptx", src, "-o", ptx_path])
-        with open(ptx_path) as f:
-            ptx = f.read()
-        report = run([nvcc, *FLAGS, "-I" + include, "-cubin", "-Xptxas", "-v", src, "-o", base + ".cubin"])
+        expected += 1
+        name = os.path.basename(src)
+        twin = name[:-3] + "_aregs.cu"
+        if "tf32" in name and not name.endswith("_aregs.cu") and twin not in names:
+            failures.append(f"{name}: its kernel that takes A through registers ({twin}) is not "
+                            "among the units")
+        ptx = artifacts.ptx(src)
+        report = artifacts.ptxas(src)
         stats = ptxas_stats(report)
         for line in report.splitlines():
             if "C7515" in line or "C7513" in line:
@@ -87,6 +105,7 @@ def main():
             for needle, what in REQUIRED.items():
                 if not any(needle in i for i in insns):
                     failures.append(f"{where}: no {what} ({needle}) in the PTX")
+            failures += a_source_failures(where, os.path.basename(src).endswith("_aregs.cu"), insns)
             if any(i.startswith(".local") or re.search(r"\b(ld|st)\.local", i) for i in insns):
                 failures.append(f"{where}: local memory in the PTX")
             if any(opcode(i).startswith("call") for i in insns):

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Fails when a GEMM kernel file includes a heavy host header (a count, not seconds).
 
-Usage: check_kernel_includes.py NVCC INCLUDE_DIR KERNEL.cu [...]
+Usage: check_kernel_includes.py ARTIFACT [...]   (${TESSERA_CUDA_ARTIFACTS}/<target>/<kernel>.cu)
 
-Each kernel file is preprocessed for the host (nvcc -E) and the headers it pulls in are read off
-the line markers. The kernel files must not include <string>, <mutex> and their kin: nvcc parses
+The headers each kernel file pulls in are read off the line markers of its host preprocessing,
+which the build kept (tessera_cuda_checked_sources, cmake/TesseraCudaChecks.cmake).
+The kernel files must not include <string>, <mutex> and their kin: nvcc parses
 every header three times (cudafe++, the device front end, the host compiler), and <mutex> alone
 (it brings <string>, <system_error> and <stdexcept>) was a fifth of 03_simt_pipelined.cu's compile
 time. What needs them (the memory pool, the plan's words) lives in kernels/gemm/scratch.cu and
@@ -13,8 +14,10 @@ cost; this check names the header and the file that included it.
 """
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import artifacts  # noqa: E402  (same directory)
 
 FORBIDDEN = ["string", "mutex", "system_error", "stdexcept", "sstream", "iostream", "ostream",
              "vector", "map", "memory", "functional", "thread"]
@@ -27,13 +30,10 @@ def forbidden(path):
         path.endswith("/bits/basic_string.h")
 
 
-def includes(nvcc, include, source):
+def includes(source):
     """[(header, includer)] of every forbidden header, in the order first entered."""
-    out = subprocess.run([nvcc, "-E", "-std=c++20", "-I", include, source], capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"FAIL: nvcc -E {source} failed\n{out.stderr}")
     stack, found, seen = [], [], set()
-    for line in out.stdout.splitlines():
+    for line in artifacts.includes(source).splitlines():
         m = MARKER.match(line)
         if not m:
             continue
@@ -52,12 +52,11 @@ def includes(nvcc, include, source):
 
 
 def main():
-    if len(sys.argv) < 4:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
-    nvcc, include, sources = sys.argv[1], sys.argv[2], sys.argv[3:]
     failures = 0
-    for source in sources:
-        found = includes(nvcc, include, source)
+    for source in sys.argv[1:]:
+        found = includes(source)
         name = os.path.basename(source)
         if not found:
             print(f"ok   {name}")

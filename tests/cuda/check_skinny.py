@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Kernel 06 (kernels/gemm/06_skinny*.cu, 06_gemv.cuh, 06_gemv_mma.cuh) compiles for sm_90a to
-what its headers say. Each translation unit is compiled to PTX and to a cubin (ptxas -v) with the
-kernels' flags:
+what its headers say. Each translation unit is read from the PTX and the ptxas -v report the build
+kept (tessera_cuda_checked_sources, cmake/TesseraCudaChecks.cmake):
 
   - every kernel (gemv_rows, gemv_columns, gemv_mma_rows, gemv_mma_columns, add_splits): ptxas
     reports 0 bytes stack frame, 0 bytes spill stores and loads; no local memory and no call in
@@ -21,7 +21,7 @@ kernels' flags:
     along L) are 16-byte vectors in one straight block, along L with their 16 movmatrix
     transposes a chunk.
 
-Usage: check_skinny.py NVCC INCLUDE_DIR WORKDIR 06_skinny.cu [06_skinny_f16.cu ...]
+Usage: check_skinny.py ARTIFACT [...]   (${TESSERA_CUDA_ARTIFACTS}/<target>/06_skinny*.cu)
 """
 import collections
 import os
@@ -30,7 +30,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_ffma import kernel_bodies, loops  # noqa: E402  (same directory)
-from check_fold import FLAGS, opcode, ptxas_stats, run  # noqa: E402
+import artifacts  # noqa: E402  (same directory)
+from check_fold import opcode, ptxas_stats  # noqa: E402
 
 ELEMENT_BYTES = {"F32": 4, "F16": 2, "BF16": 2}
 VECTOR_LOAD = re.compile(r"ld\.global(\.\w+)*\.v4\.")
@@ -84,13 +85,9 @@ def blocks(body):
     return out + [cur]
 
 
-def check_unit(nvcc, include, source, work, seen, failures):
-    stem = os.path.join(work, os.path.splitext(os.path.basename(source))[0])
-    base = [nvcc, *FLAGS, "-I", include, source]
-    run(base + ["-ptx", "-o", stem + ".ptx"])
-    log = run(base + ["-cubin", "-Xptxas", "-v", "-o", stem + ".cubin"])
-    stats = ptxas_stats(log)
-    for name, body in sorted(kernel_bodies(open(stem + ".ptx").read()).items()):
+def check_unit(source, seen, failures):
+    stats = ptxas_stats(artifacts.ptxas(source))
+    for name, body in sorted(kernel_bodies(artifacts.ptx(source)).items()):
         insns = [t for k, t in body if k == "insn"]
         short = re.sub(r"NS0_\d+_GLOBAL__N__\w+?_06_skinny\w*?_cu_\w+?(?=\d(F|BF)\d)", "", name)
         short = re.sub(r"^.*?((gemv_|add_)\w+?)I", r"\1 ", short)[:48]
@@ -132,11 +129,12 @@ def check_unit(nvcc, include, source, work, seen, failures):
 
 
 def main():
-    nvcc, include, work, *sources = sys.argv[1:]
-    os.makedirs(work, exist_ok=True)
+    sources = sys.argv[1:]
+    if not sources:
+        sys.exit(__doc__)
     failures, seen = [], set()
     for source in sources:
-        check_unit(nvcc, include, source, work, seen, failures)
+        check_unit(source, seen, failures)
     want = {(k, d, t, s) for d, e in ELEMENT_BYTES.items() for s in ((1, 2, 4, 8) if e == 4 else (1, 2))
             for k, t in (("rows", 0), ("columns", 128 // e), ("columns", 64 // e))}
     want |= {("mma_" + k, d, w, nt) for d in ("F16", "BF16") for k, w in (("rows", 1), ("columns", 1), ("columns", 2))

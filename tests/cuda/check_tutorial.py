@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The tutorial's kernel (kernels/tutorial/tutorial_gemm.cu, docs/writing-a-kernel.md) compiles for
-sm_90a to what the page says it does. Compiled to PTX and to a cubin (ptxas -v) with the kernels'
-flags; for its one kernel:
+sm_90a to what the page says it does. Read from the PTX and the ptxas -v report the build kept
+(tessera_cuda_checked_object, cmake/TesseraCudaChecks.cmake); for its one kernel:
 
   - ptxas: 0 bytes stack frame, 0 bytes spill stores and loads; no local memory, no call;
   - the k-loop (the loop with the most fma.rn.f32) does one k-tile of the CTA tile 128x128x8 with
@@ -15,7 +15,8 @@ flags; for its one kernel:
   - the page agrees: the register count it quotes is ptxas's, and its comparison with CuTe's C++
     has a number in every cell (no placeholder left).
 
-Usage: check_tutorial.py NVCC INCLUDE_DIR KERNEL.cu WORKDIR
+Usage: check_tutorial.py ARTIFACT PAGE
+(ARTIFACT: ${TESSERA_CUDA_ARTIFACTS}/<target>/tutorial_gemm.cu; PAGE: docs/writing-a-kernel.md)
 """
 import collections
 import os
@@ -24,7 +25,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_ffma import k_loop, kernel_bodies  # noqa: E402  (same directory)
-from check_fold import FLAGS, opcode, ptxas_stats, run  # noqa: E402
+import artifacts  # noqa: E402  (same directory)
+from check_fold import opcode, ptxas_stats  # noqa: E402
 
 EXPECTED = {"fma.rn.f32": 512, "cp.async.cg.shared.global": 2, "ld.shared.v4.f32": 32,
             "bar.sync": 2, "cp.async.wait_group": 1}
@@ -49,15 +51,13 @@ def page_failures(page, registers):
 
 
 def main():
-    nvcc, include, source, work = sys.argv[1:5]
-    os.makedirs(work, exist_ok=True)
-    stem = os.path.join(work, "tutorial_gemm")
-    base = [nvcc, *FLAGS, "-I", include, source]
-    run(base + ["-ptx", "-o", stem + ".ptx"])
-    log = run(base + ["-cubin", "-Xptxas", "-v", "-o", stem + ".cubin"])
-    kernels = kernel_bodies(open(stem + ".ptx").read())
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    source, page = sys.argv[1:3]
+    kernels = kernel_bodies(artifacts.ptx(source))
+    log = artifacts.ptxas(source)
     if len(kernels) != 1:
-        sys.exit(f"FAIL: {source}: expected one kernel, found {list(kernels)}")
+        sys.exit(f"FAIL: {os.path.basename(source)}: expected one kernel, found {list(kernels)}")
     (name, body), = kernels.items()
     insns = [t for k, t in body if k == "insn"]
     loop = collections.Counter(opcode(i) for i in k_loop(body))
@@ -72,9 +72,7 @@ def main():
     for op, want in EXPECTED.items():
         if loop[op] != want:
             failures.append(f"{loop[op]} {op} in the k-loop, want {want}")
-    page = os.path.join(os.path.dirname(os.path.abspath(include)), "docs", "writing-a-kernel.md")
-    if os.path.exists(page):
-        failures += page_failures(page, stats[3])
+    failures += page_failures(page, stats[3])
     global_loads = sum(n for op, n in loop.items() if op.startswith("ld.global"))
     if global_loads:
         failures.append(f"{global_loads} ld.global in the k-loop, want 0 (cp.async only)")

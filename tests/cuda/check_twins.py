@@ -3,11 +3,11 @@
 against its hand-indexed twin (tests/cuda/twins/*_hand.cu, the same kernel with the partitions
 from the algebra and the index arithmetic on run-time strides written by hand).
 
-Both are compiled to PTX and to a cubin (ptxas -v) with the kernels' flags; their kernels pair
-up in order (the same template instantiations, names compared without the translation unit's
-anonymous namespace). A kernel written as one file per element type is given as the files joined
-by '+' (04_mma_sync_f16.cu+04_mma_sync_bf16.cu+04_mma_sync_tf32.cu), in the twin's order. For every
-pair:
+Both are read from the PTX and the ptxas -v report the build kept (tessera_cuda_checked_sources,
+cmake/TesseraCudaChecks.cmake); their kernels pair up in order (the same template
+instantiations, names compared without the translation unit's anonymous namespace). A kernel
+written as one file per element type is given as the files joined by '+'
+(04_mma_sync_f16.cu+04_mma_sync_bf16.cu+04_mma_sync_tf32.cu), in the twin's order. For every pair:
   - the k-loop (the loop with the most FMAs or MMAs) has exactly the twin's count of every memory,
     math and synchronisation opcode (loads, stores, cp.async, FMAs, barriers);
   - the k-loop has at most 2% more instructions than the twin's in all (index arithmetic;
@@ -15,7 +15,8 @@ pair:
   - no local memory, no call the twin does not make (03's guarded copy is one, on purpose);
     ptxas: 0 bytes stack frame, 0 spill stores and loads.
 
-Usage: check_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu[+KERNEL.cu...] TWIN.cu [...]
+Usage: check_twins.py KERNEL_ARTIFACT[+KERNEL_ARTIFACT...] TWIN_ARTIFACT [...]
+(an artifact: ${TESSERA_CUDA_ARTIFACTS}/<target>/<file>.cu)
 """
 import collections
 import os
@@ -23,8 +24,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_ffma import FLAGS, kernel_bodies, loops  # noqa: E402  (same directory)
-from check_fold import opcode, ptxas_stats, run  # noqa: E402
+import artifacts  # noqa: E402  (same directory)
+from check_ffma import kernel_bodies, loops  # noqa: E402
+from check_fold import opcode, ptxas_stats  # noqa: E402
 
 # Opcodes that must match exactly: what the kernel does, as opposed to how it computes addresses.
 EXACT_PREFIXES = ("ld.global", "ld.shared", "ld.local", "st.", "cp.async", "fma.", "mma.", "ldmatrix", "bar.", "wgmma", "mul.f32",
@@ -57,26 +59,21 @@ def pair_key(name):
     return ANON.sub("ANON", name)
 
 
-def compile_kernels(nvcc, include, sources, stem):
+def read_kernels(sources):
     """Kernels (in order: each file's sorted by pair_key, the files in the order given) and their
-    ptxas statistics of the '+'-joined files."""
+    ptxas statistics of the '+'-joined artifacts."""
     kernels, stats = [], {}
-    for j, source in enumerate(sources.split("+")):
-        base = [nvcc, *FLAGS, "-I", include, source]
-        run(base + ["-ptx", "-o", f"{stem}_{j}.ptx"])
-        log = run(base + ["-cubin", "-Xptxas", "-v", "-o", f"{stem}_{j}.cubin"])
-        bodies = kernel_bodies(open(f"{stem}_{j}.ptx").read())
+    for source in sources.split("+"):
+        bodies = kernel_bodies(artifacts.ptx(source))
         kernels += sorted(bodies.items(), key=lambda kv: pair_key(kv[0]))
-        stats.update(ptxas_stats(log))
+        stats.update(ptxas_stats(artifacts.ptxas(source)))
     return kernels, stats
 
 
 def main():
-    nvcc, include, work = sys.argv[1:4]
-    pairs = sys.argv[4:]
+    pairs = sys.argv[1:]
     if not pairs or len(pairs) % 2:
-        sys.exit("usage: check_twins.py NVCC INCLUDE_DIR WORKDIR KERNEL.cu TWIN.cu [...]")
-    os.makedirs(work, exist_ok=True)
+        sys.exit(__doc__)
     failures = []
     print(f"{'kernel':<52}{'k-loop':>8}{'twin':>6}{'ratio':>7}{'regs':>6}{'twin':>6}")
     for i in range(0, len(pairs), 2):
@@ -84,8 +81,8 @@ def main():
         label = os.path.basename(kernel.split("+")[0]).split(".")[0]
         if "+" in kernel:
             label = re.sub(r"_(f16|bf16|tf32)$", "", label)
-        mine, mine_stats = compile_kernels(nvcc, include, kernel, os.path.join(work, f"k{i}"))
-        hand, hand_stats = compile_kernels(nvcc, include, twin, os.path.join(work, f"t{i}"))
+        mine, mine_stats = read_kernels(kernel)
+        hand, hand_stats = read_kernels(twin)
         # GEMM kernels only (operand packing, shared by both, has no k-loop of FMAs or MMAs).
         mine, hand = [k for k in mine if is_gemm(k[1])], [k for k in hand if is_gemm(k[1])]
         if len(mine) != len(hand) or not mine:

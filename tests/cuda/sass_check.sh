@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# sass_check.sh NVCC INCLUDE_DIR fold_proof.cu WORKDIR
-# The SASS half of the folding proof: disassembles fold_proof.cu's cubin and checks that each
-# tessera kernel has exactly as many SASS instructions as fold_hand. Needs cuobjdump, which only
-# the device machine has; elsewhere it prints SKIPPED and exits 77 (CTest's skip code).
+# sass_check.sh FOLD_PROOF.cubin WORKDIR
+# The SASS half of the folding proof: disassembles the cubin the build kept of fold_proof.cu
+# (tessera_cuda_checked_sources) and checks that each tessera kernel has exactly as many SASS
+# instructions as fold_hand. Needs cuobjdump, which only the device machine has; elsewhere it
+# prints SKIPPED and exits 77 (CTest's skip code).
 set -euo pipefail
-nvcc=$1 include=$2 source=$3 work=$4
+cubin=$1 work=$2
 if ! command -v cuobjdump >/dev/null 2>&1; then
   echo "SKIPPED: cuobjdump not found (SASS is checked on the device machine only)"
   exit 77
 fi
 mkdir -p "$work"
-"$nvcc" -gencode=arch=compute_90a,code=sm_90a -O3 -std=c++20 -diag-suppress 20012 -I "$include" \
-  -cubin -o "$work/fold_proof.cubin" "$source"
-cuobjdump -sass "$work/fold_proof.cubin" > "$work/fold_proof.sass"
+cuobjdump -sass "$cubin" > "$work/fold_proof.sass"
 
 # Instructions per kernel: lines like `/*0040*/  IMAD R0, ...` after a `Function : NAME` header.
 count() {
