@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The human verbs of the tessera CLI: outputs on seed examples, messages and exit codes.
+"""The human verbs of the tessera CLI: outputs on the worked examples, messages and exit codes.
 
 Usage: cli_verbs.py TESSERA_EXE
 """
@@ -21,7 +21,7 @@ def check(cond, what):
         failures.append(what)
 
 
-# Results and tables on seed examples.
+# Results and tables on the worked examples.
 rc, out, _ = run("compose", "(4,3):(1,8)", "6:2")
 check(rc == 0 and out.splitlines()[0] == "(2,3):(2,8)", f"compose: {out!r}")
 check(" 0 |  0  8 16" in out and " 1 |  2 10 18" in out, f"compose table: {out!r}")
@@ -38,7 +38,7 @@ check(rc == 0 and "size 12  cosize 12" in out and " 3 |  9 10 11" in out, f"show
 rc, out, _ = run("demo")
 check(rc == 0 and "(4,3):(1,8) o 6:2" in out and "= (2,3):(2,8)" in out, f"demo: {out!r}")
 
-# explain: the seed-002 derivation for thread 0 of step 1, text and JSON.
+# explain: the thread trace of thread 0 of step 1, text and JSON.
 rc, out, _ = run("explain", "--preset", "step1", "--thread", "0", "--operand", "C")
 check(rc == 0 and "(((16,4),2),((16,4),2)):(((512,128),8192),((4,1),64))" in out
       and "offset 0, fragment (1,(4,2),(4,2)):(0,(128,8192),(1,64))" in out
@@ -103,7 +103,7 @@ check(rc == 0 and len(lines) == 3, f"batch lines: {out!r}")
 check(lines[0] == {"id": "a", "result": "8", "image": None}, f"batch size: {lines[0]}")
 check("error" in lines[1] and "error" in lines[2] and lines[2]["id"] == "b", f"batch errors: {lines}")
 
-# Issue 16: silent answers become notes or errors.
+# Silent answers become notes or errors.
 # A tiler that does not divide: CuTe's result is kept, a note says so (stderr; "note" in --json).
 rc, out, err = run("logical_divide", "(4,6):(1,4)", "(3,4)")
 check(rc == 0 and out.startswith("((3,2),(4,2)):((1,3),(4,16))")

@@ -1,4 +1,4 @@
-// Memory-access analysis: seed 003's R table, hand-checked bank-conflict and coalescing cases.
+// Memory-access analysis: the stores table (R values per thread), hand-checked bank-conflict and coalescing cases.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -48,7 +48,7 @@ TvAccess ldmatrix_rows(SwizzledLayout const& tile) { return TvAccess{rt("((8,4),
 
 }  // namespace
 
-TEST(Analysis, Seed003PermutationTable) {
+TEST(Analysis, StoresPerThreadTable) {
   struct Row {
     int64_t r, period, reps;
     const char* positions;
@@ -56,7 +56,7 @@ TEST(Analysis, Seed003PermutationTable) {
     int64_t access_bits, run_bits;
     Grade grade;
   };
-  // Seed 003, section 7: "Bad — scattered writes", "OK — 64-bit stores",
+  // The stores table: "Bad — scattered writes", "OK — 64-bit stores",
   // "Great — 128-bit vector stores", "Great — 256-bit, one contiguous block" (the widest single
   // access is 128 bits; the 256-bit contiguous run is stored as two).
   Row rows[] = {
@@ -207,7 +207,7 @@ TEST(Analysis, ConsecutiveVectorsFromGlobalTouchFourLines) {
   EXPECT_EQ(off.grade, Grade::kBad);
 }
 
-// Issue 16: lanes 0..31 read floats 0..31, then 32..63, ..: four 32-bit loads per thread, each a
+// Lanes 0..31 read floats 0..31, then 32..63, ..: four 32-bit loads per thread, each a
 // full line per warp. Coalesced (not "scattered"); only the instruction count is 4x that of
 // 128-bit loads, so the grade is ok, not bad.
 TEST(Analysis, NarrowLoadsFillingWholeLinesAreCoalesced) {
@@ -231,7 +231,7 @@ TEST(Analysis, StridedGlobalLoadIsUncoalesced) {
             "32-bit loads, 4 bytes every 128 per warp: uncoalesced, 12% of the bytes of the sectors touched are used");
 }
 
-TEST(Analysis, TiledCopySeed004) {
+TEST(Analysis, TiledCopyOfTheBTile) {
   // cp.async of 4 floats per thread, threads (32,8):(1,32) over the (128,8) B tile: 128-bit,
   // a warp covers 512 contiguous bytes.
   TiledCopy b = make_tiled_copy_tv(atom::cp_async(16, 32), rt("(32,8):(1,32)"_layout), Layout("(4,1)"_tuple));

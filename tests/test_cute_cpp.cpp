@@ -4,7 +4,7 @@
 // composition, inverse_left, inverse_right, logical_divide, logical_product, nullspace), of
 // CUTLASS's pycute tests (test/python/pycute), of NVlabs/CuTe's tests (composition, left inverse,
 // zipped/logical divide, logical product), of the layout-oracle cases where pycute and C++
-// disagree, of issue 15, and random operands for the ops of layout_ops.hpp. Every expected value
+// disagree, edge cases (extent-1 modes, inverses, swizzles), and random operands for the ops of layout_ops.hpp. Every expected value
 // was computed by CuTe's C++ headers with all integers static (see tests/data/README.md for how);
 // "recorded" is what NVIDIA's test itself printed (its integers may be run-time ones, which print
 // and merge differently).

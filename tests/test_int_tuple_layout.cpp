@@ -36,8 +36,8 @@ TEST(IntTuple, ElemLess) {
   EXPECT_THROW(elem_less("(3,5)"_tuple, "(4,(5,1))"_tuple), Error);
 }
 
-TEST(Layout, SeedNestedExampleEvaluatesAsTheTable) {
-  // Seed 004: ((2,2),(2,2)):((1,4),(2,8)) visits 0 4 1 5 2 6 3 7 for the listed coordinates.
+TEST(Layout, NestedExampleEvaluatesAsTheTable) {
+  // The tiling example: ((2,2),(2,2)):((1,4),(2,8)) visits 0 4 1 5 2 6 3 7 for the listed coordinates.
   constexpr Layout L = "((2,2),(2,2)):((1,4),(2,8))"_layout;
   static_assert(L.size() == 16 && L.cosize() == 16 && L.rank() == 2 && L.depth() == 2);
   EXPECT_EQ(L("((0,1),(0,0))"_tuple), 4);

@@ -1,4 +1,4 @@
-// Partitioning: TiledMMA against the CuTe oracle and the seeds' statements, local_tile,
+// Partitioning: TiledMMA against the CuTe oracle and the worked examples, local_tile,
 // identity-tensor predicates and TiledCopy.
 #include <gtest/gtest.h>
 
@@ -25,7 +25,7 @@ bool same_function(Layout const& a, Layout const& b) {
   return true;
 }
 
-// The flattened shape and stride without size-1 leaves: the seeds' flat notation.
+// The flattened shape and stride without size-1 leaves: the worked examples' flat notation.
 Layout flat_without_ones(Layout const& l) {
   Modes m = leaves(l), r;
   for (int i = 0; i < m.n; ++i)
@@ -91,7 +91,7 @@ TEST(Step1, SeedStatements) {
 }
 
 TEST(Step1, LocalTileAndPartitionA) {
-  // Seed 001: A (256,32):(1,256), CTA (0,0): gA = (128,8,4):(1,256,2048) (BM,BK,k).
+  // The step 1 kernel: A (256,32):(1,256), CTA (0,0): gA = (128,8,4):(1,256,2048) (BM,BK,k).
   View gA = local_tile("(256,32):(1,256)"_layout, "(128,128,8)"_tuple, make_coord(0, 0, _),
                        make_coord(1, _, 1));
   EXPECT_EQ(gA.offset, 0);
@@ -109,8 +109,8 @@ TEST(Step1, LocalTileAndPartitionA) {
   EXPECT_EQ(to_string(gC.layout), "(128,128):(128,1)");
 }
 
-TEST(Step1, Seed000PermutationTable) {
-  // logical_divide(128:128, permutation), in the seed's flat notation.
+TEST(Step1, PermutationTable) {
+  // logical_divide(128:128, permutation), in the hand-written kernel's flat notation.
   struct Row {
     const char* perm;
     const char* flat;
@@ -125,9 +125,9 @@ TEST(Step1, Seed000PermutationTable) {
             "((16,4),2):((512,128),8192)");
 }
 
-TEST(Step1, ExplainTraceShowsSeed002Layouts) {
+TEST(Step1, ExplainTraceShowsEachStepsLayout) {
   Derivation d = presets::step1().explain(Operand::kC, "(128,128):(128,1)"_layout, 0);
-  // Seed 002 writes these flattened; CuTe (and tessera) keep the nesting.
+  // The thread trace writes these flattened; CuTe (and tessera) keep the nesting.
   EXPECT_EQ(to_string(d.step[0].layout), "(((16,4),2),((16,4),2)):(((512,128),8192),((4,1),64))");
   EXPECT_EQ(to_string(flat_without_ones(d.step[0].layout)), "(16,4,2,16,4,2):(512,128,8192,4,1,64)");
   EXPECT_EQ(to_string(d.step[2].layout.shape), "((1,1),((16,4,2),(16,4,2)))");
@@ -141,11 +141,11 @@ TEST(Step4, SeedStatements) {
   EXPECT_EQ(mma.threads(), 128);
   EXPECT_EQ(to_string(mma.thr_vmnk), "(32,2,2,1):(1,32,64,0)");
   View c0 = mma.partition_C("(128,128):(128,1)"_layout, 0);
-  // 128x128 accumulators over 128 threads: 128 per thread. (Seed 003's prose counts 4x4x4 = 64,
+  // 128x128 accumulators over 128 threads: 128 per thread. (The step 4 text counts 4x4x4 = 64,
   // but its own fragment ((2,2),4,(2,4)) has 4*4*8 = 128 elements; the oracle agrees.)
   EXPECT_EQ(c0.layout.size(), 128);
   EXPECT_EQ(c0.layout.size(), 128 * 128 / mma.threads());
-  // Seed 003 prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)); tessera merges (2,4):(16,32) into
+  // The step 4 text prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)); tessera merges (2,4):(16,32) into
   // 8:16 as current CuTe does. Same function, same modes.
   EXPECT_EQ(to_string(c0.layout), "((2,2),4,8):((1,1024),4096,16)");
   EXPECT_TRUE(same_function(c0.layout, "((2,2),4,(2,4)):((1,1024),4096,(16,32))"_layout));
@@ -192,8 +192,8 @@ TEST(Predication, IdentityTensorResidue) {
   EXPECT_EQ(in_bounds, 100 * 70);
 }
 
-TEST(TiledCopy, Seed004CopiesAndCuTeExample) {
-  // Seed 004, B: cp.async of 4 floats, threads (32,8):(1,32), values (4,1): tile (128,8).
+TEST(TiledCopy, TilingExampleCopiesAndCuTeExample) {
+  // The tiling example's B: cp.async of 4 floats, threads (32,8):(1,32), values (4,1): tile (128,8).
   TiledCopy b = make_tiled_copy_tv(atom::cp_async(16, 32), "(32,8):(1,32)"_layout, Layout("(4,1)"_tuple));
   EXPECT_EQ(to_string(b.layout_tv), "(256,4):(4,1)");
   EXPECT_EQ(to_string(b.tiler), "(128,8)");

@@ -771,7 +771,7 @@ TEST(Properties, ZippedTiledFlat) {
   EXPECT_GE(checked[1], kMinCases);
 }
 
-// Divide and product are two sides of one coin (seed 004): splitting n:1 into tiles B is building
+// Divide and product are two sides of one coin: splitting n:1 into tiles B is building
 // n:1 from copies of B, logical_divide(n:1, B) = logical_product(B, (n/size(B)):1) as functions when
 // B tiles n (for B = t:1 with t | n, the same layout). In general size(A x B) = size(A) size(B) and
 // mode 0 of A x B is A; A x B is injective when A is complementable and B injective. Powers of two

@@ -41,7 +41,7 @@ def self_contained(html):
                          html, re.I)
 
 
-# Step 1: C is 128x128 over 256 threads; thread 0 owns rows and columns {0..3, 64..67} (seed 000).
+# Step 1: C is 128x128 over 256 threads; thread 0 owns rows and columns {0..3, 64..67} (the step 1 kernel).
 path = os.path.join(work, "step1.html")
 rc, _, err = run("render", "--preset", "step1", "-o", path, "--compare-perm", "(16,4):(1,16)",
                  "--compare-perm", "(16,8):(8,1)")
@@ -56,7 +56,7 @@ rows = {c // 128 for c in frag0}
 check(len(frag0) == 64 and rows == {0, 1, 2, 3, 64, 65, 66, 67}, f"step1: thread 0 owns rows {sorted(rows)}")
 check(C["layouts"][0] == "0 + (1,(4,2),(4,2)):(0,(128,8192),(1,64))", f"step1: thread 0 fragment {C['layouts'][0]}")
 check(C["owner"][66 * 128 + 3] == 0 and C["value"][66 * 128 + 3] == 30 and C["offset"][66 * 128 + 3] == 8451,
-      "step1: C[66][3] is thread 0's value 30 at offset 8451 (seed 000)")
+      "step1: C[66][3] is thread 0's value 30 at offset 8451 (the step 1 kernel)")
 ex = json.loads(run("explain", "--preset", "step1", "--thread", "37", "--json")[1])
 for k, name in enumerate("CAB"):
     g = d["operands"][k]
@@ -68,12 +68,12 @@ check([c["title"] for c in d["compare"]] == ["permutation (16,4):(1,16)", "permu
       "step1: two alternative permutations")
 alt = d["compare"][0]
 check({c // 128 for c in alt["frags"][alt["frag_of"][0]]} == {0, 16, 32, 48, 64, 80, 96, 112},
-      "step1: under (16,4):(1,16) thread 0 owns rows {0,16,...,112} (seed 000)")
+      "step1: under (16,4):(1,16) thread 0 owns rows {0,16,...,112} (the step 1 kernel)")
 # A run-time tensor's rest mode of extent 1 keeps its stride, as CuTe prints it.
 check(d["compare"][1]["steps"][0]["layout"] == "(((16,8),1),((16,8),1)):(((1024,128),16384),((8,1),128))",
       f"step1: (16,8):(8,1) logical_divide {d['compare'][1]['steps'][0]['layout']}")
 
-# A layout page, rank 3 folded as (mode 0, (mode 1, mode 2)); and seed 004's B copy.
+# A layout page, rank 3 folded as (mode 0, (mode 1, mode 2)); and the tiling example's B copy.
 path = os.path.join(work, "layout.html")
 rc, _, _ = run("render", "--layout", "(2,3,4):(1,2,6)", "-o", path)
 html, d = page_data(path)

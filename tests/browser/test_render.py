@@ -356,7 +356,7 @@ try:
 
     check_mma(driver, "step4", [(0, 0), (9, 3), (31, 31), (100, 77), (127, 0)])
 
-    # A layout page and a TiledCopy page (seed 004's B copy: thread t copies tile elements 4t..4t+3).
+    # A layout page and a TiledCopy page (the tiling example's B copy: thread t copies tile elements 4t..4t+3).
     path = os.path.join(work, "layout.html")
     tessera("render", "--layout", "(8,8):(8,1)", "-o", path)
     load(driver, path)

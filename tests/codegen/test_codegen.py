@@ -122,9 +122,9 @@ def check_config(name, flags, operand="C"):
 
 text = check_config("step1", ["--preset", "step1"])
 check(text is not None and "my_rows_cols" in text and "kMyRows = 8, kMyCols = 8" in text,
-      "step1: seed 000's my_rows/my_cols form (8 rows x 8 columns)")
+      "step1: the hand-written step 1 kernel's my_rows/my_cols form (8 rows x 8 columns)")
 check(text is not None and "(thr_m * 4)" not in text and "thr_m * 4" in text and "(mi / 4) * 64" in text,
-      "step1: rows are tm*4 + {0..3, 64..67} as in seed 000")
+      "step1: rows are tm*4 + {0..3, 64..67} as in the hand-written step 1 kernel")
 check_config("step1_A", ["--preset", "step1"], "A")
 check_config("step1_B", ["--preset", "step1"], "B")
 check_config("step4", ["--preset", "step4"])

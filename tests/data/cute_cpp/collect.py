@@ -22,7 +22,7 @@ for line in open('pycute.jsonl'):
 for line in open('noted.jsonl'):
     r = json.loads(line)
     add(r['op'], r['args'], 'oracle (pycute and C++ disagree)', {'oracle_id': r['id']})
-for line in open('issue.jsonl'):
+for line in open('edge_cases.jsonl'):
     r = json.loads(line)
-    add(r['op'], r['args'], 'issue 15')
+    add(r['op'], r['args'], 'edge cases')
 for c in cases: print(json.dumps(c))

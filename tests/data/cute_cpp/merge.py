@@ -18,7 +18,7 @@ for f in ['all_cpp.jsonl', 'nvlabs_cpp.jsonl', 'nvlabs_new_cpp.jsonl', 'ops_cpp.
         seen.add(key)
         cid = c['id']
         if 'oracle_id' in c: cid = 'oracle_' + c['oracle_id']
-        elif c['src'] == 'issue 15': cid = 'issue15_' + cid.split('_')[-1]
+        elif c['src'] == 'edge cases': cid = 'edge_' + cid.split('_')[-1]
         r = {'id': cid, 'src': c['src'], 'op': c['op'], 'args': c['args']}
         if c.get('cpp_error'): r['error'] = True
         else: r['expected'] = norm(c['cpp'])

@@ -1,4 +1,4 @@
-// Every worked example of seed 004 ("Honey, I tiled the tensors"), computed at compile time, and
+// Every worked example of tiling (coalesce, composition, complement, divides, products),
 // the rejections of undefined operations with their messages.
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@ static_assert(coalesce("(1,6):(7,2)"_layout) == "6:2"_layout);
 // By-mode coalesce keeps the rank: 4 modes -> 2.
 static_assert(coalesce("((2,2),(3,2)):((1,2),(4,12))"_layout, "(1,1)"_tuple) == "(4,6):(1,4)"_layout);
 
-// Composition: (6:2) o ((3,2):(1,3)) = (3,2):(2,6) (the seed writes B o A for A then B).
+// Composition: (6:2) o ((3,2):(1,3)) = (3,2):(2,6) (some texts write B o A for A then B).
 static_assert(composition("6:2"_layout, "(3,2):(1,3)"_layout) == "(3,2):(2,6)"_layout);
 // (4,3):(1,8) o 6:2 = (2,3):(2,8), the traced example.
 static_assert(composition("(4,3):(1,8)"_layout, "6:2"_layout) == "(2,3):(2,8)"_layout);

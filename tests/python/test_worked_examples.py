@@ -1,4 +1,4 @@
-"""The worked examples of the seeds through the Python API: the layout algebra walk-through
+"""The worked examples through the Python API: the layout algebra walk-through
 ("Honey, I tiled the tensors"), the step 1 kernel's tiles and thread 0's partitions, and the
 step 4 kernel's fragment."""
 import pytest
@@ -96,7 +96,7 @@ def test_step4_fragment():
     mma = tessera.presets.step4()
     assert mma.size() == 128
     frag = mma.partition_C(Layout("(128,128):(128,1)"), 0).layout
-    # The seed (CuTe's C++) prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)): the same function, whose
+    # The step 4 text (CuTe's C++) prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)): the same function, whose
     # last mode tessera keeps merged as 8:16.
     assert str(frag) == "((2,2),4,8):((1,1024),4096,16)"
     cute = Layout("((2,2),4,(2,4)):((1,1024),4096,(16,32))")
@@ -104,7 +104,7 @@ def test_step4_fragment():
 
 
 def test_step1_permutation_comparison():
-    # Seed 003's table: R = 4 stores 128 bits per thread and is coalesced; R = 1 is scattered.
+    # The stores table: R = 4 stores 128 bits per thread and is coalesced; R = 1 is scattered.
     r4 = tessera.analyze(tessera.presets.step1())
     assert (r4["vector_bits"], r4.grade) == (128, "great")
     r1 = tessera.make_tiled_mma("UniversalFMA", "(16,16,1):(16,1,0)", ("(16,1):(1,1)", "(16,1):(1,1)", None),
