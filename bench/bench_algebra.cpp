@@ -149,7 +149,8 @@ void BM_logical_divide_1d(benchmark::State& st) {  // 12:1 / 4:1 = (4,3):(1,4)
 BENCHMARK(BM_logical_divide_1d);
 
 void BM_logical_divide_2d(benchmark::State& st) {  // = ((2,2),(3,2)):((1,2),(4,12))
-  layout_tiler(st, kA46, kT23, [](Layout const& a, Tiler const& t) { return logical_divide(a, t); });
+  layout_tiler(st, kA46, kT23,
+               [](Layout const& a, Tiler const& t) { return logical_divide(a, t); });
 }
 BENCHMARK(BM_logical_divide_2d);
 
@@ -183,7 +184,8 @@ void BM_raked_product(benchmark::State& st) {
 BENCHMARK(BM_raked_product);
 
 // ---------------------------------------------------------------------------------------------
-// The step 1 kernel's partitioning: the 128x128 C tile divided by the permutation, then by the threads.
+// The step 1 kernel's partitioning: the 128x128 C tile divided by the permutation, then by the
+// threads.
 void BM_step1_logical_divide(benchmark::State& st) {
   layout_tiler(st, kTile, kPerm,
                [](Layout const& a, Tiler const& t) { return logical_divide(a, t); });

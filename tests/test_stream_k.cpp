@@ -36,8 +36,9 @@ std::string simulate(StreamK const& w) {
   std::map<int64_t, int> added;          // cluster -> times its piece was added by an owner
   std::string fail;
   auto say = [&](std::string const& s) {
-    if (fail.empty()) fail = s + " (tiles " + std::to_string(w.tiles) + ", k_tiles " +
-                             std::to_string(w.k_tiles) + ", clusters " + std::to_string(w.clusters) + ")";
+    if (fail.empty())
+      fail = s + " (tiles " + std::to_string(w.tiles) + ", k_tiles " + std::to_string(w.k_tiles) +
+             ", clusters " + std::to_string(w.clusters) + ")";
   };
   std::vector<std::vector<int64_t>> waits(size_t(w.clusters));
   for (int64_t g = 0; g < w.clusters; ++g) {
@@ -45,12 +46,15 @@ std::string simulate(StreamK const& w) {
     int segments = 0;
     for (Segment s = w.first(walk); s.valid(); s = w.next(walk, s)) {
       if (++segments > 1000000) return "a walk does not end";
-      if (s.tile >= w.tiles || s.k_begin >= s.k_end || s.k_end > w.k_tiles) say("a segment out of range");
-      for (int64_t k = s.k_begin; k < s.k_end && s.tile < w.tiles; ++k) ++done[size_t(s.tile * w.k_tiles + k)];
+      if (s.tile >= w.tiles || s.k_begin >= s.k_end || s.k_end > w.k_tiles)
+        say("a segment out of range");
+      for (int64_t k = s.k_begin; k < s.k_end && s.tile < w.tiles; ++k)
+        ++done[size_t(s.tile * w.k_tiles + k)];
       if (!s.owner()) {
         // only the first stream-K segment of a range may be a piece
         const Segment f = walk.streamed;
-        if (f.tile != s.tile || f.k_begin != s.k_begin || piece_of.count(g)) say("a piece that is not a range's first segment");
+        if (f.tile != s.tile || f.k_begin != s.k_begin || piece_of.count(g))
+          say("a piece that is not a range's first segment");
         piece_of[g] = s.tile;
         continue;
       }
@@ -58,7 +62,8 @@ std::string simulate(StreamK const& w) {
       int64_t covered = s.k_end;
       for (int64_t q = g + w.piece_stride(); q <= w.last_piece(walk, s); q += w.piece_stride()) {
         const Segment p = w.walk(q).streamed;
-        if (!p.valid() || p.tile != s.tile || p.k_begin != covered) say("an owner adds a piece that does not continue its tile");
+        if (!p.valid() || p.tile != s.tile || p.k_begin != covered)
+          say("an owner adds a piece that does not continue its tile");
         covered = p.k_end;
         ++added[q];
         waits[size_t(g)].push_back(q);
@@ -67,10 +72,14 @@ std::string simulate(StreamK const& w) {
     }
   }
   for (size_t i = 0; i < done.size(); ++i)
-    if (done[i] != 1) say("iteration " + std::to_string(i) + " computed " + std::to_string(done[i]) + " times");
+    if (done[i] != 1)
+      say("iteration " + std::to_string(i) + " computed " + std::to_string(done[i]) + " times");
   for (auto const& [g, tile] : piece_of)
-    if (added[g] != 1) say("the piece of cluster " + std::to_string(g) + " added " + std::to_string(added[g]) + " times");
-  // Deadlock freedom: an owner waits only for later clusters, whose pieces come first in their walks.
+    if (added[g] != 1)
+      say("the piece of cluster " + std::to_string(g) + " added " + std::to_string(added[g]) +
+          " times");
+  // Deadlock freedom: an owner waits only for later clusters, whose pieces come first in their
+  // walks.
   for (int64_t g = 0; g < w.clusters; ++g)
     for (int64_t q : waits[size_t(g)]) {
       if (q <= g) say("an owner waits for an earlier cluster");
@@ -207,7 +216,8 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
         std::vector<int> hit(size_t(k_tiles), 0);
         for (int64_t y = 0; y < s.splits; ++y) {
           const int64_t begin = y * s.k_tiles_per_split;
-          const int64_t end = k_tiles - begin < s.k_tiles_per_split ? k_tiles : begin + s.k_tiles_per_split;
+          const int64_t end =
+              k_tiles - begin < s.k_tiles_per_split ? k_tiles : begin + s.k_tiles_per_split;
           ASSERT_LT(begin, end) << "empty split " << y << ": " << at;
           for (int64_t kt = begin; kt < end; ++kt) ++hit[size_t(kt)];
         }
@@ -232,7 +242,8 @@ TEST(SimtSplit, EveryKTileOnceInOneWave) {
 // cluster and B is read where it lies; the small problems' are not swapped.
 TEST(HopperTile, Choice) {
   constexpr int64_t kClusters = 66;
-  auto tile = [](int64_t m, int64_t n, int64_t k, int64_t bytes) {  // bytes 2: f16 (short tile), 4: tf32
+  auto tile = [](int64_t m, int64_t n, int64_t k,
+                 int64_t bytes) {  // bytes 2: f16 (short tile), 4: tf32
     const HopperTile t = hopper_tile(m, n, hopper_k_tiles(k, bytes), kClusters, bytes == 2);
     return std::to_string(t.bn) + (t.swapped ? " swapped" : "");
   };
@@ -289,7 +300,8 @@ TEST(HopperTile, ShortTile) {
   EXPECT_EQ(tile(128, 4096, 4096), "64 x 64");
   EXPECT_EQ(tile(96, 4096, 4096), "64 x 64");
   EXPECT_TRUE(hopper_tile(128, 4096, hopper_k_tiles(4096, 2), kClusters, true).shares_big);
-  EXPECT_FALSE(hopper_tile(4096, 128, hopper_k_tiles(4096, 2), kClusters, true).shares_big);  // n small
+  EXPECT_FALSE(
+      hopper_tile(4096, 128, hopper_k_tiles(4096, 2), kClusters, true).shares_big);  // n small
   // The short tile more than half full along the n it runs: whole tiles (hopper_work).
   EXPECT_TRUE(hopper_tile(4096, 64, hopper_k_tiles(4096, 2), kClusters, true).short_full(64));
   EXPECT_FALSE(hopper_tile(4096, 32, hopper_k_tiles(4096, 2), kClusters, true).short_full(32));
@@ -350,8 +362,10 @@ TEST(GroupedOrder, MatchesDefinition) {
           const int64_t group = group_m * tiles_n, first_m = b / group * group_m;
           const int64_t rows = std::min(group_m, tiles_m - first_m);
           const auto t = order.tile(int32_t(b));
-          ASSERT_EQ(t.m, first_m + b % group % rows) << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
-          ASSERT_EQ(t.n, b % group / rows) << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
+          ASSERT_EQ(t.m, first_m + b % group % rows)
+              << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
+          ASSERT_EQ(t.n, b % group / rows)
+              << tiles_m << " " << tiles_n << " " << group_m << " tile " << b;
           ++seen[size_t(t.m * tiles_n + t.n)];
         }
         for (int s : seen) ASSERT_EQ(s, 1);
