@@ -7,7 +7,7 @@
    kernels/, tools/, python/src/, python/tessera/, tests/, examples/, and bench/*.cu, bench/*.cpp.
 2. Words: code, comments and docs speak of the software only, so no text file (sources, scripts,
    CMake, Markdown) names a tracker item ("issue" and a number), a numbered spec document
-   ("seed" and its number), a work period, or the design-notes file of the project's planning.
+   ("seed" and its number), a work period, or the planning document by its file name.
    Data (JSON, CSV, recorded tool output) is not checked.
 
 Prints `file:line: rule` for each violation and exits with status 1 if there is any.
