@@ -1,4 +1,4 @@
-// bench_algebra.cpp -- host speed of notation and layout algebra, on the seed layouts.
+// bench_algebra.cpp -- host speed of notation and layout algebra, on the worked examples' layouts.
 //
 // Every input is parsed from a string at run time, and every iteration passes the inputs through
 // benchmark::DoNotOptimize first: the compiler must then assume they changed, so it can neither
@@ -17,13 +17,13 @@ using namespace tessera;
 
 namespace {
 
-// Seed 004 ("Honey, I tiled the tensors") worked examples.
+// Worked examples of tiling: a composition, a 2-D divide, a nested layout.
 const char* const kA43 = "(4,3):(1,8)";
 const char* const kB62 = "6:2";
 const char* const kA46 = "(4,6):(1,4)";
 const char* const kT23 = "(2,3)";
 const char* const kNested = "((2,2),(3,2)):((1,2),(4,12))";
-// Seed 000/002 step 1: the 128x128 row-major C tile and the (16,4):(4,1) permutation per mode.
+// The step 1 kernel: the 128x128 row-major C tile and the (16,4):(4,1) permutation per mode.
 const char* const kTile = "(128,128):(128,1)";
 const char* const kPerm = "((16,4):(4,1),(16,4):(4,1))";
 const char* const kThr = "(16,16)";
@@ -39,8 +39,8 @@ void BM_parse_layout(benchmark::State& st, const char* text) {
   }
 }
 BENCHMARK_CAPTURE(BM_parse_layout, 8_1, "8:1");
-BENCHMARK_CAPTURE(BM_parse_layout, seed004_A, kA43);
-BENCHMARK_CAPTURE(BM_parse_layout, seed004_nested, kNested);
+BENCHMARK_CAPTURE(BM_parse_layout, example_A, kA43);
+BENCHMARK_CAPTURE(BM_parse_layout, example_nested, kNested);
 BENCHMARK_CAPTURE(BM_parse_layout, step1_tile, kTile);
 
 void BM_parse_tiler(benchmark::State& st, const char* text) {
@@ -51,7 +51,7 @@ void BM_parse_tiler(benchmark::State& st, const char* text) {
     benchmark::DoNotOptimize(t);
   }
 }
-BENCHMARK_CAPTURE(BM_parse_tiler, seed004_shape, kT23);
+BENCHMARK_CAPTURE(BM_parse_tiler, example_shape, kT23);
 BENCHMARK_CAPTURE(BM_parse_tiler, step1_perm, kPerm);
 
 // to_string goes through a Text buffer into a std::string (one allocation for long results).
@@ -63,8 +63,8 @@ void BM_to_string(benchmark::State& st, const char* text) {
     benchmark::DoNotOptimize(s);
   }
 }
-BENCHMARK_CAPTURE(BM_to_string, seed004_A, kA43);
-BENCHMARK_CAPTURE(BM_to_string, seed004_nested, kNested);
+BENCHMARK_CAPTURE(BM_to_string, example_A, kA43);
+BENCHMARK_CAPTURE(BM_to_string, example_nested, kNested);
 
 // Printing into a Text only, to separate the formatting from the std::string copy.
 void BM_print_text(benchmark::State& st, const char* text) {
@@ -77,7 +77,7 @@ void BM_print_text(benchmark::State& st, const char* text) {
     benchmark::DoNotOptimize(t.s[0]);
   }
 }
-BENCHMARK_CAPTURE(BM_print_text, seed004_nested, kNested);
+BENCHMARK_CAPTURE(BM_print_text, example_nested, kNested);
 
 // ---------------------------------------------------------------------------------------------
 // Algebra on layouts: op(A, B) with both parsed once, outside the timed loop.
@@ -148,15 +148,16 @@ void BM_logical_divide_1d(benchmark::State& st) {  // 12:1 / 4:1 = (4,3):(1,4)
 }
 BENCHMARK(BM_logical_divide_1d);
 
-void BM_logical_divide_seed004(benchmark::State& st) {  // = ((2,2),(3,2)):((1,2),(4,12))
-  layout_tiler(st, kA46, kT23, [](Layout const& a, Tiler const& t) { return logical_divide(a, t); });
+void BM_logical_divide_2d(benchmark::State& st) {  // = ((2,2),(3,2)):((1,2),(4,12))
+  layout_tiler(st, kA46, kT23,
+               [](Layout const& a, Tiler const& t) { return logical_divide(a, t); });
 }
-BENCHMARK(BM_logical_divide_seed004);
+BENCHMARK(BM_logical_divide_2d);
 
-void BM_zipped_divide_seed004(benchmark::State& st) {
+void BM_zipped_divide_2d(benchmark::State& st) {
   layout_tiler(st, kA46, kT23, [](Layout const& a, Tiler const& t) { return zipped_divide(a, t); });
 }
-BENCHMARK(BM_zipped_divide_seed004);
+BENCHMARK(BM_zipped_divide_2d);
 
 void BM_logical_product_1d(benchmark::State& st) {  // 4:1 x 3:1 = (4,3):(1,4)
   layout_pair(st, "4:1", "3:1",
@@ -183,7 +184,8 @@ void BM_raked_product(benchmark::State& st) {
 BENCHMARK(BM_raked_product);
 
 // ---------------------------------------------------------------------------------------------
-// Seed step 1 partitioning: the 128x128 C tile divided by the permutation, then by the threads.
+// The step 1 kernel's partitioning: the 128x128 C tile divided by the permutation, then by the
+// threads.
 void BM_step1_logical_divide(benchmark::State& st) {
   layout_tiler(st, kTile, kPerm,
                [](Layout const& a, Tiler const& t) { return logical_divide(a, t); });

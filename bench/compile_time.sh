@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compile_time.sh [NVCC] [RESULTS.md] -- compile time of tessera code with nvcc: the small kernel
 # bench/compile_time_kernel.cu with tessera and without (BASELINE), then each GEMM kernel file
-# (kernels/gemm/*.cu) on its own, median of 3 runs each (wall and CPU seconds). Issue targets: a
+# (kernels/gemm/*.cu) on its own, median of 3 runs each (wall and CPU seconds). Targets: a
 # tessera kernel compiles in under 2 s (CuTe's tutorial kernels take 20-30 s); a GEMM file in
 # 5 s (SIMT) or 8 s (tensor cores) on the 2-core machine. Prints a Markdown table and writes it
 # to RESULTS.md (default bench/results/compile_time.md). This is the benchmark; CI only guards the

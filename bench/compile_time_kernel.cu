@@ -1,7 +1,7 @@
 // compile_time_kernel.cu -- the kernel bench/compile_time.sh times: a few layouts derived with the
 // algebra at compile time (a C tile partitioned over threads, a swizzled shared-memory tile), then
-// evaluated per thread. With -DBASELINE a kernel of the same shape, hand-written indexing, no tessera,
-// so the difference is what including and folding tessera costs.
+// evaluated per thread. With -DBASELINE a kernel of the same shape, hand-written indexing, no
+// tessera, so the difference is what including and folding tessera costs.
 #include <cstdint>
 
 #ifndef BASELINE
@@ -14,8 +14,8 @@ __global__ void copy_tile(const float* in, float* out) {
   static constexpr Layout kTV = zipped_divide(kC, Tiler("(32,4)"_tuple));   // ((32,4),(4,32))
   static constexpr Layout kThr = kTV[0];
   static constexpr Layout kVal = kTV[1];
-  static constexpr SwizzledLayout kSmem =
-      composition(Swizzle(3, 2, 3), logical_divide("(128,128):(128,1)"_layout, Tiler("(8,8)"_tuple)));
+  static constexpr SwizzledLayout kSmem = composition(
+      Swizzle(3, 2, 3), logical_divide("(128,128):(128,1)"_layout, Tiler("(8,8)"_tuple)));
   __shared__ float smem[128 * 128];
   int64_t t = threadIdx.x;
 #pragma unroll

@@ -23,7 +23,12 @@
 
 
 struct Size { int64_t m, n, k; };
-struct Row { std::string kernel; Size s; char ta, tb; double ms, tflops, cublas_ms, cublas_tflops, err, host_us, cublas_host_us; };
+struct Row {
+  std::string kernel;
+  Size s;
+  char ta, tb;
+  double ms, tflops, cublas_ms, cublas_tflops, err, host_us, cublas_host_us;
+};
 
 __global__ void fill_uniform(float* p, int64_t n, uint64_t seed) {
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -71,7 +76,8 @@ int main(int argc, char** argv) {
       const char ta = tt[0], tb = tt[1];
       const int64_t lda = ta == 'N' ? s.m : s.k, ldb = tb == 'N' ? s.k : s.n, ldc = s.m;
       const int64_t per_set = (s.m * s.k + s.k * s.n + s.m * s.n) * 4;
-      const int sets = int(std::min<int64_t>(16, std::max<int64_t>(1, 4 * int64_t(prop.l2CacheSize) / per_set + 1)));
+      const int sets = int(
+          std::min<int64_t>(16, std::max<int64_t>(1, 4 * int64_t(prop.l2CacheSize) / per_set + 1)));
       std::vector<float*> A(sets), B(sets), C(sets);
       for (int i = 0; i < sets; ++i) {
         CHECK_CUDA(cudaMalloc(&A[i], s.m * s.k * 4));
@@ -85,8 +91,8 @@ int main(int argc, char** argv) {
       const float alpha = 1.0f, beta = 0.0f;
       auto op = [](char t) { return t == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T; };
       auto run_cublas = [&](int i, float* c) {
-        if (cublasSgemm(handle, op(ta), op(tb), int(s.m), int(s.n), int(s.k), &alpha, A[i], int(lda),
-                        B[i], int(ldb), &beta, c, int(ldc)) != CUBLAS_STATUS_SUCCESS)
+        if (cublasSgemm(handle, op(ta), op(tb), int(s.m), int(s.n), int(s.k), &alpha, A[i],
+                        int(lda), B[i], int(ldb), &beta, c, int(ldc)) != CUBLAS_STATUS_SUCCESS)
           std::exit(3);
       };
       run_cublas(0, Cref);
@@ -97,9 +103,13 @@ int main(int argc, char** argv) {
       const double flop = 2.0 * double(s.m) * double(s.n) * double(s.k);
       for (auto const& kname : kernels) {
         auto run = [&](int i) {
-          int st = tessera_gemm_named(kname == "auto" ? nullptr : kname.c_str(), TESSERA_F32, ta, tb, s.m, s.n, s.k, alpha, A[i],
-                                      lda, B[i], ldb, beta, C[i], ldc, nullptr);
-          if (st) { std::fprintf(stderr, "%s: %s\n", kname.c_str(), tessera_status_string(st)); std::exit(3); }
+          int st = tessera_gemm_named(kname == "auto" ? nullptr : kname.c_str(), TESSERA_F32, ta,
+                                      tb, s.m, s.n, s.k, alpha, A[i], lda, B[i], ldb, beta, C[i],
+                                      ldc, nullptr);
+          if (st) {
+            std::fprintf(stderr, "%s: %s\n", kname.c_str(), tessera_status_string(st));
+            std::exit(3);
+          }
         };
         CHECK_CUDA(cudaMemset(C[0], 0xff, s.m * s.n * 4));  // NaN poison
         run(0);
@@ -112,13 +122,18 @@ int main(int argc, char** argv) {
         }
         err /= ref_max > 0 ? ref_max : 1;
         // tessera and cuBLAS alternately, launch by launch (same clocks and power state).
-        const auto [ms, cublas_ms] = median_ms_pair(run, [&](int i) { run_cublas(i, C[i]); }, reps, sets);
+        const auto [ms, cublas_ms] = median_ms_pair(
+            run, [&](int i) { run_cublas(i, C[i]); }, reps, sets);
         const double host_us = host_us_per_call(run, sets);
         const double cublas_host_us = host_us_per_call([&](int i) { run_cublas(i, C[i]); }, sets);
-        rows.push_back({kname, s, ta, tb, ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, err, host_us, cublas_host_us});
-        std::fprintf(stderr, "  %-18s %5ldx%5ldx%5ld %c%c  %8.3f ms %6.2f TFLOP/s | cuBLAS %8.3f ms %6.2f TFLOP/s | %.3fx | err %.2e | host %.1f / %.1f us\n",
+        rows.push_back({kname, s, ta, tb, ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9,
+                        err, host_us, cublas_host_us});
+        std::fprintf(stderr,
+                     "  %-18s %5ldx%5ldx%5ld %c%c  %8.3f ms %6.2f TFLOP/s | cuBLAS %8.3f ms %6.2f "
+                     "TFLOP/s | %.3fx | err %.2e | host %.1f / %.1f us\n",
                      kname.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms, flop / ms * 1e-9,
-                     cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err, host_us, cublas_host_us);
+                     cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err, host_us,
+                     cublas_host_us);
       }
       for (int i = 0; i < sets; ++i) {
         CHECK_CUDA(cudaFree(A[i]));
@@ -131,29 +146,43 @@ int main(int argc, char** argv) {
   cublasDestroy(handle);
 
   // The table: markdown on stdout (and --md), JSON on request.
-  std::string md = "| kernel | M | N | K | op | tessera ms | tessera TFLOP/s | cuBLAS ms | cuBLAS TFLOP/s | ratio | max rel err |\n"
-                   "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
-  std::string json = "{\"gpu\": \"" + std::string(prop.name) + "\", \"reps\": " + std::to_string(reps) + ", \"rows\": [\n";
+  std::string md =
+      "| kernel | M | N | K | op | tessera ms | tessera TFLOP/s | cuBLAS ms | cuBLAS TFLOP/s | "
+      "ratio | max rel err |\n"
+      "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  std::string json = "{\"gpu\": \"" + std::string(prop.name) +
+                     "\", \"reps\": " + std::to_string(reps) + ", \"rows\": [\n";
   char line[512];
   for (size_t i = 0; i < rows.size(); ++i) {
     Row const& r = rows[i];
-    std::snprintf(line, sizeof line, "| %s | %ld | %ld | %ld | %c%c | %.3f | %.2f | %.3f | %.2f | %.3f | %.1e |\n",
-                  r.kernel.c_str(), long(r.s.m), long(r.s.n), long(r.s.k), r.ta, r.tb, r.ms, r.tflops,
-                  r.cublas_ms, r.cublas_tflops, r.cublas_ms / r.ms, r.err);
+    std::snprintf(line, sizeof line,
+                  "| %s | %ld | %ld | %ld | %c%c | %.3f | %.2f | %.3f | %.2f | %.3f | %.1e |\n",
+                  r.kernel.c_str(), long(r.s.m), long(r.s.n), long(r.s.k), r.ta, r.tb, r.ms,
+                  r.tflops, r.cublas_ms, r.cublas_tflops, r.cublas_ms / r.ms, r.err);
     md += line;
     std::snprintf(line, sizeof line,
-                  "  {\"kernel\": \"%s\", \"m\": %ld, \"n\": %ld, \"k\": %ld, \"op\": \"%c%c\", \"ms\": %.4f, "
-                  "\"tflops\": %.3f, \"cublas_ms\": %.4f, \"cublas_tflops\": %.3f, \"ratio\": %.4f, \"max_rel_err\": %.3e, "
+                  "  {\"kernel\": \"%s\", \"m\": %ld, \"n\": %ld, \"k\": %ld, \"op\": \"%c%c\", "
+                  "\"ms\": %.4f, "
+                  "\"tflops\": %.3f, \"cublas_ms\": %.4f, \"cublas_tflops\": %.3f, \"ratio\": "
+                  "%.4f, \"max_rel_err\": %.3e, "
                   "\"host_us\": %.1f, \"cublas_host_us\": %.1f}%s\n",
-                  r.kernel.c_str(), long(r.s.m), long(r.s.n), long(r.s.k), r.ta, r.tb, r.ms, r.tflops,
-                  r.cublas_ms, r.cublas_tflops, r.cublas_ms / r.ms, r.err, r.host_us, r.cublas_host_us,
-                  i + 1 < rows.size() ? "," : "");
+                  r.kernel.c_str(), long(r.s.m), long(r.s.n), long(r.s.k), r.ta, r.tb, r.ms,
+                  r.tflops, r.cublas_ms, r.cublas_tflops, r.cublas_ms / r.ms, r.err, r.host_us,
+                  r.cublas_host_us, i + 1 < rows.size() ? "," : "");
     json += line;
   }
   json += "]}\n";
   std::printf("GPU: %s (%d SMs, L2 %d MB)\n%s", prop.name, prop.multiProcessorCount,
               prop.l2CacheSize >> 20, md.c_str());
-  if (!md_path.empty()) if (FILE* f = std::fopen(md_path.c_str(), "w")) { std::fputs(md.c_str(), f); std::fclose(f); }
-  if (!json_path.empty()) if (FILE* f = std::fopen(json_path.c_str(), "w")) { std::fputs(json.c_str(), f); std::fclose(f); }
+  if (!md_path.empty())
+    if (FILE* f = std::fopen(md_path.c_str(), "w")) {
+      std::fputs(md.c_str(), f);
+      std::fclose(f);
+    }
+  if (!json_path.empty())
+    if (FILE* f = std::fopen(json_path.c_str(), "w")) {
+      std::fputs(json.c_str(), f);
+      std::fclose(f);
+    }
   return 0;
 }

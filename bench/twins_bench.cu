@@ -1,14 +1,14 @@
 // bench/twins_bench.cu -- twins-bench: kernels 01-04 as written in the vocabulary against their
 // hand-indexed twins (tests/cuda/twins/*_hand.cu), in one process, on the same data.
 //
-// The speed side of "the vocabulary costs nothing" (the instruction side is tests/cuda/check_twins.py
-// in CI and tests/cuda/sass_twins.py on the GPU). Both kernels of a pair are compiled into this
-// program (the twins' launchers renamed *_hand by CMake); for each shape and op(A), op(B): 3
-// warm-ups each, then --reps timed launches alternating vocabulary / twin (CUDA events around each
-// launch, medians), and the largest difference of their results relative to the largest value.
-// Each pair of launches is queued behind a 0.2 ms busy-wait of the GPU, so that both are submitted
-// before the GPU reaches them: the times are the kernels', without the host's launch overhead
-// (which otherwise lands on whichever runs first after a synchronisation: 8 us of a 26 us
+// The speed side of "the vocabulary costs nothing" (the instruction side is
+// tests/cuda/check_twins.py in CI and tests/cuda/sass_twins.py on the GPU). Both kernels of a pair
+// are compiled into this program (the twins' launchers renamed *_hand by CMake); for each shape and
+// op(A), op(B): 3 warm-ups each, then --reps timed launches alternating vocabulary / twin (CUDA
+// events around each launch, medians), and the largest difference of their results relative to the
+// largest value. Each pair of launches is queued behind a 0.2 ms busy-wait of the GPU, so that both
+// are submitted before the GPU reaches them: the times are the kernels', without the host's launch
+// overhead (which otherwise lands on whichever runs first after a synchronisation: 8 us of a 26 us
 // 1000^3 f16 call).
 // Kernel 03 runs its whole tiles (TESSERA_GEMM_SCHEDULE=tiles: no split-K, which the twin lacks).
 //
@@ -70,7 +70,8 @@ __global__ void spin(uint64_t ns) {
 
 template <class T>
 __global__ void fill(T* p, int64_t n, uint64_t seed) {
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
     uint64_t x = (uint64_t(i) + 1) * 0x9E3779B97F4A7C15ull ^ seed;
     x ^= x >> 31, x *= 0xBF58476D1CE4E5B9ull, x ^= x >> 29;
     p[i] = T(float(x >> 40) * (2.0f / 16777216.0f) - 1.0f);  // [-1, 1)
@@ -103,7 +104,8 @@ double median(std::vector<float> v) {
 
 int main(int argc, char** argv) {
   using namespace tessera::ladder;
-  std::string sizes_arg = "4096x4096x4096,8192x8192x8192,5120x5120x4096,1000x1000x1000,4095x4097x511";
+  std::string sizes_arg =
+      "4096x4096x4096,8192x8192x8192,5120x5120x4096,1000x1000x1000,4095x4097x511";
   std::string trans_arg = "NN,TN,NT,TT", kernels_arg, md_path;
   int reps = 30;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -127,26 +129,37 @@ int main(int argc, char** argv) {
   std::vector<Size> sizes;
   for (auto const& s : split(sizes_arg)) {
     Size z{};
-    if (std::sscanf(s.c_str(), "%ldx%ldx%ld", &z.m, &z.n, &z.k) != 3) return std::fprintf(stderr, "bad size %s\n", s.c_str()), 2;
+    if (std::sscanf(s.c_str(), "%ldx%ldx%ld", &z.m, &z.n, &z.k) != 3)
+      return std::fprintf(stderr, "bad size %s\n", s.c_str()), 2;
     sizes.push_back(z);
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
-  std::string table = "| kernel | dtype | op | M x N x K | vocabulary ms | twin ms | vocabulary / twin speed | max diff |\n"
-                      "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
+  std::string table =
+      "| kernel | dtype | op | M x N x K | vocabulary ms | twin ms | vocabulary / twin speed | max "
+      "diff |\n"
+      "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
   std::printf("twins-bench on %s, %d reps, medians\n", prop.name, reps);
   int errors = 0;
   for (Size z : sizes) {
     void *a = nullptr, *b = nullptr, *c = nullptr;
-    if (cudaMalloc(&a, z.m * z.k * 4) || cudaMalloc(&b, z.k * z.n * 4) || cudaMalloc(&c, z.m * z.n * 4))
+    if (cudaMalloc(&a, z.m * z.k * 4) || cudaMalloc(&b, z.k * z.n * 4) ||
+        cudaMalloc(&c, z.m * z.n * 4))
       return std::fprintf(stderr, "out of memory at %ldx%ldx%ld\n", z.m, z.n, z.k), 1;
     for (Pair const& pr : pairs) {
       bool wanted = kernels_arg.empty();
-      for (auto const& prefix : split(kernels_arg)) wanted = wanted || std::strncmp(pr.kernel, prefix.c_str(), prefix.size()) == 0;
+      for (auto const& prefix : split(kernels_arg))
+        wanted = wanted || std::strncmp(pr.kernel, prefix.c_str(), prefix.size()) == 0;
       if (!wanted) continue;
-      if (pr.type == Type::kF32) fill<<<1024, 256>>>(static_cast<float*>(a), z.m * z.k, 1), fill<<<1024, 256>>>(static_cast<float*>(b), z.k * z.n, 2);
-      else if (pr.type == Type::kF16) fill<<<1024, 256>>>(static_cast<__half*>(a), z.m * z.k, 1), fill<<<1024, 256>>>(static_cast<__half*>(b), z.k * z.n, 2);
-      else fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(a), z.m * z.k, 1), fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(b), z.k * z.n, 2);
+      if (pr.type == Type::kF32)
+        fill<<<1024, 256>>>(static_cast<float*>(a), z.m * z.k, 1),
+            fill<<<1024, 256>>>(static_cast<float*>(b), z.k * z.n, 2);
+      else if (pr.type == Type::kF16)
+        fill<<<1024, 256>>>(static_cast<__half*>(a), z.m * z.k, 1),
+            fill<<<1024, 256>>>(static_cast<__half*>(b), z.k * z.n, 2);
+      else
+        fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(a), z.m * z.k, 1),
+            fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(b), z.k * z.n, 2);
       for (auto const& op : split(trans_arg)) {
         const bool ta = op[0] == 'T', tb = op[1] == 'T';
         GemmArgs p;
@@ -161,7 +174,8 @@ int main(int argc, char** argv) {
         const std::vector<float> theirs = to_host(c, z.m * z.n, pr.type);
         double diff = 0, top = 0;
         for (size_t i = 0; i < mine.size(); ++i)
-          diff = std::max(diff, double(std::fabs(mine[i] - theirs[i]))), top = std::max(top, double(std::fabs(theirs[i])));
+          diff = std::max(diff, double(std::fabs(mine[i] - theirs[i]))),
+          top = std::max(top, double(std::fabs(theirs[i])));
         // Timing: alternating launches.
         cudaEvent_t e[4];
         for (auto& x : e) cudaEventCreate(&x);
@@ -184,8 +198,10 @@ int main(int argc, char** argv) {
         if (cudaGetLastError() != cudaSuccess) ++errors;
         const double v = median(tv), t = median(tt);
         char line[256];
-        std::snprintf(line, sizeof line, "| %s | %s | %s | %ldx%ldx%ld | %.3f | %.3f | %.3f | %.1e |\n", pr.kernel,
-                      pr.dtype, op.c_str(), z.m, z.n, z.k, v, t, t / v, top > 0 ? diff / top : diff);
+        std::snprintf(line, sizeof line,
+                      "| %s | %s | %s | %ldx%ldx%ld | %.3f | %.3f | %.3f | %.1e |\n", pr.kernel,
+                      pr.dtype, op.c_str(), z.m, z.n, z.k, v, t, t / v,
+                      top > 0 ? diff / top : diff);
         table += line;
         std::fputs(line, stdout);
         std::fflush(stdout);

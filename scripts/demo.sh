@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job on a built-in example: the seeds' step 1 (256 threads, scalar FMA, permutation
+# The main job on a built-in example: the step 1 kernel (256 threads, scalar FMA, permutation
 # (16,4):(4,1)) derived step by step in the terminal, then drawn as an interactive page.
 set -euo pipefail
 cd "$(dirname "$0")/.."

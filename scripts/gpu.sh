@@ -196,7 +196,7 @@ if command -v cuobjdump >/dev/null; then
   python3 tests/cuda/sass_twins.py "$(command -v nvcc)" include build-gpu/sass_twins "${twins[@]}" 2>&1 \
     | tee "$OUT/sass_twins.txt"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  # Kernel 01's k-loop against seed 000's hand-written kernel (issue 5): FFMA count, no LDL/STL.
+  # Kernel 01's k-loop against the hand-written step 1 kernel: FFMA count, no LDL/STL.
   tests/cuda/ffma_check.sh build-gpu 2>&1 | tee "$OUT/ffma_check.txt"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   # The main loop of 03's default NN kernel (A vectors, B k-contiguous), for reading.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python package: a virtual environment in build-python/venv, `pip install .` into it (the
 # module compiled by scikit-build-core + nanobind, incrementally in build-python/<wheel tag>), and
-# the pytest suite of tests/python (the oracle, the seeds' examples, errors, pages, the differential
+# the pytest suite of tests/python (the oracle, the worked examples, errors, pages, the differential
 # test against tensor-layouts). Part of scripts/test.sh; run it alone after changing python/.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The human verbs of the tessera CLI: outputs on seed examples, messages and exit codes.
+"""The human verbs of the tessera CLI: outputs on the worked examples, messages and exit codes.
 
 Usage: cli_verbs.py TESSERA_EXE
 """
@@ -21,7 +21,7 @@ def check(cond, what):
         failures.append(what)
 
 
-# Results and tables on seed examples.
+# Results and tables on the worked examples.
 rc, out, _ = run("compose", "(4,3):(1,8)", "6:2")
 check(rc == 0 and out.splitlines()[0] == "(2,3):(2,8)", f"compose: {out!r}")
 check(" 0 |  0  8 16" in out and " 1 |  2 10 18" in out, f"compose table: {out!r}")
@@ -30,7 +30,8 @@ check(out.startswith("((2,2),(3,2)):((1,2),(4,12))"), f"logical_divide: {out!r}"
 rc, out, _ = run("complement", "4:1", "12", "--json")
 check(json.loads(out) == {"result": "3:4", "image": [0, 4, 8]}, f"complement --json: {out!r}")
 rc, out, _ = run("zipped_divide", "(9,(4,8)):(59,(13,1))", "(3:3,(2,4):(1,8))")
-check(out.splitlines()[0] == "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))", f"zipped tiler tuple: {out!r}")
+check(out.splitlines()[0] == "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))",
+      f"zipped tiler tuple: {out!r}")
 rc, out, _ = run("swizzle", "1", "1", "1", "--json")
 check(json.loads(out)["image"] == [0, 1, 2, 3, 6, 7, 4, 5], f"swizzle: {out!r}")
 rc, out, _ = run("show", "(4,3):(3,1)")
@@ -38,29 +39,39 @@ check(rc == 0 and "size 12  cosize 12" in out and " 3 |  9 10 11" in out, f"show
 rc, out, _ = run("demo")
 check(rc == 0 and "(4,3):(1,8) o 6:2" in out and "= (2,3):(2,8)" in out, f"demo: {out!r}")
 
-# explain: the seed-002 derivation for thread 0 of step 1, text and JSON.
+# explain: the thread trace of thread 0 of step 1, text and JSON.
 rc, out, _ = run("explain", "--preset", "step1", "--thread", "0", "--operand", "C")
 check(rc == 0 and "(((16,4),2),((16,4),2)):(((512,128),8192),((4,1),64))" in out
       and "offset 0, fragment (1,(4,2),(4,2)):(0,(128,8192),(1,64))" in out
-      and "m in {0,1,2,3,64,65,66,67} x n in {0,1,2,3,64,65,66,67}" in out, f"explain step1: {out!r}")
+      and "m in {0,1,2,3,64,65,66,67} x n in {0,1,2,3,64,65,66,67}" in out,
+      f"explain step1: {out!r}")
 rc, out, _ = run("explain", "--preset", "step4", "--thread", "5", "--json")
 j = json.loads(out)
-check(j["config"]["threads"] == 128 and j["operands"]["C"]["coords"][3] == [9, 3], f"explain step4 json: {out[:300]!r}")
+check(j["config"]["threads"] == 128 and j["operands"]["C"]["coords"][3] == [9, 3],
+      f"explain step4 json: {out[:300]!r}")
 rc, out, _ = run("explain", "--atom", "UniversalFMA", "--atom-layout", "(16,16,1):(16,1,0)",
-                 "--perm", "((16,4):(1,16),(16,4):(1,16),_)", "--tile", "128", "128", "8", "--thread", "1")
+                 "--perm", "((16,4):(1,16),(16,4):(1,16),_)", "--tile", "128", "128", "8",
+                 "--thread", "1")
 # The run-time tensor's fragment, exactly as the TiledMMA oracle has it for this permutation.
-check(rc == 0 and "fragment (1,(4,2),(4,2)):(0,(2048,8192),(16,64))" in out, f"explain flags: {out!r}")
+check(rc == 0 and "fragment (1,(4,2),(4,2)):(0,(2048,8192),(16,64))" in out,
+      f"explain flags: {out!r}")
 # explain --preset hopper: kernel 05's shared tiles, wgmma descriptors and TMA boxes.
 rc, out, _ = run("explain", "--preset", "hopper", "--operand", "C")
-check(rc == 0 and "256 threads" in out and "SM90_64x256x16_F32F16F16_SS" in out, f"explain hopper: {out[:300]!r}")
+check(rc == 0 and "256 threads" in out and "SM90_64x256x16_F32F16F16_SS" in out,
+      f"explain hopper: {out[:300]!r}")
 check("A, K-major: stage tile (128,64) = Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,8192))" in out
-      and "LBO 16 B, SBO 1024 B" in out and "warpgroup 1: 8192, 8224, 8256, 8288" in out, f"explain hopper A: {out!r}")
-check("B, MN-major" in out and "LBO 8192 B, SBO 1024 B" in out and "shared by 2 CTAs (multicast)" in out
-      and "boxDim {64, 128}" in out and "CU_TENSOR_MAP_SWIZZLE_128B" in out, f"explain hopper B: {out!r}")
+      and "LBO 16 B, SBO 1024 B" in out and "warpgroup 1: 8192, 8224, 8256, 8288" in out,
+      f"explain hopper A: {out!r}")
+check("B, MN-major" in out and "LBO 8192 B, SBO 1024 B" in out
+      and "shared by 2 CTAs (multicast)" in out
+      and "boxDim {64, 128}" in out and "CU_TENSOR_MAP_SWIZZLE_128B" in out,
+      f"explain hopper B: {out!r}")
 rc, out, _ = run("explain", "--preset", "hopper", "--operand", "C", "--json")
 j = json.loads(out)["hopper"]["operands"]
-check(j[1]["tma"]["encode"]["boxDim"] == [64, 128] and j[1]["tma"]["encode"]["globalStrides"] == [8192]
-      and j[3]["descriptor"]["lbo_bytes"] == 8192 and len(j[3]["tma"]["boxes"]) == 4, f"explain hopper json: {j!r}")
+check(j[1]["tma"]["encode"]["boxDim"] == [64, 128]
+      and j[1]["tma"]["encode"]["globalStrides"] == [8192]
+      and j[3]["descriptor"]["lbo_bytes"] == 8192 and len(j[3]["tma"]["boxes"]) == 4,
+      f"explain hopper json: {j!r}")
 rc, _, err = run("explain", "--preset", "step9")
 check(rc == 1 and "unknown preset" in err, f"unknown preset: {rc} {err!r}")
 rc, _, err = run("explain", "--preset", "step1", "--thread", "256")
@@ -81,11 +92,13 @@ while True:
         break
     tty_out += chunk
 os.waitpid(pid, 0)
-check(b"\x1b[38;5;" in tty_out and b"\x1b[0m" in tty_out, f"show on a terminal has no colors: {tty_out[:200]!r}")
+check(b"\x1b[38;5;" in tty_out and b"\x1b[0m" in tty_out,
+      f"show on a terminal has no colors: {tty_out[:200]!r}")
 
 # User errors: exit 1 with the rule and the operands, or the bad character position.
 rc, _, err = run("compose", "(4,4):(1,5)", "3:6")
-check(rc == 1 and "stride divisibility fails" in err and "(4,4):(1,5)" in err, f"bad compose: {rc} {err!r}")
+check(rc == 1 and "stride divisibility fails" in err and "(4,4):(1,5)" in err,
+      f"bad compose: {rc} {err!r}")
 rc, _, err = run("size", "(4,2:(1,64)")
 check(rc == 1 and "position 4" in err, f"malformed layout: {rc} {err!r}")
 rc, _, err = run("complement", "(2,2):(1,1)")
@@ -101,13 +114,15 @@ rc, out, _ = run("batch", stdin='{"id":"a","op":"size","args":["(4,2):(1,4)"]}\n
 lines = [json.loads(l) for l in out.splitlines()]
 check(rc == 0 and len(lines) == 3, f"batch lines: {out!r}")
 check(lines[0] == {"id": "a", "result": "8", "image": None}, f"batch size: {lines[0]}")
-check("error" in lines[1] and "error" in lines[2] and lines[2]["id"] == "b", f"batch errors: {lines}")
+check("error" in lines[1] and "error" in lines[2] and lines[2]["id"] == "b",
+      f"batch errors: {lines}")
 
-# Issue 16: silent answers become notes or errors.
+# Silent answers become notes or errors.
 # A tiler that does not divide: CuTe's result is kept, a note says so (stderr; "note" in --json).
 rc, out, err = run("logical_divide", "(4,6):(1,4)", "(3,4)")
 check(rc == 0 and out.startswith("((3,2),(4,2)):((1,3),(4,16))")
-      and "note: logical_divide: the tiler (3:1,4:1) does not divide (4,6):(1,4) (mode 0: 3 does not divide 4; "
+      and "note: logical_divide: the tiler (3:1,4:1) does not divide (4,6):(1,4) (mode 0: 3 does "
+      "not divide 4; "
           "mode 1: 4 does not divide 6); the result has 48 coordinates for the layout's 24" in err,
       f"non-dividing logical_divide: {rc} {out[:80]!r} {err!r}")
 rc, out, err = run("zipped_divide", "(128,128):(128,1)", "(48,48)", "--json")
@@ -116,116 +131,153 @@ check(rc == 0 and j["result"] == "((48,48),(3,3)):((128,1),(6144,48))"
       and "20736 coordinates for the layout's 16384" in j.get("note", "")
       and err == "", f"non-dividing zipped_divide --json: {rc} {out[:200]!r} {err!r}")
 rc, out, err = run("logical_divide", "(4,6):(1,4)", "(2,3)", "--json")
-check(rc == 0 and "note" not in json.loads(out) and err == "", f"a dividing tiler has no note: {out[:100]!r} {err!r}")
+check(rc == 0 and "note" not in json.loads(out) and err == "",
+      f"a dividing tiler has no note: {out[:100]!r} {err!r}")
 # crd2idx / idx2crd: negative is an error; past the extent is CuTe's result with a note.
 rc, out, err = run("crd2idx", "(5,2)", "(4,3):(1,8)")
-check(rc == 0 and out.strip() == "21" and "coordinate (5,2) lies outside the shape (4,3) (5 is not in [0, 4))" in err,
+check(rc == 0 and out.strip() == "21"
+      and "coordinate (5,2) lies outside the shape (4,3) (5 is not in [0, 4))" in err,
       f"crd2idx out of range: {rc} {out!r} {err!r}")
 rc, out, err = run("crd2idx", "(-1,2)", "(4,3):(1,8)")
-check(rc == 1 and out == "" and "crd2idx: coordinate (-1,2) has a negative entry" in err, f"crd2idx negative: {rc} {err!r}")
+check(rc == 1 and out == "" and "crd2idx: coordinate (-1,2) has a negative entry" in err,
+      f"crd2idx negative: {rc} {err!r}")
 rc, out, err = run("idx2crd", "-1", "(4,3)")
-check(rc == 1 and "idx2crd: index -1 is negative; the indices of shape (4,3) run from 0 to 11" in err,
+check(rc == 1 and "idx2crd: index -1 is negative; the indices of shape (4,3) run from 0 to 11" in
+      err,
       f"idx2crd negative: {rc} {out!r} {err!r}")
 rc, out, err = run("idx2crd", "100", "(4,3)", "--json")
 j = json.loads(out)
-check(rc == 0 and j["result"] == "(0,1)" and "wraps every mode, so this is the coordinate of 100 mod 12 = 4" in j["note"],
+check(rc == 0 and j["result"] == "(0,1)"
+      and "wraps every mode, so this is the coordinate of 100 mod 12 = 4" in j["note"],
       f"idx2crd past the end: {rc} {out!r}")
 # show: big and rank-3 layouts print (capped) tables and say what they leave out.
 rc, out, _ = run("show", "(128,128):(128,1)")
-check(rc == 0 and "    1 |  128  129" in out and "(first 32 of 128 rows and 32 of 128 columns; --json prints every value)" in out,
+check(rc == 0 and "    1 |  128  129" in out
+      and "(first 32 of 128 rows and 32 of 128 columns; --json prints every value)" in out,
       f"show big: {out[-300:]!r}")
 rc, out, _ = run("show", "(2,2,2):(1,2,4)")
-check(rc == 0 and "(:,:,0)" in out and "(:,:,1)" in out and " 1 | 5 7" in out, f"show rank 3: {out!r}")
+check(rc == 0 and "(:,:,0)" in out and "(:,:,1)" in out and " 1 | 5 7" in out,
+      f"show rank 3: {out!r}")
 rc, out, _ = run("show", "4096:1")
-check(rc == 0 and "4096 values in rows of 16" in out and "16 |  16  17" in out and "first 32 of 256 rows" in out,
+check(rc == 0 and "4096 values in rows of 16" in out and "16 |  16  17" in out
+      and "first 32 of 256 rows" in out,
       f"show 4096:1: {out[:300]!r}")
 # analyze: 32 lanes reading 32 consecutive floats per load are coalesced, not "scattered [bad]".
 rc, out, _ = run("analyze", "--tv", "(32,4):(1,32)", "--tensor", "128:1")
 check(rc == 0 and "32 threads = 1 warp," in out and "1 line (min 1)" in out
-      and "verdict     32-bit loads, 1 full line per warp: coalesced, 4x the loads of 128-bit accesses [ok]" in out,
+      and "verdict     32-bit loads, 1 full line per warp: coalesced, 4x the loads of 128-bit "
+      "accesses [ok]" in out,
       f"analyze coalesced narrow loads: {out!r}")
 # --preset fixes the configuration: other TiledMMA flags beside it are rejected, not ignored.
 for verb in (["explain"], ["analyze"], ["codegen"], ["render", "-o", "/dev/null"]):
-    rc, out, err = run(*verb, "--preset", "step1", "--tile", "64", "64", "8", "--atom", "UniversalFMA")
-    check(rc == 1 and f"{verb[0]}: --preset step1 fixes the atom, atom layout, permutation and tile" in err
+    rc, out, err = run(*verb, "--preset", "step1", "--tile", "64", "64", "8", "--atom",
+                       "UniversalFMA")
+    check(rc == 1 and f"{verb[0]}: --preset step1 fixes the atom, atom layout, permutation and tile"
+          in err
           and "(given: --atom, --tile)" in err, f"{verb[0]} --preset with --tile: {rc} {err!r}")
 
 # Notation: swizzled layouts, bare shapes.
 sw = "Sw<3,4,3> o 0 o (8,64):(64,1)"
 rc, out, _ = run("show", sw)
-check(rc == 0 and out.startswith(sw + "  size 512") and " 2 | 144 145" in out, f"show swizzled: {out[:300]!r}")
+check(rc == 0 and out.startswith(sw + "  size 512") and " 2 | 144 145" in out,
+      f"show swizzled: {out[:300]!r}")
 rc, out, _ = run("compose", sw, "(4,8)", "--json")
 j = json.loads(out)
-check(rc == 0 and j["result"] == "Sw<3,4,3> o 0 o (4,8):(64,1)" and j["image"][:5] == [0, 64, 144, 208, 1],
+check(rc == 0 and j["result"] == "Sw<3,4,3> o 0 o (4,8):(64,1)"
+      and j["image"][:5] == [0, 64, 144, 208, 1],
       f"compose swizzled: {out[:200]!r}")
-# A swizzled B: composed where the swizzle passes through A (L o (Sw o 0 o L') = Sw' o 0 o (L o L')),
+# A swizzled B: composed where the swizzle passes through A (L o (Sw o 0 o L') = Sw' o 0 o (L o
+# L')),
 # rejected by that rule, not by the parser, where it does not.
 rc, out, err = run("compose", "(4,4):(4,1)", "Sw<1,0,2> o 0 o (4,4):(1,4)")
-check(rc == 0 and out.startswith("Sw<1,0,-2> o 0 o (4,4):(4,1)") and " 0 |  0  5  2  7" in out, f"swizzled B: {rc} {out!r}")
+check(rc == 0 and out.startswith("Sw<1,0,-2> o 0 o (4,4):(4,1)") and " 0 |  0  5  2  7" in out,
+      f"swizzled B: {rc} {out!r}")
 rc, out, err = run("compose", "(8,64):(64,1)", sw)
-check(rc == 1 and "composition: the swizzle of " + sw + " does not pass through its layout" in err and "parse" not in err,
+check(rc == 1 and "composition: the swizzle of " + sw + " does not pass through its layout" in err
+      and "parse" not in err,
       f"swizzled B rejected: {rc} {err!r}")
 rc, out, err = run("complement", sw)
-check(rc == 1 and "complement: the layout " + sw + " is a swizzled layout" in err and "parse" not in err,
+check(rc == 1 and "complement: the layout " + sw + " is a swizzled layout" in err
+      and "parse" not in err,
       f"complement of a swizzled layout: {rc} {err!r}")
 rc, out, err = run("swizzle", "3", "4", "3")
-check(rc == 0 and out.startswith("Sw<3,4,3>\n") and "units of 16 elements" in out and " 1 |  9  8 11 10 13 12 15 14" in out
+check(rc == 0 and out.startswith("Sw<3,4,3>\n") and "units of 16 elements" in out
+      and " 1 |  9  8 11 10 13 12 15 14" in out
       and " 7 | 63 62 61 60 59 58 57 56" in out, f"swizzle table: {out!r}")
 import tempfile
 with tempfile.TemporaryDirectory() as d:
     for text in (sw, "(4,3)"):
         page = os.path.join(d, "p.html")
         rc, _, err = run("render", "--layout", text, "-o", page)
-        check(rc == 0 and os.path.exists(page) and text in open(page).read(), f"render --layout {text}: {rc} {err!r}")
+        check(rc == 0 and os.path.exists(page) and text in open(page).read(),
+              f"render --layout {text}: {rc} {err!r}")
 rc, out, _ = run("size", "4")
 check(rc == 0 and out.strip() == "4", f"size of a bare shape: {rc} {out!r}")
 rc, out, _ = run("show", "(4,3)")
-check(rc == 0 and out.startswith("(4,3):(1,4)  size 12") and " 3 |  3  7 11" in out, f"show a bare shape: {out!r}")
+check(rc == 0 and out.startswith("(4,3):(1,4)  size 12") and " 3 |  3  7 11" in out,
+      f"show a bare shape: {out!r}")
 rc, out, _ = run("blocked_product", "(2,2):(1,2)", "(2,3)")
-check(rc == 0 and out.startswith("((2,2),(2,3)):((1,4),(2,8))"), f"blocked_product with a shape: {rc} {out!r}")
+check(rc == 0 and out.startswith("((2,2),(2,3)):((1,4),(2,8))"),
+      f"blocked_product with a shape: {rc} {out!r}")
 rc, out, _ = run("raked_product", "(2,2):(1,2)", "(2,3)")
 _, same, _ = run("raked_product", "(2,2):(1,2)", "(2,3):(1,2)")
-check(rc == 0 and out == same and out.startswith("((2,2),(3,2)):((4,1),(8,2))"), f"raked_product with a shape: {rc} {out!r}")
+check(rc == 0 and out == same and out.startswith("((2,2),(3,2)):((4,1),(8,2))"),
+      f"raked_product with a shape: {rc} {out!r}")
 
 # Messages.
 rc, out, err = run("compsoe", "(4,3):(1,8)", "6:2")
-check(rc == 1 and "tessera: unknown verb 'compsoe'; did you mean 'compose'?" in err, f"unknown verb: {rc} {err!r}")
+check(rc == 1 and "tessera: unknown verb 'compsoe'; did you mean 'compose'?" in err,
+      f"unknown verb: {rc} {err!r}")
 rc, out, err = run("logical_divid", "8:1", "2")
 check(rc == 1 and "did you mean 'logical_divide'?" in err, f"unknown verb 2: {rc} {err!r}")
 rc, out, _ = run("--version")
-check(rc == 0 and out.startswith("tessera ") and any(c.isdigit() for c in out), f"--version: {rc} {out!r}")
+check(rc == 0 and out.startswith("tessera ") and any(c.isdigit() for c in out),
+      f"--version: {rc} {out!r}")
 rc, out, _ = run("help")
-check(rc == 0 and "Usage:" in out and "composition" in out and "ops" in out, f"help: {rc} {out[:200]!r}")
+check(rc == 0 and "Usage:" in out and "composition" in out and "ops" in out,
+      f"help: {rc} {out[:200]!r}")
 rc, out, _ = run("help", "compose")
 check(rc == 0 and "A o B" in out and "bare shape" in out, f"help compose: {rc} {out[:200]!r}")
 rc, out, _ = run("--help")
-check(rc == 0 and out.count("Layouts in CuTe notation") == 1, f"--help repeats the notation: {out.count('Layouts in CuTe notation')}")
+check(rc == 0 and out.count("Layouts in CuTe notation") == 1,
+      f"--help repeats the notation: {out.count('Layouts in CuTe notation')}")
 rc, out, _ = run("ops")
-check(rc == 0 and "logical_divide" in out and "SM80_16x8x16_F32F16F16F32_TN     16x8x16, 32 threads" in out
-      and "UniversalFMA                     1x1x1, 1 thread\n" in out and "ldmatrix" in out, f"ops: {out!r}")
+check(rc == 0 and "logical_divide" in out
+      and "SM80_16x8x16_F32F16F16F32_TN     16x8x16, 32 threads" in out
+      and "UniversalFMA                     1x1x1, 1 thread\n" in out and "ldmatrix" in out,
+      f"ops: {out!r}")
 rc, out, err = run("swizzle", "a", "b", "c")
-check(rc == 1 and "swizzle: B must be an integer, got \"a\"" in err and "stoi" not in err, f"swizzle a b c: {rc} {err!r}")
+check(rc == 1 and "swizzle: B must be an integer, got \"a\"" in err and "stoi" not in err,
+      f"swizzle a b c: {rc} {err!r}")
 rc, out, err = run("swizzle", "1", "2", "0")
-check(rc == 1 and "Sw<1,2,0> needs B >= 0, M >= 0 and |S| >= B" in err, f"swizzle |S| < B: {rc} {err!r}")
+check(rc == 1 and "Sw<1,2,0> needs B >= 0, M >= 0 and |S| >= B" in err,
+      f"swizzle |S| < B: {rc} {err!r}")
 rc, out, err = run("left_inverse", "(2,2):(2,5)")
-check(rc == 1 and err.startswith("tessera: left_inverse: divisibility fails: stride 5 of (2,2):(2,5)") and "complement:" not in err,
+check(rc == 1 and err.startswith("tessera: left_inverse: divisibility fails: stride 5 of "
+                                 "(2,2):(2,5)") and "complement:" not in err,
       f"left_inverse: {rc} {err!r}")
 rc, out, err = run("compose", "(4,4):(1,5)", "3:6", "--json")
-check(rc == 1 and err == "" and json.loads(out)["error"].startswith("composition: stride divisibility fails"),
+check(rc == 1 and err == ""
+      and json.loads(out)["error"].startswith("composition: stride divisibility fails"),
       f"--json error: {rc} {out!r} {err!r}")
 rc, out, err = run("size", "(4,2", "--json")
 check(rc == 1 and "position 4" in json.loads(out)["error"], f"--json parse error: {rc} {out!r}")
 rc, out, err = run("compsoe", "--json")
-check(rc == 1 and "did you mean 'compose'" in json.loads(out)["error"], f"--json unknown verb: {rc} {out!r}")
+check(rc == 1 and "did you mean 'compose'" in json.loads(out)["error"],
+      f"--json unknown verb: {rc} {out!r}")
 rc, out, err = run("explain", "--preset", "step9", "--json")
-check(rc == 1 and "unknown preset" in json.loads(out)["error"], f"--json explain error: {rc} {out!r}")
+check(rc == 1 and "unknown preset" in json.loads(out)["error"],
+      f"--json explain error: {rc} {out!r}")
 rc, out, _ = run("analyze", "--preset", "step1")
 check(rc == 0 and "8 warps" in out and "1 warps" not in out, f"analyze plural: {out!r}")
 # No seed numbers in what a user reads.
-for args in (["--help"], ["demo"], ["explain", "--preset", "step1", "--operand", "C"], ["analyze", "--sweep-r"],
-             ["explain", "--help"], ["analyze", "--help"], ["ops"], ["codegen", "--preset", "step1"]):
+for args in (["--help"], ["demo"], ["explain", "--preset", "step1", "--operand", "C"],
+             ["analyze", "--sweep-r"],
+             ["explain", "--help"], ["analyze", "--help"], ["ops"],
+             ["codegen", "--preset", "step1"]):
     rc, out, err = run(*args)
-    check(rc == 0 and "seed" not in (out + err).lower(), f"'seed' in the output of {' '.join(args)}")
+    check(rc == 0 and "seed" not in (out + err).lower(),
+          f"'seed' in the output of {' '.join(args)}")
 rc, out, _ = run("analyze", "--sweep-r")
 check(out.startswith("The permutation table:"), f"sweep title: {out[:80]!r}")
 
@@ -237,14 +289,22 @@ rc, out, _ = run("batch", stdin='{"id":1,"opp":"size","args":["4:1"]}\n[1,2]\n'
 lines = [json.loads(l) for l in out.splitlines()]
 check(rc == 0 and len(lines) == 6, f"batch bad lines: {out!r}")
 if len(lines) == 6:
-    check(lines[0]["id"] == 1 and 'a case needs "op" (a string) and "args" (a list)' in lines[0]["error"], f"batch key: {lines[0]}")
-    check(lines[1] == {"id": None, "error": "a case is a JSON object, got [1,2]"}, f"batch array: {lines[1]}")
-    check(lines[2]["error"] == 'swizzle: B must be an integer, got "a"', f"batch swizzle: {lines[2]}")
-    check(lines[3]["result"] == "((3,2),(4,2)):((1,3),(4,16))" and "does not divide" in lines[3]["note"], f"batch note: {lines[3]}")
-    check(lines[4]["error"] == "malformed case: key 'tile_mnk' not found (see docs/batch.md)", f"batch atom: {lines[4]}")
-    check(lines[5]["error"].startswith("not a JSON object: parse error") and "json.exception" not in lines[5]["error"],
+    check(lines[0]["id"] == 1
+          and 'a case needs "op" (a string) and "args" (a list)' in lines[0]["error"],
+          f"batch key: {lines[0]}")
+    check(lines[1] == {"id": None, "error": "a case is a JSON object, got [1,2]"},
+          f"batch array: {lines[1]}")
+    check(lines[2]["error"] == 'swizzle: B must be an integer, got "a"',
+          f"batch swizzle: {lines[2]}")
+    check(lines[3]["result"] == "((3,2),(4,2)):((1,3),(4,16))"
+          and "does not divide" in lines[3]["note"], f"batch note: {lines[3]}")
+    check(lines[4]["error"] == "malformed case: key 'tile_mnk' not found (see docs/batch.md)",
+          f"batch atom: {lines[4]}")
+    check(lines[5]["error"].startswith("not a JSON object: parse error")
+          and "json.exception" not in lines[5]["error"],
           f"batch parse: {lines[5]}")
-    check(all("json.exception" not in l.get("error", "") for l in lines), f"nlohmann text in batch errors: {lines}")
+    check(all("json.exception" not in l.get("error", "") for l in lines),
+          f"nlohmann text in batch errors: {lines}")
 
 # atoms: the catalog of CuTe's atoms; render, explain, analyze and batch take any of them by name.
 rc, out, _ = run("atoms", "--json")
@@ -253,71 +313,102 @@ mma = {a["name"]: a for a in j["mma"]}
 copy = {a["name"]: a for a in j["copy"]}
 check(rc == 0 and len(mma) > 1300 and len(copy) >= 30, f"atoms --json: {rc} {len(mma)} {len(copy)}")
 f64 = mma.get("SM80_8x8x4_F64F64F64F64_TN", {})
-check(f64.get("mnk") == [8, 8, 4] and f64.get("types") == "f64 f64 f64 f64" and f64.get("threads") == 32
-      and f64.get("c") == "((4,8),2):((16,1),8)" and f64.get("runs_on_sm90") is True, f"atoms f64: {f64}")
+check(f64.get("mnk") == [8, 8, 4] and f64.get("types") == "f64 f64 f64 f64"
+      and f64.get("threads") == 32
+      and f64.get("c") == "((4,8),2):((16,1),8)" and f64.get("runs_on_sm90") is True,
+      f"atoms f64: {f64}")
 g = mma.get("SM90_64x200x16_F32BF16BF16_RS", {})
-check(g.get("c") == "((4,8,4),(2,2,25)):((128,1,16),(64,8,512))" and g.get("cute_extended_shape") is True
+check(g.get("c") == "((4,8,4),(2,2,25)):((128,1,16),(64,8,512))"
+      and g.get("cute_extended_shape") is True
       and g.get("smem_major") == "K or MN", f"atoms wgmma: {g}")
-check(mma.get("SM100_MMA_F16BF16_SS_128x256x16", {}).get("runs_on_sm90") is False, "atoms: SM100 marked not runnable")
-check(all(a["arch"] in ("sm100", "sm120") for a in j["mma"] if not a["runs_on_sm90"]), "atoms: only SM100/SM120 do not run")
+check(mma.get("SM100_MMA_F16BF16_SS_128x256x16", {}).get("runs_on_sm90") is False,
+      "atoms: SM100 marked not runnable")
+check(all(a["arch"] in ("sm100", "sm120") for a in j["mma"] if not a["runs_on_sm90"]),
+      "atoms: only SM100/SM120 do not run")
 ld = copy.get("SM75_U16x8_LDSM_T", {})
-check(ld.get("bits_per_thread") == 128 and ld.get("dst") == "((4,8),(1,2,4)):((16,1),(1,8,64))", f"atoms ldmatrix: {ld}")
+check(ld.get("bits_per_thread") == 128 and ld.get("dst") == "((4,8),(1,2,4)):((16,1),(1,8,64))",
+      f"atoms ldmatrix: {ld}")
 check(copy.get("SM90_TMA_LOAD", {}).get("bits_per_thread") == "box", "atoms: TMA moves a box")
 rc, out, _ = run("atoms", "--arch", "sm80", "--kind", "mma")
 rows = [l for l in out.splitlines() if l.startswith("  SM")]
-check(rc == 0 and len(rows) == 65 and all(" sm80 " in l for l in rows), f"atoms --arch sm80: {len(rows)} rows")
-check("SM80_8x8x4_F64F64F64F64_TN" in out and "mma.sync.m8n8k4" in out and "8x8x4" in out, f"atoms sm80 text: {out[:400]!r}")
+check(rc == 0 and len(rows) == 65 and all(" sm80 " in l for l in rows),
+      f"atoms --arch sm80: {len(rows)} rows")
+check("SM80_8x8x4_F64F64F64F64_TN" in out and "mma.sync.m8n8k4" in out and "8x8x4" in out,
+      f"atoms sm80 text: {out[:400]!r}")
 rc, out, _ = run("atoms", "--arch", "SM_89")
 check(rc == 0 and out.count("SM89_16x8x32_") == 8, f"atoms --arch SM_89: {out[:300]!r}")
 rc, out, _ = run("atoms", "--grep", "stsm", "--kind", "copy")
 check(rc == 0 and out.count("_STSM_") == 6 and "stmatrix.x4.trans" in out, f"atoms --grep: {out!r}")
 rc, _, err = run("atoms", "--arch", "sm72")
-check(rc == 1 and "--arch sm72 has no atoms" in err and "sm80" in err, f"atoms bad arch: {rc} {err!r}")
+check(rc == 1 and "--arch sm72 has no atoms" in err and "sm80" in err,
+      f"atoms bad arch: {rc} {err!r}")
 rc, out, _ = run("atoms", "--arch", "sm72", "--json")
 check(rc == 1 and "has no atoms" in json.loads(out)["error"], f"atoms bad arch json: {out!r}")
 
-rc, out, _ = run("explain", "--atom", "SM80_8x8x4_F64F64F64F64_TN", "--atom-layout", "(2,2,1)", "--tile", "16", "16", "4",
+rc, out, _ = run("explain", "--atom", "SM80_8x8x4_F64F64F64F64_TN", "--atom-layout", "(2,2,1)",
+                 "--tile", "16", "16", "4",
                  "--thread", "5", "--operand", "C", "--json")
 jc = json.loads(out)["operands"]["C"] if rc == 0 else {}
-# Lane 5 of the m8n8k4 f64 atom holds C rows 1 and columns 2, 3 ((4,8),2):((16,1),8): index 1 + 16 = 17 -> (1, 2).
-check(rc == 0 and jc.get("coords", [None])[0] == [1, 2] and len(jc["coords"]) == 2, f"explain f64: {out[:300]!r}")
-rc, out, _ = run("explain", "--atom", "SM90::GMMA::MMA_64x128x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN>",
+# Lane 5 of the m8n8k4 f64 atom holds C rows 1 and columns 2, 3 ((4,8),2):((16,1),8): index 1 + 16 =
+# 17 -> (1, 2).
+check(rc == 0 and jc.get("coords", [None])[0] == [1, 2] and len(jc["coords"]) == 2,
+      f"explain f64: {out[:300]!r}")
+rc, out, _ = run("explain", "--atom",
+                 "SM90::GMMA::MMA_64x128x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN>",
                  "--atom-layout", "(1,1,1)", "--tile", "64", "128", "16", "--operand", "C")
-check(rc == 0 and "atom SM90_64x128x16_F16F16F16_SS (64x128x16, 128 threads)" in out, f"explain gmma spelling: {out[:300]!r}")
-rc, _, err = run("explain", "--atom", "SM80_8x8x4_F64F64F64_TN", "--atom-layout", "(1,1,1)", "--tile", "8", "8", "4")
-check(rc == 1 and "unknown MMA atom 'SM80_8x8x4_F64F64F64_TN'; close names: SM80_8x8x4_F64F64F64F64_TN" in err
+check(rc == 0 and "atom SM90_64x128x16_F16F16F16_SS (64x128x16, 128 threads)" in out,
+      f"explain gmma spelling: {out[:300]!r}")
+rc, _, err = run("explain", "--atom", "SM80_8x8x4_F64F64F64_TN", "--atom-layout", "(1,1,1)",
+                 "--tile", "8", "8", "4")
+check(rc == 1 and "unknown MMA atom 'SM80_8x8x4_F64F64F64_TN'; close names: "
+      "SM80_8x8x4_F64F64F64F64_TN" in err
       and "tessera atoms lists all" in err, f"unknown atom: {err!r}")
-rc, out, _ = run("analyze", "--atom", "SM80_16x8x32_S32S8S8S32_TN", "--atom-layout", "(2,2,1)", "--tile", "32", "16", "32",
+rc, out, _ = run("analyze", "--atom", "SM80_16x8x32_S32S8S8S32_TN", "--atom-layout", "(2,2,1)",
+                 "--tile", "32", "16", "32",
                  "--operand", "A", "--json")
-check(rc == 0 and json.loads(out)["analysis"]["elem_bits"] == 8, f"analyze s8 A bits: {out[:300]!r}")
-rc, out, _ = run("analyze", "--atom", "SM80_8x8x4_F64F64F64F64_TN", "--atom-layout", "(2,2,1)", "--tile", "16", "16", "4",
+check(rc == 0 and json.loads(out)["analysis"]["elem_bits"] == 8,
+      f"analyze s8 A bits: {out[:300]!r}")
+rc, out, _ = run("analyze", "--atom", "SM80_8x8x4_F64F64F64F64_TN", "--atom-layout", "(2,2,1)",
+                 "--tile", "16", "16", "4",
                  "--json")
-check(rc == 0 and json.loads(out)["analysis"]["elem_bits"] == 64, f"analyze f64 C bits: {out[:300]!r}")
+check(rc == 0 and json.loads(out)["analysis"]["elem_bits"] == 64,
+      f"analyze f64 C bits: {out[:300]!r}")
 import tempfile
 with tempfile.TemporaryDirectory() as d:
-    rc, _, err = run("render", "--atom", "SM89_16x8x32_F32E4M3E4M3F32_TN", "--atom-layout", "(1,1,1)",
+    rc, _, err = run("render", "--atom", "SM89_16x8x32_F32E4M3E4M3F32_TN", "--atom-layout",
+                     "(1,1,1)",
                      "--tile", "16", "8", "32", "-o", f"{d}/fp8.html")
     check(rc == 0 and os.path.getsize(f"{d}/fp8.html") > 1000, f"render fp8 atom: {rc} {err!r}")
-    rc, _, err = run("render", "--atom", "SM100_MMA_F16BF16_SS_64x64x16", "--atom-layout", "(1,1,1)",
+    rc, _, err = run("render", "--atom", "SM100_MMA_F16BF16_SS_64x64x16", "--atom-layout",
+                     "(1,1,1)",
                      "--tile", "64", "64", "16", "-o", f"{d}/umma.html")
     check(rc == 0, f"render SM100 picture: {rc} {err!r}")
-    rc, _, err = run("render", "--copy", "SM90_U16x8_STSM_T", "--dtype", "half", "--thr", "(32,1)", "--val", "(1,8)",
+    rc, _, err = run("render", "--copy", "SM90_U16x8_STSM_T", "--dtype", "half", "--thr", "(32,1)",
+                     "--val", "(1,8)",
                      "-o", f"{d}/stsm.html")
     check(rc == 0, f"render stmatrix: {rc} {err!r}")
-    rc, _, err = run("render", "--copy", "SM75_U16x8_LDSM_T", "--dtype", "float", "--thr", "(32,1)", "--val", "(1,8)",
+    rc, _, err = run("render", "--copy", "SM75_U16x8_LDSM_T", "--dtype", "float", "--thr", "(32,1)",
+                     "--val", "(1,8)",
                      "-o", f"{d}/bad.html")
-    check(rc == 1 and "32-bit elements; it moves elements of 16 to 16 bits" in err, f"render ldsm float: {err!r}")
-    rc, _, err = run("render", "--copy", "SM75_U16x8_LDSM", "--thr", "(32,1)", "--val", "(1,8)", "-o", f"{d}/bad.html")
-    check(rc == 1 and "unknown copy atom 'SM75_U16x8_LDSM'; close names: SM75_U16x8_LDSM_T" in err, f"render unknown copy: {err!r}")
+    check(rc == 1 and "32-bit elements; it moves elements of 16 to 16 bits" in err,
+          f"render ldsm float: {err!r}")
+    rc, _, err = run("render", "--copy", "SM75_U16x8_LDSM", "--thr", "(32,1)", "--val", "(1,8)",
+                     "-o", f"{d}/bad.html")
+    check(rc == 1 and "unknown copy atom 'SM75_U16x8_LDSM'; close names: SM75_U16x8_LDSM_T" in err,
+          f"render unknown copy: {err!r}")
 rc, out, _ = run("batch", stdin=json.dumps({"id": "f64", "atom": "SM80_8x8x4_F64F64F64F64_TN",
-                                            "atom_layout": "(2,2,1)", "tile_mnk": [16, 16, 4]}) + "\n")
+                                            "atom_layout": "(2,2,1)", "tile_mnk": [16, 16, 4]})
+                                            + "\n")
 b = json.loads(out.splitlines()[0]) if rc == 0 and out else {}
-# (presets and TiledMMA cases partition run-time tensors: size-1 rest modes keep their strides, as in CuTe)
-check(b.get("C", {}).get("thread0_fragment") == "(2,1,1):(1,256,16)" and len(b["C"]["coords"]) == 128,
+# (presets and TiledMMA cases partition run-time tensors: size-1 rest modes keep their strides, as
+# in CuTe)
+check(b.get("C", {}).get("thread0_fragment") == "(2,1,1):(1,256,16)"
+      and len(b["C"]["coords"]) == 128,
       f"batch f64 TiledMMA: {out[:300]!r}")
 rc, out, _ = run("ops")
 check(rc == 0 and "tessera atoms lists all" in out, f"ops mentions atoms: {out[-400:]!r}")
-# Static and run-time integers: --runtime reads bare integers as run-time, --cute prints CuTe's form.
+# Static and run-time integers: --runtime reads bare integers as run-time, --cute prints CuTe's
+# form.
 rc, out, _ = run("coalesce", "(2,4):(1,2)", "--cute")
 check(rc == 0 and out.startswith("_8:_1\n"), f"coalesce --cute: {out!r}")
 rc, out, _ = run("coalesce", "(2,4):(1,2)", "--runtime", "--cute")
@@ -325,7 +416,8 @@ check(rc == 0 and out.startswith("(2,4):(1,2)\n"), f"coalesce --runtime --cute: 
 rc, out, _ = run("coalesce", "(_2,_4,8):(_1,_2,8)", "--cute")
 check(rc == 0 and out.startswith("(_8,8):(_1,8)\n"), f"coalesce in CuTe's form: {out!r}")
 rc, out, _ = run("explain", "--preset", "step4", "--operand", "C")
-check(rc == 0 and "fragment ((2,2),4,(2,4)):((1,1024),4096,(16,32))" in out, f"explain step4 C: {out!r}")
+check(rc == 0 and "fragment ((2,2),4,(2,4)):((1,1024),4096,(16,32))" in out,
+      f"explain step4 C: {out!r}")
 
 for f in failures:
     print("FAIL", f)

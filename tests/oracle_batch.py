@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Feeds every case of the CuTe oracle (layout_cases.json) to `tessera batch` and checks the answers.
+"""Feeds every case of the CuTe oracle (layout_cases.json) to `tessera batch` and checks the
+answers.
 
 Usage: oracle_batch.py TESSERA_EXE ORACLE_DIR. Exit 77 (ctest: skipped) when the oracle is absent.
 A case passes when the image (the function) and the printed result (pycute's or C++'s form) match;
@@ -49,16 +50,20 @@ for case, got in zip(cases, answers):
         failures.append(f"{case['id']}: answer out of order ({got.get('id')})")
     elif "note" in case:
         if not noted_ok(case, got):
-            failures.append(f"{case['id']}: {case['op']}{case['args']} is neither pycute's nor C++'s: {got}")
+            failures.append(f"{case['id']}: {case['op']}{case['args']} is neither pycute's nor "
+                            f"C++'s: {got}")
     elif case["error"]:
         if "error" not in got:
-            failures.append(f"{case['id']}: {case['op']}{case['args']} must be rejected, got {got.get('result')}")
+            failures.append(f"{case['id']}: {case['op']}{case['args']} must be rejected, got "
+                            f"{got.get('result')}")
     elif "error" in got:
         failures.append(f"{case['id']}: {case['op']}{case['args']} rejected: {got['error']}")
     elif case["image"] is not None and got["image"] != case["image"]:
-        failures.append(f"{case['id']}: {case['op']}{case['args']} image differs: {got['result']} vs {case['result']}")
+        failures.append(f"{case['id']}: {case['op']}{case['args']} image differs: {got['result']} "
+                        f"vs {case['result']}")
     elif got["result"] not in (case["result"], case.get("cpp_result")):
-        failures.append(f"{case['id']}: {case['op']}{case['args']} printed {got['result']}, expected {case['result']}")
+        failures.append(f"{case['id']}: {case['op']}{case['args']} printed {got['result']}, "
+                        f"expected {case['result']}")
 
 print(f"{len(cases) - len(failures)}/{len(cases)} oracle cases pass through `tessera batch` "
       f"in {elapsed * 1000:.0f} ms ({len(cases) / elapsed:.0f} cases/s)")

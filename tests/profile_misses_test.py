@@ -41,10 +41,13 @@ check(got == want, f"select: {got} != {want}")
 check(list(pm.select(rows, ["f32"])) == [("f32", "TN"), ("f32", "NN")], "select: the dtype filter")
 
 # Kernel names: tessera's keep their configuration, cuBLAS's their tile.
-check(pm.short("void tessera::<unnamed>::gemm_05_kernel<tessera::<unnamed>::WgmmaTmaCfg<2, 128, 0, 2>>"
-               "(CUtensorMap_st, tessera::<unnamed>::Params05)") == "gemm_05_kernel<WgmmaTmaCfg<2,128,0,2>>",
+check(pm.short("void tessera::<unnamed>::gemm_05_kernel<tessera::<unnamed>::WgmmaTmaCfg<2, 128, 0, "
+               "2>>"
+               "(CUtensorMap_st, tessera::<unnamed>::Params05)")
+               == "gemm_05_kernel<WgmmaTmaCfg<2,128,0,2>>",
       "short: tessera's kernel")
-check(pm.short("sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x128x32_warpgroupsize1x1x1") == "sm90_xmma 64x128x32",
+check(pm.short("sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x128x32_warpgroupsize1x1x1")
+      == "sm90_xmma 64x128x32",
       "short: cuBLAS's kernel")
 
 # The recorded pair: tessera's call (a packing kernel, then kernel 05) and cuBLAS's.
@@ -54,20 +57,26 @@ check(len(tagged) == 3, f"tag: {len(tagged)} kernels, want 3")
 out = io.StringIO()
 import csv  # noqa: E402
 csv.writer(out).writerows(tagged)
-text = pm.table(io.StringIO(out.getvalue()), [row("tf32", "NN", 256, 4096, 4096, 0.795)], "GPU", "abc1234", "R.json")
+text = pm.table(io.StringIO(out.getvalue()), [row("tf32", "NN", 256, 4096, 4096, 0.795)], "GPU",
+                "abc1234", "R.json")
 lines = [l for l in text.splitlines() if l.startswith("| tf32")]
 check(len(lines) == 1, f"table: {len(lines)} rows, want 1:\n{text}")
 if lines:
     cells = [c.strip() for c in lines[0].strip("|").split("|")]
-    # dtype op m n k ratio | names us grid idle DRAM MB L2 pipe | names us grid idle DRAM MB L2 pipe | limit
-    check(cells[:6] == ["tf32", "NN", "256", "4096", "4096", "0.795"], f"table: the shape {cells[:6]}")
-    check(cells[6] == "pack_k_major<unsigned int,1> + gemm_05_kernel<WgmmaTmaCfg<2,128,0,2>>", f"table: {cells[6]}")
-    check(cells[7] == "48.4", f"table: tessera's time is the sum of its kernels' (5.856 + 42.496 us): {cells[7]}")
+    # dtype op m n k ratio | names us grid idle DRAM MB L2 pipe | names us grid idle DRAM MB L2 pipe
+    # | limit
+    check(cells[:6] == ["tf32", "NN", "256", "4096", "4096", "0.795"],
+          f"table: the shape {cells[:6]}")
+    check(cells[6] == "pack_k_major<unsigned int,1> + gemm_05_kernel<WgmmaTmaCfg<2,128,0,2>>",
+          f"table: {cells[6]}")
+    check(cells[7] == "48.4",
+          f"table: tessera's time is the sum of its kernels' (5.856 + 42.496 us): {cells[7]}")
     check(cells[8] == "128", f"table: the longest kernel's grid: {cells[8]}")
     # time-weighted: (21.56 * 5.856 + 51.81 * 42.496) / 48.352 = 48.15 % DRAM
     check(cells[10] == "48", f"table: tessera's DRAM share {cells[10]}")
     check(cells[11] == "76", f"table: MB read from DRAM (4.2 + 71.4): {cells[11]}")
-    check(cells[14] == "sm90_xmma 64x128x32" and cells[15] == "38.0", f"table: cuBLAS {cells[14:16]}")
+    check(cells[14] == "sm90_xmma 64x128x32" and cells[15] == "38.0",
+          f"table: cuBLAS {cells[14:16]}")
     # idle: 1 - active / elapsed, time-weighted: cuBLAS 1 - 59046.88 / 67502 = 12.5 %
     check(cells[17] == "13", f"table: cuBLAS's idle share {cells[17]}")
     check(cells[22] == "L2 66 %", f"table: the limit {cells[22]}")

@@ -1,4 +1,5 @@
-// Memory-access analysis: seed 003's R table, hand-checked bank-conflict and coalescing cases.
+// Memory-access analysis: the stores table (R values per thread), hand-checked bank-conflict and
+// coalescing cases.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -40,15 +41,19 @@ std::string groups(PermutationChoice const& c) {
 }
 
 // A warp reads a 32x32 float tile: lane l takes row l, value j column j.
-TvAccess rows_by_lane(SwizzledLayout const& tile) { return TvAccess{rt("(32,32):(1,32)"_layout), tile}; }
+TvAccess rows_by_lane(SwizzledLayout const& tile) {
+  return TvAccess{rt("(32,32):(1,32)"_layout), tile};
+}
 
 // ldmatrix x4 over an (8,64) half tile: lane l gives the address of row l % 8, 16-byte chunk
 // l / 8; the 8 halves of that row are its values. Tile index (r, c) = r + 8c.
-TvAccess ldmatrix_rows(SwizzledLayout const& tile) { return TvAccess{rt("((8,4),8):((1,64),8)"_layout), tile}; }
+TvAccess ldmatrix_rows(SwizzledLayout const& tile) {
+  return TvAccess{rt("((8,4),8):((1,64),8)"_layout), tile};
+}
 
 }  // namespace
 
-TEST(Analysis, Seed003PermutationTable) {
+TEST(Analysis, StoresPerThreadTable) {
   struct Row {
     int64_t r, period, reps;
     const char* positions;
@@ -56,7 +61,7 @@ TEST(Analysis, Seed003PermutationTable) {
     int64_t access_bits, run_bits;
     Grade grade;
   };
-  // Seed 003, section 7: "Bad — scattered writes", "OK — 64-bit stores",
+  // The stores table: "Bad — scattered writes", "OK — 64-bit stores",
   // "Great — 128-bit vector stores", "Great — 256-bit, one contiguous block" (the widest single
   // access is 128 bits; the 256-bit contiguous run is stored as two).
   Row rows[] = {
@@ -83,22 +88,26 @@ TEST(Analysis, Seed003PermutationTable) {
   EXPECT_EQ(to_string(permutation_choice(rt(int64_t(4))).shape), "(4,2)");
   EXPECT_EQ(to_string(permutation_choice(rt(int64_t(8))).shape), "8");
   EXPECT_EQ(std::string(permutation_choice(rt(int64_t(1))).report.verdict.c_str()),
-            "32-bit stores, 64 bytes (half a line) per row of 16 threads: scattered, 4x the stores of 128-bit accesses");
+            "32-bit stores, 64 bytes (half a line) per row of 16 threads: scattered, 4x the stores "
+            "of 128-bit accesses");
   EXPECT_EQ(std::string(permutation_choice(rt(int64_t(2))).report.verdict.c_str()),
-            "64-bit stores, 1 full line per row of 16 threads: coalesced, 2x the stores of 128-bit accesses");
+            "64-bit stores, 1 full line per row of 16 threads: coalesced, 2x the stores of 128-bit "
+            "accesses");
   // R = 8: 16 bytes every 32 per store, so each store touches twice the sectors it fills.
   AccessReport r8 = permutation_choice(rt(int64_t(8))).report;
   EXPECT_EQ(r8.sectors_per_request(), 32);
   EXPECT_EQ(r8.sector_efficiency(), 50);
-  EXPECT_EQ(std::string(r8.verdict.c_str()),
-            "128-bit stores, 16 bytes every 32 per row of 16 threads: coalesced; each store uses 50% of "
-            "its sectors, the warp's stores together fill them");
+  EXPECT_EQ(
+      std::string(r8.verdict.c_str()),
+      "128-bit stores, 16 bytes every 32 per row of 16 threads: coalesced; each store uses 50% of "
+      "its sectors, the warp's stores together fill them");
   EXPECT_THROW(permutation_choice(rt(int64_t(16))), Error);  // 16 x 16 does not divide 128
 }
 
 TEST(Analysis, Step1CStoresAre128BitCoalesced) {
   Layout c = rt("(128,128):(128,1)"_layout);
-  AccessReport r = analyze(MmaAccess{rt(presets::step1()), Operand::kC, unswizzled(c)}, kGlobalStoreF32);
+  AccessReport r =
+      analyze(MmaAccess{rt(presets::step1()), Operand::kC, unswizzled(c)}, kGlobalStoreF32);
   EXPECT_EQ(r.threads, 256);
   EXPECT_EQ(r.warps, 8);
   EXPECT_EQ(r.values, 64);
@@ -109,12 +118,14 @@ TEST(Analysis, Step1CStoresAre128BitCoalesced) {
   EXPECT_EQ(r.lines_per_request(), 4);
   EXPECT_EQ(r.sector_efficiency(), 100);
   EXPECT_EQ(r.grade, Grade::kGreat);
-  EXPECT_EQ(std::string(r.verdict.c_str()), "128-bit stores, 2 full lines per row of 16 threads: coalesced");
+  EXPECT_EQ(std::string(r.verdict.c_str()),
+            "128-bit stores, 2 full lines per row of 16 threads: coalesced");
 }
 
 TEST(Analysis, ColumnReadOf32x32FloatsIs32Way) {
   // One column: lane l reads (l, 0) of the row-major tile: all 32 words in bank 0.
-  AccessReport one = analyze(TvAccess{rt("32:1"_layout), unswizzled(rt("(32,32):(32,1)"_layout))}, kSharedLoadF32);
+  AccessReport one =
+      analyze(TvAccess{rt("32:1"_layout), unswizzled(rt("(32,32):(32,1)"_layout))}, kSharedLoadF32);
   EXPECT_EQ(one.values, 1);
   EXPECT_EQ(one.vector_bits, 32);
   EXPECT_EQ(one.wavefronts, 32);
@@ -124,7 +135,8 @@ TEST(Analysis, ColumnReadOf32x32FloatsIs32Way) {
   EXPECT_EQ(std::string(one.verdict.c_str()),
             "32-bit loads, 32-way bank conflicts (32 wavefronts per access, ideal 1)");
   // Every column, scalar code: 32 loads, each 32-way.
-  AccessReport all = analyze(rows_by_lane(unswizzled(rt("(32,32):(32,1)"_layout))), kSharedScalarF32);
+  AccessReport all =
+      analyze(rows_by_lane(unswizzled(rt("(32,32):(32,1)"_layout))), kSharedScalarF32);
   EXPECT_EQ(all.instructions, 32);
   EXPECT_EQ(all.wavefronts, 32 * 32);
   EXPECT_EQ(all.conflicts(), 32 * 31);
@@ -144,14 +156,17 @@ TEST(Analysis, PaddingRemovesTheConflicts) {
   EXPECT_EQ(r.max_way, 1);
   EXPECT_EQ(r.grade, Grade::kBad);  // conflict-free, but 4x the loads of 128-bit accesses
   EXPECT_EQ(std::string(r.verdict.c_str()),
-            "32-bit loads, conflict-free (1 wavefront per access, ideal 1), 4x the loads of 128-bit accesses");
+            "32-bit loads, conflict-free (1 wavefront per access, ideal 1), 4x the loads of "
+            "128-bit accesses");
 }
 
 TEST(Analysis, DerivedXorSwizzleForFloats) {
   // The column read needs 32 distinct banks for 32 rows: XOR the 5 row bits (offset bits 5..9)
   // into the 5 word bits 0..4 of a float offset: Sw<5,0,5>. Sw<3,2,3> (16-byte chunks, 8 rows)
   // leaves rows r and r+8 in the same bank: 4-way.
-  auto make = [](Swizzle sw) { return rows_by_lane(SwizzledLayout{sw, 0, rt("(32,32):(32,1)"_layout)}); };
+  auto make = [](Swizzle sw) {
+    return rows_by_lane(SwizzledLayout{sw, 0, rt("(32,32):(32,1)"_layout)});
+  };
   bool found = false;
   Swizzle sw = derive_swizzle(make, kSharedScalarF32, &found);
   EXPECT_TRUE(found);
@@ -161,7 +176,9 @@ TEST(Analysis, DerivedXorSwizzleForFloats) {
   EXPECT_EQ(r.wavefronts, 32);
   EXPECT_EQ(analyze(make(Swizzle(3, 2, 3)), kSharedScalarF32).max_way, 4);
   // Already conflict-free: the identity.
-  auto padded = [](Swizzle s) { return rows_by_lane(SwizzledLayout{s, 0, rt("(32,32):(33,1)"_layout)}); };
+  auto padded = [](Swizzle s) {
+    return rows_by_lane(SwizzledLayout{s, 0, rt("(32,32):(33,1)"_layout)});
+  };
   EXPECT_EQ(derive_swizzle(padded, kSharedScalarF32), Swizzle());
 }
 
@@ -175,19 +192,24 @@ TEST(Analysis, LdmatrixOver128BSwizzleIsConflictFree) {
   EXPECT_EQ(r.wavefronts, 4);
   EXPECT_EQ(r.conflicts(), 0);
   EXPECT_EQ(r.grade, Grade::kGreat);
-  EXPECT_EQ(std::string(r.verdict.c_str()), "128-bit loads, conflict-free (4 wavefronts per access, ideal 4)");
+  EXPECT_EQ(std::string(r.verdict.c_str()),
+            "128-bit loads, conflict-free (4 wavefronts per access, ideal 4)");
   // Unswizzled: the 8 rows of a phase start 128 bytes apart, all in banks 0-3.
-  AccessReport plain = analyze(ldmatrix_rows(unswizzled(rt("(8,64):(64,1)"_layout))), kSharedLoadF16);
+  AccessReport plain =
+      analyze(ldmatrix_rows(unswizzled(rt("(8,64):(64,1)"_layout))), kSharedLoadF16);
   EXPECT_EQ(plain.vector_bits, 128);
   EXPECT_EQ(plain.wavefronts, 32);
   EXPECT_EQ(plain.max_way, 8);
   // And the search finds the 128B swizzle.
-  auto make = [](Swizzle s) { return ldmatrix_rows(SwizzledLayout{s, 0, rt("(8,64):(64,1)"_layout)}); };
+  auto make = [](Swizzle s) {
+    return ldmatrix_rows(SwizzledLayout{s, 0, rt("(8,64):(64,1)"_layout)});
+  };
   EXPECT_EQ(derive_swizzle(make, kSharedLoadF16), Swizzle(3, 3, 3));
 }
 
 TEST(Analysis, ConsecutiveVectorsFromGlobalTouchFourLines) {
-  AccessReport r = analyze(TvAccess{rt("(32,4):(4,1)"_layout), unswizzled(rt("128:1"_layout))}, kGlobalLoadF32);
+  AccessReport r =
+      analyze(TvAccess{rt("(32,4):(4,1)"_layout), unswizzled(rt("128:1"_layout))}, kGlobalLoadF32);
   EXPECT_EQ(r.vector_bits, 128);
   EXPECT_EQ(r.requests, 1);
   EXPECT_EQ(r.lines, 4);
@@ -197,8 +219,9 @@ TEST(Analysis, ConsecutiveVectorsFromGlobalTouchFourLines) {
   EXPECT_EQ(std::string(r.verdict.c_str()), "128-bit loads, 4 full lines per warp: coalesced");
   // Misaligned by one float: the vector falls to 32 bits, each of the 4 loads has lanes 16 bytes
   // apart (half of each sector used), and the warp's footprint spans 17 sectors for 16 of data.
-  AccessReport off = analyze(TvAccess{rt("(32,4):(4,1)"_layout), SwizzledLayout{Swizzle(), 1, rt("128:1"_layout)}},
-                             kGlobalLoadF32);
+  AccessReport off =
+      analyze(TvAccess{rt("(32,4):(4,1)"_layout), SwizzledLayout{Swizzle(), 1, rt("128:1"_layout)}},
+              kGlobalLoadF32);
   EXPECT_EQ(off.vector_bits, 32);
   EXPECT_EQ(off.requests, 4);
   EXPECT_EQ(off.lines, 4 + 4 + 4 + 5);
@@ -207,11 +230,12 @@ TEST(Analysis, ConsecutiveVectorsFromGlobalTouchFourLines) {
   EXPECT_EQ(off.grade, Grade::kBad);
 }
 
-// Issue 16: lanes 0..31 read floats 0..31, then 32..63, ..: four 32-bit loads per thread, each a
+// Lanes 0..31 read floats 0..31, then 32..63, ..: four 32-bit loads per thread, each a
 // full line per warp. Coalesced (not "scattered"); only the instruction count is 4x that of
 // 128-bit loads, so the grade is ok, not bad.
 TEST(Analysis, NarrowLoadsFillingWholeLinesAreCoalesced) {
-  AccessReport r = analyze(TvAccess{rt("(32,4):(1,32)"_layout), unswizzled(rt("128:1"_layout))}, kGlobalLoadF32);
+  AccessReport r =
+      analyze(TvAccess{rt("(32,4):(1,32)"_layout), unswizzled(rt("128:1"_layout))}, kGlobalLoadF32);
   EXPECT_EQ(r.vector_bits, 32);
   EXPECT_EQ(r.requests, 4);
   EXPECT_EQ(r.lines, 4);
@@ -223,19 +247,23 @@ TEST(Analysis, NarrowLoadsFillingWholeLinesAreCoalesced) {
 
 TEST(Analysis, StridedGlobalLoadIsUncoalesced) {
   // Lane l reads float 32 l: 32 sectors for 128 bytes.
-  AccessReport r = analyze(TvAccess{rt("32:32"_layout), unswizzled(rt("1024:1"_layout))}, kGlobalLoadF32);
+  AccessReport r =
+      analyze(TvAccess{rt("32:32"_layout), unswizzled(rt("1024:1"_layout))}, kGlobalLoadF32);
   EXPECT_EQ(r.sectors, 32);
   EXPECT_EQ(r.min_sectors, 4);
   EXPECT_EQ(r.grade, Grade::kBad);
   EXPECT_EQ(std::string(r.verdict.c_str()),
-            "32-bit loads, 4 bytes every 128 per warp: uncoalesced, 12% of the bytes of the sectors touched are used");
+            "32-bit loads, 4 bytes every 128 per warp: uncoalesced, 12% of the bytes of the "
+            "sectors touched are used");
 }
 
-TEST(Analysis, TiledCopySeed004) {
+TEST(Analysis, TiledCopyOfTheBTile) {
   // cp.async of 4 floats per thread, threads (32,8):(1,32) over the (128,8) B tile: 128-bit,
   // a warp covers 512 contiguous bytes.
-  TiledCopy b = make_tiled_copy_tv(atom::cp_async(16, 32), rt("(32,8):(1,32)"_layout), Layout("(4,1)"_tuple));
-  AccessReport r = analyze(CopyAccess{b, unswizzled(rt("(128,8):(1,128)"_layout)), false}, kGlobalLoadF32);
+  TiledCopy b =
+      make_tiled_copy_tv(atom::cp_async(16, 32), rt("(32,8):(1,32)"_layout), Layout("(4,1)"_tuple));
+  AccessReport r =
+      analyze(CopyAccess{b, unswizzled(rt("(128,8):(1,128)"_layout)), false}, kGlobalLoadF32);
   EXPECT_EQ(r.threads, 256);
   EXPECT_EQ(r.vector_bits, 128);
   EXPECT_EQ(r.lines_per_request(), 4);
@@ -246,7 +274,8 @@ TEST(Analysis, Step4OperandsFromSharedMemory) {
   // mma.sync A fragments read straight from a row-major (128,32) half tile: each lane's pairs of
   // halves are 32-bit runs; 8 lanes of a quad-group read 8 rows 64 bytes apart.
   TiledMMA mma = rt(presets::step4());
-  AccessReport a = analyze(MmaAccess{mma, Operand::kA, unswizzled(rt("(128,32):(32,1)"_layout))}, kSharedLoadF16);
+  AccessReport a = analyze(MmaAccess{mma, Operand::kA, unswizzled(rt("(128,32):(32,1)"_layout))},
+                           kSharedLoadF16);
   EXPECT_EQ(a.vector_bits, 32);
   // Lane t0 + 4 t1 reads word 16 t1 + t0 (rows 64 bytes apart): rows 0, 2, 4, 6 share a bank.
   EXPECT_EQ(a.max_way, 4);
@@ -254,14 +283,17 @@ TEST(Analysis, Step4OperandsFromSharedMemory) {
 }
 
 TEST(Analysis, ConstexprAndErrors) {
-  constexpr AccessReport r = analyze(TvAccess{Layout(make_tuple(32, 4), make_tuple(4, 1)), unswizzled(Layout(128))},
-                                     AccessSpec{32, MemSpace::kGlobal, false, 128});
-  static_assert(r.vector_bits == 128 && r.lines == 4 && r.sectors == 16 && r.grade == Grade::kGreat);
+  constexpr AccessReport r =
+      analyze(TvAccess{Layout(make_tuple(32, 4), make_tuple(4, 1)), unswizzled(Layout(128))},
+              AccessSpec{32, MemSpace::kGlobal, false, 128});
+  static_assert(r.vector_bits == 128 && r.lines == 4 && r.sectors == 16 &&
+                r.grade == Grade::kGreat);
   EXPECT_THROW(analyze(TvAccess{rt("(32,4):(4,1)"_layout), unswizzled(rt("128:1"_layout))},
                        AccessSpec{12, MemSpace::kGlobal, false, 128}),
                Error);
   try {
-    analyze(TvAccess{rt("(32,512):(512,1)"_layout), unswizzled(rt("16384:1"_layout))}, kGlobalLoadF32);
+    analyze(TvAccess{rt("(32,512):(512,1)"_layout), unswizzled(rt("16384:1"_layout))},
+            kGlobalLoadF32);
     FAIL();
   } catch (Error const& e) {
     EXPECT_STREQ(e.what(), "analyze: 512 values per thread; the analysis holds at most 256");

@@ -33,18 +33,22 @@ std::string norm(std::string const& cute) { return to_string(parse_layout(cute.c
 // Documented differences: layouts where CuTe's traits are not well formed (see catalog.hpp).
 const std::map<std::string, std::pair<std::string, std::string>> kDifferences = {
     // name -> (CuTe's A layout as printed, tessera's)
-    {"SM80_16x8x128_S32U1U1S32_TN_XORPOPC", {"((4,8),(32,2)):((512,1),((16,8)))", "((4,8),(32,2)):((512,1),(16,8))"}},
-    {"SM80_16x8x128_S32U1U1S32_TN_ANDPOPC", {"((4,8),(32,2)):((512,1),((16,8)))", "((4,8),(32,2)):((512,1),(16,8))"}},
+    {"SM80_16x8x128_S32U1U1S32_TN_XORPOPC",
+     {"((4,8),(32,2)):((512,1),((16,8)))", "((4,8),(32,2)):((512,1),(16,8))"}},
+    {"SM80_16x8x128_S32U1U1S32_TN_ANDPOPC",
+     {"((4,8),(32,2)):((512,1),((16,8)))", "((4,8),(32,2)):((512,1),(16,8))"}},
 };
 
 std::set<std::string> catalog_mma_names() {
   std::set<std::string> s;
-  for (int i = 0; i < catalog::kMmaCount; ++i) s.insert(catalog::mma_name(catalog::mma_ref(i)).c_str());
+  for (int i = 0; i < catalog::kMmaCount; ++i)
+    s.insert(catalog::mma_name(catalog::mma_ref(i)).c_str());
   return s;
 }
 std::set<std::string> catalog_copy_names() {
   std::set<std::string> s;
-  for (int i = 0; i < catalog::kCopyCount; ++i) s.insert(catalog::copy_name(catalog::copy_ref(i)).c_str());
+  for (int i = 0; i < catalog::kCopyCount; ++i)
+    s.insert(catalog::copy_name(catalog::copy_ref(i)).c_str());
   return s;
 }
 
@@ -61,24 +65,33 @@ TEST(AtomCatalog, PatternsExpandAsAShellDoes) {
 }
 
 TEST(AtomCatalog, NamesInCuteSpellings) {
-  EXPECT_STREQ(catalog::canonical_name("cute::SM90::GMMA::MMA_64x128x16_F16F16F16_SS<GMMA::Major::K, GMMA::Major::MN>").c_str(),
+  EXPECT_STREQ(catalog::canonical_name(
+                   "cute::SM90::GMMA::MMA_64x128x16_F16F16F16_SS<GMMA::Major::K, GMMA::Major::MN>")
+                   .c_str(),
                "SM90_64x128x16_F16F16F16_SS");
-  EXPECT_STREQ(catalog::canonical_name("SM90_64x64x16_F32BF16BF16_RS<GMMA::Major::K,GMMA::Major::K>").c_str(),
-               "SM90_64x64x16_F32BF16BF16_RS");
+  EXPECT_STREQ(
+      catalog::canonical_name("SM90_64x64x16_F32BF16BF16_RS<GMMA::Major::K,GMMA::Major::K>")
+          .c_str(),
+      "SM90_64x64x16_F32BF16BF16_RS");
   EXPECT_STREQ(catalog::canonical_name("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t, uint128_t>").c_str(),
                "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>");
   EXPECT_TRUE(catalog::find_mma("SM80_8x8x4_F64F64F64F64_TN").found());
   EXPECT_TRUE(catalog::find_mma("sm80_8x8x4_f64f64f64f64_tn").found());
   EXPECT_TRUE(catalog::find_mma("MMA_64x200x32_F32E4M3E5M2_SS_TN").found());
   EXPECT_FALSE(catalog::find_mma("SM80_8x8x4_F64F64F64F64_NT").found());
-  EXPECT_FALSE(catalog::find_mma("SM90_64x36x16_F16F16F16_SS").found());  // N must be a multiple of 8
-  EXPECT_FALSE(catalog::find_mma("SM90_64x40x32_S32S8S8_SS_TN").found());  // no 40 for 8-bit integers
+  EXPECT_FALSE(
+      catalog::find_mma("SM90_64x36x16_F16F16F16_SS").found());  // N must be a multiple of 8
+  EXPECT_FALSE(
+      catalog::find_mma("SM90_64x40x32_S32S8S8_SS_TN").found());  // no 40 for 8-bit integers
   EXPECT_TRUE(catalog::find_copy("SM75_U16x8_LDSM_T").found());
-  EXPECT_FALSE(catalog::find_copy("SM80_CP_ASYNC_CACHEGLOBAL<uint32_t>").found());  // .cg copies 16 bytes only
+  EXPECT_FALSE(catalog::find_copy("SM80_CP_ASYNC_CACHEGLOBAL<uint32_t>")
+                   .found());  // .cg copies 16 bytes only
 }
 
 TEST(AtomCatalog, TypesReadOffTheNames) {
-  auto types = [](const char* n) { return std::string(catalog::mma_types(catalog::find_mma(n)).c_str()); };
+  auto types = [](const char* n) {
+    return std::string(catalog::mma_types(catalog::find_mma(n)).c_str());
+  };
   EXPECT_EQ(types("SM80_16x8x8_F32BF16BF16F32_TN"), "f32 bf16 bf16 f32");
   EXPECT_EQ(types("SM90_64x256x32_S32U8S8_RS_TN_SATURATE"), "s32 u8 s8 s32");
   EXPECT_EQ(types("SM61_DP4A"), "s32 s8 s8 s32");
@@ -88,7 +101,8 @@ TEST(AtomCatalog, CopyElementSizesAreChecked) {
   catalog::AtomRef t = catalog::find_copy("SM75_U16x4_LDSM_T");
   EXPECT_THROW(catalog::copy_atom(t, 32), Error);
   EXPECT_THROW(catalog::copy_atom(catalog::find_copy("SM90_TMA_LOAD"), 16, 24), Error);
-  EXPECT_EQ(to_string(catalog::copy_atom(catalog::find_copy("SM90_TMA_LOAD"), 16, 4096).src_tv), "(1,256):(0,1)");
+  EXPECT_EQ(to_string(catalog::copy_atom(catalog::find_copy("SM90_TMA_LOAD"), 16, 4096).src_tv),
+            "(1,256):(0,1)");
 }
 
 // Every MMA atom of CuTe's traits, layout by layout.
@@ -113,7 +127,8 @@ TEST(AtomCatalog, MmaAtomsMatchCuteTraits) {
     std::string cute_a = a["a"];
     auto diff = kDifferences.find(name);
     if (diff != kDifferences.end()) {
-      EXPECT_EQ(cute_a, diff->second.first) << "CuTe's layout changed: review the documented difference";
+      EXPECT_EQ(cute_a, diff->second.first)
+          << "CuTe's layout changed: review the documented difference";
       EXPECT_EQ(to_string(m.a_tv), diff->second.second);
     } else {
       EXPECT_EQ(to_string(m.a_tv), norm(cute_a));
@@ -132,7 +147,8 @@ TEST(AtomCatalog, MmaAtomsMatchCuteTraits) {
     ++checked;
   }
   EXPECT_EQ(checked, catalog::kMmaCount);
-  for (auto const& n : catalog_mma_names()) EXPECT_TRUE(cute_names.count(n)) << n << " is not one of CuTe's atoms";
+  for (auto const& n : catalog_mma_names())
+    EXPECT_TRUE(cute_names.count(n)) << n << " is not one of CuTe's atoms";
 }
 
 // Every copy atom: the bit layouts, and the element layouts for each element size CuTe allows.
@@ -149,7 +165,8 @@ TEST(AtomCatalog, CopyAtomsMatchCuteTraits) {
     ASSERT_EQ(catalog::copy_name(r).c_str(), name);
     catalog::CopyRow const& row = catalog::kCopyRows[r.row];
     EXPECT_EQ(std::string(row.arch), a["arch"].get<std::string>());
-    int64_t box = row.box ? catalog::kDefaultBoxBits : 0;  // CuTe's data was made with 8192-bit boxes
+    int64_t box =
+        row.box ? catalog::kDefaultBoxBits : 0;  // CuTe's data was made with 8192-bit boxes
     EXPECT_EQ(to_string(parse_layout(row.thr_id)), norm(a["thr_id"]));
     EXPECT_EQ(to_string(catalog::layout_of(row.src, box)), norm(a["src_bits"]));
     EXPECT_EQ(to_string(catalog::layout_of(row.dst, box)), norm(a["dst_bits"]));
@@ -172,7 +189,8 @@ TEST(AtomCatalog, CopyAtomsMatchCuteTraits) {
   }
   EXPECT_EQ(checked, catalog::kCopyCount);
   EXPECT_GT(element_layouts, checked);
-  for (auto const& n : catalog_copy_names()) EXPECT_TRUE(cute_names.count(n)) << n << " is not one of CuTe's atoms";
+  for (auto const& n : catalog_copy_names())
+    EXPECT_TRUE(cute_names.count(n)) << n << " is not one of CuTe's atoms";
 }
 
 // The atoms kernels issue (mma.hpp, copy.hpp) are the catalog's.
@@ -224,7 +242,8 @@ TEST(AtomCatalog, KernelAtomsAgree) {
 // The catalog is what the report says: counts per architecture.
 TEST(AtomCatalog, Counts) {
   std::map<std::string, int> per_arch;
-  for (int i = 0; i < catalog::kMmaCount; ++i) per_arch[catalog::kMmaRows[catalog::mma_ref(i).row].arch]++;
+  for (int i = 0; i < catalog::kMmaCount; ++i)
+    per_arch[catalog::kMmaRows[catalog::mma_ref(i).row].arch]++;
   EXPECT_EQ(per_arch["sm61"], 2);
   EXPECT_EQ(per_arch["sm70"], 8);
   EXPECT_EQ(per_arch["sm75"], 3);

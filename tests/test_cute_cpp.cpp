@@ -4,16 +4,17 @@
 // composition, inverse_left, inverse_right, logical_divide, logical_product, nullspace), of
 // CUTLASS's pycute tests (test/python/pycute), of NVlabs/CuTe's tests (composition, left inverse,
 // zipped/logical divide, logical product), of the layout-oracle cases where pycute and C++
-// disagree, of issue 15, and random operands for the ops of layout_ops.hpp. Every expected value
-// was computed by CuTe's C++ headers with all integers static (see tests/data/README.md for how);
-// "recorded" is what NVIDIA's test itself printed (its integers may be run-time ones, which print
-// and merge differently).
+// disagree, edge cases (extent-1 modes, inverses, swizzles), and random operands for the ops of
+// layout_ops.hpp. Every expected value was computed by CuTe's C++ headers with all integers static
+// (see tests/data/README.md for how); "recorded" is what NVIDIA's test itself printed (its integers
+// may be run-time ones, which print and merge differently).
 //
 // Each case checks, through the same `batch` op table the CLI uses:
 //   1. tessera computes the same function as C++ (`expected` evaluated at every index), and prints
 //      it exactly as C++ does;
 //   2. a case that C++ rejects (a static assertion) is rejected;
-//   3. every assertion of NVIDIA's test for that op (the post-conditions below), on tessera's result.
+//   3. every assertion of NVIDIA's test for that op (the post-conditions below), on tessera's
+//   result.
 // A case with a "difference" field is a documented deliberate difference (docs/differences.md):
 // there the field says what tessera does instead ("error" or the result it prints), and that is
 // asserted.
@@ -86,7 +87,8 @@ std::string postconditions(std::string const& op, std::string const& src, json c
   if (op == "composition") {
     if (args[1].is_array()) return "";  // a by-mode tiler: not A(B(i)) on whole indices
     Fn a = fn_of(text(args[0])), b = fn_of(text(args[1])), R = fn_of(r);
-    bool check_compatible = src.find("test/unit") != std::string::npos || src.rfind("NVlabs/", 0) == 0;
+    bool check_compatible =
+        src.find("test/unit") != std::string::npos || src.rfind("NVlabs/", 0) == 0;
     if (check_compatible && !compatible(shape_of(text(args[1])), shape_of(r)))
       return fail("B is not compatible with R");
     int64_t n = pycute ? R.size : b.size;  // pycute checks R's domain, C++ B's
@@ -115,7 +117,8 @@ std::string postconditions(std::string const& op, std::string const& src, json c
     int64_t fsize = size(filter(l));
     if (size(c) > cosize_of(c)) return fail("size > cosize");
     if (size(c) < cotarget / fsize) return fail("size(result) < size(cotarget)/size(filter)");
-    if (cosize_of(completed) > cosize_of(c) + cosize_of(l)) return fail("cosize(completed) too big");
+    if (cosize_of(completed) > cosize_of(c) + cosize_of(l))
+      return fail("cosize(completed) too big");
     if (cosize_of(c) < cotarget / fsize) return fail("cosize(result) too small");
     if (size(complement(completed)) != 1) return fail("codomain left over after completion");
     if (!(complement(complement(c, cosize_of(l)), cotarget) == c)) return fail("double complement");
@@ -144,7 +147,8 @@ std::string postconditions(std::string const& op, std::string const& src, json c
     }
     return "";
   }
-  if (op == "zipped_divide") {  // NVlabs/CuTe: (Tile, Grid), the tile is A o tiler, A's values all appear
+  if (op ==
+      "zipped_divide") {  // NVlabs/CuTe: (Tile, Grid), the tile is A o tiler, A's values all appear
     Layout A = parse_layout(text(args[0])), R = parse_layout(r);
     Layout tiler = args[1].is_array() ? Layout() : parse_layout(text(args[1]));
     if (args[1].is_array()) {  // by-mode: the tiler as one layout over A's first modes
@@ -230,7 +234,8 @@ TEST(CuteCpp, NvidiaCases) {
     }
     ++computed;
   }
-  for (auto const& [src, n] : per_src) std::printf("[  source  ] %4d cases from %s\n", n, src.c_str());
+  for (auto const& [src, n] : per_src)
+    std::printf("[  source  ] %4d cases from %s\n", n, src.c_str());
   std::printf("cute C++ cases: %d computed as C++ does, %d rejected as C++ does, %d documented "
               "differences\n", computed, rejected, differences);
   EXPECT_GT(computed, 550);

@@ -47,7 +47,8 @@ TEST(Kinds, ParserReadsBothForms) {
 }
 
 TEST(Kinds, RoundTrips) {
-  for (const char* s : {"_8:_1", "(_4,2):(1,_4)", "((_2,_2),4,(_2,4)):((1,1024),4096,(16,32))", "(3,(_1,5)):(_0,(7,1))"}) {
+  for (const char* s : {"_8:_1", "(_4,2):(1,_4)", "((_2,_2),4,(_2,4)):((1,1024),4096,(16,32))",
+                        "(3,(_1,5)):(_0,(7,1))"}) {
     Layout l = parse_layout(std::string_view(s));
     EXPECT_EQ(cute_text(l), s);
     EXPECT_TRUE(same_kinds(parse_layout(cute_text(l), true), l)) << s;
@@ -83,7 +84,8 @@ TEST(Kinds, MarksDecideMerging) {
   // The run-time tensor's rest modes stay apart: logical_divide by a static tile.
   EXPECT_EQ(cute_text(logical_divide(cute("(128,128):(128,1)"), make_tile(Layout(32), Layout(32)))),
             "((_32,4),(_32,4)):((128,4096),(1,32))");
-  EXPECT_EQ(to_string(logical_divide(parse_layout("(128,128):(128,1)"), make_tile(Layout(32), Layout(32)))),
+  EXPECT_EQ(to_string(logical_divide(parse_layout("(128,128):(128,1)"),
+                                     make_tile(Layout(32), Layout(32)))),
             "((32,4),(32,4)):((128,4096),(1,32))");
 }
 
@@ -94,21 +96,26 @@ TEST(Kinds, Step4Fragments) {
             "((_2,_2),_4,_8):((_1,_1024),_4096,_16)");
   EXPECT_EQ(cute_text(m.partition_C(cute("(128,128):(128,1)"), 0).layout),
             "((_2,_2),4,(_2,4)):((1,1024),4096,(16,32))");
-  EXPECT_EQ(cute_text(m.partition_A(cute("(128,32):(32,1)"), 0).layout), "((_2,_2,_2),4,2):((1,256,8),1024,16)");
-  EXPECT_EQ(cute_text(m.partition_B(cute("(128,32):(32,1)"), 0).layout), "((_2,_2),(_2,4),2):((1,8),(512,1024),16)");
+  EXPECT_EQ(cute_text(m.partition_A(cute("(128,32):(32,1)"), 0).layout),
+            "((_2,_2,_2),4,2):((1,256,8),1024,16)");
+  EXPECT_EQ(cute_text(m.partition_B(cute("(128,32):(32,1)"), 0).layout),
+            "((_2,_2),(_2,4),2):((1,8),(512,1024),16)");
   // The step 4 preset of the CLI partitions run-time tensors, as the step 4 kernel does.
   tools::MmaConfig cfg = tools::mma_preset("step4");
   json c = tools::explain_json(cfg, Operand::kC, 0);
   EXPECT_EQ(c["fragment"], "((2,2),4,(2,4)):((1,1024),4096,(16,32))");
-  EXPECT_EQ(tools::explain_json(cfg, Operand::kA, 0)["fragment"], "((2,2,2),4,2):((1,256,8),1024,16)");
-  EXPECT_EQ(tools::explain_json(cfg, Operand::kB, 0)["fragment"], "((2,2),(2,4),2):((1,8),(512,1024),16)");
+  EXPECT_EQ(tools::explain_json(cfg, Operand::kA, 0)["fragment"],
+            "((2,2,2),4,2):((1,256,8),1024,16)");
+  EXPECT_EQ(tools::explain_json(cfg, Operand::kB, 0)["fragment"],
+            "((2,2),(2,4),2):((1,8),(512,1024),16)");
   // The step 1 kernel's fragment, as the partition_C derivation prints it.
   EXPECT_EQ(tools::explain_json(tools::mma_preset("step1"), Operand::kC, 0)["fragment"],
             "(1,(4,2),(4,2)):(0,(128,8192),(1,64))");
 }
 
 json load_cases() {
-  std::filesystem::path p = std::filesystem::path(TESSERA_SOURCE_DIR) / "tests/data/cute_kinds_cases.json";
+  std::filesystem::path p =
+      std::filesystem::path(TESSERA_SOURCE_DIR) / "tests/data/cute_kinds_cases.json";
   std::ifstream in(p);
   if (!in) ADD_FAILURE() << "cannot read " << p;
   return json::parse(in);
@@ -133,7 +140,8 @@ TEST(Kinds, CuteCppLayoutOps) {
     }
     std::string expected = c["expected"];
     if (gaps.contains(id)) {
-      EXPECT_EQ(got, gaps[id]["tessera"].get<std::string>()) << id << ": " << c["op"] << c["args"].dump();
+      EXPECT_EQ(got, gaps[id]["tessera"].get<std::string>())
+          << id << ": " << c["op"] << c["args"].dump();
       EXPECT_NE(got, expected) << id << " now matches C++: remove it from cute_kinds_gaps.json";
     } else {
       EXPECT_EQ(got, expected) << id << ": " << c["op"] << c["args"].dump();
@@ -142,8 +150,10 @@ TEST(Kinds, CuteCppLayoutOps) {
     ++checked;
   }
   EXPECT_GT(checked, 400);
-  std::printf("%d layout-op cases (static, run-time and mixed integers) against CuTe's C++: %d exact, %d documented differences\n",
-              checked, exact, int(gaps.size()));
+  std::printf(
+      "%d layout-op cases (static, run-time and mixed integers) against CuTe's C++: %d exact, %d "
+      "documented differences\n",
+      checked, exact, int(gaps.size()));
 }
 
 TEST(Kinds, CuteCppTiledMma) {
@@ -151,9 +161,13 @@ TEST(Kinds, CuteCppTiledMma) {
   int checked = 0;
   for (json const& c : data["tiledmma"]) {
     std::string id = c["id"];
-    tools::MmaConfig cfg = tools::mma_config(c["atom"], c["atom_layout"], c["permutation"], 128, 128, 32);
-    Operand op = c["operand"] == "C" ? Operand::kC : c["operand"] == "A" ? Operand::kA : Operand::kB;
-    View v = cfg.mma.partition(op, parse_layout(c["tensor"].get<std::string>(), true), c["thread"].get<int64_t>());
+    tools::MmaConfig cfg =
+        tools::mma_config(c["atom"], c["atom_layout"], c["permutation"], 128, 128, 32);
+    Operand op = c["operand"] == "C"   ? Operand::kC
+                 : c["operand"] == "A" ? Operand::kA
+                                       : Operand::kB;
+    View v = cfg.mma.partition(op, parse_layout(c["tensor"].get<std::string>(), true),
+                               c["thread"].get<int64_t>());
     EXPECT_EQ(to_cute_string(v.layout), c["expected"].get<std::string>()) << id;
     EXPECT_EQ(v.offset, c["offset"].get<int64_t>()) << id;
     ++checked;

@@ -66,7 +66,8 @@ TEST(CoordLayout, RandomCompactSubLayouts) {
   // leaves (divisors of its extents), shuffled; compared with the mixed-radix coordinates.
   std::mt19937 rng(7);
   for (int trial = 0; trial < 2000; ++trial) {
-    const int64_t e0 = int64_t(1) << (rng() % 5), e1 = int64_t(1) << (rng() % 5), e2 = 1 + rng() % 4;
+    const int64_t e0 = int64_t(1) << (rng() % 5), e1 = int64_t(1) << (rng() % 5),
+                  e2 = 1 + rng() % 4;
     const Coord<3> tile{{e0, e1, e2}};
     // Split each mode into two factors and order the four or six leaves at random.
     Modes m;
@@ -93,9 +94,10 @@ TEST(CoordLayout, RejectsLeavesThatCarry) {
     make_coord_layout("(3,3):(50,30)"_layout, Coord<2>{{128, 8}});
     FAIL() << "expected an error";
   } catch (Error const& e) {
-    EXPECT_STREQ(e.what(),
-                 "coord_layout: the leaves of (3,3):(50,30) reach 160 in mode 0 of a tile of extent "
-                 "128: their sum carries into the next mode, so tile coordinates are not linear in them");
+    EXPECT_STREQ(
+        e.what(),
+        "coord_layout: the leaves of (3,3):(50,30) reach 160 in mode 0 of a tile of extent "
+        "128: their sum carries into the next mode, so tile coordinates are not linear in them");
   }
   EXPECT_THROW(make_coord_layout("4:-1"_layout, Coord<2>{{8, 8}}), Error);
 }
@@ -180,19 +182,22 @@ TEST(DeviceTensor, Axpby128StoresRunsAndFallsBack) {
   const ThrMMA<Step1> thr0{0};
   float probe[1] = {};
   auto view = thr0.partition_C(local_tile<Coord<3>{{128, 128, 8}}, Proj{1, 1, 0}>(
-      make_tensor(probe, make_shape(int64_t(1), int64_t(1)), make_stride(unit, int64_t(1))), 0, 0, _));
+      make_tensor(probe, make_shape(int64_t(1), int64_t(1)), make_stride(unit, int64_t(1))), 0, 0,
+      _));
   static_assert(aligned_runs_mode(coords_of(decltype(view)::kSpec), 4) == 0);  // runs of 4 along M
   static_assert(aligned_runs_mode(coords_of(decltype(view)::kSpec), 8) == -1);  // not of 8
   for (const int64_t ldc : {int64_t(308), int64_t(307)}) {
     for (const int64_t tile : {int64_t(0), int64_t(2)}) {  // (0,0) inside; (2,1) reaches past M
       const int64_t M = 300, N = 200;
       std::vector<float, std::allocator<float>> storage(size_t(ldc * N + 8));
-      float* c = storage.data() + (4 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 4) % 4;  // 16-byte aligned
+      float* c = storage.data() +
+                 (4 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 4) % 4;  // 16-byte aligned
       for (int64_t i = 0; i < ldc * N; ++i) c[i] = float(i % 7);
       std::vector<float> want(c, c + ldc * N);
       auto mC = make_tensor(c, make_shape(M, N), make_stride(unit, ldc));
       auto gC = local_tile<Coord<3>{{128, 128, 8}}, Proj{1, 1, 0}>(mC, tile, tile / 2, _);
-      auto cC = local_tile<Coord<3>{{128, 128, 8}}, Proj{1, 1, 0}>(make_identity_tensor(mC.shape), tile, tile / 2, _);
+      auto cC = local_tile<Coord<3>{{128, 128, 8}}, Proj{1, 1, 0}>(make_identity_tensor(mC.shape),
+                                                                   tile, tile / 2, _);
       for (int64_t t = 0; t < 256; ++t) {
         const ThrMMA<Step1> thr{t};
         auto tCgC = thr.partition_C(gC);
@@ -202,7 +207,8 @@ TEST(DeviceTensor, Axpby128StoresRunsAndFallsBack) {
         for (int v = 0; v < 64; ++v)
           if (tCcC.inside(v)) {
             const Coord<2> rc = tCcC(v);
-            want[size_t(rc.v[0] + rc.v[1] * ldc)] = 2.0f * float(t + v) + 0.5f * want[size_t(rc.v[0] + rc.v[1] * ldc)];
+            want[size_t(rc.v[0] + rc.v[1] * ldc)] =
+                2.0f * float(t + v) + 0.5f * want[size_t(rc.v[0] + rc.v[1] * ldc)];
           }
         axpby<128>(2.0f, acc, 0.5f, tCgC, tCcC);
       }

@@ -46,36 +46,48 @@ GmmaOperand operand16(GmmaSwizzle sw, bool k_major, int64_t rows, int64_t k, int
 // unused with a swizzle (16 bytes) and the step between 8x16-byte core matrices along K without.
 TEST(GmmaDesc, KMajorEachSwizzle) {
   // 128B: (128,64) = rows 128:64, k 64:1. SBO = 8 x 128 B; blocks (2,4):(4096,16).
-  expect_operand(operand16(GmmaSwizzle::kB128, true, 128, 64, 64), {GmmaMajor::kK, 1, 16, 1024, "(2,4):(4096,16)"});
+  expect_operand(operand16(GmmaSwizzle::kB128, true, 128, 64, 64),
+                 {GmmaMajor::kK, 1, 16, 1024, "(2,4):(4096,16)"});
   // 64B: (64,64) = rows 64:32, k (32,2):(1,2048). SBO = 8 x 64 B.
-  expect_operand(operand16(GmmaSwizzle::kB64, true, 64, 64, 64), {GmmaMajor::kK, 2, 16, 512, "(1,(2,2)):(0,(16,2048))"});
+  expect_operand(operand16(GmmaSwizzle::kB64, true, 64, 64, 64),
+                 {GmmaMajor::kK, 2, 16, 512, "(1,(2,2)):(0,(16,2048))"});
   // 32B: (64,32) = rows 64:16, k (16,2):(1,1024). SBO = 8 x 32 B.
-  expect_operand(operand16(GmmaSwizzle::kB32, true, 64, 32, 64), {GmmaMajor::kK, 3, 16, 256, "(1,2):(0,1024)"});
+  expect_operand(operand16(GmmaSwizzle::kB32, true, 64, 32, 64),
+                 {GmmaMajor::kK, 3, 16, 256, "(1,2):(0,1024)"});
   // none: (64,16) = rows 64:8, k (8,2):(1,512): core matrices 128 B (8 rows of 16 B); SBO = 128 B
   // to the next 8 rows, LBO = 1024 B to the next 8 elements of K.
-  expect_operand(operand16(GmmaSwizzle::kInterleave, true, 64, 16, 64), {GmmaMajor::kK, 0, 1024, 128, "(1,1):(0,0)"});
+  expect_operand(operand16(GmmaSwizzle::kInterleave, true, 64, 16, 64),
+                 {GmmaMajor::kK, 0, 1024, 128, "(1,1):(0,0)"});
 }
 
 // MN-major 16-bit: one swizzle row along MN, LBO to the next; 8 deep along K one row apart, SBO
 // to the next 8. Without a swizzle the roles of LBO and SBO swap (SBO along MN).
 TEST(GmmaDesc, MNMajorEachSwizzle) {
   // 128B: kernel 05's B (256,64), N = 256: rows (64,4):(1,4096) -> LBO 8 KB; k 64:64 -> SBO 1 KB.
-  expect_operand(operand16(GmmaSwizzle::kB128, false, 256, 64, 256), {GmmaMajor::kMN, 1, 8192, 1024, "(1,4):(0,1024)"});
+  expect_operand(operand16(GmmaSwizzle::kB128, false, 256, 64, 256),
+                 {GmmaMajor::kMN, 1, 8192, 1024, "(1,4):(0,1024)"});
   // 64B: (64,32): rows (32,2):(1,1024) -> LBO 2 KB; k 32:32 -> SBO 8 x 32 el = 512 B.
-  expect_operand(operand16(GmmaSwizzle::kB64, false, 64, 32, 64), {GmmaMajor::kMN, 2, 2048, 512, "(1,2):(0,512)"});
+  expect_operand(operand16(GmmaSwizzle::kB64, false, 64, 32, 64),
+                 {GmmaMajor::kMN, 2, 2048, 512, "(1,2):(0,512)"});
   // 32B: (32,16): rows (16,2):(1,256) -> LBO 512 B; k 16:16 -> SBO 256 B.
-  expect_operand(operand16(GmmaSwizzle::kB32, false, 32, 16, 32), {GmmaMajor::kMN, 3, 512, 256, "(1,1):(0,0)"});
-  // none: (16,16): rows (8,2):(1,128) -> SBO 256 B along MN; k 16:8 -> LBO 8 x 16 B = 128 B along K.
-  expect_operand(operand16(GmmaSwizzle::kInterleave, false, 16, 16, 16), {GmmaMajor::kMN, 0, 128, 256, "(1,1):(0,0)"});
+  expect_operand(operand16(GmmaSwizzle::kB32, false, 32, 16, 32),
+                 {GmmaMajor::kMN, 3, 512, 256, "(1,1):(0,0)"});
+  // none: (16,16): rows (8,2):(1,128) -> SBO 256 B along MN; k 16:8 -> LBO 8 x 16 B = 128 B along
+  // K.
+  expect_operand(operand16(GmmaSwizzle::kInterleave, false, 16, 16, 16),
+                 {GmmaMajor::kMN, 0, 128, 256, "(1,1):(0,0)"});
 }
 
 // tf32 (32-bit elements, K = 8) K-major 128B (128,32): rows 128:32, k 32:1; blocks (2,4):(2048,8).
 TEST(GmmaDesc, Tf32AndEncoding) {
-  GmmaOperand op = make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, true, 32, 128, 32), 32, 64, 8);
+  GmmaOperand op =
+      make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, true, 32, 128, 32), 32, 64, 8);
   expect_operand(op, {GmmaMajor::kK, 1, 16, 1024, "(2,4):(2048,8)"});
-  EXPECT_EQ(op.block_bytes(1, 3), 2048 * 4 + 3 * 32);  // 64 rows of 32 elements on, 3 k-steps of 32 B
+  EXPECT_EQ(op.block_bytes(1, 3),
+            2048 * 4 + 3 * 32);  // 64 rows of 32 elements on, 3 k-steps of 32 B
   // Bits: start 0x1230 >> 4 in 0-13, LBO 1 in 16-29, SBO 64 in 32-45, 128B (1) in 62-63.
-  EXPECT_EQ(op.desc.encode(0x1230), uint64_t(0x123) | uint64_t(1) << 16 | uint64_t(64) << 32 | uint64_t(1) << 62);
+  EXPECT_EQ(op.desc.encode(0x1230),
+            uint64_t(0x123) | uint64_t(1) << 16 | uint64_t(64) << 32 | uint64_t(1) << 62);
   // The descriptor the former hand-built code encoded (make_gmma_descriptor) for kernel 05's tiles.
   for (bool k_major : {true, false}) {
     SwizzledLayout tile = gmma_smem_tile(GmmaSwizzle::kB128, k_major, 16, 256, 64);
@@ -87,26 +99,41 @@ TEST(GmmaDesc, Tf32AndEncoding) {
 
 TEST(GmmaDesc, RulesNamed) {
   // 16-element rows under a 128-byte swizzle: row 1 must be 64 elements (one swizzle row) on.
-  EXPECT_EQ(error_of([] { make_gmma_operand(parse_swizzled_layout("Sw<3,3,3> o 0 o (64,16):(16,1)"), 16, 64, 16); }),
-            "gmma: the 64x16 block of the K-major operand tile Sw<3,3,3> o (64,16):(16,1) is not a canonical wgmma "
-            "layout: its mode 0 must be 8:64 then at most one more stride (rows of one swizzle width)");
-  EXPECT_EQ(error_of([] { make_gmma_operand(parse_swizzled_layout("Sw<3,4,3> o 0 o (64,64):(64,1)"), 16, 64, 16); }),
-            "gmma: swizzle Sw<3,4,3> (offset 0) is not a wgmma swizzle mode of 16-bit elements: none, or "
-            "Sw<1..3,3,3> (32, 64, 128 bytes) at offset 0");
+  EXPECT_EQ(
+      error_of([] {
+        make_gmma_operand(parse_swizzled_layout("Sw<3,3,3> o 0 o (64,16):(16,1)"), 16, 64, 16);
+      }),
+      "gmma: the 64x16 block of the K-major operand tile Sw<3,3,3> o (64,16):(16,1) is not a "
+      "canonical wgmma "
+      "layout: its mode 0 must be 8:64 then at most one more stride (rows of one swizzle width)");
+  EXPECT_EQ(
+      error_of([] {
+        make_gmma_operand(parse_swizzled_layout("Sw<3,4,3> o 0 o (64,64):(64,1)"), 16, 64, 16);
+      }),
+      "gmma: swizzle Sw<3,4,3> (offset 0) is not a wgmma swizzle mode of 16-bit elements: none, or "
+      "Sw<1..3,3,3> (32, 64, 128 bytes) at offset 0");
   EXPECT_EQ(error_of([] { make_gmma_operand(parse_layout("(64,16):(17,64)"), 16, 64, 16); }),
-            "gmma: the operand tile (64,16):(17,64) is neither K-major nor MN-major (no mode starts with stride 1)");
+            "gmma: the operand tile (64,16):(17,64) is neither K-major nor MN-major (no mode "
+            "starts with stride 1)");
   EXPECT_EQ(error_of([] { make_gmma_operand(parse_layout("(64,32):(32,1)"), 16, 64, 32); }),
             "gmma: a wgmma block is 32 bytes deep along K: 16 elements of 16 bits, not 32");
   EXPECT_EQ(error_of([] { make_gmma_operand(parse_layout("(60,16):(16,1)"), 16, 64, 16); }),
             "gmma: mode 0 of the operand tile (60,16):(16,1) does not divide into blocks of 64");
   // Rows of 8 elements in no-swizzle K-major, but the 8 rows are not 16 bytes apart.
-  EXPECT_EQ(error_of([] { make_gmma_operand(parse_layout("(64,16):(16,1)"), 16, 64, 16); }),
-            "gmma: the 64x16 block of the K-major operand tile Sw<0,0,0> o (64,16):(16,1) is not a canonical wgmma "
-            "layout: its mode 0 must be 8:8 then at most one more stride (8x16-byte core matrices)");
-  // MN-major tiles are for 16-bit elements: a tf32 (32-bit) MN-major tile is canonical in shape but not readable.
-  EXPECT_EQ(error_of([] { make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, false, 32, 64, 8), 32, 64, 8); }),
-            "gmma: wgmma reads MN-major tiles of 16-bit elements only (f16, bf16); the 32-bit operand tile "
+  EXPECT_EQ(
+      error_of([] { make_gmma_operand(parse_layout("(64,16):(16,1)"), 16, 64, 16); }),
+      "gmma: the 64x16 block of the K-major operand tile Sw<0,0,0> o (64,16):(16,1) is not a "
+      "canonical wgmma "
+      "layout: its mode 0 must be 8:8 then at most one more stride (8x16-byte core matrices)");
+  // MN-major tiles are for 16-bit elements: a tf32 (32-bit) MN-major tile is canonical in shape but
+  // not readable.
+  EXPECT_EQ(error_of([] {
+              make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, false, 32, 64, 8), 32, 64, 8);
+            }),
+            "gmma: wgmma reads MN-major tiles of 16-bit elements only (f16, bf16); the 32-bit "
+            "operand tile "
             "((32,2),(8,1)):((1,256),(32,256)) must be K-major");
 }
 
-static_assert(make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 128, 64), 16, 64, 16).desc.sbo_bytes == 1024);
+static_assert(make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 128, 64), 16, 64, 16)
+                  .desc.sbo_bytes == 1024);

@@ -36,8 +36,9 @@ TEST(IntTuple, ElemLess) {
   EXPECT_THROW(elem_less("(3,5)"_tuple, "(4,(5,1))"_tuple), Error);
 }
 
-TEST(Layout, SeedNestedExampleEvaluatesAsTheTable) {
-  // Seed 004: ((2,2),(2,2)):((1,4),(2,8)) visits 0 4 1 5 2 6 3 7 for the listed coordinates.
+TEST(Layout, NestedExampleEvaluatesAsTheTable) {
+  // The tiling example: ((2,2),(2,2)):((1,4),(2,8)) visits 0 4 1 5 2 6 3 7 for the listed
+  // coordinates.
   constexpr Layout L = "((2,2),(2,2)):((1,4),(2,8))"_layout;
   static_assert(L.size() == 16 && L.cosize() == 16 && L.rank() == 2 && L.depth() == 2);
   EXPECT_EQ(L("((0,1),(0,0))"_tuple), 4);
@@ -53,7 +54,8 @@ TEST(Layout, SeedNestedExampleEvaluatesAsTheTable) {
 
 TEST(Layout, CoordinateForms) {
   constexpr Layout L = "(4,(3,2)):(2,(8,1))"_layout;
-  static_assert(L(1) == 2 && L(4) == 8 && L(12) == 1 && L(3, 3) == 6 + 1 && L.cosize() == 24);  // 3 in (3,2) is (0,1)
+  static_assert(L(1) == 2 && L(4) == 8 && L(12) == 1 && L(3, 3) == 6 + 1 &&
+                L.cosize() == 24);  // 3 in (3,2) is (0,1)
   EXPECT_EQ(L("(3,(1,1))"_tuple), 15);
   EXPECT_EQ(L(3, 4), L("(3,(1,1))"_tuple));  // a rank-level coordinate splits inside the mode
   EXPECT_EQ(L(100), L(4 * 6 * 4 + 4));       // past size, the last mode extends

@@ -43,7 +43,8 @@ auto attempt(F const& f) -> std::optional<decltype(f())> {
 
 // A random layout: a nesting skeleton over 1..4 leaves, extents from `ext`, strides from `strides`
 // (0 with probability p0), at most 2048 elements.
-Layout random_layout(Rng& r, Vec const& ext, Vec const& strides, double p0 = 0.15, int max_leaves = 4) {
+Layout random_layout(Rng& r, Vec const& ext, Vec const& strides, double p0 = 0.15,
+                     int max_leaves = 4) {
   int n = int(r.uni(1, max_leaves));
   Vec s, d;
   int64_t size = 1;
@@ -147,7 +148,8 @@ TEST(LayoutOps, UpcastDowncast) {
     ASSERT_EQ(Ref(*U).image_set(), want) << "upcast(" << ctx << ") = " << str(*U);
     ++images;
   }
-  report("UpcastDowncast", {{"round_trips", round_trips}, {"images", images}, {"rejected", rejected}});
+  report("UpcastDowncast",
+         {{"round_trips", round_trips}, {"images", images}, {"rejected", rejected}});
   EXPECT_GE(round_trips, kMinCases / 2);
   EXPECT_GE(images, kMinCases / 2);
 }
@@ -207,13 +209,15 @@ TEST(LayoutOps, CompactOrderedLike) {
     // Distinct orders: a random permutation of the leaves.
     Vec perm(s.size());
     for (size_t k = 0; k < perm.size(); ++k) perm[k] = int64_t(k);
-    for (size_t k = perm.size(); k > 1; --k) std::swap(perm[k - 1], perm[size_t(r.uni(0, int64_t(k) - 1))]);
+    for (size_t k = perm.size(); k > 1; --k)
+      std::swap(perm[k - 1], perm[size_t(r.uni(0, int64_t(k) - 1))]);
     IntTuple order = L.shape;
     for (int i = 0, k = 0; i < order.n; ++i)
       if (!order.tup[i]) order.v[i] = perm[size_t(k++)];
     Layout O = make_ordered_layout(L.shape, order);
     Ref o(O);
-    std::string ctx = "make_ordered_layout(" + to_string(L.shape) + ", " + to_string(order) + ") = " + str(O);
+    std::string ctx =
+        "make_ordered_layout(" + to_string(L.shape) + ", " + to_string(order) + ") = " + str(O);
     std::set<int64_t> img = o.image_set();
     ASSERT_EQ(int64_t(img.size()), o.size()) << ctx;
     ASSERT_EQ(*img.rbegin(), o.size() - 1) << ctx;
@@ -294,8 +298,9 @@ TEST(LayoutOps, TileToShape) {
       continue;
     }
     if (!R) {  // blocked_product's complement or composition fails (as in C++), e.g. 3:4 over (9,3)
-      bool product_rule = why.find("composition:") != std::string::npos ||
-                          why.find("complement:") != std::string::npos;  // e.g. an overlapping block
+      bool product_rule =
+          why.find("composition:") != std::string::npos ||
+          why.find("complement:") != std::string::npos;  // e.g. an overlapping block
       ASSERT_TRUE(product_rule) << ctx << ": " << why;
       ++product_rejected;
       continue;
@@ -329,7 +334,8 @@ TEST(LayoutOps, TileToShape) {
     }
     ++cases;
   }
-  report("TileToShape", {{"cases", cases}, {"rejected", rejected}, {"product_rejected", product_rejected}});
+  report("TileToShape",
+         {{"cases", cases}, {"rejected", rejected}, {"product_rejected", product_rejected}});
   EXPECT_GE(cases, kMinCases);
   EXPECT_GE(rejected, 10);
 }
@@ -383,7 +389,8 @@ TEST(LayoutOps, ExamplesAndErrors) {
   EXPECT_EQ(to_string(make_layout_like(parse_layout("(4,3):(0,5)"))), "(4,3):(0,1)");
   EXPECT_EQ(to_string(tile_to_shape(parse_layout("(2,2):(1,2)"), parse_int_tuple("(4,6)"))),
             "((2,2),(2,3)):((1,4),(2,8))");
-  EXPECT_EQ(to_string(layout_add(parse_layout("(4,3):(1,4)"), parse_layout("(4,3):(3,1)"))), "(4,3):(4,5)");
+  EXPECT_EQ(to_string(layout_add(parse_layout("(4,3):(1,4)"), parse_layout("(4,3):(3,1)"))),
+            "(4,3):(4,5)");
   EXPECT_EQ(to_string(make_col_major(parse_int_tuple("(4,1,3)"))), "(4,1,3):(1,0,4)");
   EXPECT_EQ(to_string(make_row_major(parse_int_tuple("(2,(3,4))"))), "(2,(3,4)):(12,(4,1))");
 
@@ -396,18 +403,22 @@ TEST(LayoutOps, ExamplesAndErrors) {
     return "(no error)";
   };
   EXPECT_EQ(message([] { upcast(parse_layout("(4,3):(1,6)"), 4); }),
-            "upcast: divisibility fails: stride 6 of (4,3):(1,6) and the factor 4 do not divide one another");
+            "upcast: divisibility fails: stride 6 of (4,3):(1,6) and the factor 4 do not divide "
+            "one another");
   EXPECT_EQ(message([] { downcast(parse_layout("4:2"), 2); }),
             "downcast: 4:2 needs a stride-1 mode and a positive factor, got 2");
   EXPECT_EQ(message([] { tile_to_shape(parse_layout("(2,3):(1,2)"), parse_int_tuple("(4,4)")); }),
-            "tile_to_shape: the block (2,3):(1,2) (mode 1 of 3 elements) does not divide the target shape (4,4)");
-  EXPECT_EQ(message([] { layout_add(parse_layout("(3,4):(1,3)"), parse_layout("(2,6):(1,2)")); }),
-            "layout_add: (3,4):(1,3) and (2,6):(1,2) have no common refinement: extents 3 and 2 do not "
-            "divide one another");
+            "tile_to_shape: the block (2,3):(1,2) (mode 1 of 3 elements) does not divide the "
+            "target shape (4,4)");
+  EXPECT_EQ(
+      message([] { layout_add(parse_layout("(3,4):(1,3)"), parse_layout("(2,6):(1,2)")); }),
+      "layout_add: (3,4):(1,3) and (2,6):(1,2) have no common refinement: extents 3 and 2 do not "
+      "divide one another");
   EXPECT_EQ(message([] { layout_add(parse_layout("6:1"), parse_layout("8:1")); }),
             "layout_add: 6:1 and 8:1 have different sizes 6 and 8");
-  EXPECT_EQ(message([] { make_ordered_layout(parse_int_tuple("(2,3)"), parse_int_tuple("(0,(1,2))")); }),
-            "make_ordered_layout: the order (0,(1,2)) does not match the modes of the shape (2,3)");
+  EXPECT_EQ(
+      message([] { make_ordered_layout(parse_int_tuple("(2,3)"), parse_int_tuple("(0,(1,2))")); }),
+      "make_ordered_layout: the order (0,(1,2)) does not match the modes of the shape (2,3)");
 }
 
 }  // namespace

@@ -93,9 +93,10 @@ TEST(Notation, RuleFunctionsKeepTheMessage) {
     composition("(4,4):(1,5)"_layout, "3:6"_layout);
     FAIL() << "composition must fail";
   } catch (Error const& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "composition: stride divisibility fails: stride 6 of 3:6 is neither a multiple of nor "
-              "smaller than shape 4 of (4,4):(1,5)");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "composition: stride divisibility fails: stride 6 of 3:6 is neither a multiple of nor "
+        "smaller than shape 4 of (4,4):(1,5)");
   }
   EXPECT_THROW(rule::operation_rejected(Text()), Error);
 }

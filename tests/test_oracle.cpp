@@ -25,7 +25,8 @@ std::filesystem::path oracle_file(const char* name) {
 // answer for each of these cases, checked by test_cute_cpp.
 void check_noted(json const& c) {
   std::string note = c["note"];
-  bool someone_rejects = c["error"].get<bool>() || note.find("fails to compile") != std::string::npos;
+  bool someone_rejects =
+      c["error"].get<bool>() || note.find("fails to compile") != std::string::npos;
   tessera::tools::OpResult r;
   try {
     r = tessera::tools::run_op(c["op"], c["args"]);
@@ -51,7 +52,8 @@ void check_noted(json const& c) {
 
 TEST(Oracle, LayoutCases) {
   auto path = oracle_file("layout_cases.json");
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "SKIPPED: oracle vectors not found at " << path;
+  if (!std::filesystem::exists(path))
+    GTEST_SKIP() << "SKIPPED: oracle vectors not found at " << path;
   json cases = json::parse(std::ifstream(path))["cases"];
   int passed = 0, rejected = 0, printed_as_cpp = 0;
   int noted = 0;
@@ -81,6 +83,8 @@ TEST(Oracle, LayoutCases) {
   }
   EXPECT_GT(passed, 1400);
   EXPECT_GT(rejected, 30);
-  std::printf("oracle: %d cases computed, %d rejected as required, %d printed in C++'s form, %d where "
-              "pycute and C++ disagree\n", passed, rejected, printed_as_cpp, noted);
+  std::printf(
+      "oracle: %d cases computed, %d rejected as required, %d printed in C++'s form, %d where "
+      "pycute and C++ disagree\n",
+      passed, rejected, printed_as_cpp, noted);
 }

@@ -1,4 +1,4 @@
-// Partitioning: TiledMMA against the CuTe oracle and the seeds' statements, local_tile,
+// Partitioning: TiledMMA against the CuTe oracle and the worked examples, local_tile,
 // identity-tensor predicates and TiledCopy.
 #include <gtest/gtest.h>
 
@@ -25,7 +25,7 @@ bool same_function(Layout const& a, Layout const& b) {
   return true;
 }
 
-// The flattened shape and stride without size-1 leaves: the seeds' flat notation.
+// The flattened shape and stride without size-1 leaves: the worked examples' flat notation.
 Layout flat_without_ones(Layout const& l) {
   Modes m = leaves(l), r;
   for (int i = 0; i < m.n; ++i)
@@ -48,23 +48,28 @@ std::vector<std::pair<int64_t, int64_t>> owned(TiledMMA const& mma, Operand op, 
 TEST(TiledMmaOracle, EveryThreadEveryOperand) {
   const char* env = std::getenv("TESSERA_ORACLE_DIR");
   auto path = std::filesystem::path(env ? env : TESSERA_ORACLE_DIR) / "tiledmma_cases.json";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "SKIPPED: oracle vectors not found at " << path;
+  if (!std::filesystem::exists(path))
+    GTEST_SKIP() << "SKIPPED: oracle vectors not found at " << path;
   json cases = json::parse(std::ifstream(path))["cases"];
   ASSERT_EQ(cases.size(), 5u);
   for (json const& c : cases) {
     SCOPED_TRACE(c["id"].get<std::string>());
     auto tile = c["tile_mnk"].get<std::vector<int64_t>>();
-    auto cfg = tools::mma_config(c["atom"], c["atom_layout"], c["permutation"], tile[0], tile[1], tile[2]);
+    auto cfg =
+        tools::mma_config(c["atom"], c["atom_layout"], c["permutation"], tile[0], tile[1], tile[2]);
     EXPECT_EQ(cfg.mma.threads(), c["threads"].get<int64_t>());
-    EXPECT_EQ(to_string(cfg.mma.thr_vmnk), c["tiled_mma_layouts"]["thr_layout_vmnk"].get<std::string>());
+    EXPECT_EQ(to_string(cfg.mma.thr_vmnk),
+              c["tiled_mma_layouts"]["thr_layout_vmnk"].get<std::string>());
     for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
       json const& want = c[operand_name(op)];
       EXPECT_EQ(tools::operand_coords(cfg, op), want["coords"]) << operand_name(op);
-      Layout frag = cfg.mma.partition(op, parse_layout(want["tensor_layout"].get<std::string>()), 0).layout;
+      Layout frag =
+          cfg.mma.partition(op, parse_layout(want["tensor_layout"].get<std::string>()), 0).layout;
       Layout expected = parse_layout(want["thread0_fragment"].get<std::string>());
       // The oracle's C++ printed some fragments unmerged, e.g. (2,4):(16,32) for 8:16; tessera
       // prints them merged like pycute and current CuTe. The function must be identical.
-      EXPECT_TRUE(same_function(frag, expected)) << to_string(frag) << " vs " << to_string(expected);
+      EXPECT_TRUE(same_function(frag, expected))
+          << to_string(frag) << " vs " << to_string(expected);
       EXPECT_EQ(frag.rank(), expected.rank()) << to_string(frag);
     }
   }
@@ -91,7 +96,7 @@ TEST(Step1, SeedStatements) {
 }
 
 TEST(Step1, LocalTileAndPartitionA) {
-  // Seed 001: A (256,32):(1,256), CTA (0,0): gA = (128,8,4):(1,256,2048) (BM,BK,k).
+  // The step 1 kernel: A (256,32):(1,256), CTA (0,0): gA = (128,8,4):(1,256,2048) (BM,BK,k).
   View gA = local_tile("(256,32):(1,256)"_layout, "(128,128,8)"_tuple, make_coord(0, 0, _),
                        make_coord(1, _, 1));
   EXPECT_EQ(gA.offset, 0);
@@ -101,7 +106,8 @@ TEST(Step1, LocalTileAndPartitionA) {
   EXPECT_EQ(gA1.offset, 128);
   // Thread 0's tCgA = (1,(4,2),8):(0,(1,64),256) (one k-tile of gA: (128,8):(1,256)).
   TiledMMA mma = presets::step1();
-  EXPECT_EQ(to_string(mma.partition_A("(128,8):(1,256)"_layout, 0).layout), "(1,(4,2),8):(0,(1,64),256)");
+  EXPECT_EQ(to_string(mma.partition_A("(128,8):(1,256)"_layout, 0).layout),
+            "(1,(4,2),8):(0,(1,64),256)");
   // C tile of CTA (1,0) of a (256,128):(128,1) C starts at row 128.
   View gC = local_tile("(256,128):(128,1)"_layout, "(128,128,8)"_tuple, make_coord(1, 0, _),
                        make_coord(1, 1, _));
@@ -109,8 +115,8 @@ TEST(Step1, LocalTileAndPartitionA) {
   EXPECT_EQ(to_string(gC.layout), "(128,128):(128,1)");
 }
 
-TEST(Step1, Seed000PermutationTable) {
-  // logical_divide(128:128, permutation), in the seed's flat notation.
+TEST(Step1, PermutationTable) {
+  // logical_divide(128:128, permutation), in the hand-written kernel's flat notation.
   struct Row {
     const char* perm;
     const char* flat;
@@ -125,13 +131,15 @@ TEST(Step1, Seed000PermutationTable) {
             "((16,4),2):((512,128),8192)");
 }
 
-TEST(Step1, ExplainTraceShowsSeed002Layouts) {
+TEST(Step1, ExplainTraceShowsEachStepsLayout) {
   Derivation d = presets::step1().explain(Operand::kC, "(128,128):(128,1)"_layout, 0);
-  // Seed 002 writes these flattened; CuTe (and tessera) keep the nesting.
+  // The thread trace writes these flattened; CuTe (and tessera) keep the nesting.
   EXPECT_EQ(to_string(d.step[0].layout), "(((16,4),2),((16,4),2)):(((512,128),8192),((4,1),64))");
-  EXPECT_EQ(to_string(flat_without_ones(d.step[0].layout)), "(16,4,2,16,4,2):(512,128,8192,4,1,64)");
+  EXPECT_EQ(to_string(flat_without_ones(d.step[0].layout)),
+            "(16,4,2,16,4,2):(512,128,8192,4,1,64)");
   EXPECT_EQ(to_string(d.step[2].layout.shape), "((1,1),((16,4,2),(16,4,2)))");
-  EXPECT_EQ(to_string(d.step[3].layout), "((1,(16,16)),(1,((4,2),(4,2)))):((0,(512,4)),(0,((128,8192),(1,64))))");
+  EXPECT_EQ(to_string(d.step[3].layout),
+            "((1,(16,16)),(1,((4,2),(4,2)))):((0,(512,4)),(0,((128,8192),(1,64))))");
   EXPECT_EQ(to_string(d.fragment.layout), "(1,(4,2),(4,2)):(0,(128,8192),(1,64))");
   EXPECT_EQ(d.fragment.offset, 0);
 }
@@ -141,12 +149,12 @@ TEST(Step4, SeedStatements) {
   EXPECT_EQ(mma.threads(), 128);
   EXPECT_EQ(to_string(mma.thr_vmnk), "(32,2,2,1):(1,32,64,0)");
   View c0 = mma.partition_C("(128,128):(128,1)"_layout, 0);
-  // 128x128 accumulators over 128 threads: 128 per thread. (Seed 003's prose counts 4x4x4 = 64,
+  // 128x128 accumulators over 128 threads: 128 per thread. (The step 4 text counts 4x4x4 = 64,
   // but its own fragment ((2,2),4,(2,4)) has 4*4*8 = 128 elements; the oracle agrees.)
   EXPECT_EQ(c0.layout.size(), 128);
   EXPECT_EQ(c0.layout.size(), 128 * 128 / mma.threads());
-  // Seed 003 prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)); tessera merges (2,4):(16,32) into
-  // 8:16 as current CuTe does. Same function, same modes.
+  // The step 4 text prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)); tessera merges (2,4):(16,32)
+  // into 8:16 as current CuTe does. Same function, same modes.
   EXPECT_EQ(to_string(c0.layout), "((2,2),4,8):((1,1024),4096,16)");
   EXPECT_TRUE(same_function(c0.layout, "((2,2),4,(2,4)):((1,1024),4096,(16,32))"_layout));
   std::vector<int> count(128 * 128, 0);
@@ -192,28 +200,34 @@ TEST(Predication, IdentityTensorResidue) {
   EXPECT_EQ(in_bounds, 100 * 70);
 }
 
-TEST(TiledCopy, Seed004CopiesAndCuTeExample) {
-  // Seed 004, B: cp.async of 4 floats, threads (32,8):(1,32), values (4,1): tile (128,8).
-  TiledCopy b = make_tiled_copy_tv(atom::cp_async(16, 32), "(32,8):(1,32)"_layout, Layout("(4,1)"_tuple));
+TEST(TiledCopy, TilingExampleCopiesAndCuTeExample) {
+  // The tiling example's B: cp.async of 4 floats, threads (32,8):(1,32), values (4,1): tile
+  // (128,8).
+  TiledCopy b =
+      make_tiled_copy_tv(atom::cp_async(16, 32), "(32,8):(1,32)"_layout, Layout("(4,1)"_tuple));
   EXPECT_EQ(to_string(b.layout_tv), "(256,4):(4,1)");
   EXPECT_EQ(to_string(b.tiler), "(128,8)");
   // A: one float per thread, k-major threads (32,8):(8,1): tile (32,8).
-  TiledCopy a = make_tiled_copy_tv(atom::cp_async(4, 32), "(32,8):(8,1)"_layout, Layout("(1,1)"_tuple));
+  TiledCopy a =
+      make_tiled_copy_tv(atom::cp_async(4, 32), "(32,8):(8,1)"_layout, Layout("(1,1)"_tuple));
   EXPECT_EQ(to_string(a.tiler), "(32,8)");
   View p = a.partition_S("(128,8):(1,128)"_layout, 9);  // thread 9: m = 1, k = 1
   EXPECT_EQ(p.offset, 1 + 128);
   EXPECT_EQ(p.layout.size(), 4);  // 4 copies down M
   // 128-bit copies of halves, threads (16,8):(8,1), values (1,8), S = (128,64):(64,1).
-  TiledCopy h = make_tiled_copy_tv(atom::universal_copy(128, 16), "(16,8):(8,1)"_layout, Layout("(1,8)"_tuple));
+  TiledCopy h = make_tiled_copy_tv(atom::universal_copy(128, 16), "(16,8):(8,1)"_layout,
+                                   Layout("(1,8)"_tuple));
   EXPECT_EQ(to_string(h.layout_tv), "((8,16),8):((128,1),16)");
-  EXPECT_EQ(to_string(h.tidfrg("(128,64):(64,1)"_layout, false)), "((8,16),(8,1),(8,1)):((8,64),(1,0),(1024,0))");
+  EXPECT_EQ(to_string(h.tidfrg("(128,64):(64,1)"_layout, false)),
+            "((8,16),(8,1),(8,1)):((8,64),(1,0),(1024,0))");
   EXPECT_EQ(h.partition_S("(128,64):(64,1)"_layout, 8).offset, 64);
   // A tile that does not divide the tensor is an error, not an out-of-bounds partition.
   try {
     b.partition_S("(96,8):(1,96)"_layout, 0);
     ADD_FAILURE() << "a (128,8) tile of a (96,8) tensor was accepted";
   } catch (Error const& e) {
-    EXPECT_EQ(std::string(e.what()), "TiledCopy: the tile (128,8) does not divide the tensor (96,8):(1,96) (mode 0)");
+    EXPECT_EQ(std::string(e.what()),
+              "TiledCopy: the tile (128,8) does not divide the tensor (96,8):(1,96) (mode 0)");
   }
   // Every element of the tile is copied exactly once.
   std::vector<int> count(128 * 8, 0);
@@ -257,7 +271,8 @@ TEST(Atoms, TvLayoutsCoverTheirTiles) {
     }
     return tv.size() == extent;
   };
-  for (MmaAtom a : {atom::sm80_16x8x16_f32f16(), atom::sm80_16x8x8_f32tf32(), atom::sm90_64xNx16(128, true)}) {
+  for (MmaAtom a :
+       {atom::sm80_16x8x16_f32f16(), atom::sm80_16x8x8_f32tf32(), atom::sm90_64xNx16(128, true)}) {
     SCOPED_TRACE(a.name);
     EXPECT_TRUE(bijective(a.c_tv, a.m * a.n));
     EXPECT_TRUE(bijective(a.a_tv, a.m * a.k));
@@ -277,7 +292,8 @@ TEST(Atoms, TvLayoutsCoverTheirTiles) {
   EXPECT_THROW(atom::cp_async(12, 32), Error);
   EXPECT_THROW(atom::sm90_64xNx16(100, false), Error);
   // GMMA 128-byte swizzled K-major atom for halves: Sw<3,3,3> o 0 o (8,64):(64,1).
-  EXPECT_EQ(to_string(gmma_smem_atom(GmmaSwizzle::kB128, true, 16)), "Sw<3,3,3> o 0 o (8,64):(64,1)");
+  EXPECT_EQ(to_string(gmma_smem_atom(GmmaSwizzle::kB128, true, 16)),
+            "Sw<3,3,3> o 0 o (8,64):(64,1)");
   TmaBox box = make_tma_box("(64,64)"_tuple, Swizzle(3, 4, 3));
   EXPECT_EQ(box.swizzle_bytes, 128);
   EXPECT_EQ(box.box[1], 64);
@@ -286,12 +302,14 @@ TEST(Atoms, TvLayoutsCoverTheirTiles) {
 TEST(TiledMmaErrors, Messages) {
   EXPECT_THROW(presets::step1().thread_vmnk(256), Error);
   try {
-    tools::mma_config("UniversalFMA", "(16,16,1):(16,1,0)", "((16,4):(4,1),(16,4):(4,1),_)", 100, 128, 8);
+    tools::mma_config("UniversalFMA", "(16,16,1):(16,1,0)", "((16,4):(4,1),(16,4):(4,1),_)", 100,
+                      128, 8);
     FAIL();
   } catch (std::invalid_argument const& e) {
     EXPECT_NE(std::string(e.what()).find("not a multiple"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(tools::mma_config("NoSuchAtom", "(2,2,1)", "none", 64, 64, 16), std::invalid_argument);
+  EXPECT_THROW(tools::mma_config("NoSuchAtom", "(2,2,1)", "none", 64, 64, 16),
+               std::invalid_argument);
 }
 
 TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
@@ -299,14 +317,18 @@ TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
   // ((8,1),4,2):((1,0),16,8): the 8 registers of an MMA's A become the 8 values of one ldmatrix.
   TiledMMA s4 = presets::step4();
   TiledCopy ldsm_a = make_tiled_copy_A(atom::ldmatrix(4, false), s4);
-  EXPECT_EQ(to_string(retile_D(ldsm_a, "((2,2,2),4,2):((1,2,4),16,8)"_layout)), "((8,1),4,2):((1,0),16,8)");
-  EXPECT_EQ(retile_S(ldsm_a, "((2,2,2),4,2):((1,2,4),16,8)"_layout), retile_D(ldsm_a, "((2,2,2),4,2):((1,2,4),16,8)"_layout));
+  EXPECT_EQ(to_string(retile_D(ldsm_a, "((2,2,2),4,2):((1,2,4),16,8)"_layout)),
+            "((8,1),4,2):((1,0),16,8)");
+  EXPECT_EQ(retile_S(ldsm_a, "((2,2,2),4,2):((1,2,4),16,8)"_layout),
+            retile_D(ldsm_a, "((2,2,2),4,2):((1,2,4),16,8)"_layout));
   // tessera's make_fragment_like is column-major over every mode (CuTe orders modes 1.. like the
   // partition's strides): the same regrouping over its strides.
   Layout sA = "(128,32):(32,1)"_layout;
-  EXPECT_EQ(to_string(retile_D(ldsm_a, make_fragment_like(s4.partition_A(sA, 0).layout))), "((8,1),4,2):((1,0),8,32)");
+  EXPECT_EQ(to_string(retile_D(ldsm_a, make_fragment_like(s4.partition_A(sA, 0).layout))),
+            "((8,1),4,2):((1,0),8,32)");
   static_assert(retile_D(make_tiled_copy_A(atom::ldmatrix(4, false), presets::step4()),
-                         Layout(make_tuple(make_tuple(2, 2, 2), 4, 2))) == "((8,1),4,2):((1,0),8,32)"_layout);
+                         Layout(make_tuple(make_tuple(2, 2, 2), 4, 2))) ==
+                "((8,1),4,2):((1,0),8,32)"_layout);
 
   // The defining property, for every thread t: copy value i (with its tile repetitions) of the
   // retiled fragment is the register the MMA holds that element in. Registers are the offsets of
@@ -315,7 +337,8 @@ TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
   // (b) Simulating the atom: lane l of a group of atom.threads() lanes gets, as atom value a, atom
   //     element e = dst_tv(l, a), which the lowest lane s with src_tv(s, j) = e reads as its
   //     source value j: partition_S(X, group + s)(j + src values * (i / a's range)).
-  auto check = [](TiledCopy const& cp, TiledMMA const& mma, Operand op, Layout const& X, bool store) {
+  auto check = [](TiledCopy const& cp, TiledMMA const& mma, Operand op, Layout const& X,
+                  bool store) {
     CopyAtom const& at = cp.atom;
     int64_t lanes = at.threads(), src_vals = at.src_tv[1].size(), dst_vals = at.values();
     std::vector<View> src;
@@ -348,12 +371,15 @@ TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
           ASSERT_EQ(src[t](i), held);
         }
       }
-      for (int h : hits) ASSERT_EQ(h, 1) << "thread " << t << ": " << to_string(r) << " is no bijection onto the registers";
+      for (int h : hits)
+        ASSERT_EQ(h, 1) << "thread " << t << ": " << to_string(r)
+                        << " is no bijection onto the registers";
     }
   };
   check(ldsm_a, s4, Operand::kA, sA, false);
   TiledCopy ldsm_b = make_tiled_copy_B(atom::ldmatrix(2, false), s4);
-  EXPECT_EQ(to_string(retile_D(ldsm_b, make_fragment_like(s4.partition_B(sA, 0).layout))), "((4,2),4,2):((1,4),8,32)");
+  EXPECT_EQ(to_string(retile_D(ldsm_b, make_fragment_like(s4.partition_B(sA, 0).layout))),
+            "((4,2),4,2):((1,4),8,32)");
   check(ldsm_b, s4, Operand::kB, sA, false);
   // ldmatrix is no lane-local copy: lane 1 addresses row 1, but its first register holds (0,2).
   EXPECT_EQ(ldsm_a.partition_S(sA, 1).offset, 32);
@@ -365,13 +391,15 @@ TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
   ASSERT_EQ(mma_layout_tv(s1, Operand::kC)[1].size() % st.values(), 0);
   TiledCopy store_c = make_tiled_copy_C(st, s1);
   Layout gC = "(128,128):(1,128)"_layout;
-  EXPECT_EQ(to_string(retile_S(store_c, make_fragment_like(s1.partition_C(gC, 0).layout))), "((4,4),2,2):((1,8),4,32)");
+  EXPECT_EQ(to_string(retile_S(store_c, make_fragment_like(s1.partition_C(gC, 0).layout))),
+            "((4,4),2,2):((1,8),4,32)");
   check(store_c, s1, Operand::kC, gC, true);
 
   // A copy whose value order is not the fragment's: 64-bit copies of floats, threads (4,4), values
   // (2,2):(2,1) (N fastest) over a fragment (1,M,N) of 2x2 blocks, M first. Thread (tm,tn)'s
   // register (0, bm + 2 tile_m, bn + 2 tile_n) holds (8 tile_m + 2 tm + bm, 8 tile_n + 2 tn + bn).
-  TiledCopy rows = make_tiled_copy_tv(atom::universal_copy(64, 32), "(4,4):(1,4)"_layout, "(2,2):(2,1)"_layout);
+  TiledCopy rows =
+      make_tiled_copy_tv(atom::universal_copy(64, 32), "(4,4):(1,4)"_layout, "(2,2):(2,1)"_layout);
   Layout x = "(16,16):(1,16)"_layout, frag("(1,4,4)"_tuple);
   Layout r = retile_D(rows, frag);
   EXPECT_EQ(to_string(r), "((2,2),2,2):((4,1),2,8)");  // copy values (n, m) -> registers (bn, bm)
@@ -392,9 +420,12 @@ TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
     ADD_FAILURE() << "a 16-value block was retiled for an 8-value copy";
   } catch (Error const& e) {
     EXPECT_EQ(std::string(e.what()),
-              "retile: the fragment ((2,2,2,2),4,2):((1,2,4,8),16,64) does not line up with the TiledCopy's 8 "
-              "values per thread (TV layout ((4,8,2,2),((2,2,2),1,1)):((64,1,16,0),((32,8,256),0,0)), tile "
-              "(32,16)): its mode 0 holds 16 values and a thread has (1,1) blocks of them per tile, 16 values, not 8");
+              "retile: the fragment ((2,2,2,2),4,2):((1,2,4,8),16,64) does not line up with the "
+              "TiledCopy's 8 "
+              "values per thread (TV layout "
+              "((4,8,2,2),((2,2,2),1,1)):((64,1,16,0),((32,8,256),0,0)), tile "
+              "(32,16)): its mode 0 holds 16 values and a thread has (1,1) blocks of them per "
+              "tile, 16 values, not 8");
   }
   EXPECT_THROW(retile_D(ldsm_a, Layout("(8,4)"_tuple)), Error);
   EXPECT_THROW(retile_D(store_c, Layout("(1,(4,2),3)"_tuple)), Error);

@@ -168,7 +168,8 @@ Layout random_layout(Rng& r, Kind kind, Opts const& o = {}) {
     case Kind::kStrided: {
       auto gap = [&] { return r.coin(0.75) ? 1 : o.pow2 ? 2 : r.uni(2, 3); };
       std::vector<int> order = leaf;
-      for (int64_t k = int64_t(order.size()); k > 1; --k) std::swap(order[k - 1], order[r.uni(0, k - 1)]);
+      for (int64_t k = int64_t(order.size()); k > 1; --k)
+        std::swap(order[k - 1], order[r.uni(0, k - 1)]);
       int64_t next = gap();
       for (int i : order) stride.v[i] = next, next *= shape.v[i] * gap();
       break;
@@ -301,7 +302,8 @@ TEST(Properties, Coalesce) {
     Layout B = coalesce(L, profile.get());
     ASSERT_EQ(rank(B), rank(L)) << "coalesce(" << str(L) << ", " << to_string(profile.get()) << ")";
     ASSERT_EQ(size(B), size(L));
-    ASSERT_EQ(mismatch(size(L), Ref(B), f), "") << "coalesce(" << str(L) << ", profile) = " << str(B);
+    ASSERT_EQ(mismatch(size(L), Ref(B), f), "")
+        << "coalesce(" << str(L) << ", profile) = " << str(B);
     for (int i = 0; i < rank(L); ++i) {
       ASSERT_EQ(size(B[i]), size(L[i]));
       ASSERT_EQ(mismatch(size(L[i]), Ref(B[i]), Ref(L[i])), "") << "mode " << i << " of " << str(B);
@@ -473,11 +475,13 @@ TEST(Properties, CompositionStrideInsideMode) {
       ASSERT_TRUE(R) << ctx << ": " << message_of([&] { composition(A, B); });
       Ref g(*R);
       ASSERT_EQ(g.size(), n) << ctx;
-      ASSERT_EQ(mismatch(n, g, [&](int64_t i) { return a(step * i); }), "") << ctx << " = " << str(*R);
+      ASSERT_EQ(mismatch(n, g, [&](int64_t i) { return a(step * i); }), "")
+          << ctx << " = " << str(*R);
       ++inside;
     } else {
       ASSERT_FALSE(R) << ctx << " = " << str(*R);
-      EXPECT_NE(message_of([&] { composition(A, B); }).find("B must end inside that mode"), std::string::npos);
+      EXPECT_NE(message_of([&] { composition(A, B); }).find("B must end inside that mode"),
+                std::string::npos);
       ++past;
     }
   }
@@ -502,7 +506,8 @@ TEST(Properties, CompositionDistributesOverModes) {
 //     sums a + c (a in img(A), c in img(C)) are distinct, i.e. (A, C) is injective up to A's
 //     stride-0 modes.
 //   A complementable (chain condition, see chain_extent, with final extent E): defined, and the
-//     sums cover [0, M') exactly once for M' = |img(A)| * size(C) = round_up(M, E); M' = M iff E | M.
+//     sums cover [0, M') exactly once for M' = |img(A)| * size(C) = round_up(M, E); M' = M iff E |
+//     M.
 //   A non-injective on its non-zero-stride modes: rejected as "not injective".
 TEST(Properties, Complement) {
   Rng r("Complement");
@@ -583,23 +588,29 @@ bool left_divisible(Layout const& l) {
 }
 TEST(Properties, Inverses) {
   Rng r("Inverses");
-  int64_t right = 0, right_nontrivial = 0, bijections = 0, left = 0, left_quasi = 0, left_rejected = 0;
+  int64_t right = 0, right_nontrivial = 0, bijections = 0, left = 0, left_quasi = 0,
+          left_rejected = 0;
   for (int c = 0; c < kCases; ++c) {
     Layout L = random_layout(r);
     Ref f(L);
     Layout R = right_inverse(L);
     Ref g(R);
     std::string ctx = "right_inverse(" + str(L) + ") = " + str(R);
-    ASSERT_EQ(mismatch(size(R), [&](int64_t i) { return f(g(i)); }, [](int64_t i) { return i; }), "")
+    ASSERT_EQ(mismatch(
+                  size(R), [&](int64_t i) { return f(g(i)); }, [](int64_t i) { return i; }),
+              "")
         << ctx;
     ++right;
     right_nontrivial += size(R) > 1;
     Vec img = f.image();
     std::sort(img.begin(), img.end());
-    bool bijection = img.back() == size(L) - 1 && std::adjacent_find(img.begin(), img.end()) == img.end();
+    bool bijection =
+        img.back() == size(L) - 1 && std::adjacent_find(img.begin(), img.end()) == img.end();
     if (bijection) {
       ASSERT_EQ(size(R), size(L)) << ctx;
-      ASSERT_EQ(mismatch(size(L), [&](int64_t i) { return g(f(i)); }, [](int64_t i) { return i; }), "")
+      ASSERT_EQ(mismatch(
+                    size(L), [&](int64_t i) { return g(f(i)); }, [](int64_t i) { return i; }),
+                "")
           << ctx;
       ++bijections;
     }
@@ -619,10 +630,14 @@ TEST(Properties, Inverses) {
     }
     Ref h(*Linv);
     ctx = "left_inverse(" + str(L) + ") = " + str(*Linv);
-    ASSERT_EQ(mismatch(size(L), [&](int64_t i) { return f(h(f(i))); }, [&](int64_t i) { return f(i); }),
-              "") << ctx;
+    ASSERT_EQ(mismatch(
+                  size(L), [&](int64_t i) { return f(h(f(i))); }, [&](int64_t i) { return f(i); }),
+              "")
+        << ctx;
     if (injective(L)) {
-      ASSERT_EQ(mismatch(size(L), [&](int64_t i) { return h(f(i)); }, [](int64_t i) { return i; }), "")
+      ASSERT_EQ(mismatch(
+                    size(L), [&](int64_t i) { return h(f(i)); }, [](int64_t i) { return i; }),
+                "")
           << ctx;
       ++left;
     } else {
@@ -638,18 +653,19 @@ TEST(Properties, Inverses) {
   EXPECT_GE(left, kMinCases);
 }
 
-// logical_divide(A, B) = A o (B, B*) with B* = complement(B, shape of coalesce(A)), as functions: D has rank 2,
-// size(B) * size(B*) elements and D(i + size(B) j) = A(B(i) + B*(j)). When B tiles size(A)
-// (complementable with its extent E dividing size(A)), (B, B*) permutes [0, size(A)), so D has
-// A's size and A's offsets with the same multiplicities. Powers of two must always be defined.
+// logical_divide(A, B) = A o (B, B*) with B* = complement(B, shape of coalesce(A)), as functions: D
+// has rank 2, size(B) * size(B*) elements and D(i + size(B) j) = A(B(i) + B*(j)). When B tiles
+// size(A) (complementable with its extent E dividing size(A)), (B, B*) permutes [0, size(A)), so D
+// has A's size and A's offsets with the same multiplicities. Powers of two must always be defined.
 TEST(Properties, LogicalDivide) {
   Rng r("LogicalDivide");
   int64_t defined = 0, rejected = 0, tilers = 0, pow2 = 0, big = 0, not_whole = 0;
   for (int c = 0; c < 2 * kCases; ++c) {
     bool use_pow2 = c % 2;
     Layout A = random_layout(r, {.pow2 = use_pow2});
-    Layout B = use_pow2 ? random_layout(r, Kind::kStrided, {.max_leaves = 3, .max_size = 64, .pow2 = true})
-                        : random_layout(r, {.max_leaves = 3, .max_size = 64});
+    Layout B =
+        use_pow2 ? random_layout(r, Kind::kStrided, {.max_leaves = 3, .max_size = 64, .pow2 = true})
+                 : random_layout(r, {.max_leaves = 3, .max_size = 64});
     std::string ctx = "logical_divide(" + str(A) + ", " + str(B) + ")";
     std::optional<Layout> D = attempt([&] { return logical_divide(A, B); });
     bool must = use_pow2 && chain_extent(B) <= size(A);
@@ -676,7 +692,9 @@ TEST(Properties, LogicalDivide) {
     Ref bc(make_layout(B, C));
     ASSERT_EQ(mismatch(size(*D), fd, [&](int64_t k) { return distributed(a, bc, k); }), "")
         << ctx << " with complement " << str(C);
-    bool whole = mismatch(size(*D), fd, [&](int64_t k) { return a(b(k % size(B)) + fc(k / size(B))); }).empty();
+    bool whole = mismatch(size(*D), fd, [&](int64_t k) {
+                   return a(b(k % size(B)) + fc(k / size(B)));
+                 }).empty();
     not_whole += !whole;
     int64_t E = chain_extent(B);
     if (whole && complementable(B) && size(A) % E == 0) {
@@ -709,7 +727,8 @@ TEST(Properties, ZippedTiledFlat) {
   for (int c = 0; c < kCases; ++c) {
     bool pow2 = r.coin();
     LayoutBuilder ab;
-    for (int64_t k = r.uni(2, 4); k > 0; --k) ab.add(random_layout(r, {.max_leaves = 2, .max_size = 32, .pow2 = pow2}));
+    for (int64_t k = r.uni(2, 4); k > 0; --k)
+      ab.add(random_layout(r, {.max_leaves = 2, .max_size = 32, .pow2 = pow2}));
     Layout A = ab.get();
     Tiler T;
     T.by_mode = true, T.n = 0;
@@ -718,7 +737,8 @@ TEST(Properties, ZippedTiledFlat) {
       else T.add(random_layout(r, {.max_leaves = 2, .max_size = 8, .pow2 = pow2}));
     }
     for (int op = 0; op < 2; ++op) {  // 0: divide, 1: product
-      std::string ctx = std::string(op ? "product" : "divide") + " of " + str(A) + " by " + tiler_text(T);
+      std::string ctx =
+          std::string(op ? "product" : "divide") + " of " + str(A) + " by " + tiler_text(T);
       std::optional<Layout> Lg =
           attempt([&] { return op ? logical_product(A, T) : logical_divide(A, T); });
       if (!Lg) {
@@ -729,7 +749,8 @@ TEST(Properties, ZippedTiledFlat) {
       ASSERT_NO_THROW(Z = op ? zipped_product(A, T) : zipped_divide(A, T)) << ctx;
       ASSERT_NO_THROW(Ti = op ? tiled_product(A, T) : tiled_divide(A, T)) << ctx;
       ASSERT_NO_THROW(F = op ? flat_product(A, T) : flat_divide(A, T)) << ctx;
-      ctx += ": logical " + str(*Lg) + " zipped " + str(Z) + " tiled " + str(Ti) + " flat " + str(F);
+      ctx +=
+          ": logical " + str(*Lg) + " zipped " + str(Z) + " tiled " + str(Ti) + " flat " + str(F);
       ASSERT_EQ(size(Z), size(*Lg)) << ctx;
       ASSERT_EQ(size(Ti), size(*Lg)) << ctx;
       ASSERT_EQ(size(F), size(*Lg)) << ctx;
@@ -756,7 +777,8 @@ TEST(Properties, ZippedTiledFlat) {
           cl.add(i < n && !T.keep[i] ? make_tuple(x[i], y[i]) : IntTuple(y[i]));
         for (int i = 0; i < n; ++i) xs.add(IntTuple(x[i])), cf.add(IntTuple(x[i]));
         ct.add(xs.get());
-        for (int i = 0; i < rk; ++i) ys.add(IntTuple(y[i])), ct.add(IntTuple(y[i])), cf.add(IntTuple(y[i]));
+        for (int i = 0; i < rk; ++i)
+          ys.add(IntTuple(y[i])), ct.add(IntTuple(y[i])), cf.add(IntTuple(y[i]));
         std::string at = ctx + " at logical coordinate " + to_string(cl.get());
         ASSERT_EQ((*Lg)(cl.get()), want) << at;
         ASSERT_EQ(Z(make_tuple(xs.get(), ys.get())), want) << at;
@@ -766,22 +788,24 @@ TEST(Properties, ZippedTiledFlat) {
       ++checked[op];
     }
   }
-  report("ZippedTiledFlat", {{"divides", checked[0]}, {"products", checked[1]}, {"rejected", rejected}});
+  report("ZippedTiledFlat",
+         {{"divides", checked[0]}, {"products", checked[1]}, {"rejected", rejected}});
   EXPECT_GE(checked[0], kMinCases);
   EXPECT_GE(checked[1], kMinCases);
 }
 
-// Divide and product are two sides of one coin (seed 004): splitting n:1 into tiles B is building
-// n:1 from copies of B, logical_divide(n:1, B) = logical_product(B, (n/size(B)):1) as functions when
-// B tiles n (for B = t:1 with t | n, the same layout). In general size(A x B) = size(A) size(B) and
-// mode 0 of A x B is A; A x B is injective when A is complementable and B injective. Powers of two
-// with A complementable must always be defined.
+// Divide and product are two sides of one coin: splitting n:1 into tiles B is building
+// n:1 from copies of B, logical_divide(n:1, B) = logical_product(B, (n/size(B)):1) as functions
+// when B tiles n (for B = t:1 with t | n, the same layout). In general size(A x B) = size(A)
+// size(B) and mode 0 of A x B is A; A x B is injective when A is complementable and B injective.
+// Powers of two with A complementable must always be defined.
 TEST(Properties, DivideProductDuality) {
   Rng r("DivideProductDuality");
   int64_t exact = 0, tiles = 0, products = 0, injective_products = 0, pow2 = 0, rejected = 0;
   for (int c = 0; c < kCases; ++c) {
     int64_t t = r.uni(1, 64), k = r.uni(1, 64), n = t * k;
-    Layout D = logical_divide(Layout(n, 1), Layout(t, 1)), P = logical_product(Layout(t, 1), Layout(k, 1));
+    Layout D = logical_divide(Layout(n, 1), Layout(t, 1)),
+           P = logical_product(Layout(t, 1), Layout(k, 1));
     // The same layout; only for n = 1 do the strides of the size-1 modes differ, (1,1):(0,0) vs
     // (1,1):(1,0), as in pycute.
     std::string ctx = "n=" + std::to_string(n) + " t=" + std::to_string(t) + ": divide " + str(D) +
@@ -805,7 +829,8 @@ TEST(Properties, DivideProductDuality) {
     ++tiles;
 
     bool use_pow2 = c % 2;
-    Layout X = use_pow2 ? random_layout(r, Kind::kStrided, {.max_leaves = 4, .max_size = 256, .pow2 = true})
+    Layout X = use_pow2 ? random_layout(r, Kind::kStrided,
+                                        {.max_leaves = 4, .max_size = 256, .pow2 = true})
                         : random_layout(r, {.max_leaves = 4, .max_size = 256});
     Layout Y = random_layout(r, {.max_leaves = 3, .max_size = 16, .pow2 = use_pow2});
     ctx = "logical_product(" + str(X) + ", " + str(Y) + ")";
@@ -833,9 +858,12 @@ TEST(Properties, DivideProductDuality) {
     pow2 += use_pow2;
     ++products;
   }
-  report("DivideProductDuality", {{"t_divides_n", exact}, {"B_tiles_n", tiles}, {"products", products},
+  report("DivideProductDuality", {{"t_divides_n", exact},
+                                  {"B_tiles_n", tiles},
+                                  {"products", products},
                                   {"injective_products", injective_products},
-                                  {"pow2_must_be_defined", pow2}, {"rejected", rejected}});
+                                  {"pow2_must_be_defined", pow2},
+                                  {"rejected", rejected}});
   EXPECT_GE(exact, kMinCases);
   EXPECT_GE(tiles, kMinCases);
   EXPECT_GE(products, kMinCases);
@@ -888,7 +916,8 @@ TEST(Properties, ParsePrintRoundTrip) {
     ++tilers;
 
     int64_t bits = r.uni(0, 3), shift = r.uni(bits, 5) * (r.coin() ? 1 : -1);
-    SwizzledLayout X{Swizzle(int(bits), int(r.uni(0, 4)), int(shift)), r.uni(0, 64), random_layout(r)};
+    SwizzledLayout X{Swizzle(int(bits), int(r.uni(0, 4)), int(shift)), r.uni(0, 64),
+                     random_layout(r)};
     s = to_string(X);
     ASSERT_EQ(parse_swizzled_layout(s), X) << s;
     sp = spaced(r, s);
@@ -912,7 +941,8 @@ TEST(Properties, SwizzleIsAnInvolution) {
     for (int m = 0; m <= 4; ++m)
       for (int s = -5; s <= 5; ++s) {
         if (std::abs(s) < b) {
-          EXPECT_NE(message_of([&] { (void)Swizzle(b, m, s); }).find("|S| >= B"), std::string::npos);
+          EXPECT_NE(message_of([&] { (void)Swizzle(b, m, s); }).find("|S| >= B"),
+                    std::string::npos);
           continue;
         }
         Swizzle sw(b, m, s);

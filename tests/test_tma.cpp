@@ -108,8 +108,8 @@ TEST(TmaTile, MulticastSplit) {
 TEST(TmaArgs, KMajorAndMNMajor) {
   // A K-major (M,K) = (1000,520), lda = 520 (1040 bytes): dims (K, M), strides {1040}.
   TmaTile t = make_tma_tile(tile16(GmmaSwizzle::kB32, true, 64, 32), 16);
-  TmaArgs a = make_tma_args(t, TmaDataType::kBFloat16, 0x10000, Coord<2>{{1000, 520}}, Coord<2>{{520, 1}},
-                            TmaL2Promotion::k256B);
+  TmaArgs a = make_tma_args(t, TmaDataType::kBFloat16, 0x10000, Coord<2>{{1000, 520}},
+                            Coord<2>{{520, 1}}, TmaL2Promotion::k256B);
   EXPECT_EQ(a.rank, 2);
   EXPECT_EQ(a.data_type, TmaDataType::kBFloat16);
   EXPECT_EQ(a.global_address, 0x10000u);
@@ -126,7 +126,8 @@ TEST(TmaArgs, KMajorAndMNMajor) {
   EXPECT_EQ(a.oob_fill, 0);
   // An MN-major B (N,K) = (300,77), ldb = 304: dims (N, K), strides {608}, box (64,64).
   TmaTile u = make_tma_tile(tile16(GmmaSwizzle::kB128, false, 256, 64), 16, 2);
-  TmaArgs b = make_tma_args(u, TmaDataType::kFloat16, 0x20000, Coord<2>{{300, 77}}, Coord<2>{{1, 304}});
+  TmaArgs b =
+      make_tma_args(u, TmaDataType::kFloat16, 0x20000, Coord<2>{{300, 77}}, Coord<2>{{1, 304}});
   EXPECT_EQ(b.dims[0], 300u);
   EXPECT_EQ(b.dims[1], 77u);
   EXPECT_EQ(b.strides[0], 608u);
@@ -139,7 +140,8 @@ TEST(TmaArgs, KMajorAndMNMajor) {
   EXPECT_EQ(f.box[0], 32);
   EXPECT_EQ(f.box[1], 128);
   EXPECT_EQ(f.swizzle, TmaSwizzle::k128B);
-  TmaArgs c = make_tma_args(f, TmaDataType::kFloat32, 0x30000, Coord<2>{{129, 33}}, Coord<2>{{36, 1}});
+  TmaArgs c =
+      make_tma_args(f, TmaDataType::kFloat32, 0x30000, Coord<2>{{129, 33}}, Coord<2>{{36, 1}});
   EXPECT_EQ(c.strides[0], 144u);
 }
 
@@ -153,7 +155,8 @@ TEST(TmaArgs, ThreeModes) {
   EXPECT_EQ(t.box[0], 64);
   EXPECT_EQ(t.box[1], 8);
   EXPECT_EQ(t.box[2], 2);
-  TmaArgs a = make_tma_args(t, TmaDataType::kUInt16, 0, Coord<3>{{100, 200, 3}}, Coord<3>{{256, 1, 25600}});
+  TmaArgs a =
+      make_tma_args(t, TmaDataType::kUInt16, 0, Coord<3>{{100, 200, 3}}, Coord<3>{{256, 1, 25600}});
   EXPECT_EQ(a.dims[0], 200u);
   EXPECT_EQ(a.dims[1], 100u);
   EXPECT_EQ(a.dims[2], 3u);
@@ -167,40 +170,56 @@ TEST(TmaArgs, RulesNamed) {
   auto args = [&](uint64_t address, int64_t m, int64_t k, int64_t lda) {
     return make_tma_args(t, TmaDataType::kFloat16, address, Coord<2>{{m, k}}, Coord<2>{{lda, 1}});
   };
-  EXPECT_EQ(error_of([&] { args(0x1008, 64, 64, 64); }),
-            "tma: the global address 8 bytes past a 16-byte boundary; TMA needs 16-byte aligned tensors");
+  EXPECT_EQ(
+      error_of([&] { args(0x1008, 64, 64, 64); }),
+      "tma: the global address 8 bytes past a 16-byte boundary; TMA needs 16-byte aligned tensors");
   EXPECT_EQ(error_of([&] { args(0x1000, 64, 63, 63); }),
-            "tma: mode 0 of the global tensor has a stride of 126 bytes; TMA needs a positive multiple of 16 below 2^40");
-  EXPECT_EQ(error_of([&] { args(0x1000, int64_t(1) << 31, 64, 64); }),
-            "tma: extent 2147483648 of mode 0 is not in [1, 2^31 - 1]: TMA box coordinates are int32");
+            "tma: mode 0 of the global tensor has a stride of 126 bytes; TMA needs a positive "
+            "multiple of 16 below 2^40");
+  EXPECT_EQ(
+      error_of([&] { args(0x1000, int64_t(1) << 31, 64, 64); }),
+      "tma: extent 2147483648 of mode 0 is not in [1, 2^31 - 1]: TMA box coordinates are int32");
   EXPECT_EQ(error_of([&] {
               make_tma_args(t, TmaDataType::kFloat16, 0, Coord<2>{{64, 64}}, Coord<2>{{1, 64}});
             }),
-            "tma: mode 1 of the global tensor has stride 64 but it is the box's inner (shared-memory contiguous) "
+            "tma: mode 1 of the global tensor has stride 64 but it is the box's inner "
+            "(shared-memory contiguous) "
             "mode: it must have stride 1");
-  EXPECT_EQ(error_of([&] { make_tma_args(t, TmaDataType::kFloat32, 0, Coord<2>{{64, 64}}, Coord<2>{{64, 1}}); }),
+  EXPECT_EQ(error_of([&] {
+              make_tma_args(t, TmaDataType::kFloat32, 0, Coord<2>{{64, 64}}, Coord<2>{{64, 1}});
+            }),
             "tma: a 32-bit data type for a tile of 16-bit elements");
-  EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(2,2,2,2,2,2):(1,2,4,8,16,32)"), 16); }),
-            "tma: the shared tile (2,2,2,2,2,2):(1,2,4,8,16,32) has 6 modes; a tensor map has at most 5");
+  EXPECT_EQ(
+      error_of([&] { make_tma_tile(parse_layout("(2,2,2,2,2,2):(1,2,4,8,16,32)"), 16); }),
+      "tma: the shared tile (2,2,2,2,2,2):(1,2,4,8,16,32) has 6 modes; a tensor map has at most 5");
   EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(512,2):(1,512)"), 16); }),
-            "tma: box extent 512 along mode 0 of the shared tile (512,2):(1,512) is over 256, the largest box "
+            "tma: box extent 512 along mode 0 of the shared tile (512,2):(1,512) is over 256, the "
+            "largest box "
             "dimension");
   // Sw<3,3,3> over 128-element (256-byte) rows: wider than the 128-byte swizzle.
-  EXPECT_EQ(error_of([&] { make_tma_tile(parse_swizzled_layout("Sw<3,3,3> o 0 o (8,128):(128,1)"), 16); }),
-            "tma: the box's inner row is 256 bytes but the swizzle Sw<3,3,3> is 128 bytes wide; a swizzled box's "
+  EXPECT_EQ(error_of([&] {
+              make_tma_tile(parse_swizzled_layout("Sw<3,3,3> o 0 o (8,128):(128,1)"), 16);
+            }),
+            "tma: the box's inner row is 256 bytes but the swizzle Sw<3,3,3> is 128 bytes wide; a "
+            "swizzled box's "
             "inner row must fit in it");
-  EXPECT_EQ(error_of([&] { make_tma_tile(parse_swizzled_layout("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16); }),
-            "tma: swizzle Sw<3,4,3> of 16-bit elements is not a TMA swizzle mode (Sw<1..3,3,3>: 32, 64 or 128 "
-            "bytes)");
+  EXPECT_EQ(
+      error_of([&] { make_tma_tile(parse_swizzled_layout("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16); }),
+      "tma: swizzle Sw<3,4,3> of 16-bit elements is not a TMA swizzle mode (Sw<1..3,3,3>: 32, 64 "
+      "or 128 "
+      "bytes)");
   EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(4,64):(1,8)"), 16); }),
-            "tma: mode 1 of the shared tile (4,64):(1,8) has stride 8 where the box's dense block needs 4 (TMA "
+            "tma: mode 1 of the shared tile (4,64):(1,8) has stride 8 where the box's dense block "
+            "needs 4 (TMA "
             "writes a box as one dense column-major block)");
   EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(8,4):(4,8)"), 16); }),
-            "tma: no mode of the shared tile (8,4):(4,8) has stride 1; a box's inner dimension is contiguous in "
+            "tma: no mode of the shared tile (8,4):(4,8) has stride 1; a box's inner dimension is "
+            "contiguous in "
             "shared memory");
   EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(4,8):(1,4)"), 16); }),
             "tma: the box's inner row is 8 bytes (4 elements); TMA needs a multiple of 16 bytes");
 }
 
 // The tile is a compile-time value: a kernel binds it as a constant.
-static_assert(make_tma_tile(gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 256, 64), 16, 2).boxes == 4);
+static_assert(make_tma_tile(gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 256, 64), 16, 2).boxes ==
+              4);

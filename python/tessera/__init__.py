@@ -5,8 +5,9 @@
     >>> print(tessera.composition(L, tessera.Layout("6:2")))
     (2,3):(2,8)
 
-Layouts, every algebra op, swizzles, TiledMMA / TiledCopy partitions, `explain` and `analyze` are the
-C++ library's own functions (tessera._tessera, nanobind); pictures are the page of `tessera render`.
+Layouts, every algebra op, swizzles, TiledMMA / TiledCopy partitions, `explain` and `analyze` are
+the C++ library's own functions (tessera._tessera, nanobind); pictures are the page of `tessera
+render`.
 Every rejected operation raises tessera.Error (a ValueError) whose message names the rule and the
 operands, as CuTe's rules say.
 """
@@ -28,14 +29,15 @@ from ._tiled import AccessReport, Explanation, Step, ThrCopy, ThrMMA  # noqa: F4
 
 __version__ = "0.1.0"
 __all__ = [
-    "AccessReport", "ComposedLayout", "CopyAtom", "Error", "Explanation", "Layout", "MmaAtom", "Swizzle",
-    "Step", "SwizzledLayout", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA", "View", "analyze", "blocked_product",
-    "coalesce", "complement", "composition", "cosize", "crd2idx", "depth", "explain", "filter", "flat_divide",
-    "flat_product", "flatten", "gemm", "idx2crd", "left_inverse", "local_tile",
-    "logical_divide", "logical_product", "make_composed_layout", "make_layout", "make_layout_modes",
-    "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv",
-    "make_tiled_mma", "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render",
-    "right_inverse", "size", "tiled_divide", "tiled_product", "zipped_divide", "zipped_product",
+    "AccessReport", "ComposedLayout", "CopyAtom", "Error", "Explanation", "Layout", "MmaAtom",
+    "Swizzle", "Step", "SwizzledLayout", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA", "View",
+    "analyze", "blocked_product", "coalesce", "complement", "composition", "cosize", "crd2idx",
+    "depth", "explain", "filter", "flat_divide", "flat_product", "flatten", "gemm", "idx2crd",
+    "left_inverse", "local_tile", "logical_divide", "logical_product", "make_composed_layout",
+    "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B",
+    "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "parse_int_tuple", "parse_tiler",
+    "presets", "raked_product", "rank", "render", "right_inverse", "size", "tiled_divide",
+    "tiled_product", "zipped_divide", "zipped_product",
 ]
 Error.__module__ = "tessera"
 ComposedLayout = SwizzledLayout  # the CuTe DSL's name for Sw o offset o L
@@ -56,7 +58,8 @@ def explain(tiled_mma: TiledMMA, operand: str = "C", thread: int = 0, tensor=Non
     return Explanation(tiled_mma, operand, thread, tensor)
 
 
-def analyze(obj, operand: str | None = None, tensor=None, space: str = "global", access: str | None = None,
+def analyze(obj, operand: str | None = None, tensor=None, space: str = "global",
+            access: str | None = None,
             elem_bits: int = 0, swizzle=None, max_vector_bits: int = 128) -> AccessReport:
     """Vector width, sectors and bank conflicts of a partition (`tessera analyze`).
 
@@ -64,7 +67,8 @@ def analyze(obj, operand: str | None = None, tensor=None, space: str = "global",
     tensor defaults to the TiledMMA's operand tensor (the copy's tile); `swizzle` (a Swizzle or
     "Sw<B,M,S>") swizzles it; elem_bits 0 means 16 for f16/bf16 MMA A/B, else 32."""
     if isinstance(obj, TiledMMA):
-        return AccessReport(obj._analyze(operand or "C", tensor, space, access, elem_bits, swizzle, max_vector_bits))
+        return AccessReport(obj._analyze(operand or "C", tensor, space, access, elem_bits, swizzle,
+                                         max_vector_bits))
     if isinstance(obj, TiledCopy):
         side = (operand or "S").upper()
         if side not in ("S", "D"):

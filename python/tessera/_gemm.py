@@ -34,8 +34,8 @@ def _candidates():
 def declare(lib):
     """The C ABI's signatures (include/tessera/gemm.h) on a loaded library."""
     i64, f32, vp = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
-    lib.tessera_gemm.argtypes = [ctypes.c_int, ctypes.c_char, ctypes.c_char, i64, i64, i64, f32, vp, i64, vp,
-                                 i64, f32, vp, i64, vp]
+    lib.tessera_gemm.argtypes = [ctypes.c_int, ctypes.c_char, ctypes.c_char, i64, i64, i64, f32, vp,
+                                 i64, vp, i64, f32, vp, i64, vp]
     lib.tessera_gemm.restype = ctypes.c_int
     lib.tessera_status_string.argtypes = [ctypes.c_int]
     lib.tessera_status_string.restype = ctypes.c_char_p
@@ -60,9 +60,10 @@ def load_library():
             continue
         _lib = declare(lib)
         return lib
-    raise Error("gemm: libtessera_gemm.so was not found (it is built by CMake when nvcc is present: "
-                "cmake --preset default && cmake --build build --target tessera_gemm; then set "
-                "TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so). Tried: " + ", ".join(tried))
+    raise Error("gemm: libtessera_gemm.so was not found (it is built by CMake when "
+                "nvcc is present: cmake --preset default && cmake --build build --target "
+                "tessera_gemm; then set TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so). "
+                "Tried: " + ", ".join(tried))
 
 
 def operand(shape, strides, what: str):
@@ -76,8 +77,8 @@ def operand(shape, strides, what: str):
     if cs == 1 or cols == 1:
         if rows == 1 or rs >= max(1, cols):
             return "T", rs if rows > 1 else max(1, cols)
-    raise Error(f"gemm: {what} of shape {tuple(shape)} with strides {tuple(strides)} has no unit stride "
-                f"(BLAS needs row- or column-major storage): pass {what}.contiguous()")
+    raise Error(f"gemm: {what} of shape {tuple(shape)} with strides {tuple(strides)} has no unit "
+                f"stride (BLAS needs row- or column-major storage): pass {what}.contiguous()")
 
 
 def blas_args(a_shape, a_strides, b_shape, b_strides, c_shape, c_strides):
@@ -86,8 +87,8 @@ def blas_args(a_shape, a_strides, b_shape, b_strides, c_shape, c_strides):
     row-major), so its first operand is B."""
     (m, k), (k2, n) = a_shape, b_shape
     if k != k2 or tuple(c_shape) != (m, n):
-        raise Error(f"gemm: shapes {tuple(a_shape)} @ {tuple(b_shape)} -> {tuple(c_shape)} do not match "
-                    f"(A is (M,K), B is (K,N), out is (M,N))")
+        raise Error(f"gemm: shapes {tuple(a_shape)} @ {tuple(b_shape)} -> {tuple(c_shape)} do not "
+                    f"match (A is (M,K), B is (K,N), out is (M,N))")
     c_op, ldc = operand(c_shape, c_strides, "out")
     if c_op == "N":  # C column-major: C = op(A) op(B)
         ta, lda = operand(a_shape, a_strides, "a")
@@ -105,7 +106,8 @@ def gemm(a, b, out=None, alpha: float = 1.0, beta: float = 0.0):
     try:
         import torch
     except ImportError:
-        raise Error("gemm: PyTorch is not installed (pip install torch); tessera.gemm runs on CUDA torch tensors") from None
+        raise Error("gemm: PyTorch is not installed (pip install torch); tessera.gemm runs on CUDA "
+                    "torch tensors") from None
     if not torch.cuda.is_available():
         raise Error("gemm: no CUDA GPU is available to PyTorch")
     for name, t in (("a", a), ("b", b)) + ((("out", out),) if out is not None else ()):
@@ -113,7 +115,8 @@ def gemm(a, b, out=None, alpha: float = 1.0, beta: float = 0.0):
             raise Error(f"gemm: {name} must be a 2-D CUDA torch tensor")
     dtype = str(a.dtype).replace("torch.", "")
     if dtype not in _DTYPES or b.dtype != a.dtype or (out is not None and out.dtype != a.dtype):
-        raise Error(f"gemm: a, b and out must share one dtype of float32, float16, bfloat16 (got {a.dtype}, {b.dtype}"
+        raise Error(f"gemm: a, b and out must share one dtype of float32, float16, bfloat16 (got "
+                    f"{a.dtype}, {b.dtype}"
                     f"{', ' + str(out.dtype) if out is not None else ''})")
     if out is None:
         if beta != 0:
@@ -121,16 +124,18 @@ def gemm(a, b, out=None, alpha: float = 1.0, beta: float = 0.0):
         out = torch.empty((a.shape[0], b.shape[1]), dtype=a.dtype, device=a.device)
     args = blas_args(a.shape, a.stride(), b.shape, b.stride(), out.shape, out.stride())
     stream = torch.cuda.current_stream(a.device).cuda_stream
-    call(load_library(), _DTYPES[dtype], args, alpha, a.data_ptr(), b.data_ptr(), beta, out.data_ptr(), stream)
+    call(load_library(), _DTYPES[dtype], args, alpha, a.data_ptr(), b.data_ptr(), beta,
+         out.data_ptr(), stream)
     return out
 
 
-def call(lib, dtype: int, args, alpha: float, a_ptr: int, b_ptr: int, beta: float, c_ptr: int, stream: int = 0):
+def call(lib, dtype: int, args, alpha: float, a_ptr: int, b_ptr: int, beta: float, c_ptr: int,
+         stream: int = 0):
     """tessera_gemm(dtype, ...) with blas_args' arguments for out = alpha * a @ b + beta * out, the
     operands given by their device addresses."""
     swap, ta, lda, tb, ldb, m, n, k, ldc = args
     first, second = (b_ptr, a_ptr) if swap else (a_ptr, b_ptr)
-    status = lib.tessera_gemm(dtype, ta.encode(), tb.encode(), m, n, k, alpha, first, lda, second, ldb, beta,
-                              c_ptr, ldc, stream or None)
+    status = lib.tessera_gemm(dtype, ta.encode(), tb.encode(), m, n, k, alpha, first, lda, second,
+                              ldb, beta, c_ptr, ldc, stream or None)
     if status != 0:
         raise Error("gemm: " + lib.tessera_status_string(status).decode())

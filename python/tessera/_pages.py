@@ -32,7 +32,8 @@ def page_of(obj, thread: int | None = None) -> str:
         return _tessera._mma_page(obj, t)
     if isinstance(obj, _tessera.TiledCopy):
         return _tessera._copy_page(obj, t)
-    raise TypeError(f"render: expected a Layout, a TiledMMA or a TiledCopy, got {type(obj).__name__}")
+    raise TypeError(f"render: expected a Layout, a TiledMMA or a TiledCopy, got "
+                    f"{type(obj).__name__}")
 
 
 def repr_html(obj) -> str | None:
@@ -69,14 +70,16 @@ def _grid_svg(rows: int, cols: int, label, color, title: str, row_name="", col_n
         for c in range(cols):
             x, y = c * _CELL, r * _CELL
             lines = label(r, c)
-            out.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="{color(r, c)}" '
-                       f'stroke="#555" stroke-width="0.5"/>')
+            out.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" '
+                       f'fill="{color(r, c)}" stroke="#555" stroke-width="0.5"/>')
             for k, text in enumerate(lines):
                 dy = _CELL / 2 + 3 + (k - (len(lines) - 1) / 2) * 10
-                out.append(f'<text x="{x + _CELL / 2}" y="{y + dy}" text-anchor="middle">{text}</text>')
+                out.append(f'<text x="{x + _CELL / 2}" y="{y + dy}" '
+                           f'text-anchor="middle">{text}</text>')
     for c in range(cols):
         out.append(f'<text x="{c * _CELL + _CELL / 2}" y="-4" text-anchor="middle">{c}</text>')
-    out.append(f'</g><text x="{pad}" y="{h + pad + 14}" font-size="10">rows: {row_name} columns: {col_name}</text></svg>')
+    out.append(f'</g><text x="{pad}" y="{h + pad + 14}" font-size="10">rows: {row_name} columns: '
+               f'{col_name}</text></svg>')
     return "".join(out)
 
 
@@ -85,7 +88,8 @@ _MAX_SVG_CELLS = 128 * 128
 
 def _check_cells(rows: int, cols: int, what: str) -> None:
     if rows * cols > _MAX_SVG_CELLS:
-        raise _tessera.Error(f"to_svg: {what} has {rows * cols} cells; the SVG is limited to {_MAX_SVG_CELLS} "
+        raise _tessera.Error(f"to_svg: {what} has {rows * cols} cells; the SVG is limited to "
+                             f"{_MAX_SVG_CELLS} "
                              f"(use _repr_html_ / tessera.render for larger tiles)")
 
 
@@ -121,11 +125,13 @@ def _one_thread_svg(g, thread: int) -> str:
     color = _thread_color(thread)
     for v, idx in enumerate(cells):
         r, c = divmod(idx, cols)
-        out.append(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="{color}" '
-                   f'stroke="#333" stroke-width="0.4"/>')
-        out.append(f'<text x="{c * cell + cell / 2}" y="{r * cell + cell / 2 + 3}" text-anchor="middle">{v}</text>')
-    out.append(f'</g><text x="{pad}" y="{h + pad + 14}" font-size="10">rows: {g["row_name"]}, columns: '
-               f'{g["col_name"]}; numbers: the value index in the thread\'s fragment</text></svg>')
+        out.append(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" '
+                   f'fill="{color}" stroke="#333" stroke-width="0.4"/>')
+        out.append(f'<text x="{c * cell + cell / 2}" y="{r * cell + cell / 2 + 3}" '
+                   f'text-anchor="middle">{v}</text>')
+    out.append(f'</g><text x="{pad}" y="{h + pad + 14}" font-size="10">rows: {g["row_name"]}, '
+               f'columns: {g["col_name"]}; numbers: the value index in the thread\'s '
+               f'fragment</text></svg>')
     return "".join(out)
 
 
@@ -150,5 +156,7 @@ def partition_svg(obj, operand: str = "C", thread: int | None = None) -> str:
     rows, cols = g["rows"], g["cols"]
     _check_cells(rows, cols, g["title"])
     owner, value = g["owner"], g["value"]
-    return _grid_svg(rows, cols, lambda r, c: [f"T{owner[r * cols + c]}", f"V{value[r * cols + c]}"],
-                     lambda r, c: _thread_color(owner[r * cols + c]), g["title"], g["row_name"], g["col_name"])
+    return _grid_svg(rows, cols,
+                     lambda r, c: [f"T{owner[r * cols + c]}", f"V{value[r * cols + c]}"],
+                     lambda r, c: _thread_color(owner[r * cols + c]), g["title"], g["row_name"],
+                     g["col_name"])

@@ -1,4 +1,5 @@
-"""The seeds' two TiledMMA configurations, with their CTA tiles and operand tensors.
+"""The two worked TiledMMA configurations (step 1 and step 4), with their CTA tiles and operand
+tensors.
 
     step1(): the step 1 kernel: UniversalFMA (scalar FMA), 256 threads as 16x16 atoms
              (16,16,1):(16,1,0), permutation (16,4):(4,1) in M and N, tile 128x128x8,

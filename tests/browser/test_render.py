@@ -46,7 +46,8 @@ except ImportError:
     skip("Selenium for Python is not installed (Debian: python3-selenium)")
 
 exe = os.path.abspath(sys.argv[1])
-work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="tessera-browser-"))
+work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2
+                       else tempfile.mkdtemp(prefix="tessera-browser-"))
 os.makedirs(work, exist_ok=True)
 shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
 failures = []
@@ -66,7 +67,8 @@ def find(*names):
     return None
 
 
-chrome = os.environ.get("CHROME_BIN") or find("chromium", "chromium-browser", "google-chrome", "chrome")
+chrome = os.environ.get("CHROME_BIN") or find("chromium", "chromium-browser", "google-chrome",
+                                              "chrome")
 driver_exe = os.environ.get("CHROMEDRIVER") or find("chromedriver") or (
     "/usr/lib/chromium/chromedriver" if os.path.exists("/usr/lib/chromium/chromedriver") else None)
 if not chrome:
@@ -83,8 +85,10 @@ def tessera(*args):
 
 
 def library_fragment(preset, thread, operand="C"):
-    """Thread's coordinates [(row, col)] of an operand in fragment order, from `tessera explain --json`."""
-    j = json.loads(tessera("explain", "--preset", preset, "--thread", str(thread), "--operand", operand, "--json"))
+    """Thread's coordinates [(row, col)] of an operand in fragment order, from `tessera explain
+    --json`."""
+    j = json.loads(tessera("explain", "--preset", preset, "--thread", str(thread), "--operand",
+                           operand, "--json"))
     return [tuple(c) for c in j["operands"][operand]["coords"]]
 
 
@@ -127,25 +131,30 @@ def start_browser():
     opts = webdriver.ChromeOptions()
     opts.binary_location = chrome
     profile = tempfile.mkdtemp(prefix="tessera-chromium-")
-    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+              "--disable-background-networking",
               "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-              f"--user-data-dir={profile}", "--window-size=1280,1000", "--force-device-scale-factor=1"]:
+              f"--user-data-dir={profile}", "--window-size=1280,1000",
+              "--force-device-scale-factor=1"]:
         opts.add_argument(a)
     opts.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     try:
         return webdriver.Chrome(service=Service(executable_path=driver_exe), options=opts), profile
-    except Exception as e:  # noqa: BLE001 -- a browser that cannot start here is an environment problem
+    # noqa: BLE001 -- a browser that cannot start here is an environment problem
+    except Exception as e:
         sys.exit(f"Chromium did not start: {e}")
 
 
 def load(driver, path):
-    """Loads a page with the network emulated offline; returns requests other than the page itself."""
+    """Loads a page with the network emulated offline; returns requests other than the page
+    itself."""
     driver.get_log("performance")  # drop earlier entries
     url = "file://" + path
     driver.get(url)
     ready = driver.execute_script("return window.tesseraReady === true")
     check(ready, f"{os.path.basename(path)}: the script ran to the end (offline)")
-    resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => "
+                                      "e.name)")
     check(resources == [], f"{os.path.basename(path)}: no resource fetched ({resources})")
     sent = []
     for entry in driver.get_log("performance"):
@@ -154,7 +163,8 @@ def load(driver, path):
             u = msg["params"]["request"]["url"]
             if u != url:
                 sent.append(u)
-    check(sent == [], f"{os.path.basename(path)}: no network request in the DevTools log ({sent[:3]})")
+    check(sent == [], f"{os.path.basename(path)}: no network request in the DevTools log "
+          f"({sent[:3]})")
     errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
     check(errors == [], f"{os.path.basename(path)}: no console errors ({errors[:2]})")
 
@@ -164,12 +174,15 @@ def hover(driver, canvas_id, row, col):
     canvas = driver.find_element(By.ID, canvas_id)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
     cell = int(canvas.get_attribute("data-cell"))
-    rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top]", canvas)
+    rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, "
+                                 "r.top]", canvas)
     action = ActionBuilder(driver)
-    action.pointer_action.move_to_location(int(rect[0] + (col + 0.5) * cell), int(rect[1] + (row + 0.5) * cell))
+    action.pointer_action.move_to_location(int(rect[0] + (col + 0.5) * cell),
+                                           int(rect[1] + (row + 0.5) * cell))
     action.perform()
     hover_id = canvas_id.replace("grid-", "hover-")
-    return driver.execute_script("return Object.assign({}, document.getElementById(arguments[0]).dataset)", hover_id)
+    return driver.execute_script("return Object.assign({}, "
+                                 "document.getElementById(arguments[0]).dataset)", hover_id)
 
 
 # Cells whose center pixel is not gray (the selected thread's cells; others are drawn in grays).
@@ -177,7 +190,8 @@ COUNT_HIGHLIGHTED = """
 const c = document.getElementById(arguments[0]), cell = +c.dataset.cell;
 const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, out = [];
 for (let r = 0; r < +c.dataset.rows; ++r) for (let k = 0; k < +c.dataset.cols; ++k) {
-  const inner = cell - (cell >= 5 ? 1 : 0);  // the page leaves a 1-pixel gap between cells of 5+ pixels
+  // the page leaves a 1-pixel gap between cells of 5+ pixels
+  const inner = cell - (cell >= 5 ? 1 : 0);
   const x = k * cell + (inner >> 1), y = r * cell + (inner >> 1);
   const i = 4 * (y * c.width + x);
   if (!(px[i] === px[i + 1] && px[i + 1] === px[i + 2])) out.push([r, k]);
@@ -226,8 +240,10 @@ def text_of(driver, el_id):
 def check_overlays():
     # A warp reads a row-major 32x32 float tile column by column from shared memory (lane l: row
     # l, value j: column j; 32-bit loads): every load hits one bank 32 times.
-    col = ["--copy", "universal:32", "--dtype", "float", "--thr", "(32,1)", "--val", "(1,32)", "--src", "(32,32):(32,1)"]
-    want = json.loads(tessera("analyze", "--tv", "(32,32):(1,32)", "--tensor", "(32,32):(32,1)", "--space", "shared",
+    col = ["--copy", "universal:32", "--dtype", "float", "--thr", "(32,1)", "--val", "(1,32)",
+           "--src", "(32,32):(32,1)"]
+    want = json.loads(tessera("analyze", "--tv", "(32,32):(1,32)", "--tensor", "(32,32):(32,1)",
+                              "--space", "shared",
                               "--max-vector-bits", "32", "--json"))["analysis"]["shared"]
     path = os.path.join(work, "column_read.html")
     tessera("render", *col, "--space", "shared", "-o", path)
@@ -236,24 +252,31 @@ def check_overlays():
     overlay(driver, "bank")
     text = text_of(driver, "analysis-src")
     check(f"{want['max_way']}-way" in text and f"{want['bank_conflicts']} bank conflicts" in text,
-          f"column read: the bank overlay shows {want['max_way']}-way, {want['bank_conflicts']} bank conflicts "
+          f"column read: the bank overlay shows {want['max_way']}-way, {want['bank_conflicts']} "
+          f"bank conflicts "
           f"as `tessera analyze` predicts ({text_of(driver, 'an-shared-src')})")
     after = colors(driver, "grid-src")
     col0_before = {before[r][0] for r in range(32)}
     by_col = [{after[r][c] for r in range(32)} for c in range(32)]
     changed = sum(before[r][c] != after[r][c] for r in range(32) for c in range(32))
-    check(len(col0_before) == 32 and all(len(s) == 1 for s in by_col) and len({next(iter(s)) for s in by_col}) == 32
+    check(len(col0_before) == 32 and all(len(s) == 1 for s in by_col)
+          and len({next(iter(s)) for s in by_col}) == 32
           and changed == 32 * 32,
-          f"column read: warp 0's cells recolored from 32 threads per column to one bank color per column "
+          f"column read: warp 0's cells recolored from 32 threads per column to one bank color per "
+          f"column "
           f"({changed} of 1024 cells changed, {len({next(iter(s)) for s in by_col})} bank colors)")
     set_input(driver, "instr", 0)
-    lit = [(r, c) for r, row in enumerate(colors(driver, "grid-src")) for c, p in enumerate(row) if not gray(p)]
+    lit = [(r, c) for r, row in enumerate(colors(driver, "grid-src")) for c,
+           p in enumerate(row) if not gray(p)]
     one = {colors(driver, "grid-src")[r][c] for r, c in lit}
     warp_line = text_of(driver, "an-warp-src")
-    check(sorted(lit) == [(r, 0) for r in range(32)] and len(one) == 1 and "31 bank conflicts" in warp_line,
-          f"column read: load 0 lights column 0 in a single bank color ({len(lit)} cells, {len(one)} colors; {warp_line})")
+    check(sorted(lit) == [(r, 0) for r in range(32)] and len(one) == 1
+          and "31 bank conflicts" in warp_line,
+          f"column read: load 0 lights column 0 in a single bank color ({len(lit)} cells, "
+          f"{len(one)} colors; {warp_line})")
     driver.save_screenshot(os.path.join(work, "column_read_banks.png"))
-    # Swizzled by Sw<5,0,5> (the swizzle tessera derives for this case): conflict-free, 32 banks in load 0.
+    # Swizzled by Sw<5,0,5> (the swizzle tessera derives for this case): conflict-free, 32 banks in
+    # load 0.
     path = os.path.join(work, "column_read_swizzled.html")
     tessera("render", *col, "--swizzle", "Sw<5,0,5>", "--overlay", "bank", "-o", path)
     load(driver, path)
@@ -264,7 +287,8 @@ def check_overlays():
           f"column read, Sw<5,0,5>: conflict-free, load 0 spans {len(c0)} banks")
 
     # Step 4's A (128x32 halves, row-major) read by the mma_sync fragments from shared memory.
-    want = json.loads(tessera("analyze", "--preset", "step4", "--operand", "A", "--space", "shared", "--json"))
+    want = json.loads(tessera("analyze", "--preset", "step4", "--operand", "A", "--space", "shared",
+                              "--json"))
     want = want["analysis"]["shared"]
     path = os.path.join(work, "step4_shared.html")
     tessera("render", "--preset", "step4", "--space", "shared", "-o", path)
@@ -273,18 +297,21 @@ def check_overlays():
     overlay(driver, "bank")
     text = text_of(driver, "analysis-A")
     check(f"{want['bank_conflicts']} bank conflicts" in text and f"{want['max_way']}-way" in text,
-          f"step4 A: the bank overlay shows {want['bank_conflicts']} bank conflicts, {want['max_way']}-way "
+          f"step4 A: the bank overlay shows {want['bank_conflicts']} bank conflicts, "
+          f"{want['max_way']}-way "
           f"({text_of(driver, 'an-shared-A')})")
     after = colors(driver, "grid-A")
     lit = sorted((r, c) for r, row in enumerate(after) for c, p in enumerate(row) if not gray(p))
     mine = sorted({rc for t in range(32) for rc in library_fragment("step4", t, "A")})
     changed = sum(before[r][c] != after[r][c] for r, c in lit)
     check(lit == mine and changed == len(lit),
-          f"step4 A: exactly warp 0's {len(mine)} cells (the library's) recolored by bank, the rest gray "
+          f"step4 A: exactly warp 0's {len(mine)} cells (the library's) recolored by bank, the "
+          f"rest gray "
           f"({len(lit)} lit, {changed} changed)")
     set_input(driver, "instr", 0)
     warp_line = text_of(driver, "an-warp-A")
-    check("4 wavefronts (ideal 1): 3 bank conflicts" in warp_line, f"step4 A: warp 0's load 0 ({warp_line})")
+    check("4 wavefronts (ideal 1): 3 bank conflicts" in warp_line,
+          f"step4 A: warp 0's load 0 ({warp_line})")
 
     # Step 1's C stored to global memory: the sector overlay and its verdict.
     path = os.path.join(work, "step1_sectors.html")
@@ -292,12 +319,16 @@ def check_overlays():
     load(driver, path)
     overlay(driver, "sector", warp=0, instr=0)
     verdict = text_of(driver, "an-verdict-C")
-    check("128-bit" in verdict and "coalesced" in verdict, f"step1 C: the sector overlay's verdict ({verdict})")
+    check("128-bit" in verdict and "coalesced" in verdict,
+          f"step1 C: the sector overlay's verdict ({verdict})")
     lit = [p for row in colors(driver, "grid-C") for p in row if not gray(p)]
-    check(len(lit) == 128 and len(set(lit)) == 16, f"step1 C: warp 0's store 0 writes 128 floats in 16 sectors "
-                                                   f"({len(lit)} cells, {len(set(lit))} sector colors)")
+    check(len(lit) == 128 and len(set(lit)) == 16,
+          f"step1 C: warp 0's store 0 writes 128 floats in 16 sectors "
+                                                   f"({len(lit)} cells, {len(set(lit))} sector "
+                                                   f"colors)")
     got = hover(driver, "grid-C", 4, 9)
-    check(got.get("sector") == str((4 * 128 + 9) * 4 // 32) and "sector" in text_of(driver, "hover-C"),
+    check(got.get("sector") == str((4 * 128 + 9) * 4 // 32)
+          and "sector" in text_of(driver, "hover-C"),
           f"step1 C: hovering C[4][9] names its sector ({got.get('sector')})")
     driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(os.path.join(shots, "step1_sectors.png"))
@@ -316,8 +347,10 @@ def check_mma(driver, preset, cells):
         t, v = int(got.get("thread", -1)), int(got.get("value", -1))
         ok = (int(got.get("row", -1)), int(got.get("col", -1))) == (row, col) and t >= 0
         frag = library_fragment(preset, t) if ok else []
-        ok = ok and v < len(frag) and frag[v] == (row, col) and int(got["offset"]) == row * 128 + col
-        check(ok, f"{preset}: hover C[{row}][{col}] -> thread {t} value {v} offset {got.get('offset')}"
+        ok = ok and v < len(frag) and frag[v] == (row,
+                                                  col) and int(got["offset"]) == row * 128 + col
+        check(ok, f"{preset}: hover C[{row}][{col}] -> thread {t} value {v} offset "
+              f"{got.get('offset')}"
                   f" (library: thread {t} value {v} is {frag[v] if 0 <= v < len(frag) else None})")
     driver.execute_script("window.scrollTo(0, 0)")
     png = driver.get_screenshot_as_png()
@@ -331,7 +364,8 @@ driver, profile = start_browser()
 try:
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.emulateNetworkConditions",
-                           {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+                           {"offline": True, "latency": 0, "downloadThroughput": 0,
+                            "uploadThroughput": 0})
 
     check_mma(driver, "step1", [(0, 0), (66, 3), (5, 70), (127, 127), (64, 64), (17, 100)])
     # Selecting thread 0 (typed) lights exactly its 64 elements, as the library says.
@@ -340,30 +374,35 @@ try:
     box.send_keys("0")
     lit = sorted(tuple(x) for x in driver.execute_script(COUNT_HIGHLIGHTED, "grid-C"))
     want = sorted(library_fragment("step1", 0))
-    check(len(lit) == 64 and lit == want, f"step1: thread 0 highlights exactly its 64 elements ({len(lit)} lit)")
+    check(len(lit) == 64 and lit == want,
+          f"step1: thread 0 highlights exactly its 64 elements ({len(lit)} lit)")
     table_rows = len(driver.find_elements(By.CSS_SELECTOR, "#frag-C tbody tr"))
     check(table_rows == 64, f"step1: thread 0's fragment table has 64 rows ({table_rows})")
     layout = driver.find_element(By.ID, "fraglayout-C").text
-    check("(1,(4,2),(4,2)):(0,(128,8192),(1,64))" in layout, f"step1: thread 0's fragment layout ({layout})")
+    check("(1,(4,2),(4,2)):(0,(128,8192),(1,64))" in layout,
+          f"step1: thread 0's fragment layout ({layout})")
     # Clicking a cell selects its owner: C[66][3] belongs to thread 0 too.
     hover(driver, "grid-C", 70, 9)
     a = ActionBuilder(driver)
     a.pointer_action.click()
     a.perform()
     sel = driver.find_element(By.ID, "thread").get_attribute("value")
-    check(sel == str(int(hover(driver, "grid-C", 70, 9)["thread"])), f"step1: clicking C[70][9] selects its thread ({sel})")
+    check(sel == str(int(hover(driver, "grid-C", 70, 9)["thread"])),
+          f"step1: clicking C[70][9] selects its thread ({sel})")
     driver.save_screenshot(os.path.join(shots, "step1_thread.png"))
 
     check_mma(driver, "step4", [(0, 0), (9, 3), (31, 31), (100, 77), (127, 0)])
 
-    # A layout page and a TiledCopy page (seed 004's B copy: thread t copies tile elements 4t..4t+3).
+    # A layout page and a TiledCopy page (the tiling example's B copy: thread t copies tile elements
+    # 4t..4t+3).
     path = os.path.join(work, "layout.html")
     tessera("render", "--layout", "(8,8):(8,1)", "-o", path)
     load(driver, path)
     got = hover(driver, "grid-layout", 2, 3)
     check(got.get("value") == "19" and got.get("coord") == "(2,3)", f"layout: hover (2,3) -> {got}")
     path = os.path.join(work, "copy.html")
-    tessera("render", "--copy", "cp_async:16", "--dtype", "float", "--thr", "(32,8):(1,32)", "--val", "(4,1)",
+    tessera("render", "--copy", "cp_async:16", "--dtype", "float", "--thr", "(32,8):(1,32)",
+            "--val", "(4,1)",
             "-o", path)
     load(driver, path)
     got = hover(driver, "grid-src", 6, 1)

@@ -17,7 +17,8 @@ import sys
 import tempfile
 
 exe, cxx = os.path.abspath(sys.argv[1]), sys.argv[2]
-work = os.path.abspath(sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix="tessera-codegen-"))
+work = os.path.abspath(sys.argv[3] if len(sys.argv) > 3
+                       else tempfile.mkdtemp(prefix="tessera-codegen-"))
 os.makedirs(work, exist_ok=True)
 failures = []
 
@@ -51,7 +52,8 @@ int main() {
     gen::my_rows_cols(t, my_rows, my_cols);
     std::printf("[");
     for (int ni = 0; ni < gen::kMyCols; ++ni)
-      for (int mi = 0; mi < gen::kMyRows; ++mi) std::printf("%s[%d,%d]", mi || ni ? "," : "", my_rows[mi], my_cols[ni]);
+      for (int mi = 0; mi < gen::kMyRows; ++mi)
+        std::printf("%s[%d,%d]", mi || ni ? "," : "", my_rows[mi], my_cols[ni]);
     std::printf("]\n");
   }
 #endif
@@ -72,7 +74,8 @@ __global__ void store(float* c, int ld) {
 def library_coords(flags, operand):
     rc, out, err = run("explain", *flags, "--json")
     cfg = json.loads(out)["config"]
-    case = {"id": "x", "atom": cfg["atom"], "atom_layout": cfg["atom_layout"], "permutation": cfg["permutation"],
+    case = {"id": "x", "atom": cfg["atom"], "atom_layout": cfg["atom_layout"],
+            "permutation": cfg["permutation"],
             "tile_mnk": cfg["tile_mnk"]}
     rc, out, err = run("batch", stdin=json.dumps(case) + "\n")
     return json.loads(out)[operand]["coords"]
@@ -93,7 +96,8 @@ def check_config(name, flags, operand="C"):
         f.write(DRIVER)
     has_rows = "my_rows_cols" in text
     binary = os.path.join(d, "coords")
-    cmd = [cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I", d, os.path.join(d, "main.cpp"), "-o", binary]
+    cmd = [cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I", d,
+           os.path.join(d, "main.cpp"), "-o", binary]
     if has_rows:
         cmd.insert(1, "-DHAS_MY_ROWS")
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -103,18 +107,22 @@ def check_config(name, flags, operand="C"):
     lines = subprocess.run([binary], capture_output=True, text=True, check=True).stdout.splitlines()
     want = library_coords(flags, operand)
     got = [json.loads(l) for l in lines[:len(want)]]
-    check(got == want, f"{name}: {operand} coordinates of all {len(want)} threads equal the library's")
+    check(got == want, f"{name}: {operand} coordinates of all {len(want)} threads equal the "
+          f"library's")
     if has_rows:
         product = [json.loads(l) for l in lines[len(want):]]
-        check(product == want, f"{name}: my_rows x my_cols is the fragment, element (mi,ni) = mi + kMyRows*ni")
+        check(product == want,
+              f"{name}: my_rows x my_cols is the fragment, element (mi,ni) = mi + kMyRows*ni")
     nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or (
         "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
     if nvcc:
         with open(os.path.join(d, "k.cu"), "w") as f:
             f.write(CUDA)
-        p = subprocess.run([nvcc, "-std=c++17", "-arch=sm_80", "-I", d, "-c", os.path.join(d, "k.cu"),
+        p = subprocess.run([nvcc, "-std=c++17", "-arch=sm_80", "-I", d, "-c",
+                            os.path.join(d, "k.cu"),
                             "-o", os.path.join(d, "k.o")], capture_output=True, text=True)
-        check(p.returncode == 0, f"{name}: the generated code compiles as CUDA with nvcc {p.stderr[:1500]}")
+        check(p.returncode == 0,
+              f"{name}: the generated code compiles as CUDA with nvcc {p.stderr[:1500]}")
     else:
         print(f"note {name}: nvcc not found, the CUDA compile is skipped (host compile checked)")
     return text
@@ -122,31 +130,38 @@ def check_config(name, flags, operand="C"):
 
 text = check_config("step1", ["--preset", "step1"])
 check(text is not None and "my_rows_cols" in text and "kMyRows = 8, kMyCols = 8" in text,
-      "step1: seed 000's my_rows/my_cols form (8 rows x 8 columns)")
-check(text is not None and "(thr_m * 4)" not in text and "thr_m * 4" in text and "(mi / 4) * 64" in text,
-      "step1: rows are tm*4 + {0..3, 64..67} as in seed 000")
+      "step1: the hand-written step 1 kernel's my_rows/my_cols form (8 rows x 8 columns)")
+check(text is not None and "(thr_m * 4)" not in text and "thr_m * 4" in text
+      and "(mi / 4) * 64" in text,
+      "step1: rows are tm*4 + {0..3, 64..67} as in the hand-written step 1 kernel")
 check_config("step1_A", ["--preset", "step1"], "A")
 check_config("step1_B", ["--preset", "step1"], "B")
 check_config("step4", ["--preset", "step4"])
 check_config("step4_A", ["--preset", "step4"], "A")
-check_config("perm_1_16", ["--atom-layout", "(16,16,1):(16,1,0)", "--perm", "((16,4):(1,16),(16,4):(1,16),_)",
+check_config("perm_1_16",
+             ["--atom-layout", "(16,16,1):(16,1,0)", "--perm", "((16,4):(1,16),(16,4):(1,16),_)",
                            "--tile", "128", "128", "8"])
 check_config("sm80_2x2_64", ["--atom", "SM80_16x8x16_F32F16F16F32_TN", "--atom-layout", "(2,2,1)",
                              "--tile", "64", "64", "16"])
 
 # Errors: exit 1 with a message naming the problem.
 for args, msg in [(["--preset", "step9"], "unknown preset"),
-                  (["--atom-layout", "(16,16,1:(16,1,0)", "--tile", "128", "128", "8"], "position 8"),
-                  (["--atom", "Nope", "--atom-layout", "(2,2,1)", "--tile", "64", "64", "16"], "unknown MMA atom"),
-                  (["--atom-layout", "(16,16,1):(16,1,0)", "--perm", "((16,4):(4,1),(16,4):(4,1),_)",
+                  (["--atom-layout", "(16,16,1:(16,1,0)", "--tile", "128", "128", "8"],
+                   "position 8"),
+                  (["--atom", "Nope", "--atom-layout", "(2,2,1)", "--tile", "64", "64", "16"],
+                   "unknown MMA atom"),
+                  (["--atom-layout", "(16,16,1):(16,1,0)", "--perm",
+                    "((16,4):(4,1),(16,4):(4,1),_)",
                     "--tile", "100", "128", "8"], "not a multiple"),
-                  (["--atom-layout", "(16,16,1):(16,1,0)", "--perm", "((16,4):(4,4),(16,4):(4,1),_)",
+                  (["--atom-layout", "(16,16,1):(16,1,0)", "--perm",
+                    "((16,4):(4,4),(16,4):(4,1),_)",
                     "--tile", "128", "128", "8"], "not injective"),
                   (["--preset", "step1", "--namespace", "1x"], "not a C++ identifier"),
                   ([], "needs --preset"),
                   (["--preset", "step1", "--operand", "D"], "--operand")]:
     rc, _, err = run("codegen", *args)
-    check(rc == 1 and msg in err, f"codegen {' '.join(args)} -> exit 1 with {msg!r} ({rc}: {err.strip()[:160]})")
+    check(rc == 1 and msg in err,
+          f"codegen {' '.join(args)} -> exit 1 with {msg!r} ({rc}: {err.strip()[:160]})")
 
 print(f"codegen: {len(failures)} failures")
 sys.exit(1 if failures else 0)

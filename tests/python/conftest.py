@@ -1,4 +1,5 @@
-"""Shared by the Python tests: where the oracle vectors are, and CuTe's notation for Python values."""
+"""Shared by the Python tests: where the oracle vectors are, and CuTe's notation for Python
+values."""
 import json
 import os
 import pathlib

@@ -19,12 +19,16 @@ import pytest
 
 import tessera as ts
 
-tl = pytest.importorskip("tensor_layouts", reason="SKIPPED: tensor-layouts is not installed (pip install tensor-layouts)")
+tl = pytest.importorskip("tensor_layouts",
+                         reason="SKIPPED: tensor-layouts is not installed (pip install "
+                         "tensor-layouts)")
 
 CASES = 3000
-TILER_OPS = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
+TILER_OPS = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
+             "logical_product",
              "zipped_product", "tiled_product", "flat_product"]
-OPS = ["coalesce", "complement", "right_inverse", "left_inverse", "blocked_product", "raked_product"] + TILER_OPS
+OPS = ["coalesce", "complement", "right_inverse", "left_inverse", "blocked_product",
+       "raked_product"] + TILER_OPS
 
 
 class Gen:
@@ -121,7 +125,8 @@ def image(L):
     return [L(i) for i in range(L.size() if isinstance(L, ts.Layout) else tl.size(L))]
 
 
-# ---- the definitions, by brute force --------------------------------------------------------------
+# ---- the definitions, by brute force
+# --------------------------------------------------------------
 
 # Set when a definition evaluates a layout past its domain (B reaching past the end of A): the
 # definition does not decide those cases (CuTe's C++ and pycute differ there; the oracle's notes).
@@ -162,7 +167,8 @@ def definition(op, a, b):
     f = {"divide": divide_image, "product": product_image, "composition": compose_image}[base]
     if isinstance(b, tuple):  # a single layout tiler: the whole of A
         img = f(A, ts.Layout(*b))
-        return (img if op in ("composition", "logical_divide", "logical_product") else None), sorted(img)
+        return (img if op in ("composition", "logical_divide", "logical_product")
+                else None), sorted(img)
     modes = by_mode_images(f, A, [_entry_layout(e) for e in b])
     total = sorted(sum(x) for x in itertools.product(*modes))
     return None, total
@@ -183,7 +189,8 @@ def _satisfies(op, a, b, R):
     exact, total = definition(op, a, b)
     if op in ("composition", "logical_divide", "logical_product") and isinstance(b, list):
         A = ts.Layout(*a)
-        f = {"composition": compose_image, "logical_divide": divide_image, "logical_product": product_image}[op]
+        f = {"composition": compose_image, "logical_divide": divide_image,
+             "logical_product": product_image}[op]
         want = by_mode_images(f, A, [_entry_layout(e) for e in b])
         rank = R.rank() if isinstance(R, ts.Layout) else tl.rank(R)
         return rank == A.rank() and all(image(_mode(R, k)) == want[k] for k in range(A.rank()))
@@ -230,7 +237,8 @@ def test_against_tensor_layouts():
             cat = "both reject"
         elif t_ok and o_ok and (t.shape, t.stride) == (o.shape, o.stride):
             cat = "same"
-        elif t_ok and o_ok and (_unwrap(t.shape), _unwrap(t.stride)) == (_unwrap(o.shape), _unwrap(o.stride)):
+        elif t_ok and o_ok and (_unwrap(t.shape), _unwrap(t.stride)) == \
+                (_unwrap(o.shape), _unwrap(o.stride)):
             cat = "same, (x) printed as x"
         elif t_ok and o_ok and image(t) == image(o):
             cat = "same function, other nesting"
@@ -253,18 +261,25 @@ def test_against_tensor_layouts():
             assert "divisibility fails" in str(t) or "must end inside" in str(t), \
                 f"{op}{a, b}: tessera rejects without a rule: {t}"
             verdict = satisfies(op, a, b, o)
-            cat = ("tessera rejects (CuTe's divisibility rule), B reaches past the end of A" if verdict is None else
-                   "tessera rejects (CuTe's divisibility rule), tensor-layouts computes the function" if verdict else
-                   "tessera rejects (CuTe's divisibility rule), tensor-layouts breaks the definition")
+            cat = ("tessera rejects (CuTe's divisibility rule), B reaches past the end of A"
+                   if verdict is None else
+                   "tessera rejects (CuTe's divisibility rule), tensor-layouts computes the "
+                   "function" if verdict else
+                   "tessera rejects (CuTe's divisibility rule), tensor-layouts breaks the "
+                   "definition")
         counts[op][cat] += 1
-        examples.setdefault((op, cat), (a, b, str(t), repr(o) if o_ok else f"{type(o).__name__}: {o}"))
+        examples.setdefault((op, cat),
+                            (a, b, str(t), repr(o) if o_ok else f"{type(o).__name__}: {o}"))
     agree = sum(c for op in counts for k, c in counts[op].items()
-                if k in ("same", "same, (x) printed as x", "same function, other nesting", "both reject"))
-    print(f"\n{CASES} random cases, {agree} agree (same layout, same up to (x) vs x, same function, or both reject)")
+                if k in ("same", "same, (x) printed as x", "same function, other nesting",
+                         "both reject"))
+    print(f"\n{CASES} random cases, {agree} agree (same layout, same up to (x) vs x, same "
+          f"function, or both reject)")
     for op in OPS:
         print(f"  {op:16} " + ", ".join(f"{k}: {v}" for k, v in sorted(counts[op].items())))
     print("first example of each disagreement (A, B, tessera, tensor-layouts):")
     for (op, cat), ex in sorted(examples.items()):
-        if cat not in ("same", "same, (x) printed as x", "same function, other nesting", "both reject"):
+        if cat not in ("same", "same, (x) printed as x", "same function, other nesting",
+                       "both reject"):
             print(f"  {op} / {cat}: {ex}")
     assert agree > CASES * 0.8

@@ -15,16 +15,19 @@ def message(f):
 
 def test_composition_divisibility():
     assert message(lambda: tessera.composition(Layout("(4,4):(1,5)"), Layout("3:6"))) == (
-        "composition: stride divisibility fails: stride 6 of 3:6 is neither a multiple of nor smaller than shape 4 "
+        "composition: stride divisibility fails: stride 6 of 3:6 is neither a multiple of nor "
+        "smaller than shape 4 "
         "of (4,4):(1,5)")
     assert message(lambda: tessera.composition(Layout("(4,3):(3,1)"), Layout("6:1"))) == (
-        "composition: shape divisibility fails: 4 elements of mode 4:3 of (4,3):(3,1) do not divide the "
+        "composition: shape divisibility fails: 4 elements of mode 4:3 of (4,3):(3,1) do not "
+        "divide the "
         "remaining size 6 of 6:1")
 
 
 def test_complement_not_injective():
     assert message(lambda: tessera.complement(Layout("(2,2):(1,1)"), 4)) == (
-        "complement: (2,2):(1,1) is not injective: mode 2:1 starts inside the extent 2 of the smaller modes")
+        "complement: (2,2):(1,1) is not injective: mode 2:1 starts inside the extent 2 of the "
+        "smaller modes")
 
 
 def test_tiler_rank():
@@ -33,11 +36,13 @@ def test_tiler_rank():
 
 
 def test_swizzle_shift():
-    assert message(lambda: tessera.Swizzle(3, 1, -2)) == "swizzle: Sw<3,1,-2> needs B >= 0, M >= 0 and |S| >= B"
+    assert message(lambda: tessera.Swizzle(3, 1, -2)) == \
+        "swizzle: Sw<3,1,-2> needs B >= 0, M >= 0 and |S| >= B"
 
 
 def test_parse_position():
-    assert message(lambda: Layout("(4,2:(1,64)")) == "parse: expected ',' or ')' at position 4 in \"(4,2:(1,64)\""
+    assert message(lambda: Layout
+                   ("(4,2:(1,64)")) == "parse: expected ',' or ')' at position 4 in \"(4,2:(1,64)\""
 
 
 def test_layout_checks():
@@ -51,13 +56,18 @@ def test_layout_checks():
 def test_partition_errors():
     mma = tessera.presets.step1()
     assert message(lambda: mma.get_slice(256)) == "TiledMMA: thread 256 is outside [0, 256)"
-    assert message(lambda: mma.partition_C(Layout("128:1"), 0)) == "partition_C: the tensor 128:1 needs rank >= 2"
-    assert "unknown MMA atom 'NoSuchAtom'" in message(lambda: tessera.make_tiled_mma("NoSuchAtom", (2, 2, 1)))
-    assert "not a multiple" in message(lambda: tessera.make_tiled_mma("UniversalFMA", (16, 16, 1), tile=(100, 128, 8)))
-    copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"), (4, 1))
+    assert message(lambda: mma.partition_C(Layout("128:1"), 0)) == \
+        "partition_C: the tensor 128:1 needs rank >= 2"
+    assert "unknown MMA atom 'NoSuchAtom'" in message(
+        lambda: tessera.make_tiled_mma("NoSuchAtom", (2, 2, 1)))
+    assert "not a multiple" in message(
+        lambda: tessera.make_tiled_mma("UniversalFMA", (16, 16, 1), tile=(100, 128, 8)))
+    copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"),
+                                      (4, 1))
     assert message(lambda: copy.partition_S(Layout("(96,8):(1,96)"), 0)) == (
         "TiledCopy: the tile (128,8) does not divide the tensor (96,8):(1,96) (mode 0)")
-    assert message(lambda: tessera.CopyAtom("cp_async:12")) == "cp.async: 12 bytes; the instruction copies 4, 8 or 16 bytes"
+    assert message(lambda: tessera.CopyAtom
+                   ("cp_async:12")) == "cp.async: 12 bytes; the instruction copies 4, 8 or 16 bytes"
     assert "operand 'D'" in message(lambda: mma.partition("D", Layout("(128,128):(128,1)"), 0))
 
 
@@ -78,8 +88,10 @@ def test_crd2idx_mismatch():
 def test_coordinates_and_tuples():
     L = Layout("(4,3):(1,8)")
     assert message(lambda: L(-1)) == (
-        "crd2idx: coordinate -1 has a negative entry; the coordinates of (4,3) run from 0 to extent - 1 in each mode")
-    assert "negative entry" in message(lambda: L(1, -2)) and "negative entry" in message(lambda: tessera.crd2idx((0, -1), L))
+        "crd2idx: coordinate -1 has a negative entry; the coordinates of (4,3) run from 0 to "
+        "extent - 1 in each mode")
+    assert "negative entry" in message(lambda: L(1, -2))
+    assert "negative entry" in message(lambda: tessera.crd2idx((0, -1), L))
     assert message(lambda: tessera.idx2crd(-5, (4, 4))) == (
         "idx2crd: index -5 is negative; the indices of shape (4,4) run from 0 to 15")
     assert "empty tuple" in message(lambda: Layout((), ()))
@@ -90,7 +102,8 @@ def test_coordinates_and_tuples():
 def test_shapes_with_zero_extents():
     # A shape given as Python values is checked as a layout's (the parser rejects 0 as well); the
     # library's compact constructor would divide by the zero extent.
-    for f in (lambda: tessera.logical_divide(Layout("4:1"), 0), lambda: tessera.tiled_divide(Layout("4:1"), (0,)),
+    for f in (lambda: tessera.logical_divide(Layout("4:1"), 0),
+              lambda: tessera.tiled_divide(Layout("4:1"), (0,)),
               lambda: Layout((4, 0)), lambda: tessera.make_layout((0, 2)), lambda: Layout("(4,0)"),
               lambda: tessera.local_tile(Layout("(8,8):(1,8)"), (0, 4), (0, 0)),
               lambda: tessera.make_tiled_copy_tv(tessera.CopyAtom("universal:32"), (0, 4), (1, 1))):

@@ -22,7 +22,8 @@ def random_layout(rng, depth=2):
 
 def test_construction_forms():
     a = Layout("(4,3):(1,8)")
-    assert a == Layout((4, 3), (1, 8)) == Layout([4, 3], [1, 8]) == tessera.make_layout((4, 3), (1, 8))
+    assert a == Layout((4, 3), (1, 8)) == Layout([4, 3], [1, 8]) == \
+        tessera.make_layout((4, 3), (1, 8))
     assert str(Layout((4, (3, 2)))) == "(4,(3,2)):(1,(4,12))"  # compact column-major
     assert str(Layout("(4,3)")) == "(4,3):(1,4)"
     assert str(Layout(8)) == "8:1" and str(Layout((8,))) == "(8):(1)"
@@ -36,7 +37,8 @@ def test_construction_forms():
 def test_evaluation():
     L = Layout("(4,(3,2)):(2,(8,1))")
     assert (L(0), L(1), L(4), L(12), L(3, (1, 1)), L((3, (1, 1)))) == (0, 2, 8, 1, 15, 15)
-    assert tessera.crd2idx((3, (1, 1)), L) == 15 == tessera.crd2idx((3, (1, 1)), (4, (3, 2)), (2, (8, 1)))
+    assert tessera.crd2idx((3, (1, 1)), L) == 15 == \
+        tessera.crd2idx((3, (1, 1)), (4, (3, 2)), (2, (8, 1)))
     assert tessera.idx2crd(7, (3, (2, 4))) == (1, (0, 1))
     assert tessera.idx2crd(8, (4, (1, 6))) == (0, (0, 2))
     assert str(L[1]) == "(3,2):(8,1)" and str(L[-1]) == "(3,2):(8,1)" and str(L[0]) == "4:2"
@@ -83,7 +85,8 @@ def test_none_in_tilers():
 
 def test_swizzled_layouts():
     s = tessera.SwizzledLayout("Sw<3,4,3> o 0 o (8,64):(64,1)")
-    assert str(s) == "Sw<3,4,3> o 0 o (8,64):(64,1)" and s == tessera.ComposedLayout(tessera.Swizzle(3, 4, 3), 0, "(8,64):(64,1)")
+    assert str(s) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
+    assert s == tessera.ComposedLayout(tessera.Swizzle(3, 4, 3), 0, "(8,64):(64,1)")
     assert s(2) == 144 and s.size() == 512
     tile = tessera.logical_divide(s, (2, 8))
     assert isinstance(tile, tessera.SwizzledLayout) and str(tile.swizzle) == "Sw<3,4,3>"

@@ -39,7 +39,8 @@ def run(op, args):
     elif op == "coalesce":
         r = tessera.coalesce(layout(args[0]), *(tessera.parse_int_tuple(str(p)) for p in args[1:]))
     elif op == "complement":
-        r = tessera.complement(layout(args[0]), *(tessera.parse_int_tuple(str(c)) for c in args[1:]))
+        r = tessera.complement(layout(args[0]),
+                               *(tessera.parse_int_tuple(str(c)) for c in args[1:]))
     elif op in ("filter", "right_inverse", "left_inverse"):
         r = getattr(tessera, op)(layout(args[0]))
     elif op in ("blocked_product", "raked_product"):
@@ -107,7 +108,10 @@ def test_tiledmma_cases(operand):
     """Every thread's coordinates of every fragment element, and thread 0's fragment."""
     for c in oracle_cases("tiledmma_cases.json"):
         perm = c["permutation"]
-        perm = None if perm == "none" else perm.replace("M=", "").replace("N=", "").replace("K=", "")
+        if perm == "none":
+            perm = None
+        else:
+            perm = perm.replace("M=", "").replace("N=", "").replace("K=", "")
         mma = tessera.make_tiled_mma(c["atom"], c["atom_layout"], perm, tile=c["tile_mnk"])
         m, n, k = c["tile_mnk"]
         rows, cols = {"C": (m, n), "A": (m, k), "B": (n, k)}[operand]
@@ -119,6 +123,8 @@ def test_tiledmma_cases(operand):
         assert coords == c[operand]["coords"], f"{c['id']} {operand}: thread coordinates differ"
         want = c[operand]["thread0_fragment"]
         got = mma.partition(operand, tessera.Layout(c[operand]["tensor_layout"]), 0).layout
-        same_function = [got(i) for i in range(got.size())] == [tessera.Layout(want)(i) for i in range(got.size())]
+        want_layout = tessera.Layout(want)
+        same_function = [got(i) for i in range(got.size())] == \
+            [want_layout(i) for i in range(got.size())]
         assert str(got) == want or (same_function and got.size() == tessera.Layout(want).size()), \
             f"{c['id']} {operand}: thread 0 fragment {got} is not {want}"

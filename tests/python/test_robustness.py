@@ -1,4 +1,5 @@
-"""Random and malformed arguments through the whole API: every call returns or raises tessera.Error /
+"""Random and malformed arguments through the whole API: every call returns or raises tessera.Error
+/
 TypeError / IndexError, never crashes the interpreter (a crash fails the run). Zero, negative and
 huge extents and strides, empty and deep tuples, None and "_" where tilers take them."""
 import random
@@ -19,10 +20,12 @@ def test_random_arguments_never_crash():
             return rint()
         return tuple(rtuple(depth - 1) for _ in range(rng.randint(0, 3)))
 
-    unary = [ts.coalesce, ts.filter, ts.right_inverse, ts.left_inverse, ts.flatten, ts.cosize, ts.size, ts.rank,
+    unary = [ts.coalesce, ts.filter, ts.right_inverse, ts.left_inverse, ts.flatten, ts.cosize,
+             ts.size, ts.rank,
              ts.depth, ts.Layout.to_svg]
     binary = [ts.composition, ts.logical_divide, ts.zipped_divide, ts.tiled_divide, ts.flat_divide,
-              ts.logical_product, ts.zipped_product, ts.tiled_product, ts.flat_product, ts.blocked_product,
+              ts.logical_product, ts.zipped_product, ts.tiled_product, ts.flat_product,
+              ts.blocked_product,
               ts.raked_product, ts.complement, ts.coalesce]
     calls = 0
     for _ in range(8000):
@@ -30,7 +33,8 @@ def test_random_arguments_never_crash():
             a = ts.Layout(rtuple(), rtuple())
         except EXPECTED:
             a = ts.Layout("(4,3):(1,8)")
-        b = rng.choice([rtuple(), rint(), (None, rint()), "(2,_)", "_", a, ts.Swizzle(2, 3, 3), 1.5, [rint(), None]])
+        b = rng.choice([rtuple(), rint(), (None, rint()), "(2,_)", "_", a, ts.Swizzle(2, 3, 3), 1.5,
+                        [rint(), None]])
         try:
             f = rng.choice(unary + binary + ["call", "crd2idx", "idx2crd", "tile"])
             if f == "call":

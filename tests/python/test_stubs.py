@@ -38,12 +38,14 @@ def test_stub_declares_the_public_api():
         "a public name missing from __all__"
     assert have - top == set(), f"public names without a stub: {sorted(have - top)}"
     assert top - have == set(), f"stub names the package lacks: {sorted(top - have)}"
-    for cls in ("Layout", "Swizzle", "SwizzledLayout", "View", "TiledMMA", "TiledCopy", "MmaAtom", "CopyAtom",
+    for cls in ("Layout", "Swizzle", "SwizzledLayout", "View", "TiledMMA", "TiledCopy", "MmaAtom",
+                "CopyAtom",
                 "ThrMMA", "ThrCopy"):
         obj = getattr(tessera, cls)
         have = public(obj)
         missing = have - members[cls]
         assert not missing, f"{cls}: methods without a stub: {sorted(missing)}"
         # instance attributes of the Python classes are set in __init__; the rest must exist
-        extra = {m for m in members[cls] - have if not m.startswith("__")} - {"tiled_mma", "tiled_copy", "thread"}
+        extra = {m for m in members[cls] - have if not m.startswith("__")} - \
+            {"tiled_mma", "tiled_copy", "thread"}
         assert not extra, f"{cls}: stubbed methods the class lacks: {sorted(extra)}"

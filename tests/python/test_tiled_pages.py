@@ -14,12 +14,14 @@ from conftest import REPO
 
 def test_explain_matches_the_partition():
     mma = tessera.presets.step1()
-    for op, tensor in (("C", "(128,128):(128,1)"), ("A", "(128,8):(1,128)"), ("B", "(128,8):(1,128)")):
+    for op, tensor in (("C", "(128,128):(128,1)"), ("A", "(128,8):(1,128)"),
+                       ("B", "(128,8):(1,128)")):
         for t in (0, 5, 200):
             e = mma.explain(op, t)
             v = mma.partition(op, Layout(tensor), t)
             assert (e.offset, e.fragment) == (v.offset, v.layout)
-            assert str(e).startswith(f"{op} ") and f"=> offset {v.offset}, fragment {v.layout}" in str(e)
+            assert str(e).startswith(
+                f"{op} ") and f"=> offset {v.offset}, fragment {v.layout}" in str(e)
     # A tensor given to explain replaces the configuration's.
     e = tessera.explain(mma, "C", 0, tensor=Layout("(128,128):(1,128)"))
     assert str(e.fragment) == "(1,(4,2),(4,2)):(0,(1,64),(128,8192))"
@@ -32,14 +34,16 @@ def test_get_slice_and_presets():
     thr = mma.get_slice(37)
     assert thr.partition_A(mma.tensor("A")) == mma.partition_A(mma.tensor("A"), 37)
     assert mma.thread_vmnk(37) == (5, 1, 0, 0)
-    assert mma.with_tensors(C=Layout("(128,128):(1,128)")).tensor("C") == Layout("(128,128):(1,128)")
+    assert mma.with_tensors(C=Layout("(128,128):(1,128)")).tensor("C") == Layout(
+        "(128,128):(1,128)")
     thread, frag = mma.partitioner("C", Layout("(128,128):(128,1)"))
     for t in (0, 37, 127):
         assert thread(t) == mma.partition_C(Layout("(128,128):(128,1)"), t).offset
 
 
 def test_tiled_mma_own_tile():
-    mma = tessera.make_tiled_mma(tessera.MmaAtom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 16))
+    mma = tessera.make_tiled_mma(tessera.MmaAtom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1),
+                                 (32, 32, 16))
     assert mma.tile_mnk == (32, 32, 16) and mma.atom.shape_mnk == (16, 8, 16)
 
 
@@ -48,7 +52,8 @@ def test_catalog_atoms():
     a = tessera.MmaAtom("SM80_8x8x4_F64F64F64F64_TN")
     assert a.shape_mnk == (8, 8, 4) and str(a.layout_c_tv) == "((4,8),2):((16,1),8)"
     assert tessera.make_tiled_mma(a, (2, 2, 1)).tile_mnk == (16, 16, 4)
-    assert tessera.make_tiled_mma("SM90_64x24x16_F32BF16BF16_RS", (1, 1, 1)).tile_mnk == (64, 24, 16)
+    rs = tessera.make_tiled_mma("SM90_64x24x16_F32BF16BF16_RS", (1, 1, 1))
+    assert rs.tile_mnk == (64, 24, 16)
     c = tessera.CopyAtom("SM90_U16x8_STSM_T", 16)
     assert str(c.layout_dst_tv) == "(32,8):(8,1)"
     with pytest.raises(Exception, match="close names: SM80_8x8x4_F64F64F64F64_TN"):
@@ -62,14 +67,16 @@ def test_analyze_text_and_fields():
     assert str(r).splitlines()[0].strip().startswith("128 threads = 4 warps")
     fixed = tessera.analyze(mma, "A", space="shared", swizzle="Sw<3,3,3>")
     assert fixed["shared"]["bank_conflicts"] <= r["shared"]["bank_conflicts"]
-    copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"), (4, 1))
+    copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"),
+                                      (4, 1))
     assert copy.analyze("D")["vector_bits"] == 128
 
 
 def test_tiled_copy():
     atom = tessera.CopyAtom("cp_async:16")
     copy = tessera.make_tiled_copy_tv(atom, Layout("(32,8):(1,32)"), (4, 1))
-    assert str(copy.layout_tv) == "(256,4):(4,1)" and copy.tiler_mn == (128, 8) and copy.size() == 256
+    assert str(copy.layout_tv) == "(256,4):(4,1)"
+    assert copy.tiler_mn == (128, 8) and copy.size() == 256
     assert str(copy.get_slice(1).partition_S(Layout("(128,8)"))) == "4 + ((4,1),1,1):((1,0),0,0)"
     ldsm = tessera.make_tiled_copy_A(tessera.CopyAtom("ldmatrix:x4", 16), tessera.presets.step4())
     tCrA = Layout("((2,2,2),4,2):((1,2,4),16,8)")
@@ -100,7 +107,8 @@ def test_pages_are_the_cli_page():
     page = mma.to_html(thread=18)
     assert page_data(page)["initial_thread"] == 18
     assert "the step 1 kernel" in page
-    copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"), (4, 1))
+    copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"),
+                                      (4, 1))
     assert "SM80_CP_ASYNC_CACHEALWAYS" in copy._repr_html_()
     # A layout too large for a picture, a copy made from a TiledMMA: no picture, the text repr.
     assert Layout(1 << 20)._repr_html_() is None
@@ -114,19 +122,24 @@ def test_same_page_as_the_cli(tmp_path):
     cases = [(["--layout", "(8,8):(8,1)"], Layout("(8,8):(8,1)")),
              (["--preset", "step1", "--thread", "18"], tessera.presets.step1()),
              (["--copy", "cp_async:16", "--thr", "(32,8):(1,32)", "--val", "(4,1):(1,4)"],
-              tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"), Layout("(4,1)")))]
+              tessera.make_tiled_copy_tv(tessera.CopyAtom("cp_async:16"), Layout("(32,8):(1,32)"),
+                                         Layout("(4,1)")))]
     for args, obj in cases:
         out = tmp_path / "page.html"
-        # The CLI's static page (without the playground's WebAssembly, which the package does not carry).
+        # The CLI's static page (without the playground's WebAssembly, which the package does not
+        # carry).
         env = dict(os.environ, TESSERA_WASM_JS=str(tmp_path / "no_wasm.js"))
-        subprocess.run([str(cli), "render", *args, "-o", str(out)], check=True, capture_output=True, env=env)
+        subprocess.run([str(cli), "render", *args, "-o", str(out)], check=True, capture_output=True,
+                       env=env)
         want = out.read_text()
         got = tessera.render(obj, thread=18 if "--thread" in args else None)
         if isinstance(obj, tessera.TiledMMA):  # the Python preset's own name for the configuration
             cli_name = page_data(want)["name"]
             want = want.replace(cli_name, obj.name)
-        # The inputs' starting state names the object as each side knows it (the CLI a preset, Python
-        # the atom, atom layout, permutation and tile); the page, its data and its code are the same.
+        # The inputs' starting state names the object as each side knows it (the CLI a preset,
+        # Python
+        # the atom, atom layout, permutation and tile); the page, its data and its code are the
+        # same.
         assert page_state(got)["kind"] == page_state(want)["kind"], args
         assert strip_state(got) == strip_state(want), args
 

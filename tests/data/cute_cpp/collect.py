@@ -3,12 +3,15 @@
 import json, re
 cases = []
 def add(op, args, src, extra=None):
-    c = {'id': '%s_%03d' % (src.split('/')[-1].split('.')[0], sum(1 for x in cases if x['src'] == src)), 'op': op, 'args': args, 'src': src}
+    c = {'id': '%s_%03d'
+         % (src.split('/')[-1].split('.')[0], sum(1 for x in cases if x['src'] == src)), 'op': op,
+         'args': args, 'src': src}
     if extra: c.update(extra)
     cases.append(c)
 def norm(s):  # C++'s print -> oracle notation
     return re.sub(r'Sw<(-?\d+),(-?\d+),(-?\d+)>o(-?\d+)o', r'Sw<\1,\2,\3> o \4 o ', s)
-for f in ['coalesce','complement','composition','inverse_left','inverse_right','logical_divide','logical_product','nullspace']:
+for f in ['coalesce','complement','composition','inverse_left','inverse_right','logical_divide',
+          'logical_product','nullspace']:
     for line in open(f + '.jsonl'):
         r = json.loads(line)
         if any('@' in v for v in r['v']): continue    # ArithTuple (E<i>) strides: out of scope
@@ -22,7 +25,7 @@ for line in open('pycute.jsonl'):
 for line in open('noted.jsonl'):
     r = json.loads(line)
     add(r['op'], r['args'], 'oracle (pycute and C++ disagree)', {'oracle_id': r['id']})
-for line in open('issue.jsonl'):
+for line in open('edge_cases.jsonl'):
     r = json.loads(line)
-    add(r['op'], r['args'], 'issue 15')
+    add(r['op'], r['args'], 'edge cases')
 for c in cases: print(json.dumps(c))

@@ -57,7 +57,9 @@ HEAD = r'''#include <cute/layout.hpp>
 #include <cstdio>
 #include <sstream>
 using namespace cute;
-template <class T> void emit(const char* id, T const& r) { std::ostringstream o; o << r; std::printf("%s\t%s\n", id, o.str().c_str()); }
+template <class T> void emit(const char* id, T const& r) {
+  std::ostringstream o; o << r; std::printf("%s\t%s\n", id, o.str().c_str());
+}
 int main() {
 '''
 def run(cases, tag):
@@ -69,12 +71,15 @@ def run(cases, tag):
         for c in alive:
             if c['id'] in dead: continue
             lineof[len(''.join(lines).split('\n'))] = c['id']
-            lines.append('{ emit("%s", %s); }\n' % (c['id'], c.get('expr') or call(c['op'], c['args'])))
+            lines.append('{ emit("%s", %s); }\n'
+                         % (c['id'], c.get('expr') or call(c['op'], c['args'])))
         lines.append('}\n')
         src = ''.join(lines)
         open(f'/tmp/cute/port/gen_{tag}.cpp', 'w').write(src)
-        p = subprocess.run(['g++', '-std=c++17', '-O0', '-w', '-fmax-errors=200', '-I/tmp/cute/include', '-I/usr/local/cuda/include',
-                            '-I/usr/local/cuda/include/cccl', f'/tmp/cute/port/gen_{tag}.cpp', '-o', f'/tmp/cute/port/gen_{tag}.bin'],
+        p = subprocess.run(['g++', '-std=c++17', '-O0', '-w', '-fmax-errors=200',
+                            '-I/tmp/cute/include', '-I/usr/local/cuda/include',
+                            '-I/usr/local/cuda/include/cccl', f'/tmp/cute/port/gen_{tag}.cpp', '-o',
+                            f'/tmp/cute/port/gen_{tag}.bin'],
                            capture_output=True, text=True)
         if p.returncode == 0: break
         bad = set(int(n) for n in re.findall(r'gen_%s\.cpp:(\d+):' % tag, p.stderr))

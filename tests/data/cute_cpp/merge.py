@@ -1,10 +1,14 @@
 # Writes tests/data/cute_cpp_cases.json from the cases with their C++ results (cppgen output).
 import json, re, sys
-out = {'format': 'cases: {id, src, op, args, expected (CuTe C++, all integers static, printed without '
-                  'underscores) | error: true (C++ rejects: a static assertion), recorded (what NVIDIA\'s '
-                  'own test printed, its integers possibly run-time), difference + tessera (a documented '
+out = {'format': 'cases: {id, src, op, args, expected (CuTe C++, all integers static, printed '
+       'without '
+                  'underscores) | error: true (C++ rejects: a static assertion), recorded (what '
+                  'NVIDIA\'s '
+                  'own test printed, its integers possibly run-time), difference + tessera (a '
+                  'documented '
                   'deliberate difference: what tessera does instead)}',
-       'generator': 'tests/data/cute_cpp/ (cppgen.py and friends) with CuTe C++ from CUTLASS 7107b05535f8977f5ecb9d01ee203205b1fd9bc4, g++ 12',
+       'generator': 'tests/data/cute_cpp/ (cppgen.py and friends) with CuTe C++ from CUTLASS '
+       '7107b05535f8977f5ecb9d01ee203205b1fd9bc4, g++ 12',
        'cases': []}
 diffs = json.load(open(sys.argv[1])) if len(sys.argv) > 1 else {}
 def norm(s):
@@ -18,7 +22,7 @@ for f in ['all_cpp.jsonl', 'nvlabs_cpp.jsonl', 'nvlabs_new_cpp.jsonl', 'ops_cpp.
         seen.add(key)
         cid = c['id']
         if 'oracle_id' in c: cid = 'oracle_' + c['oracle_id']
-        elif c['src'] == 'issue 15': cid = 'issue15_' + cid.split('_')[-1]
+        elif c['src'] == 'edge cases': cid = 'edge_' + cid.split('_')[-1]
         r = {'id': cid, 'src': c['src'], 'op': c['op'], 'args': c['args']}
         if c.get('cpp_error'): r['error'] = True
         else: r['expected'] = norm(c['cpp'])

@@ -1,7 +1,7 @@
 # Writes ../cute_kinds_cases.json: what CuTe's C++ prints for layout ops and TiledMMA partitions
 # when the operands' integers are static (Int<4>), run-time (int) or mixed. Run by hand, not in CI:
 #   python3 gen.py /tmp/cute      (a CUTLASS checkout with include/, CUDA's cccl headers installed)
-#   python3 gen.py /tmp/cute --ops   (only the "layout_ops" list: nullspace, upcast, .. tile_to_shape)
+# python3 gen.py /tmp/cute --ops   (only the "layout_ops" list: nullspace, upcast, .. tile_to_shape)
 # It writes one C++ program per batch with every case on its own line, compiles it with g++ against
 # CuTe's headers, drops the cases the compiler rejects (CuTe has no dynamic-stride complement of
 # rank > 1, for one) and records what the rest print. Operands are written in CuTe's form: _4 is
@@ -45,7 +45,8 @@ def operand(a, kind):
                 'make_layout(%s,%s)' % (cxx(p[1], sd, 'make_shape'), cxx(p[2], dd, 'make_stride')))
     return text(p[1], kind == 'D'), cxx(p[1], kind == 'D', 'make_shape')
 
-OPS = ['coalesce', 'filter', 'composition', 'complement', 'logical_divide', 'zipped_divide', 'tiled_divide',
+OPS = ['coalesce', 'filter', 'composition', 'complement', 'logical_divide', 'zipped_divide',
+       'tiled_divide',
        'flat_divide', 'logical_product', 'zipped_product', 'tiled_product', 'flat_product',
        'blocked_product', 'raked_product']
 
@@ -123,7 +124,8 @@ def new_op_cases():
     out = []
     for n, (op, args, call) in enumerate(NEW_OPS):
         ops = [a for a in args if isinstance(a, str) and a not in ('row', 'col')]
-        for ks in ([(k,) for k in 'SDM'] if len(ops) == 1 else [(a, b) for a in 'SDM' for b in 'SD']):
+        for ks in ([(k,) for k in 'SDM'] if len(ops) == 1
+                   else [(a, b) for a in 'SDM' for b in 'SD']):
             targs, exprs = [], []
             for a, kk in zip(ops, ks):
                 if ':' not in a and kk == 'M': kk = 'D'
@@ -131,7 +133,8 @@ def new_op_cases():
                 targs.append(t); exprs.append(e)
             if len(ops) == 2 and ':' not in ops[0] and ks[0] == 'M': continue  # same as D
             out.append({'id': 'k_%s_%02d_%s' % (op, n, ''.join(ks)), 'op': op,
-                        'args': targs + [a for a in args if not (isinstance(a, str) and a not in ('row', 'col'))],
+                        'args': targs + [a for a in args
+                                         if not (isinstance(a, str) and a not in ('row', 'col'))],
                         'expr': call.format(*exprs)})
     return out
 
@@ -140,23 +143,30 @@ MMA = {
   'SM80_16x8x16_F32F16F16F32_TN': 'SM80_16x8x16_F32F16F16F32_TN{}',
   'SM80_16x8x8_F32TF32TF32F32_TN': 'SM80_16x8x8_F32TF32TF32F32_TN{}',
 }
-PERM = {'(16,4):(4,1)': 'Layout<Shape<_16,_4>,Stride<_4,_1>>{}', '(16,4):(1,16)': 'Layout<Shape<_16,_4>,Stride<_1,_16>>{}',
+PERM = {'(16,4):(4,1)': 'Layout<Shape<_16,_4>,Stride<_4,_1>>{}',
+        '(16,4):(1,16)': 'Layout<Shape<_16,_4>,Stride<_1,_16>>{}',
         '(16,8):(8,1)': 'Layout<Shape<_16,_8>,Stride<_8,_1>>{}'}
 CONFIGS = [  # atom, atom layout (static), permutation text, C++ permutation tile, tile (M,N,K)
-  ('UniversalFMA', '(16,16,1):(16,1,0)', '((16,4):(4,1),(16,4):(4,1),_)', 'make_tile(%s,%s,_)' % (PERM['(16,4):(4,1)'], PERM['(16,4):(4,1)']), (128, 128, 8)),
-  ('UniversalFMA', '(16,16,1):(16,1,0)', '((16,4):(1,16),(16,4):(1,16),_)', 'make_tile(%s,%s,_)' % (PERM['(16,4):(1,16)'], PERM['(16,4):(1,16)']), (128, 128, 8)),
-  ('UniversalFMA', '(16,16,1):(16,1,0)', '((16,8):(8,1),(16,8):(8,1),_)', 'make_tile(%s,%s,_)' % (PERM['(16,8):(8,1)'], PERM['(16,8):(8,1)']), (128, 128, 8)),
+  ('UniversalFMA', '(16,16,1):(16,1,0)', '((16,4):(4,1),(16,4):(4,1),_)',
+   'make_tile(%s,%s,_)' % (PERM['(16,4):(4,1)'], PERM['(16,4):(4,1)']), (128, 128, 8)),
+  ('UniversalFMA', '(16,16,1):(16,1,0)', '((16,4):(1,16),(16,4):(1,16),_)',
+   'make_tile(%s,%s,_)' % (PERM['(16,4):(1,16)'], PERM['(16,4):(1,16)']), (128, 128, 8)),
+  ('UniversalFMA', '(16,16,1):(16,1,0)', '((16,8):(8,1),(16,8):(8,1),_)',
+   'make_tile(%s,%s,_)' % (PERM['(16,8):(8,1)'], PERM['(16,8):(8,1)']), (128, 128, 8)),
   ('UniversalFMA', '(16,16,1):(16,1,0)', 'none', None, (128, 128, 8)),
-  ('SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '(32,32,16)', 'Tile<_32,_32,_16>{}', (128, 128, 32)),
+  ('SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '(32,32,16)', 'Tile<_32,_32,_16>{}',
+   (128, 128, 32)),
   ('SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', 'none', None, (64, 64, 32)),
-  ('SM80_16x8x8_F32TF32TF32F32_TN', '(2,2,1):(1,2,0)', '(32,32,8)', 'Tile<_32,_32,_8>{}', (64, 128, 16)),
+  ('SM80_16x8x8_F32TF32TF32F32_TN', '(2,2,1):(1,2,0)', '(32,32,8)', 'Tile<_32,_32,_8>{}',
+   (64, 128, 16)),
 ]
 
 def tiledmma_cases():
     out = []
     for ci, (atom, al, perm, perm_cxx, (M, N, K)) in enumerate(CONFIGS):
         p = parse(al)
-        al_cxx = 'make_layout(%s,%s)' % (cxx(p[1], False, 'make_shape'), cxx(p[2], False, 'make_stride'))
+        al_cxx = 'make_layout(%s,%s)' % (cxx(p[1], False, 'make_shape'),
+                                         cxx(p[2], False, 'make_stride'))
         mma = 'make_tiled_mma(%s,%s%s)' % (MMA[atom], al_cxx, ', ' + perm_cxx if perm_cxx else '')
         for op, dims in (('C', (M, N)), ('A', (M, K)), ('B', (N, K))):
             r, c = dims
@@ -165,8 +175,10 @@ def tiledmma_cases():
                 for kind in 'SDM':
                     tt, te = operand(t, kind)
                     for thread in (0, 5):
-                        out.append({'id': 'mma%d_%s_%s_%s_t%d' % (ci, op, t, kind, thread), 'atom': atom,
-                                    'atom_layout': al, 'permutation': perm, 'operand': op, 'tensor': tt,
+                        out.append({'id': 'mma%d_%s_%s_%s_t%d' % (ci, op, t, kind, thread),
+                                    'atom': atom,
+                                    'atom_layout': al, 'permutation': perm, 'operand': op,
+                                    'tensor': tt,
                                     'thread': thread,
                                     'expr': 'part_%s(%s, %s, %d)' % (op, mma, te, thread)})
     return out
@@ -178,12 +190,16 @@ HEAD = r'''#include <cute/tensor.hpp>
 #include <sstream>
 #include <string>
 using namespace cute;
-template <class T> void emit(const char* id, T const& r) { std::ostringstream o; o << r; std::printf("%s\t%s\n", id, o.str().c_str()); std::fflush(stdout); }
+template <class T> void emit(const char* id, T const& r) {
+  std::ostringstream o; o << r; std::printf("%s\t%s\n", id, o.str().c_str()); std::fflush(stdout);
+}
 // A thread's partition of a tensor at address 0: "offset<TAB>fragment".
 #define PART(NAME, CALL) \
 template <class M, class L> std::string part_##NAME(M const& mma, L const& l, int t) { \
-  auto tensor = make_tensor(make_gmem_ptr((float*)nullptr), l); auto p = mma.get_slice(t).CALL(tensor); \
-  std::ostringstream o; o << (p.data().get() - (float*)nullptr) << "\t" << p.layout(); return o.str(); }
+  auto tensor = make_tensor(make_gmem_ptr((float*)nullptr), l); \
+  auto p = mma.get_slice(t).CALL(tensor); \
+  std::ostringstream o; o << (p.data().get() - (float*)nullptr) << "\t" << p.layout(); \
+  return o.str(); }
 PART(C, partition_C) PART(A, partition_A) PART(B, partition_B)
 // The cases named on the command line are skipped (C++ crashed on them: a division by zero).
 int main(int argc, char** argv) {
@@ -197,17 +213,22 @@ def run(cases, tag):
         lineof = {}
         for c in cases:
             if c['id'] in dead: continue
-            lines.append('if (!skip.count("%s")) { emit("%s", %s); }' % (c['id'], c['id'], c['expr']))
+            lines.append('if (!skip.count("%s")) { emit("%s", %s); }'
+                         % (c['id'], c['id'], c['expr']))
             lineof[len(lines)] = c['id']
         lines.append('}')
         src = os.path.join(WORK, 'gen_%s.cpp' % tag)
         open(src, 'w').write('\n'.join(lines) + '\n')
-        p = subprocess.run(['g++', '-std=c++20', '-O0', '-w', '-fmax-errors=400', '-I' + CUTE + '/include',
-                            '-I/usr/local/cuda/include/cccl', '-I/usr/local/cuda/include', src, '-o', src + '.bin'],
+        p = subprocess.run(['g++', '-std=c++20', '-O0', '-w', '-fmax-errors=400',
+                            '-I' + CUTE + '/include',
+                            '-I/usr/local/cuda/include/cccl', '-I/usr/local/cuda/include', src,
+                            '-o', src + '.bin'],
                            capture_output=True, text=True)
         if p.returncode == 0: break
-        bad = {lineof[int(n)] for n in re.findall(r'gen_%s\.cpp:(\d+):' % tag, p.stderr) if int(n) in lineof}
-        if not bad: sys.stderr.write(p.stderr[-3000:]); raise SystemExit('compile failed outside the cases')
+        bad = {lineof[int(n)] for n in re.findall(r'gen_%s\.cpp:(\d+):' % tag, p.stderr)
+               if int(n) in lineof}
+        if not bad: sys.stderr.write(p.stderr[
+            -3000:]); raise SystemExit('compile failed outside the cases')
         sys.stderr.write('%s: iteration %d: %d cases rejected\n' % (tag, it, len(bad)))
         dead |= bad
     crashed = []
@@ -215,7 +236,8 @@ def run(cases, tag):
         p = subprocess.run([src + '.bin'] + crashed, capture_output=True, text=True)
         res = dict(l.split('\t', 1) for l in p.stdout.strip().split('\n') if l)
         if p.returncode == 0: break
-        crashed.append(next(c['id'] for c in cases if c['id'] not in dead and c['id'] not in crashed and c['id'] not in res))
+        crashed.append(next(c['id'] for c in cases if c['id'] not in dead and c['id'] not in crashed
+                            and c['id'] not in res))
         sys.stderr.write('%s: %s crashes in C++\n' % (tag, crashed[-1]))
     dead |= set(crashed)
     kept = []
@@ -232,9 +254,11 @@ def run(cases, tag):
 
 def write(data):
     with open(os.path.join(HERE, '..', 'cute_kinds_cases.json'), 'w') as f:
-        f.write('{"format": %s,\n "generator": %s,\n' % (json.dumps(data['format']), json.dumps(data['generator'])))
+        f.write('{"format": %s,\n "generator": %s,\n'
+                % (json.dumps(data['format']), json.dumps(data['generator'])))
         for key in ('layout', 'layout_ops', 'tiledmma'):
-            f.write(' "%s": [\n' % key + ',\n'.join('  ' + json.dumps(c) for c in data[key]) + '\n ]' +
+            f.write(' "%s": [\n' % key + ',\n'.join('  ' + json.dumps(c) for c in data[key])
+                    + '\n ]' +
                     (',\n' if key != 'tiledmma' else '}\n'))
 
 if __name__ == '__main__' and '--ops' in sys.argv:  # only the constructions: the "layout_ops" list
@@ -252,7 +276,8 @@ if __name__ == '__main__':
         jl = pool.submit(run, layout_cases(), 'layout')
         jm = pool.submit(run, tiledmma_cases(), 'mma')
         (lay, ld), (mma, md) = jl.result(), jm.result()
-    sys.stderr.write('layout: %d kept, %d rejected by C++; tiledmma: %d kept, %d rejected\n' % (len(lay), ld, len(mma), md))
+    sys.stderr.write('layout: %d kept, %d rejected by C++; tiledmma: %d kept, %d rejected\n'
+                     % (len(lay), ld, len(mma), md))
     path = os.path.join(HERE, '..', 'cute_kinds_cases.json')
     old = json.load(open(path)) if os.path.exists(path) else {}
     write({'format': 'tests/data/README.md (cute_kinds_cases.json)',

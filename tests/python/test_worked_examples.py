@@ -1,4 +1,4 @@
-"""The worked examples of the seeds through the Python API: the layout algebra walk-through
+"""The worked examples through the Python API: the layout algebra walk-through
 ("Honey, I tiled the tensors"), the step 1 kernel's tiles and thread 0's partitions, and the
 step 4 kernel's fragment."""
 import pytest
@@ -38,7 +38,8 @@ from tessera import Layout
 ])
 def test_algebra_walkthrough(op, args, want):
     a = [Layout(x) if isinstance(x, str) else x for x in args]
-    a[1:] = [tuple(Layout(e) for e in x) if isinstance(x, tuple) and all(isinstance(e, str) for e in x) else x
+    a[1:] = [tuple(Layout(e) for e in x) if isinstance(x, tuple)
+             and all(isinstance(e, str) for e in x) else x
              for x in a[1:]]
     assert str(getattr(tessera, op)(*a)) == want
 
@@ -84,11 +85,13 @@ def test_step1_thread0_partitions():
     assert str(tCsA.layout) == "(1,(4,2),8):(0,(1,64),128)"
     # Thread t's C fragment starts at 512*(t/16) + 4*(t%16).
     for t in (1, 17, 255):
-        assert mma.partition_C(Layout("(128,128):(128,1)"), t).offset == 512 * (t // 16) + 4 * (t % 16)
+        assert mma.partition_C(Layout("(128,128):(128,1)"),
+                               t).offset == 512 * (t // 16) + 4 * (t % 16)
     # Thread 0 owns rows and columns {0..3, 64..67} of the tile.
     e = tessera.explain(mma, "C", 0)
     assert sorted({r for r, _ in e.coords}) == [0, 1, 2, 3, 64, 65, 66, 67]
-    assert [s.name for s in e.steps] == ["logical_divide", "zipped_divide", "compose", "zipped_divide", "slice"]
+    assert [s.name for s in e.steps] == ["logical_divide", "zipped_divide", "compose",
+                                         "zipped_divide", "slice"]
     assert str(e.steps[-1].layout) == str(tCgC.layout)
 
 
@@ -96,7 +99,8 @@ def test_step4_fragment():
     mma = tessera.presets.step4()
     assert mma.size() == 128
     frag = mma.partition_C(Layout("(128,128):(128,1)"), 0).layout
-    # The seed (CuTe's C++) prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)): the same function, whose
+    # The step 4 text (CuTe's C++) prints ((2,2),4,(2,4)):((1,1024),4096,(16,32)): the same
+    # function, whose
     # last mode tessera keeps merged as 8:16.
     assert str(frag) == "((2,2),4,8):((1,1024),4096,16)"
     cute = Layout("((2,2),4,(2,4)):((1,1024),4096,(16,32))")
@@ -104,10 +108,11 @@ def test_step4_fragment():
 
 
 def test_step1_permutation_comparison():
-    # Seed 003's table: R = 4 stores 128 bits per thread and is coalesced; R = 1 is scattered.
+    # The stores table: R = 4 stores 128 bits per thread and is coalesced; R = 1 is scattered.
     r4 = tessera.analyze(tessera.presets.step1())
     assert (r4["vector_bits"], r4.grade) == (128, "great")
-    r1 = tessera.make_tiled_mma("UniversalFMA", "(16,16,1):(16,1,0)", ("(16,1):(1,1)", "(16,1):(1,1)", None),
+    r1 = tessera.make_tiled_mma("UniversalFMA", "(16,16,1):(16,1,0)",
+                                ("(16,1):(1,1)", "(16,1):(1,1)", None),
                                 tile=(128, 128, 8))
     rep = tessera.analyze(r1)
     assert rep["vector_bits"] == 32 and rep.grade == "bad" and "scattered" in rep.verdict

@@ -1,4 +1,4 @@
-// Every worked example of seed 004 ("Honey, I tiled the tensors"), computed at compile time, and
+// Every worked example of tiling (coalesce, composition, complement, divides, products),
 // the rejections of undefined operations with their messages.
 #include <gtest/gtest.h>
 
@@ -11,9 +11,10 @@ using namespace tessera::literals;
 static_assert(coalesce("(2,4):(1,2)"_layout) == "8:1"_layout);
 static_assert(coalesce("(1,6):(7,2)"_layout) == "6:2"_layout);
 // By-mode coalesce keeps the rank: 4 modes -> 2.
-static_assert(coalesce("((2,2),(3,2)):((1,2),(4,12))"_layout, "(1,1)"_tuple) == "(4,6):(1,4)"_layout);
+static_assert(coalesce("((2,2),(3,2)):((1,2),(4,12))"_layout, "(1,1)"_tuple) ==
+              "(4,6):(1,4)"_layout);
 
-// Composition: (6:2) o ((3,2):(1,3)) = (3,2):(2,6) (the seed writes B o A for A then B).
+// Composition: (6:2) o ((3,2):(1,3)) = (3,2):(2,6) (some texts write B o A for A then B).
 static_assert(composition("6:2"_layout, "(3,2):(1,3)"_layout) == "(3,2):(2,6)"_layout);
 // (4,3):(1,8) o 6:2 = (2,3):(2,8), the traced example.
 static_assert(composition("(4,3):(1,8)"_layout, "6:2"_layout) == "(2,3):(2,8)"_layout);
@@ -80,9 +81,10 @@ TEST(AlgebraErrors, CompositionDivisibility) {
             "composition: shape divisibility fails: 2 elements of mode 4:1 of (4,4):(1,5) do not "
             "divide the remaining size 3 of 3:3");
   // Stride 3 does not divide 4: B must end inside the mode (C++ returns a wrong (2,3):(6,3)).
-  EXPECT_EQ(message_of([] { composition("(4,6,8):(2,3,5)"_layout, "6:3"_layout); }),
-            "composition: stride 3 of 6:3 does not divide shape 4 of (4,6,8):(2,3,5), so B must end "
-            "inside that mode, but it needs 6 elements and the mode holds 2");
+  EXPECT_EQ(
+      message_of([] { composition("(4,6,8):(2,3,5)"_layout, "6:3"_layout); }),
+      "composition: stride 3 of 6:3 does not divide shape 4 of (4,6,8):(2,3,5), so B must end "
+      "inside that mode, but it needs 6 elements and the mode holds 2");
   EXPECT_EQ(message_of([] { composition("(4,3):(3,1)"_layout, "6:1"_layout); }),
             "composition: shape divisibility fails: 4 elements of mode 4:3 of (4,3):(3,1) do not "
             "divide the remaining size 6 of 6:1");
