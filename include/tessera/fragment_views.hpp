@@ -179,12 +179,14 @@ TESSERA_HD constexpr LaneShuffles row_shuffles(TiledCopy const& copy, Layout con
 // ---------------------------------------------------------------------------------------------
 // The views on fragments (device code): the same registers through the derived layouts.
 
-// The (BM,BN) tile of a (V,M,N) accumulator fragment of Cfg's TiledMMA.
+// The (BM,BN) tile of a (V,M,N) accumulator fragment of Cfg's TiledMMA: its M and N modes count
+// the tiles of atoms times threads (a larger permutation tile adds values to them, not tiles).
 template <class Cfg, class F>
 TESSERA_HD constexpr Layout acc_tile() {
   static_assert(F::kLayout.rank() == 3, "acc: the accumulator fragment must be (V,M,N)");
-  return Layout(make_tuple(F::kLayout[1].size() * Cfg::kMma.tile_size(0),
-                           F::kLayout[2].size() * Cfg::kMma.tile_size(1)));
+  constexpr TiledMMA kMma = Cfg::kMma;
+  return Layout(make_tuple(F::kLayout[1].size() * kMma.atom.m * kMma.thr_vmnk[1].size(),
+                           F::kLayout[2].size() * kMma.atom.n * kMma.thr_vmnk[2].size()));
 }
 
 // The accumulator of thr_mma (Cfg), any value type (e.g. convert<__half>(acc)), as the A operand
