@@ -191,16 +191,19 @@ TESSERA_HD constexpr auto make_fragment_like(V const&) {
 // Every value of a fragment set to zero.
 template <class F>
 TESSERA_HD constexpr void clear(F&& f) {
+  using T = std::remove_const_t<typename std::remove_cvref_t<F>::Element>;
 TESSERA_UNROLL
-  for (int64_t i = 0; i < std::remove_cvref_t<F>::size(); ++i) f(i) = {};
+  for (int64_t i = 0; i < std::remove_cvref_t<F>::size(); ++i) f(i) = T();  // value-initialized: 0
 }
 // f(i) = op(src(i)) for every element (same shape; layouts may differ).
+TESSERA_CALLS_USER_CODE
 template <class Src, class Dst, class Op>
 TESSERA_HD constexpr void transform(Src const& src, Dst&& dst, Op const& op) {
   static_assert(Src::size() == std::remove_cvref_t<Dst>::size(), "transform: source and destination sizes differ");
 TESSERA_UNROLL
   for (int64_t i = 0; i < Src::size(); ++i) dst(i) = op(src(i));
 }
+TESSERA_CALLS_USER_CODE
 template <class F, class Op>
 TESSERA_HD constexpr void transform(F&& f, Op const& op) {
 TESSERA_UNROLL
