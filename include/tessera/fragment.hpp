@@ -38,10 +38,18 @@ struct FragmentView;
 
 namespace detail {
 // The register of index i of layout kL (a constant where i is).
+// NOTE: a layout that coalesces to one leaf s:d (every compact fragment, most single modes) is
+// i * d; only the others evaluate their lowered form. Both fold, but the short form keeps the
+// optimizer's work per access small (a kernel makes thousands of accesses).
 template <Layout kL>
 TESSERA_HD inline int64_t reg_offset(int64_t i) {
-  static constexpr CoordLayout<1> kF = make_offset_layout(kL);
-  return kF(i)[0];
+  static constexpr Layout kC = coalesce(kL);
+  if constexpr (kC.shape.is_int()) {
+    return i * kC.stride.value();
+  } else {
+    static constexpr CoordLayout<1> kF = make_offset_layout(kL);
+    return kF(i)[0];
+  }
 }
 // The layout of the modes kept by a slice (mask bit j: mode j is `_`).
 TESSERA_HD constexpr Layout kept_modes(Layout const& l, unsigned mask) {
