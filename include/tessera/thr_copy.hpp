@@ -44,7 +44,9 @@ struct ThrCopy {
   // Whether those values are the MMA's (the copy partitions the tile as the TiledMMA does) is
   // same_partition(kCopy, kMma, operand, tile).
   template <class F>
-  TESSERA_HD static inline auto retile_S(F&& fragment) { return retile_D(fragment); }
+  TESSERA_HD static inline auto retile_S(F&& fragment) {
+    return retile_D(fragment);
+  }
   template <class F>
   TESSERA_HD static inline auto retile_D(F&& fragment) {
     static constexpr Layout kR = retile(Cfg::kCopy, std::remove_cvref_t<F>::kLayout);
@@ -54,7 +56,8 @@ struct ThrCopy {
  private:
   template <bool kDst, class T, int R, int kUnit, Spec<R> kS>
   TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
-    static_assert(kS.frg == kS.compact(), "partition_S/D: the view must be a whole tile (local_tile)");
+    static_assert(kS.frg == kS.compact(),
+                  "partition_S/D: the view must be a whole tile (local_tile)");
     static constexpr ThreadParts<R> kP =
         thread_parts(kS, Cfg::kCopy.tidfrg(kS.compact(), kDst)[0],
                      Cfg::kCopy.partition(kS.compact(), 0, kDst).layout);
@@ -62,8 +65,8 @@ struct ThrCopy {
   }
   template <bool kDst, class T, Layout kL, Swizzle kSw>
   TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
-    return thread_offset_view<Cfg::kCopy.partition(kL, 0, kDst).layout, Cfg::kCopy.tidfrg(kL, kDst)[0]>(
-        v, thread);
+    return thread_offset_view<Cfg::kCopy.partition(kL, 0, kDst).layout,
+                              Cfg::kCopy.tidfrg(kL, kDst)[0]>(v, thread);
   }
 };
 
