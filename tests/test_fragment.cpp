@@ -157,8 +157,12 @@ TEST(FragmentViews, RowColEveryElementAndLanes) {
               << "thread " << t << " (" << r << ',' << k << ')';
           ASSERT_EQ(col, coord(pc, c.tile, t, rc(0, k)).second)
               << "thread " << t << " (" << r << ',' << k << ')';
-          if (r > 0) ASSERT_GT(row, coord(pc, c.tile, t, rc(r - 1, k)).first);
-          if (k > 0) ASSERT_GT(col, coord(pc, c.tile, t, rc(r, k - 1)).second);
+          if (r > 0) {
+            ASSERT_GT(row, coord(pc, c.tile, t, rc(r - 1, k)).first);
+          }
+          if (k > 0) {
+            ASSERT_GT(col, coord(pc, c.tile, t, rc(r, k - 1)).second);
+          }
           if (t == 0) used.insert(rc(r, k));
           rows[size_t(t)].insert(row);
         }
@@ -173,11 +177,13 @@ TEST(FragmentViews, RowColEveryElementAndLanes) {
         for (int64_t u : std::set<int64_t>(group)) group.insert(u ^ x.xor_mask[s]);
       std::set<int64_t> sharing, cols;
       for (int64_t u = 0; u < c.c.threads(); ++u) {
-        if (rows[size_t(u)] == rows[size_t(t)])
+        if (rows[size_t(u)] == rows[size_t(t)]) {
           sharing.insert(u);
-        else
-          for (int64_t row : rows[size_t(u)])
-            ASSERT_EQ(rows[size_t(t)].count(row), 0u) << "rows split unevenly";
+          continue;
+        }
+        for (int64_t row : rows[size_t(u)]) {
+          ASSERT_EQ(rows[size_t(t)].count(row), 0u) << "rows split unevenly";
+        }
       }
       ASSERT_EQ(group, sharing) << "thread " << t;
       for (int64_t u : group)
