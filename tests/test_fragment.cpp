@@ -1,6 +1,8 @@
 // Register fragments: slicing and views, and the views derived from the partitions (accumulator
 // -> operand, accumulator -> (rows, cols), the lanes sharing a row), every element against brute
 // force over every thread, for the SM80 mma.sync atoms and the SM90 wgmma atoms.
+// TESSERA_DEBUG: run-time slice indices are checked (on the host: an exception).
+#define TESSERA_DEBUG 1
 #include <gtest/gtest.h>
 
 #include <set>
@@ -58,6 +60,19 @@ TEST(Fragment, CoordinatesSlicesAndViews) {
       for (int64_t m = 0; m < 4; ++m) want += f(v, m, k);
       EXPECT_EQ(s(v, k), want);
     }
+}
+
+TEST(Fragment, RunTimeSliceOutsideItsModeIsAnError) {
+  auto a = make_fragment<float, "(1,8,2)"_tuple>();  // (V,M,K)
+  clear(a);
+  volatile int k = 2;
+  try {
+    a(_, _, int(k));
+    ADD_FAILURE() << "k-block 2 of 2 was sliced";
+  } catch (Error const& e) {
+    EXPECT_STREQ(e.what(), "fragment: a slice index is outside its mode");
+  }
+  EXPECT_EQ(a(_, _, 1)(0, 7), 0.0f);
 }
 
 // ---------------------------------------------------------------------------------------------
