@@ -1,6 +1,7 @@
 // tessera/thr_copy.hpp -- one thread's slice of a TiledCopy: partition_S/D, retile_D.
 #pragma once
 
+#include "fragment.hpp"
 #include "tensor_view.hpp"
 #include "tiled_copy.hpp"
 #include "tiled_mma.hpp"
@@ -37,16 +38,26 @@ struct ThrCopy {
   template <class V>
   TESSERA_HD inline auto partition_D(V const& v) const { return partition<true>(v); }
 
-  // The copy's registers are a fragment's own, in its value order (CuTe's retile_D): a view of
-  // the same registers. The configuration checks that the copy's (thread, value) layout is the
-  // fragment's partition.
+  // A register fragment seen in the copy's value order (CuTe's retile_S / retile_D): the same
+  // registers through retile(kCopy, F::kLayout), (CPY,CPY_M,CPY_N,...) like partition_S/D, so
+  // that copy(thr_copy, tXsA(_, _, k), tXrA(_, _, k)) pairs source and register value by value.
+  // Whether those values are the MMA's (the copy partitions the tile as the TiledMMA does) is
+  // same_partition(kCopy, kMma, operand, tile).
   template <class F>
-  TESSERA_HD static constexpr auto retile_D(F& fragment) { return fragment.ref(); }
+  TESSERA_HD static inline auto retile_S(F&& fragment) {
+    return retile_D(fragment);
+  }
+  template <class F>
+  TESSERA_HD static inline auto retile_D(F&& fragment) {
+    static constexpr Layout kR = retile(Cfg::kCopy, std::remove_cvref_t<F>::kLayout);
+    return make_tensor<kR>(fragment.data());
+  }
 
  private:
   template <bool kDst, class T, int R, int kUnit, Spec<R> kS>
   TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
-    static_assert(kS.frg == kS.compact(), "partition_S/D: the view must be a whole tile (local_tile)");
+    static_assert(kS.frg == kS.compact(),
+                  "partition_S/D: the view must be a whole tile (local_tile)");
     static constexpr ThreadParts<R> kP =
         thread_parts(kS, Cfg::kCopy.tidfrg(kS.compact(), kDst)[0],
                      Cfg::kCopy.partition(kS.compact(), 0, kDst).layout);
@@ -54,8 +65,8 @@ struct ThrCopy {
   }
   template <bool kDst, class T, Layout kL, Swizzle kSw>
   TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
-    return thread_offset_view<Cfg::kCopy.partition(kL, 0, kDst).layout, Cfg::kCopy.tidfrg(kL, kDst)[0]>(
-        v, thread);
+    return thread_offset_view<Cfg::kCopy.partition(kL, 0, kDst).layout,
+                              Cfg::kCopy.tidfrg(kL, kDst)[0]>(v, thread);
   }
 };
 

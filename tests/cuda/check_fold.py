@@ -7,7 +7,8 @@ tessera kernel against the hand-written one (fold_hand):
   - no local memory (.local declarations, ld.local / st.local) and no `call`;
   - ptxas: 0 bytes stack frame, 0 bytes spill stores and loads.
 
-Usage: check_fold.py ARTIFACT   (${TESSERA_CUDA_ARTIFACTS}/<target>/fold_proof.cu)
+Usage: check_fold.py ARTIFACT [REFERENCE=CANDIDATE[,CANDIDATE...]]
+  ARTIFACT: ${TESSERA_CUDA_ARTIFACTS}/<target>/<source>.cu; default fold_hand=fold_config,fold_local,fold_nttp
 """
 import collections
 import os
@@ -74,16 +75,20 @@ def find(names, short):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
+    reference, candidates = REFERENCE, CANDIDATES
+    if len(sys.argv) == 3:
+        reference, names = sys.argv[2].split("=")
+        candidates = names.split(",")
     kernels = entries(artifacts.ptx(sys.argv[1]))
     stats = ptxas_stats(artifacts.ptxas(sys.argv[1]))
 
     failures = []
-    ref = find(kernels, REFERENCE)
+    ref = find(kernels, reference)
     ref_ops = collections.Counter(opcode(i) for i in kernels[ref])
     print(f"{'kernel':<14}{'PTX insns':>10}{'regs':>6}{'stack':>7}{'spill st/ld':>13}")
-    for short in [REFERENCE] + CANDIDATES:
+    for short in [reference] + candidates:
         name = find(kernels, short)
         body = kernels[name]
         st = stats.get(name)
@@ -97,14 +102,14 @@ def main():
             failures.append(f"{short}: contains a call")
         if st[:3] != (0, 0, 0):
             failures.append(f"{short}: stack frame / spills {st[:3]}, want (0, 0, 0)")
-        if short == REFERENCE:
+        if short == reference:
             continue
         if len(body) != len(kernels[ref]):
-            failures.append(f"{short}: {len(body)} PTX instructions, {REFERENCE} has "
+            failures.append(f"{short}: {len(body)} PTX instructions, {reference} has "
                             f"{len(kernels[ref])}")
         ops = collections.Counter(opcode(i) for i in body)
         if ops != ref_ops:
-            failures.append(f"{short}: opcodes differ from {REFERENCE}: +{dict(ops - ref_ops)} "
+            failures.append(f"{short}: opcodes differ from {reference}: +{dict(ops - ref_ops)} "
                             f"-{dict(ref_ops - ops)}")
     for f in failures:
         print("FAIL:", f)
