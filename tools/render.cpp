@@ -475,7 +475,8 @@ json page_data(json const& s) {
     json args = s.value("args", json::array());
     OpResult r = run_op(op, args);
     // The result's picture when it is a layout; an integer or a tuple is only the result line.
-    data = r.layout.empty() ? json{{"rows", 0}, {"cols", 0}} : layout_page_data(parse_swizzled_layout(r.layout));
+    std::optional<SwizzledLayout> picture = layout_of(r.value);
+    data = picture ? layout_page_data(*picture) : json{{"rows", 0}, {"cols", 0}};
     data["kind"] = "op";
     data["op"] = op;
     data["args"] = args;

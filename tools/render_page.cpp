@@ -708,7 +708,7 @@ function buildInputs() {
   inputs.append(el('label', {}, 'show ', kind));
   for (const [k, name, hint] of FIELDS[kind.value]) {
     let f;
-    if (k === 'op') { f = el('select', { id: 'in-op' }); for (const o of CATALOG.ops) f.append(el('option', { value: o, text: o })); }
+    if (k === 'op') { f = el('select', { id: 'in-op' }); for (const o of CATALOG.ops) f.append(el('option', { value: o.name, text: o.name, title: o.help })); }
     else if (k === 'preset') { f = el('select', { id: 'in-preset' }, el('option', { value: '', text: '(none: the fields)' })); for (const p of CATALOG.presets) f.append(el('option', { value: p, text: p })); }
     else if (k === 'space') { f = el('select', { id: 'in-space' }); for (const p of ['global', 'shared']) f.append(el('option', { value: p, text: p })); }
     else if (k === 'smem_swizzle' || k === 'smem_major') {  // wgmma's shared A/B tiles ('': the library's default)
@@ -894,6 +894,17 @@ std::string base64(std::string const& bytes) {
   return out;
 }
 
+// The page's op menu, from the op table: each op's name, help line and argument roles.
+nlohmann::json op_menu() {
+  nlohmann::json menu = nlohmann::json::array();
+  for (OpSpec const& op : ops::table()) {
+    nlohmann::json roles = nlohmann::json::array();
+    for (int i = 0; i < op.max_args; ++i) roles.push_back(op.args[i].role);
+    menu.push_back({{"name", op.name}, {"help", op.help}, {"args", roles}});
+  }
+  return menu;
+}
+
 std::string html_escape(std::string const& s) {
   std::string o;
   for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
@@ -910,7 +921,7 @@ std::string render_page(nlohmann::json const& state, nlohmann::json const& data,
                                                         : std::string("layout playground"));
   // What the inputs offer: the ops, the MMA atoms and presets, the copy atoms; and whether the
   // library is in the page (live inputs).
-  nlohmann::json catalog = {{"ops", op_names()}, {"atoms", mma_atom_names()}, {"presets", {"step1", "step4", kHopperPreset}},
+  nlohmann::json catalog = {{"ops", op_menu()}, {"atoms", mma_atom_names()}, {"presets", {"step1", "step4", kHopperPreset}},
                             {"copy_atoms", {"cp_async:4", "cp_async:8", "cp_async:16", "universal:32", "universal:64",
                                             "universal:128", "ldmatrix:x1", "ldmatrix:x2", "ldmatrix:x4", "ldmatrix:x4t"}},
                             {"live", !wasm.wasm.empty()}};

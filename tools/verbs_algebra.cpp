@@ -56,10 +56,11 @@ struct OpFlags {
   bool cute = false;     // print CuTe's form: static _4, run-time 4
 };
 
-int run_op_verb(std::string const& op, std::vector<std::string> const& args, OpFlags const& f) {
-  json jargs = json::array();
-  for (auto const& a : args) jargs.push_back(a);
-  OpResult r = run_op(op, jargs, f.runtime);
+// One op on the command line: its words read as the op's argument kinds, the result printed as
+// notation (or JSON) and, where it is a layout or a swizzle, as its table.
+int run_op_verb(OpSpec const& op, std::vector<std::string> const& words, OpFlags const& f) {
+  std::vector<Arg> args = read_args(op, words, ReadOptions{f.runtime});
+  OpResult r = run_op(op, args);
   if (f.cute) r.result = r.cute;
   if (f.as_json) {
     json out = {{"result", r.result}, {"image", r.image ? json(*r.image) : json()}};
@@ -70,12 +71,12 @@ int run_op_verb(std::string const& op, std::vector<std::string> const& args, OpF
   if (!r.note.empty()) std::fprintf(stderr, "tessera: note: %s\n", r.note.c_str());
   std::cout << r.result << '\n';
   std::cout.flush();
-  if (op == "swizzle") print_swizzle(parse_swizzle(r.result));
-  if (!r.layout.empty()) print_table(parse_swizzled_layout(r.layout));
+  if (auto const* sw = std::get_if<Swizzle>(&r.value)) print_swizzle(*sw);
+  if (auto l = layout_of(r.value)) print_table(*l);
   return 0;
 }
 
-// The worked examples of the tiling tutorial (seed 004), computed by the library.
+// The worked examples of the layout algebra tutorial, computed by the library.
 int run_demo() {
   using namespace tessera;
   struct Example {
@@ -204,57 +205,19 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
   verbs.push_back({app.add_subcommand("demo", "Print the worked examples of the layout algebra, computed by the library"),
                    run_demo});
 
-  std::map<std::string, std::string> help = {
-      {"size", "Number of coordinates: size LAYOUT"},
-      {"cosize", "Extent of the codomain, L(size-1)+1: cosize LAYOUT"},
-      {"rank", "Number of top-level modes: rank LAYOUT"},
-      {"depth", "Nesting depth: depth LAYOUT"},
-      {"crd2idx", "Offset of a coordinate: crd2idx COORD LAYOUT"},
-      {"idx2crd", "Coordinate of an index in a shape: idx2crd INDEX SHAPE"},
-      {"coalesce", "Merge modes, same function: coalesce LAYOUT [PROFILE]"},
-      {"filter", "Drop stride-0 and size-1 modes: filter LAYOUT"},
-      {"composition", "A o B, R(c) = A(B(c)): composition A TILER"},
-      {"complement", "Offsets A leaves free up to COTARGET: complement LAYOUT [COTARGET]"},
-      {"right_inverse", "Largest R with L(R(i)) = i: right_inverse LAYOUT"},
-      {"left_inverse", "L with L(A(i)) = i: left_inverse LAYOUT"},
-      {"logical_divide", "Split A into tiles of TILER: logical_divide A TILER"},
-      {"zipped_divide", "((tile),(rest)): zipped_divide A TILER"},
-      {"tiled_divide", "((tile),rest0,rest1,..): tiled_divide A TILER"},
-      {"flat_divide", "(tile0,tile1,..,rest0,..): flat_divide A TILER"},
-      {"logical_product", "Replicate A as B says: logical_product A TILER"},
-      {"zipped_product", "((A),(copies)): zipped_product A TILER"},
-      {"tiled_product", "((A),copy0,copy1,..): tiled_product A TILER"},
-      {"flat_product", "(a0,a1,..,copy0,..): flat_product A TILER"},
-      {"blocked_product", "Copies of A as contiguous blocks: blocked_product A B (B a layout or a shape)"},
-      {"raked_product", "Copies of A interleaved: raked_product A B (B a layout or a shape)"},
-      {"swizzle", "Sw<B,M,S> and its permutation table: swizzle B M S"},
-      {"swizzle_layout", "Not a verb; use batch"},
-      {"nullspace", "The coordinates L sends to 0, indexed compactly: nullspace LAYOUT"},
-      {"upcast", "L over elements N times wider: upcast LAYOUT N"},
-      {"downcast", "L over elements N times narrower: downcast LAYOUT N"},
-      {"recast_layout", "L over OLD_BITS elements as NEW_BITS elements: recast_layout LAYOUT OLD_BITS NEW_BITS"},
-      {"max_common_layout", "Largest R with A(R(i)) = B(R(i)) = i: max_common_layout A B"},
-      {"max_common_vector", "Size of max_common_layout: max_common_vector A B"},
-      {"make_ordered_layout", "Compact layout, modes in ORDER: make_ordered_layout SHAPE ORDER"},
-      {"make_layout_like", "Compact layout ordered as L's strides: make_layout_like LAYOUT"},
-      {"compact_col_major", "Compact column-major layout: compact_col_major SHAPE"},
-      {"compact_row_major", "Compact row-major layout: compact_row_major SHAPE"},
-      {"tile_to_shape", "Repeat a block over SHAPE: tile_to_shape LAYOUT SHAPE [col|row]"},
-      {"layout_add", "R(i) = A(i) + B(i): layout_add A B"},
-  };
   auto flags = std::make_shared<OpFlags>();
-  for (auto const& op : op_names()) {
-    if (op == "swizzle_layout") continue;
-    CLI::App* sub = app.add_subcommand(op, help[op]);
+  for (OpSpec const& op : ops::table()) {
+    if (!op.verb) continue;
+    CLI::App* sub = app.add_subcommand(op.name, op.help);
     sub->footer(notation_help());
-    if (op == "composition") sub->alias("compose");
-    auto args = std::make_shared<std::vector<std::string>>();
-    sub->add_option("args", *args, "operands")->required();
+    if (*op.alias) sub->alias(op.alias);
+    auto words = std::make_shared<std::vector<std::string>>();
+    sub->add_option("args", *words, "operands")->required();
     sub->add_flag("--json", flags->as_json, "print {result, image} as JSON");
     sub->add_flag("--runtime", flags->runtime,
                   "bare integers are run-time values (CuTe's int); _4 stays static (CuTe's Int<4>)");
     sub->add_flag("--cute", flags->cute, "print the result as CuTe's C++ does: static _4, run-time 4");
-    verbs.push_back({sub, [op, args, flags] { return run_op_verb(op, *args, *flags); }});
+    verbs.push_back({sub, [&op, words, flags] { return run_op_verb(op, *words, *flags); }});
   }
 
   CLI::App* show = app.add_subcommand("show", "Print a layout and its index table: show LAYOUT");
