@@ -35,7 +35,8 @@ std::string divide_note(std::string const& op, Layout const& a, Tiler const& t, 
   if (!why.empty()) why += ")";
   return op + ": the tiler " + to_string(t) + " does not divide " + to_string(a) + why +
          "; the result has " + std::to_string(size) + " coordinates for the layout's " +
-         std::to_string(a.size()) + ": CuTe's result, whose last tiles run past the end of the layout";
+         std::to_string(a.size()) +
+         ": CuTe's result, whose last tiles run past the end of the layout";
 }
 
 // The first entry of a coordinate outside its mode of `shape`: "" if every entry is inside.

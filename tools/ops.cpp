@@ -50,10 +50,12 @@ Tiler tiler_of_list(json const& list, std::string const& op, ReadOptions opt) {
     }
     no_swizzle(s, op, "the tiler entry");
     Tiler one = parse_tiler(s, opt.runtime);
-    if (!one.by_mode) t.add(one.mode[0]);
+    if (!one.by_mode)
+      t.add(one.mode[0]);
     else if (s.find(':') == std::string::npos && s.find('_') == std::string::npos)
       t.add_shape(parse_int_tuple(s, opt.runtime));  // a shape such as (2,2): a nested tiler
-    else throw std::invalid_argument("a nested tiler entry of layouts is not supported: " + s);
+    else
+      throw std::invalid_argument("a nested tiler entry of layouts is not supported: " + s);
   }
   return t;
 }
@@ -72,20 +74,29 @@ int64_t count_of_text(std::string const& s, std::string const& op) {
 
 Arg read_text(OpSpec const& op, ArgSpec const& a, std::string const& s, ReadOptions opt) {
   switch (a.kind) {
-    case ArgKind::kLayout: no_swizzle(s, op.name, a.role); return layout_arg(s, opt.runtime);
+    case ArgKind::kLayout:
+      no_swizzle(s, op.name, a.role);
+      return layout_arg(s, opt.runtime);
     case ArgKind::kAnyLayout:
       if (is_swizzled(s)) return parse_swizzled_layout(s);
       return layout_arg(s, opt.runtime);
-    case ArgKind::kTiler: return tiler_of_text(s, op.name, a.role, opt);
+    case ArgKind::kTiler:
+      return tiler_of_text(s, op.name, a.role, opt);
     case ArgKind::kTilerOrSwizzled:
       if (is_swizzled(s)) return parse_swizzled_layout(s);
       return tiler_of_text(s, op.name, a.role, opt);
-    case ArgKind::kShape: return parse_int_tuple(s, opt.runtime);
-    case ArgKind::kTuple: return parse_int_tuple(s);
-    case ArgKind::kIndex: return parse_int_tuple(s).value();
-    case ArgKind::kCount: return count_of_text(s, op.name);
-    case ArgKind::kBit: return bit_of_text(s, op.name, a.role);
-    case ArgKind::kBitList: break;
+    case ArgKind::kShape:
+      return parse_int_tuple(s, opt.runtime);
+    case ArgKind::kTuple:
+      return parse_int_tuple(s);
+    case ArgKind::kIndex:
+      return parse_int_tuple(s).value();
+    case ArgKind::kCount:
+      return count_of_text(s, op.name);
+    case ArgKind::kBit:
+      return bit_of_text(s, op.name, a.role);
+    case ArgKind::kBitList:
+      break;
     case ArgKind::kOrder:
       if (s != "col" && s != "row")
         throw std::invalid_argument(std::string(op.name) +
@@ -137,16 +148,17 @@ void write_value(Value const& value, OpResult& r) {
     r.result = to_string(l), r.cute = std::move(cute);
     if (l.size() <= kMaxImage) r.image = image_of(l, l.size());
   };
-  std::visit(Overload{
-      [&](int64_t v) { r.result = r.cute = std::to_string(v); },
-      [&](StaticInt v) { r.result = std::to_string(v.value), r.cute = "_" + r.result; },
-      [&](IntTuple const& t) { r.result = to_string(t); },
-      [&](Layout const& l) { layout(l, to_cute_string(l)); },
-      [&](SwizzledLayout const& l) { layout(l, to_string(l)); },
-      [&](Swizzle const& sw) {
-        r.result = to_string(sw);
-        if (sw.span() <= kMaxImage) r.image = image_of(sw, sw.span());
-      }}, value);
+  std::visit(
+      Overload{[&](int64_t v) { r.result = r.cute = std::to_string(v); },
+               [&](StaticInt v) { r.result = std::to_string(v.value), r.cute = "_" + r.result; },
+               [&](IntTuple const& t) { r.result = to_string(t); },
+               [&](Layout const& l) { layout(l, to_cute_string(l)); },
+               [&](SwizzledLayout const& l) { layout(l, to_string(l)); },
+               [&](Swizzle const& sw) {
+                 r.result = to_string(sw);
+                 if (sw.span() <= kMaxImage) r.image = image_of(sw, sw.span());
+               }},
+      value);
 }
 
 }  // namespace
@@ -165,6 +177,10 @@ Swizzle checked_swizzle(std::string const& op, std::array<int64_t, 3> v) {
       throw std::invalid_argument(op + ": Sw<" + std::to_string(v[0]) + "," + std::to_string(v[1]) +
                                   "," + std::to_string(v[2]) + "> has a parameter beyond 64 bits");
   return Swizzle(int(v[0]), int(v[1]), int(v[2]));
+}
+
+Arg read_word(OpSpec const& op, int i, std::string const& word, ReadOptions opt) {
+  return read_text(op, op.args[i], word, opt);
 }
 
 std::vector<Arg> read_args(OpSpec const& op, json const& args, ReadOptions opt) {

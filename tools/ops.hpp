@@ -9,32 +9,31 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <tessera.hpp>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-#include <tessera.hpp>
 
 namespace tessera::tools {
 
 // How an argument is read. Every kind accepts its notation as a string; JSON adds integers for
 // the integer kinds and lists where noted.
 enum class ArgKind {
-  kLayout,         // a plain layout or a bare shape (its compact column-major layout)
-  kAnyLayout,      // the same, or a swizzled layout Sw<B,M,S> o off o L
-  kTiler,          // a tiler: a layout, a shape, "(3:3,_,(2,4):(1,8))"; JSON: a list of entries
+  kLayout,           // a plain layout or a bare shape (its compact column-major layout)
+  kAnyLayout,        // the same, or a swizzled layout Sw<B,M,S> o off o L
+  kTiler,            // a tiler: a layout, a shape, "(3:3,_,(2,4):(1,8))"; JSON: a list of entries
   kTilerOrSwizzled,  // a tiler, or a swizzled layout (composition's B)
-  kShape,          // an integer tuple whose bare integers follow the run-time option
-  kTuple,          // an integer tuple read as static (coordinates, profiles)
-  kIndex,          // an integer (JSON integer or its text)
-  kCount,          // an integer factor; its text is read as an integer tuple of one integer
-  kBit,            // one parameter of Sw<B,M,S>, an integer of -64..64
-  kBitList,        // JSON [B, M, S]: a swizzle
-  kOrder,          // "col" or "row"
+  kShape,            // an integer tuple whose bare integers follow the run-time option
+  kTuple,            // an integer tuple read as static (coordinates, profiles)
+  kIndex,            // an integer (JSON integer or its text)
+  kCount,            // an integer factor; its text is read as an integer tuple of one integer
+  kBit,              // one parameter of Sw<B,M,S>, an integer of -64..64
+  kBitList,          // JSON [B, M, S]: a swizzle
+  kOrder,            // "col" or "row"
 };
 
 // A read argument and a computed value.
@@ -73,9 +72,9 @@ struct ReadOptions {
 struct OpResult {
   std::string result;                         // notation or integer tuple
   std::optional<std::vector<int64_t>> image;  // values at flat indices 0..size-1, if a layout
-  std::string note;   // where CuTe defines a result past the usual domain ("" if none)
-  std::string cute;   // the result as CuTe prints it: static _4, run-time 4
-  Value value;        // the result itself
+  std::string note;  // where CuTe defines a result past the usual domain ("" if none)
+  std::string cute;  // the result as CuTe prints it: static _4, run-time 4
+  Value value;       // the result itself
 };
 
 namespace ops {
@@ -89,6 +88,8 @@ OpSpec const* find(std::string_view name);
 std::vector<Arg> read_args(OpSpec const& op, nlohmann::json const& args, ReadOptions opt);
 std::vector<Arg> read_args(OpSpec const& op, std::vector<std::string> const& words,
                            ReadOptions opt);
+// Argument i of `op` from its notation (a command-line word, a Python string).
+Arg read_word(OpSpec const& op, int i, std::string const& word, ReadOptions opt);
 // Runs `op` on read arguments and writes its value.
 OpResult run_op(OpSpec const& op, std::span<Arg const> args);
 

@@ -31,7 +31,10 @@ Swizzle swizzle_of(nb::handle h, std::string const& op) {
   return tools::checked_swizzle(op, {bms[0], bms[1], bms[2]});
 }
 
-Arg arg_of(tools::OpSpec const& op, tools::ArgSpec const& a, nb::handle h) {
+// Argument i: a string is read as its notation, as the CLI reads a word; other values by kind.
+Arg arg_of(tools::OpSpec const& op, int i, nb::handle h) {
+  tools::ArgSpec const& a = op.args[i];
+  if (PyUnicode_Check(h.ptr())) return tools::read_word(op, i, std::string(text_of(h)), {});
   switch (a.kind) {
     case ArgKind::kLayout: return layout_of(h);
     case ArgKind::kAnyLayout:
@@ -45,7 +48,7 @@ Arg arg_of(tools::OpSpec const& op, tools::ArgSpec const& a, nb::handle h) {
     case ArgKind::kCount:
     case ArgKind::kBit: return int_of(h, a.role);
     case ArgKind::kBitList: return swizzle_of(h, op.name);
-    case ArgKind::kOrder: return std::string(text_of(h));
+    case ArgKind::kOrder: break;
   }
   type_error(a.role, h);
 }
@@ -68,7 +71,7 @@ nb::object run(tools::OpSpec const& op, nb::args given) {
     throw std::invalid_argument(m);
   }
   std::vector<Arg> args;
-  for (int i = 0; i < n; ++i) args.push_back(arg_of(op, op.args[i], given[i]));
+  for (int i = 0; i < n; ++i) args.push_back(arg_of(op, i, given[i]));
   return py_value(tools::run_op(op, args).value);
 }
 
