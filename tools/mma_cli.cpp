@@ -70,7 +70,8 @@ MmaConfig mma_config(std::string const& atom_name, std::string const& atom_layou
                                   std::to_string(cfg.mma.tile_size(i)));
   }
   // The tensors are the kernel's: their extents and strides are run-time integers (CuTe's
-  // make_shape(M, N)), which is how CuTe partitions them and how the seeds print the fragments.
+  // make_shape(M, N)), which is how CuTe partitions them and how the thread trace prints the
+  // fragments.
   cfg.tensor[int(Operand::kC)] = with_kind(Layout(make_tuple(m, n), make_tuple(n, 1)), true);
   cfg.tensor[int(Operand::kA)] = with_kind(Layout(make_tuple(m, k), make_tuple(1, m)), true);
   cfg.tensor[int(Operand::kB)] = with_kind(Layout(make_tuple(n, k), make_tuple(1, n)), true);

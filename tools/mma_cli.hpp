@@ -24,7 +24,8 @@ inline constexpr const char* kCopyAtomSpellings =
     "any copy atom of tessera atoms (e.g. SM75_U16x8_LDSM_T), or cp_async:4|8|16, universal:BITS, "
     "ldmatrix:x1|x2|x4[t]";
 
-// Presets "step1" and "step4" (the seeds' configurations). Throws std::invalid_argument.
+// Presets "step1" and "step4" (the step 1 and step 4 kernels' configurations).
+// Throws std::invalid_argument.
 MmaConfig mma_preset(std::string const& name);
 
 // A configuration from an atom name, an atom layout ("(16,16,1):(16,1,0)" or a shape "(2,2,1)"),
