@@ -141,6 +141,8 @@ template <class... F>
 struct Overload : F... {
   using F::operator()...;
 };
+template <class... F>
+Overload(F...) -> Overload<F...>;  // for compilers without aggregate deduction (clang 14)
 
 // The value as notation, an image where it is a function, and CuTe's printed form.
 void write_value(Value const& value, OpResult& r) {
