@@ -1,8 +1,8 @@
 #include "analyze_report.hpp"
 
-#include "atom_names.hpp"
-
 #include <cstdio>
+
+#include "atom_names.hpp"
 
 namespace tessera::tools {
 
@@ -53,42 +53,49 @@ std::string report_text(AccessReport const& r) {
   char buf[512];
   std::string o;
   const char* what = r.spec.store ? "stores" : "loads";
-  std::snprintf(buf, sizeof buf, "  %s = %s, %s of %lld bits per thread\n", count(r.threads, "thread").c_str(),
-                count(r.warps, "warp").c_str(), count(r.values, "value").c_str(), (long long)r.spec.elem_bits);
+  std::snprintf(buf, sizeof buf, "  %s = %s, %s of %lld bits per thread\n",
+                count(r.threads, "thread").c_str(), count(r.warps, "warp").c_str(),
+                count(r.values, "value").c_str(), (long long)r.spec.elem_bits);
   o += buf;
   std::snprintf(buf, sizeof buf,
-                "  vector      %lld-bit (contiguous aligned run %lld bits; %lld-bit with the registers in fragment order)\n",
+                "  vector      %lld-bit (contiguous aligned run %lld bits; %lld-bit with the "
+                "registers in fragment order)\n",
                 (long long)r.vector_bits, (long long)r.run_bits, (long long)r.in_order_bits);
   o += buf;
-  std::snprintf(buf, sizeof buf, "  per thread  %lld %s (%lld at 128 bits)\n", (long long)r.instructions,
-                r.instructions == 1 ? (r.spec.store ? "store" : "load") : what, (long long)r.min_instructions);
+  std::snprintf(buf, sizeof buf, "  per thread  %lld %s (%lld at 128 bits)\n",
+                (long long)r.instructions,
+                r.instructions == 1 ? (r.spec.store ? "store" : "load") : what,
+                (long long)r.min_instructions);
   o += buf;
   if (r.spec.space == MemSpace::kGlobal) {
     std::snprintf(buf, sizeof buf,
                   "  per warp    %s (min %lld, %lld%%), %s (min %lld) per instruction; "
                   "all of a warp's %s: %lld sectors (min %lld, %lld%%)\n",
                   count(r.sectors_per_request(), "sector").c_str(),
-                  (long long)(r.requests ? r.min_sectors / r.requests : 0), (long long)r.sector_efficiency(),
-                  count(r.lines_per_request(), "line").c_str(), (long long)(r.requests ? r.min_lines / r.requests : 0),
-                  what,
+                  (long long)(r.requests ? r.min_sectors / r.requests : 0),
+                  (long long)r.sector_efficiency(), count(r.lines_per_request(), "line").c_str(),
+                  (long long)(r.requests ? r.min_lines / r.requests : 0), what,
                   (long long)(r.warps ? r.footprint_sectors / r.warps : 0),
-                  (long long)(r.warps ? r.footprint_min_sectors / r.warps : 0), (long long)r.footprint_efficiency());
+                  (long long)(r.warps ? r.footprint_min_sectors / r.warps : 0),
+                  (long long)r.footprint_efficiency());
   } else {
     std::snprintf(buf, sizeof buf,
                   "  per warp    %s per instruction (ideal %lld), worst %lld-way; %s in %s\n",
                   count(r.wavefronts_per_request(), "wavefront").c_str(),
-                  (long long)(r.requests ? r.ideal_wavefronts / r.requests : 0), (long long)r.max_way,
-                  count(r.conflicts(), "bank conflict").c_str(), count(r.requests, "instruction").c_str());
+                  (long long)(r.requests ? r.ideal_wavefronts / r.requests : 0),
+                  (long long)r.max_way, count(r.conflicts(), "bank conflict").c_str(),
+                  count(r.requests, "instruction").c_str());
   }
   o += buf;
   o += std::string("  verdict     ") + r.verdict.c_str() + " [" + grade_name(r.grade) + "]\n";
   return o;
 }
 
-AccessSpec mma_access_spec(MmaConfig const& cfg, Operand op, int64_t elem_bits, std::string const& access,
-                           MemSpace space, int64_t max_vector_bits) {
+AccessSpec mma_access_spec(MmaConfig const& cfg, Operand op, int64_t elem_bits,
+                           std::string const& access, MemSpace space, int64_t max_vector_bits) {
   std::string atom_name = cfg.mma.atom.name;
-  bool halves = atom_name.find("F16") != std::string::npos || atom_name.find("BF16") != std::string::npos;
+  bool halves =
+      atom_name.find("F16") != std::string::npos || atom_name.find("BF16") != std::string::npos;
   AccessSpec spec;
   spec.space = space;
   spec.max_vector_bits = max_vector_bits;

@@ -38,7 +38,8 @@ size_t edit_distance(std::string const& a, std::string const& b) {
 std::vector<std::string> const& catalog_mma_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
-    for (int i = 0; i < catalog::kMmaCount; ++i) v.push_back(catalog::mma_name(catalog::mma_ref(i)).c_str());
+    for (int i = 0; i < catalog::kMmaCount; ++i)
+      v.push_back(catalog::mma_name(catalog::mma_ref(i)).c_str());
     return v;
   }();
   return names;
@@ -47,7 +48,8 @@ std::vector<std::string> const& catalog_mma_names() {
 std::vector<std::string> const& catalog_copy_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
-    for (int i = 0; i < catalog::kCopyCount; ++i) v.push_back(catalog::copy_name(catalog::copy_ref(i)).c_str());
+    for (int i = 0; i < catalog::kCopyCount; ++i)
+      v.push_back(catalog::copy_name(catalog::copy_ref(i)).c_str());
     return v;
   }();
   return names;
@@ -79,8 +81,8 @@ std::string unknown_atom_message(std::string const& kind, std::string const& nam
                    [](auto const& x, auto const& y) { return x.first < y.first; });
   std::string close;
   for (size_t i = 0; i < ranked.size() && i < 5; ++i) close += (i ? ", " : "") + ranked[i].second;
-  return "unknown " + kind + " atom '" + name + "'; close names: " + close + " (tessera atoms lists all " +
-         std::to_string(known.size()) + ")";
+  return "unknown " + kind + " atom '" + name + "'; close names: " + close +
+         " (tessera atoms lists all " + std::to_string(known.size()) + ")";
 }
 
 int64_t mma_operand_bits(std::string const& atom, Operand op) {

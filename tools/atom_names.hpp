@@ -3,10 +3,9 @@
 
 #include <optional>
 #include <string>
-#include <vector>
-
 #include <tessera.hpp>
 #include <tessera/atom/catalog.hpp>
+#include <vector>
 
 namespace tessera::tools {
 

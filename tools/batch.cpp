@@ -16,7 +16,8 @@ using nlohmann::json;
 std::string readable(nlohmann::json::exception const& e) {
   std::string m = e.what();
   size_t close = m.find("] ");
-  return m.rfind("[json.exception.", 0) == 0 && close != std::string::npos ? m.substr(close + 2) : m;
+  return m.rfind("[json.exception.", 0) == 0 && close != std::string::npos ? m.substr(close + 2)
+                                                                           : m;
 }
 
 json id_of(json const& out) { return out.is_object() && out.contains("id") ? out["id"] : json(); }
@@ -35,10 +36,12 @@ json batch_answer(std::string const& line) {
     if (!in.is_object()) throw std::invalid_argument("a case is a JSON object, got " + in.dump());
     out["id"] = in.value("id", json());
     if (in.contains("atom")) return answer_tiledmma_case(in);
-    if (!in.contains("op") || !in["op"].is_string() || !in.contains("args") || !in["args"].is_array())
-      throw std::invalid_argument(R"x(a case needs "op" (a string) and "args" (a list), e.g. )x"
-                                  R"x({"id": 1, "op": "composition", "args": ["(4,3):(1,8)", "6:2"]}; )x"
-                                  "see docs/batch.md");
+    if (!in.contains("op") || !in["op"].is_string() || !in.contains("args") ||
+        !in["args"].is_array())
+      throw std::invalid_argument(
+          R"x(a case needs "op" (a string) and "args" (a list), e.g. )x"
+          R"x({"id": 1, "op": "composition", "args": ["(4,3):(1,8)", "6:2"]}; )x"
+          "see docs/batch.md");
     // Optional "runtime": true reads bare integers as run-time ones (CuTe's int); the answer then
     // carries "cute", the result as CuTe prints it (docs/batch.md).
     bool runtime = in.value("runtime", false);
@@ -48,7 +51,8 @@ json batch_answer(std::string const& line) {
     if (runtime || in.value("cute", false)) out["cute"] = r.cute;
     if (!r.note.empty()) out["note"] = r.note;
   } catch (json::exception const& e) {
-    return {{"id", id_of(out)}, {"error", "malformed case: " + readable(e) + " (see docs/batch.md)"}};
+    return {{"id", id_of(out)},
+            {"error", "malformed case: " + readable(e) + " (see docs/batch.md)"}};
   } catch (std::exception const& e) {
     return {{"id", id_of(out)}, {"error", e.what()}};
   }

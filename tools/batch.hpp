@@ -2,9 +2,8 @@
 // page (the same code compiled to WebAssembly answers window.tessera.batch).
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace tessera::tools {
 

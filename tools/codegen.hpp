@@ -1,4 +1,5 @@
-// tools/codegen.hpp -- plain CUDA index code for a TiledMMA thread partition (seed 000's form).
+// tools/codegen.hpp -- plain CUDA index code for a TiledMMA thread partition (the step 1 kernel's
+// form).
 //
 // The partition of an operand's tile is computed twice by the library, on the tensors
 // (R,C):(1,0) and (R,C):(0,1): their values are the row and the column of every element, so each

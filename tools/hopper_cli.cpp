@@ -2,7 +2,6 @@
 #include "hopper_cli.hpp"
 
 #include <sstream>
-
 #include <tessera.hpp>
 #include <tessera/gmma.hpp>
 #include <tessera/tma.hpp>
@@ -13,23 +12,29 @@ namespace {
 using nlohmann::json;
 
 const char* swizzle_name(int layout_type) {
-  return layout_type == 1 ? "128B" : layout_type == 2 ? "64B" : layout_type == 3 ? "32B" : "none (interleave)";
+  return layout_type == 1   ? "128B"
+         : layout_type == 2 ? "64B"
+         : layout_type == 3 ? "32B"
+                            : "none (interleave)";
 }
 const char* tma_swizzle_name(TmaSwizzle s) {
-  return s == TmaSwizzle::k128B ? "CU_TENSOR_MAP_SWIZZLE_128B" : s == TmaSwizzle::k64B ? "CU_TENSOR_MAP_SWIZZLE_64B"
-         : s == TmaSwizzle::k32B ? "CU_TENSOR_MAP_SWIZZLE_32B" : "CU_TENSOR_MAP_SWIZZLE_NONE";
+  return s == TmaSwizzle::k128B  ? "CU_TENSOR_MAP_SWIZZLE_128B"
+         : s == TmaSwizzle::k64B ? "CU_TENSOR_MAP_SWIZZLE_64B"
+         : s == TmaSwizzle::k32B ? "CU_TENSOR_MAP_SWIZZLE_32B"
+                                 : "CU_TENSOR_MAP_SWIZZLE_NONE";
 }
 
 // One operand's stage tile (rows, 64) of 16-bit elements: kernel 05's configuration.
-json operand_json(const char* name, bool k_major, int64_t rows, int64_t block_rows, int loaders, int64_t extent,
-                  int64_t k) {
+json operand_json(const char* name, bool k_major, int64_t rows, int64_t block_rows, int loaders,
+                  int64_t extent, int64_t k) {
   constexpr int64_t kBits = 16, kBK = 64;
   const SwizzledLayout tile = gmma_smem_tile(GmmaSwizzle::kB128, k_major, kBits, rows, kBK);
   const GmmaOperand op = make_gmma_operand(tile, kBits, block_rows, 16);
   const TmaTile tma = make_tma_tile(tile, kBits, loaders);
   // The global operand (extent, K), K-major (extent,K):(K,1) or MN-major (extent,K):(1,extent).
   const Coord<2> shape{{extent, k}}, stride = k_major ? Coord<2>{{k, 1}} : Coord<2>{{1, extent}};
-  const TmaArgs args = make_tma_args(tma, TmaDataType::kFloat16, 0, shape, stride, TmaL2Promotion::k256B);
+  const TmaArgs args =
+      make_tma_args(tma, TmaDataType::kFloat16, 0, shape, stride, TmaL2Promotion::k256B);
   json j;
   j["operand"] = name;
   j["major"] = k_major ? "K" : "MN";
@@ -80,8 +85,9 @@ json operand_json(const char* name, bool k_major, int64_t rows, int64_t block_ro
 
 json hopper_json(int64_t m, int64_t n, int64_t k) {
   json h;
-  h["name"] = "kernel 05 (wgmma + TMA, 16-bit): two consumer warpgroups of SM90 m64n256k16 along M, "
-              "CTA tile 128x256x64, 128-byte swizzled stage tiles, clusters of 2 CTAs sharing B";
+  h["name"] =
+      "kernel 05 (wgmma + TMA, 16-bit): two consumer warpgroups of SM90 m64n256k16 along M, "
+      "CTA tile 128x256x64, 128-byte swizzled stage tiles, clusters of 2 CTAs sharing B";
   h["problem"] = {m, n, k};
   h["operands"] = json::array();
   for (bool k_major : {true, false}) {
@@ -98,35 +104,40 @@ std::string hopper_text(json const& h) {
     auto const& d = j["descriptor"];
     auto const& t = j["tma"];
     const bool a = j["operand"] == "A";
-    o << "\n  " << j["operand"].get<std::string>() << ", " << j["major"].get<std::string>() << "-major: stage tile ("
-      << j["tile_shape"][0] << "," << j["tile_shape"][1] << ") = " << j["swizzle"].get<std::string>() << " o 0 o "
-      << j["tile"].get<std::string>() << ", " << j["bytes"] << " bytes\n";
+    o << "\n  " << j["operand"].get<std::string>() << ", " << j["major"].get<std::string>()
+      << "-major: stage tile (" << j["tile_shape"][0] << "," << j["tile_shape"][1]
+      << ") = " << j["swizzle"].get<std::string>() << " o 0 o " << j["tile"].get<std::string>()
+      << ", " << j["bytes"] << " bytes\n";
     o << "    wgmma block " << j["block"][0] << "x" << j["block"][1] << ": descriptor swizzle "
-      << d["swizzle"].get<std::string>() << " (layout type " << d["layout_type"] << "), LBO " << d["lbo_bytes"]
-      << " B, SBO " << d["sbo_bytes"] << " B, base offset " << d["base_offset"] << "\n";
+      << d["swizzle"].get<std::string>() << " (layout type " << d["layout_type"] << "), LBO "
+      << d["lbo_bytes"] << " B, SBO " << d["sbo_bytes"] << " B, base offset " << d["base_offset"]
+      << "\n";
     o << "    blocks " << j["blocks"].get<std::string>() << " (elements): start = tile + ";
     auto const& s = j["block_starts"];
     for (size_t i = 0; i < s.size(); ++i) {
-      o << (i ? "; " : "") << (a ? "warpgroup " : "") << (a ? std::to_string(i) + ": " : "k-steps: ");
+      o << (i ? "; " : "") << (a ? "warpgroup " : "")
+        << (a ? std::to_string(i) + ": " : "k-steps: ");
       for (size_t q = 0; q < s[i].size(); ++q) o << (q ? ", " : "") << s[i][q];
     }
     o << " bytes\n";
-    o << "    TMA box (" << t["box"][0] << "," << t["box"][1] << ") along tile modes (" << t["dims_are_tile_modes"][0]
-      << "," << t["dims_are_tile_modes"][1] << "), " << t["box_bytes"] << " bytes, " << t["boxes"].size()
-      << " box(es)";
+    o << "    TMA box (" << t["box"][0] << "," << t["box"][1] << ") along tile modes ("
+      << t["dims_are_tile_modes"][0] << "," << t["dims_are_tile_modes"][1] << "), "
+      << t["box_bytes"] << " bytes, " << t["boxes"].size() << " box(es)";
     if (t["loaders"] > 1) o << " shared by " << t["loaders"] << " CTAs (multicast)";
     o << ":";
     for (auto const& b : t["boxes"])
-      o << " [smem +" << b["smem_byte"] << ", tile (" << b["tile_coord"][0] << "," << b["tile_coord"][1]
-        << "), loader " << b["loader"] << "]";
+      o << " [smem +" << b["smem_byte"] << ", tile (" << b["tile_coord"][0] << ","
+        << b["tile_coord"][1] << "), loader " << b["loader"] << "]";
     auto const& e = t["encode"];
-    o << "\n    cuTensorMapEncodeTiled(" << e["tensorDataType"].get<std::string>() << ", rank " << e["tensorRank"]
-      << ", globalDim {" << e["globalDim"][0] << ", " << e["globalDim"][1] << "}, globalStrides {"
-      << e["globalStrides"][0] << "}, boxDim {" << e["boxDim"][0] << ", " << e["boxDim"][1] << "}, elementStrides {1, 1}, "
-      << e["interleave"].get<std::string>() << ", " << e["swizzle"].get<std::string>() << ", "
-      << e["l2Promotion"].get<std::string>() << ", " << e["oobFill"].get<std::string>() << ")\n"
+    o << "\n    cuTensorMapEncodeTiled(" << e["tensorDataType"].get<std::string>() << ", rank "
+      << e["tensorRank"] << ", globalDim {" << e["globalDim"][0] << ", " << e["globalDim"][1]
+      << "}, globalStrides {" << e["globalStrides"][0] << "}, boxDim {" << e["boxDim"][0] << ", "
+      << e["boxDim"][1] << "}, elementStrides {1, 1}, " << e["interleave"].get<std::string>()
+      << ", " << e["swizzle"].get<std::string>() << ", " << e["l2Promotion"].get<std::string>()
+      << ", " << e["oobFill"].get<std::string>() << ")\n"
       << "      for " << j["operand"].get<std::string>() << " (" << t["global"]["shape"][0] << ","
-      << t["global"]["shape"][1] << "):(" << t["global"]["stride"][0] << "," << t["global"]["stride"][1] << ")\n";
+      << t["global"]["shape"][1] << "):(" << t["global"]["stride"][0] << ","
+      << t["global"]["stride"][1] << ")\n";
   }
   return o.str();
 }

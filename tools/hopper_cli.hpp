@@ -3,9 +3,8 @@
 // and the TMA boxes with cuTensorMapEncodeTiled's arguments (tessera/tma.hpp).
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace tessera::tools {
 

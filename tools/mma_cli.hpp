@@ -1,11 +1,10 @@
 // tools/mma_cli.hpp -- TiledMMA configurations from strings, for `batch` and `explain`.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <string>
 #include <tessera.hpp>
+#include <vector>
 
 namespace tessera::tools {
 
@@ -14,7 +13,7 @@ struct MmaConfig {
   std::string name;
   TiledMMA mma;
   int64_t tile[3] = {0, 0, 0};  // the CTA tile M, N, K
-  Layout tensor[3];              // indexed by Operand: C, A, B
+  Layout tensor[3];             // indexed by Operand: C, A, B
   std::string atom_layout_text, permutation_text;
 };
 
@@ -22,9 +21,11 @@ struct MmaConfig {
 std::vector<std::string> const& mma_atom_names();
 // The copy atoms of `render --copy`, as spelled there.
 inline constexpr const char* kCopyAtomSpellings =
-    "any copy atom of tessera atoms (e.g. SM75_U16x8_LDSM_T), or cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]";
+    "any copy atom of tessera atoms (e.g. SM75_U16x8_LDSM_T), or cp_async:4|8|16, universal:BITS, "
+    "ldmatrix:x1|x2|x4[t]";
 
-// Presets "step1" and "step4" (the seeds' configurations). Throws std::invalid_argument.
+// Presets "step1" and "step4" (the step 1 and step 4 kernels' configurations).
+// Throws std::invalid_argument.
 MmaConfig mma_preset(std::string const& name);
 
 // A configuration from an atom name, an atom layout ("(16,16,1):(16,1,0)" or a shape "(2,2,1)"),

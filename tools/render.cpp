@@ -1,17 +1,16 @@
 #include "render.hpp"
 
-#include "atom_names.hpp"
-#include "hopper_cli.hpp"
-#include "ops.hpp"
-
-#include <tessera/atom/smem.hpp>
-#include <tessera/gmma.hpp>
-
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <tessera/atom/smem.hpp>
+#include <tessera/gmma.hpp>
 #include <unordered_map>
+
+#include "atom_names.hpp"
+#include "hopper_cli.hpp"
+#include "ops.hpp"
 
 namespace tessera::tools {
 namespace {
@@ -32,15 +31,16 @@ void check_cells(int64_t rows, int64_t cols, std::string const& what) {
 // One picture of thread ownership over a rows x cols tile. `coords(t)` is thread t's partition of
 // the compact column-major tile (it gives each element's (row, col) through an identity tensor)
 // and `data(t)` its partition of the real tensor (it gives the offsets).
-json ownership_grid(std::string const& title, char row_name, char col_name, int64_t rows, int64_t cols,
-                    int64_t threads, std::function<View(int64_t)> const& coords,
+json ownership_grid(std::string const& title, char row_name, char col_name, int64_t rows,
+                    int64_t cols, int64_t threads, std::function<View(int64_t)> const& coords,
                     std::function<View(int64_t)> const& data) {
   check_cells(rows, cols, title);
   int64_t cells = rows * cols;
   std::vector<int64_t> owner(cells, -1), value(cells, -1), offset(cells, -1);
   // Fragments are stored once and referenced per thread: with shared-memory wgmma operands every
   // thread's fragment of A and B is the whole tile.
-  json shared = json::object(), frags = json::array(), frag_of = json::array(), layouts = json::array();
+  json shared = json::object(), frags = json::array(), frag_of = json::array(),
+       layouts = json::array();
   std::map<std::vector<int64_t>, int64_t> seen;
   CoordTensor id = make_identity_tensor(make_tuple(rows, cols));
   for (int64_t t = 0; t < threads; ++t) {
@@ -66,12 +66,19 @@ json ownership_grid(std::string const& title, char row_name, char col_name, int6
     frag_of.push_back(it->second);
     layouts.push_back(std::to_string(v.offset) + " + " + to_string(v.layout));
   }
-  return {{"title", title}, {"rows", rows}, {"cols", cols},
-          {"row_name", std::string(1, row_name)}, {"col_name", std::string(1, col_name)},
-          {"owner", owner}, {"value", value}, {"offset", offset}, {"shared", shared},
-          {"frags", frags}, {"frag_of", frag_of}, {"layouts", layouts}};
+  return {{"title", title},
+          {"rows", rows},
+          {"cols", cols},
+          {"row_name", std::string(1, row_name)},
+          {"col_name", std::string(1, col_name)},
+          {"owner", owner},
+          {"value", value},
+          {"offset", offset},
+          {"shared", shared},
+          {"frags", frags},
+          {"frag_of", frag_of},
+          {"layouts", layouts}};
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // The memory-access overlay. Every number comes from tessera::analyze (analysis.hpp): the whole
@@ -92,16 +99,29 @@ struct TableAccess {
 
 json report_json(AccessReport const& r) {
   int64_t q = r.requests ? r.requests : 1, w = r.warps ? r.warps : 1;
-  return {{"vector_bits", r.vector_bits}, {"run_bits", r.run_bits}, {"in_order_bits", r.in_order_bits},
-          {"instructions", r.instructions}, {"min_instructions", r.min_instructions},
-          {"warps", r.warps}, {"requests", r.requests},
-          {"sectors", r.sectors_per_request()}, {"min_sectors", r.min_sectors / q},
-          {"sector_eff", r.sector_efficiency()}, {"lines", r.lines_per_request()}, {"min_lines", r.min_lines / q},
-          {"fp_sectors", r.footprint_sectors / w}, {"fp_min_sectors", r.footprint_min_sectors / w},
+  return {{"vector_bits", r.vector_bits},
+          {"run_bits", r.run_bits},
+          {"in_order_bits", r.in_order_bits},
+          {"instructions", r.instructions},
+          {"min_instructions", r.min_instructions},
+          {"warps", r.warps},
+          {"requests", r.requests},
+          {"sectors", r.sectors_per_request()},
+          {"min_sectors", r.min_sectors / q},
+          {"sector_eff", r.sector_efficiency()},
+          {"lines", r.lines_per_request()},
+          {"min_lines", r.min_lines / q},
+          {"fp_sectors", r.footprint_sectors / w},
+          {"fp_min_sectors", r.footprint_min_sectors / w},
           {"fp_eff", r.footprint_efficiency()},
-          {"wavefronts", r.wavefronts}, {"ideal", r.ideal_wavefronts}, {"conflicts", r.conflicts()},
-          {"wf_per", r.wavefronts_per_request()}, {"ideal_per", r.ideal_wavefronts / q}, {"way", r.max_way},
-          {"grade", grade_name(r.grade)}, {"verdict", r.verdict.c_str()}};
+          {"wavefronts", r.wavefronts},
+          {"ideal", r.ideal_wavefronts},
+          {"conflicts", r.conflicts()},
+          {"wf_per", r.wavefronts_per_request()},
+          {"ideal_per", r.ideal_wavefronts / q},
+          {"way", r.max_way},
+          {"grade", grade_name(r.grade)},
+          {"verdict", r.verdict.c_str()}};
 }
 
 // One memory space's overlay of a grid: the report, the bank (shared) or sector (global) of
@@ -114,9 +134,10 @@ json space_json(Access const& acc, AccessSpec spec, json const& grid) {
   bool shared = spec.space == MemSpace::kShared;
   std::vector<int64_t> table(threads * values);
   for (int64_t t = 0; t < threads; ++t) acc.offsets(t, table.data() + t * values);
-  // Each lane's run starts in instruction order (the order analyze issues them).
+  // Each lane's run starts in instruction order (the order analyze emits them).
   std::vector<int64_t> starts(threads * r.instructions);
-  for (int64_t t = 0; t < threads; ++t) run_starts(table.data() + t * values, values, v, starts.data() + t * r.instructions);
+  for (int64_t t = 0; t < threads; ++t)
+    run_starts(table.data() + t * values, values, v, starts.data() + t * r.instructions);
   auto const& frags = grid["frags"];
   auto const& frag_of = grid["frag_of"];
   std::vector<int64_t> id(grid["owner"].size(), -1);
@@ -140,7 +161,8 @@ json space_json(Access const& acc, AccessSpec spec, json const& grid) {
     }
     instr.push_back(std::move(js));
   }
-  // Instructions are numbered per fragment; frag index f's list is instr[f] (threads visited in order).
+  // Instructions are numbered per fragment; frag index f's list is instr[f] (threads visited in
+  // order).
   json per = json::array();
   std::vector<int64_t> one(kWarpSize * v);
   for (int64_t w = 0; w < r.warps; ++w) {
@@ -148,10 +170,13 @@ json space_json(Access const& acc, AccessSpec spec, json const& grid) {
     json row = json::array();
     for (int64_t j = 0; j < r.instructions; ++j) {
       for (int64_t l = 0; l < lanes; ++l)
-        for (int64_t k = 0; k < v; ++k) one[l * v + k] = starts[(w * kWarpSize + l) * r.instructions + j] + k;
+        for (int64_t k = 0; k < v; ++k)
+          one[l * v + k] = starts[(w * kWarpSize + l) * r.instructions + j] + k;
       AccessReport q = analyze(TableAccess{one.data(), lanes, v}, spec);
-      if (shared) row.push_back({q.wavefronts, q.ideal_wavefronts});
-      else row.push_back({q.sectors, q.min_sectors, q.lines, q.min_lines});
+      if (shared)
+        row.push_back({q.wavefronts, q.ideal_wavefronts});
+      else
+        row.push_back({q.sectors, q.min_sectors, q.lines, q.min_lines});
     }
     per.push_back(std::move(row));
   }
@@ -165,9 +190,13 @@ json space_json(Access const& acc, AccessSpec spec, json const& grid) {
 // Both spaces for one grid; a partition analyze cannot take (too many values per thread, an
 // element size it rejects) gets an "error" the page shows instead of the overlay.
 template <class Make>
-json access_json(Make const& make, AccessSpec spec, Swizzle sw, std::string const& space, json const& grid) {
-  json out = {{"elem_bits", spec.elem_bits}, {"access", spec.store ? "store" : "load"},
-              {"swizzle", to_string(sw)}, {"space", space}, {"max_vector_bits", spec.max_vector_bits}};
+json access_json(Make const& make, AccessSpec spec, Swizzle sw, std::string const& space,
+                 json const& grid) {
+  json out = {{"elem_bits", spec.elem_bits},
+              {"access", spec.store ? "store" : "load"},
+              {"swizzle", to_string(sw)},
+              {"space", space},
+              {"max_vector_bits", spec.max_vector_bits}};
   try {
     AccessSpec g = spec, s = spec;
     g.space = MemSpace::kGlobal;
@@ -193,11 +222,13 @@ json operand_grid(MmaConfig const& cfg, Operand op) {
   int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
   Layout tile(make_tuple(cfg.tile[i0], cfg.tile[i1]));
   Layout tensor = cfg.tensor[int(op)];
-  std::string title = std::string(operand_name(op)) + " (" + "MNK"[i0] + "," + "MNK"[i1] + ") = " + to_string(tensor);
+  std::string title = std::string(operand_name(op)) + " (" + "MNK"[i0] + "," + "MNK"[i1] +
+                      ") = " + to_string(tensor);
   auto const& mma = cfg.mma;
-  return ownership_grid(title, "mnk"[i0], "mnk"[i1], cfg.tile[i0], cfg.tile[i1], mma.threads(),
-                        [&](int64_t t) { return mma.partition(op, tile, t); },
-                        [&](int64_t t) { return mma.partition(op, tensor, t); });
+  return ownership_grid(
+      title, "mnk"[i0], "mnk"[i1], cfg.tile[i0], cfg.tile[i1], mma.threads(),
+      [&](int64_t t) { return mma.partition(op, tile, t); },
+      [&](int64_t t) { return mma.partition(op, tensor, t); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,7 +242,8 @@ json operand_grid(MmaConfig const& cfg, Operand op) {
 
 bool wgmma_smem_operand(std::string const& atom, Operand op) {
   if (atom.rfind("SM90_64x", 0) != 0 || op == Operand::kC) return false;
-  return atom.find("_SS") != std::string::npos || (op == Operand::kB && atom.find("_RS") != std::string::npos);
+  return atom.find("_SS") != std::string::npos ||
+         (op == Operand::kB && atom.find("_RS") != std::string::npos);
 }
 
 constexpr const char* kSmemModes[] = {"none", "32B", "64B", "128B"};  // GmmaSwizzle's order
@@ -221,7 +253,9 @@ json smem_json(MmaConfig const& cfg, Operand op, AccessOptions const& ao, int64_
   const int64_t rows = cfg.tile[is_a ? 0 : 1], k = cfg.tile[2];
   const int64_t mn = is_a ? cfg.mma.atom.m : cfg.mma.atom.n, kb = cfg.mma.atom.k;
   const bool k_major = ao.smem_major != "MN";
-  json out = {{"elem_bits", bits}, {"major", k_major ? "K" : "MN"}, {"block", {mn, kb}},
+  json out = {{"elem_bits", bits},
+              {"major", k_major ? "K" : "MN"},
+              {"block", {mn, kb}},
               {"chosen", !ao.smem_swizzle.empty()}};
   // The mode asked for, else 128B down to none: the first the tile takes.
   std::string error;
@@ -234,8 +268,10 @@ json smem_json(MmaConfig const& cfg, Operand op, AccessOptions const& ao, int64_
       const Layout atom = gmma_smem_atom(GmmaSwizzle(b), k_major, bits).layout;
       out["tile"] = to_string(tile);
       out["atom"] = {atom[0].size(), atom[1].size()};
-      out["descriptor"] = {{"layout_type", g.desc.layout_type}, {"lbo_bytes", g.desc.lbo_bytes},
-                           {"sbo_bytes", g.desc.sbo_bytes}, {"base_offset", g.desc.base_offset}};
+      out["descriptor"] = {{"layout_type", g.desc.layout_type},
+                           {"lbo_bytes", g.desc.lbo_bytes},
+                           {"sbo_bytes", g.desc.sbo_bytes},
+                           {"base_offset", g.desc.base_offset}};
       out["blocks"] = to_string(g.blocks);
       // One wgmma per (MN block, k-step): its block's start in the tile and the encoded
       // descriptor with the tile at shared address 0 (add the tile's address >> 4 to bits 0-13).
@@ -244,8 +280,10 @@ json smem_json(MmaConfig const& cfg, Operand op, AccessOptions const& ao, int64_
         for (int64_t i = 0; i < g.blocks[0].size(); ++i) {
           char hex[24];
           const int64_t start = g.block_bytes(i, j);
-          std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(g.desc.encode(uint32_t(start))));
-          wgmma.push_back({{"mn_block", i}, {"k_step", j}, {"start_bytes", start}, {"encoded", hex}});
+          std::snprintf(hex, sizeof hex, "0x%016llx",
+                        static_cast<unsigned long long>(g.desc.encode(uint32_t(start))));
+          wgmma.push_back(
+              {{"mn_block", i}, {"k_step", j}, {"start_bytes", start}, {"encoded", hex}});
         }
       out["wgmma"] = wgmma;
       // Per cell (row = MN, col = K, as the grid): the tile offset, its swizzled offset, the bank.
@@ -260,15 +298,16 @@ json smem_json(MmaConfig const& cfg, Operand op, AccessOptions const& ao, int64_
       out.erase("error");
       return out;
     } catch (tessera::Error const& e) {
-      error = e.what();  // with no mode asked for, the last (no swizzle, the smallest atom) names the rule
+      error = e.what();  // with no mode asked for, the last (no swizzle, the smallest atom) names
+                         // the rule
     }
   }
   out["error"] = ao.smem_swizzle.empty() ? "no wgmma swizzle mode fits this tile: " + error : error;
   return out;
 }
 
-// "(16,4):(1,16)" alone means that layout for M and N (seed 000's comparison); anything else
-// is a full per-mode permutation as `explain --perm` takes it.
+// "(16,4):(1,16)" alone means that layout for M and N (the step 1 kernel's permutation comparison);
+// anything else is a full per-mode permutation as `explain --perm` takes it.
 std::string per_mode_permutation(std::string const& p) {
   if (p.find(':') != std::string::npos && p.find('_') == std::string::npos) {
     try {
@@ -296,34 +335,42 @@ json layout_page_data(SwizzledLayout const& l) {
       coords[r * cols + c] = to_string(idx2crd(i, l.layout.shape));
     }
   // A swizzle permutes offsets in place: the cosize is that of the plain layout.
-  return {{"kind", "layout"}, {"layout", to_string(l)}, {"size", l.size()}, {"cosize", l.layout.cosize()},
-          {"rank", l.rank()}, {"rows", rows}, {"cols", cols}, {"values", values}, {"coords", coords}};
+  return {{"kind", "layout"}, {"layout", to_string(l)},
+          {"size", l.size()}, {"cosize", l.layout.cosize()},
+          {"rank", l.rank()}, {"rows", rows},
+          {"cols", cols},     {"values", values},
+          {"coords", coords}};
 }
 
-json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms, AccessOptions const& ao) {
+json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms,
+                   AccessOptions const& ao) {
   Swizzle sw = swizzle_arg(ao);
   std::string atom_name = cfg.mma.atom.name;
-  bool halves = atom_name.find("F16") != std::string::npos || atom_name.find("BF16") != std::string::npos;
+  bool halves =
+      atom_name.find("F16") != std::string::npos || atom_name.find("BF16") != std::string::npos;
   auto const& mma = cfg.mma;
   json thr = json::array();
   for (int64_t t = 0; t < mma.threads(); ++t) thr.push_back(to_string(mma.thread_vmnk(t)));
-  json out = {{"kind", "mma"},
-              {"name", cfg.name},
-              {"atom", mma.atom.name},
-              {"atom_mnk", {mma.atom.m, mma.atom.n, mma.atom.k}},
-              {"atom_layout", cfg.atom_layout_text},
-              {"permutation", cfg.permutation_text},
-              {"perm_layouts", {to_string(mma.perm[0]), to_string(mma.perm[1]), to_string(mma.perm[2])}},
-              {"tile", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}},
-              {"threads", mma.threads()},
-              {"thr_vmnk", to_string(mma.thr_vmnk)},
-              {"thread_coord", thr}};
+  json out = {
+      {"kind", "mma"},
+      {"name", cfg.name},
+      {"atom", mma.atom.name},
+      {"atom_mnk", {mma.atom.m, mma.atom.n, mma.atom.k}},
+      {"atom_layout", cfg.atom_layout_text},
+      {"permutation", cfg.permutation_text},
+      {"perm_layouts", {to_string(mma.perm[0]), to_string(mma.perm[1]), to_string(mma.perm[2])}},
+      {"tile", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}},
+      {"threads", mma.threads()},
+      {"thr_vmnk", to_string(mma.thr_vmnk)},
+      {"thread_coord", thr}};
   for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
     json g = operand_grid(cfg, op);
     AccessSpec spec;
     // The catalog's element type of the operand; else 16-bit A/B for f16/bf16 atoms, 32 otherwise.
     int64_t typed = mma_operand_bits(atom_name, op);
-    spec.elem_bits = ao.elem_bits ? ao.elem_bits : typed ? typed : (op != Operand::kC && halves ? 16 : 32);
+    spec.elem_bits = ao.elem_bits ? ao.elem_bits
+                     : typed      ? typed
+                                  : (op != Operand::kC && halves ? 16 : 32);
     spec.store = ao.access.empty() ? op == Operand::kC : ao.access == "store";
     spec.max_vector_bits = ao.max_vector_bits;
     Layout tensor = cfg.tensor[int(op)];
@@ -331,11 +378,17 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
     // per-thread loads: no per-warp access analysis, its banks and descriptor instead.
     const bool by_descriptor = wgmma_smem_operand(atom_name, op);
     if (by_descriptor)
-      g["access"] = {{"error", "wgmma reads this operand from shared memory through its descriptor, not with per-thread "
-                               "loads; the shared tile's banks and the descriptor fields are shown with it"}};
+      g["access"] = {
+          {"error",
+           "wgmma reads this operand from shared memory through its descriptor, not with "
+           "per-thread "
+           "loads; the shared tile's banks and the descriptor fields are shown with it"}};
     else
-      g["access"] = access_json([&](Swizzle s) { return MmaAccess{mma, op, SwizzledLayout{s, 0, tensor}}; }, spec, sw,
-                                ao.space, g);
+      g["access"] = access_json(
+          [&](Swizzle s) {
+            return MmaAccess{mma, op, SwizzledLayout{s, 0, tensor}};
+          },
+          spec, sw, ao.space, g);
     // Steps 1-4 do not depend on the thread; step 5 is the thread's entry of g["layouts"].
     g["steps"] = explain_json(cfg, op, 0)["steps"];
     if (by_descriptor) g["smem"] = smem_json(cfg, op, ao, typed ? typed : spec.elem_bits);
@@ -345,8 +398,8 @@ json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare
   for (auto const& p : compare_perms) {
     json g;
     try {  // name the alternative in the message: its own partition may be the one rejected
-      MmaConfig alt = mma_config(mma.atom.name, cfg.atom_layout_text, per_mode_permutation(p), cfg.tile[0],
-                                 cfg.tile[1], cfg.tile[2]);
+      MmaConfig alt = mma_config(mma.atom.name, cfg.atom_layout_text, per_mode_permutation(p),
+                                 cfg.tile[0], cfg.tile[1], cfg.tile[2]);
       alt.tensor[int(Operand::kC)] = cfg.tensor[int(Operand::kC)];
       g = operand_grid(alt, Operand::kC);
       g["steps"] = explain_json(alt, Operand::kC, 0)["steps"];
@@ -365,7 +418,8 @@ CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits) {
   CopyAtom atom;
   if (kind == "cp_async" || kind == "universal") {
     if (arg.empty() || arg.find_first_not_of("0123456789") != std::string::npos)
-      throw std::invalid_argument("render: --copy " + spec + " needs a number, e.g. cp_async:16 (bytes) "
+      throw std::invalid_argument("render: --copy " + spec +
+                                  " needs a number, e.g. cp_async:16 (bytes) "
                                   "or universal:128 (bits)");
     int64_t n = std::stoll(arg);
     atom = kind == "cp_async" ? atom::cp_async(n, elem_bits) : atom::universal_copy(n, elem_bits);
@@ -375,8 +429,9 @@ CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits) {
   } else if (std::optional<CopyAtom> found = catalog_copy_atom(spec, elem_bits)) {
     atom = *found;  // any copy atom of the catalog by CuTe's name, e.g. SM90_U16x8_STSM_T
   } else {
-    throw std::invalid_argument("render: " + unknown_atom_message("copy", spec, catalog_copy_names()) +
-                                "; or cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]");
+    throw std::invalid_argument(
+        "render: " + unknown_atom_message("copy", spec, catalog_copy_names()) +
+        "; or cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]");
   }
   return atom;
 }
@@ -384,32 +439,45 @@ CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits) {
 json copy_page_data(CopySpec const& s, AccessOptions const& ao) {
   Swizzle sw = swizzle_arg(ao);
   CopyAtom atom = copy_atom_of(s.atom, s.elem_bits);
-  if (s.thr.empty() || s.val.empty()) throw std::invalid_argument("render --copy needs --thr and --val layouts");
+  if (s.thr.empty() || s.val.empty())
+    throw std::invalid_argument("render --copy needs --thr and --val layouts");
   TiledCopy copy = make_tiled_copy_tv(atom, layout_arg(s.thr), layout_arg(s.val));
   IntTuple tiler = copy.tiler;
-  if (tiler.rank() > 2) throw std::invalid_argument("render: the copy tile " + to_string(tiler) + " is not 2-D");
+  if (tiler.rank() > 2)
+    throw std::invalid_argument("render: the copy tile " + to_string(tiler) + " is not 2-D");
   if (tiler.is_int()) tiler = make_tuple(tiler.value(), int64_t(1));
   Layout tile(tiler);
-  json out = {{"kind", "copy"},     {"atom", atom.name},     {"elem_bits", s.elem_bits},
-              {"thr", s.thr},       {"val", s.val},          {"tile", to_string(tiler)},
-              {"layout_tv", to_string(copy.layout_tv)},      {"threads", copy.threads()}};
+  json out = {{"kind", "copy"},
+              {"atom", atom.name},
+              {"elem_bits", s.elem_bits},
+              {"thr", s.thr},
+              {"val", s.val},
+              {"tile", to_string(tiler)},
+              {"layout_tv", to_string(copy.layout_tv)},
+              {"threads", copy.threads()}};
   for (bool dst : {false, true}) {
     std::string given = dst ? s.dst : s.src;
     Layout tensor = given.empty() ? tile : layout_arg(given);
-    if (tensor.rank() != 2) throw std::invalid_argument("render: the copy tensor " + to_string(tensor) + " is not 2-D");
+    if (tensor.rank() != 2)
+      throw std::invalid_argument("render: the copy tensor " + to_string(tensor) + " is not 2-D");
     Layout shape(make_tuple(tensor[0].size(), tensor[1].size()));
     std::string title = std::string(dst ? "destination" : "source") + " " + to_string(tensor);
-    json g = ownership_grid(title, 'm', 'n', shape[0].size(), shape[1].size(), copy.threads(),
-                            [&](int64_t t) { return copy.partition(shape, t, dst); },
-                            [&](int64_t t) { return copy.partition(tensor, t, dst); });
+    json g = ownership_grid(
+        title, 'm', 'n', shape[0].size(), shape[1].size(), copy.threads(),
+        [&](int64_t t) { return copy.partition(shape, t, dst); },
+        [&](int64_t t) { return copy.partition(tensor, t, dst); });
     // The atom's width per thread and side is the widest access the copy can make.
     Layout side = dst ? atom.dst_tv : atom.src_tv;
     AccessSpec spec;
     spec.elem_bits = s.elem_bits;
     spec.store = ao.access.empty() ? dst : ao.access == "store";
-    spec.max_vector_bits = std::min<int64_t>(128, (side.rank() >= 2 ? side[1].size() : 1) * s.elem_bits);
-    g["access"] = access_json([&](Swizzle z) { return CopyAccess{copy, SwizzledLayout{z, 0, tensor}, dst}; }, spec, sw,
-                              ao.space, g);
+    spec.max_vector_bits =
+        std::min<int64_t>(128, (side.rank() >= 2 ? side[1].size() : 1) * s.elem_bits);
+    g["access"] = access_json(
+        [&](Swizzle z) {
+          return CopyAccess{copy, SwizzledLayout{z, 0, tensor}, dst};
+        },
+        spec, sw, ao.space, g);
     out["operands"].push_back(std::move(g));
   }
   return out;
@@ -422,18 +490,23 @@ namespace {
 
 std::string text_field(json const& s, char const* key, std::string const& fallback = "") {
   if (!s.contains(key) || s[key].is_null()) return fallback;
-  if (!s[key].is_string()) throw std::invalid_argument(std::string("page state: \"") + key + "\" is not a string");
+  if (!s[key].is_string())
+    throw std::invalid_argument(std::string("page state: \"") + key + "\" is not a string");
   return s[key].get<std::string>();
 }
 
 int64_t int_field(json const& s, char const* key, int64_t fallback) {
-  if (!s.contains(key) || s[key].is_null() || (s[key].is_string() && s[key].get<std::string>().empty())) return fallback;
+  if (!s.contains(key) || s[key].is_null() ||
+      (s[key].is_string() && s[key].get<std::string>().empty()))
+    return fallback;
   if (s[key].is_number_integer()) return s[key].get<int64_t>();
   if (s[key].is_string()) {
     std::string t = s[key].get<std::string>();
-    if (t.find_first_not_of("0123456789") == std::string::npos && t.size() < 12) return std::stoll(t);
+    if (t.find_first_not_of("0123456789") == std::string::npos && t.size() < 12)
+      return std::stoll(t);
   }
-  throw std::invalid_argument(std::string("page state: \"") + key + "\" is not a non-negative integer: " + s[key].dump());
+  throw std::invalid_argument(std::string("page state: \"") + key +
+                              "\" is not a non-negative integer: " + s[key].dump());
 }
 
 AccessOptions access_of(json const& s) {
@@ -446,19 +519,24 @@ AccessOptions access_of(json const& s) {
   a.max_vector_bits = int_field(s, "max_vector_bits", a.max_vector_bits);
   a.smem_swizzle = text_field(s, "smem_swizzle");
   a.smem_major = text_field(s, "smem_major");
-  if (!a.smem_swizzle.empty() && a.smem_swizzle != "none" && a.smem_swizzle != "32B" && a.smem_swizzle != "64B" &&
-      a.smem_swizzle != "128B")
-    throw std::invalid_argument("the wgmma shared-memory swizzle is none, 32B, 64B or 128B, not " + a.smem_swizzle);
+  if (!a.smem_swizzle.empty() && a.smem_swizzle != "none" && a.smem_swizzle != "32B" &&
+      a.smem_swizzle != "64B" && a.smem_swizzle != "128B")
+    throw std::invalid_argument("the wgmma shared-memory swizzle is none, 32B, 64B or 128B, not " +
+                                a.smem_swizzle);
   if (!a.smem_major.empty() && a.smem_major != "K" && a.smem_major != "MN")
     throw std::invalid_argument("the wgmma shared-memory major is K or MN, not " + a.smem_major);
-  if (a.space != "global" && a.space != "shared") throw std::invalid_argument("space is global or shared, not " + a.space);
+  if (a.space != "global" && a.space != "shared")
+    throw std::invalid_argument("space is global or shared, not " + a.space);
   if (a.overlay != "owner" && a.overlay != "bank" && a.overlay != "sector")
     throw std::invalid_argument("overlay is owner, bank or sector, not " + a.overlay);
   if (!a.access.empty() && a.access != "load" && a.access != "store")
     throw std::invalid_argument("access is load or store, not " + a.access);
-  if (a.elem_bits && (a.elem_bits < 8 || a.elem_bits > 128 || (a.elem_bits & (a.elem_bits - 1)) != 0))
-    throw std::invalid_argument("the element size " + std::to_string(a.elem_bits) + " bits is not a power of two from 8 to 128");
-  if (a.max_vector_bits < 8) throw std::invalid_argument("the widest vector must be at least 8 bits");
+  if (a.elem_bits &&
+      (a.elem_bits < 8 || a.elem_bits > 128 || (a.elem_bits & (a.elem_bits - 1)) != 0))
+    throw std::invalid_argument("the element size " + std::to_string(a.elem_bits) +
+                                " bits is not a power of two from 8 to 128");
+  if (a.max_vector_bits < 8)
+    throw std::invalid_argument("the widest vector must be at least 8 bits");
   return a;
 }
 
@@ -475,7 +553,8 @@ json page_data(json const& s) {
     json args = s.value("args", json::array());
     OpResult r = run_op(op, args);
     // The result's picture when it is a layout; an integer or a tuple is only the result line.
-    data = r.layout.empty() ? json{{"rows", 0}, {"cols", 0}} : layout_page_data(parse_swizzled_layout(r.layout));
+    std::optional<SwizzledLayout> picture = layout_of(r.value);
+    data = picture ? layout_page_data(*picture) : json{{"rows", 0}, {"cols", 0}};
     data["kind"] = "op";
     data["op"] = op;
     data["args"] = args;
@@ -490,14 +569,16 @@ json page_data(json const& s) {
     } else {
       json t = s.value("tile", json::array());
       if (!t.is_array() || t.size() != 3)
-        throw std::invalid_argument("a TiledMMA needs a preset, or an atom layout and a CTA tile M N K");
+        throw std::invalid_argument(
+            "a TiledMMA needs a preset, or an atom layout and a CTA tile M N K");
       int64_t mnk[3];
       for (int i = 0; i < 3; ++i) mnk[i] = int_field(json{{"t", t[i]}}, "t", 0);
       cfg = mma_config(text_field(s, "atom", "UniversalFMA"), text_field(s, "atom_layout"),
                        text_field(s, "perm", "none"), mnk[0], mnk[1], mnk[2]);
     }
     data = mma_page_data(cfg, compare, access_of(s));
-    if (text_field(s, "preset") == kHopperPreset) {  // kernel 05's shared tiles, wgmma descriptors and TMA boxes
+    if (text_field(s, "preset") ==
+        kHopperPreset) {  // kernel 05's shared tiles, wgmma descriptors and TMA boxes
       data["hopper"] = hopper_json();
       data["hopper_text"] = hopper_text(data["hopper"]);
     }
@@ -505,7 +586,8 @@ json page_data(json const& s) {
     CopySpec c;
     c.atom = text_field(s, "atom", c.atom);
     c.elem_bits = int_field(s, "elem_bits", c.elem_bits);
-    c.thr = text_field(s, "thr"), c.val = text_field(s, "val"), c.src = text_field(s, "src"), c.dst = text_field(s, "dst");
+    c.thr = text_field(s, "thr"), c.val = text_field(s, "val"), c.src = text_field(s, "src"),
+    c.dst = text_field(s, "dst");
     data = copy_page_data(c, access_of(s));
   } else {
     throw std::invalid_argument("page state: kind is layout, op, mma or copy, not " + kind);
@@ -513,7 +595,8 @@ json page_data(json const& s) {
   int64_t thread = int_field(s, "thread", -1), warp = int_field(s, "warp", -1);
   if (thread >= 0) {
     if (!data.contains("threads") || thread >= data["threads"].get<int64_t>())
-      throw std::invalid_argument("thread " + std::to_string(thread) + " is not a thread of this page");
+      throw std::invalid_argument("thread " + std::to_string(thread) +
+                                  " is not a thread of this page");
     data["initial_thread"] = thread;
   }
   if (data.contains("operands")) {

@@ -7,10 +7,9 @@
 // cells in fragment order and its fragment "offset + layout".
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "mma_cli.hpp"
 
@@ -25,11 +24,11 @@ nlohmann::json layout_page_data(SwizzledLayout const& l);  // a plain layout: th
 // lines per warp access) and as shared memory (the tensor swizzled by `swizzle`: bank per
 // element, wavefronts and bank conflicts), with per-warp, per-instruction numbers.
 struct AccessOptions {
-  std::string space = "global";  // the memory the page's verdict is about when no overlay is on
+  std::string space = "global";   // the memory the page's verdict is about when no overlay is on
   std::string overlay = "owner";  // the overlay shown when the page opens: owner, bank or sector
   int64_t elem_bits = 0;          // 0: 16 for f16/bf16 MMA A/B, else 32 (copies: --dtype)
   std::string swizzle;            // the shared-memory picture's swizzle, e.g. "Sw<3,3,3>"
-  std::string access;             // load or store; default: C stores, A/B loads, copy src load, dst store
+  std::string access;  // load or store; default: C stores, A/B loads, copy src load, dst store
   int64_t max_vector_bits = 128;  // MMA operands; a copy uses its atom's width
   // wgmma's shared-memory operands (A and B of an SS atom, B of an RS atom): the canonical tile's
   // swizzle mode ("none", "32B", "64B", "128B"; empty: 128B, else the widest the tile takes) and
@@ -41,7 +40,8 @@ struct AccessOptions {
 // alternative permutation (a per-mode permutation, or one layout used for both M and N). A wgmma
 // operand in shared memory also gets "smem": its canonical tile (gmma_smem_tile) for the chosen
 // swizzle and major, per cell the tile offset, the swizzled offset and the 4-byte bank, and the
-// descriptor (make_gmma_operand) of every wgmma of the k-tile; or "error", the rule the tile breaks.
+// descriptor (make_gmma_operand) of every wgmma of the k-tile; or "error", the rule the tile
+// breaks.
 nlohmann::json mma_page_data(MmaConfig const& cfg, std::vector<std::string> const& compare_perms,
                              AccessOptions const& access = {});
 
@@ -49,7 +49,7 @@ nlohmann::json mma_page_data(MmaConfig const& cfg, std::vector<std::string> cons
 struct CopySpec {
   std::string atom = "cp_async:16";  // cp_async:BYTES, universal:BITS, ldmatrix:x1|x2|x4[t]
   int64_t elem_bits = 32;
-  std::string thr, val, src, dst;    // layouts; src/dst default to the tile, column-major
+  std::string thr, val, src, dst;  // layouts; src/dst default to the tile, column-major
 };
 nlohmann::json copy_page_data(CopySpec const& spec, AccessOptions const& access = {});
 // A copy atom by its CopySpec spelling ("cp_async:16", "universal:128", "ldmatrix:x4t").
@@ -77,6 +77,7 @@ struct Playground {
 // `state` is what the page's inputs start with and `data` its page_data. With the library as
 // WebAssembly the inputs are live and window.tessera.batch answers; without it the page shows
 // `data` and says how to build the live one.
-std::string render_page(nlohmann::json const& state, nlohmann::json const& data, Playground const& wasm);
+std::string render_page(nlohmann::json const& state, nlohmann::json const& data,
+                        Playground const& wasm);
 
 }  // namespace tessera::tools

@@ -2,12 +2,11 @@
 // `codegen`: --preset, or --atom/--atom-layout/--perm/--tile (never both: a preset fixes them all).
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "mma_cli.hpp"
 
@@ -22,20 +21,27 @@ struct MmaArgs {
 
 inline void add_mma_options(CLI::App* cmd, MmaArgs& a) {
   a.cmd = cmd;
-  cmd->add_option("--preset", a.preset, "step1, step4 or hopper: the TiledMMAs of the step 1 kernel (scalar FMA, 256 "
-                  "threads), the step 4 kernel (mma.sync m16n8k16, 128 threads) and kernel 05 (wgmma m64n256k16, "
+  cmd->add_option("--preset", a.preset,
+                  "step1, step4 or hopper: the TiledMMAs of the step 1 kernel (scalar FMA, 256 "
+                  "threads), the step 4 kernel (mma.sync m16n8k16, 128 threads) and kernel 05 "
+                  "(wgmma m64n256k16, "
                   "two warpgroups)");
-  cmd->add_option("--atom", a.atom, "MMA atom: any of tessera atoms by CuTe's name, e.g. UniversalFMA, SM80_16x8x16_F32F16F16F32_TN, "
+  cmd->add_option("--atom", a.atom,
+                  "MMA atom: any of tessera atoms by CuTe's name, e.g. UniversalFMA, "
+                  "SM80_16x8x16_F32F16F16F32_TN, "
                   "SM80_8x8x4_F64F64F64F64_TN, SM90_64x128x16_F16F16F16_SS");
-  cmd->add_option("--atom-layout", a.atom_layout, "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");
-  cmd->add_option("--perm", a.permutation, "permutation per mode, e.g. \"((16,4):(4,1),(16,4):(4,1),_)\"");
+  cmd->add_option("--atom-layout", a.atom_layout,
+                  "atoms over (M,N,K), e.g. \"(16,16,1):(16,1,0)\" or (2,2,1)");
+  cmd->add_option("--perm", a.permutation,
+                  "permutation per mode, e.g. \"((16,4):(4,1),(16,4):(4,1),_)\"");
   cmd->add_option("--tile", a.tile, "CTA tile M N K")->expected(3);
 }
 
 // The options as they would be typed, for the header comment of generated files.
 inline std::string mma_flags(MmaArgs const& a) {
   if (!a.preset.empty()) return "--preset " + a.preset;
-  std::string s = "--atom " + a.atom + " --atom-layout \"" + a.atom_layout + "\" --perm \"" + a.permutation + "\" --tile";
+  std::string s = "--atom " + a.atom + " --atom-layout \"" + a.atom_layout + "\" --perm \"" +
+                  a.permutation + "\" --tile";
   for (int64_t t : a.tile) s += " " + std::to_string(t);
   return s;
 }
@@ -43,14 +49,17 @@ inline std::string mma_flags(MmaArgs const& a) {
 // The configuration the options name. Throws std::invalid_argument for a bad combination.
 inline MmaConfig mma_from_args(MmaArgs const& a, std::string const& verb) {
   if (!a.preset.empty()) {
-    // A preset fixes the atom, its layout, the permutation and the tile: a flag beside it would be ignored.
+    // A preset fixes the atom, its layout, the permutation and the tile: a flag beside it would be
+    // ignored.
     std::string extra;
     for (const char* flag : {"--atom", "--atom-layout", "--perm", "--tile"})
       if (a.cmd && a.cmd->count(flag)) extra += (extra.empty() ? "" : ", ") + std::string(flag);
     if (!extra.empty())
-      throw std::invalid_argument(verb + ": --preset " + a.preset + " fixes the atom, atom layout, permutation and "
-                                  "tile; give --preset or --atom/--atom-layout/--perm/--tile, not both (given: " +
-                                  extra + ")");
+      throw std::invalid_argument(
+          verb + ": --preset " + a.preset +
+          " fixes the atom, atom layout, permutation and "
+          "tile; give --preset or --atom/--atom-layout/--perm/--tile, not both (given: " +
+          extra + ")");
     return mma_preset(a.preset);
   }
   if (a.atom_layout.empty() || a.tile.size() != 3)

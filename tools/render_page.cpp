@@ -6,880 +6,32 @@
 #include <cstdint>
 #include <string>
 
-#include "render.hpp"
-
 #include "hopper_cli.hpp"
 #include "mma_cli.hpp"
 #include "ops.hpp"
+#include "page_assets.hpp"  // kStyle and kScript: page/playground.css and .js
+#include "render.hpp"
 
 namespace tessera::tools {
 namespace {
 
-constexpr const char* kStyle = R"CSS(
-body { font: 14px/1.45 system-ui, sans-serif; margin: 0 24px 48px; color: #1d232b; background: #fafbfc; }
-h1 { font-size: 20px; margin: 18px 0 4px; } h2 { font-size: 17px; margin: 26px 0 6px; }
-h3 { font-size: 15px; margin: 12px 0 4px; }
-code, .mono, td, .layout { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
-.summary td { padding: 1px 12px 1px 0; } .summary td:first-child { color: #5b6673; }
-.controls { position: sticky; top: 0; background: #fafbfc; padding: 8px 0; border-bottom: 1px solid #d8dde3; z-index: 2; }
-.controls input { width: 80px; font-size: 14px; }
-.row { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
-.panel { background: #fff; border: 1px solid #d8dde3; border-radius: 6px; padding: 10px 12px; }
-canvas { display: block; cursor: crosshair; image-rendering: pixelated; }
-.hover { min-height: 1.5em; color: #24303c; }
-.frag { max-height: 300px; overflow: auto; }
-.frag table { border-collapse: collapse; } .frag td, .frag th { padding: 0 10px; text-align: right; }
-.frag th { position: sticky; top: 0; background: #fff; font-weight: 600; }
-ol.steps li { margin-bottom: 4px; } .what { color: #5b6673; }
-.note { color: #5b6673; max-width: 900px; }
-.overlay label { margin-right: 8px; } .controls .overlay input[type=radio] { width: auto; }
-.row > .panel.side { flex: 1 1 380px; min-width: 0; } .side code, .side td { overflow-wrap: anywhere; }
-.summary td:first-child { white-space: nowrap; overflow-wrap: normal; } .overlay input[type=number] { width: 64px; }
-.analysis { margin-bottom: 8px; max-width: 640px; } .analysis td { vertical-align: top; }
-.analysis .active td { font-weight: 600; } .grade-bad { color: #b3261e; } .grade-ok { color: #8a6100; } .grade-great { color: #1e7b34; }
-.legend { color: #5b6673; font-size: 12px; }
-#top { background: #fafbfc; border-bottom: 1px solid #d8dde3; padding: 8px 0; }
-#top .brand { font-weight: 600; margin-right: 12px; }
-.inputs { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }
-.inputs input[type=text] { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
-.error { margin-top: 6px; color: #b3261e; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
-.error pre { margin: 2px 0 0; color: #24303c; }
-#app.stale { opacity: 0.55; }
-.controls { top: 0; position: static; }
-.gridbox { display: grid; grid-template-columns: 30px auto; grid-template-rows: 16px auto; }
-.stack { position: relative; line-height: 0; }
-.stack .layer { position: absolute; left: 0; top: 0; pointer-events: none; }
-.zoombar { margin-bottom: 2px; white-space: nowrap; } .zoombar button { min-width: 28px; }
-.mma { display: grid; grid-template-columns: min-content auto; grid-template-areas: ". b" "a c"; gap: 8px 12px; align-items: end; justify-content: start; }
-.mma-a { grid-area: a; align-self: start; } .mma h3 { white-space: nowrap; margin: 0 0 4px; } .mma-b { grid-area: b; } .mma-c { grid-area: c; align-self: start; }
-#index-table td, #index-table th { padding: 0 6px; text-align: right; }
-.smem .frag td, .smem .frag th { padding: 0 4px; } #index-table th { color: #5b6673; font-weight: 400; }
-)CSS";
-
-constexpr const char* kScript = R"JS(
-'use strict';
-const fromJson = id => JSON.parse(document.getElementById(id).textContent);
-const CATALOG = fromJson('tessera-catalog');
-let state = fromJson('tessera-state');   // what the inputs say (render.hpp: page_data's state)
-let D = fromJson('tessera-data');        // the library's answer for `state` (null: not computed yet)
-const app = document.getElementById('app');
-let wasm = null;               // the library compiled to WebAssembly, once loaded
-let selected = null;           // the thread whose elements are highlighted
-let hovered = null;            // the thread under the pointer (all its cells outlined, in every operand)
-// The memory-access overlay: 'owner' (threads), 'bank' (shared memory) or 'sector' (global), one
-// warp's accesses, all of its instructions (-1) or one. The numbers are the library's (render.cpp).
-let overlay = 'owner', warp = 0, instr = -1;
-// wgmma's shared-memory A and B (render.cpp's "smem"): colored by 4-byte bank or by swizzled offset.
-let smemColor = 'bank';
-let onOverlay = [], grids = [], onSelect = [], onHover = [], pictures = [], onSmem = [];
-
-function el(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined) continue;
-    if (k === 'text') e.textContent = v; else if (k === 'class') e.className = v; else e.setAttribute(k, v);
-  }
-  for (const k of kids) if (k !== null && k !== undefined) e.append(k);
-  return e;
-}
-
-// Colors. A thread's hue follows its lane (golden-angle steps, so lanes t and t+1 are far apart on
-// the wheel) and its lightness and saturation its warp, so neighbouring warps differ as well.
-function hsl(h, s, l) {
-  const f = n => { const k = (n + h / 30) % 12; return l - s * Math.min(l, 1 - l) * Math.max(-1, Math.min(k - 3, 9 - k, 1)); };
-  return [Math.round(255 * f(0)), Math.round(255 * f(8)), Math.round(255 * f(4))];
-}
-const colorCache = new Map();
-function threadColor(t) {
-  if (!colorCache.has(t)) {
-    const lane = t % 32, w = t >> 5;
-    colorCache.set(t, hsl((lane * 137.508 + 11 * w) % 360, [0.70, 0.55, 0.80, 0.45][w % 4], [0.56, 0.70, 0.44, 0.62][(w >> 2) % 4]));
-  }
-  return colorCache.get(t);
-}
-// Cells of other threads while one is selected: grays only (r = g = b), so tests can count.
-function dimColor() { return [226, 226, 226]; }
-// One color per bank or sector id (the same spread as threads, brighter); other cells: light gray.
-function idColor(k) { return hsl((k * 137.508 + 20) % 360, 0.75, 0.55); }
-function restColor() { return [240, 240, 240]; }
-const valueColor = (v, hi) => hsl(240 * v / Math.max(1, hi), 0.55, 0.72);
-// The overlay's space: banks are shared memory, sectors global; 'owner' shows the page's --space.
-const activeSpace = a => overlay === 'bank' ? 'shared' : overlay === 'sector' ? 'global' : a.space;
-const overlayOn = g => overlay !== 'owner' && g.access && !g.access.error;
-// An opaque RGBA pixel as one little-endian 32-bit word (byte order r, g, b, a in memory).
-const packed = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
-const css = ([r, g, b]) => `rgb(${r},${g},${b})`;
-const fragOf = (g, t) => g.frags[g.frag_of[t]];
-function cellSize(rows, cols, px, lo, hi) { return Math.max(lo, Math.min(hi, Math.floor(px / Math.max(rows, cols)))); }
-
-// ---------------------------------------------------------------------------------------------
-// One picture: a rows x cols grid of cells drawn into a canvas the size of the whole grid at the
-// starting cell size; zoom (buttons, ctrl + wheel) enlarges the cells and drag or wheel pans, so
-// only the visible cells are drawn. Axis ticks above and left, boundary lines and the hovered
-// thread's outline on layers over it (the grid canvas itself holds only the cells' colors).
-//   spec: id, rows, cols, cell, color(i) -> packed RGBA, label(i) -> [line, ...] (large cells),
-//         edge(i, j) -> 0 none, 1 thread, 2 warp, 3 warpgroup, 4 atom; hover(i), click(i), marked() -> cells
-function gridView(spec) {
-  const { id, rows: R, cols: C } = spec;
-  const cell0 = spec.cell, W = C * cell0, H = R * cell0;
-  const view = { cell: cell0, ox: 0, oy: 0 };
-  const canvas = el('canvas', { id: 'grid-' + id, width: W, height: H, 'data-cell': cell0, 'data-rows': R, 'data-cols': C });
-  const lines = el('canvas', { class: 'layer', width: W, height: H });
-  const hi = el('canvas', { class: 'layer', id: 'hi-' + id, width: W, height: H });
-  const top = el('canvas', { class: 'ruler', width: W, height: 16 }), left = el('canvas', { class: 'ruler', width: 30, height: H });
-  const ctx = canvas.getContext('2d'), img = ctx.createImageData(W, H), buf = new Uint32Array(img.data.buffer);
-  const zoomInfo = el('span', { class: 'legend', id: 'zoom-' + id });
-  const visible = () => {
-    const c = view.cell;
-    return [Math.floor(view.oy / c), Math.min(R, Math.ceil((view.oy + H) / c)), Math.floor(view.ox / c), Math.min(C, Math.ceil((view.ox + W) / c))];
-  };
-  const rect = (r, c) => [c * view.cell - view.ox, r * view.cell - view.oy];
-  // The cells' colors and labels (a thread pick or an overlay change redraws only these).
-  function paint() {
-    const cell = view.cell, gap = cell >= 5 ? 1 : 0, [r0, r1, c0, c1] = visible();
-    buf.fill(0xffffffff);
-    for (let r = r0; r < r1; ++r) for (let c = c0; c < c1; ++c) {
-      const rgba = spec.color(r * C + c);
-      if (rgba === null) continue;
-      const [x, y] = rect(r, c), xa = Math.max(0, x), xb = Math.min(W, x + cell - gap);
-      for (let yy = Math.max(0, y); yy < Math.min(H, y + cell - gap); ++yy) buf.fill(rgba, yy * W + xa, yy * W + xb);
-    }
-    ctx.putImageData(img, 0, 0);
-    if (cell >= 18 && spec.label) {
-      ctx.fillStyle = '#000'; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
-      for (let r = r0; r < r1; ++r) for (let c = c0; c < c1; ++c) {
-        const ls = spec.label(r * C + c, cell);
-        if (!ls || !ls.length) continue;
-        const [x, y] = rect(r, c), fs = Math.floor(Math.min(cell / 2.6, (cell - 2) / (ls.length * 1.15)));
-        ctx.font = `${fs}px monospace`;
-        ls.forEach((s, k) => ctx.fillText(s, x + cell / 2, y + cell / 2 + (k - (ls.length - 1) / 2) * fs * 1.1));
-      }
-    }
-  }
-  // Everything, after a zoom or a pan: the cells, the boundary lines, the rulers, the outline.
-  function draw() {
-    const [r0, r1, c0, c1] = visible(), cell = view.cell;
-    paint();
-    drawLines(r0, r1, c0, c1);
-    drawRulers(r0, r1, c0, c1);
-    drawHi();
-    zoomInfo.textContent = ` ${cell}-pixel cells`;
-    canvas.dataset.cell = cell; canvas.dataset.ox = view.ox; canvas.dataset.oy = view.oy;
-  }
-  function drawLines(r0, r1, c0, c1) {
-    const lc = lines.getContext('2d');
-    lc.clearRect(0, 0, W, H);
-    if (!spec.edge) return;
-    const paths = [null, new Path2D(), new Path2D(), new Path2D(), new Path2D()], cell = view.cell;
-    for (let r = r0; r < r1; ++r) for (let c = c0; c < c1; ++c) {
-      const i = r * C + c, [x, y] = rect(r, c);
-      if (c + 1 < C) { const e = spec.edge(i, i + 1); if (e && (e > 1 || cell >= 10)) { paths[e].moveTo(x + cell - 0.5, y); paths[e].lineTo(x + cell - 0.5, y + cell); } }
-      if (r + 1 < R) { const e = spec.edge(i, i + C); if (e && (e > 1 || cell >= 10)) { paths[e].moveTo(x, y + cell - 0.5); paths[e].lineTo(x + cell, y + cell - 0.5); } }
-    }
-    [[1, 'rgba(0,0,0,0.25)', 1], [4, 'rgba(0,60,220,0.9)', cell >= 8 ? 2 : 1], [2, 'rgba(0,0,0,0.8)', cell >= 8 ? 2 : 1],
-     [3, '#c00', cell >= 8 ? 3 : 2]].forEach(([k, s, w]) => {
-      lc.strokeStyle = s; lc.lineWidth = w; lc.stroke(paths[k]);
-    });
-  }
-  function drawRulers(r0, r1, c0, c1) {
-    const cell = view.cell, step = [1, 2, 4, 8, 16, 32, 64, 128].find(k => k * cell >= 26) || 256;
-    const tc = top.getContext('2d'), lc = left.getContext('2d');
-    tc.clearRect(0, 0, W, 16); lc.clearRect(0, 0, 30, H);
-    for (const g of [tc, lc]) { g.fillStyle = '#5b6673'; g.font = '10px monospace'; g.textBaseline = 'middle'; }
-    tc.textAlign = 'center'; lc.textAlign = 'right';
-    for (let c = Math.ceil(c0 / step) * step; c < c1; c += step) { const x = rect(0, c)[0]; tc.fillRect(x, 12, 1, 4); tc.fillText(c, x + cell / 2, 6); }
-    for (let r = Math.ceil(r0 / step) * step; r < r1; r += step) { const y = rect(r, 0)[1]; lc.fillRect(26, y, 4, 1); lc.fillText(r, 24, Math.max(6, y + cell / 2)); }
-  }
-  function drawHi() {
-    const hc = hi.getContext('2d');
-    hc.clearRect(0, 0, W, H);
-    const cells = spec.marked ? spec.marked() : null;
-    if (!cells) return;
-    const cell = view.cell;
-    hc.strokeStyle = '#000'; hc.lineWidth = cell >= 8 ? 2 : 1; hc.fillStyle = 'rgba(255,255,255,0.35)';
-    for (const i of cells) {
-      const [x, y] = rect(Math.floor(i / C), i % C);
-      if (x + cell < 0 || y + cell < 0 || x > W || y > H) continue;
-      hc.fillRect(x, y, cell, cell);
-      hc.strokeRect(x + 0.5, y + 0.5, Math.max(1, cell - 2), Math.max(1, cell - 2));
-    }
-  }
-  const clamp = () => {
-    view.ox = Math.max(0, Math.min(view.ox, C * view.cell - W));
-    view.oy = Math.max(0, Math.min(view.oy, R * view.cell - H));
-  };
-  function zoom(f, px = W / 2, py = H / 2) {
-    const cell = Math.max(cell0, Math.min(64, view.cell * f));
-    if (cell === view.cell) return;
-    view.ox = (view.ox + px) * cell / view.cell - px; view.oy = (view.oy + py) * cell / view.cell - py;
-    view.cell = cell; clamp(); draw();
-  }
-  const at = ev => {
-    const b = canvas.getBoundingClientRect();
-    const col = Math.floor((ev.clientX - b.left + view.ox) / view.cell), row = Math.floor((ev.clientY - b.top + view.oy) / view.cell);
-    return row >= 0 && row < R && col >= 0 && col < C ? row * C + col : -1;
-  };
-  let drag = null;
-  canvas.addEventListener('mousedown', ev => { drag = { x: ev.clientX, y: ev.clientY, ox: view.ox, oy: view.oy, moved: false }; });
-  window.addEventListener('mouseup', () => { setTimeout(() => { drag = null; }, 0); });
-  canvas.addEventListener('mousemove', ev => {
-    if (drag && ev.buttons & 1) {
-      const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
-      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
-      if (drag.moved) { view.ox = drag.ox - dx; view.oy = drag.oy - dy; clamp(); draw(); return; }
-    }
-    const i = at(ev);
-    if (i >= 0 && spec.hover) spec.hover(i);
-  });
-  canvas.addEventListener('click', ev => { if (drag && drag.moved) return; const i = at(ev); if (i >= 0 && spec.click) spec.click(i); });
-  canvas.addEventListener('wheel', ev => {
-    if (ev.ctrlKey || ev.metaKey) {
-      ev.preventDefault();
-      const b = canvas.getBoundingClientRect();
-      zoom(ev.deltaY < 0 ? 2 : 0.5, ev.clientX - b.left, ev.clientY - b.top);
-    } else if (view.cell > cell0) {
-      ev.preventDefault();
-      view.ox += ev.deltaX; view.oy += ev.deltaY; clamp(); draw();
-    }
-  }, { passive: false });
-  const button = (text, what, f) => { const b = el('button', { class: 'zoom', id: `${what}-${id}`, text, title: what.replace('-', ' ') }); b.addEventListener('click', f); return b; };
-  const tools = el('div', { class: 'zoombar' }, button('+', 'zoom-in', () => zoom(2)), button('\u2212', 'zoom-out', () => zoom(0.5)),
-                   button('fit', 'zoom-fit', () => { view.cell = cell0; view.ox = view.oy = 0; draw(); }), zoomInfo);
-  const stack = el('div', { class: 'stack' }, canvas, lines, hi);
-  const box = el('div', { class: 'gridbox' }, el('div'), top, left, stack);
-  grids.push(paint);
-  onHover.push(drawHi);
-  draw();
-  return { node: el('div', {}, tools, box), paint, zoom };
-}
-
-// A picture of thread ownership (grid JSON from render.cpp); `transpose` draws it columns down
-// (B above C: its n axis across, as C's).
-function ownershipGrid(g, id, cell, transpose, atomOf) {
-  const R = transpose ? g.cols : g.rows, C = transpose ? g.rows : g.cols;
-  const cellOf = transpose ? i => (i % C) * g.cols + Math.floor(i / C) : i => i;       // display -> grid cell
-  const shown = transpose ? k => (k % g.cols) * C + Math.floor(k / g.cols) : k => k;  // grid cell -> display
-  const hover = el('div', { class: 'hover mono', id: 'hover-' + id, text: 'hover: the thread outlined everywhere; click: select it' });
-  let marks = null, markFor = undefined, lit = null;
-  const mine = () => {  // the selected thread's cells, as a mask
-    if (markFor === selected) return marks;
-    markFor = selected; marks = null;
-    if (selected !== null && selected < g.frag_of.length) { marks = new Uint8Array(g.owner.length); for (const k of fragOf(g, selected)) marks[k] = 1; }
-    return marks;
-  };
-  const litIds = () => {  // overlay: bank or sector id of the cells the chosen warp accesses
-    const sp = g.access[activeSpace(g.access)], ids = overlay === 'bank' ? sp.bank : sp.sector, out = new Int32Array(g.owner.length).fill(-1);
-    for (let t = warp * 32; t < Math.min(warp * 32 + 32, g.frag_of.length); ++t) {
-      const f = g.frag_of[t], js = sp.instr[f];
-      g.frags[f].forEach((k, i) => { if (instr < 0 || js[i] === instr) out[k] = ids[k]; });
-    }
-    return out;
-  };
-  const rest = packed(restColor()), dim = packed(dimColor());
-  // A shared-memory operand (wgmma's A and B): every thread's fragment is the whole tile, so the
-  // cells are colored by their offset in the tile instead, and hovering outlines nothing.
-  const replicated = g.frag_of.length > 1 && fragOf(g, 0).length === g.rows * g.cols && !!g.shared[0];
-  const maxOffset = replicated ? Math.max(...g.offset) : 0;
-  // A wgmma operand in shared memory with its canonical tile: per cell the bank and the swizzled
-  // offset; lines at wgmma blocks (red) and swizzle atoms (blue).
-  const sm = g.smem && !g.smem.error ? g.smem : null, maxPhys = sm ? Math.max(...sm.phys) : 0;
-  const smemCell = k => [Math.floor(k / g.cols), k % g.cols];
-  const smemEdge = (a, b) => {
-    const [ra, ca] = smemCell(a), [rb, cb] = smemCell(b), [bm, bk] = sm.block, [am, ak] = sm.atom;
-    if (Math.floor(ra / bm) !== Math.floor(rb / bm) || Math.floor(ca / bk) !== Math.floor(cb / bk)) return 3;
-    return Math.floor(ra / am) !== Math.floor(rb / am) || Math.floor(ca / ak) !== Math.floor(cb / ak) ? 4 : 0;
-  };
-  const threadPacked = [];
-  const tp = t => threadPacked[t] || (threadPacked[t] = packed(threadColor(t)));
-  const view = gridView({
-    id, rows: R, cols: C, cell,
-    color: i => {
-      const k = cellOf(i), o = g.owner[k];
-      if (o < 0) return null;
-      if (sm) return packed(smemColor === 'bank' ? idColor(sm.bank[k]) : valueColor(sm.phys[k], maxPhys));
-      if (lit) return lit[k] >= 0 ? packed(idColor(lit[k])) : rest;
-      const m = mine();
-      if (replicated) return selected === null || (m && m[k]) ? packed(valueColor(g.offset[k], maxOffset)) : dim;
-      if (selected === null) return tp(o);
-      return m && m[k] ? tp(selected) : dim;
-    },
-    label: (i, px) => {
-      const k = cellOf(i);
-      if (g.owner[k] < 0) return null;
-      if (sm) return [String(smemColor === 'bank' ? sm.bank[k] : sm.phys[k])];
-      if (lit) return lit[k] >= 0 ? [String(lit[k])] : null;
-      if (replicated) return [`V${g.value[k]}`];
-      return px >= 26 ? [`T${g.owner[k]}`, `V${g.value[k]}`] : [String(g.value[k])];
-    },
-    edge: (i, j) => {
-      const a = g.owner[cellOf(i)], b = g.owner[cellOf(j)];
-      if (sm) return smemEdge(cellOf(i), cellOf(j));
-      if (a < 0 || b < 0 || g.shared[cellOf(i)] || g.shared[cellOf(j)]) return 0;
-      if ((a >> 7) !== (b >> 7)) return 3;
-      if ((a >> 5) !== (b >> 5)) return 2;
-      if (atomOf && atomOf(cellOf(i)) !== atomOf(cellOf(j))) return 4;
-      return a === b ? 0 : 1;
-    },
-    marked: () => replicated || hovered === null || hovered >= g.frag_of.length ? null : fragOf(g, hovered).map(shown),
-    hover: i => {
-      const k = cellOf(i), t = g.owner[k];
-      if (t < 0) return;
-      const row = Math.floor(k / g.cols), col = k % g.cols, sh = g.shared[k];
-      const also = sh ? ` (and ${sh.n - 1} more: ${sh.t.join(',')}${sh.n - 1 > sh.t.length ? ',…' : ''})` : '';
-      let where = '';
-      if (g.access && !g.access.error) {
-        const bank = g.access.shared.bank[k], sector = g.access.global.sector[k];
-        Object.assign(hover.dataset, { bank, sector });
-        if (overlay === 'bank') where = `, bank ${bank}`;
-        if (overlay === 'sector') where = `, sector ${sector} (line ${Math.floor(sector / 4)})`;
-      }
-      if (sm) {  // the shared tile: its offset, the swizzle's, the bank and the wgmma that reads the cell
-        const o = sm.offset[k], p = sm.phys[k], b = sm.bank[k], bi = Math.floor(row / sm.block[0]), bj = Math.floor(col / sm.block[1]);
-        where = `; shared tile offset ${o} -> swizzled ${p} (byte ${p * sm.elem_bits / 8}), bank ${b}; wgmma MN block ${bi}, k-step ${bj}`;
-        Object.assign(hover.dataset, { smemOffset: o, smemPhys: p, smemBank: b });
-      }
-      hover.textContent = `thread ${t}${also}, value ${g.value[k]}, (${g.row_name},${g.col_name}) = (${row},${col}), offset ${g.offset[k]}${where}`;
-      Object.assign(hover.dataset, { thread: t, value: g.value[k], row, col, offset: g.offset[k] });
-      hoverThread(t);
-    },
-    click: i => { const t = g.owner[cellOf(i)]; if (t >= 0) select(t); },
-  });
-  grids[grids.length - 1] = () => { lit = overlayOn(g) ? litIds() : null; view.paint(); };
-  if (sm) onSmem.push(view.paint);
-  pictures.push({ id, title: g.title, rows: R, cols: C,
-                  color: i => { const k = cellOf(i); return g.owner[k] < 0 ? null : sm ? (smemColor === 'bank' ? idColor(sm.bank[k]) : valueColor(sm.phys[k], maxPhys)) : threadColor(g.owner[k]); },
-                  label: i => { const k = cellOf(i); return g.owner[k] < 0 ? '' : sm ? `bank ${sm.bank[k]}, swizzled offset ${sm.phys[k]}` : `T${g.owner[k]}V${g.value[k]}`; } });
-  return el('div', {}, view.node, hover);
-}
-
-function hoverThread(t) {
-  if (t === hovered) return;
-  hovered = t;
-  for (const f of onHover) f();
-}
-
-// The selected thread's fragment: value index -> (row, col) -> offset, and its layout.
-function fragmentPanel(g, id) {
-  const line = el('div', { class: 'layout', id: 'fraglayout-' + id });
-  const box = el('div', { class: 'frag', id: 'frag-' + id });
-  onSelect.push(t => {
-    box.textContent = ''; line.textContent = '';
-    if (t === null) { line.textContent = 'select a thread to see its fragment'; return; }
-    line.textContent = `thread ${t}: fragment = ${g.layouts[t]}`;
-    // At most 128 rows (a wgmma thread's shared-memory A or B fragment is the whole tile).
-    const tb = el('tbody'), frag = fragOf(g, t), shown = frag.slice(0, 128);
-    shown.forEach((cell, i) => tb.append(el('tr', {}, el('td', { text: i }),
-      el('td', { text: `(${Math.floor(cell / g.cols)},${cell % g.cols})` }), el('td', { text: g.offset[cell] }))));
-    box.append(el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'value' }),
-      el('th', { text: `(${g.row_name},${g.col_name})` }), el('th', { text: 'offset' }))), tb));
-    if (frag.length > shown.length) box.append(el('div', { class: 'what', text: `first ${shown.length} of ${frag.length} values` }));
-  });
-  return el('div', {}, line, box);
-}
-
-// The five derivation steps of one operand (steps 1-4 shared by all threads, step 5 the slice).
-function stepsPanel(g) {
-  const ol = el('ol', { class: 'steps' });
-  for (const s of g.steps.slice(0, 4))
-    ol.append(el('li', {}, el('b', { text: s.name }), ' ', el('span', { class: 'what', text: s.what }), el('br'), el('code', { text: s.layout })));
-  const last = el('li');
-  ol.append(last);
-  onSelect.push(t => {
-    const th = t === null ? 0 : t;
-    last.textContent = '';
-    last.append(el('b', { text: 'slice' }), ' ', el('span', { class: 'what', text: `thread ${th} at (v,m,n,k) = ${D.thread_coord ? D.thread_coord[th] : th}: offset + fragment` }),
-                el('br'), el('code', { text: g.layouts[th] }));
-  });
-  return ol;
-}
-
-// A wgmma operand in shared memory (render.cpp's "smem"): its canonical tile, the descriptor's
-// fields (make_gmma_operand) and one row per wgmma of the k-tile; or the rule the tile breaks.
-const SMEM_MODE = ['none (interleave)', '128B', '64B', '32B'];  // by the descriptor's layout type
-function smemPanel(g, id) {
-  const s = g.smem, box = el('div', { class: 'smem', id: 'smem-' + id });
-  if (s.error) {
-    box.append(el('div', { class: 'error', id: 'smem-error-' + id, text: s.error }),
-      el('div', { class: 'what', text: 'wgmma cannot read this tile: choose another swizzle or major above (the picture shows the operand without its shared tile)' }));
-    return box;
-  }
-  const d = s.descriptor;
-  box.append(summary([['tile', s.tile], ['layout', `${s.elem_bits}-bit elements, ${s.major}-major, swizzle ${s.swizzle}${s.chosen ? '' : ' (the widest the tile takes)'}; ` +
-      `swizzle atom ${s.atom[0]} x ${s.atom[1]}`], ['wgmma block', `${s.block[0]} x ${s.block[1]} (MN x K)`],
-    ['descriptor', `swizzle ${SMEM_MODE[d.layout_type]} (layout type ${d.layout_type}), LBO ${d.lbo_bytes} B, SBO ${d.sbo_bytes} B, base offset ${d.base_offset}`],
-    ['blocks', `${s.blocks} (MN block, k-step) -> element offset in the tile`]]));
-  box.querySelectorAll('td.mono')[3].id = 'smem-desc-' + id;
-  const tb = el('tbody');
-  s.wgmma.forEach((w, n) => {
-    const tr = el('tr', { id: `smem-wgmma-${id}-${n}` }, el('td', { text: w.k_step }), el('td', { text: w.mn_block }), el('td', { text: w.start_bytes }),
-      el('td', { text: d.lbo_bytes }), el('td', { text: d.sbo_bytes }), el('td', { text: SMEM_MODE[d.layout_type] }), el('td', { text: w.encoded }));
-    Object.assign(tr.dataset, { kStep: w.k_step, mnBlock: w.mn_block, start: w.start_bytes, lbo: d.lbo_bytes, sbo: d.sbo_bytes, layoutType: d.layout_type });
-    tb.append(tr);
-  });
-  const head = el('tr', {}, ...['k-step', 'MN', 'start B', 'LBO', 'SBO', 'swizzle', 'descriptor (tile at 0)'].map(h => el('th', { text: h })));
-  box.append(el('div', { class: 'frag' }, el('table', { id: 'smem-wgmma-' + id }, el('thead', {}, head), tb)),
-    el('div', { class: 'what', text: 'one wgmma per row: its descriptor is the start (bits 0-13, 16-byte units) plus the tile\'s shared address, ' +
-      'LBO and SBO (16-byte units), the swizzle mode (bits 62-63)' }));
-  return box;
-}
-
-// The analysis of one operand (analysis.hpp via render.cpp): the whole partition's numbers in both
-// spaces, the verdict of the overlay's space, and the chosen warp's instruction(s).
-function analysisPanel(g, id) {
-  const a = g.access, box = el('div', { class: 'analysis', id: 'analysis-' + id });
-  if (!a) return box;
-  if (a.error) { box.append(el('div', { class: 'what', text: `memory-access analysis unavailable: ${a.error}` })); return box; }
-  const G = a.global, S = a.shared, what = a.access + 's', sw = a.swizzle === 'Sw<0,0,0>' ? 'unswizzled' : `swizzled by ${a.swizzle}`;
-  const row = (k, v, cls, vid) => el('tr', { class: cls || '' }, el('td', { text: k }), el('td', { class: 'mono', text: v, id: vid ? `${vid}-${id}` : undefined }));
-  const tb = el('tbody');
-  box.append(el('table', { class: 'summary' }, tb));
-  const draw = () => {
-    const sp = activeSpace(a), R = a[sp];
-    tb.textContent = '';
-    tb.append(row('access', `${a.elem_bits}-bit elements, ${what}, at most ${a.max_vector_bits}-bit vectors`),
-      row('vector', `${R.vector_bits}-bit (contiguous aligned run ${R.run_bits} bits; ${R.in_order_bits}-bit in fragment order); ` +
-          `${R.instructions} ${what} per thread (${R.min_instructions} at 128 bits)`, '', 'an-vector'),
-      row('global', `${G.sectors} sectors per warp access (min ${G.min_sectors}: ${G.sector_eff}%), ${G.lines} lines (min ${G.min_lines}); ` +
-          `all of a warp's ${what}: ${G.fp_sectors} sectors (min ${G.fp_min_sectors}: ${G.fp_eff}%)`, sp === 'global' ? 'active' : '', 'an-global'),
-      row('shared', `${S.wf_per} wavefronts per warp access (ideal ${S.ideal_per}), worst ${S.way}-way: ${S.conflicts} bank conflicts ` +
-          `in ${S.requests} warp accesses (${S.wavefronts} wavefronts, ideal ${S.ideal}); ${sw}`, sp === 'shared' ? 'active' : '', 'an-shared'));
-    const v = el('td', { class: `mono grade-${R.grade}`, id: 'an-verdict-' + id, text: `${R.verdict} [${R.grade}]` });
-    tb.append(el('tr', {}, el('td', { text: `verdict (${sp})` }), v));
-    const per = R.per[warp];
-    if (!per) { tb.append(row('warp', `warp ${warp}: none (${R.warps} warps)`, '', 'an-warp')); return; }
-    const js = instr < 0 ? per.map((_, j) => j) : instr < per.length ? [instr] : [];
-    const sum = k => js.reduce((s, j) => s + per[j][k], 0);
-    const which = instr < 0 ? `all ${per.length} instructions` : instr < per.length ? `instruction ${instr} of ${per.length}` : `no instruction ${instr} (${per.length})`;
-    const nums = sp === 'shared' ? `${sum(0)} wavefronts (ideal ${sum(1)}): ${sum(0) - sum(1)} bank conflicts`
-                                 : `${sum(0)} sectors (min ${sum(1)}), ${sum(2)} lines (min ${sum(3)})`;
-    tb.append(row('warp', `warp ${warp}, ${which}: ${nums}`, '', 'an-warp'));
-  };
-  onOverlay.push(draw);
-  return box;
-}
-
-function summary(rows) {
-  const tb = el('tbody');
-  for (const [k, v] of rows) tb.append(el('tr', {}, el('td', { text: k }), el('td', { class: 'mono', text: v })));
-  return el('table', { class: 'summary' }, tb);
-}
-
-function controls(threads) {
-  const input = el('input', { type: 'number', id: 'thread', min: 0, max: threads - 1, placeholder: 'thread' });
-  input.addEventListener('input', () => {
-    const t = Number(input.value);
-    select(input.value === '' || !Number.isInteger(t) || t < 0 || t >= threads ? null : t);
-  });
-  const clear = el('button', { id: 'clear', text: 'show all' });
-  clear.addEventListener('click', () => { input.value = ''; select(null); });
-  const info = el('span', { id: 'selected-info', class: 'mono' });
-  onSelect.push(t => { input.value = t === null ? '' : t;
-    info.textContent = t === null ? '' : ` thread ${t}` + (D.thread_coord ? ` at (v,m,n,k) = ${D.thread_coord[t]}` : ''); });
-  const bar = el('div', { class: 'controls' }, 'Thread ', input, ' ', clear, info,
-            el('span', { class: 'what', text: '  (type a number, or click a cell)' }));
-  if (D.operands && D.operands.some(g => g.access)) bar.append(el('br'), overlayControls(threads));
-  if (D.operands && D.operands.some(g => g.smem && !g.smem.error)) bar.append(el('br'), smemControls());
-  return bar;
-}
-
-// wgmma's shared A and B: colored by bank or by swizzled offset.
-function smemControls() {
-  const box = el('span', { class: 'overlay', id: 'smem-color' }, 'Shared-memory A/B (wgmma) colored by ');
-  for (const [m, name] of [['bank', 'bank'], ['offset', 'swizzled offset']]) {
-    const r = el('input', { type: 'radio', name: 'smem-color', id: 'smem-color-' + m, value: m });
-    r.checked = smemColor === m;
-    r.addEventListener('change', () => { if (r.checked) { smemColor = m; for (const f of onSmem) f(); } });
-    box.append(el('label', {}, r, ' ' + name));
-  }
-  const legend = el('span', { class: 'legend', id: 'smem-legend' });
-  const say = () => { legend.textContent = (smemColor === 'bank' ? '  color = 4-byte bank of the swizzled address (byte / 4 mod 32)' :
-    '  color = swizzled element offset in the tile') + '; lines: wgmma blocks (red), swizzle atoms (blue)'; };
-  onSmem.push(say); say();
-  box.append(legend);
-  return box;
-}
-
-// Overlay: owner / bank / sector, the warp and the instruction.
-function overlayControls(threads) {
-  const box = el('span', { class: 'overlay', id: 'overlay' }, 'Color by ');
-  for (const m of ['owner', 'bank', 'sector']) {
-    const r = el('input', { type: 'radio', name: 'overlay', id: 'overlay-' + m, value: m });
-    r.addEventListener('change', () => { if (r.checked) setOverlay({ overlay: m }); });
-    onOverlay.push(() => { r.checked = overlay === m; });
-    box.append(el('label', {}, r, ' ' + m));
-  }
-  const warps = Math.ceil(threads / 32);
-  const w = el('input', { type: 'number', id: 'warp', min: 0, max: warps - 1, value: 0 });
-  w.addEventListener('input', () => { const k = Number(w.value); if (Number.isInteger(k) && k >= 0 && k < warps) setOverlay({ warp: k }); });
-  const j = el('input', { type: 'number', id: 'instr', min: 0, placeholder: 'all' });
-  j.addEventListener('input', () => { const k = Number(j.value); setOverlay({ instr: j.value === '' || !Number.isInteger(k) || k < 0 ? -1 : k }); });
-  const legend = el('span', { class: 'legend', id: 'legend' });
-  onOverlay.push(() => {
-    if (document.activeElement !== w) w.value = warp;
-    if (document.activeElement !== j) j.value = instr < 0 ? '' : instr;
-    legend.textContent = overlay === 'bank' ? '  color = shared-memory bank (4-byte word mod 32, swizzle applied); gray: other warps or instructions'
-      : overlay === 'sector' ? '  color = global 32-byte sector (byte address / 32); gray: other warps or instructions' : '';
-  });
-  box.append(` warp `, w, el('span', { class: 'what', text: ` of ${warps}` }), ' instruction ', j, legend);
-  return box;
-}
-
-function setOverlay(s) {
-  if (s.overlay !== undefined) overlay = s.overlay;
-  if (s.warp !== undefined) warp = s.warp;
-  if (s.instr !== undefined) instr = s.instr;
-  for (const draw of grids) draw();
-  for (const f of onOverlay) f();
-}
-
-function select(t) {
-  selected = t;
-  if (wasm) writeHash();
-  if (t !== null && overlay !== 'owner') { warp = Math.floor(t / 32); for (const f of onOverlay) f(); }
-  for (const draw of grids) draw();
-  for (const f of onSelect) f(t);
-}
-
-
-// The MMA arrangement (as CuTe's print_latex draws it): A (M x K) left, B above (drawn K x N, its
-// n axis across as C's), C (M x N) in the middle; one cell size for all three so rows and columns line up.
-function mmaPage() {
-  const [M, N, K] = D.tile;
-  app.append(el('h1', { text: `TiledMMA ${D.name}` }), summary([
-    ['atom', `${D.atom} (${D.atom_mnk.join('x')}x)`.replace('x)', ')')],
-    ['atom layout', D.atom_layout], ['permutation', `${D.permutation}  =>  M ${D.perm_layouts[0]}, N ${D.perm_layouts[1]}, K ${D.perm_layouts[2]}`],
-    ['threads', `${D.threads}, thread layout (V,M,N,K) ${D.thr_vmnk}`], ['CTA tile', `${M} x ${N} x ${K}`]]),
-    controls(D.threads));
-  if (D.hopper_text) app.append(el('pre', { text: D.hopper_text }));  // kernel 05: tiles, descriptors, TMA boxes
-  const across = Math.max(480, Math.min(1100, window.innerWidth - 160)), down = Math.max(480, window.innerHeight - 100);
-  const cell = Math.max(2, Math.min(28, Math.floor(across / (N + K)), Math.floor(down / (M + K))));
-  const [gC, gA, gB] = D.operands;
-  // Short one-line titles, so A's and C's pictures start on the same row (the tensors are in the panels below).
-  const head = (g, id) => {
-    const h = el('h3', { id: 'title-' + id });
-    const sm = g.smem && !g.smem.error;
-    const title = () => { h.textContent = `${id} (${g.row_name},${g.col_name}) ${g.rows} x ${g.cols}` + (id === 'A' ? '' : sm
-      ? `: shared memory, ${g.smem.swizzle} ${g.smem.major}-major, by ${smemColor === 'bank' ? 'bank' : 'swizzled offset'}` : overlayOn(g)
-      ? `: warp ${warp}${instr < 0 ? '' : ` instruction ${instr}`} by ${overlay === 'bank' ? 'shared-memory bank' : 'global sector'}`
-      : g.shared[0] && g.shared[0].n === D.threads ? `: shared by all ${D.threads} threads, colored by offset` : ': colored by owning thread'); };
-    onOverlay.push(title);
-    if (sm) onSmem.push(title);
-    return h;
-  };
-  // One atom instance: the atom's threads (a block of D.thr_vmnk's first mode) and a run of values
-  // (atom elements / atom threads); a line where it changes. A scalar atom has no boundary to draw.
-  const atomThreads = Number((/^\((\d+)/.exec(D.thr_vmnk) || [0, 1])[1]), [am, an, ak] = D.atom_mnk;
-  const atomOf = (g, elems) => {
-    const per = Math.max(1, elems / atomThreads);
-    return elems > 1 ? k => Math.floor(g.owner[k] / atomThreads) * 65536 + Math.floor(g.value[k] / per) : undefined;
-  };
-  app.append(el('div', { class: 'mma' },
-    el('div', { class: 'mma-b' }, head(gB, 'B'), el('div', { class: 'what', text: 'B drawn k down, n across (above C); lines: ' + (gB.smem && !gB.smem.error
-       ? 'swizzle atoms (blue), wgmma blocks (red)' : 'atoms (blue), warps (black), warpgroups (red)') }),
-       ownershipGrid(gB, 'B', cell, true, atomOf(gB, an * ak))),
-    el('div', { class: 'mma-a' }, head(gA, 'A'), ownershipGrid(gA, 'A', cell, false, atomOf(gA, am * ak))),
-    el('div', { class: 'mma-c' }, head(gC, 'C'), ownershipGrid(gC, 'C', cell, false, atomOf(gC, am * an)))));
-  const row = el('div', { class: 'row' });
-  [['C', gC], ['A', gA], ['B', gB]].forEach(([id, g]) => row.append(el('div', { class: 'panel side' }, el('h2', { text: g.title }),
-    g.smem ? el('h3', { text: 'Shared memory: the wgmma descriptors' }) : null, g.smem ? smemPanel(g, id) : null,
-    el('h3', { text: 'Memory access (one warp; overlay above)' }), analysisPanel(g, id),
-    el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id),
-    el('h3', { text: 'Derivation of the partition' }), stepsPanel(g))));
-  app.append(row);
-  if (D.compare.length) {
-    app.append(el('h2', { text: 'Alternative permutations of C (same atom, atom layout and tile)' }),
-      el('p', { class: 'note', text: 'Same element count per thread, different arrangement: selecting a thread shows where its elements go under each permutation.' }));
-    const cmp = el('div', { class: 'row' });
-    const all = [Object.assign({}, gC, { title: `permutation ${D.permutation} (this TiledMMA)` }), ...D.compare];
-    all.forEach((g, k) => {
-      const frag = el('div', { class: 'layout' });
-      onSelect.push(t => { frag.textContent = `thread ${t === null ? 0 : t}: ${g.layouts[t === null ? 0 : t]}`; });
-      cmp.append(el('div', { class: 'panel' }, el('h3', { text: g.title }),
-        el('div', { class: 'layout', text: `logical_divide: ${g.steps[0].layout}` }), frag, ownershipGrid(g, 'cmp-' + k, cellSize(g.rows, g.cols, 320, 2, 28))));
-    });
-    app.append(cmp);
-  }
-}
-
-function copyPage() {
-  app.append(el('h1', { text: `TiledCopy ${D.atom}` }), summary([
-    ['atom', `${D.atom}, ${D.elem_bits}-bit elements`], ['thread layout', D.thr], ['value layout', D.val],
-    ['tile', D.tile], ['TV layout', `${D.layout_tv}  (thread, value) -> index in the tile`], ['threads', `${D.threads}`]]),
-    controls(D.threads));
-  const row = el('div', { class: 'row' });
-  D.operands.forEach((g, k) => {
-    const id = k === 0 ? 'src' : 'dst';
-    row.append(el('div', { class: 'panel' }, el('h2', { text: `${g.title}: ${g.rows} x ${g.cols}` }),
-      analysisPanel(g, id), ownershipGrid(g, id, cellSize(g.rows, g.cols, 560, 2, 28)),
-      el('h3', { text: 'Fragment of the selected thread' }), fragmentPanel(g, id)));
-  });
-  app.append(row);
-}
-
-// A layout's values (or an op's result) as a picture and an index table.
-function layoutPicture() {
-  const cell = cellSize(D.rows, D.cols, 720, 3, 44);
-  const hover = el('div', { class: 'hover mono', id: 'hover-layout', text: 'hover a cell' });
-  const hiOf = D.cosize - 1;
-  const view = gridView({
-    id: 'layout', rows: D.rows, cols: D.cols, cell,
-    color: i => packed(valueColor(D.values[i], hiOf)),
-    label: i => [String(D.values[i])],
-    hover: i => {
-      const row = Math.floor(i / D.cols), col = i % D.cols;
-      hover.textContent = `(${row},${col}): coordinate ${D.coords[i]} -> value ${D.values[i]}`;
-      Object.assign(hover.dataset, { row, col, coord: D.coords[i], value: D.values[i] });
-    },
-  });
-  pictures.push({ id: 'layout', title: D.layout, rows: D.rows, cols: D.cols, color: i => valueColor(D.values[i], hiOf), label: i => String(D.values[i]) });
-  return el('div', { class: 'row' }, el('div', { class: 'panel' }, view.node, hover), el('div', { class: 'panel side' }, indexTable()));
-}
-
-// Rows: mode 0; columns: the rest (colexicographic), at most 32 x 32 as the CLI's table.
-function indexTable() {
-  const rs = Math.min(D.rows, 32), cs = Math.min(D.cols, 32), tb = el('tbody');
-  const head = el('tr', {}, el('th'));
-  for (let c = 0; c < cs; ++c) head.append(el('th', { text: c }));
-  for (let r = 0; r < rs; ++r) {
-    const tr = el('tr', {}, el('th', { text: r }));
-    for (let c = 0; c < cs; ++c) tr.append(el('td', { text: D.values[r * D.cols + c] }));
-    tb.append(tr);
-  }
-  const cut = rs < D.rows || cs < D.cols ? `first ${rs} of ${D.rows} rows and ${cs} of ${D.cols} columns` : '';
-  return el('div', {}, el('h3', { text: 'Index table' }), el('div', { class: 'frag' }, el('table', { id: 'index-table' }, el('thead', {}, head), tb)),
-            cut ? el('div', { class: 'what', text: cut }) : null);
-}
-
-function layoutPage() {
-  app.append(el('h1', { text: `Layout ${D.layout}` }), summary([['size', D.size], ['cosize', D.cosize], ['rank', D.rank],
-    ['picture', D.rank > 2 ? `${D.rows} x ${D.cols}: mode 0 down, modes 1.. folded across (colexicographic)` : `${D.rows} x ${D.cols}`]]),
-    layoutPicture());
-}
-
-function opPage() {
-  const call = `${D.op}(${D.args.map(a => typeof a === 'string' ? a : JSON.stringify(a)).join(', ')})`;
-  app.append(el('h1', { text: call }), summary([['result', D.result], ...(D.note ? [['note', D.note]] : []),
-    ...(D.rows ? [['size', D.size], ['cosize', D.cosize], ['picture', `${D.rows} x ${D.cols}: mode 0 down, the rest across`]] : [])]));
-  app.lastChild.querySelector('td.mono').id = 'result';
-  if (D.rows) app.append(layoutPicture());
-}
-
-// ---------------------------------------------------------------------------------------------
-// The inputs: one field per key of the state; typing recomputes the page through the library
-// (WebAssembly) and writes the state into the URL's fragment, so the link restores it.
-const FIELDS = {
-  layout: [['layout', 'layout', '(8,8):(8,1), a shape (4,8), or Sw<3,4,3> o 0 o (8,64):(64,1)']],
-  op: [['op', 'op'], ['arg0', 'A', 'layout'], ['arg1', 'B', 'tiler, layout or integer'], ['arg2', 'C', '(third argument)']],
-  mma: [['preset', 'preset'], ['atom', 'atom'], ['atom_layout', 'atom layout', '(2,2,1)'], ['perm', 'permutation', 'none or (32,32,16)'],
-        ['tile', 'CTA tile M,N,K', '128,128,32'], ['swizzle', 'shared swizzle', 'Sw<3,3,3>'], ['space', 'space'],
-        ['smem_swizzle', 'wgmma smem swizzle'], ['smem_major', 'major']],
-  copy: [['atom', 'copy atom', 'cp_async:16'], ['elem_bits', 'element bits', '32'], ['thr', 'thread layout', '(32,8):(1,32)'],
-         ['val', 'value layout', '(4,1)'], ['src', 'source', '(default: the tile)'], ['dst', 'destination', '(default: the tile)'],
-         ['swizzle', 'shared swizzle', 'Sw<3,3,3>'], ['space', 'space']],
-};
-const KINDS = [['layout', 'layout'], ['op', 'algebra op'], ['mma', 'TiledMMA'], ['copy', 'TiledCopy']];
-const fieldValue = (s, k) => k.startsWith('arg') ? ((s.args || [])[+k.slice(3)] ?? '') : k === 'tile' ? (s.tile || []).join(',')
-  : s[k] === undefined || s[k] === null ? '' : String(s[k]);
-const errorBox = el('div', { id: 'error', class: 'error', role: 'alert' });
-const inputs = el('div', { id: 'inputs', class: 'inputs' });
-
-function stateFromInputs() {
-  const kind = document.getElementById('in-kind').value, s = { kind };
-  for (const [k] of FIELDS[kind]) {
-    const v = document.getElementById('in-' + k).value.trim();
-    if (k.startsWith('arg')) { if (v !== '') (s.args = s.args || []).push(v); }
-    else if (k === 'tile') s.tile = v === '' ? [] : v.split(/[ ,x]+/).filter(x => x !== '').map(x => /^\d+$/.test(x) ? Number(x) : x);
-    else if (k === 'elem_bits') { if (v !== '') s.elem_bits = /^\d+$/.test(v) ? Number(v) : v; }
-    else if (v !== '') s[k] = v;
-  }
-  if (kind === 'op' && !s.args) s.args = [];
-  if (kind === 'mma' && s.preset) for (const k of ['atom', 'atom_layout', 'perm', 'tile']) delete s[k];
-  if (kind === 'mma' && !s.preset) s.compare = [];
-  if (kind === 'mma' && s.preset && state.kind === 'mma' && state.preset === s.preset) s.compare = state.compare || [];
-  return s;
-}
-
-function buildInputs() {
-  inputs.textContent = '';
-  const kind = el('select', { id: 'in-kind' });
-  for (const [k, name] of KINDS) kind.append(el('option', { value: k, text: name }));
-  kind.value = state.kind || 'layout';
-  kind.addEventListener('change', () => { state = defaults(kind.value); buildInputs(); recompute(); });
-  inputs.append(el('label', {}, 'show ', kind));
-  for (const [k, name, hint] of FIELDS[kind.value]) {
-    let f;
-    if (k === 'op') { f = el('select', { id: 'in-op' }); for (const o of CATALOG.ops) f.append(el('option', { value: o, text: o })); }
-    else if (k === 'preset') { f = el('select', { id: 'in-preset' }, el('option', { value: '', text: '(none: the fields)' })); for (const p of CATALOG.presets) f.append(el('option', { value: p, text: p })); }
-    else if (k === 'space') { f = el('select', { id: 'in-space' }); for (const p of ['global', 'shared']) f.append(el('option', { value: p, text: p })); }
-    else if (k === 'smem_swizzle' || k === 'smem_major') {  // wgmma's shared A/B tiles ('': the library's default)
-      f = el('select', { id: 'in-' + k });
-      for (const [v, t] of k === 'smem_major' ? [['', 'K (default)'], ['K', 'K'], ['MN', 'MN']]
-                                               : [['', 'auto (128B, else the widest)'], ['none', 'none'], ['32B', '32B'], ['64B', '64B'], ['128B', '128B']])
-        f.append(el('option', { value: v, text: t }));
-    }
-    else f = el('input', { id: 'in-' + k, type: 'text', placeholder: hint, spellcheck: 'false', list: k === 'atom' ? `atoms-${kind.value}` : undefined,
-                          size: k === 'elem_bits' ? 4 : k.startsWith('arg') || k === 'layout' ? 28 : 18 });
-    f.value = fieldValue(state, k) || (k === 'space' ? 'global' : '');
-    f.addEventListener(f.tagName === 'SELECT' ? 'change' : 'input', () => {
-      if (kind.value === 'mma' && !['preset', 'swizzle', 'space', 'smem_swizzle', 'smem_major'].includes(k)) document.getElementById('in-preset').value = '';
-      state = stateFromInputs(); schedule();
-    });
-    inputs.append(el('label', {}, name + ' ', f));
-  }
-  const atoms = kind.value === 'mma' ? CATALOG.atoms : CATALOG.copy_atoms;
-  inputs.append(el('datalist', { id: `atoms-${kind.value}` }, ...atoms.map(a => el('option', { value: a }))));
-  const exp = (text, id, f) => { const b = el('button', { id, text }); b.addEventListener('click', f); return b; };
-  inputs.append(exp('copy link', 'share', () => { writeHash(); navigator.clipboard && navigator.clipboard.writeText(location.href).catch(() => {}); }),
-    exp('SVG', 'export-svg', () => download('tessera.svg', 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(toSvg()))),
-    exp('PNG', 'export-png', () => download('tessera.png', toPng())));
-  if (!wasm) inputs.append(el('span', { class: 'what', id: 'live', text: CATALOG.live ? ' loading the library (WebAssembly)…' :
-    ' this page was written without the WebAssembly build: build the playground target (see README) for live inputs' }));
-}
-
-function defaults(kind) {
-  return { layout: { kind, layout: '((2,4),(2,4)):((1,8),(2,16))' }, op: { kind, op: 'logical_divide', args: ['(8,16):(16,1)', '(2,4)'] },
-           mma: { kind, preset: 'step4', compare: [] }, copy: { kind, atom: 'cp_async:16', elem_bits: 32, thr: '(32,8):(1,32)', val: '(4,1)' } }[kind];
-}
-
-function download(name, url) { const a = el('a', { href: url, download: name }); document.body.append(a); a.click(); a.remove(); }
-
-// The state as the URL fragment: key=value pairs (args as a0, a1, ...; the tile as M,N,K).
-function toHash(s) {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(s)) {
-    if (k === 'args') v.forEach((a, i) => p.set('a' + i, typeof a === 'string' ? a : JSON.stringify(a)));
-    else if (Array.isArray(v)) { if (v.length) p.set(k, v.join(k === 'compare' ? ';' : ',')); }
-    else if (v !== '' && v !== null && v !== undefined) p.set(k, String(v));
-  }
-  return '#' + p.toString();
-}
-function fromHash(h) {
-  const p = new URLSearchParams(h.slice(1)), s = {};
-  for (const [k, v] of p) {
-    if (/^a\d+$/.test(k)) (s.args = s.args || [])[+k.slice(1)] = v;
-    else if (k === 'tile') s.tile = v.split(',').map(Number);
-    else if (k === 'compare') s.compare = v.split(';');
-    else if (['thread', 'warp', 'elem_bits', 'max_vector_bits'].includes(k) && /^\d+$/.test(v)) s[k] = Number(v);
-    else s[k] = v;
-  }
-  return s;
-}
-function writeHash() { history.replaceState(null, '', toHash(Object.assign({}, state, selected === null ? {} : { thread: selected }))); }
-
-// An error of the library, with the text it names and a caret under the position, if any.
-function showError(msg) {
-  errorBox.textContent = '';
-  if (!msg) { errorBox.hidden = true; app.classList.remove('stale'); return; }
-  errorBox.hidden = false;
-  app.classList.add('stale');
-  errorBox.append(el('div', { id: 'error-message', text: msg }));
-  const m = /at position (\d+) in "(.*)"/.exec(msg);
-  if (m) { errorBox.dataset.position = m[1]; errorBox.append(el('pre', { id: 'error-caret', text: `${m[2]}\n${' '.repeat(+m[1])}^` })); }
-}
-
-let timer = 0;
-function schedule() { clearTimeout(timer); timer = setTimeout(recompute, 60); }
-function recompute() {
-  clearTimeout(timer);
-  if (!wasm) { showError('live inputs need the WebAssembly build of the library (the playground target)'); return; }
-  const d = wasm.page(state);
-  if (d.error) { showError(d.error); return; }
-  showError('');
-  D = d;
-  show();
-  writeHash();
-}
-
-function show() {
-  onOverlay = []; grids = []; onSelect = []; onHover = []; pictures = []; onSmem = []; hovered = null;
-  app.textContent = '';
-  if (D.kind === 'mma') mmaPage(); else if (D.kind === 'copy') copyPage(); else if (D.kind === 'op') opPage(); else layoutPage();
-  if (D.kind === 'mma' && state.preset) {  // a preset's fields, to edit from
-    const f = { atom: D.atom, atom_layout: D.atom_layout, perm: D.permutation, tile: D.tile.join(',') };
-    for (const [k, v] of Object.entries(f)) { const e = document.getElementById('in-' + k); if (e) e.value = v; }
-  }
-  setOverlay({ overlay: D.initial_overlay || 'owner', warp: D.initial_warp || 0, instr: -1 });
-  select(Number.isInteger(D.initial_thread) ? D.initial_thread : null);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Export: the pictures as SVG (one <rect class="cell"> per cell, thread colors, T#V# titles) or PNG.
-// SVG's namespace, read from the HTML parser (the page itself spells out no URL).
-const SVG_NS = (() => { const d = document.createElement('div'); d.innerHTML = '<svg></svg>'; return d.firstChild.namespaceURI; })();
-function toSvg() {
-  const s = 12, pad = 24, out = [];
-  let y = pad, w = 0;
-  for (const p of pictures) {
-    out.push(`<g id="${p.id}" transform="translate(${pad},${y})"><text x="0" y="-6" font-family="monospace" font-size="12">${p.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`);
-    for (let i = 0; i < p.rows * p.cols; ++i) {
-      const c = p.color(i);
-      if (!c) continue;
-      out.push(`<rect class="cell" x="${(i % p.cols) * s}" y="${Math.floor(i / p.cols) * s}" width="${s - 1}" height="${s - 1}" fill="${css(c)}"><title>${p.label(i)}</title></rect>`);
-    }
-    out.push('</g>');
-    y += p.rows * s + 2 * pad; w = Math.max(w, p.cols * s + 2 * pad);
-  }
-  return `<svg xmlns="${SVG_NS}" width="${w}" height="${y}" viewBox="0 0 ${w} ${y}">${out.join('')}</svg>`;
-}
-function toPng() {
-  const s = Math.max(2, Math.min(12, Math.floor(4096 / Math.max(1, ...pictures.map(p => Math.max(p.rows, p.cols))))));
-  const H = pictures.reduce((h, p) => h + p.rows * s + 24, 0), W = Math.max(1, ...pictures.map(p => p.cols * s));
-  const c = el('canvas', { width: W, height: H }), g = c.getContext('2d');
-  g.fillStyle = '#fff'; g.fillRect(0, 0, W, H);
-  let y = 0;
-  for (const p of pictures) {
-    g.fillStyle = '#000'; g.font = '12px monospace'; g.fillText(p.title, 0, y + 14); y += 24;
-    for (let i = 0; i < p.rows * p.cols; ++i) { const k = p.color(i); if (k) { g.fillStyle = css(k); g.fillRect((i % p.cols) * s, y + Math.floor(i / p.cols) * s, s - (s > 4), s - (s > 4)); } }
-    y += p.rows * s;
-  }
-  return c.toDataURL('image/png');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Start: the state from the URL fragment if there is one (then the embedded data is not its
-// answer), the inputs, the embedded picture, then the library when its module is in the page.
-document.getElementById('top').append(inputs, errorBox);
-errorBox.hidden = true;
-if (CATALOG.live && location.hash.length > 1) { state = fromHash(location.hash); D = null; }
-buildInputs();
-if (D) show();
-window.tessera = { state: () => state, svg: toSvg, png: toPng };
-window.tesseraReady = true;
-if (typeof TesseraWasm === 'function') {
-  const b64 = atob(document.getElementById('tessera-wasm').textContent), bytes = new Uint8Array(b64.length);
-  for (let i = 0; i < b64.length; ++i) bytes[i] = b64.charCodeAt(i);
-  TesseraWasm({ wasmBinary: bytes }).then(M => {
-    const call = (fn, text) => {
-      const n = M.lengthBytesUTF8(text) + 1, p = M._malloc(n);
-      M.stringToUTF8(text, p, n);
-      try { return M.UTF8ToString(fn(p)); } finally { M._free(p); }
-    };
-    wasm = { batch: text => call(M._tessera_batch, String(text)), page: s => JSON.parse(call(M._tessera_page, JSON.stringify(s))) };
-    // The JavaScript contract: JSON Lines in and out, exactly as `tessera batch`.
-    window.tessera.batch = wasm.batch;
-    window.tessera.page = wasm.page;
-    const live = document.getElementById('live');
-    if (live) live.remove();
-    if (!D) recompute();
-    window.tesseraLive = true;
-  }, e => { showError('the WebAssembly library did not load: ' + e); });
-}
-)JS";
-
 // The data inside a <script> element: "</" would end it, so it becomes "<\/" (same JSON).
 std::string script_safe(std::string s) {
-  for (size_t at = s.find("</"); at != std::string::npos; at = s.find("</", at + 3)) s.insert(at + 1, "\\");
+  for (size_t at = s.find("</"); at != std::string::npos; at = s.find("</", at + 3))
+    s.insert(at + 1, "\\");
   return s;
 }
 
 // A script's text inside <script>: only "</script" could end it early; split it (same program).
 std::string script_safe_js(std::string s) {
-  for (size_t at = s.find("</script"); at != std::string::npos; at = s.find("</script", at + 9)) s.replace(at, 2, "<\\/");
+  for (size_t at = s.find("</script"); at != std::string::npos; at = s.find("</script", at + 9))
+    s.replace(at, 2, "<\\/");
   return s;
 }
 
 std::string base64(std::string const& bytes) {
-  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kDigits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
   for (size_t i = 0; i < bytes.size(); i += 3) {
@@ -894,38 +46,68 @@ std::string base64(std::string const& bytes) {
   return out;
 }
 
+// The page's op menu, from the op table: each op's name, help line and argument roles.
+nlohmann::json op_menu() {
+  nlohmann::json menu = nlohmann::json::array();
+  for (OpSpec const& op : ops::table()) {
+    nlohmann::json roles = nlohmann::json::array();
+    for (int i = 0; i < op.max_args; ++i) roles.push_back(op.args[i].role);
+    menu.push_back({{"name", op.name}, {"help", op.help}, {"args", roles}});
+  }
+  return menu;
+}
+
 std::string html_escape(std::string const& s) {
   std::string o;
-  for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+  for (char c : s)
+    o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
   return o;
 }
 
 }  // namespace
 
-std::string render_page(nlohmann::json const& state, nlohmann::json const& data, Playground const& wasm) {
+std::string render_page(nlohmann::json const& state, nlohmann::json const& data,
+                        Playground const& wasm) {
   std::string kind = data.is_object() ? data.value("kind", "layout") : "playground";
-  std::string title = "tessera: " + (kind == "mma" ? "TiledMMA " + data.value("name", std::string())
-                                     : kind == "copy" ? "TiledCopy " + data.value("atom", std::string())
-                                     : kind == "layout" ? "layout " + data.value("layout", std::string())
-                                                        : std::string("layout playground"));
+  std::string title =
+      "tessera: " + (kind == "mma"      ? "TiledMMA " + data.value("name", std::string())
+                     : kind == "copy"   ? "TiledCopy " + data.value("atom", std::string())
+                     : kind == "layout" ? "layout " + data.value("layout", std::string())
+                                        : std::string("layout playground"));
   // What the inputs offer: the ops, the MMA atoms and presets, the copy atoms; and whether the
   // library is in the page (live inputs).
-  nlohmann::json catalog = {{"ops", op_names()}, {"atoms", mma_atom_names()}, {"presets", {"step1", "step4", kHopperPreset}},
-                            {"copy_atoms", {"cp_async:4", "cp_async:8", "cp_async:16", "universal:32", "universal:64",
-                                            "universal:128", "ldmatrix:x1", "ldmatrix:x2", "ldmatrix:x4", "ldmatrix:x4t"}},
-                            {"live", !wasm.wasm.empty()}};
+  nlohmann::json catalog = {
+      {"ops", op_menu()},
+      {"atoms", mma_atom_names()},
+      {"presets", {"step1", "step4", kHopperPreset}},
+      {"copy_atoms",
+       {"cp_async:4", "cp_async:8", "cp_async:16", "universal:32", "universal:64", "universal:128",
+        "ldmatrix:x1", "ldmatrix:x2", "ldmatrix:x4", "ldmatrix:x4t"}},
+      {"live", !wasm.wasm.empty()}};
   // NOTE: 'wasm-unsafe-eval' lets the page compile its own embedded module; nothing is fetched.
-  std::string page = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                     "style-src 'unsafe-inline'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; img-src data:\">\n"
-                     "<title>" + html_escape(title) + "</title>\n<style>" + kStyle + "</style></head>\n"
-                     "<body>\n<header id=\"top\"><span class=\"brand\">tessera</span></header>\n<main id=\"app\"></main>\n"
-                     "<script type=\"application/json\" id=\"tessera-catalog\">" + script_safe(catalog.dump()) + "</script>\n"
-                     "<script type=\"application/json\" id=\"tessera-state\">" + script_safe(state.dump()) + "</script>\n"
-                     "<script type=\"application/json\" id=\"tessera-data\">" + script_safe(data.dump()) + "</script>\n";
-  if (!wasm.wasm.empty())  // the module as base64 (handed to the loader as wasmBinary: no fetch), then the loader
-    page += "<script type=\"application/octet-stream\" id=\"tessera-wasm\">" + base64(wasm.wasm) + "</script>\n"
-            "<script>" + script_safe_js(wasm.loader) + "</script>\n";
+  std::string page =
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; img-src data:\">\n"
+      "<title>" +
+      html_escape(title) + "</title>\n<style>" + kStyle +
+      "</style></head>\n"
+      "<body>\n<header id=\"top\"><span class=\"brand\">tessera</span></header>\n<main "
+      "id=\"app\"></main>\n"
+      "<script type=\"application/json\" id=\"tessera-catalog\">" +
+      script_safe(catalog.dump()) +
+      "</script>\n"
+      "<script type=\"application/json\" id=\"tessera-state\">" +
+      script_safe(state.dump()) +
+      "</script>\n"
+      "<script type=\"application/json\" id=\"tessera-data\">" +
+      script_safe(data.dump()) + "</script>\n";
+  if (!wasm.wasm.empty())  // the module as base64 (handed to the loader as wasmBinary: no fetch),
+                           // then the loader
+    page += "<script type=\"application/octet-stream\" id=\"tessera-wasm\">" + base64(wasm.wasm) +
+            "</script>\n"
+            "<script>" +
+            script_safe_js(wasm.loader) + "</script>\n";
   page += std::string("<script>") + kScript + "</script>\n</body></html>\n";
   return page;
 }

@@ -1,16 +1,16 @@
 // The algebra verbs: batch, one verb per op, show and demo.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <optional>
-#include <unistd.h>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "batch.hpp"
 #include "mma_cli.hpp"
@@ -41,10 +41,14 @@ void print_swizzle(Swizzle const& sw) {
     return;
   }
   int from = sw.base + std::max(0, sw.shift), to = sw.base - std::min(0, sw.shift);
-  int64_t unit = int64_t(1) << sw.base, cols = int64_t(1) << std::abs(sw.shift), rows = int64_t(1) << sw.bits;
-  std::printf("\nx -> x XOR bits [%d,%d) of x moved to bits [%d,%d); units of %lld element%s (the low %d bits pass "
-              "through);\nunit u = row * %lld + column goes to unit:\n",
-              from, from + sw.bits, to, to + sw.bits, (long long)unit, unit == 1 ? "" : "s", sw.base, (long long)cols);
+  int64_t unit = int64_t(1) << sw.base, cols = int64_t(1) << std::abs(sw.shift),
+          rows = int64_t(1) << sw.bits;
+  std::printf(
+      "\nx -> x XOR bits [%d,%d) of x moved to bits [%d,%d); units of %lld element%s (the low %d "
+      "bits pass "
+      "through);\nunit u = row * %lld + column goes to unit:\n",
+      from, from + sw.bits, to, to + sw.bits, (long long)unit, unit == 1 ? "" : "s", sw.base,
+      (long long)cols);
   print_grid(rows, cols, 1, [&](int64_t r, int64_t c) -> std::optional<int64_t> {
     return sw(((r * cols) + c) << sw.base) >> sw.base;
   });
@@ -56,10 +60,11 @@ struct OpFlags {
   bool cute = false;     // print CuTe's form: static _4, run-time 4
 };
 
-int run_op_verb(std::string const& op, std::vector<std::string> const& args, OpFlags const& f) {
-  json jargs = json::array();
-  for (auto const& a : args) jargs.push_back(a);
-  OpResult r = run_op(op, jargs, f.runtime);
+// One op on the command line: its words read as the op's argument kinds, the result printed as
+// notation (or JSON) and, where it is a layout or a swizzle, as its table.
+int run_op_verb(OpSpec const& op, std::vector<std::string> const& words, OpFlags const& f) {
+  std::vector<Arg> args = read_args(op, words, ReadOptions{f.runtime});
+  OpResult r = run_op(op, args);
   if (f.cute) r.result = r.cute;
   if (f.as_json) {
     json out = {{"result", r.result}, {"image", r.image ? json(*r.image) : json()}};
@@ -70,12 +75,12 @@ int run_op_verb(std::string const& op, std::vector<std::string> const& args, OpF
   if (!r.note.empty()) std::fprintf(stderr, "tessera: note: %s\n", r.note.c_str());
   std::cout << r.result << '\n';
   std::cout.flush();
-  if (op == "swizzle") print_swizzle(parse_swizzle(r.result));
-  if (!r.layout.empty()) print_table(parse_swizzled_layout(r.layout));
+  if (auto const* sw = std::get_if<Swizzle>(&r.value)) print_swizzle(*sw);
+  if (auto l = layout_of(r.value)) print_table(*l);
   return 0;
 }
 
-// The worked examples of the tiling tutorial (seed 004), computed by the library.
+// The worked examples of the layout algebra tutorial, computed by the library.
 int run_demo() {
   using namespace tessera;
   struct Example {
@@ -88,9 +93,11 @@ int run_demo() {
       {"coalesce (2,4):(1,2)", to_string(coalesce(parse_layout("(2,4):(1,2)")))},
       {"6:2 o (3,2):(1,3)",
        to_string(composition(parse_layout("6:2"), parse_layout("(3,2):(1,3)")))},
-      {"(4,3):(1,8) o 6:2", to_string(composition(parse_layout("(4,3):(1,8)"), parse_layout("6:2")))},
+      {"(4,3):(1,8) o 6:2",
+       to_string(composition(parse_layout("(4,3):(1,8)"), parse_layout("6:2")))},
       {"complement(4:1, 12)", to_string(complement(parse_layout("4:1"), 12))},
-      {"logical_divide(12:1, 4:1)", to_string(logical_divide(parse_layout("12:1"), parse_tiler("4:1")))},
+      {"logical_divide(12:1, 4:1)",
+       to_string(logical_divide(parse_layout("12:1"), parse_tiler("4:1")))},
       {"logical_divide((4,6):(1,4), (2,3))",
        to_string(logical_divide(parse_layout("(4,6):(1,4)"), parse_tiler("(2,3)")))},
       {"zipped_divide((4,6):(1,4), (2,3))",
@@ -99,7 +106,8 @@ int run_demo() {
        to_string(tiled_divide(parse_layout("(4,6):(1,4)"), parse_tiler("(2,3)")))},
       {"flat_divide((4,6):(1,4), (2,3))",
        to_string(flat_divide(parse_layout("(4,6):(1,4)"), parse_tiler("(2,3)")))},
-      {"logical_product(4:1, 3:1)", to_string(logical_product(parse_layout("4:1"), parse_tiler("3:1")))},
+      {"logical_product(4:1, 3:1)",
+       to_string(logical_product(parse_layout("4:1"), parse_tiler("3:1")))},
       {"logical_product(4:1, 2:1)  [4 threads x 2 values]",
        to_string(logical_product(parse_layout("4:1"), parse_tiler("2:1")))},
       {"blocked_product((2,5):(5,1), (3,4):(1,3))",
@@ -107,8 +115,10 @@ int run_demo() {
       {"raked_product((2,5):(5,1), (3,4):(1,3))",
        to_string(raked_product(parse_layout("(2,5):(5,1)"), parse_layout("(3,4):(1,3)")))},
   };
-  std::printf("Layout algebra by example (coalesce, composition, complement, divides, products), computed by "
-              "tessera\n\n");
+  std::printf(
+      "Layout algebra by example (coalesce, composition, complement, divides, products), computed "
+      "by "
+      "tessera\n\n");
   for (auto const& e : examples) std::printf("  %-52s = %s\n", e.what, e.value.c_str());
   std::printf("\nThe 2-D logical divide as a table (rows: mode 0, columns: mode 1):\n");
   print_table(coalesce(logical_divide(parse_layout("(4,6):(1,4)"), parse_tiler("(2,3)")),
@@ -139,7 +149,8 @@ void print_grid(int64_t rows, int64_t cols, int64_t row_step,
       if (!v) break;
       if (color) {  // equal offsets share a color, so repeats and strides stand out
         static const int palette[] = {196, 208, 34, 37, 33, 63, 129, 163, 130, 70, 31, 166};
-        std::printf(" \x1b[38;5;%dm%*lld\x1b[0m", palette[((*v % 12) + 12) % 12], width, (long long)*v);
+        std::printf(" \x1b[38;5;%dm%*lld\x1b[0m", palette[((*v % 12) + 12) % 12], width,
+                    (long long)*v);
       } else {
         std::printf(" %*lld", width, (long long)*v);
       }
@@ -159,7 +170,8 @@ void print_table(SwizzledLayout const& l) {
     if (n <= kShown) {
       print_grid(1, n, 1, [&](int64_t, int64_t c) -> std::optional<int64_t> { return l(c); });
     } else {
-      std::printf("\n(%lld values in rows of 16; a row is labelled by its first index)", (long long)n);
+      std::printf("\n(%lld values in rows of 16; a row is labelled by its first index)",
+                  (long long)n);
       print_grid(ceil_div(n, 16), 16, 16, [&](int64_t r, int64_t c) -> std::optional<int64_t> {
         if (r * 16 + c >= n) return std::nullopt;
         return l(r * 16 + c);
@@ -171,90 +183,62 @@ void print_table(SwizzledLayout const& l) {
   const int64_t kSlices = 4;
   for (int64_t k = 0; k < std::min(slices, kSlices); ++k) {
     if (slices > 1)
-      std::printf("\n(:,:,%lld)%s", (long long)k,
-                  l.rank() > 3 && k == 0 ? "  (the index over modes 2.. together, colexicographic)" : "");
+      std::printf(
+          "\n(:,:,%lld)%s", (long long)k,
+          l.rank() > 3 && k == 0 ? "  (the index over modes 2.. together, colexicographic)" : "");
     print_grid(rows, cols, 1, [&](int64_t r, int64_t c) -> std::optional<int64_t> {
       return l(r + rows * c + rows * cols * k);
     });
   }
   if (slices > kSlices)
-    std::printf("\n  (first %lld of %lld tables (:,:,k); --json prints every value)\n", (long long)kSlices,
-                (long long)slices);
+    std::printf("\n  (first %lld of %lld tables (:,:,k); --json prints every value)\n",
+                (long long)kSlices, (long long)slices);
 }
 
 void print_table(Layout const& l) { print_table(SwizzledLayout{Swizzle(), 0, l}); }
 
 std::string const& notation_help() {
   static const std::string text =
-      "Layouts in CuTe notation, e.g. \"(4,3):(1,8)\"; a bare shape such as (4,3) means its compact\n"
+      "Layouts in CuTe notation, e.g. \"(4,3):(1,8)\"; a bare shape such as (4,3) means its "
+      "compact\n"
       "column-major layout (4,3):(1,4). A tiler is a layout, a shape such as (2,3), or a tuple of\n"
-      "layouts and _ such as \"(3:3,_,(2,4):(1,8))\". A swizzled layout \"Sw<3,4,3> o 0 o (8,64):(64,1)\"\n"
+      "layouts and _ such as \"(3:3,_,(2,4):(1,8))\". A swizzled layout \"Sw<3,4,3> o 0 o "
+      "(8,64):(64,1)\"\n"
       "is accepted by show, render --layout, size, rank, depth and as A of composition,\n"
       "logical_divide and zipped_divide.\n"
-      "Static and run-time integers, as CuTe's Int<4> and int: CuTe merges and drops modes only where\n"
+      "Static and run-time integers, as CuTe's Int<4> and int: CuTe merges and drops modes only "
+      "where\n"
       "the integers are static, so results differ. Integers are static by default; write _4 for a\n"
-      "static one in CuTe's printed form (then the bare ones are run-time: \"((_2,_2),4):((_1,8),64)\"),\n"
+      "static one in CuTe's printed form (then the bare ones are run-time: "
+      "\"((_2,_2),4):((_1,8),64)\"),\n"
       "or pass --runtime to make every bare integer run-time. --cute prints CuTe's form.";
   return text;
 }
 
 void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
-  verbs.push_back({app.add_subcommand("batch", "Answer JSON Lines cases on stdin, one line each (docs/batch.md)"),
+  verbs.push_back({app.add_subcommand(
+                       "batch", "Answer JSON Lines cases on stdin, one line each (docs/batch.md)"),
                    run_batch});
-  verbs.push_back({app.add_subcommand("demo", "Print the worked examples of the layout algebra, computed by the library"),
-                   run_demo});
+  verbs.push_back(
+      {app.add_subcommand(
+           "demo", "Print the worked examples of the layout algebra, computed by the library"),
+       run_demo});
 
-  std::map<std::string, std::string> help = {
-      {"size", "Number of coordinates: size LAYOUT"},
-      {"cosize", "Extent of the codomain, L(size-1)+1: cosize LAYOUT"},
-      {"rank", "Number of top-level modes: rank LAYOUT"},
-      {"depth", "Nesting depth: depth LAYOUT"},
-      {"crd2idx", "Offset of a coordinate: crd2idx COORD LAYOUT"},
-      {"idx2crd", "Coordinate of an index in a shape: idx2crd INDEX SHAPE"},
-      {"coalesce", "Merge modes, same function: coalesce LAYOUT [PROFILE]"},
-      {"filter", "Drop stride-0 and size-1 modes: filter LAYOUT"},
-      {"composition", "A o B, R(c) = A(B(c)): composition A TILER"},
-      {"complement", "Offsets A leaves free up to COTARGET: complement LAYOUT [COTARGET]"},
-      {"right_inverse", "Largest R with L(R(i)) = i: right_inverse LAYOUT"},
-      {"left_inverse", "L with L(A(i)) = i: left_inverse LAYOUT"},
-      {"logical_divide", "Split A into tiles of TILER: logical_divide A TILER"},
-      {"zipped_divide", "((tile),(rest)): zipped_divide A TILER"},
-      {"tiled_divide", "((tile),rest0,rest1,..): tiled_divide A TILER"},
-      {"flat_divide", "(tile0,tile1,..,rest0,..): flat_divide A TILER"},
-      {"logical_product", "Replicate A as B says: logical_product A TILER"},
-      {"zipped_product", "((A),(copies)): zipped_product A TILER"},
-      {"tiled_product", "((A),copy0,copy1,..): tiled_product A TILER"},
-      {"flat_product", "(a0,a1,..,copy0,..): flat_product A TILER"},
-      {"blocked_product", "Copies of A as contiguous blocks: blocked_product A B (B a layout or a shape)"},
-      {"raked_product", "Copies of A interleaved: raked_product A B (B a layout or a shape)"},
-      {"swizzle", "Sw<B,M,S> and its permutation table: swizzle B M S"},
-      {"swizzle_layout", "Not a verb; use batch"},
-      {"nullspace", "The coordinates L sends to 0, indexed compactly: nullspace LAYOUT"},
-      {"upcast", "L over elements N times wider: upcast LAYOUT N"},
-      {"downcast", "L over elements N times narrower: downcast LAYOUT N"},
-      {"recast_layout", "L over OLD_BITS elements as NEW_BITS elements: recast_layout LAYOUT OLD_BITS NEW_BITS"},
-      {"max_common_layout", "Largest R with A(R(i)) = B(R(i)) = i: max_common_layout A B"},
-      {"max_common_vector", "Size of max_common_layout: max_common_vector A B"},
-      {"make_ordered_layout", "Compact layout, modes in ORDER: make_ordered_layout SHAPE ORDER"},
-      {"make_layout_like", "Compact layout ordered as L's strides: make_layout_like LAYOUT"},
-      {"compact_col_major", "Compact column-major layout: compact_col_major SHAPE"},
-      {"compact_row_major", "Compact row-major layout: compact_row_major SHAPE"},
-      {"tile_to_shape", "Repeat a block over SHAPE: tile_to_shape LAYOUT SHAPE [col|row]"},
-      {"layout_add", "R(i) = A(i) + B(i): layout_add A B"},
-  };
   auto flags = std::make_shared<OpFlags>();
-  for (auto const& op : op_names()) {
-    if (op == "swizzle_layout") continue;
-    CLI::App* sub = app.add_subcommand(op, help[op]);
+  for (OpSpec const& op : ops::table()) {
+    if (!op.verb) continue;
+    CLI::App* sub = app.add_subcommand(op.name, op.help);
     sub->footer(notation_help());
-    if (op == "composition") sub->alias("compose");
-    auto args = std::make_shared<std::vector<std::string>>();
-    sub->add_option("args", *args, "operands")->required();
+    if (*op.alias) sub->alias(op.alias);
+    auto words = std::make_shared<std::vector<std::string>>();
+    sub->add_option("args", *words, "operands")->required();
     sub->add_flag("--json", flags->as_json, "print {result, image} as JSON");
-    sub->add_flag("--runtime", flags->runtime,
-                  "bare integers are run-time values (CuTe's int); _4 stays static (CuTe's Int<4>)");
-    sub->add_flag("--cute", flags->cute, "print the result as CuTe's C++ does: static _4, run-time 4");
-    verbs.push_back({sub, [op, args, flags] { return run_op_verb(op, *args, *flags); }});
+    sub->add_flag(
+        "--runtime", flags->runtime,
+        "bare integers are run-time values (CuTe's int); _4 stays static (CuTe's Int<4>)");
+    sub->add_flag("--cute", flags->cute,
+                  "print the result as CuTe's C++ does: static _4, run-time 4");
+    verbs.push_back({sub, [&op, words, flags] { return run_op_verb(op, *words, *flags); }});
   }
 
   CLI::App* show = app.add_subcommand("show", "Print a layout and its index table: show LAYOUT");
@@ -264,11 +248,11 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
   verbs.push_back({show, [text] {
                      SwizzledLayout l = any_layout_arg(*text);
                      if (is_swizzled(*text))
-                       std::cout << to_string(l) << "  size " << l.size() << "  (the plain layout's cosize "
-                                 << l.layout.cosize() << ")\n";
+                       std::cout << to_string(l) << "  size " << l.size()
+                                 << "  (the plain layout's cosize " << l.layout.cosize() << ")\n";
                      else
-                       std::cout << to_string(l.layout) << "  size " << l.size() << "  cosize " << l.layout.cosize()
-                                 << '\n';
+                       std::cout << to_string(l.layout) << "  size " << l.size() << "  cosize "
+                                 << l.layout.cosize() << '\n';
                      std::cout.flush();
                      print_table(l);
                      return 0;

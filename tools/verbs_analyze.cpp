@@ -3,15 +3,14 @@
 //   tessera analyze --preset step1                       C stores of the step-1 tile
 //   tessera analyze --preset step4 --operand A --space shared --swizzle "Sw<3,3,3>"
 //   tessera analyze --tv "(32,4):(4,1)" --tensor 128:1   any TV layout over a tensor
-//   tessera analyze --sweep-r                            the permutation table (seed 003): R = 1, 2, 4, 8
+//   tessera analyze --sweep-r                            the permutation table: R = 1, 2, 4, 8
 #include <cstdio>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analyze_report.hpp"
 #include "mma_cli.hpp"
@@ -52,47 +51,59 @@ int run_sweep(bool as_json) {
     for (auto const& c : all) {
       json pos = json::array();
       for (int64_t i = 0; i < c.n_positions; ++i) pos.push_back(c.positions[i]);
-      rows.push_back({{"R", c.r},
-                      {"permutation", "(16," + std::to_string(c.r) + "):(" + std::to_string(c.r) + ",1)"},
-                      {"period", c.period},
-                      {"repetitions", c.reps},
-                      {"thread0_positions", pos},
-                      {"shape", "(" + std::to_string(c.r) + "," + std::to_string(c.reps) + ")"},
-                      {"fragment_mode", to_string(c.shape)},
-                      {"analysis", report_json(c.report)}});
+      rows.push_back(
+          {{"R", c.r},
+           {"permutation", "(16," + std::to_string(c.r) + "):(" + std::to_string(c.r) + ",1)"},
+           {"period", c.period},
+           {"repetitions", c.reps},
+           {"thread0_positions", pos},
+           {"shape", "(" + std::to_string(c.r) + "," + std::to_string(c.reps) + ")"},
+           {"fragment_mode", to_string(c.shape)},
+           {"analysis", report_json(c.report)}});
     }
-    std::cout << json{{"tile", "step1: UniversalFMA, atoms (16,16,1):(16,1,0), C (128,128):(128,1) float, global stores"},
+    std::cout << json{{"tile",
+                       "step1: UniversalFMA, atoms (16,16,1):(16,1,0), C (128,128):(128,1) float, "
+                       "global stores"},
                       {"rows", rows}}
                      .dump()
               << '\n';
     return 0;
   }
-  std::cout << "The permutation table: permutation (16,R):(R,1) in M and N for the step 1 kernel's tile (scalar FMA,\n"
-               "16x16 threads, C (128,128):(128,1) floats stored to global memory). Period = 16 R, repetitions = 128 / "
+  std::cout << "The permutation table: permutation (16,R):(R,1) in M and N for the step 1 kernel's "
+               "tile (scalar FMA,\n"
+               "16x16 threads, C (128,128):(128,1) floats stored to global memory). Period = 16 R, "
+               "repetitions = 128 / "
                "period.\n\n";
-  std::printf("%-2s %-7s %-5s %-50s %-6s %-9s %-8s %-8s %-22s %s\n", "R", "period", "reps", "thread 0's M positions",
-              "shape", "fragment", "run", "access", "per warp store", "coalescing");
+  std::printf("%-2s %-7s %-5s %-50s %-6s %-9s %-8s %-8s %-22s %s\n", "R", "period", "reps",
+              "thread 0's M positions", "shape", "fragment", "run", "access", "per warp store",
+              "coalescing");
   for (auto const& c : all) {
     auto const& r = c.report;
     std::string shape = "(" + std::to_string(c.r) + "," + std::to_string(c.reps) + ")";
     std::string run = std::to_string(r.run_bits) + "-bit";
     std::string access = std::to_string(r.vector_bits) + "-bit";
-    std::string warp = std::to_string(r.sectors_per_request()) + " sectors, " + std::to_string(r.lines_per_request()) +
+    std::string warp = std::to_string(r.sectors_per_request()) + " sectors, " +
+                       std::to_string(r.lines_per_request()) +
                        (r.lines_per_request() == 1 ? " line" : " lines");
     std::string grade = r.grade == Grade::kGreat ? "Great" : r.grade == Grade::kOk ? "OK" : "Bad";
-    std::printf("%-2lld %-7lld %-5lld %-50s %-6s %-9s %-8s %-8s %-22s %s: %s\n", (long long)c.r, (long long)c.period,
-                (long long)c.reps, positions_text(c).c_str(), shape.c_str(), to_string(c.shape).c_str(), run.c_str(),
-                access.c_str(), warp.c_str(), grade.c_str(), r.verdict.c_str());
+    std::printf("%-2lld %-7lld %-5lld %-50s %-6s %-9s %-8s %-8s %-22s %s: %s\n", (long long)c.r,
+                (long long)c.period, (long long)c.reps, positions_text(c).c_str(), shape.c_str(),
+                to_string(c.shape).c_str(), run.c_str(), access.c_str(), warp.c_str(),
+                grade.c_str(), r.verdict.c_str());
   }
-  std::cout << "\nrun: contiguous aligned bits per thread group; access: the widest single store (128 bits at most);\n"
-               "fragment: the M mode of the library's fragment (size-1 modes dropped, as in CuTe).\n";
+  std::cout
+      << "\nrun: contiguous aligned bits per thread group; access: the widest single store (128 "
+         "bits at most);\n"
+         "fragment: the M mode of the library's fragment (size-1 modes dropped, as in CuTe).\n";
   return 0;
 }
 
 int run_analyze(AnalyzeArgs const& a) {
   if (a.sweep_r) {
-    if (a.mma.given() || !a.tv.empty()) throw std::invalid_argument("analyze: --sweep-r is its own table; it takes no "
-                                                                    "--preset, --atom-layout or --tv");
+    if (a.mma.given() || !a.tv.empty())
+      throw std::invalid_argument(
+          "analyze: --sweep-r is its own table; it takes no "
+          "--preset, --atom-layout or --tv");
     return run_sweep(a.as_json);
   }
   AccessSpec spec;
@@ -104,17 +115,24 @@ int run_analyze(AnalyzeArgs const& a) {
   // The partition under analysis, for a given swizzle (derive_swizzle tries several).
   std::function<AccessReport(Swizzle, AccessSpec)> run;
   if (!a.tv.empty()) {
-    if (a.tensor.empty()) throw std::invalid_argument("analyze --tv needs --tensor, the layout the TV indexes");
-    if (a.mma.given()) throw std::invalid_argument("analyze: give --tv or a TiledMMA (--preset, --atom-layout), not both");
+    if (a.tensor.empty())
+      throw std::invalid_argument("analyze --tv needs --tensor, the layout the TV indexes");
+    if (a.mma.given())
+      throw std::invalid_argument(
+          "analyze: give --tv or a TiledMMA (--preset, --atom-layout), not both");
     Layout tv = layout_arg(a.tv), tensor = layout_arg(a.tensor);
     spec.elem_bits = a.elem_bits ? a.elem_bits : 32;
     spec.store = a.direction == "store";
-    run = [tv, tensor](Swizzle s, AccessSpec sp) { return analyze(TvAccess{tv, SwizzledLayout{s, 0, tensor}}, sp); };
+    run = [tv, tensor](Swizzle s, AccessSpec sp) {
+      return analyze(TvAccess{tv, SwizzledLayout{s, 0, tensor}}, sp);
+    };
     title = "TV " + to_string(tv) + " over " + to_string(tensor);
     config = {{"tv", to_string(tv)}, {"tensor", to_string(tensor)}};
   } else {
     if (!a.mma.given())
-      throw std::invalid_argument("analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, or --sweep-r");
+      throw std::invalid_argument(
+          "analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, or "
+          "--sweep-r");
     MmaConfig cfg = mma_from_args(a.mma, "analyze");
     Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
     Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : layout_arg(a.tensor);
@@ -125,7 +143,9 @@ int run_analyze(AnalyzeArgs const& a) {
     };
     const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
     title = cfg.name + ", operand " + operand_name(op) + " " + dims + " = " + to_string(tensor);
-    config = {{"name", cfg.name}, {"operand", operand_name(op)}, {"tensor", to_string(tensor)},
+    config = {{"name", cfg.name},
+              {"operand", operand_name(op)},
+              {"tensor", to_string(tensor)},
               {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
   }
   AccessReport r = run(sw, spec);
@@ -137,9 +157,10 @@ int run_analyze(AnalyzeArgs const& a) {
     bool found = false;
     Swizzle d = derive_swizzle_by([&](Swizzle s) { return run(s, shared); }, &found);
     derived = found ? json(to_string(d)) : json(nullptr);
-    derived_text = found ? "  swizzle     " + to_string(d) + " makes these accesses conflict-free (" +
-                               run(d, shared).verdict.c_str() + ")\n"
-                         : "  swizzle     no Sw<B,M,S> with B <= 5 removes the conflicts\n";
+    derived_text = found
+                       ? "  swizzle     " + to_string(d) + " makes these accesses conflict-free (" +
+                             run(d, shared).verdict.c_str() + ")\n"
+                       : "  swizzle     no Sw<B,M,S> with B <= 5 removes the conflicts\n";
   }
   if (!a.swizzle.empty()) {
     title += " swizzled by " + to_string(sw);
@@ -159,21 +180,29 @@ int run_analyze(AnalyzeArgs const& a) {
 }  // namespace
 
 void add_analyze_verb(CLI::App& app, Verbs& verbs) {
-  CLI::App* cmd = app.add_subcommand(
-      "analyze", "Vector width, coalescing and bank conflicts of a partition; --sweep-r: the permutation table");
+  CLI::App* cmd = app.add_subcommand("analyze",
+                                     "Vector width, coalescing and bank conflicts of a partition; "
+                                     "--sweep-r: the permutation table");
   auto a = std::make_shared<AnalyzeArgs>();
   add_mma_options(cmd, a->mma);
-  cmd->add_option("--operand", a->operand, "C (default), A or B")->check(CLI::IsMember({"C", "A", "B"}));
-  cmd->add_option("--tensor", a->tensor, "the operand's tensor layout (default: the configuration's)");
+  cmd->add_option("--operand", a->operand, "C (default), A or B")
+      ->check(CLI::IsMember({"C", "A", "B"}));
+  cmd->add_option("--tensor", a->tensor,
+                  "the operand's tensor layout (default: the configuration's)");
   cmd->add_option("--tv", a->tv, "a (thread,value) -> tensor index layout, instead of a TiledMMA");
   cmd->add_option("--swizzle", a->swizzle, "swizzle the tensor, e.g. \"Sw<3,3,3>\"");
-  cmd->add_option("--space", a->space, "global (default) or shared")->check(CLI::IsMember({"global", "shared"}));
+  cmd->add_option("--space", a->space, "global (default) or shared")
+      ->check(CLI::IsMember({"global", "shared"}));
   cmd->add_option("--access", a->direction, "load or store (default: C stores, A/B loads)")
       ->check(CLI::IsMember({"load", "store"}));
-  cmd->add_option("--elem-bits", a->elem_bits, "element size (default: 16 for f16/bf16 A/B, else 32)");
-  cmd->add_option("--max-vector-bits", a->max_vector_bits, "widest access to consider (32 models scalar code)");
-  cmd->add_flag("--find-swizzle", a->find_swizzle, "derive a Sw<B,M,S> that makes the shared accesses conflict-free");
-  cmd->add_flag("--sweep-r", a->sweep_r, "the permutation table: R = 1, 2, 4, 8 for the step 1 kernel's tile");
+  cmd->add_option("--elem-bits", a->elem_bits,
+                  "element size (default: 16 for f16/bf16 A/B, else 32)");
+  cmd->add_option("--max-vector-bits", a->max_vector_bits,
+                  "widest access to consider (32 models scalar code)");
+  cmd->add_flag("--find-swizzle", a->find_swizzle,
+                "derive a Sw<B,M,S> that makes the shared accesses conflict-free");
+  cmd->add_flag("--sweep-r", a->sweep_r,
+                "the permutation table: R = 1, 2, 4, 8 for the step 1 kernel's tile");
   cmd->add_flag("--json", a->as_json, "print the analysis as JSON");
   verbs.push_back({cmd, [a] { return run_analyze(*a); }});
 }

@@ -1,4 +1,5 @@
-// The codegen verb: plain CUDA index code for a TiledMMA partition (seed 000's my_rows/my_cols).
+// The codegen verb: plain CUDA index code for a TiledMMA partition (the step 1 kernel's
+// my_rows/my_cols).
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -40,14 +41,17 @@ int run_codegen(CodegenArgs const& a) {
 
 void add_codegen_verb(CLI::App& app, Verbs& verbs) {
   CLI::App* cmd = app.add_subcommand(
-      "codegen", "Emit plain CUDA index code (rows and columns per thread) for a TiledMMA partition");
+      "codegen",
+      "Emit plain CUDA index code (rows and columns per thread) for a TiledMMA partition");
   auto a = std::make_shared<CodegenArgs>();
   add_mma_options(cmd, a->mma);
-  cmd->add_option("--operand", a->operand, "C (default), A or B")->check(CLI::IsMember({"C", "A", "B"}));
+  cmd->add_option("--operand", a->operand, "C (default), A or B")
+      ->check(CLI::IsMember({"C", "A", "B"}));
   cmd->add_option("--namespace", a->ns, "namespace of the emitted code (default tessera_gen)");
   cmd->add_option("-o,--output", a->output, "write to this file instead of stdout");
   verbs.push_back({cmd, [a] {
-                     a->command = "tessera codegen " + mma_flags(a->mma) + " --operand " + a->operand;
+                     a->command =
+                         "tessera codegen " + mma_flags(a->mma) + " --operand " + a->operand;
                      return run_codegen(*a);
                    }});
 }

@@ -2,13 +2,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 
-#include "ops.hpp"
 #include "hopper_cli.hpp"
+#include "ops.hpp"
 #include "render.hpp"
 #include "render_options.hpp"
 #include "verbs.hpp"
@@ -33,7 +33,8 @@ int64_t dtype_bits(std::string const& t) {
   if (t == "float" || t == "f32" || t == "tf32") return 32;
   if (t == "double" || t == "f64") return 64;
   if (t == "int8" || t == "f8") return 8;
-  throw std::invalid_argument("render: unknown --dtype '" + t + "' (known: half, bf16, float, tf32, double, int8)");
+  throw std::invalid_argument("render: unknown --dtype '" + t +
+                              "' (known: half, bf16, float, tf32, double, int8)");
 }
 
 // The library compiled to WebAssembly (the `playground` target writes tessera_wasm.js and
@@ -58,20 +59,30 @@ Playground playground_files() {
   return p;
 }
 
-int run_render(RenderArgs a) {
-  int what = int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty()) + int(a.playground);
+void check_flags(RenderArgs const& a) {
+  int what =
+      int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty()) + int(a.playground);
   if (what != 1)
-    throw std::invalid_argument("render needs exactly one of --layout, --preset (or --atom-layout/--tile), --copy and --playground");
+    throw std::invalid_argument(
+        "render needs exactly one of --layout, --preset (or --atom-layout/--tile), --copy and "
+        "--playground");
   if (a.output.empty()) throw std::invalid_argument("render needs -o FILE.html");
-  if (!a.compare.empty() && !a.mma.given()) throw std::invalid_argument("render: --compare-perm needs a TiledMMA");
-  if (!a.layout.empty() && (!a.access.swizzle.empty() || a.access.overlay != "owner" || a.access.elem_bits))
-    throw std::invalid_argument("render: --swizzle, --overlay and --elem-bits need a TiledMMA or a TiledCopy");
+  if (!a.compare.empty() && !a.mma.given())
+    throw std::invalid_argument("render: --compare-perm needs a TiledMMA");
+  if (!a.layout.empty() &&
+      (!a.access.swizzle.empty() || a.access.overlay != "owner" || a.access.elem_bits))
+    throw std::invalid_argument(
+        "render: --swizzle, --overlay and --elem-bits need a TiledMMA or a TiledCopy");
   if (a.access.elem_bits && (a.access.elem_bits < 8 || a.access.elem_bits > 128 ||
                              (a.access.elem_bits & (a.access.elem_bits - 1)) != 0))
     throw std::invalid_argument("render: --elem-bits " + std::to_string(a.access.elem_bits) +
                                 " is not a power of two from 8 to 128");
-  if (a.access.max_vector_bits < 8) throw std::invalid_argument("render: --max-vector-bits must be at least 8");
-  // The flags as the page's state (render.hpp): the page opens with them in its inputs.
+  if (a.access.max_vector_bits < 8)
+    throw std::invalid_argument("render: --max-vector-bits must be at least 8");
+}
+
+// The flags as the page's state (render.hpp): the page opens with them in its inputs.
+nlohmann::json state_of(RenderArgs& a) {
   nlohmann::json state;
   if (a.playground) {  // the playground's first page: a divide, whose inputs invite the next op
     state = {{"kind", "op"}, {"op", "logical_divide"}, {"args", {"(8,16):(16,1)", "(2,4)"}}};
@@ -79,26 +90,66 @@ int run_render(RenderArgs a) {
     state = {{"kind", "layout"}, {"layout", a.layout}};
   } else if (a.mma.given()) {
     mma_from_args(a.mma, "render");  // the flag rules (a preset fixes the rest)
-    if (!a.mma.preset.empty()) state = {{"kind", "mma"}, {"preset", a.mma.preset}};
-    else state = {{"kind", "mma"}, {"atom", a.mma.atom}, {"atom_layout", a.mma.atom_layout},
-                  {"perm", a.mma.permutation}, {"tile", a.mma.tile}};
+    if (!a.mma.preset.empty())
+      state = {{"kind", "mma"}, {"preset", a.mma.preset}};
+    else
+      state = {{"kind", "mma"},
+               {"atom", a.mma.atom},
+               {"atom_layout", a.mma.atom_layout},
+               {"perm", a.mma.permutation},
+               {"tile", a.mma.tile}};
     state["compare"] = a.compare;
   } else {
-    state = {{"kind", "copy"}, {"atom", a.copy_atom}, {"elem_bits", a.access.elem_bits ? a.access.elem_bits : dtype_bits(a.dtype)},
-             {"thr", a.copy.thr}, {"val", a.copy.val}, {"src", a.copy.src}, {"dst", a.copy.dst}};
+    state = {{"kind", "copy"},
+             {"atom", a.copy_atom},
+             {"elem_bits", a.access.elem_bits ? a.access.elem_bits : dtype_bits(a.dtype)},
+             {"thr", a.copy.thr},
+             {"val", a.copy.val},
+             {"src", a.copy.src},
+             {"dst", a.copy.dst}};
   }
   if (state["kind"] != "layout") {
-    state["space"] = a.access.space, state["overlay"] = a.access.overlay, state["swizzle"] = a.access.swizzle;
+    state["space"] = a.access.space, state["overlay"] = a.access.overlay,
+    state["swizzle"] = a.access.swizzle;
     state["access"] = a.access.access, state["max_vector_bits"] = a.access.max_vector_bits;
     if (state["kind"] == "mma" && a.access.elem_bits) state["elem_bits"] = a.access.elem_bits;
   }
   const bool smem_given = !a.access.smem_swizzle.empty() || !a.access.smem_major.empty();
   if (smem_given && state["kind"] != "mma")
-    throw std::invalid_argument("render: --smem-swizzle and --smem-major need a wgmma TiledMMA (an SM90_..._SS or _RS atom)");
+    throw std::invalid_argument(
+        "render: --smem-swizzle and --smem-major need a wgmma TiledMMA (an SM90_..._SS or _RS "
+        "atom)");
   if (!a.access.smem_swizzle.empty()) state["smem_swizzle"] = a.access.smem_swizzle;
   if (!a.access.smem_major.empty()) state["smem_major"] = a.access.smem_major;
   if (a.thread >= 0) state["thread"] = a.thread;
   if (a.warp >= 0) state["warp"] = a.warp;
+  return state;
+}
+
+// The page shows a tile wgmma cannot read inline; asked for on the command line, it is an error.
+void check_smem(RenderArgs const& a, nlohmann::json const& data) {
+  bool any = false;
+  for (auto const& g : data["operands"]) {
+    if (!g.contains("smem")) continue;
+    any = true;
+    if (g["smem"].contains("error"))
+      throw std::invalid_argument(
+          "render --smem-swizzle " +
+          (a.access.smem_swizzle.empty() ? "auto" : a.access.smem_swizzle) + " --smem-major " +
+          g["smem"]["major"].get<std::string>() + ", operand " +
+          g["title"].get<std::string>().substr(0, 1) + ": " +
+          g["smem"]["error"].get<std::string>());
+  }
+  if (!any)
+    throw std::invalid_argument(
+        "render: --smem-swizzle and --smem-major need a wgmma TiledMMA (an SM90_..._SS or _RS "
+        "atom); " +
+        data["atom"].get<std::string>() + " reads no operand from shared memory");
+}
+
+int run_render(RenderArgs a) {
+  check_flags(a);
+  nlohmann::json state = state_of(a);
   nlohmann::json data;
   try {
     data = page_data(state);
@@ -106,28 +157,17 @@ int run_render(RenderArgs a) {
     std::string m = e.what();
     throw std::invalid_argument(m.rfind("render", 0) == 0 ? m : "render: " + m);
   }
-  if (smem_given) {  // the page shows a tile wgmma cannot read inline; asked for on the command line, it is an error
-    bool any = false;
-    for (auto const& g : data["operands"]) {
-      if (!g.contains("smem")) continue;
-      any = true;
-      if (g["smem"].contains("error"))
-        throw std::invalid_argument("render --smem-swizzle " + (a.access.smem_swizzle.empty() ? "auto" : a.access.smem_swizzle) +
-                                    " --smem-major " + g["smem"]["major"].get<std::string>() + ", operand " +
-                                    g["title"].get<std::string>().substr(0, 1) + ": " + g["smem"]["error"].get<std::string>());
-    }
-    if (!any)
-      throw std::invalid_argument("render: --smem-swizzle and --smem-major need a wgmma TiledMMA (an SM90_..._SS or _RS "
-                                  "atom); " + data["atom"].get<std::string>() + " reads no operand from shared memory");
-  }
+  if (!a.access.smem_swizzle.empty() || !a.access.smem_major.empty()) check_smem(a, data);
   Playground wasm = playground_files();
   if (a.playground && wasm.wasm.empty())
-    throw std::invalid_argument("render --playground needs the library as WebAssembly (tessera_wasm.js and .wasm beside "
-                                "the tessera executable, or $TESSERA_WASM_JS): cmake --build build --target playground");
+    throw std::invalid_argument(
+        "render --playground needs the library as WebAssembly (tessera_wasm.js and .wasm beside "
+        "the tessera executable, or $TESSERA_WASM_JS): cmake --build build --target playground");
   std::string page = render_page(state, data, wasm);
   std::ofstream f(a.output, std::ios::binary);
   if (!(f << page)) throw std::invalid_argument("render: cannot write " + a.output);
-  std::cerr << "tessera: wrote " << a.output << " (" << page.size() / 1024 << " KiB); open it in a browser\n";
+  std::cerr << "tessera: wrote " << a.output << " (" << page.size() / 1024
+            << " KiB); open it in a browser\n";
   return 0;
 }
 
@@ -135,40 +175,58 @@ int run_render(RenderArgs a) {
 
 void add_render_verb(CLI::App& app, Verbs& verbs) {
   CLI::App* cmd = app.add_subcommand(
-      "render", "Write one self-contained interactive HTML page of a layout, a TiledMMA or a TiledCopy");
+      "render",
+      "Write one self-contained interactive HTML page of a layout, a TiledMMA or a TiledCopy");
   auto a = std::make_shared<RenderArgs>();
   cmd->add_option("-o,--output", a->output, "the HTML file to write")->required();
-  cmd->add_option("--layout", a->layout, "a layout, e.g. \"(8,8):(8,1)\", a shape, or a swizzled layout "
+  cmd->add_option("--layout", a->layout,
+                  "a layout, e.g. \"(8,8):(8,1)\", a shape, or a swizzled layout "
                   "\"Sw<3,4,3> o 0 o (8,64):(64,1)\": its values as a grid");
   add_mma_options(cmd, a->mma);
-  cmd->add_flag("--playground", a->playground, "the playground: the page with its inputs only (needs the "
+  cmd->add_flag("--playground", a->playground,
+                "the playground: the page with its inputs only (needs the "
                 "WebAssembly build, `cmake --build build --target playground`)");
   cmd->add_option("--thread", a->thread, "the thread selected when the page opens");
   cmd->add_option("--compare-perm", a->compare,
-                  "an alternative permutation to show beside C (repeatable), e.g. \"(16,4):(1,16)\" for M and N");
-  cmd->add_option("--copy", a->copy_atom, "a TiledCopy atom: cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]");
+                  "an alternative permutation to show beside C (repeatable), e.g. "
+                  "\"(16,4):(1,16)\" for M and N");
+  cmd->add_option("--copy", a->copy_atom,
+                  "a TiledCopy atom: cp_async:4|8|16, universal:BITS, ldmatrix:x1|x2|x4[t]");
   cmd->add_option("--dtype", a->dtype, "element type of the copy (default float)");
   cmd->add_option("--thr", a->copy.thr, "copy thread layout, e.g. \"(32,8):(1,32)\"");
   cmd->add_option("--val", a->copy.val, "copy value layout, e.g. (4,1)");
   cmd->add_option("--src", a->copy.src, "copy source tensor (default: the tile, column-major)");
-  cmd->add_option("--dst", a->copy.dst, "copy destination tensor (default: the tile, column-major)");
-  // The memory-access overlay (analysis.hpp): bank or sector of one warp's accesses, and the numbers.
-  cmd->add_option("--space", a->access.space, "memory the operands are in for the headline verdict: global (default) "
-                  "or shared; the page shows both")->check(CLI::IsMember({"global", "shared"}));
-  cmd->add_option("--overlay", a->access.overlay, "overlay when the page opens: owner (default), bank or sector")
+  cmd->add_option("--dst", a->copy.dst,
+                  "copy destination tensor (default: the tile, column-major)");
+  // The memory-access overlay (analysis.hpp): bank or sector of one warp's accesses, and the
+  // numbers.
+  cmd->add_option("--space", a->access.space,
+                  "memory the operands are in for the headline verdict: global (default) "
+                  "or shared; the page shows both")
+      ->check(CLI::IsMember({"global", "shared"}));
+  cmd->add_option("--overlay", a->access.overlay,
+                  "overlay when the page opens: owner (default), bank or sector")
       ->check(CLI::IsMember({"owner", "bank", "sector"}));
   cmd->add_option("--warp", a->warp, "the overlay's warp when the page opens (default 0)");
-  cmd->add_option("--elem-bits", a->access.elem_bits, "element size for the analysis (default: 16 for f16/bf16 MMA "
+  cmd->add_option("--elem-bits", a->access.elem_bits,
+                  "element size for the analysis (default: 16 for f16/bf16 MMA "
                   "A/B, else 32; a copy's --dtype)");
-  cmd->add_option("--swizzle", a->access.swizzle, "swizzle of the shared-memory picture, e.g. \"Sw<3,3,3>\"");
-  cmd->add_option("--access", a->access.access, "load or store (default: C stores, A/B loads; copy source loads, "
-                  "destination stores)")->check(CLI::IsMember({"load", "store"}));
-  cmd->add_option("--smem-swizzle", a->access.smem_swizzle, "wgmma's shared-memory A/B tiles: the swizzle mode of "
+  cmd->add_option("--swizzle", a->access.swizzle,
+                  "swizzle of the shared-memory picture, e.g. \"Sw<3,3,3>\"");
+  cmd->add_option("--access", a->access.access,
+                  "load or store (default: C stores, A/B loads; copy source loads, "
+                  "destination stores)")
+      ->check(CLI::IsMember({"load", "store"}));
+  cmd->add_option("--smem-swizzle", a->access.smem_swizzle,
+                  "wgmma's shared-memory A/B tiles: the swizzle mode of "
                   "the canonical tile (default: 128B, else the widest the tile takes)")
       ->check(CLI::IsMember({"none", "32B", "64B", "128B"}));
-  cmd->add_option("--smem-major", a->access.smem_major, "wgmma's shared-memory A/B tiles: K-major (default) or "
-                  "MN-major")->check(CLI::IsMember({"K", "MN"}));
-  cmd->add_option("--max-vector-bits", a->access.max_vector_bits, "widest MMA operand access (default 128; a copy "
+  cmd->add_option("--smem-major", a->access.smem_major,
+                  "wgmma's shared-memory A/B tiles: K-major (default) or "
+                  "MN-major")
+      ->check(CLI::IsMember({"K", "MN"}));
+  cmd->add_option("--max-vector-bits", a->access.max_vector_bits,
+                  "widest MMA operand access (default 128; a copy "
                   "uses its atom's width)");
   verbs.push_back({cmd, [a] { return run_render(*a); }});
 }

@@ -29,4 +29,5 @@ NB_MODULE(_tessera, m) {
   tessera::py::bind_algebra(m);
   tessera::py::bind_tiled(m);
   tessera::py::bind_pages(m);
+  tessera::py::bind_ops(m);  // after bind_algebra: it adds the ops not bound there
 }

@@ -1,11 +1,12 @@
 // The library compiled to WebAssembly for the page (render_page.cpp): the same code as the CLI,
 // two entry points on UTF-8 strings. Each returns a string owned here, valid until the next call.
 //   tessera_batch(text): `tessera batch`'s JSON Lines answers (batch.hpp), window.tessera.batch.
-//   tessera_page(state): page_data(state) (render.hpp) as JSON, or {"error": "..."} for a bad state.
-#include <string>
-
+//   tessera_page(state): page_data(state) (render.hpp) as JSON, or {"error": "..."} for a bad
+//   state.
 #include <emscripten/emscripten.h>
+
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "batch.hpp"
 #include "render.hpp"
