@@ -13,11 +13,14 @@ namespace tessera {
 
 // copy(src, dst, pred): dst(v) = src(v) where pred(v) is inside the tensor, else zero (CuTe's
 // copy_if with a zero-filled destination). `pred` is the identity tensor partitioned like src.
-template <class Src, class T, int N, class Pred>
-TESSERA_HD inline void copy(Src const& src, Fragment<T, N>& dst, Pred const& pred) {
+template <class Src, class Dst, class Pred>
+  requires requires { std::remove_cvref_t<Dst>::kCosize; }  // registers
+TESSERA_HD inline void copy(Src const& src, Dst&& dst, Pred const& pred) {
+  using T = typename std::remove_cvref_t<Dst>::Element;
+  constexpr int64_t N = std::remove_cvref_t<Dst>::size();
   static_assert(Src::size() == N && Pred::size() == N, "copy: source, destination and predicate sizes differ");
 TESSERA_UNROLL
-  for (int v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
+  for (int64_t v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
 }
 
 // copy(src, dst): registers from a static-layout view (shared memory), each value converted to
@@ -136,13 +139,15 @@ __device__ __forceinline__ void copy(ThrCopy<Cfg> const&, OffsetView<T, kL, kSw>
   if constexpr (kAtom.op == CopyOp::kLdsm || kAtom.op == CopyOp::kLdsmTrans) {
     constexpr int64_t kValues = kAtom.values(), kBits = 8 * int64_t(sizeof(T));
     constexpr int kRegs = int(kValues * kBits / 32);  // ldmatrix .x1 / .x2 / .x4
-    using Reg = std::remove_cvref_t<decltype(dst(0))>;
-    static_assert(sizeof(Reg) == 4, "copy: ldmatrix fills 32-bit registers");
-    static_assert(kL.size() % kValues == 0 && kL.size() / kValues * kRegs == std::remove_cvref_t<Dst>::size(),
+    using D = std::remove_cvref_t<Dst>;
+    static_assert(sizeof(typename D::Element) == sizeof(T), "copy: ldmatrix's registers hold the source's element type");
+    static_assert(kL.size() % kValues == 0 && kL.size() == D::size(),
                   "copy: the registers must hold exactly the ldmatrix values of the source");
+    static_assert(runs_of(D::kLayout, kValues),
+                  "copy: each ldmatrix's values must be consecutive registers (retile_D of the fragment)");
 TESSERA_UNROLL
     for (int c = 0; c < int(kL.size() / kValues); ++c)
-      ptx::ldmatrix<kRegs, kAtom.op == CopyOp::kLdsmTrans>(reinterpret_cast<uint32_t*>(&dst(c * kRegs)),
+      ptx::ldmatrix<kRegs, kAtom.op == CopyOp::kLdsmTrans>(reinterpret_cast<uint32_t*>(&dst(c * kValues)),
                                                            &src(c * kValues));
   } else if constexpr (kAtom.values() * kAtom.elem_bits == 128) {
     // 128-bit loads: the atom's values are consecutive in the source and in the registers.
@@ -150,6 +155,8 @@ TESSERA_UNROLL
     constexpr int kVec = int(kAtom.values());
     static_assert(kL.size() % kVec == 0 && runs_of(kL, kVec),
                   "copy: a 128-bit copy's values must be consecutive in shared memory");
+    static_assert(runs_of(std::remove_cvref_t<Dst>::kLayout, kVec),
+                  "copy: a 128-bit copy's values must be consecutive registers");
 TESSERA_UNROLL
     for (int v = 0; v < int(kL.size()); v += kVec)
       *reinterpret_cast<Vector128<T>*>(&dst(v)) = *reinterpret_cast<Vector128<T> const*>(&src(v));
