@@ -134,6 +134,7 @@ namespace rule {
 [[noreturn]] inline void local_tile_projection_does_not_match_the_tensor(Text const& m) { throw Error(m); }
 [[noreturn]] inline void copy_does_not_match_the_fragment(Text const& m) { throw Error(m); }
 [[noreturn]] inline void vector_elements_are_not_consecutive(Text const& m) { throw Error(m); }
+[[noreturn]] inline void cp_async_copies_4_8_or_16_bytes(Text const& m) { throw Error(m); }
 [[noreturn]] inline void operation_rejected(Text const& m) { throw Error(m); }  // any other rule
 }  // namespace rule
 
@@ -181,6 +182,7 @@ constexpr bool text_contains(Text const& t, const char* p) {
   if (text_starts_with(m, "local_tile: ")) rule::local_tile_projection_does_not_match_the_tensor(m);
   if (text_starts_with(m, "make_tiled_copy") || text_starts_with(m, "retile: ")) rule::copy_does_not_match_the_fragment(m);
   if (text_starts_with(m, "copy: a vector")) rule::vector_elements_are_not_consecutive(m);
+  if (text_starts_with(m, "cp.async: ")) rule::cp_async_copies_4_8_or_16_bytes(m);
   // NOTE: conditional (a length is never negative) so that compilers accept fail as constexpr:
   // an unconditional call of a non-constexpr function would make fail itself non-constexpr and
   // hide the rule's name from the diagnostic.
