@@ -122,11 +122,72 @@ TESSERA_HD constexpr int64_t copy_width() {
   else return n == 1 || aligned_runs_mode(coords_of(P::kSpec), n) >= 0 ? n : 1;
 }
 
+// Whether a view is a global tensor with a static stride 0 (a broadcast, e.g. a bias).
+template <class S>
+TESSERA_HD constexpr bool is_broadcast() {
+  using X = std::remove_cvref_t<S>;
+  if constexpr (side_of<X> != CopySide::kGlobal) return false;
+  else {
+    for (int j = 0; j < X::kRank; ++j)
+      if (X::kStatic.v[j] == 0) return true;
+    return false;
+  }
+}
+
+// A broadcast source: each distinct element is read once. Value v takes its representative's,
+// the first value with the same coordinates in the modes of nonzero stride; the predicate tests
+// only those modes (moving along a broadcast mode never leaves the source). A C fragment of a
+// 128 x 128 tile per 128 threads holds 128 values in 8 rows x 16 columns: a bias along N,
+// make_stride(fixed<0>, unit), is read 16 times.
+template <class P, class S, class D>
+TESSERA_HD inline void broadcast_copy(P const& pred, S const& src, D& dst) {
+  using X = std::remove_cvref_t<S>;
+  constexpr int R = X::kRank;
+  constexpr int64_t N = X::size();
+  struct Reps {
+    int64_t r[N];
+  };
+  static constexpr Reps kRep = [] {
+    const CoordLayout<R> c = coords_of(X::kSpec);
+    Reps reps{};
+    for (int64_t v = 0; v < N; ++v) {
+      reps.r[v] = v;
+      for (int64_t w = 0; w < v && reps.r[v] == v; ++w) {
+        bool same = true;
+        for (int j = 0; j < R; ++j) same = same && (X::kStatic.v[j] == 0 || c(v).v[j] == c(w).v[j]);
+        if (same) reps.r[v] = w;
+      }
+    }
+    return reps;
+  }();
+  auto inside = [&](int64_t v) {
+    if constexpr (std::is_same_v<P, NoPred>) {
+      return true;
+    } else {
+      static constexpr CoordLayout<P::kRank> kC = coords_of(P::kSpec);
+      static constexpr StaticStrides<R> kFix = X::kStatic;
+      const Coord<P::kRank> residue = pred.shape - pred.origin;
+      bool ok = true;
+TESSERA_UNROLL
+      for (int j = 0; j < R; ++j)
+        if (kFix.v[j] != 0) ok = ok && kC(v).v[j] < residue.v[j];
+      return ok;
+    }
+  };
+TESSERA_UNROLL
+  for (int64_t v = 0; v < N; ++v)
+    if (kRep.r[v] == v && inside(v)) move_elements<1>(src, dst, v);
+TESSERA_UNROLL
+  for (int64_t v = 0; v < N; ++v)
+    if (kRep.r[v] != v) dst(v) = dst(kRep.r[v]);
+}
+
 template <class P, class S, class D>
 TESSERA_HD inline void auto_copy(P const& pred, S const& src, D& dst) {
   check_sizes<S, D>();
+  if constexpr (is_broadcast<S>()) return broadcast_copy(pred, src, dst);
   constexpr int64_t n = copy_width<P, S, D>();
-  if constexpr (n > 1) {
+  if constexpr (!is_broadcast<S>() && n > 1) {
     if (vector_aligned<n>(src) && vector_aligned<n>(dst)) return copy_groups<n, true>(pred, src, dst);
   }
   copy_groups<1, false>(pred, src, dst);
