@@ -149,7 +149,7 @@ TEST(DeviceTensor, KeptModeSlicesAndAxpby) {
   View host = Step1::kMma.partition_A(Layout(make_tuple(int64_t(128), int64_t(8))), 5);
   auto row_of = [&](int v) { return 128 + host(v + 8 * 3) % 128; };  // m-tile 1, k-block 3
   auto col_of = [&](int v) { return 16 + host(v + 8 * 3) / 128; };   // k-tile 2
-  Fragment<float, 8> r;
+  auto r = make_fragment_like<float>(tCgA);  // (V,M) in registers
   copy(tCgA, r, tCcA);
   for (int v = 0; v < 8; ++v) {
     const bool inside = row_of(v) < M && col_of(v) < K;
@@ -158,7 +158,7 @@ TEST(DeviceTensor, KeptModeSlicesAndAxpby) {
   }
   // axpby over the same elements: alpha 2, beta 0 -> only the elements inside change.
   std::vector<float> before = a;
-  Fragment<float, 8> ones;
+  auto ones = make_fragment_like<float>(tCgA);
   for (int v = 0; v < 8; ++v) ones(v) = 1.0f;
   axpby(2.0f, ones, 0.0f, tCgA, tCcA);
   int written = 0;
@@ -197,7 +197,7 @@ TEST(DeviceTensor, Axpby128StoresRunsAndFallsBack) {
         const ThrMMA<Step1> thr{t};
         auto tCgC = thr.partition_C(gC);
         auto tCcC = thr.partition_C(cC);
-        Fragment<float, 64> acc;
+        auto acc = thr.partition_fragment_C(gC);  // (V,M,N)
         for (int v = 0; v < 64; ++v) acc(v) = float(t + v);
         for (int v = 0; v < 64; ++v)
           if (tCcC.inside(v)) {

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "fragment.hpp"
 #include "tensor_view.hpp"
 #include "tiled_copy.hpp"
 #include "tiled_mma.hpp"
@@ -63,11 +64,18 @@ struct ThrCopy {
   template <class V>
   TESSERA_HD inline auto partition_D(V const& v) const { return partition<true>(v); }
 
-  // The copy's registers are a fragment's own, in its value order (CuTe's retile_D): a view of
-  // the same registers. The configuration checks that the copy's (thread, value) layout is the
-  // fragment's partition.
+  // A register fragment seen in the copy's value order (CuTe's retile_S / retile_D): the same
+  // registers through retile(kCopy, F::kLayout), (CPY,CPY_M,CPY_N,...) like partition_S/D, so
+  // that copy(thr_copy, tXsA(_, _, k), tXrA(_, _, k)) pairs source and register value by value.
+  // Whether those values are the MMA's (the copy partitions the tile as the TiledMMA does) is
+  // same_partition(kCopy, kMma, operand, tile).
   template <class F>
-  TESSERA_HD static constexpr auto retile_D(F& fragment) { return fragment.ref(); }
+  TESSERA_HD static inline auto retile_S(F&& fragment) { return retile_D(fragment); }
+  template <class F>
+  TESSERA_HD static inline auto retile_D(F&& fragment) {
+    static constexpr Layout kR = retile(Cfg::kCopy, std::remove_cvref_t<F>::kLayout);
+    return make_tensor<kR>(fragment.data());
+  }
 
  private:
   static constexpr TiledCopy kCopy = Cfg::kCopy;

@@ -68,44 +68,56 @@ struct ThrMMA {
   TESSERA_HD inline auto partition_B(V const& v) const { return partition<Operand::kB>(v); }
 
   // The registers of this thread's A / B / C fragments for a tile (CuTe's partition_fragment_*):
-  // the operand registers of the configuration's instruction (MmaOp), one slice per k-block
-  // (A, B) or a single slice (C, fp32 accumulators), in the partition's value order.
+  // a compact fragment of the partition's shape, (V,M,K) / (V,N,K) / (V,M,N), of the
+  // instruction's value types (MmaOp: e.g. __half for A and B, float for C).
+  //   tCrA = thr_mma.partition_fragment_A(sA)   // ((2,2,2),4,2): 64 halves for mma.sync m16n8k16
   template <class V>
-  TESSERA_HD static auto partition_fragment_A(V const&) { return typename FragmentOf<Operand::kA, V>::type{}; }
+  TESSERA_HD static auto partition_fragment_A(V const&) { return FragmentOf<Operand::kA, V>::make(); }
   template <class V>
-  TESSERA_HD static auto partition_fragment_B(V const&) { return typename FragmentOf<Operand::kB, V>::type{}; }
+  TESSERA_HD static auto partition_fragment_B(V const&) { return FragmentOf<Operand::kB, V>::make(); }
   template <class V>
-  TESSERA_HD static auto partition_fragment_C(V const&) { return typename FragmentOf<Operand::kC, V>::type{}; }
+  TESSERA_HD static auto partition_fragment_C(V const&) { return FragmentOf<Operand::kC, V>::make(); }
+  // Registers for a partitioned view (tCgC = partition_C(gC)): make_fragment_C(tCgC) holds the
+  // accumulators of the view's shape, (V,M,N) (CuTe's tiled_mma.make_fragment_C).
+  template <class V>
+  TESSERA_HD static auto make_fragment_A(V const& v) { return make_fragment_like<value_t<Operand::kA>>(v); }
+  template <class V>
+  TESSERA_HD static auto make_fragment_B(V const& v) { return make_fragment_like<value_t<Operand::kB>>(v); }
+  template <class V>
+  TESSERA_HD static auto make_fragment_C(V const& v) { return make_fragment_like<value_t<Operand::kC>>(v); }
+
+  // The instruction's value type of an operand.
+  template <Operand kOp>
+  using value_t = std::conditional_t<kOp == Operand::kA, typename mma_op_t<Cfg>::AElement,
+                                     std::conditional_t<kOp == Operand::kB, typename mma_op_t<Cfg>::BElement,
+                                                        typename mma_op_t<Cfg>::CElement>>;
 
  private:
   // The (rows, cols) tile a view covers (its first two modes).
   template <class V>
   TESSERA_HD static constexpr Layout tile_layout() {
-    if constexpr (requires { V::kLayout; }) {
+    if constexpr (requires { V::kSpec; }) {
+      return V::kSpec.compact();
+    } else {
       LayoutBuilder b;
       b.add(V::kLayout[0]);
       b.add(V::kLayout[1]);
       return b.get();
-    } else {
-      return V::kSpec.compact();
     }
   }
   template <Operand kOp, class V>
   struct FragmentOf {
     using Op = mma_op_t<Cfg>;
-    using Reg = std::conditional_t<kOp == Operand::kA, typename Op::ARegister, typename Op::BRegister>;
+    // The data type of the tile the operand is read from (A, B) or written to (C).
+    using Source = std::conditional_t<kOp == Operand::kA, typename Op::ASource,
+                                      std::conditional_t<kOp == Operand::kB, typename Op::BSource, void>>;
+    using E = std::remove_const_t<typename V::Element>;
+    static_assert(kOp == Operand::kC || std::is_void_v<E> || std::is_same_v<E, Source>,
+                  "partition_fragment: the tile's element type is not the instruction's "
+                  "(e.g. bf16 data for the f16 MMA): name the MmaOp of the data type");
     static constexpr Layout kFrg = Cfg::kMma.partitioner(kOp, tile_layout<V>()).fragment;  // (V,M,K) / (V,M,N)
-    static constexpr int64_t kBits = [] {
-      using E = std::remove_const_t<typename V::Element>;
-      if constexpr (std::is_void_v<E>) return int64_t(32);
-      else return 8 * int64_t(sizeof(E));
-    }();
-    static constexpr int64_t kRegs = kFrg.size() * kBits / (8 * int64_t(sizeof(Reg)));
     static_assert(kOp == Operand::kC || kFrg.rank() == 3, "partition_fragment: the tile must be (MN, K)");
-    static_assert(kOp == Operand::kC || kRegs * 8 * int64_t(sizeof(Reg)) == kFrg.size() * kBits,
-                  "partition_fragment: the values do not fill whole registers");
-    using type = std::conditional_t<kOp == Operand::kC, Fragment<float, int(kFrg.size())>,
-                                    Fragment<Reg, int(kRegs), int(kFrg[kFrg.rank() - 1].size())>>;
+    TESSERA_HD static Fragment<value_t<kOp>, Layout(kFrg.shape)> make() { return {}; }
   };
 };
 

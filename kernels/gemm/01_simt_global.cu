@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(Cfg::kThreads)
 gemm_01_kernel(GemmArgs p) {
   Cfg::check();
   static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
-  constexpr int kFM = Cfg::kFM, kFN = Cfg::kFN, kFK = Cfg::kFK;
+  constexpr int kFK = Cfg::kFK;
 
   // The problem, any strides: A (M,K), B (N,K), C (M,N) column-major; and their coordinates.
   auto mA = make_tensor(p.a, make_shape(p.m, p.k), make_stride(p.a_sm, p.a_sk));  // (M,K)
@@ -96,8 +96,8 @@ gemm_01_kernel(GemmArgs p) {
     // before it is used (same loads, same FMAs, same order within a k-block).
 #pragma unroll
     for (int kb = 0; kb < kFK; ++kb) {
-      Fragment<float, kFM> tCrA;  // (V,M)
-      Fragment<float, kFN> tCrB;  // (V,N)
+      auto tCrA = make_fragment_like<float>(tCgA.at(kt)(_, _, kb));  // (V,M)
+      auto tCrB = make_fragment_like<float>(tCgB.at(kt)(_, _, kb));  // (V,N)
       copy(tCgA.at(kt)(_, _, kb), tCrA, tCcA.at(kt)(_, _, kb));  // zero outside A
       copy(tCgB.at(kt)(_, _, kb), tCrB, tCcB.at(kt)(_, _, kb));
       gemm(tCrC, tCrA, tCrB);

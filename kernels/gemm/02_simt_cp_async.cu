@@ -121,7 +121,6 @@ gemm_02_kernel(GemmArgs p) {
 #pragma unroll
   for (int i = 0; i < tCrC.size(); ++i) tCrC(i) = 0.0f;
 
-  constexpr int kFM = int(decltype(tCsA(_, _, 0))::size()), kFN = int(decltype(tCsB(_, _, 0))::size());
   constexpr int kFK = int(decltype(tCsA)::kLayout[2].size());
   // The views step one k-tile per iteration (tXgX.at(1): a pointer increment, where .at(kt) would
   // multiply kt by the k-stride in every iteration).
@@ -137,8 +136,8 @@ gemm_02_kernel(GemmArgs p) {
     // gemm(tCrC, tCsA, tCsB): per k-block, 8 A and 8 B values from shared memory, 64 FMAs.
 #pragma unroll
     for (int kb = 0; kb < kFK; ++kb) {
-      Fragment<float, kFM> tCrA;  // (V,M)
-      Fragment<float, kFN> tCrB;  // (V,N)
+      auto tCrA = make_fragment_like<float>(tCsA(_, _, kb));  // (V,M)
+      auto tCrB = make_fragment_like<float>(tCsB(_, _, kb));  // (V,N)
       copy(tCsA(_, _, kb), tCrA);
       copy(tCsB(_, _, kb), tCrB);
       gemm(tCrC, tCrA, tCrB);

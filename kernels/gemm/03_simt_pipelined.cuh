@@ -271,9 +271,10 @@ gemm_03_kernel(GemmArgsC args, KSplit split) {
 
   // Registers of two k-blocks (double-buffered): the loads of k-block kb+1 are issued before
   // the FMAs of kb, across k-tiles too.
-  using FragA = decltype(thr_mma.partition_fragment_A(sA)(_, _, 0));
-  Fragment<float, FragA::size()> tCrA[2];                 // (V,M) per k-block
-  Fragment<float, decltype(thr_mma.partition_fragment_B(sB)(_, _, 0))::size()> tCrB[2];  // (V,N)
+  using FragA = decltype(make_fragment_like(thr_mma.partition_fragment_A(sA)(_, _, 0)));
+  using FragB = decltype(make_fragment_like(thr_mma.partition_fragment_B(sB)(_, _, 0)));
+  FragA tCrA[2];                                          // (V,M) per k-block
+  FragB tCrB[2];                                          // (V,N)
   auto load_fragments = [&](int buf, int kb) {
     copy(s2r_a, tXsA_r(_, _, kb), tCrA[buf]);
     copy(s2r_b, tXsB_r(_, _, kb), tCrB[buf]);

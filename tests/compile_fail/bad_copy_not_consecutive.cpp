@@ -4,6 +4,6 @@
 void store(float* smem) {
   const ThrCopy<Load128> thr{0};
   auto tAsA = thr.partition_D(make_tensor<parse_layout("(64,64):(64,1)")>(smem));
-  Fragment<float, 16> frag{};
+  Fragment<float, Layout(16)> frag{};
   copy(thr, frag, tAsA);
 }

@@ -3,6 +3,6 @@
 void store(uint16_t* smem) {
   const ThrCopy<Stsm> thr{0};
   auto tXsA = thr.partition_D(make_tensor<kMMajor>(smem));
-  Fragment<uint32_t, int(decltype(tXsA)::size() / 2)> regs{};
+  Fragment<uint16_t, Layout(decltype(tXsA)::size())> regs{};
   copy(thr, regs, tXsA);
 }

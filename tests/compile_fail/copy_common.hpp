@@ -28,6 +28,6 @@ template <class Cfg, auto kL, class T = uint16_t>
 void load_matrix(T* smem) {
   const ThrCopy<Cfg> thr{0};
   auto tXsA = thr.partition_S(make_tensor<kL>(smem));
-  Fragment<uint32_t, int(decltype(tXsA)::size() / 2)> regs;
+  Fragment<T, Layout(decltype(tXsA)::size())> regs;
   copy(thr, tXsA, regs);
 }

@@ -32,14 +32,16 @@
 
 namespace tessera {
 
-// copy(src, dst, pred): dst(v) = src(v) where pred(v) is inside the tensor, else zero (a
-// zero-filled destination; copy_if leaves it as it is).
-template <class Src, class T, int N, class Pred>
-  requires requires { Src::size(); }  // not a ThrCopy
-TESSERA_HD inline void copy(Src const& src, Fragment<T, N>& dst, Pred const& pred) {
+// copy(src, dst, pred): dst(v) = src(v) where pred(v) is inside the tensor, else zero (CuTe's
+// copy_if with a zero-filled destination). `pred` is the identity tensor partitioned like src.
+template <class Src, class Dst, class Pred>
+  requires requires { std::remove_cvref_t<Dst>::kCosize; Src::size(); }  // to registers; not a ThrCopy
+TESSERA_HD inline void copy(Src const& src, Dst&& dst, Pred const& pred) {
+  using T = typename std::remove_cvref_t<Dst>::Element;
+  constexpr int64_t N = std::remove_cvref_t<Dst>::size();
   static_assert(Src::size() == N && Pred::size() == N, "copy: source, destination and predicate sizes differ");
 TESSERA_UNROLL
-  for (int v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
+  for (int64_t v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
 }
 
 namespace detail {

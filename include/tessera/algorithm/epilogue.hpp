@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../fragment.hpp"
 #include "../tensor_view.hpp"
@@ -14,8 +15,10 @@ namespace tessera {
 // values still to come move down by kGroup (register moves; a register array indexed at run time
 // would go to local memory). Fully unrolled, 64-128 predicated read-modify-writes were the largest
 // part of a kernel's cicc and ptxas time.
-template <int kGroup, class T, int N, class Body>
-TESSERA_HD inline void for_each_group(Fragment<T, N> const& acc, Body const& body) {
+template <int kGroup, class F, class Body>
+TESSERA_HD inline void for_each_group(F const& acc, Body const& body) {
+  using T = std::remove_const_t<typename F::Element>;
+  constexpr int N = int(F::size());
   T a[N];
 TESSERA_UNROLL
   for (int v = 0; v < N; ++v) a[v] = acc(v);
@@ -35,9 +38,11 @@ TESSERA_UNROLL
 // fragment must be inside the tensor (tested once per call), else it stores element by element.
 // NOTE: opt-in, not automatic: the vector path's registers made step 2's kernel (capped at 128
 // registers) spill 8 bytes.
-template <int kStoreBits = 0, class T, int N, class Dst, class Pred>
-TESSERA_HD inline void axpby(float alpha, Fragment<T, N> const& acc, float beta, Dst const& d,
-                             Pred const& pred) {
+template <int kStoreBits = 0, class F, class Dst, class Pred>
+  requires requires { F::kCosize; }  // registers
+TESSERA_HD inline void axpby(float alpha, F const& acc, float beta, Dst const& d, Pred const& pred) {
+  using T = std::remove_const_t<typename F::Element>;
+  constexpr int N = int(F::size());
   static_assert(kStoreBits == 0 || kStoreBits == 128, "axpby: element stores (default) or axpby<128>");
   static_assert(Dst::size() == N && Pred::size() == N, "axpby: fragment, destination and predicate sizes differ");
   constexpr int kGroup = N % 16 == 0 ? 16 : N;

@@ -16,6 +16,11 @@
 
 #include "../notation.hpp"
 
+#if defined(__CUDACC__)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#endif
+
 namespace tessera {
 
 struct MmaAtom {
@@ -166,40 +171,54 @@ struct tf32 {
 #endif
 };
 
+// Each op: the value types of its fragments (AElement, BElement: the registers' values;
+// CElement: the accumulators), the data types of the tiles its operands come from (ASource,
+// BSource: fp32 for tf32), and kA / kB / kC values of each per thread and instruction (mode 0 of
+// the fragments), consecutive in registers.
 namespace atom {
 struct UniversalFMA {
-  using ARegister = float;
-  using BRegister = float;
+  using AElement = float;
+  using BElement = float;
+  using CElement = float;
+  using ASource = float;
+  using BSource = float;
   static constexpr int kA = 1, kB = 1, kC = 1;
   TESSERA_HD static constexpr MmaAtom atom() { return universal_fma(); }
   TESSERA_HD static void fma(float* d, float const* a, float const* b) { *d = fmaf(*a, *b, *d); }
 };
 
 #if defined(__CUDACC__)
-#define TESSERA_MMA_SYNC_OP(Name, AtomFn, Reg, Instr)                                          \
+#define TESSERA_MMA_SYNC_OP(Name, AtomFn, Value, Source, kValuesA, kValuesB, Instr)            \
   struct Name {                                                                                \
-    using ARegister = Reg;                                                                     \
-    using BRegister = Reg;                                                                     \
-    static constexpr int kA = 4, kB = 2, kC = 4;                                               \
+    using AElement = Value;                                                                    \
+    using BElement = Value;                                                                    \
+    using CElement = float;                                                                    \
+    using ASource = Source;                                                                    \
+    using BSource = Source;                                                                    \
+    static constexpr int kA = kValuesA, kB = kValuesB, kC = 4;                                 \
     TESSERA_HD static constexpr MmaAtom atom() { return AtomFn(); }                            \
-    __device__ static void fma(float* d, Reg const* a, Reg const* b) {                         \
+    __device__ static void fma(float* d, Value const* a, Value const* b) {                     \
       ptx::Instr(*reinterpret_cast<float(*)[4]>(d), *reinterpret_cast<uint32_t const(*)[4]>(a), \
                  *reinterpret_cast<uint32_t const(*)[2]>(b), *reinterpret_cast<float(*)[4]>(d)); \
     }                                                                                          \
   };
+// mma.sync m16n8k16 (two 16-bit values per register) and m16n8k8 tf32, f32 accumulators.
+TESSERA_MMA_SYNC_OP(SM80_16x8x16_F32F16F16F32_TN, sm80_16x8x16_f32f16, __half, __half, 8, 4,
+                    mma_m16n8k16_f32f16)
+TESSERA_MMA_SYNC_OP(SM80_16x8x16_F32BF16BF16F32_TN, sm80_16x8x16_f32bf16, __nv_bfloat16,
+                    __nv_bfloat16, 8, 4, mma_m16n8k16_f32bf16)
+TESSERA_MMA_SYNC_OP(SM80_16x8x8_F32TF32TF32F32_TN, sm80_16x8x8_f32tf32, tf32, float, 4, 2,
+                    mma_m16n8k8_f32tf32)
 #else
-#define TESSERA_MMA_SYNC_OP(Name, AtomFn, Reg, Instr)                                          \
+// Host compilers without CUDA's 16-bit types: the atoms only (their layouts are the same).
+#define TESSERA_MMA_SYNC_OP(Name, AtomFn)                                                      \
   struct Name {                                                                                \
-    using ARegister = Reg;                                                                     \
-    using BRegister = Reg;                                                                     \
-    static constexpr int kA = 4, kB = 2, kC = 4;                                               \
     TESSERA_HD static constexpr MmaAtom atom() { return AtomFn(); }                            \
   };
+TESSERA_MMA_SYNC_OP(SM80_16x8x16_F32F16F16F32_TN, sm80_16x8x16_f32f16)
+TESSERA_MMA_SYNC_OP(SM80_16x8x16_F32BF16BF16F32_TN, sm80_16x8x16_f32bf16)
+TESSERA_MMA_SYNC_OP(SM80_16x8x8_F32TF32TF32F32_TN, sm80_16x8x8_f32tf32)
 #endif
-// mma.sync m16n8k16 (two 16-bit values per register) and m16n8k8 tf32, f32 accumulators.
-TESSERA_MMA_SYNC_OP(SM80_16x8x16_F32F16F16F32_TN, sm80_16x8x16_f32f16, uint32_t, mma_m16n8k16_f32f16)
-TESSERA_MMA_SYNC_OP(SM80_16x8x16_F32BF16BF16F32_TN, sm80_16x8x16_f32bf16, uint32_t, mma_m16n8k16_f32bf16)
-TESSERA_MMA_SYNC_OP(SM80_16x8x8_F32TF32TF32F32_TN, sm80_16x8x8_f32tf32, tf32, mma_m16n8k8_f32tf32)
 #undef TESSERA_MMA_SYNC_OP
 }  // namespace atom
 
