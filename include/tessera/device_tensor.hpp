@@ -5,8 +5,10 @@
 
 #include "tensor_view.hpp"
 #include "fragment.hpp"
+#include "fragment_views.hpp"
 #include "thr_mma.hpp"
 #include "thr_copy.hpp"
 #include "algorithm/copy.hpp"
 #include "algorithm/gemm.hpp"
 #include "algorithm/epilogue.hpp"
+#include "algorithm/reduce.hpp"

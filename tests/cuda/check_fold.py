@@ -6,7 +6,8 @@ checks every tessera kernel against the hand-written one (fold_hand):
   - no local memory (.local declarations, ld.local / st.local) and no `call`;
   - ptxas: 0 bytes stack frame, 0 bytes spill stores and loads.
 
-Usage: check_fold.py NVCC INCLUDE_DIR SOURCE WORKDIR
+Usage: check_fold.py NVCC INCLUDE_DIR SOURCE WORKDIR [REFERENCE=CANDIDATE[,CANDIDATE...]]
+(default: fold_hand=fold_config,fold_local,fold_nttp)
 """
 import collections
 import os
@@ -80,19 +81,24 @@ def find(names, short):
 
 def main():
     nvcc, include, source, work = sys.argv[1:5]
+    reference, candidates = REFERENCE, CANDIDATES
+    if len(sys.argv) > 5:
+        reference, names = sys.argv[5].split("=")
+        candidates = names.split(",")
     os.makedirs(work, exist_ok=True)
-    ptx_path = os.path.join(work, "fold_proof.ptx")
+    stem = os.path.splitext(os.path.basename(source))[0]
+    ptx_path = os.path.join(work, stem + ".ptx")
     base = [nvcc, *FLAGS, "-I", include, source]
     run(base + ["-ptx", "-o", ptx_path])
-    log = run(base + ["-cubin", "-Xptxas", "-v", "-o", os.path.join(work, "fold_proof.cubin")])
+    log = run(base + ["-cubin", "-Xptxas", "-v", "-o", os.path.join(work, stem + ".cubin")])
     kernels = entries(open(ptx_path).read())
     stats = ptxas_stats(log)
 
     failures = []
-    ref = find(kernels, REFERENCE)
+    ref = find(kernels, reference)
     ref_ops = collections.Counter(opcode(i) for i in kernels[ref])
     print(f"{'kernel':<14}{'PTX insns':>10}{'regs':>6}{'stack':>7}{'spill st/ld':>13}")
-    for short in [REFERENCE] + CANDIDATES:
+    for short in [reference] + candidates:
         name = find(kernels, short)
         body = kernels[name]
         st = stats.get(name)
@@ -106,18 +112,22 @@ def main():
             failures.append(f"{short}: contains a call")
         if st[:3] != (0, 0, 0):
             failures.append(f"{short}: stack frame / spills {st[:3]}, want (0, 0, 0)")
-        if short == REFERENCE:
+        if short == reference:
             continue
         if len(body) != len(kernels[ref]):
-            failures.append(f"{short}: {len(body)} PTX instructions, {REFERENCE} has "
+            failures.append(f"{short}: {len(body)} PTX instructions, {reference} has "
                             f"{len(kernels[ref])}")
         ops = collections.Counter(opcode(i) for i in body)
         if ops != ref_ops:
-            failures.append(f"{short}: opcodes differ from {REFERENCE}: +{dict(ops - ref_ops)} "
+            failures.append(f"{short}: opcodes differ from {reference}: +{dict(ops - ref_ops)} "
                             f"-{dict(ref_ops - ops)}")
     for f in failures:
         print("FAIL:", f)
     print("FAILED" if failures else "PASSED: every tessera kernel folds to the hand-written PTX")
+    if not failures:
+        for short in candidates:
+            print(f"{short}: opcodes " + " ".join(f"{k} {v}" for k, v in sorted(
+                collections.Counter(opcode(i) for i in kernels[find(kernels, short)]).items())))
     return 1 if failures else 0
 
 
