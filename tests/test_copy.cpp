@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -154,6 +155,79 @@ TEST(Copy, EpilogueBroadcastsTheBiasAndStoresPairsInsideTheMatrix) {
       }
     for (size_t k = size_t(m * ldd); k < d.size(); ++k) ASSERT_EQ(d[k], 0xFFFF);
   }
+}
+
+// The softmax example's partitions (examples/softmax.cu): rows of X in registers as 16-byte
+// vectors, -inf past the row's end, combined per row, Y stored inside the matrix only. The
+// lanes the example shuffles with (row_shuffles of the TiledCopy) hold the same row.
+template <int64_t kBN, int kRowThreads, int kRows>
+struct SoftmaxCopy {
+  static constexpr TiledCopy kCopy =
+      make_tiled_copy_tv(atom::universal_copy(128, 32), Layout(make_tuple(kRows, kRowThreads), make_tuple(kRowThreads, 1)),
+                         Layout(make_tuple(1, 4), make_tuple(0, 1)));
+};
+
+template <int64_t kBN, int kRowThreads, int kRows>
+void check_softmax_partition(int64_t m, int64_t n, int64_t ld) {
+  using Cfg = SoftmaxCopy<kBN, kRowThreads, kRows>;
+  constexpr Coord<2> kT = {{kRows, kBN}};
+  Buffer x(m * ld, 5.0f), y(m * ld, -3.0f);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) x.data[j + i * ld] = float((i * 7 + j * 13) % 17) * 0.25f;
+  auto mX = make_tensor(static_cast<float const*>(x.data), make_shape(m, n), make_stride(ld, unit));
+  auto mY = make_tensor(y.data, make_shape(m, n), make_stride(ld, unit));
+  for (int64_t b = 0; b * kRows < m; ++b) {
+    auto gX = local_tile<kT, Proj{1, 1}>(mX, b, 0);
+    auto gY = local_tile<kT, Proj{1, 1}>(mY, b, 0);
+    auto cX = local_tile<kT, Proj{1, 1}>(make_identity_tensor(mX.shape), b, 0);
+    std::vector<float> row_max(kRows, -INFINITY), row_sum(kRows, 0.0f);
+    for (int pass = 0; pass < 3; ++pass)
+      for (int t = 0; t < kRows * kRowThreads; ++t) {
+        const ThrCopy<Cfg> thr{t};
+        auto tXgX = thr.partition_S(gX);
+        auto tXcX = thr.partition_S(cX);
+        auto r = make_fragment_like<float>(tXgX);
+        for (int i = 0; i < r.size(); ++i) r(i) = -INFINITY;
+        copy_if(tXcX, tXgX, r);
+        const int64_t row = tXcX(0)[0] - b * kRows;
+        for (int i = 0; i < r.size(); ++i) ASSERT_EQ(tXcX(i)[0] - b * kRows, row);  // one row per thread
+        for (int i = 0; i < r.size(); ++i) {
+          if (pass == 0) row_max[size_t(row)] = std::fmax(row_max[size_t(row)], r(i));
+          if (pass == 1) row_sum[size_t(row)] += std::exp(r(i) - row_max[size_t(row)]);
+          if (pass == 2) r(i) = std::exp(r(i) - row_max[size_t(row)]) / row_sum[size_t(row)];
+        }
+        if (pass == 2) copy_if(tXcX, r, thr.partition_D(gY));
+      }
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    double mx = -INFINITY, sum = 0;
+    for (int64_t j = 0; j < n; ++j) mx = std::fmax(mx, double(x.data[j + i * ld]));
+    for (int64_t j = 0; j < n; ++j) sum += std::exp(double(x.data[j + i * ld]) - mx);
+    for (int64_t j = 0; j < ld; ++j) {
+      const float got = y.data[j + i * ld];
+      if (j >= n) {
+        ASSERT_EQ(got, -3.0f) << "written past the row's end at (" << i << "," << j << ")";
+      } else {
+        ASSERT_NEAR(got, std::exp(double(x.data[j + i * ld]) - mx) / sum, 1e-6) << "(" << i << "," << j << ")";
+      }
+    }
+  }
+  // The shuffle partners of every thread hold its row, and they are all of the row's threads.
+  if constexpr (kRowThreads <= 32) {
+    constexpr LaneShuffles kX = row_shuffles(Cfg::kCopy, Layout(make_tuple(int64_t(kRows), kBN)));
+    EXPECT_EQ(1 << kX.n, kRowThreads);
+    for (int s = 0; s < kX.n; ++s)
+      for (int t = 0; t < kRows * kRowThreads; ++t) EXPECT_EQ(t / kRowThreads, (t ^ kX.xor_mask[s]) / kRowThreads);
+  }
+}
+
+TEST(Copy, SoftmaxRowsInRegistersMatchBruteForce) {
+  check_softmax_partition<1024, 32, 4>(7, 1000, 1004);
+  check_softmax_partition<1024, 32, 4>(5, 1024, 1024);
+  check_softmax_partition<1024, 32, 4>(3, 333, 333);
+  check_softmax_partition<4096, 128, 1>(2, 4093, 4100);
+  check_softmax_partition<32768, 1024, 1>(1, 32768, 32768);
+  check_softmax_partition<32768, 1024, 1>(2, 5001, 5003);
 }
 
 }  // namespace
