@@ -74,6 +74,7 @@ fi
 if [ "$mode" = examples ]; then
   step "examples (examples/*.cu): guarded buffers, CPU references, speed against cudaMemcpy D2D"
   mkdir -p build-gpu/examples
+  rm -f build-gpu/examples/summary.log
   md="$OUT/examples.md"
   { echo "# examples/ on ${gpu:-unknown GPU}"; echo; echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "- commit: $commit"
     echo "- command: OUT=\$OUT bash scripts/gpu.sh examples"; echo
@@ -93,9 +94,9 @@ if [ "$mode" = examples ]; then
     else
       tail -30 "build-gpu/examples/$name.build.log"; echo "-- $name: BUILD FAILED"; status=1
     fi
-    { echo; echo "$name: $(grep -E 'PASSED|FAILED' "$OUT/$name.txt" 2>/dev/null | tail -1)"; } >>"$OUT/examples.log"
+    { echo; echo "$name: $(grep -E 'PASSED|FAILED' "$OUT/$name.txt" 2>/dev/null | tail -1)"; } >>build-gpu/examples/summary.log
   done
-  { echo; echo "Correctness (guarded buffers, NaN-poisoned outputs, odd sizes):"; echo; cat "$OUT/examples.log"; } >>"$md"
+  { echo; echo "Correctness (guarded buffers, NaN-poisoned outputs, odd sizes):"; echo; cat build-gpu/examples/summary.log; } >>"$md"
   step "done: status $status"
   exit $status
 fi
