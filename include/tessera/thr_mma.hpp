@@ -33,8 +33,8 @@ struct ThrMMA {
   // The thread's share of a tile view: its origin moves to the thread's first element and the
   // fragment becomes the partition's (V,M,N) / (V,M,K) / (V,N,K), checked to be linear in the
   // tile's coordinates together with the thread layout.
-  template <Operand kOp, class T, int R, int kUnit, Spec<R> kS>
-  TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
+  template <Operand kOp, class T, int R, StaticStrides<R> kFix, Spec<R> kS>
+  TESSERA_HD inline auto partition(TensorView<T, R, kFix, kS> const& v) const {
     static_assert(kS.frg == kS.compact(), "partition: the view must be a whole tile (local_tile)");
     static constexpr ThreadParts<R> kP = [] {
       // The TiledMMA's tile must divide the view's tile along the operand's two modes.
