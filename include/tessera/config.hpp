@@ -96,8 +96,8 @@ struct Text {
   }
 };
 
-#if !defined(__CUDA_ARCH__)
-// The exception thrown on the host for every rejected operation.
+// The exception thrown on the host for every rejected operation. Declared in nvcc's device pass
+// too, so that host code of a .cu file can catch it (`catch (tessera::Error& e)`).
 class Error : public std::exception {
  public:
   explicit Error(Text const& t) : text_(t) {}
@@ -106,7 +106,6 @@ class Error : public std::exception {
  private:
   Text text_;
 };
-#endif
 
 #if defined(__CUDA_ARCH__)
 [[noreturn]] TESSERA_HD inline void fail(Text const& message) {
