@@ -43,6 +43,7 @@ template <class Cfg, class Pipe, int kStages, class SA, class SB, class Acc>
 __device__ __forceinline__ void mainloop_mma(WarpgroupMMA<Cfg> const& mma, Pipe const& pipe,
                                              PipelineState<kStages>& read, SA& sA, SB& sB, Acc& acc,
                                              int64_t k_tiles) {
+  if (k_tiles == 0) clear(acc);  // (K = 0: C = 0 A B)
   int previous = -1;
   for (int64_t k = 0; k < k_tiles; ++k) {
     pipe.consumer_wait(read);

@@ -82,6 +82,7 @@ template <class T, StagedTile kS>
 struct SmemStages {
   static_assert(sizeof(T) * 8 == kS.elem_bits, "staged tile: the element type is not the tile's width");
   static_assert(kS.stage_bytes() % 1024 == 0, "staged tile: a stage must keep the next on the swizzle period");
+  static constexpr StagedTile kStaged = kS;
   alignas(1024) T data[kS.stages * kS.stage_elems()];
   __device__ __forceinline__ StageTensor<T, kS> operator()(Underscore, Underscore, int stage) {
     return {data + stage * kS.stage_elems()};

@@ -53,6 +53,7 @@ struct alignas(2 * sizeof(T)) Pair {
 
 // C(m0 + row, n0 + col) = f(acc(v), m0 + row, n0 + col) for every value v of thread `thread`'s
 // accumulators (Cfg::kMma's C partition of its (BM, BN) tile), inside C only.
+TESSERA_CALLS_USER_CODE
 template <class Cfg, class T, Layout kL, class F>
 TESSERA_HD inline void epilogue_store(Fragment<float, kL> const& acc, int thread, MatrixRef<T> const& c, int64_t m0,
                                       int64_t n0, F const& f) {
