@@ -73,14 +73,18 @@ TESSERA_UNROLL
     const int64_t r = r0 + kFrg(v)[0], col = c0 + kFrg(v)[1];
     if (r >= c.rows) continue;
     T* p = c.ptr + r * c.row_stride + col * c.col_stride;
+    // NOTE: f once per value, the branches only around the stores: the loop is unrolled over
+    // every value, and a functor inlined into each branch would multiply the code.
+    const T lo = T(f(acc(v), r, col));
     if constexpr (E::column_pairs()) {
+      const T hi = T(f(acc(v + 1), r, col + 1));
       if (pairs && col + 1 < c.cols) {
-        *reinterpret_cast<detail::Pair<T>*>(p) = {T(f(acc(v), r, col)), T(f(acc(v + 1), r, col + 1))};
+        *reinterpret_cast<detail::Pair<T>*>(p) = {lo, hi};
         continue;
       }
-      if (col + 1 < c.cols) p[c.col_stride] = T(f(acc(v + 1), r, col + 1));
+      if (col + 1 < c.cols) p[c.col_stride] = hi;
     }
-    if (col < c.cols) *p = T(f(acc(v), r, col));
+    if (col < c.cols) *p = lo;
   }
 }
 
