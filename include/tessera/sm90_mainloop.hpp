@@ -37,13 +37,13 @@ __device__ __forceinline__ void mainloop_load(Pipe const& pipe, PipelineState<kS
   }
 }
 
-// Consumer: acc = sum over k_tiles stages of A B (acc is overwritten: the first k-tile does
-// not accumulate). On return acc holds the tile and every stage it read is released.
+// Consumer: acc = sum over k_tiles >= 1 stages of A B (acc is overwritten: the first k-tile
+// does not accumulate; K = 0 is the caller's: no stage to wait for). On return acc holds the
+// tile and every stage it read is released.
 template <class Cfg, class Pipe, int kStages, class SA, class SB, class Acc>
 __device__ __forceinline__ void mainloop_mma(WarpgroupMMA<Cfg> const& mma, Pipe const& pipe,
                                              PipelineState<kStages>& read, SA& sA, SB& sB, Acc& acc,
                                              int64_t k_tiles) {
-  if (k_tiles == 0) clear(acc);  // (K = 0: C = 0 A B)
   int previous = -1;
   for (int64_t k = 0; k < k_tiles; ++k) {
     pipe.consumer_wait(read);
@@ -54,7 +54,7 @@ __device__ __forceinline__ void mainloop_mma(WarpgroupMMA<Cfg> const& mma, Pipe 
     read.advance();
   }
   warpgroup_wait<0>(acc);
-  if (previous >= 0) pipe.consumer_release(previous);
+  pipe.consumer_release(previous);
 }
 
 }  // namespace tessera

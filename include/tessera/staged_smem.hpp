@@ -13,7 +13,7 @@
 //     PipelineStorage<4> pipe;         // full / empty barriers of the ring
 //   };
 //   SharedStorage& smem = shared_storage<SharedStorage>(smem_raw);
-//   auto sA = smem.a(_, _, stage);     // StageTensor: copy(TmaBox, sA, bar), partition_A(sA)
+//   auto sA = smem.a(_, _, stage);     // StageTensor: copy(gA(_, _, k), sA, bar), partition_A(sA)
 //
 // Worked example: 16-bit, (128,64) K-major, 4 stages: one stage is 128 * 64 * 2 = 16 KB, the
 // wgmma blocks are (64,16) (two along M: one per consumer warpgroup; four k-steps), the TMA box
@@ -66,7 +66,7 @@ TESSERA_HD constexpr StagedTile make_staged_tile(int64_t elem_bits, int64_t rows
 
 namespace tessera {
 
-// One stage of a staged tile in shared memory: what TMA writes (copy(TmaBox, sA, bar)) and
+// One stage of a staged tile in shared memory: what TMA writes (copy(gA(_, _, k), sA, bar)) and
 // wgmma reads (gmma(): the descriptors of its blocks).
 template <class T, StagedTile kS>
 struct StageTensor {
@@ -86,6 +86,18 @@ struct SmemStages {
   alignas(1024) T data[kS.stages * kS.stage_elems()];
   __device__ __forceinline__ StageTensor<T, kS> operator()(Underscore, Underscore, int stage) {
     return {data + stage * kS.stage_elems()};
+  }
+};
+
+// The same ring where the kernel places the stages itself: stage s at base + s * kStrideBytes
+// (e.g. A and B of a stage side by side).
+template <class T, StagedTile kS, int64_t kStrideBytes>
+struct SmemStagesAt {
+  static_assert(kStrideBytes % 1024 == 0, "staged tile: stages must start on the swizzle period");
+  static constexpr StagedTile kStaged = kS;
+  uint8_t* base;
+  __device__ __forceinline__ StageTensor<T, kS> operator()(Underscore, Underscore, int stage) const {
+    return {reinterpret_cast<T*>(base + stage * kStrideBytes)};
   }
 };
 
