@@ -79,11 +79,11 @@ if [ "$mode" = examples ]; then
   { echo "# examples/ on ${gpu:-unknown GPU}"; echo; echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "- commit: $commit"
     echo "- command: OUT=\$OUT bash scripts/gpu.sh examples"; echo
     echo "| example | size | dtype | GB/s | memcpy D2D GB/s | ratio |"; echo "|---|---|---|---|---|---|"; } >"$md"
-  for name in transpose softmax gemm_epilogue_sm80; do
+  for name in transpose softmax gemm_epilogue_sm80 hopper_gemm_epilogue; do
     [ -f "examples/$name.cu" ] || continue
     echo "-- $name"
     if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -diag-suppress 20012 -Xptxas -v -Iinclude \
-         "examples/$name.cu" -o "build-gpu/examples/$name" >"build-gpu/examples/$name.build.log" 2>&1; then
+         "examples/$name.cu" -o "build-gpu/examples/$name" -lcublas >"build-gpu/examples/$name.build.log" 2>&1; then
       "build-gpu/examples/$name" 2>&1 | tee "$OUT/$name.txt"; rc=${PIPESTATUS[0]}
       grep '^| ' "$OUT/$name.txt" >>"$md"
       echo "-- $name: exit $rc"; [ $rc -eq 0 ] || status=1
