@@ -26,8 +26,9 @@ namespace tessera {
 // Producer: k-tiles [k_begin, k_end) of gA and gB into the ring (sA, sB), one stage each.
 // `rank`: this CTA's share of multicast boxes (kS.tma.loaders CTAs load one tile together).
 template <class Pipe, int kStages, class GA, class SA, class GB, class SB>
-__device__ __forceinline__ void mainloop_load(Pipe const& pipe, PipelineState<kStages>& write, GA const& gA, SA& sA,
-                                              GB const& gB, SB& sB, int64_t k_begin, int64_t k_end, int rank = 0) {
+__device__ __forceinline__ void mainloop_load(Pipe const& pipe, PipelineState<kStages>& write,
+                                              GA const& gA, SA& sA, GB const& gB, SB& sB,
+                                              int64_t k_begin, int64_t k_end, int rank = 0) {
   constexpr uint32_t kBytes = uint32_t(SA::kStaged.stage_bytes() + SB::kStaged.stage_bytes());
   for (int64_t k = k_begin; k < k_end; ++k) {
     uint64_t* full = pipe.producer_acquire(write, kBytes);
@@ -47,7 +48,8 @@ __device__ __forceinline__ void mainloop_mma(WarpgroupMMA<Cfg> const& mma, Pipe 
   int previous = -1;
   for (int64_t k = 0; k < k_tiles; ++k) {
     pipe.consumer_wait(read);
-    gemm(mma, mma.partition_A(sA(_, _, read.stage)), mma.partition_B(sB(_, _, read.stage)), acc, k > 0);
+    gemm(mma, mma.partition_A(sA(_, _, read.stage)), mma.partition_B(sB(_, _, read.stage)), acc,
+         k > 0);
     warpgroup_wait<1>(acc);  // k-tile k - 1 is done: its stage is free
     if (previous >= 0) pipe.consumer_release(previous);
     previous = read.stage;

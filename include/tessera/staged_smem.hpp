@@ -31,9 +31,9 @@ namespace tessera {
 
 // One operand's stage tile and what is read off it.
 struct StagedTile {
-  SwizzledLayout tile;   // (rows, K) of one stage, element offsets
-  GmmaOperand mma;       // its wgmma blocks (block_rows x 32 bytes of K)
-  TmaTile tma;           // its TMA boxes (split among `loaders` CTAs of a cluster: multicast)
+  SwizzledLayout tile;  // (rows, K) of one stage, element offsets
+  GmmaOperand mma;      // its wgmma blocks (block_rows x 32 bytes of K)
+  TmaTile tma;          // its TMA boxes (split among `loaders` CTAs of a cluster: multicast)
   int64_t elem_bits = 16;
   int64_t rows = 0, cols = 0;
   int64_t stages = 1;
@@ -46,8 +46,9 @@ struct StagedTile {
 // read by wgmma in blocks of block_rows rows, loaded by `loaders` CTAs (multicast), kStages deep.
 // Fails naming the rule where wgmma or TMA cannot read the tile (rule::wgmma_cannot_read_the_
 // shared_layout, rule::tma_cannot_copy_the_layout).
-TESSERA_HD constexpr StagedTile make_staged_tile(int64_t elem_bits, int64_t rows, int64_t cols, bool k_major,
-                                                 int64_t block_rows, int64_t stages, int loaders = 1,
+TESSERA_HD constexpr StagedTile make_staged_tile(int64_t elem_bits, int64_t rows, int64_t cols,
+                                                 bool k_major, int64_t block_rows, int64_t stages,
+                                                 int loaders = 1,
                                                  GmmaSwizzle sw = GmmaSwizzle::kB128) {
   StagedTile s;
   s.elem_bits = elem_bits, s.rows = rows, s.cols = cols, s.stages = stages;
@@ -72,7 +73,9 @@ template <class T, StagedTile kS>
 struct StageTensor {
   T* ptr;  // the stage's first element, on the swizzle period
   static constexpr StagedTile kStaged = kS;
-  __device__ __forceinline__ GmmaTensor<T, kS.mma> gmma() const { return make_gmma_tensor<kS.mma>(ptr); }
+  __device__ __forceinline__ GmmaTensor<T, kS.mma> gmma() const {
+    return make_gmma_tensor<kS.mma>(ptr);
+  }
 };
 
 // The ring of a staged tile (a member of the kernel's SharedStorage): kS.stages tiles, each on
@@ -80,8 +83,10 @@ struct StageTensor {
 // sA(_, _, stage) of a (rows, K, stages) tensor).
 template <class T, StagedTile kS>
 struct SmemStages {
-  static_assert(sizeof(T) * 8 == kS.elem_bits, "staged tile: the element type is not the tile's width");
-  static_assert(kS.stage_bytes() % 1024 == 0, "staged tile: a stage must keep the next on the swizzle period");
+  static_assert(sizeof(T) * 8 == kS.elem_bits,
+                "staged tile: the element type is not the tile's width");
+  static_assert(kS.stage_bytes() % 1024 == 0,
+                "staged tile: a stage must keep the next on the swizzle period");
   static constexpr StagedTile kStaged = kS;
   alignas(1024) T data[kS.stages * kS.stage_elems()];
   __device__ __forceinline__ StageTensor<T, kS> operator()(Underscore, Underscore, int stage) {
@@ -96,7 +101,8 @@ struct SmemStagesAt {
   static_assert(kStrideBytes % 1024 == 0, "staged tile: stages must start on the swizzle period");
   static constexpr StagedTile kStaged = kS;
   uint8_t* base;
-  __device__ __forceinline__ StageTensor<T, kS> operator()(Underscore, Underscore, int stage) const {
+  __device__ __forceinline__ StageTensor<T, kS> operator()(Underscore, Underscore,
+                                                           int stage) const {
     return {reinterpret_cast<T*>(base + stage * kStrideBytes)};
   }
 };

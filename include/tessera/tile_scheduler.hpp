@@ -82,7 +82,8 @@ struct PersistentTileSchedulerOf {
   int32_t workers = 1;
   int32_t tiles = 0;  // tiles_m x tiles_n
   constexpr PersistentTileSchedulerOf() = default;
-  TESSERA_HD constexpr PersistentTileSchedulerOf(Order const& o, int64_t tiles_m, int64_t tiles_n, int64_t w)
+  TESSERA_HD constexpr PersistentTileSchedulerOf(Order const& o, int64_t tiles_m, int64_t tiles_n,
+                                                 int64_t w)
       : order(o), workers(int32_t(w)), tiles(int32_t(tiles_m * tiles_n)) {}
   TESSERA_HD constexpr int32_t first(int64_t worker) const { return int32_t(worker); }
   TESSERA_HD constexpr int32_t next(int32_t b) const { return b + workers; }
@@ -91,8 +92,10 @@ struct PersistentTileSchedulerOf {
 };
 using PersistentTileScheduler = PersistentTileSchedulerOf<GroupedOrder>;
 // A scheduler over a tiles_m x tiles_n grid in grouped order (group_m tile-rows per group).
-TESSERA_HD constexpr PersistentTileScheduler make_persistent_scheduler(int64_t tiles_m, int64_t tiles_n,
-                                                                       int64_t group_m, int64_t workers) {
+TESSERA_HD constexpr PersistentTileScheduler make_persistent_scheduler(int64_t tiles_m,
+                                                                       int64_t tiles_n,
+                                                                       int64_t group_m,
+                                                                       int64_t workers) {
   return {GroupedOrder(tiles_m, tiles_n, group_m), tiles_m, tiles_n, workers};
 }
 

@@ -63,9 +63,12 @@ struct TmaPartition {
   G src;
   S& dst;
 };
-template <TmaTile kT, int64_t kRows, int64_t kCols, class T, StagedTile kS, template <class, StagedTile> class Stages>
+template <TmaTile kT, int64_t kRows, int64_t kCols, class T, StagedTile kS,
+          template <class, StagedTile> class Stages>
 TESSERA_HD constexpr auto tma_partition(TmaTiles<kT, kRows, kCols> const& g, Stages<T, kS>& s) {
-  static_assert(std::is_same_v<TmaTileCoord<kT>, TmaTileCoord<kS.tma>>, "rule::tma_box_is_not_the_stage_tile: the tensor map's boxes are not the stage tile's");
+  static_assert(
+      std::is_same_v<TmaTileCoord<kT>, TmaTileCoord<kS.tma>>,
+      "rule::tma_box_is_not_the_stage_tile: the tensor map's boxes are not the stage tile's");
   static_assert(kRows == kS.rows && kCols == kS.cols,
                 "rule::tma_box_is_not_the_stage_tile: local_tile's tile is not the stage tile");
   return TmaPartition<TmaTiles<kT, kRows, kCols>, Stages<T, kS>>{g, s};
@@ -79,9 +82,11 @@ namespace tessera {
 // Loads one box into a stage: this CTA's share (`loader` of kT.loaders, multicast to the
 // cluster) completes on `bar`; the caller announced the stage's bytes (producer_acquire).
 template <TmaTile kT, class T, StagedTile kS>
-__device__ __forceinline__ void copy(TmaTileCoord<kT> const& src, StageTensor<T, kS> const& dst, uint64_t* bar,
-                                     int loader = 0) {
-  static_assert(std::is_same_v<TmaTileCoord<kT>, TmaTileCoord<kS.tma>>, "rule::tma_box_is_not_the_stage_tile: the tensor map's boxes are not the stage tile's");
+__device__ __forceinline__ void copy(TmaTileCoord<kT> const& src, StageTensor<T, kS> const& dst,
+                                     uint64_t* bar, int loader = 0) {
+  static_assert(
+      std::is_same_v<TmaTileCoord<kT>, TmaTileCoord<kS.tma>>,
+      "rule::tma_box_is_not_the_stage_tile: the tensor map's boxes are not the stage tile's");
   copy(TmaLoad<kT>{src.map}, src.origin, dst.ptr, bar, loader);
 }
 

@@ -27,7 +27,9 @@ namespace tessera {
 inline constexpr int kWarpGroupThreads = 128;
 
 // The warp's index in the CTA (uniform in the warp).
-__device__ __forceinline__ int canonical_warp_idx() { return __shfl_sync(0xffffffffu, int(threadIdx.x) / 32, 0); }
+__device__ __forceinline__ int canonical_warp_idx() {
+  return __shfl_sync(0xffffffffu, int(threadIdx.x) / 32, 0);
+}
 // The warpgroup's index in the CTA (uniform in the warp).
 __device__ __forceinline__ int canonical_warp_group_idx() {
   return __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpGroupThreads, 0);
@@ -35,7 +37,9 @@ __device__ __forceinline__ int canonical_warp_group_idx() {
 // The warp's index in its warpgroup (0 .. 3).
 __device__ __forceinline__ int canonical_warp_idx_in_group() { return canonical_warp_idx() % 4; }
 // This thread in its warpgroup (0 .. 127).
-__device__ __forceinline__ int thread_idx_in_warp_group() { return int(threadIdx.x) % kWarpGroupThreads; }
+__device__ __forceinline__ int thread_idx_in_warp_group() {
+  return int(threadIdx.x) % kWarpGroupThreads;
+}
 // One lane of the warp (elect.sync): the one that issues a warp's single-thread work (TMA,
 // barrier arrives) while the others skip it.
 __device__ __forceinline__ bool elect_one_sync() { return ptx::elect_one_sync(); }
@@ -44,12 +48,14 @@ __device__ __forceinline__ bool elect_one_sync() { return ptx::elect_one_sync();
 // multiple of 8 in [24, 256]; producer + consumers * kConsumerRegs fit the 64K registers.
 template <int kRegs>
 __device__ __forceinline__ void producer_role() {
-  static_assert(kRegs % 8 == 0 && kRegs >= 24 && kRegs <= 256, "setmaxnreg: a multiple of 8 in [24, 256]");
+  static_assert(kRegs % 8 == 0 && kRegs >= 24 && kRegs <= 256,
+                "setmaxnreg: a multiple of 8 in [24, 256]");
   ptx::setmaxnreg_dec<kRegs>();
 }
 template <int kRegs>
 __device__ __forceinline__ void consumer_role() {
-  static_assert(kRegs % 8 == 0 && kRegs >= 24 && kRegs <= 256, "setmaxnreg: a multiple of 8 in [24, 256]");
+  static_assert(kRegs % 8 == 0 && kRegs >= 24 && kRegs <= 256,
+                "setmaxnreg: a multiple of 8 in [24, 256]");
   ptx::setmaxnreg_inc<kRegs>();
 }
 

@@ -29,7 +29,8 @@ namespace tessera {
 
 // The C fragment layout of a Hopper TiledMMA's (BM, BN) tile: (V, M, N) of one thread.
 TESSERA_HD constexpr Layout warpgroup_fragment_c(TiledMMA const& mma) {
-  return mma.partitioner(Operand::kC, Layout(make_tuple(mma.tile_size(0), mma.tile_size(1)))).fragment;
+  return mma.partitioner(Operand::kC, Layout(make_tuple(mma.tile_size(0), mma.tile_size(1))))
+      .fragment;
 }
 
 }  // namespace tessera
@@ -51,30 +52,36 @@ template <class Cfg>
 struct WarpgroupMMA {
   static constexpr TiledMMA kMma = Cfg::kMma;
   static_assert(kMma.atom.m == 64 && kMma.atom.threads() == 128,
-                "rule::not_a_warpgroup_mma: WarpgroupMMA takes a TiledMMA of wgmma atoms (m64nNk, 128 threads)");
+                "rule::not_a_warpgroup_mma: WarpgroupMMA takes a TiledMMA of wgmma atoms (m64nNk, "
+                "128 threads)");
   static constexpr int kWarpgroups = int(kMma.threads() / 128);
   static constexpr int64_t kN = kMma.atom.n;
   static constexpr Layout kFrgC = warpgroup_fragment_c(kMma);
   using FragmentC = Fragment<float, Layout(kFrgC.shape)>;
-  static_assert(FragmentC::size() == kN / 2, "rule::not_a_warpgroup_mma: one atom's N/2 accumulators per thread");
+  static_assert(FragmentC::size() == kN / 2,
+                "rule::not_a_warpgroup_mma: one atom's N/2 accumulators per thread");
 
   int warpgroup;  // this warpgroup's index along M, 0 .. kWarpgroups - 1
 
   // A: this warpgroup's 64-row block of the stage (the TiledMMA's atoms along M are the tile's
   // wgmma blocks along M, one each).
   template <class T, StagedTile kS>
-  __device__ __forceinline__ GmmaSlice<Cfg, T, kS.mma> partition_A(StageTensor<T, kS> const& s) const {
-    static_assert(kS.mma.mn == 64 && kS.mma.blocks[0].size() == kWarpgroups,
-                  "rule::operand_tile_is_not_the_tiled_mma_s: A's stage tile must be one 64-row wgmma block "
-                  "per warpgroup of the TiledMMA");
+  __device__ __forceinline__ GmmaSlice<Cfg, T, kS.mma> partition_A(
+      StageTensor<T, kS> const& s) const {
+    static_assert(
+        kS.mma.mn == 64 && kS.mma.blocks[0].size() == kWarpgroups,
+        "rule::operand_tile_is_not_the_tiled_mma_s: A's stage tile must be one 64-row wgmma block "
+        "per warpgroup of the TiledMMA");
     return {s.gmma(), warpgroup};
   }
   // B: the whole stage, one wgmma block of N rows.
   template <class T, StagedTile kS>
-  __device__ __forceinline__ GmmaSlice<Cfg, T, kS.mma> partition_B(StageTensor<T, kS> const& s) const {
-    static_assert(kS.mma.mn == kN && kS.mma.blocks[0].size() == 1,
-                  "rule::operand_tile_is_not_the_tiled_mma_s: B's stage tile must be one wgmma block of the "
-                  "atom's N rows");
+  __device__ __forceinline__ GmmaSlice<Cfg, T, kS.mma> partition_B(
+      StageTensor<T, kS> const& s) const {
+    static_assert(
+        kS.mma.mn == kN && kS.mma.blocks[0].size() == 1,
+        "rule::operand_tile_is_not_the_tiled_mma_s: B's stage tile must be one wgmma block of the "
+        "atom's N rows");
     return {s.gmma(), 0};
   }
   // The accumulators (CuTe: thr_mma.partition_fragment_C(gC)).
@@ -86,12 +93,16 @@ struct WarpgroupMMA {
 // B and the accumulators are partitions of this TiledMMA.
 template <class Cfg, class CfgA, class CfgB, class T, GmmaOperand kA, GmmaOperand kB, Layout kL>
 __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, GmmaSlice<CfgA, T, kA> const& a,
-                                     GmmaSlice<CfgB, T, kB> const& b, Fragment<float, kL>& acc, bool accumulate) {
+                                     GmmaSlice<CfgB, T, kB> const& b, Fragment<float, kL>& acc,
+                                     bool accumulate) {
   constexpr bool kSameMma = std::is_same_v<Cfg, CfgA> && std::is_same_v<Cfg, CfgB>;
-  static_assert(kSameMma, "rule::operands_of_another_tiled_mma: A and B must be partitioned by this WarpgroupMMA");
+  static_assert(
+      kSameMma,
+      "rule::operands_of_another_tiled_mma: A and B must be partitioned by this WarpgroupMMA");
   constexpr bool kIsC = std::is_same_v<Fragment<float, kL>, typename WarpgroupMMA<Cfg>::FragmentC>;
-  static_assert(kIsC, "rule::fragment_is_not_the_partition_of_c: the accumulators must be "
-                      "WarpgroupMMA::partition_fragment_C()'s (the wgmma atom's N/2 floats)");
+  static_assert(kIsC,
+                "rule::fragment_is_not_the_partition_of_c: the accumulators must be "
+                "WarpgroupMMA::partition_fragment_C()'s (the wgmma atom's N/2 floats)");
   if constexpr (kSameMma && kIsC)
     gemm<int(WarpgroupMMA<Cfg>::kN), T>(a.tensor, a.block, b.tensor, b.block, acc.v, accumulate);
 }

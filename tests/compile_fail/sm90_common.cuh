@@ -10,7 +10,8 @@ using bf16 = __nv_bfloat16;
 
 template <int64_t kBN>
 struct Sm90Cfg {
-  static constexpr TiledMMA kMma = make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
   static constexpr StagedTile kA = make_staged_tile(16, 128, 64, true, 64, 2);
   static constexpr StagedTile kB = make_staged_tile(16, kBN, 64, true, kBN, 2);
   struct SharedStorage {

@@ -32,7 +32,8 @@ namespace detail {
 // C's coordinates of a TiledMMA's (BM, BN) tile: thread -> its first (row, col), value -> offset.
 template <class Cfg>
 struct EpilogueCoords {
-  static constexpr Layout kTile = Layout(make_tuple(Cfg::kMma.tile_size(0), Cfg::kMma.tile_size(1)));
+  static constexpr Layout kTile =
+      Layout(make_tuple(Cfg::kMma.tile_size(0), Cfg::kMma.tile_size(1)));
   static constexpr ThreadPartition kP = Cfg::kMma.partitioner(Operand::kC, kTile);
   static constexpr Coord<2> kExtent{{Cfg::kMma.tile_size(0), Cfg::kMma.tile_size(1)}};
   static constexpr CoordLayout<2> kThr = make_coord_layout(kP.thread, kExtent);
@@ -55,20 +56,21 @@ struct alignas(2 * sizeof(T)) Pair {
 // accumulators (Cfg::kMma's C partition of its (BM, BN) tile), inside C only.
 TESSERA_CALLS_USER_CODE
 template <class Cfg, class T, Layout kL, class F>
-TESSERA_HD inline void epilogue_store(Fragment<float, kL> const& acc, int thread, MatrixRef<T> const& c, int64_t m0,
-                                      int64_t n0, F const& f) {
+TESSERA_HD inline void epilogue_store(Fragment<float, kL> const& acc, int thread,
+                                      MatrixRef<T> const& c, int64_t m0, int64_t n0, F const& f) {
   using E = detail::EpilogueCoords<Cfg>;
   static constexpr CoordLayout<2> kThr = E::kThr;
   static constexpr CoordLayout<2> kFrg = E::kFrg;
   constexpr int kValues = int(Fragment<float, kL>::size());
-  static_assert(kValues == E::kP.fragment.size(),
-                "rule::fragment_is_not_the_partition_of_c: epilogue_store takes the TiledMMA's accumulators");
+  static_assert(
+      kValues == E::kP.fragment.size(),
+      "rule::fragment_is_not_the_partition_of_c: epilogue_store takes the TiledMMA's accumulators");
   const Coord<2> first = kThr(thread);
   const int64_t r0 = m0 + first[0], c0 = n0 + first[1];
   // Pairs: unit column stride, both elements' addresses aligned as one pair.
-  const bool pairs = E::column_pairs() && c.col_stride == 1 && c.row_stride % 2 == 0 && c0 % 2 == 0 &&
-                     reinterpret_cast<uintptr_t>(c.ptr) % (2 * sizeof(T)) == 0;
-TESSERA_UNROLL
+  const bool pairs = E::column_pairs() && c.col_stride == 1 && c.row_stride % 2 == 0 &&
+                     c0 % 2 == 0 && reinterpret_cast<uintptr_t>(c.ptr) % (2 * sizeof(T)) == 0;
+  TESSERA_UNROLL
   for (int v = 0; v < kValues; v += (E::column_pairs() ? 2 : 1)) {
     const int64_t r = r0 + kFrg(v)[0], col = c0 + kFrg(v)[1];
     if (r >= c.rows) continue;
