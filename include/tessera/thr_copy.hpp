@@ -104,8 +104,8 @@ struct ThrCopy {
       return v;
     }
   }
-  template <bool kDst, class T, Layout kL, Swizzle kSw>
-  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
+  template <bool kDst, class T, Layout kL, Swizzle kSw, int64_t kA>
+  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw, kA> const& v) const {
     constexpr bool kDivides = copy_tile_divides(kCopy, product_each(kL.shape));
     check_tile<kDivides>();
     check_thread();

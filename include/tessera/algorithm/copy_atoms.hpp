@@ -47,7 +47,7 @@ TESSERA_HD constexpr void check_matrix_rows() {
                 "memory (partition_S/D of a static-layout tile)");
   static_assert(sizeof(element_of<X>) == 2,
                 "rule::ldmatrix_moves_16_bit_elements: copy: ldmatrix and stmatrix move 16-bit values");
-  static_assert(shared_vector_fault(X::kLayout, X::kSwizzle, 8) == VectorFault::kOk,
+  static_assert(shared_vector_fault(X::kLayout, X::kSwizzle, 8, X::kAligned) == VectorFault::kOk,
                 "rule::ldmatrix_rows_are_16_contiguous_bytes: copy: each lane's ldmatrix/stmatrix row must "
                 "be 8 consecutive 16-bit elements of the shared tile from a 16-byte boundary, not split by "
                 "its swizzle (an MN-major tile needs the .trans atom)");
