@@ -26,6 +26,14 @@
 
 // `#pragma unroll` for loops that device code must unroll (host compilers do not know it).
 // TESSERA_NO_UNROLL: a loop that must stay a loop (compile time, code size).
+// TESSERA_CALLS_USER_CODE before a __host__ __device__ template that calls a function the user
+// passes (a lambda in a kernel is device-only): nvcc checks the call where it is instantiated.
+#if defined(__CUDACC__)
+#define TESSERA_CALLS_USER_CODE _Pragma("nv_exec_check_disable")
+#else
+#define TESSERA_CALLS_USER_CODE
+#endif
+
 #if defined(__CUDACC__)
 #define TESSERA_UNROLL _Pragma("unroll")
 #define TESSERA_NO_UNROLL _Pragma("unroll 1")

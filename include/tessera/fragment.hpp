@@ -38,10 +38,18 @@ struct FragmentView;
 
 namespace detail {
 // The register of index i of layout kL (a constant where i is).
+// NOTE: a layout that coalesces to one leaf s:d (every compact fragment, most single modes) is
+// i * d; only the others evaluate their lowered form. Both fold, but the short form keeps the
+// optimizer's work per access small (a kernel makes thousands of accesses).
 template <Layout kL>
 TESSERA_HD inline int64_t reg_offset(int64_t i) {
-  static constexpr CoordLayout<1> kF = make_offset_layout(kL);
-  return kF(i)[0];
+  static constexpr Layout kC = coalesce(kL);
+  if constexpr (kC.shape.is_int()) {
+    return i * kC.stride.value();
+  } else {
+    static constexpr CoordLayout<1> kF = make_offset_layout(kL);
+    return kF(i)[0];
+  }
 }
 // The layout of the modes kept by a slice (mask bit j: mode j is `_`).
 TESSERA_HD constexpr Layout kept_modes(Layout const& l, unsigned mask) {
@@ -191,16 +199,19 @@ TESSERA_HD constexpr auto make_fragment_like(V const&) {
 // Every value of a fragment set to zero.
 template <class F>
 TESSERA_HD constexpr void clear(F&& f) {
+  using T = std::remove_const_t<typename std::remove_cvref_t<F>::Element>;
 TESSERA_UNROLL
-  for (int64_t i = 0; i < std::remove_cvref_t<F>::size(); ++i) f(i) = {};
+  for (int64_t i = 0; i < std::remove_cvref_t<F>::size(); ++i) f(i) = T();  // value-initialized: 0
 }
 // f(i) = op(src(i)) for every element (same shape; layouts may differ).
+TESSERA_CALLS_USER_CODE
 template <class Src, class Dst, class Op>
 TESSERA_HD constexpr void transform(Src const& src, Dst&& dst, Op const& op) {
   static_assert(Src::size() == std::remove_cvref_t<Dst>::size(), "transform: source and destination sizes differ");
 TESSERA_UNROLL
   for (int64_t i = 0; i < Src::size(); ++i) dst(i) = op(src(i));
 }
+TESSERA_CALLS_USER_CODE
 template <class F, class Op>
 TESSERA_HD constexpr void transform(F&& f, Op const& op) {
 TESSERA_UNROLL

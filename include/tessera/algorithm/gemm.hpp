@@ -32,37 +32,11 @@ TESSERA_UNROLL
     return tmp;
   }
 }
-}  // namespace detail
 
-// gemm(thr_mma, A, B, C): C += A B with the configuration's instruction (MmaOp) on fragments of
-// its partition: A (V,M) and B (V,N) of one k-block (tCrA(_, _, k)) or A (V,M,K) and B (V,N,K)
-// of K k-blocks, C (V,M,N) the accumulators. Mode 0 holds one instruction's values. Checked at
-// compile time: the element types are the instruction's, A's M and B's N are C's, A and B have
-// the same k-blocks, mode 0 is the instruction's (a fragment of another TiledMMA is not).
-// One instruction per (m, n) atom, m walked backwards on odd n so that consecutive instructions
-// share an operand (FMAs: register banks; MMAs: B fragments).
-template <class Cfg, class A, class B, class C>
-TESSERA_HD inline void gemm(ThrMMA<Cfg> const&, A const& a, B const& b, C&& c) {
-  using Op = mma_op_t<Cfg>;
-  using CF = std::remove_cvref_t<C>;
-  static_assert(detail::same_name(Op::atom().name, Cfg::kMma.atom.name),
-                "gemm: the configuration's MmaOp is not the TiledMMA's atom (name a matching MmaOp)");
-  static_assert(std::is_same_v<std::remove_const_t<typename A::Element>, typename Op::AElement> &&
-                    std::is_same_v<std::remove_const_t<typename B::Element>, typename Op::BElement>,
-                "gemm: the element type of A or B is not the instruction's (e.g. bf16 data through the f16 MMA)");
-  static_assert(std::is_same_v<typename CF::Element, typename Op::CElement>,
-                "gemm: the accumulators' element type is not the instruction's");
-  static constexpr Layout kA = A::kLayout, kB = B::kLayout, kC = CF::kLayout;
-  static_assert(kC.rank() == 3, "gemm: the accumulators must be (V,M,N)");
-  static_assert((kA.rank() == 2 && kB.rank() == 2) || (kA.rank() == 3 && kB.rank() == 3),
-                "gemm: A and B must be one k-block, (V,M) and (V,N), or k-blocks, (V,M,K) and (V,N,K)");
-  static_assert(kA[0].size() == Op::kA && kB[0].size() == Op::kB && kC[0].size() == Op::kC,
-                "gemm: mode 0 of A, B and C must hold one instruction's values (a fragment of another TiledMMA?)");
-  static_assert(kA[1].size() == kC[1].size(), "gemm: A's M (mode 1) is not the accumulators' M (mode 1)");
-  static_assert(kB[1].size() == kC[2].size(), "gemm: B's N (mode 1) is not the accumulators' N (mode 2)");
-  static_assert(kA.rank() == 2 || kA[2].size() == kB[2].size(),
-                "gemm: A and B hold different numbers of k-blocks (mode 2)");
-  static_assert(detail::consecutive(kC[0], Op::kC), "gemm: one instruction's accumulators must be consecutive registers");
+// One instruction per (k, n, m), m walked backwards on odd n.
+template <class Op, class A, class B, class C>
+TESSERA_HD inline void gemm_atoms(A const& a, B const& b, C& c) {
+  static constexpr Layout kA = A::kLayout, kB = B::kLayout, kC = C::kLayout;
   constexpr int kM = int(kC[1].size()), kN = int(kC[2].size());
   constexpr int kK = kA.rank() == 3 ? int(kA[2].size()) : 1;
 TESSERA_UNROLL
@@ -82,9 +56,41 @@ TESSERA_UNROLL
           if constexpr (kB.rank() == 3) return b(_, n, k);
           else return b(_, n);
         }();
-        Op::fma(&c(_, m, n)(0), detail::operand_registers<Op::kA>(av, ta),
-                detail::operand_registers<Op::kB>(bv, tb));
+        Op::fma(&c(_, m, n)(0), operand_registers<Op::kA>(av, ta), operand_registers<Op::kB>(bv, tb));
       }
+}
+}  // namespace detail
+
+// gemm(thr_mma, A, B, C): C += A B with the configuration's instruction (MmaOp) on fragments of
+// its partition: A (V,M) and B (V,N) of one k-block (tCrA(_, _, k)) or A (V,M,K) and B (V,N,K)
+// of K k-blocks, C (V,M,N) the accumulators. Mode 0 holds one instruction's values. Checked at
+// compile time: the element types are the instruction's, A's M and B's N are C's, A and B have
+// the same k-blocks, mode 0 is the instruction's (a fragment of another TiledMMA is not).
+// One instruction per (m, n) atom, m walked backwards on odd n so that consecutive instructions
+// share an operand (FMAs: register banks; MMAs: B fragments).
+template <class Cfg, class A, class B, class C>
+TESSERA_HD inline void gemm(ThrMMA<Cfg> const&, A const& a, B const& b, C&& c) {
+  using Op = mma_op_t<Cfg>;
+  using CF = std::remove_cvref_t<C>;
+  static_assert(detail::same_name(Op::atom().name, Cfg::kMma.atom.name),
+                "gemm: the configuration's MmaOp is not the TiledMMA's atom (name a matching MmaOp)");
+  constexpr bool kTypes = std::is_same_v<std::remove_const_t<typename A::Element>, typename Op::AElement> &&
+                         std::is_same_v<std::remove_const_t<typename B::Element>, typename Op::BElement>;
+  static_assert(kTypes, "gemm: the element type of A or B is not the instruction's (e.g. bf16 data through the f16 MMA)");
+  static_assert(std::is_same_v<typename CF::Element, typename Op::CElement>,
+                "gemm: the accumulators' element type is not the instruction's");
+  static constexpr Layout kA = A::kLayout, kB = B::kLayout, kC = CF::kLayout;
+  static_assert(kC.rank() == 3, "gemm: the accumulators must be (V,M,N)");
+  static_assert((kA.rank() == 2 && kB.rank() == 2) || (kA.rank() == 3 && kB.rank() == 3),
+                "gemm: A and B must be one k-block, (V,M) and (V,N), or k-blocks, (V,M,K) and (V,N,K)");
+  static_assert(kA[0].size() == Op::kA && kB[0].size() == Op::kB && kC[0].size() == Op::kC,
+                "gemm: mode 0 of A, B and C must hold one instruction's values (a fragment of another TiledMMA?)");
+  static_assert(kA[1].size() == kC[1].size(), "gemm: A's M (mode 1) is not the accumulators' M (mode 1)");
+  static_assert(kB[1].size() == kC[2].size(), "gemm: B's N (mode 1) is not the accumulators' N (mode 2)");
+  static_assert(kA.rank() == 2 || kA[2].size() == kB[2].size(),
+                "gemm: A and B hold different numbers of k-blocks (mode 2)");
+  static_assert(detail::consecutive(kC[0], Op::kC), "gemm: one instruction's accumulators must be consecutive registers");
+  if constexpr (kTypes) detail::gemm_atoms<Op>(a, b, c);  // (else only the message above)
 }
 
 // gemm for scalar FMAs on one k-block: C(m,n) += A(m) * B(n), A (V,M) and B (V,N) with V = 1,

@@ -17,6 +17,7 @@ namespace tessera {
 
 // The fragment of f reduced over mode kMode with op (op(a, b), associative): shape without that
 // mode, r(o) = op(f(o with c = 0), f(o with c = 1), ...).
+TESSERA_CALLS_USER_CODE
 template <int kMode, class F, class Op>
 TESSERA_HD inline auto reduce(F const& f, Op const& op) {
   static constexpr Layout kL = F::kLayout;

@@ -17,8 +17,10 @@
 #include "../notation.hpp"
 
 #if defined(__CUDACC__)
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+// CUDA's 16-bit types name the ops' values; declared only (their headers cost a SIMT kernel's
+// compile ~25 %): code that makes such fragments includes cuda_fp16.h / cuda_bf16.h.
+struct __half;
+struct __nv_bfloat16;
 #endif
 
 namespace tessera {
