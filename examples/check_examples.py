@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_examples.py NAME PTXAS_LOG KEEP_DIR -- what the build of an example left, checked.
+"""check_examples.py NAME PTXAS_LOG KEEP -- what the build of an example left, checked.
 
 Every kernel in the build's ptxas report (-Xptxas -v) has a 0-byte stack frame and no spill
 stores or loads. gemm_epilogue_sm80: each instantiation of its kernel loads from global memory
@@ -36,7 +36,8 @@ def global_values_loaded(body):
 
 
 def bias_loads_ok(keep):
-    ptx = "".join(open(p).read() for p in sorted(glob.glob(f"{keep}/*.ptx")))
+    # KEEP_DIR: nvcc's --keep-dir, or the common path of a kept unit (<path>.ptx beside it).
+    ptx = "".join(open(p).read() for p in sorted(glob.glob(f"{keep}/*.ptx") or glob.glob(f"{keep}.ptx")))
     entries = re.findall(r"\.entry (\w*gemm_epilogue_kernel\w*)\((.*?)\n}\n", ptx, re.S)
     if not entries:
         print(f"FAIL: no gemm_epilogue_kernel in the PTX under {keep}")
