@@ -315,8 +315,8 @@ struct OffsetView {
 template <Layout kFrg, Layout kThr, class T, Layout kL, Swizzle kSw, int64_t kAlign>
 TESSERA_HD inline auto thread_offset_view(OffsetView<T, kL, kSw, kAlign> const& v, int64_t thread) {
   static constexpr CoordLayout<1> kT = make_offset_layout(kThr);
-  return v.template moved<kFrg, OffsetView<T, kL, kSw, kAlign>::kSwizzled, offsets_alignment(kThr, kAlign)>(
-      kT(thread)[0]);
+  constexpr bool kSwizzled = OffsetView<T, kL, kSw, kAlign>::kSwizzled;
+  return v.template moved<kFrg, kSwizzled, offsets_alignment(kThr, kAlign)>(kT(thread)[0]);
 }
 
 // A tensor over a static layout, e.g. a shared-memory tile: make_tensor<kSA>(smem), or over a
@@ -328,8 +328,8 @@ TESSERA_HD constexpr OffsetView<T, kL> make_tensor(T* ptr) {
 }
 template <SwizzledLayout kL, class T>
 TESSERA_HD constexpr auto make_tensor(T* ptr) {
-  return OffsetView<T, kL.layout, kL.swizzle, offsets_alignment(Layout(1, kL.offset), kSharedAlign<T>)>{
-      ptr, kL.offset};
+  constexpr int64_t kAlign = offsets_alignment(Layout(1, kL.offset), kSharedAlign<T>);
+  return OffsetView<T, kL.layout, kL.swizzle, kAlign>{ptr, kL.offset};
 }
 
 // A whole tensor: pointer, run-time shape and strides, e.g. (M,K):(1,lda).
@@ -347,7 +347,8 @@ TESSERA_HD constexpr Tensor<T, R, kFix> make_tensor(T* ptr, Coord<R> const& shap
 }
 // The identity tensor of a shape: element c is c itself (CuTe's make_identity_tensor).
 template <int R>
-TESSERA_HD constexpr Tensor<void, R, runtime_strides<R>()> make_identity_tensor(Coord<R> const& shape) {
+TESSERA_HD constexpr Tensor<void, R, runtime_strides<R>()> make_identity_tensor(
+    Coord<R> const& shape) {
   return {nullptr, shape, {}};
 }
 
