@@ -1,14 +1,15 @@
 // Register fragments: slicing and views, and the views derived from the partitions (accumulator
 // -> operand, accumulator -> (rows, cols), the lanes sharing a row), every element against brute
 // force over every thread, for the SM80 mma.sync atoms and the SM90 wgmma atoms.
+// TESSERA_DEBUG: run-time slice indices are checked (on the host: an exception).
+#define TESSERA_DEBUG 1
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
-#include <vector>
-
 #include <tessera.hpp>
 #include <tessera/device_tensor.hpp>
+#include <vector>
 
 using namespace tessera;
 using namespace tessera::literals;
@@ -46,7 +47,8 @@ TEST(Fragment, CoordinatesSlicesAndViews) {
   auto g = make_fragment_like(k1);
   static_assert(decltype(g)::kLayout == Layout(k1.kLayout.shape) && decltype(g)::kCosize == 32);
   auto h = make_fragment<float, "(1,(4,2),(4,2))"_tuple>();
-  static_assert(decltype(h)::kLayout == Layout("(1,(4,2),(4,2))"_tuple) && decltype(h)::kCosize == 64);
+  static_assert(decltype(h)::kLayout == Layout("(1,(4,2),(4,2))"_tuple) &&
+                decltype(h)::kCosize == 64);
   clear(h);
   for (int64_t i = 0; i < h.size(); ++i) EXPECT_EQ(h(i), 0.0f);
   // reduce over a mode: (V,M,K) -> (V,K) sums over M.
@@ -58,6 +60,19 @@ TEST(Fragment, CoordinatesSlicesAndViews) {
       for (int64_t m = 0; m < 4; ++m) want += f(v, m, k);
       EXPECT_EQ(s(v, k), want);
     }
+}
+
+TEST(Fragment, RunTimeSliceOutsideItsModeIsAnError) {
+  auto a = make_fragment<float, "(1,8,2)"_tuple>();  // (V,M,K)
+  clear(a);
+  volatile int k = 2;
+  try {
+    a(_, _, int(k));
+    ADD_FAILURE() << "k-block 2 of 2 was sliced";
+  } catch (Error const& e) {
+    EXPECT_STREQ(e.what(), "fragment: a slice index is outside its mode");
+  }
+  EXPECT_EQ(a(_, _, 1)(0, 7), 0.0f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -83,21 +98,24 @@ std::vector<Case> cases() {
     r.push_back(Case{std::string(name) + " 64x128", mma, mma, tile_of(64, 128)});
   }
   const TiledMMA tf32 = make_tiled_mma(atom::sm80_16x8x8_f32tf32(), warps_m);
-  r.push_back(Case{"sm80 tf32", tf32, make_tiled_mma(atom::sm80_16x8x8_f32tf32(), warps_m, perm_k8), tile_of(64, 64)});
+  r.push_back(Case{"sm80 tf32", tf32, make_tiled_mma(atom::sm80_16x8x8_f32tf32(), warps_m, perm_k8),
+                   tile_of(64, 64)});
   for (int64_t n : {64, 128, 256}) {
     const TiledMMA c = make_tiled_mma(atom::sm90_64xNx16(n, false), Layout("(1,1,1)"_tuple));
     r.push_back(Case{"sm90 f16 n" + std::to_string(n), c,
-                 make_tiled_mma(atom::sm90_64xNx16(64, true), Layout("(1,1,1)"_tuple)), tile_of(64, n)});
+                     make_tiled_mma(atom::sm90_64xNx16(64, true), Layout("(1,1,1)"_tuple)),
+                     tile_of(64, n)});
     r.push_back(Case{"sm90 tf32 n" + std::to_string(n), c,
-                 make_tiled_mma(atom::sm90_64xNx8_tf32(64, true), Layout("(1,1,1)"_tuple),
-                                make_tile(_, _, "(4,2):(2,1)"_layout)),
-                 tile_of(64, n)});
+                     make_tiled_mma(atom::sm90_64xNx8_tf32(64, true), Layout("(1,1,1)"_tuple),
+                                    make_tile(_, _, "(4,2):(2,1)"_layout)),
+                     tile_of(64, n)});
   }
   return r;
 }
 
 // Tile coordinate (row, col) of thread t's value i of a partition over `tile`.
-std::pair<int64_t, int64_t> coord(ThreadPartition const& p, Layout const& tile, int64_t t, int64_t i) {
+std::pair<int64_t, int64_t> coord(ThreadPartition const& p, Layout const& tile, int64_t t,
+                                  int64_t i) {
   const int64_t idx = p.thread(t) + p.fragment(i), bm = tile[0].size();
   return {idx % bm, idx / bm};
 }
@@ -105,7 +123,8 @@ std::pair<int64_t, int64_t> coord(ThreadPartition const& p, Layout const& tile, 
 TEST(FragmentViews, AccumulatorAsOperandEveryElement) {
   for (Case const& c : cases()) {
     SCOPED_TRACE(c.name);
-    const ThreadPartition pc = c.c.partitioner(Operand::kC, c.tile), pa = c.a.partitioner(Operand::kA, c.tile);
+    const ThreadPartition pc = c.c.partitioner(Operand::kC, c.tile),
+                          pa = c.a.partitioner(Operand::kA, c.tile);
     const Layout regs(pc.fragment.shape);  // partition_fragment_C: compact
     const Layout view = acc_as_operand(c.c, c.a, c.tile, regs);
     EXPECT_EQ(view.shape, pa.fragment.shape);
@@ -114,7 +133,8 @@ TEST(FragmentViews, AccumulatorAsOperandEveryElement) {
     EXPECT_EQ(int64_t(used.size()), regs.size());  // every accumulator read once
     for (int64_t t = 0; t < c.c.threads(); ++t)
       for (int64_t j = 0; j < view.size(); ++j)
-        ASSERT_EQ(coord(pc, c.tile, t, view(j)), coord(pa, c.tile, t, j)) << "thread " << t << " value " << j;
+        ASSERT_EQ(coord(pc, c.tile, t, view(j)), coord(pa, c.tile, t, j))
+            << "thread " << t << " value " << j;
   }
 }
 
@@ -148,10 +168,16 @@ TEST(FragmentViews, RowColEveryElementAndLanes) {
       for (int64_t r = 0; r < nr; ++r)
         for (int64_t k = 0; k < nc; ++k) {
           const auto [row, col] = coord(pc, c.tile, t, rc(r, k));
-          ASSERT_EQ(row, coord(pc, c.tile, t, rc(r, 0)).first) << "thread " << t << " (" << r << ',' << k << ')';
-          ASSERT_EQ(col, coord(pc, c.tile, t, rc(0, k)).second) << "thread " << t << " (" << r << ',' << k << ')';
-          if (r > 0) ASSERT_GT(row, coord(pc, c.tile, t, rc(r - 1, k)).first);
-          if (k > 0) ASSERT_GT(col, coord(pc, c.tile, t, rc(r, k - 1)).second);
+          ASSERT_EQ(row, coord(pc, c.tile, t, rc(r, 0)).first)
+              << "thread " << t << " (" << r << ',' << k << ')';
+          ASSERT_EQ(col, coord(pc, c.tile, t, rc(0, k)).second)
+              << "thread " << t << " (" << r << ',' << k << ')';
+          if (r > 0) {
+            ASSERT_GT(row, coord(pc, c.tile, t, rc(r - 1, k)).first);
+          }
+          if (k > 0) {
+            ASSERT_GT(col, coord(pc, c.tile, t, rc(r, k - 1)).second);
+          }
           if (t == 0) used.insert(rc(r, k));
           rows[size_t(t)].insert(row);
         }
@@ -166,9 +192,13 @@ TEST(FragmentViews, RowColEveryElementAndLanes) {
         for (int64_t u : std::set<int64_t>(group)) group.insert(u ^ x.xor_mask[s]);
       std::set<int64_t> sharing, cols;
       for (int64_t u = 0; u < c.c.threads(); ++u) {
-        if (rows[size_t(u)] == rows[size_t(t)]) sharing.insert(u);
-        else
-          for (int64_t row : rows[size_t(u)]) ASSERT_EQ(rows[size_t(t)].count(row), 0u) << "rows split unevenly";
+        if (rows[size_t(u)] == rows[size_t(t)]) {
+          sharing.insert(u);
+          continue;
+        }
+        for (int64_t row : rows[size_t(u)]) {
+          ASSERT_EQ(rows[size_t(t)].count(row), 0u) << "rows split unevenly";
+        }
       }
       ASSERT_EQ(group, sharing) << "thread " << t;
       for (int64_t u : group)
@@ -180,8 +210,8 @@ TEST(FragmentViews, RowColEveryElementAndLanes) {
 
 TEST(FragmentViews, CopyRowShuffles) {
   // A row-softmax copy: 128-bit loads of floats, 32 threads per row of 128 floats, 4 rows.
-  const TiledCopy copy =
-      make_tiled_copy_tv(atom::universal_copy(128, 32), "(4,32):(32,1)"_layout, "(1,4):(0,1)"_layout);
+  const TiledCopy copy = make_tiled_copy_tv(atom::universal_copy(128, 32), "(4,32):(32,1)"_layout,
+                                            "(1,4):(0,1)"_layout);
   const Layout tile = tile_of(4, 128);
   const LaneShuffles x = row_shuffles(copy, tile);
   ASSERT_EQ(x.n, 5);
@@ -195,7 +225,8 @@ TEST(FragmentViews, RulesAreNamed) {
     acc_as_operand(step4, step4, tile_of(64, 64), Layout("((2,2),2,4)"_tuple));
     ADD_FAILURE() << "an accumulator shared by warps along N was read as A";
   } catch (Error const& e) {
-    EXPECT_NE(std::string(e.what()).find("acc_as_operand: a thread must hold as the operand exactly the elements"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "acc_as_operand: a thread must hold as the operand exactly the elements"),
               std::string::npos)
         << e.what();
   }
@@ -207,7 +238,9 @@ TEST(FragmentViews, RulesAreNamed) {
     row_shuffles(step4, tile_of(64, 64));
     ADD_FAILURE() << "a row reduction across warps was accepted";
   } catch (Error const& e) {
-    EXPECT_NE(std::string(e.what()).find("a reduction across warps is not supported"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a reduction across warps is not supported"),
+              std::string::npos)
+        << e.what();
   }
 }
 

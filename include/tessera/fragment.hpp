@@ -58,7 +58,9 @@ TESSERA_HD constexpr Layout kept_modes(Layout const& l, unsigned mask) {
     if (mask >> j & 1u) b.add(l[j]);
   return b.get();
 }
-TESSERA_HD constexpr bool is_fragment_layout(Layout const& l) { return !any_runtime(l.shape) && l.size() >= 1; }
+TESSERA_HD constexpr bool is_fragment_layout(Layout const& l) {
+  return !any_runtime(l.shape) && l.size() >= 1;
+}
 
 template <class C>
 inline constexpr bool kIsUnderscore = std::is_same_v<std::remove_cvref_t<C>, Underscore>;
@@ -72,10 +74,12 @@ TESSERA_HD inline int64_t mode_offset(C c) {
   } else {
     static constexpr int64_t kExtent = kL[J].size();
     if constexpr (requires { C::value; }) {
-      static_assert(C::value >= 0 && C::value < kExtent, "fragment: a static slice index is outside its mode");
+      static_assert(C::value >= 0 && C::value < kExtent,
+                    "fragment: a static slice index is outside its mode");
     }
 #if defined(TESSERA_DEBUG)
-    if (int64_t(c) < 0 || int64_t(c) >= kExtent) fail("fragment: a slice index is outside its mode");
+    if (int64_t(c) < 0 || int64_t(c) >= kExtent)
+      fail("fragment: a slice index is outside its mode");
 #endif
     return reg_offset<kL[J]>(int64_t(c));
   }
@@ -97,12 +101,13 @@ TESSERA_HD inline decltype(auto) at_coords(T* v, std::index_sequence<J...>, Cs..
 }  // namespace detail
 
 // The static interface of Fragment and FragmentView.
-#define TESSERA_FRAGMENT_TRAITS(T, kL)                                                              \
-  static_assert(detail::is_fragment_layout(kL), "fragment: the layout must be static, of size >= 1"); \
-  static constexpr Layout kLayout = kL;                                                          \
-  static constexpr int64_t kCosize = kL.cosize();                                                \
-  using Element = T;                                                                             \
-  TESSERA_HD static constexpr int64_t size() { return kL.size(); }                               \
+#define TESSERA_FRAGMENT_TRAITS(T, kL)                                \
+  static_assert(detail::is_fragment_layout(kL),                       \
+                "fragment: the layout must be static, of size >= 1"); \
+  static constexpr Layout kLayout = kL;                               \
+  static constexpr int64_t kCosize = kL.cosize();                     \
+  using Element = T;                                                  \
+  TESSERA_HD static constexpr int64_t size() { return kL.size(); }    \
   TESSERA_HD static constexpr int rank() { return kL.rank(); }
 
 // A view of registers through a static layout (a slice, a retile, make_tensor(f.data(), L)).
@@ -117,12 +122,14 @@ struct FragmentView {
   // Natural coordinates, one per mode; `_` keeps a mode: f(_, m, _) is a FragmentView.
   template <class C0, class C1, class... Cs>
   TESSERA_HD inline decltype(auto) operator()(C0 c0, C1 c1, Cs... cs) const {
-    return detail::at_coords<T, kL>(v, std::make_index_sequence<2 + sizeof...(Cs)>{}, c0, c1, cs...);
+    return detail::at_coords<T, kL>(v, std::make_index_sequence<2 + sizeof...(Cs)>{}, c0, c1,
+                                    cs...);
   }
   // Mode kMode fixed at k (the other modes kept).
   template <int kMode>
   TESSERA_HD inline auto slice(int64_t k) const {
-    static_assert(kMode >= 0 && kMode < kL.rank(), "fragment: slice of a mode the layout does not have");
+    static_assert(kMode >= 0 && kMode < kL.rank(),
+                  "fragment: slice of a mode the layout does not have");
     return FragmentView<T, detail::kept_modes(kL, ((1u << kL.rank()) - 1) & ~(1u << kMode))>{
         v + detail::mode_offset<kL, kMode>(k)};
   }
@@ -142,16 +149,22 @@ struct Fragment {
   TESSERA_HD inline FragmentView<T, kL> operator()(Underscore) { return view(); }
   template <class C0, class C1, class... Cs>
   TESSERA_HD inline decltype(auto) operator()(C0 c0, C1 c1, Cs... cs) {
-    return detail::at_coords<T, kL>(v, std::make_index_sequence<2 + sizeof...(Cs)>{}, c0, c1, cs...);
+    return detail::at_coords<T, kL>(v, std::make_index_sequence<2 + sizeof...(Cs)>{}, c0, c1,
+                                    cs...);
   }
   template <class C0, class C1, class... Cs>
   TESSERA_HD inline decltype(auto) operator()(C0 c0, C1 c1, Cs... cs) const {
-    return detail::at_coords<T const, kL>(v, std::make_index_sequence<2 + sizeof...(Cs)>{}, c0, c1, cs...);
+    return detail::at_coords<T const, kL>(v, std::make_index_sequence<2 + sizeof...(Cs)>{}, c0, c1,
+                                          cs...);
   }
   template <int kMode>
-  TESSERA_HD inline auto slice(int64_t k) { return view().template slice<kMode>(k); }
+  TESSERA_HD inline auto slice(int64_t k) {
+    return view().template slice<kMode>(k);
+  }
   template <int kMode>
-  TESSERA_HD inline auto slice(int64_t k) const { return view().template slice<kMode>(k); }
+  TESSERA_HD inline auto slice(int64_t k) const {
+    return view().template slice<kMode>(k);
+  }
   // The same registers as a view (what a copy writes through: a copy of the view shares them).
   TESSERA_HD inline FragmentView<T, kL> view() { return {v}; }
   TESSERA_HD inline FragmentView<T const, kL> view() const { return {v}; }
@@ -162,8 +175,10 @@ struct Fragment {
 // The registers behind p through layout kL (CuTe's make_tensor(frag.data(), layout)).
 template <Layout kL, class T, int64_t kRegs>
 TESSERA_HD inline FragmentView<T, kL> make_tensor(RegPtr<T, kRegs> p) {
-  static_assert(detail::is_fragment_layout(kL), "make_tensor: a register view's layout must be static");
-  static_assert(kL.cosize() <= kRegs, "make_tensor: the layout's cosize exceeds the registers behind the pointer");
+  static_assert(detail::is_fragment_layout(kL),
+                "make_tensor: a register view's layout must be static");
+  static_assert(kL.cosize() <= kRegs,
+                "make_tensor: the layout's cosize exceeds the registers behind the pointer");
   return {p.ptr};
 }
 
@@ -177,8 +192,10 @@ namespace detail {
 // The fragment shape of a view: a tensor view's Spec, a static or register view's layout.
 template <class V>
 TESSERA_HD constexpr IntTuple fragment_shape() {
-  if constexpr (requires { V::kSpec; }) return V::kSpec.frg.shape;
-  else return V::kLayout.shape;
+  if constexpr (requires { V::kSpec; })
+    return V::kSpec.frg.shape;
+  else
+    return V::kLayout.shape;
 }
 template <class V>
 using element_of = std::remove_const_t<typename V::Element>;
@@ -191,8 +208,8 @@ TESSERA_HD constexpr auto make_fragment_like(V const&) {
   return Fragment<T, Layout(detail::fragment_shape<V>())>{};
 }
 template <class V>
-  requires(!std::is_void_v<typename V::Element>)
-TESSERA_HD constexpr auto make_fragment_like(V const&) {
+requires(!std::is_void_v<typename V::Element>) TESSERA_HD
+    constexpr auto make_fragment_like(V const&) {
   return Fragment<detail::element_of<V>, Layout(detail::fragment_shape<V>())>{};
 }
 
@@ -207,7 +224,8 @@ TESSERA_UNROLL
 TESSERA_CALLS_USER_CODE
 template <class Src, class Dst, class Op>
 TESSERA_HD constexpr void transform(Src const& src, Dst&& dst, Op const& op) {
-  static_assert(Src::size() == std::remove_cvref_t<Dst>::size(), "transform: source and destination sizes differ");
+  static_assert(Src::size() == std::remove_cvref_t<Dst>::size(),
+                "transform: source and destination sizes differ");
 TESSERA_UNROLL
   for (int64_t i = 0; i < Src::size(); ++i) dst(i) = op(src(i));
 }

@@ -55,9 +55,10 @@ TESSERA_HD constexpr bool power_of_2(int64_t x) { return x > 0 && (x & (x - 1)) 
 // The layout that reads a (BM,BN) accumulator of c_mma (registers c_regs over its (V,M,N)
 // fragment) as the A operand (V,M,K) of a_mma, (M,K) = (BM,BN): A value j is register
 // acc_as_operand(..)(j). Fails, naming the rule, when a thread's A elements are not its C elements.
-TESSERA_HD constexpr Layout acc_as_operand(TiledMMA const& c_mma, TiledMMA const& a_mma, Layout const& tile,
-                                           Layout const& c_regs) {
-  const ThreadPartition pc = c_mma.partitioner(Operand::kC, tile), pa = a_mma.partitioner(Operand::kA, tile);
+TESSERA_HD constexpr Layout acc_as_operand(TiledMMA const& c_mma, TiledMMA const& a_mma,
+                                           Layout const& tile, Layout const& c_regs) {
+  const ThreadPartition pc = c_mma.partitioner(Operand::kC, tile),
+                        pa = a_mma.partitioner(Operand::kA, tile);
   const int64_t threads = c_mma.threads();
   if (a_mma.threads() != threads) {
     Text t;
@@ -87,8 +88,8 @@ TESSERA_HD constexpr Layout acc_as_operand(TiledMMA const& c_mma, TiledMMA const
       Text e;
       e << "acc_as_operand: a thread must hold as the operand exactly the elements it holds as the "
            "accumulator (the same thread owns the same (row,col)); operand value "
-        << j << " of thread 0 is another thread's accumulator (C " << pc.fragment << ", A " << pa.fragment
-        << ", tile " << tile << ")";
+        << j << " of thread 0 is another thread's accumulator (C " << pc.fragment << ", A "
+        << pa.fragment << ", tile " << tile << ")";
       fail(e);
     }
   const Layout values = detail::divide_strides(m[1], threads);  // A value -> C value
@@ -97,14 +98,16 @@ TESSERA_HD constexpr Layout acc_as_operand(TiledMMA const& c_mma, TiledMMA const
 
 // The (rows, cols) view of a (BM,BN) accumulator of `mma` (registers c_regs over its fragment):
 // ((row leaves), (col leaves)) -> register, rows and columns each in increasing tile order.
-TESSERA_HD constexpr Layout acc_rowcol(TiledMMA const& mma, Layout const& tile, Layout const& c_regs) {
+TESSERA_HD constexpr Layout acc_rowcol(TiledMMA const& mma, Layout const& tile,
+                                       Layout const& c_regs) {
   const Layout frg = mma.partitioner(Operand::kC, tile).fragment;
   const Modes f = leaves(frg), r = leaves(c_regs);
   bool same = f.n == r.n;
   for (int k = 0; same && k < f.n; ++k) same = f.s[k] == r.s[k];
   if (!same) {
     Text t;
-    t << "acc_rowcol: the registers' layout " << c_regs << " is not of the accumulator's shape " << frg.shape;
+    t << "acc_rowcol: the registers' layout " << c_regs << " is not of the accumulator's shape "
+      << frg.shape;
     fail(t);
   }
   const int64_t bm = tile[0].size();
@@ -139,7 +142,8 @@ struct LaneShuffles {
 // column-major over `tile`, rank 2): the thread leaves that move only along `mode` (stride-0
 // leaves are replicas and take no part). Each such leaf must be a power of 2 at a power-of-2
 // thread stride inside one warp.
-TESSERA_HD constexpr LaneShuffles shuffles_along(Layout const& thread, Layout const& tile, int mode) {
+TESSERA_HD constexpr LaneShuffles shuffles_along(Layout const& thread, Layout const& tile,
+                                                 int mode) {
   const Modes t = leaves(thread);
   const int64_t bm = tile[0].size();
   LaneShuffles r;
@@ -156,9 +160,10 @@ TESSERA_HD constexpr LaneShuffles shuffles_along(Layout const& thread, Layout co
     if (col != (mode == 1)) continue;
     if (!detail::power_of_2(t.s[k]) || !detail::power_of_2(p) || p * t.s[k] > 32) {
       Text e;
-      e << "shuffles_along: the threads sharing a " << (mode == 1 ? "row" : "column") << " differ in thread leaf "
-        << t.s[k] << ':' << t.d[k] << " of " << thread
-        << ", which is not a power of 2 inside one warp (a reduction across warps is not supported)";
+      e << "shuffles_along: the threads sharing a " << (mode == 1 ? "row" : "column")
+        << " differ in thread leaf " << t.s[k] << ':' << t.d[k] << " of " << thread
+        << ", which is not a power of 2 inside one warp (a reduction across warps is not "
+           "supported)";
       fail(e);
     }
     for (int64_t x = p; x < p * t.s[k]; x *= 2) {
@@ -195,7 +200,8 @@ TESSERA_HD constexpr Layout acc_tile() {
 template <class CfgA, class Cfg, class F>
 TESSERA_HD inline auto acc_as_A(ThrMMA<Cfg> const&, F&& acc) {
   using FF = std::remove_cvref_t<F>;
-  static constexpr Layout kL = acc_as_operand(Cfg::kMma, CfgA::kMma, acc_tile<Cfg, FF>(), FF::kLayout);
+  static constexpr Layout kL =
+      acc_as_operand(Cfg::kMma, CfgA::kMma, acc_tile<Cfg, FF>(), FF::kLayout);
   return make_tensor<kL>(acc.data());
 }
 

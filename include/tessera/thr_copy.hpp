@@ -70,7 +70,9 @@ struct ThrCopy {
   // Whether those values are the MMA's (the copy partitions the tile as the TiledMMA does) is
   // same_partition(kCopy, kMma, operand, tile).
   template <class F>
-  TESSERA_HD static inline auto retile_S(F&& fragment) { return retile_D(fragment); }
+  TESSERA_HD static inline auto retile_S(F&& fragment) {
+    return retile_D(fragment);
+  }
   template <class F>
   TESSERA_HD static inline auto retile_D(F&& fragment) {
     static constexpr Layout kR = retile(Cfg::kCopy, std::remove_cvref_t<F>::kLayout);

@@ -72,25 +72,38 @@ struct ThrMMA {
   // instruction's value types (MmaOp: e.g. __half for A and B, float for C).
   //   tCrA = thr_mma.partition_fragment_A(sA)   // ((2,2,2),4,2): 64 halves for mma.sync m16n8k16
   template <class V>
-  TESSERA_HD static auto partition_fragment_A(V const&) { return FragmentOf<Operand::kA, V>::make(); }
+  TESSERA_HD static auto partition_fragment_A(V const&) {
+    return FragmentOf<Operand::kA, V>::make();
+  }
   template <class V>
-  TESSERA_HD static auto partition_fragment_B(V const&) { return FragmentOf<Operand::kB, V>::make(); }
+  TESSERA_HD static auto partition_fragment_B(V const&) {
+    return FragmentOf<Operand::kB, V>::make();
+  }
   template <class V>
-  TESSERA_HD static auto partition_fragment_C(V const&) { return FragmentOf<Operand::kC, V>::make(); }
+  TESSERA_HD static auto partition_fragment_C(V const&) {
+    return FragmentOf<Operand::kC, V>::make();
+  }
   // Registers for a partitioned view (tCgC = partition_C(gC)): make_fragment_C(tCgC) holds the
   // accumulators of the view's shape, (V,M,N) (CuTe's tiled_mma.make_fragment_C).
   template <class V>
-  TESSERA_HD static auto make_fragment_A(V const& v) { return make_fragment_like<value_t<Operand::kA>>(v); }
+  TESSERA_HD static auto make_fragment_A(V const& v) {
+    return make_fragment_like<value_t<Operand::kA>>(v);
+  }
   template <class V>
-  TESSERA_HD static auto make_fragment_B(V const& v) { return make_fragment_like<value_t<Operand::kB>>(v); }
+  TESSERA_HD static auto make_fragment_B(V const& v) {
+    return make_fragment_like<value_t<Operand::kB>>(v);
+  }
   template <class V>
-  TESSERA_HD static auto make_fragment_C(V const& v) { return make_fragment_like<value_t<Operand::kC>>(v); }
+  TESSERA_HD static auto make_fragment_C(V const& v) {
+    return make_fragment_like<value_t<Operand::kC>>(v);
+  }
 
   // The instruction's value type of an operand.
   template <Operand kOp>
-  using value_t = std::conditional_t<kOp == Operand::kA, typename mma_op_t<Cfg>::AElement,
-                                     std::conditional_t<kOp == Operand::kB, typename mma_op_t<Cfg>::BElement,
-                                                        typename mma_op_t<Cfg>::CElement>>;
+  using value_t =
+      std::conditional_t<kOp == Operand::kA, typename mma_op_t<Cfg>::AElement,
+                         std::conditional_t<kOp == Operand::kB, typename mma_op_t<Cfg>::BElement,
+                                            typename mma_op_t<Cfg>::CElement>>;
 
  private:
   // The (rows, cols) tile a view covers (its first two modes).
@@ -109,14 +122,17 @@ struct ThrMMA {
   struct FragmentOf {
     using Op = mma_op_t<Cfg>;
     // The data type of the tile the operand is read from (A, B) or written to (C).
-    using Source = std::conditional_t<kOp == Operand::kA, typename Op::ASource,
-                                      std::conditional_t<kOp == Operand::kB, typename Op::BSource, void>>;
+    using Source =
+        std::conditional_t<kOp == Operand::kA, typename Op::ASource,
+                           std::conditional_t<kOp == Operand::kB, typename Op::BSource, void>>;
     using E = std::remove_const_t<typename V::Element>;
     static_assert(kOp == Operand::kC || std::is_void_v<E> || std::is_same_v<E, Source>,
                   "partition_fragment: the tile's element type is not the instruction's "
                   "(e.g. bf16 data for the f16 MMA): name the MmaOp of the data type");
-    static constexpr Layout kFrg = Cfg::kMma.partitioner(kOp, tile_layout<V>()).fragment;  // (V,M,K) / (V,M,N)
-    static_assert(kOp == Operand::kC || kFrg.rank() == 3, "partition_fragment: the tile must be (MN, K)");
+    static constexpr Layout kFrg =
+        Cfg::kMma.partitioner(kOp, tile_layout<V>()).fragment;  // (V,M,K) / (V,M,N)
+    static_assert(kOp == Operand::kC || kFrg.rank() == 3,
+                  "partition_fragment: the tile must be (MN, K)");
     TESSERA_HD static Fragment<value_t<kOp>, Layout(kFrg.shape)> make() { return {}; }
   };
 };

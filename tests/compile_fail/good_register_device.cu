@@ -3,16 +3,17 @@
 // the next MMA's A and reduced by rows.
 #include "register_device.hpp"
 struct AttnF16 {
-  static constexpr TiledMMA kMma = make_tiled_mma(atom::sm80_16x8x16_f32f16(), Layout("(4,1,1)"_tuple));
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::sm80_16x8x16_f32f16(), Layout("(4,1,1)"_tuple));
   using MmaOp = atom::SM80_16x8x16_F32F16F16F32_TN;
 };
 __global__ void k(float* out) {
   __shared__ __half smem[64 * 64];
   auto sA = make_tensor<kTileA>(smem);
   const ThrMMA<MmaF16> thr{threadIdx.x};
-  auto tCrA = thr.partition_fragment_A(sA);                  // (V,M,K)
-  auto tCrB = thr.partition_fragment_B(sA);                  // (V,N,K)
-  auto acc = make_fragment<float, "((2,2),1,2)"_tuple>();    // (V,M,N)
+  auto tCrA = thr.partition_fragment_A(sA);                // (V,M,K)
+  auto tCrB = thr.partition_fragment_B(sA);                // (V,N,K)
+  auto acc = make_fragment<float, "((2,2),1,2)"_tuple>();  // (V,M,N)
   clear(tCrA), clear(tCrB), clear(acc);
   gemm(thr, tCrA(_, _, 0), tCrB(_, _, 0), acc);
   gemm(thr, tCrA, tCrB, acc);

@@ -12,5 +12,6 @@ struct Step4 {
   static constexpr TiledMMA kMma = presets::step4();
 };
 struct WarpsM {
-  static constexpr TiledMMA kMma = make_tiled_mma(atom::sm80_16x8x16_f32f16(), Layout("(4,1,1)"_tuple));
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::sm80_16x8x16_f32f16(), Layout("(4,1,1)"_tuple));
 };

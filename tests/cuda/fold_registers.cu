@@ -7,9 +7,9 @@
 //
 // check_fold.py compares regs_tessera with regs_hand: the same PTX opcodes, instruction for
 // instruction in count, no local memory, 0 bytes stack, 0 spills.
-#include <cstdint>
 #include <cuda_fp16.h>
 
+#include <cstdint>
 #include <tessera.hpp>
 #include <tessera/device_tensor.hpp>
 
@@ -18,7 +18,8 @@ using namespace tessera::literals;
 
 namespace {
 struct Attn {
-  static constexpr TiledMMA kMma = make_tiled_mma(atom::sm80_16x8x16_f32f16(), Layout("(4,1,1)"_tuple));
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::sm80_16x8x16_f32f16(), Layout("(4,1,1)"_tuple));
   using MmaOp = atom::SM80_16x8x16_F32F16F16F32_TN;
 };
 struct Max {
@@ -37,8 +38,8 @@ __global__ void regs_tessera(const float* s_in, const __half* v_in, float* o_out
   auto s = make_fragment<float, "((2,2),1,8)"_tuple>();  // (V,M,N) of S
 #pragma unroll
   for (int i = 0; i < 32; ++i) s(i) = s_in[t * 32 + i];
-  auto mx = reduce_rows(thr, s, Max{});                  // (rows)
-  auto rc = acc_rowcol(thr, s);                          // (rows, cols)
+  auto mx = reduce_rows(thr, s, Max{});  // (rows)
+  auto rc = acc_rowcol(thr, s);          // (rows, cols)
 #pragma unroll
   for (int r = 0; r < rc.kLayout[0].size(); ++r)
 #pragma unroll
@@ -65,8 +66,9 @@ __global__ void regs_tessera(const float* s_in, const __half* v_in, float* o_out
 // The twin: lane t0 + 4 t1 of warp w holds S's rows 16w + t1 + 8 r (r = v1) and columns
 // 8n + 2 t0 + v0 in register v0 + 2 r + 4 n; the quad (xor 1, 2) shares the rows.
 __device__ inline void hand_mma(float* d, const __half* a, const __half* b) {
-  ptx::mma_m16n8k16_f32f16(*reinterpret_cast<float(*)[4]>(d), *reinterpret_cast<uint32_t const(*)[4]>(a),
-                           *reinterpret_cast<uint32_t const(*)[2]>(b), *reinterpret_cast<float(*)[4]>(d));
+  ptx::mma_m16n8k16_f32f16(
+      *reinterpret_cast<float(*)[4]>(d), *reinterpret_cast<uint32_t const(*)[4]>(a),
+      *reinterpret_cast<uint32_t const(*)[2]>(b), *reinterpret_cast<float(*)[4]>(d));
 }
 __global__ void regs_hand(const float* s_in, const __half* v_in, float* o_out, float* stats) {
   const int64_t t = threadIdx.x;
@@ -110,7 +112,7 @@ __global__ void regs_hand(const float* s_in, const __half* v_in, float* o_out, f
   float o[32];
 #pragma unroll
   for (int i = 0; i < 32; ++i) o[i] = 0.0f;
-  // k-block k of P V: P's n-atoms 2k, 2k+1 (registers 8k..8k+7) are A's 8 values.
+    // k-block k of P V: P's n-atoms 2k, 2k+1 (registers 8k..8k+7) are A's 8 values.
 #pragma unroll
   for (int k = 0; k < 4; ++k)
 #pragma unroll

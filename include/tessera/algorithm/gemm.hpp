@@ -49,14 +49,19 @@ TESSERA_UNROLL
         typename Op::AElement ta[Op::kA];
         typename Op::BElement tb[Op::kB];
         auto av = [&] {
-          if constexpr (kA.rank() == 3) return a(_, m, k);
-          else return a(_, m);
+          if constexpr (kA.rank() == 3)
+            return a(_, m, k);
+          else
+            return a(_, m);
         }();
         auto bv = [&] {
-          if constexpr (kB.rank() == 3) return b(_, n, k);
-          else return b(_, n);
+          if constexpr (kB.rank() == 3)
+            return b(_, n, k);
+          else
+            return b(_, n);
         }();
-        Op::fma(&c(_, m, n)(0), operand_registers<Op::kA>(av, ta), operand_registers<Op::kB>(bv, tb));
+        Op::fma(&c(_, m, n)(0), operand_registers<Op::kA>(av, ta),
+                operand_registers<Op::kB>(bv, tb));
       }
 }
 }  // namespace detail
@@ -72,24 +77,33 @@ template <class Cfg, class A, class B, class C>
 TESSERA_HD inline void gemm(ThrMMA<Cfg> const&, A const& a, B const& b, C&& c) {
   using Op = mma_op_t<Cfg>;
   using CF = std::remove_cvref_t<C>;
-  static_assert(detail::same_name(Op::atom().name, Cfg::kMma.atom.name),
-                "gemm: the configuration's MmaOp is not the TiledMMA's atom (name a matching MmaOp)");
-  constexpr bool kTypes = std::is_same_v<std::remove_const_t<typename A::Element>, typename Op::AElement> &&
-                         std::is_same_v<std::remove_const_t<typename B::Element>, typename Op::BElement>;
-  static_assert(kTypes, "gemm: the element type of A or B is not the instruction's (e.g. bf16 data through the f16 MMA)");
+  static_assert(
+      detail::same_name(Op::atom().name, Cfg::kMma.atom.name),
+      "gemm: the configuration's MmaOp is not the TiledMMA's atom (name a matching MmaOp)");
+  constexpr bool kTypes =
+      std::is_same_v<std::remove_const_t<typename A::Element>, typename Op::AElement> &&
+      std::is_same_v<std::remove_const_t<typename B::Element>, typename Op::BElement>;
+  static_assert(kTypes,
+                "gemm: the element type of A or B is not the instruction's (e.g. bf16 data through "
+                "the f16 MMA)");
   static_assert(std::is_same_v<typename CF::Element, typename Op::CElement>,
                 "gemm: the accumulators' element type is not the instruction's");
   static constexpr Layout kA = A::kLayout, kB = B::kLayout, kC = CF::kLayout;
   static_assert(kC.rank() == 3, "gemm: the accumulators must be (V,M,N)");
-  static_assert((kA.rank() == 2 && kB.rank() == 2) || (kA.rank() == 3 && kB.rank() == 3),
-                "gemm: A and B must be one k-block, (V,M) and (V,N), or k-blocks, (V,M,K) and (V,N,K)");
+  static_assert(
+      (kA.rank() == 2 && kB.rank() == 2) || (kA.rank() == 3 && kB.rank() == 3),
+      "gemm: A and B must be one k-block, (V,M) and (V,N), or k-blocks, (V,M,K) and (V,N,K)");
   static_assert(kA[0].size() == Op::kA && kB[0].size() == Op::kB && kC[0].size() == Op::kC,
-                "gemm: mode 0 of A, B and C must hold one instruction's values (a fragment of another TiledMMA?)");
-  static_assert(kA[1].size() == kC[1].size(), "gemm: A's M (mode 1) is not the accumulators' M (mode 1)");
-  static_assert(kB[1].size() == kC[2].size(), "gemm: B's N (mode 1) is not the accumulators' N (mode 2)");
+                "gemm: mode 0 of A, B and C must hold one instruction's values (a fragment of "
+                "another TiledMMA?)");
+  static_assert(kA[1].size() == kC[1].size(),
+                "gemm: A's M (mode 1) is not the accumulators' M (mode 1)");
+  static_assert(kB[1].size() == kC[2].size(),
+                "gemm: B's N (mode 1) is not the accumulators' N (mode 2)");
   static_assert(kA.rank() == 2 || kA[2].size() == kB[2].size(),
                 "gemm: A and B hold different numbers of k-blocks (mode 2)");
-  static_assert(detail::consecutive(kC[0], Op::kC), "gemm: one instruction's accumulators must be consecutive registers");
+  static_assert(detail::consecutive(kC[0], Op::kC),
+                "gemm: one instruction's accumulators must be consecutive registers");
   if constexpr (kTypes) detail::gemm_atoms<Op>(a, b, c);  // (else only the message above)
 }
 

@@ -22,7 +22,8 @@ template <int kMode, class F, class Op>
 TESSERA_HD inline auto reduce(F const& f, Op const& op) {
   static constexpr Layout kL = F::kLayout;
   static_assert(kMode >= 0 && kMode < kL.rank(), "reduce: the fragment has no such mode");
-  static constexpr Layout kOut = Layout(detail::kept_modes(kL, ((1u << kL.rank()) - 1) & ~(1u << kMode)).shape);
+  static constexpr Layout kOut =
+      Layout(detail::kept_modes(kL, ((1u << kL.rank()) - 1) & ~(1u << kMode)).shape);
   constexpr int64_t kExtent = kL[kMode].size();
   constexpr int64_t kInner = [] {
     int64_t n = 1;
