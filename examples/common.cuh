@@ -11,13 +11,13 @@
 #include <cstring>
 #include <vector>
 
-#define EX_CHECK(call)                                                                     \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
+#define EX_CHECK(call)                                                                            \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess) {                                                                      \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
+      std::exit(2);                                                                               \
+    }                                                                                             \
   } while (0)
 
 namespace ex {
@@ -59,7 +59,9 @@ struct Guarded {
     return v;
   }
   // Every element of the block NaN (all bits set: a NaN in every floating-point format).
-  void poison() const { EX_CHECK(cudaMemset2D(data, ld * sizeof(T), 0xFF, rows * sizeof(T), cols)); }
+  void poison() const {
+    EX_CHECK(cudaMemset2D(data, ld * sizeof(T), 0xFF, rows * sizeof(T), cols));
+  }
   // The number of guard bytes that changed.
   int64_t broken_guards() const {
     std::vector<unsigned char> h(bytes());
@@ -97,7 +99,8 @@ float time_ms(F const& f, int reps = 20) {
   cudaEventDestroy(a);
   cudaEventDestroy(b);
   for (int i = 1; i < reps; ++i)  // insertion sort: a handful of values
-    for (int j = i; j > 0 && t[size_t(j)] < t[size_t(j - 1)]; --j) std::swap(t[size_t(j)], t[size_t(j - 1)]);
+    for (int j = i; j > 0 && t[size_t(j)] < t[size_t(j - 1)]; --j)
+      std::swap(t[size_t(j)], t[size_t(j - 1)]);
   return t[size_t(reps / 2)];
 }
 
@@ -107,14 +110,17 @@ inline float memcpy_ms(size_t bytes) {
   EX_CHECK(cudaMalloc(&src, bytes));
   EX_CHECK(cudaMalloc(&dst, bytes));
   EX_CHECK(cudaMemset(src, 1, bytes));
-  const float ms = time_ms([&] { EX_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice)); });
+  const float ms =
+      time_ms([&] { EX_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice)); });
   cudaFree(src);
   cudaFree(dst);
   return ms;
 }
 
-// One results row: | example | size | dtype | GB/s | memcpy GB/s | ratio | (bytes moved: read + write).
-inline void report(const char* name, const char* size, const char* dtype, size_t bytes, float ms, float memcpy) {
+// One results row: | example | size | dtype | GB/s | memcpy GB/s | ratio | (bytes moved: read +
+// write).
+inline void report(const char* name, const char* size, const char* dtype, size_t bytes, float ms,
+                   float memcpy) {
   const double gbs = 2.0 * double(bytes) / (ms * 1e6), ref = 2.0 * double(bytes) / (memcpy * 1e6);
   std::printf("| %s | %s | %s | %.0f | %.0f | %.3f |\n", name, size, dtype, gbs, ref, gbs / ref);
 }

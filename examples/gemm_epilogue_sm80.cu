@@ -30,29 +30,30 @@ struct EpilogueCfg {
   static constexpr int kThreads = 128;
   static constexpr Coord<3> kCta = {{128, 128, 32}};  // (BM,BN,BK)
   // A shared (rows, BK) tile, K-major, swizzled (Sw<2,3,3>: ldmatrix rows in 4 chunks of 16 B).
-  static constexpr SwizzledLayout kSmem = composition(Swizzle(2, 3, 3), parse_layout("(128,32):(32,1)"));
+  static constexpr SwizzledLayout kSmem =
+      composition(Swizzle(2, 3, 3), parse_layout("(128,32):(32,1)"));
   struct G2S {  // cp.async of 16 bytes: 32 x 4 threads, 8 values along K each
-    static constexpr TiledCopy kCopy =
-        make_tiled_copy_tv(atom::cp_async(16, 16), parse_layout("(32,4):(4,1)"), parse_layout("(1,8):(0,1)"));
+    static constexpr TiledCopy kCopy = make_tiled_copy_tv(
+        atom::cp_async(16, 16), parse_layout("(32,4):(4,1)"), parse_layout("(1,8):(0,1)"));
   };
   // shared -> registers: ldmatrix x4 over the TiledMMA's own partition of its (32,16) tile.
   template <Operand kOp>
   struct S2R {
     static constexpr Layout kTile = Layout(make_tuple(32, 16));
     static constexpr TiledCopy kCopy = TiledCopy{
-        atom::ldmatrix(4, false), make_layout(kMma.partitioner(kOp, kTile).thread, kMma.thrfrg(kOp, kTile)[1]),
-        kTile.shape};
+        atom::ldmatrix(4, false),
+        make_layout(kMma.partitioner(kOp, kTile).thread, kMma.thrfrg(kOp, kTile)[1]), kTile.shape};
   };
 };
 
 template <class Cfg, class Act>
 __global__ void __launch_bounds__(Cfg::kThreads)
-gemm_epilogue_kernel(half const* a, half const* b, float const* bias, half* d, int64_t m, int64_t n,
-                     int64_t k, int64_t lda, int64_t ldb, int64_t ldd) {
+    gemm_epilogue_kernel(half const* a, half const* b, float const* bias, half* d, int64_t m,
+                         int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldd) {
   static constexpr Coord<3> kCta = Cfg::kCta;
-  auto mA = make_tensor(a, make_shape(m, k), make_stride(lda, unit));          // (M,K)
-  auto mB = make_tensor(b, make_shape(n, k), make_stride(ldb, unit));          // (N,K)
-  auto mD = make_tensor(d, make_shape(m, n), make_stride(ldd, unit));          // (M,N)
+  auto mA = make_tensor(a, make_shape(m, k), make_stride(lda, unit));             // (M,K)
+  auto mB = make_tensor(b, make_shape(n, k), make_stride(ldb, unit));             // (N,K)
+  auto mD = make_tensor(d, make_shape(m, n), make_stride(ldd, unit));             // (M,N)
   auto mBias = make_tensor(bias, make_shape(m, n), make_stride(fixed<0>, unit));  // (M,N): bias(n)
   auto cA = make_identity_tensor(mA.shape), cB = make_identity_tensor(mB.shape),
        cD = make_identity_tensor(mD.shape);
@@ -77,7 +78,8 @@ gemm_epilogue_kernel(half const* a, half const* b, float const* bias, half* d, i
   const ThrMMA<Cfg> thr_mma{threadIdx.x};
   auto tCrA = thr_mma.partition_fragment_A(sA);  // (V,M,K)
   auto tCrB = thr_mma.partition_fragment_B(sB);  // (V,N,K)
-  auto tCrC = thr_mma.partition_fragment_C(local_tile<kCta, Proj{1, 1, 0}>(mD, bm, bn, _));  // (V,M,N) f32
+  auto tCrC =
+      thr_mma.partition_fragment_C(local_tile<kCta, Proj{1, 1, 0}>(mD, bm, bn, _));  // (V,M,N) f32
   clear(tCrC);
   const ThrCopy<typename Cfg::template S2R<Operand::kA>> s2r_a{threadIdx.x};
   const ThrCopy<typename Cfg::template S2R<Operand::kB>> s2r_b{threadIdx.x};
@@ -115,10 +117,11 @@ gemm_epilogue_kernel(half const* a, half const* b, float const* bias, half* d, i
 }
 
 template <class Act>
-static void gemm_epilogue(half const* a, half const* b, float const* bias, half* d, int64_t m, int64_t n,
-                          int64_t k, int64_t lda, int64_t ldb, int64_t ldd) {
+static void gemm_epilogue(half const* a, half const* b, float const* bias, half* d, int64_t m,
+                          int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldd) {
   const dim3 grid(unsigned((m + 127) / 128), unsigned((n + 127) / 128));
-  gemm_epilogue_kernel<EpilogueCfg, Act><<<grid, EpilogueCfg::kThreads>>>(a, b, bias, d, m, n, k, lda, ldb, ldd);
+  gemm_epilogue_kernel<EpilogueCfg, Act>
+      <<<grid, EpilogueCfg::kThreads>>>(a, b, bias, d, m, n, k, lda, ldb, ldd);
 }
 
 // One problem in guarded buffers (column-major storage of the transposed views: A (M,K) K-major
@@ -145,21 +148,25 @@ static bool check(const char* act, int64_t m, int64_t n, int64_t k) {
     for (int64_t j = 0; j < n; ++j) {
       double acc = bias[size_t(j)];
       for (int64_t p = 0; p < k; ++p)
-        acc += double(__half2float(a[size_t(p + i * k)])) * double(__half2float(b[size_t(p + j * k)]));
+        acc +=
+            double(__half2float(a[size_t(p + i * k)])) * double(__half2float(b[size_t(p + j * k)]));
       const double want = Act{}(float(acc)), got = __half2float(d[size_t(j + i * n)]);
       const double err = std::isnan(got) ? 1e30 : std::fabs(got - want) / (1.0 + std::fabs(want));
       worst = err > worst ? err : worst;
     }
-  const int64_t guards = A.broken_guards() + B.broken_guards() + D.broken_guards() + Bias.broken_guards();
+  const int64_t guards =
+      A.broken_guards() + B.broken_guards() + D.broken_guards() + Bias.broken_guards();
   const bool ok = worst < 4e-3 && guards == 0;  // f16 output: 2^-11 relative, plus f32 sums
-  std::printf("gemm_epilogue %s %lld x %lld x %lld: max error %.2e, %lld guard bytes changed: %s\n", act,
-              (long long)m, (long long)n, (long long)k, worst, (long long)guards, ok ? "ok" : "FAILED");
+  std::printf("gemm_epilogue %s %lld x %lld x %lld: max error %.2e, %lld guard bytes changed: %s\n",
+              act, (long long)m, (long long)n, (long long)k, worst, (long long)guards,
+              ok ? "ok" : "FAILED");
   return ok;
 }
 
 int main() {
   bool ok = true;
-  const int64_t sizes[][3] = {{1, 1, 8}, {17, 33, 40}, {128, 128, 32}, {129, 250, 72}, {300, 129, 256}, {512, 384, 520}};
+  const int64_t sizes[][3] = {{1, 1, 8},      {17, 33, 40},    {128, 128, 32},
+                              {129, 250, 72}, {300, 129, 256}, {512, 384, 520}};
   for (auto const& s : sizes) {
     ok = check<Relu>("relu", s[0], s[1], s[2]) && ok;
     ok = check<Gelu>("gelu", s[0], s[1], s[2]) && ok;

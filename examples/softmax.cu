@@ -26,14 +26,16 @@ struct SoftmaxCfg {
   static constexpr int64_t kVec = 16 / int64_t(sizeof(T));  // values per 16-byte vector
   static constexpr Coord<2> kTile = {{kRows, kBN}};         // (rows, BN)
   struct Copy {
-    static constexpr TiledCopy kCopy = make_tiled_copy_tv(
-        atom::universal_copy(128, 8 * sizeof(T)), Layout(make_tuple(kRows, kRowThreads), make_tuple(kRowThreads, 1)),
-        Layout(make_tuple(1, kVec), make_tuple(0, 1)));
+    static constexpr TiledCopy kCopy =
+        make_tiled_copy_tv(atom::universal_copy(128, 8 * sizeof(T)),
+                           Layout(make_tuple(kRows, kRowThreads), make_tuple(kRowThreads, 1)),
+                           Layout(make_tuple(1, kVec), make_tuple(0, 1)));
   };
   // The lanes that share a row (a warp or part of one), from the copy's partition of the tile.
   static constexpr bool kCtaWide = kRowThreads > 32;
   static constexpr LaneShuffles kLanes =
-      kCtaWide ? LaneShuffles{} : row_shuffles(Copy::kCopy, Layout(make_tuple(int64_t(kRows), kBN)));
+      kCtaWide ? LaneShuffles{}
+               : row_shuffles(Copy::kCopy, Layout(make_tuple(int64_t(kRows), kBN)));
 };
 
 struct Max {
@@ -58,7 +60,7 @@ __device__ inline float row_reduce(float x, Op const& op, float* smem) {
 
 template <class Cfg, class T>
 __global__ void __launch_bounds__(Cfg::kThreads)
-softmax_kernel(T const* x, T* y, int64_t m, int64_t n, int64_t ldx, int64_t ldy) {
+    softmax_kernel(T const* x, T* y, int64_t m, int64_t n, int64_t ldx, int64_t ldy) {
   static constexpr Coord<2> kTile = Cfg::kTile;
   constexpr float kLog2e = 1.4426950408889634f;
   auto mX = make_tensor(x, make_shape(m, n), make_stride(ldx, unit));  // (M,N)
@@ -98,15 +100,20 @@ softmax_kernel(T const* x, T* y, int64_t m, int64_t n, int64_t ldx, int64_t ldy)
 
 template <class Cfg, class T>
 static void launch(T const* x, T* y, int64_t m, int64_t n, int64_t ldx, int64_t ldy) {
-  softmax_kernel<Cfg, T><<<unsigned((m + Cfg::kRows - 1) / Cfg::kRows), Cfg::kThreads>>>(x, y, m, n, ldx, ldy);
+  softmax_kernel<Cfg, T>
+      <<<unsigned((m + Cfg::kRows - 1) / Cfg::kRows), Cfg::kThreads>>>(x, y, m, n, ldx, ldy);
 }
 // The configuration whose row tile holds N.
 template <class T>
 static void softmax(T const* x, T* y, int64_t m, int64_t n, int64_t ldx, int64_t ldy) {
-  if (n <= 1024) launch<SoftmaxCfg<T, 1024, 32, 4>>(x, y, m, n, ldx, ldy);
-  else if (n <= 4096) launch<SoftmaxCfg<T, 4096, 128, 1>>(x, y, m, n, ldx, ldy);
-  else if (n <= 32768) launch<SoftmaxCfg<T, 32768, 1024, 1>>(x, y, m, n, ldx, ldy);
-  else std::fprintf(stderr, "softmax: rows longer than 32768 are not supported\n"), std::exit(2);
+  if (n <= 1024)
+    launch<SoftmaxCfg<T, 1024, 32, 4>>(x, y, m, n, ldx, ldy);
+  else if (n <= 4096)
+    launch<SoftmaxCfg<T, 4096, 128, 1>>(x, y, m, n, ldx, ldy);
+  else if (n <= 32768)
+    launch<SoftmaxCfg<T, 32768, 1024, 1>>(x, y, m, n, ldx, ldy);
+  else
+    std::fprintf(stderr, "softmax: rows longer than 32768 are not supported\n"), std::exit(2);
 }
 
 template <class T>
@@ -143,17 +150,19 @@ static bool check(int64_t m, int64_t n, int64_t ldx, int64_t ldy) {
   }
   const int64_t guards = X.broken_guards() + Y.broken_guards();
   const bool ok = worst < tol && guards == 0;
-  std::printf("softmax %s %lld x %lld (ldx %lld, ldy %lld): max relative error %.2e, %lld guard bytes changed: %s\n",
-              name_of<T>(), (long long)m, (long long)n, (long long)ldx, (long long)ldy, worst, (long long)guards,
-              ok ? "ok" : "FAILED");
+  std::printf(
+      "softmax %s %lld x %lld (ldx %lld, ldy %lld): max relative error %.2e, %lld guard bytes "
+      "changed: %s\n",
+      name_of<T>(), (long long)m, (long long)n, (long long)ldx, (long long)ldy, worst,
+      (long long)guards, ok ? "ok" : "FAILED");
   return ok;
 }
 
 template <class T>
 static bool check_all() {
-  const int64_t sizes[][4] = {{1, 1, 1, 1},         {3, 1000, 1000, 1000}, {37, 1024, 1032, 1040},
-                              {5, 1025, 1025, 1027}, {9, 4096, 4096, 4104},  {2, 4097, 4104, 4097},
-                              {3, 32768, 32768, 32776}, {130, 333, 336, 333}};
+  const int64_t sizes[][4] = {
+      {1, 1, 1, 1},          {3, 1000, 1000, 1000}, {37, 1024, 1032, 1040},   {5, 1025, 1025, 1027},
+      {9, 4096, 4096, 4104}, {2, 4097, 4104, 4097}, {3, 32768, 32768, 32776}, {130, 333, 336, 333}};
   bool ok = true;
   for (auto const& s : sizes) ok = check<T>(s[0], s[1], s[2], s[3]) && ok;
   return ok;

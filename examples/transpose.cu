@@ -18,27 +18,29 @@ struct TransposeCfg {
   static constexpr int kThreads = 256;
   static constexpr Coord<2> kTile = {{64, 64}};  // (BM,BN) of A, (BN,BM) of B
   static constexpr Swizzle kSw = Swizzle(3, 2, 6);
-  static constexpr SwizzledLayout kSmem = composition(kSw, parse_layout("(64,64):(1,64)"));   // (BM,BN)
-  static constexpr SwizzledLayout kSmemT = composition(kSw, parse_layout("(64,64):(64,1)"));  // (BN,BM)
+  static constexpr SwizzledLayout kSmem =
+      composition(kSw, parse_layout("(64,64):(1,64)"));  // (BM,BN)
+  static constexpr SwizzledLayout kSmemT =
+      composition(kSw, parse_layout("(64,64):(64,1)"));  // (BN,BM)
   struct Load {  // (64,16) per pass: 16 x 16 threads, 4 values along M
-    static constexpr TiledCopy kCopy =
-        make_tiled_copy_tv(atom::universal_copy(128, 32), parse_layout("(16,16):(1,16)"), parse_layout("(4,1):(1,0)"));
+    static constexpr TiledCopy kCopy = make_tiled_copy_tv(
+        atom::universal_copy(128, 32), parse_layout("(16,16):(1,16)"), parse_layout("(4,1):(1,0)"));
   };
   struct Store {  // (32,32) per pass: 8 x 32 threads, 4 values along N
-    static constexpr TiledCopy kCopy =
-        make_tiled_copy_tv(atom::universal_copy(128, 32), parse_layout("(8,32):(1,8)"), parse_layout("(4,1):(1,0)"));
+    static constexpr TiledCopy kCopy = make_tiled_copy_tv(
+        atom::universal_copy(128, 32), parse_layout("(8,32):(1,8)"), parse_layout("(4,1):(1,0)"));
   };
 };
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads)
-transpose_kernel(float const* a, float* b, int64_t m, int64_t n, int64_t lda, int64_t ldb) {
+    transpose_kernel(float const* a, float* b, int64_t m, int64_t n, int64_t lda, int64_t ldb) {
   static constexpr Coord<2> kTile = Cfg::kTile;
-  auto mA = make_tensor(a, make_shape(m, n), make_stride(unit, lda));  // (M,N)
-  auto mB = make_tensor(b, make_shape(n, m), make_stride(unit, ldb));  // (N,M)
-  auto gA = local_tile<kTile, Proj{1, 1}>(mA, blockIdx.x, blockIdx.y);                        // (BM,BN)
+  auto mA = make_tensor(a, make_shape(m, n), make_stride(unit, lda));   // (M,N)
+  auto mB = make_tensor(b, make_shape(n, m), make_stride(unit, ldb));   // (N,M)
+  auto gA = local_tile<kTile, Proj{1, 1}>(mA, blockIdx.x, blockIdx.y);  // (BM,BN)
   auto cA = local_tile<kTile, Proj{1, 1}>(make_identity_tensor(mA.shape), blockIdx.x, blockIdx.y);
-  auto gB = local_tile<kTile, Proj{1, 1}>(mB, blockIdx.y, blockIdx.x);                        // (BN,BM)
+  auto gB = local_tile<kTile, Proj{1, 1}>(mB, blockIdx.y, blockIdx.x);  // (BN,BM)
   auto cB = local_tile<kTile, Proj{1, 1}>(make_identity_tensor(mB.shape), blockIdx.y, blockIdx.x);
 
   __shared__ alignas(16) float smem[64 * 64];
@@ -84,18 +86,21 @@ static bool check(int64_t m, int64_t n, int64_t lda, int64_t ldb) {
   const std::vector<float> b = B.download();
   int64_t wrong = 0;
   for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) wrong += std::memcmp(&b[size_t(j + i * n)], &a[size_t(i + j * m)], 4) != 0;
+    for (int64_t j = 0; j < n; ++j)
+      wrong += std::memcmp(&b[size_t(j + i * n)], &a[size_t(i + j * m)], 4) != 0;
   const int64_t guards = A.broken_guards() + B.broken_guards();
   std::printf("transpose %lld x %lld (lda %lld, ldb %lld): %lld wrong, %lld guard bytes changed\n",
-              (long long)m, (long long)n, (long long)lda, (long long)ldb, (long long)wrong, (long long)guards);
+              (long long)m, (long long)n, (long long)lda, (long long)ldb, (long long)wrong,
+              (long long)guards);
   return wrong == 0 && guards == 0;
 }
 
 int main(int argc, char** argv) {
   bool ok = true;
-  const int64_t sizes[][4] = {{1, 1, 1, 1},       {7, 13, 9, 15},       {64, 64, 64, 64},  {63, 65, 63, 65},
-                              {100, 37, 104, 40}, {129, 257, 132, 260}, {1000, 999, 1001, 1003},
-                              {1024, 512, 1024, 512}, {513, 2049, 516, 2052}};
+  const int64_t sizes[][4] = {
+      {1, 1, 1, 1},          {7, 13, 9, 15},       {64, 64, 64, 64},        {63, 65, 63, 65},
+      {100, 37, 104, 40},    {129, 257, 132, 260}, {1000, 999, 1001, 1003}, {1024, 512, 1024, 512},
+      {513, 2049, 516, 2052}};
   for (auto const& s : sizes) ok = check(s[0], s[1], s[2], s[3]) && ok;
   if (argc > 1 && std::strcmp(argv[1], "--no-bench") == 0) return ok ? 0 : 1;
 

@@ -2,13 +2,12 @@
 // thread of every tile, against brute force, in guarded buffers; the vector widths they choose.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
-#include <vector>
-
 #include <tessera.hpp>
 #include <tessera/device_tensor.hpp>
+#include <vector>
 
 using namespace tessera;
 
@@ -16,12 +15,12 @@ namespace {
 
 // The transpose example's configuration (examples/transpose.cu).
 struct Load {
-  static constexpr TiledCopy kCopy =
-      make_tiled_copy_tv(atom::universal_copy(128, 32), parse_layout("(16,16):(1,16)"), parse_layout("(4,1):(1,0)"));
+  static constexpr TiledCopy kCopy = make_tiled_copy_tv(
+      atom::universal_copy(128, 32), parse_layout("(16,16):(1,16)"), parse_layout("(4,1):(1,0)"));
 };
 struct Store {
-  static constexpr TiledCopy kCopy =
-      make_tiled_copy_tv(atom::universal_copy(128, 32), parse_layout("(8,32):(1,8)"), parse_layout("(4,1):(1,0)"));
+  static constexpr TiledCopy kCopy = make_tiled_copy_tv(
+      atom::universal_copy(128, 32), parse_layout("(8,32):(1,8)"), parse_layout("(4,1):(1,0)"));
 };
 constexpr Coord<2> kTile = {{64, 64}};
 constexpr SwizzledLayout kSmem = composition(Swizzle(3, 2, 6), parse_layout("(64,64):(1,64)"));
@@ -71,8 +70,9 @@ void transpose(float const* a, float* b, int64_t m, int64_t n, int64_t lda, int6
 }
 
 TEST(Copy, TransposeOfEverySizeMatchesBruteForceAndKeepsTheGuards) {
-  const int64_t sizes[][4] = {{1, 1, 1, 1},     {7, 13, 9, 15},   {64, 64, 64, 64},   {63, 65, 63, 65},
-                              {100, 37, 104, 40}, {129, 130, 132, 130}, {65, 64, 68, 64}};
+  const int64_t sizes[][4] = {{1, 1, 1, 1},     {7, 13, 9, 15},     {64, 64, 64, 64},
+                              {63, 65, 63, 65}, {100, 37, 104, 40}, {129, 130, 132, 130},
+                              {65, 64, 68, 64}};
   for (auto const& s : sizes) {
     const int64_t m = s[0], n = s[1], lda = s[2], ldb = s[3];
     Buffer a(lda * n, -7.0f), b(ldb * m, -9.0f);
@@ -81,7 +81,8 @@ TEST(Copy, TransposeOfEverySizeMatchesBruteForceAndKeepsTheGuards) {
     transpose(a.data, b.data, m, n, lda, ldb);
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        ASSERT_EQ(b.data[j + i * ldb], float(i * 1000 + j)) << m << "x" << n << " at (" << i << "," << j << ")";
+        ASSERT_EQ(b.data[j + i * ldb], float(i * 1000 + j))
+            << m << "x" << n << " at (" << i << "," << j << ")";
     // Nothing outside B's block written: the rows between n and ldb, and the guards.
     for (size_t k = 0; k < b.storage.size(); ++k) {
       const int64_t off = int64_t(&b.storage[k] - b.data);
@@ -95,8 +96,10 @@ TEST(Copy, TransposeOfEverySizeMatchesBruteForceAndKeepsTheGuards) {
 
 TEST(Copy, VectorWidthsAreTheWidestBothLayoutsAllow) {
   float* p = nullptr;
-  auto gA = local_tile<kTile, Proj{1, 1}>(make_tensor(p, make_shape(64, 64), make_stride(unit, 64)), 0, 0);
-  auto gR = local_tile<kTile, Proj{1, 1}>(make_tensor(p, make_shape(64, 64), make_stride(1, 64)), 0, 0);
+  auto gA = local_tile<kTile, Proj{1, 1}>(make_tensor(p, make_shape(64, 64), make_stride(unit, 64)),
+                                          0, 0);
+  auto gR =
+      local_tile<kTile, Proj{1, 1}>(make_tensor(p, make_shape(64, 64), make_stride(1, 64)), 0, 0);
   const ThrCopy<Load> load{0};
   const ThrCopy<Store> store{0};
   using GA = decltype(load.partition_S(gA));
@@ -109,7 +112,8 @@ TEST(Copy, VectorWidthsAreTheWidestBothLayoutsAllow) {
   EXPECT_EQ((max_common_vector<ST, F>()), 1);  // the transposed read runs along N: stride 64
   EXPECT_EQ((max_common_vector<GR, F>()), 1);  // a run-time stride is never vectorized along
   EXPECT_EQ(vector_fault<GR>(4), VectorFault::kRuntimeStride);
-  EXPECT_EQ(vector_fault<decltype(load.partition_D(make_tensor<composition(Swizzle(3, 1, 6), parse_layout("(64,64):(1,64)"))>(p)))>(4),
+  EXPECT_EQ(vector_fault<decltype(load.partition_D(
+                make_tensor<composition(Swizzle(3, 1, 6), parse_layout("(64,64):(1,64)"))>(p)))>(4),
             VectorFault::kSwizzleSplits);
 }
 
@@ -151,7 +155,8 @@ TEST(Copy, EpilogueBroadcastsTheBiasAndStoresPairsInsideTheMatrix) {
     for (int64_t i = 0; i < m; ++i)
       for (int64_t k = 0; k < ldd; ++k) {
         const uint16_t want = k < n ? uint16_t(i % 100 + k % 50 + k) : uint16_t(0xFFFF);
-        ASSERT_EQ(d[size_t(k + i * ldd)], want) << m << "x" << n << " ldd " << ldd << " at (" << i << "," << k << ")";
+        ASSERT_EQ(d[size_t(k + i * ldd)], want)
+            << m << "x" << n << " ldd " << ldd << " at (" << i << "," << k << ")";
       }
     for (size_t k = size_t(m * ldd); k < d.size(); ++k) ASSERT_EQ(d[k], 0xFFFF);
   }
@@ -163,7 +168,8 @@ TEST(Copy, EpilogueBroadcastsTheBiasAndStoresPairsInsideTheMatrix) {
 template <int64_t kBN, int kRowThreads, int kRows>
 struct SoftmaxCopy {
   static constexpr TiledCopy kCopy =
-      make_tiled_copy_tv(atom::universal_copy(128, 32), Layout(make_tuple(kRows, kRowThreads), make_tuple(kRowThreads, 1)),
+      make_tiled_copy_tv(atom::universal_copy(128, 32),
+                         Layout(make_tuple(kRows, kRowThreads), make_tuple(kRowThreads, 1)),
                          Layout(make_tuple(1, 4), make_tuple(0, 1)));
 };
 
@@ -190,7 +196,8 @@ void check_softmax_partition(int64_t m, int64_t n, int64_t ld) {
         for (int i = 0; i < r.size(); ++i) r(i) = -INFINITY;
         copy_if(tXcX, tXgX, r);
         const int64_t row = tXcX(0)[0] - b * kRows;
-        for (int i = 0; i < r.size(); ++i) ASSERT_EQ(tXcX(i)[0] - b * kRows, row);  // one row per thread
+        for (int i = 0; i < r.size(); ++i)
+          ASSERT_EQ(tXcX(i)[0] - b * kRows, row);  // one row per thread
         for (int i = 0; i < r.size(); ++i) {
           if (pass == 0) row_max[size_t(row)] = std::fmax(row_max[size_t(row)], r(i));
           if (pass == 1) row_sum[size_t(row)] += std::exp(r(i) - row_max[size_t(row)]);
@@ -208,7 +215,8 @@ void check_softmax_partition(int64_t m, int64_t n, int64_t ld) {
       if (j >= n) {
         ASSERT_EQ(got, -3.0f) << "written past the row's end at (" << i << "," << j << ")";
       } else {
-        ASSERT_NEAR(got, std::exp(double(x.data[j + i * ld]) - mx) / sum, 1e-6) << "(" << i << "," << j << ")";
+        ASSERT_NEAR(got, std::exp(double(x.data[j + i * ld]) - mx) / sum, 1e-6)
+            << "(" << i << "," << j << ")";
       }
     }
   }
@@ -217,7 +225,8 @@ void check_softmax_partition(int64_t m, int64_t n, int64_t ld) {
     constexpr LaneShuffles kX = row_shuffles(Cfg::kCopy, Layout(make_tuple(int64_t(kRows), kBN)));
     EXPECT_EQ(1 << kX.n, kRowThreads);
     for (int s = 0; s < kX.n; ++s)
-      for (int t = 0; t < kRows * kRowThreads; ++t) EXPECT_EQ(t / kRowThreads, (t ^ kX.xor_mask[s]) / kRowThreads);
+      for (int t = 0; t < kRows * kRowThreads; ++t)
+        EXPECT_EQ(t / kRowThreads, (t ^ kX.xor_mask[s]) / kRowThreads);
   }
 }
 

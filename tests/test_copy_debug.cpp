@@ -5,18 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
-
 #include <tessera.hpp>
 #include <tessera/device_tensor.hpp>
+#include <vector>
 
 using namespace tessera;
 
 namespace {
 
 struct Load128 {  // 16 x 16 threads, 4 floats along M each: 128-bit vectors
-  static constexpr TiledCopy kCopy =
-      make_tiled_copy_tv(atom::universal_copy(128, 32), parse_layout("(16,16):(1,16)"), parse_layout("(4,1):(1,0)"));
+  static constexpr TiledCopy kCopy = make_tiled_copy_tv(
+      atom::universal_copy(128, 32), parse_layout("(16,16):(1,16)"), parse_layout("(4,1):(1,0)"));
 };
 constexpr Coord<2> kTile = {{64, 64}};
 
@@ -42,14 +41,17 @@ void load(float const* a, int64_t lda, int thread) {
 TEST(CopyDebug, AnAtomsVectorOffItsAlignmentIsTheRule) {
   alignas(16) static float a[66 * 64] = {};
   EXPECT_EQ(error_of([&] { load(a, 64, 17); }), "");
-  EXPECT_NE(error_of([&] { load(a, 66, 17); }).find("rule::vector_is_misaligned"), std::string::npos);
-  EXPECT_NE(error_of([&] { load(a + 1, 64, 0); }).find("rule::vector_is_misaligned"), std::string::npos);
+  EXPECT_NE(error_of([&] { load(a, 66, 17); }).find("rule::vector_is_misaligned"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { load(a + 1, 64, 0); }).find("rule::vector_is_misaligned"),
+            std::string::npos);
 }
 
 TEST(CopyDebug, AThreadOutsideTheTiledCopyIsTheRule) {
   alignas(16) static float a[64 * 64] = {};
   EXPECT_EQ(error_of([&] { load(a, 64, 255); }), "");
-  EXPECT_NE(error_of([&] { load(a, 64, 256); }).find("rule::thread_outside_the_tiled_operation"), std::string::npos);
+  EXPECT_NE(error_of([&] { load(a, 64, 256); }).find("rule::thread_outside_the_tiled_operation"),
+            std::string::npos);
 }
 
 TEST(CopyDebug, TheAutomaticCopyFallsBackToSingleValues) {

@@ -262,11 +262,27 @@ TESSERA_HD constexpr int aligned_runs_mode(CoordLayout<R> const& c, int64_t n) {
 // algebra's partitions of the layout itself. A step inside a swizzled tile (a thread's offset, a
 // k-block) moves `off`, under the swizzle; a step by whole swizzle periods (a pipeline stage)
 // moves `ptr`, which costs nothing per element.
-template <class T, Layout kFrg, Swizzle kSw = Swizzle{}>
+// The largest power of 2, at most cap, that divides every offset of l (0 offsets aside): the
+// alignment a move by one of l's offsets keeps.
+TESSERA_HD constexpr int64_t offsets_alignment(Layout const& l, int64_t cap) {
+  int64_t a = cap;
+  for (int64_t i = 0; i < l.size() && a > 1; ++i)
+    while (a > 1 && l(i) % a != 0) a /= 2;
+  return a;
+}
+// A shared tile's pointer is 16-byte aligned (kAlign counts elements from there).
+template <class T>
+inline constexpr int64_t kSharedAlign = 16 % sizeof(T) == 0 ? int64_t(16 / sizeof(T)) : 1;
+
+// kAlign: a power of 2 that divides the view's offset from its tile's 16-byte aligned pointer
+// (before the swizzle), known statically: the thread offsets and slices that moved it were all
+// multiples of it. What a vector copy of the view may assume (copy_vector.hpp).
+template <class T, Layout kFrg, Swizzle kSw = Swizzle{}, int64_t kAlign = kSharedAlign<T>>
 struct OffsetView {
   static constexpr Layout kLayout = kFrg;
   static constexpr Swizzle kSwizzle = kSw;
   static constexpr bool kSwizzled = kSw.bits > 0;
+  static constexpr int64_t kAligned = kAlign;
   using Element = T;
   T* ptr;
   int64_t off = 0;  // swizzled views only: the offset inside the swizzled tile
@@ -276,16 +292,17 @@ struct OffsetView {
     if constexpr (kSwizzled) return ptr[kSw.apply32(uint32_t(off + kF(v)[0]))];  // a tile's offsets are small
     else return ptr[kF(v)[0]];
   }
-  // The view moved by offset o and described by kNew.
-  template <Layout kNew, bool kUnderSwizzle = kSwizzled>
-  TESSERA_HD inline OffsetView<T, kNew, kSw> moved(int64_t o) const {
+  // The view moved by offset o (a multiple of kNewAlign) and described by kNew.
+  template <Layout kNew, bool kUnderSwizzle = kSwizzled, int64_t kNewAlign = kAlign>
+  TESSERA_HD inline OffsetView<T, kNew, kSw, kNewAlign> moved(int64_t o) const {
     if constexpr (kUnderSwizzle) return {ptr, off + o};
     else return {ptr + o, off};
   }
   template <int kMode>
   TESSERA_HD inline auto slice(int64_t k) const {
     static constexpr CoordLayout<1> kM = make_offset_layout(kFrg[kMode]);
-    return moved<drop_mode(kFrg, kMode), kSwizzled && !commutes_with(kSw, kFrg[kMode])>(kM(k)[0]);
+    return moved<drop_mode(kFrg, kMode), kSwizzled && !commutes_with(kSw, kFrg[kMode]),
+                 offsets_alignment(kFrg[kMode], kAlign)>(kM(k)[0]);
   }
   TESSERA_HD inline auto operator()(Underscore, int64_t k) const { return slice<1>(k); }
   TESSERA_HD inline auto operator()(Underscore, Underscore, int64_t k) const { return slice<2>(k); }
@@ -295,22 +312,24 @@ struct OffsetView {
 };
 
 // The thread's share of a static tile: its first element at offset kThr(thread), then kFrg.
-template <Layout kFrg, Layout kThr, class T, Layout kL, Swizzle kSw>
-TESSERA_HD inline OffsetView<T, kFrg, kSw> thread_offset_view(OffsetView<T, kL, kSw> const& v,
-                                                              int64_t thread) {
+template <Layout kFrg, Layout kThr, class T, Layout kL, Swizzle kSw, int64_t kAlign>
+TESSERA_HD inline auto thread_offset_view(OffsetView<T, kL, kSw, kAlign> const& v, int64_t thread) {
   static constexpr CoordLayout<1> kT = make_offset_layout(kThr);
-  return v.template moved<kFrg>(kT(thread)[0]);
+  constexpr bool kSwizzled = OffsetView<T, kL, kSw, kAlign>::kSwizzled;
+  return v.template moved<kFrg, kSwizzled, offsets_alignment(kThr, kAlign)>(kT(thread)[0]);
 }
 
 // A tensor over a static layout, e.g. a shared-memory tile: make_tensor<kSA>(smem), or over a
-// swizzled one (Sw o off o L): make_tensor<composition(Swizzle(3, 3, 4), kSA)>(smem).
+// swizzled one (Sw o off o L): make_tensor<composition(Swizzle(3, 3, 4), kSA)>(smem). The
+// pointer must be 16-byte aligned (vector copies rely on it; TESSERA_DEBUG checks it).
 template <Layout kL, class T>
 TESSERA_HD constexpr OffsetView<T, kL> make_tensor(T* ptr) {
   return {ptr};
 }
 template <SwizzledLayout kL, class T>
-TESSERA_HD constexpr OffsetView<T, kL.layout, kL.swizzle> make_tensor(T* ptr) {
-  return {ptr, kL.offset};
+TESSERA_HD constexpr auto make_tensor(T* ptr) {
+  constexpr int64_t kAlign = offsets_alignment(Layout(1, kL.offset), kSharedAlign<T>);
+  return OffsetView<T, kL.layout, kL.swizzle, kAlign>{ptr, kL.offset};
 }
 
 // A whole tensor: pointer, run-time shape and strides, e.g. (M,K):(1,lda).
@@ -328,7 +347,8 @@ TESSERA_HD constexpr Tensor<T, R, kFix> make_tensor(T* ptr, Coord<R> const& shap
 }
 // The identity tensor of a shape: element c is c itself (CuTe's make_identity_tensor).
 template <int R>
-TESSERA_HD constexpr Tensor<void, R, runtime_strides<R>()> make_identity_tensor(Coord<R> const& shape) {
+TESSERA_HD constexpr Tensor<void, R, runtime_strides<R>()> make_identity_tensor(
+    Coord<R> const& shape) {
   return {nullptr, shape, {}};
 }
 

@@ -81,14 +81,15 @@ struct ThrCopy {
   static constexpr TiledCopy kCopy = Cfg::kCopy;
   template <bool kDivides>
   TESSERA_HD static constexpr void check_tile() {
-    static_assert(kDivides, "rule::tile_does_not_divide: partition_S/D: the TiledCopy's tile must divide "
-                            "the tile it partitions, mode by mode");
+    static_assert(kDivides,
+                  "rule::tile_does_not_divide: partition_S/D: the TiledCopy's tile must divide "
+                  "the tile it partitions, mode by mode");
   }
   TESSERA_HD void check_thread() const {
     constexpr int64_t kThreads = kCopy.threads();
     debug_require(thread >= 0 && thread < kThreads,
-                  "rule::thread_outside_the_tiled_operation: partition_S/D: the thread index is outside "
-                  "the TiledCopy's threads (launch as many threads as the TiledCopy has)");
+                  "rule::thread_outside_the_tiled_operation: partition_S/D: the thread index is "
+                  "outside the TiledCopy's threads (launch as many threads as the TiledCopy has)");
   }
   template <bool kDst, class T, int R, StaticStrides<R> kFix, Spec<R> kS>
   TESSERA_HD inline auto partition(TensorView<T, R, kFix, kS> const& v) const {
@@ -98,19 +99,21 @@ struct ThrCopy {
     check_thread();
     if constexpr (kDivides) {
       static constexpr ThreadParts<R> kP =
-          thread_parts(kS, kCopy.tidfrg(kS.compact(), kDst)[0], kCopy.partition(kS.compact(), 0, kDst).layout);
+          thread_parts(kS, kCopy.tidfrg(kS.compact(), kDst)[0],
+                       kCopy.partition(kS.compact(), 0, kDst).layout);
       return v.template moved<kP.frg>(kP.thr(thread));
     } else {
       return v;
     }
   }
-  template <bool kDst, class T, Layout kL, Swizzle kSw>
-  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
+  template <bool kDst, class T, Layout kL, Swizzle kSw, int64_t kA>
+  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw, kA> const& v) const {
     constexpr bool kDivides = copy_tile_divides(kCopy, product_each(kL.shape));
     check_tile<kDivides>();
     check_thread();
     if constexpr (kDivides) {
-      return thread_offset_view<kCopy.partition(kL, 0, kDst).layout, kCopy.tidfrg(kL, kDst)[0]>(v, thread);
+      return thread_offset_view<kCopy.partition(kL, 0, kDst).layout, kCopy.tidfrg(kL, kDst)[0]>(
+          v, thread);
     } else {
       return v;
     }

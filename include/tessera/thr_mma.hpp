@@ -54,8 +54,8 @@ struct ThrMMA {
   }
   // The thread's share of a static tile (shared memory), (rows, cols) or with further modes
   // (pipeline stages), which stay last: offsets straight from the algebra.
-  template <Operand kOp, class T, Layout kL, Swizzle kSw>
-  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
+  template <Operand kOp, class T, Layout kL, Swizzle kSw, int64_t kA>
+  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw, kA> const& v) const {
     static_assert(kL.rank() >= 2, "partition: the view must be a whole (rows, cols, ...) tile");
     static constexpr ThreadPartition kP = Cfg::kMma.partitioner(kOp, kL);
     return thread_offset_view<kP.fragment, kP.thread>(v, thread);

@@ -82,9 +82,11 @@ gemm_02_kernel(GemmArgs p) {
   static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
 
   // The problem, any strides: A (M,K), B (N,K), C (M,N) column-major; and their coordinates.
-  auto mA = make_tensor(p.a, make_shape(p.m, p.k), operand_strides<Cfg::kKindA>(p.a_sm, p.a_sk));  // (M,K)
-  auto mB = make_tensor(p.b, make_shape(p.n, p.k), operand_strides<Cfg::kKindB>(p.b_sn, p.b_sk));  // (N,K)
-  auto mC = make_tensor(p.c, make_shape(p.m, p.n), make_stride(unit, p.ldc));                      // (M,N)
+  auto mA = make_tensor(p.a, make_shape(p.m, p.k),
+                        operand_strides<Cfg::kKindA>(p.a_sm, p.a_sk));                // (M,K)
+  auto mB = make_tensor(p.b, make_shape(p.n, p.k),
+                        operand_strides<Cfg::kKindB>(p.b_sn, p.b_sk));                // (N,K)
+  auto mC = make_tensor(p.c, make_shape(p.m, p.n), make_stride(unit, p.ldc));  // (M,N)
   auto cA = make_identity_tensor(mA.shape), cB = make_identity_tensor(mB.shape),
        cC = make_identity_tensor(mC.shape);
 

@@ -3,8 +3,8 @@
 // rule::vector_is_misaligned.
 #include "copy_common.hpp"
 struct TwoColumns {
-  static constexpr TiledCopy kCopy =
-      make_tiled_copy_tv(atom::universal_copy(128, 32), parse_layout("(16,8):(1,16)"), parse_layout("(4,2):(1,4)"));
+  static constexpr TiledCopy kCopy = make_tiled_copy_tv(
+      atom::universal_copy(128, 32), parse_layout("(16,8):(1,16)"), parse_layout("(4,2):(1,4)"));
 };
 void load(float const* a, int64_t m, int64_t n) {
   auto mA = make_tensor(a, make_shape(m, n), make_stride(unit, fixed<66>));

@@ -3,7 +3,8 @@
 #include "copy_common.hpp"
 void store(float* smem) {
   const ThrCopy<Load128> thr{0};
-  auto tAsA = thr.partition_D(make_tensor<composition(Swizzle(3, 1, 6), parse_layout("(64,64):(1,64)"))>(smem));
+  auto tAsA = thr.partition_D(
+      make_tensor<composition(Swizzle(3, 1, 6), parse_layout("(64,64):(1,64)"))>(smem));
   Fragment<float, Layout(16)> frag{};
   copy(thr, frag, tAsA);
 }

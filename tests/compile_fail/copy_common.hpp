@@ -6,8 +6,8 @@
 #include <tessera/device_tensor.hpp>
 using namespace tessera;
 struct Load128 {
-  static constexpr TiledCopy kCopy =
-      make_tiled_copy_tv(atom::universal_copy(128, 32), parse_layout("(16,16):(1,16)"), parse_layout("(4,1):(1,0)"));
+  static constexpr TiledCopy kCopy = make_tiled_copy_tv(
+      atom::universal_copy(128, 32), parse_layout("(16,16):(1,16)"), parse_layout("(4,1):(1,0)"));
 };
 inline constexpr Coord<2> kTile = {{64, 64}};
 template <Operand kOp, CopyAtom (*kAtom)(int, bool, int64_t), bool kTrans>
@@ -15,7 +15,8 @@ struct MatrixCopy {
   static constexpr TiledMMA kMma = presets::step4();
   static constexpr Layout kPermTile = Layout(make_tuple(kMma.tile_size(0), kMma.tile_size(2)));
   static constexpr TiledCopy kCopy = TiledCopy{
-      kAtom(4, kTrans, 16), make_layout(kMma.partitioner(kOp, kPermTile).thread, kMma.thrfrg(kOp, kPermTile)[1]),
+      kAtom(4, kTrans, 16),
+      make_layout(kMma.partitioner(kOp, kPermTile).thread, kMma.thrfrg(kOp, kPermTile)[1]),
       kPermTile.shape};
 };
 using Ldsm = MatrixCopy<Operand::kA, atom::ldmatrix, false>;

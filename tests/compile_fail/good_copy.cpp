@@ -10,7 +10,9 @@ void load(float const* a, int64_t m, int64_t n, int64_t lda, float* smem, uint16
   copy(thr, tAgA, frag);
   copy_if(thr, thr.partition_S(cA), tAgA, frag);
   copy(tAgA, frag);
-  copy(thr, frag, thr.partition_D(make_tensor<composition(Swizzle(3, 2, 6), parse_layout("(64,64):(1,64)"))>(smem)));
+  copy(thr, frag,
+       thr.partition_D(
+           make_tensor<composition(Swizzle(3, 2, 6), parse_layout("(64,64):(1,64)"))>(smem)));
   auto bias = make_tensor(a, make_shape(m, n), make_stride(unit, fixed<0>));
   copy(thr, thr.partition_S(local_tile<kTile, Proj{1, 1}>(bias, 0, 0)), frag);
   load_matrix<Ldsm, kKMajor>(h);

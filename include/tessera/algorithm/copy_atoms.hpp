@@ -23,13 +23,15 @@ TESSERA_HD inline void atom_vector_copy(P const& pred, S const& src, D& dst) {
   static constexpr CopyAtom kAtom = Cfg::kCopy.atom;
   constexpr int64_t n = kAtom.values();
   check_sizes<S, D>();
-  static_assert(int64_t(sizeof(element_of<S>)) * 8 == kAtom.elem_bits &&
-                    int64_t(sizeof(element_of<D>)) * 8 == kAtom.elem_bits,
-                "rule::copy_element_size_differs_from_the_atom: copy: the tensors' elements are not the "
-                "atom's element size");
-  static_assert(std::remove_cvref_t<S>::size() % n == 0,
-                "rule::vector_elements_are_not_consecutive: copy: the values are not a whole number of "
-                "the atom's vectors");
+  static_assert(
+      int64_t(sizeof(element_of<S>)) * 8 == kAtom.elem_bits &&
+          int64_t(sizeof(element_of<D>)) * 8 == kAtom.elem_bits,
+      "rule::copy_element_size_differs_from_the_atom: copy: the tensors' elements are not the "
+      "atom's element size");
+  static_assert(
+      std::remove_cvref_t<S>::size() % n == 0,
+      "rule::vector_elements_are_not_consecutive: copy: the values are not a whole number of "
+      "the atom's vectors");
   check_vector_side<S, n, true>();
   check_vector_side<D, n, false>();
   debug_check_aligned<n>(src, dst);
@@ -42,15 +44,18 @@ TESSERA_HD inline void atom_vector_copy(P const& pred, S const& src, D& dst) {
 template <class Sh>
 TESSERA_HD constexpr void check_matrix_rows() {
   using X = std::remove_cvref_t<Sh>;
-  static_assert(side_of<X> == CopySide::kShared,
-                "rule::ldmatrix_rows_are_16_contiguous_bytes: copy: ldmatrix and stmatrix address shared "
-                "memory (partition_S/D of a static-layout tile)");
-  static_assert(sizeof(element_of<X>) == 2,
-                "rule::ldmatrix_moves_16_bit_elements: copy: ldmatrix and stmatrix move 16-bit values");
-  static_assert(shared_vector_fault(X::kLayout, X::kSwizzle, 8) == VectorFault::kOk,
-                "rule::ldmatrix_rows_are_16_contiguous_bytes: copy: each lane's ldmatrix/stmatrix row must "
-                "be 8 consecutive 16-bit elements of the shared tile from a 16-byte boundary, not split by "
-                "its swizzle (an MN-major tile needs the .trans atom)");
+  static_assert(
+      side_of<X> == CopySide::kShared,
+      "rule::ldmatrix_rows_are_16_contiguous_bytes: copy: ldmatrix and stmatrix address shared "
+      "memory (partition_S/D of a static-layout tile)");
+  static_assert(
+      sizeof(element_of<X>) == 2,
+      "rule::ldmatrix_moves_16_bit_elements: copy: ldmatrix and stmatrix move 16-bit values");
+  static_assert(
+      shared_vector_fault(X::kLayout, X::kSwizzle, 8, X::kAligned) == VectorFault::kOk,
+      "rule::ldmatrix_rows_are_16_contiguous_bytes: copy: each lane's ldmatrix/stmatrix row must "
+      "be 8 consecutive 16-bit elements of the shared tile from a 16-byte boundary, not split by "
+      "its swizzle (an MN-major tile needs the .trans atom)");
 }
 
 // The registers of one atom, packed in 32-bit pairs (a fragment of 32-bit registers holds them
@@ -59,10 +64,10 @@ template <int kRegs, class F>
 TESSERA_HD inline void pack_regs(F const& f, int64_t v0, uint32_t (&r)[kRegs]) {
   using T = element_of<F>;
   if constexpr (sizeof(T) == 4) {
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int i = 0; i < kRegs; ++i) r[i] = reinterpret_cast<uint32_t const&>(f(v0 + i));
   } else {
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int i = 0; i < kRegs; ++i) {
       Pack<T, 2> p{{f(v0 + 2 * i), f(v0 + 2 * i + 1)}};
       r[i] = reinterpret_cast<uint32_t const&>(p);
@@ -73,10 +78,10 @@ template <int kRegs, class F>
 TESSERA_HD inline void unpack_regs(uint32_t const (&r)[kRegs], F& f, int64_t v0) {
   using T = element_of<F>;
   if constexpr (sizeof(T) == 4) {
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int i = 0; i < kRegs; ++i) f(v0 + i) = reinterpret_cast<T const&>(r[i]);
   } else {
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int i = 0; i < kRegs; ++i) {
       auto const& p = reinterpret_cast<Pack<T, 2> const&>(r[i]);
       f(v0 + 2 * i) = p.x[0];
@@ -91,18 +96,21 @@ TESSERA_HD inline void matrix_copy(Sh const& sh, F& f) {
   constexpr bool kTrans = kAtom.op == CopyOp::kLdsmTrans || kAtom.op == CopyOp::kStsmTrans;
   check_matrix_rows<Sh>();
   constexpr int64_t kValues = kAtom.values();  // 16-bit values per lane and atom
-  constexpr int kRegs = int(kValues / 2);       // .x1 / .x2 / .x4
+  constexpr int kRegs = int(kValues / 2);      // .x1 / .x2 / .x4
   using R = element_of<F>;
-  static_assert(side_of<F> == CopySide::kRegisters && (sizeof(R) == 4 || sizeof(R) == 2),
-                "rule::ldmatrix_moves_16_bit_elements: copy: ldmatrix/stmatrix registers hold 16-bit "
-                "values or 32-bit pairs of them");
+  static_assert(
+      side_of<F> == CopySide::kRegisters && (sizeof(R) == 4 || sizeof(R) == 2),
+      "rule::ldmatrix_moves_16_bit_elements: copy: ldmatrix/stmatrix registers hold 16-bit "
+      "values or 32-bit pairs of them");
   constexpr int64_t kPerAtom = sizeof(R) == 4 ? kRegs : kValues;
-  static_assert(Sh::size() % kValues == 0 && Sh::size() / kValues * kPerAtom == F::size(),
-                "rule::copy_sizes_differ: copy: the registers must hold exactly the ldmatrix/stmatrix "
-                "values of the shared tile");
-  debug_require(reinterpret_cast<uintptr_t>(&sh(0)) % 16 == 0,
-                "rule::ldmatrix_rows_are_16_contiguous_bytes: copy: a shared row is not 16-byte aligned");
-TESSERA_UNROLL
+  static_assert(
+      Sh::size() % kValues == 0 && Sh::size() / kValues * kPerAtom == F::size(),
+      "rule::copy_sizes_differ: copy: the registers must hold exactly the ldmatrix/stmatrix "
+      "values of the shared tile");
+  debug_require(
+      reinterpret_cast<uintptr_t>(&sh(0)) % 16 == 0,
+      "rule::ldmatrix_rows_are_16_contiguous_bytes: copy: a shared row is not 16-byte aligned");
+  TESSERA_UNROLL
   for (int64_t c = 0; c < Sh::size() / kValues; ++c) {
     uint32_t r[kRegs];
 #if defined(__CUDA_ARCH__)
@@ -142,8 +150,9 @@ TESSERA_HD inline void cp_async_copy(P const& pred, S const& src, D const& dst) 
   static constexpr CopyAtom kAtom = Cfg::kCopy.atom;
   constexpr int64_t kVec = kAtom.values();
   constexpr int64_t kBytes = kAtom.elem_bits / 8 * kVec;
-  static_assert(kBytes == 4 || kBytes == 8 || kBytes == 16,
-                "rule::cp_async_copies_4_8_or_16_bytes: copy: a cp.async copies 4, 8 or 16 bytes per thread");
+  static_assert(
+      kBytes == 4 || kBytes == 8 || kBytes == 16,
+      "rule::cp_async_copies_4_8_or_16_bytes: copy: a cp.async copies 4, 8 or 16 bytes per thread");
   static_assert(side_of<S> == CopySide::kGlobal && side_of<D> == CopySide::kShared,
                 "copy: cp.async copies a global tile (TensorView) to a shared one (OffsetView)");
   check_sizes<S, D>();
@@ -156,28 +165,32 @@ TESSERA_HD inline void cp_async_copy(P const& pred, S const& src, D const& dst) 
   if constexpr (!X::kSwizzled) dst_base = opaque(ptx::smem_address(dst.ptr));
   const auto dst_address = [&](int64_t v) -> uint32_t {
     static constexpr CoordLayout<1> kF = make_offset_layout(X::kLayout);
-    if constexpr (X::kSwizzled) return ptx::smem_address(&dst(v));
-    else return dst_base + uint32_t(kF(v)[0] * int64_t(sizeof(element_of<X>)));
+    if constexpr (X::kSwizzled)
+      return ptx::smem_address(&dst(v));
+    else
+      return dst_base + uint32_t(kF(v)[0] * int64_t(sizeof(element_of<X>)));
   };
   if constexpr (std::is_same_v<P, NoPred>) {
-TESSERA_UNROLL
-    for (int64_t v = 0; v < X::size(); v += kVec) ptx::cp_async_n<kBytes>(dst_address(v), &src(v), kBytes);
+    TESSERA_UNROLL
+    for (int64_t v = 0; v < X::size(); v += kVec)
+      ptx::cp_async_n<kBytes>(dst_address(v), &src(v), kBytes);
   } else {
     // The predicates as C(v) < shape - origin: the residue once, C(v) a constant per value.
     static constexpr CoordLayout<P::kRank> kC = coords_of(P::kSpec);
     static constexpr int kAlong = kVec == 1 ? -1 : aligned_runs_mode(kC, kVec);
-    static_assert(kVec == 1 || kAlong >= 0,
-                  "rule::vector_elements_are_not_consecutive: copy: the predicate's vectors are not "
-                  "consecutive along one mode (partition it like the source)");
+    static_assert(
+        kVec == 1 || kAlong >= 0,
+        "rule::vector_elements_are_not_consecutive: copy: the predicate's vectors are not "
+        "consecutive along one mode (partition it like the source)");
     const Coord<P::kRank> residue = pred.shape - pred.origin;
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int64_t v = 0; v < X::size(); v += kVec) {
       const auto c = kC(v);
       if constexpr (kVec == 1) {
         ptx::cp_async_n<kBytes>(dst_address(v), &src(v), elem_less(c, residue) ? int(kBytes) : 0);
       } else {
         bool others = true;
-TESSERA_UNROLL
+        TESSERA_UNROLL
         for (int j = 0; j < P::kRank; ++j)
           if (j != kAlong) others = others && c[j] < residue[j];
         const int64_t n = others ? min64(max64(residue[kAlong] - c[kAlong], 0), kVec) : 0;
@@ -197,12 +210,14 @@ TESSERA_UNROLL
 template <class Cfg, class S, class D>
 TESSERA_HD inline void copy(ThrCopy<Cfg> const&, S const& src, D&& dst) {
   static constexpr CopyOp kOp = Cfg::kCopy.atom.op;
-  if constexpr (kOp == CopyOp::kCpAsync) detail::cp_async_copy<Cfg>(detail::NoPred{}, src, dst);
+  if constexpr (kOp == CopyOp::kCpAsync)
+    detail::cp_async_copy<Cfg>(detail::NoPred{}, src, dst);
   else if constexpr (kOp == CopyOp::kLdsm || kOp == CopyOp::kLdsmTrans)
     detail::matrix_copy<Cfg, true>(src, dst);
   else if constexpr (kOp == CopyOp::kStsm || kOp == CopyOp::kStsmTrans)
     detail::matrix_copy<Cfg, false>(dst, src);
-  else detail::atom_vector_copy<Cfg>(detail::NoPred{}, src, dst);
+  else
+    detail::atom_vector_copy<Cfg>(detail::NoPred{}, src, dst);
 }
 
 // copy_if(thr_copy, pred, src, dst): where pred(v) is inside the tensor; cp.async zero-fills
@@ -211,11 +226,14 @@ template <class Cfg, class P, class S, class D>
 TESSERA_HD inline void copy_if(ThrCopy<Cfg> const&, P const& pred, S const& src, D&& dst) {
   static constexpr CopyOp kOp = Cfg::kCopy.atom.op;
   static_assert(P::size() == std::remove_cvref_t<S>::size(),
-                "rule::copy_sizes_differ: copy_if: the predicate and the source hold different numbers of values");
+                "rule::copy_sizes_differ: copy_if: the predicate and the source hold different "
+                "numbers of values");
   static_assert(kOp == CopyOp::kCpAsync || kOp == CopyOp::kUniversal,
                 "copy_if: ldmatrix and stmatrix are not predicated (copy whole shared tiles)");
-  if constexpr (kOp == CopyOp::kCpAsync) detail::cp_async_copy<Cfg>(pred, src, dst);
-  else detail::atom_vector_copy<Cfg>(pred, src, dst);
+  if constexpr (kOp == CopyOp::kCpAsync)
+    detail::cp_async_copy<Cfg>(pred, src, dst);
+  else
+    detail::atom_vector_copy<Cfg>(pred, src, dst);
 }
 
 // copy(thr_copy, src, dst, pred): global -> shared with a cp.async atom, zero-filled outside

@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "../tensor_view.hpp"
+#include "../thr_copy.hpp"
 
 namespace tessera {
 
@@ -41,8 +42,8 @@ template <class T, int R, StaticStrides<R> kF, Spec<R> kS>
 struct SideOf<TensorView<T, R, kF, kS>> {
   static constexpr CopySide value = CopySide::kGlobal;
 };
-template <class T, Layout kL, Swizzle kSw>
-struct SideOf<OffsetView<T, kL, kSw>> {
+template <class T, Layout kL, Swizzle kSw, int64_t kA>
+struct SideOf<OffsetView<T, kL, kSw, kA>> {
   static constexpr CopySide value = CopySide::kShared;
 };
 }  // namespace detail
@@ -54,7 +55,7 @@ using element_of = std::remove_cv_t<std::remove_reference_t<decltype(std::declva
 // A global view's fault for groups of n: c the fragment's coordinates, fix the static strides.
 template <int R>
 TESSERA_HD constexpr VectorFault global_vector_fault(CoordLayout<R> const& c,
-                                                    StaticStrides<R> const& fix, int64_t n) {
+                                                     StaticStrides<R> const& fix, int64_t n) {
   if (n == 1) return VectorFault::kOk;
   const int m = aligned_runs_mode(c, n);
   if (m < 0) return VectorFault::kNotConsecutive;
@@ -66,10 +67,13 @@ TESSERA_HD constexpr VectorFault global_vector_fault(CoordLayout<R> const& c,
   return VectorFault::kOk;
 }
 
-// A shared view's fault for groups of n: l the fragment's offsets, sw its swizzle.
-TESSERA_HD constexpr VectorFault shared_vector_fault(Layout const& l, Swizzle const& sw, int64_t n) {
+// A shared view's fault for groups of n: l the fragment's offsets, sw its swizzle, align what
+// divides the view's offset from its 16-byte aligned tile pointer (OffsetView::kAligned).
+TESSERA_HD constexpr VectorFault shared_vector_fault(Layout const& l, Swizzle const& sw, int64_t n,
+                                                     int64_t align) {
   if (n == 1) return VectorFault::kOk;
   if (!runs_of(l, n)) return VectorFault::kNotConsecutive;
+  if (align % n != 0) return VectorFault::kMisaligned;
   for (int64_t v = 0; v < l.size(); v += n)
     if (l(v) % n != 0) return VectorFault::kMisaligned;
   if (sw.bits > 0 && n > (int64_t(1) << sw.base)) return VectorFault::kSwizzleSplits;
@@ -82,8 +86,9 @@ TESSERA_HD constexpr VectorFault vector_fault(int64_t n) {
   if constexpr (side_of<X> == CopySide::kGlobal)
     return global_vector_fault(coords_of(X::kSpec), X::kStatic, n);
   else if constexpr (side_of<X> == CopySide::kShared)
-    return shared_vector_fault(X::kLayout, X::kSwizzle, n);
-  else return n >= 1 ? VectorFault::kOk : VectorFault::kNotConsecutive;
+    return shared_vector_fault(X::kLayout, X::kSwizzle, n, X::kAligned);
+  else
+    return n >= 1 ? VectorFault::kOk : VectorFault::kNotConsecutive;
 }
 
 // The widest vector (in values, at most 16 bytes) both sides allow: 1 where the element types
@@ -91,20 +96,23 @@ TESSERA_HD constexpr VectorFault vector_fault(int64_t n) {
 template <class S, class D>
 TESSERA_HD constexpr int64_t max_common_vector() {
   using T = element_of<S>;
-  if constexpr (!std::is_same_v<T, element_of<D>> || 16 % sizeof(T) != 0) return 1;
+  if constexpr (!std::is_same_v<T, element_of<D>> || 16 % sizeof(T) != 0)
+    return 1;
   else {
     if (side_of<S> == CopySide::kRegisters && side_of<D> == CopySide::kRegisters) return 1;
     int64_t n = int64_t(16 / sizeof(T));
     const int64_t size = std::remove_cvref_t<S>::size();
     for (; n > 1; n /= 2)
-      if (size % n == 0 && vector_fault<S>(n) == VectorFault::kOk && vector_fault<D>(n) == VectorFault::kOk)
+      if (size % n == 0 && vector_fault<S>(n) == VectorFault::kOk &&
+          vector_fault<D>(n) == VectorFault::kOk)
         break;
     return n;
   }
 }
 
-// What the static faults leave to run time: the pointer of the side's first element aligned to
-// n values, and (global) every run-time stride along which the fragment moves a multiple of n.
+// What the static faults leave to run time: (global) the pointer of the side's first element
+// aligned to n values and every run-time stride along which the fragment moves a multiple of n.
+// A shared side's alignment is static (OffsetView::kAligned).
 template <int64_t n, class V>
 TESSERA_HD inline bool vector_aligned(V const& x) {
   using X = std::remove_cvref_t<V>;
@@ -112,9 +120,13 @@ TESSERA_HD inline bool vector_aligned(V const& x) {
   if constexpr (n == 1 || side_of<X> == CopySide::kRegisters) {
     return true;
   } else if constexpr (side_of<X> == CopySide::kShared) {
-    bool ok = reinterpret_cast<uintptr_t>(x.ptr) % kBytes == 0;
-    if constexpr (X::kSwizzled) ok = ok && x.off % n == 0;
-    return ok;
+    // Static (kAligned): only the tile pointer's 16-byte alignment is assumed, and checked here
+    // under TESSERA_DEBUG.
+    debug_require(
+        reinterpret_cast<uintptr_t>(&x(0)) % kBytes == 0,
+        "rule::shared_tile_is_not_16_byte_aligned: copy: a shared tile's pointer must be 16-byte "
+        "aligned (make_tensor<layout>(smem))");
+    return true;
   } else {
     constexpr int R = X::kRank;
     static constexpr CoordLayout<R> kC = coords_of(X::kSpec);
@@ -126,7 +138,7 @@ TESSERA_HD inline bool vector_aligned(V const& x) {
       return t;
     }();
     bool ok = reinterpret_cast<uintptr_t>(&x(0)) % kBytes == 0;
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int j = 0; j < R; ++j)
       if (kTest.v[j]) ok = ok && x.stride.s[j] % n == 0;
     return ok;
@@ -146,16 +158,17 @@ TESSERA_HD inline void move_vector(S const& src, D& dst, int64_t v) {
   constexpr bool kSrcRegs = side_of<S> == CopySide::kRegisters;
   using T = std::conditional_t<kSrcRegs, element_of<D>, element_of<S>>;
   static_assert(kSrcRegs || side_of<D> == CopySide::kRegisters || std::is_same_v<T, element_of<D>>,
-                "rule::copy_element_types_differ: copy: a vector copy between memories needs one element type");
+                "rule::copy_element_types_differ: copy: a vector copy between memories needs one "
+                "element type");
   Pack<T, n> p;
   if constexpr (kSrcRegs) {
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int64_t e = 0; e < n; ++e) p.x[e] = T(src(v + e));
   } else {
     p = *reinterpret_cast<Pack<T, n> const*>(&src(v));
   }
   if constexpr (side_of<D> == CopySide::kRegisters) {
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int64_t e = 0; e < n; ++e) dst(v + e) = element_of<D>(p.x[e]);
   } else {
     *reinterpret_cast<Pack<T, n>*>(&dst(v)) = p;
@@ -166,7 +179,7 @@ TESSERA_UNROLL
 template <int64_t n, class S, class D>
 TESSERA_HD inline void move_elements(S const& src, D& dst, int64_t v) {
   using U = element_of<D>;
-TESSERA_UNROLL
+  TESSERA_UNROLL
   for (int64_t e = 0; e < n; ++e) dst(v + e) = U(src(v + e));
 }
 

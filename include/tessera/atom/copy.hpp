@@ -241,7 +241,8 @@ __device__ inline void stmatrix(void* smem_row, uint32_t const* r) {
     asm volatile("stmatrix.sync.aligned.x1.trans.m8n8.shared.b16 [%0], {%1};\n" ::"r"(a), "r"(r[0])
                  : "memory");
   else
-    asm volatile("stmatrix.sync.aligned.x1.m8n8.shared.b16 [%0], {%1};\n" ::"r"(a), "r"(r[0]) : "memory");
+    asm volatile("stmatrix.sync.aligned.x1.m8n8.shared.b16 [%0], {%1};\n" ::"r"(a), "r"(r[0])
+                 : "memory");
 }
 // cp.async of kBytes (4, 8 or 16) with `bytes` read and the rest zero-filled.
 template <int kBytes>
@@ -249,7 +250,9 @@ __device__ inline void cp_async_n(uint32_t smem, void const* gmem, int bytes) {
   static_assert(kBytes == 4 || kBytes == 8 || kBytes == 16, "cp.async: 4, 8 or 16 bytes");
   if constexpr (kBytes == 16) cp_async_zfill<16>(smem, gmem, bytes);
   else if constexpr (kBytes == 4) cp_async_zfill<4>(smem, gmem, bytes);
-  else asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem), "l"(gmem), "r"(bytes));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem), "l"(gmem),
+                 "r"(bytes));
 }
 // ldmatrix .x{kCount}{.trans} into r[0..kCount).
 template <int kCount, bool kTrans>
