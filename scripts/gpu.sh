@@ -32,6 +32,10 @@
 #
 #   OUT=/tmp/out scripts/gpu.sh atoms          only the atom layout tests (tests/device/atoms.cu and
 #                                              catalog_atoms.cu: the atom catalog against the hardware)
+#   OUT=/tmp/out scripts/gpu.sh examples       only examples/ (transpose, softmax, gemm_epilogue_sm80):
+#                                              built with nvcc, checked in guarded buffers against a
+#                                              CPU reference, timed against cudaMemcpy D2D in the same
+#                                              run; then memcheck of the correctness runs; $OUT/examples.md
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -63,6 +67,37 @@ if [ "$mode" = atoms ]; then
       tail -20 "build-gpu/$name.build.log"; echo "-- $name: BUILD FAILED"; status=1
     fi
   done
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = examples ]; then
+  step "examples (examples/*.cu): guarded buffers, CPU references, speed against cudaMemcpy D2D"
+  mkdir -p build-gpu/examples
+  rm -f build-gpu/examples/summary.log
+  md="$OUT/examples.md"
+  { echo "# examples/ on ${gpu:-unknown GPU}"; echo; echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "- commit: $commit"
+    echo "- command: OUT=\$OUT bash scripts/gpu.sh examples"; echo
+    echo "| example | size | dtype | GB/s | memcpy D2D GB/s | ratio |"; echo "|---|---|---|---|---|---|"; } >"$md"
+  for name in transpose softmax gemm_epilogue_sm80 hopper_gemm_epilogue; do
+    [ -f "examples/$name.cu" ] || continue
+    echo "-- $name"
+    if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -diag-suppress 20012 -Xptxas -v -Iinclude \
+         "examples/$name.cu" -o "build-gpu/examples/$name" -lcublas >"build-gpu/examples/$name.build.log" 2>&1; then
+      "build-gpu/examples/$name" 2>&1 | tee "$OUT/$name.txt"; rc=${PIPESTATUS[0]}
+      [ "$name" = hopper_gemm_epilogue ] && echo >>"$md"  # (its own table: TFLOP/s against cuBLAS)
+      grep '^| ' "$OUT/$name.txt" >>"$md"
+      echo "-- $name: exit $rc"; [ $rc -eq 0 ] || status=1
+      if command -v compute-sanitizer >/dev/null; then
+        compute-sanitizer --tool memcheck --print-limit 5 "build-gpu/examples/$name" --no-bench >"$OUT/$name.memcheck.txt" 2>&1
+        rc=$?; tail -3 "$OUT/$name.memcheck.txt"; echo "-- $name memcheck: exit $rc"; [ $rc -eq 0 ] || status=1
+      fi
+    else
+      tail -30 "build-gpu/examples/$name.build.log"; echo "-- $name: BUILD FAILED"; status=1
+    fi
+    { echo; echo "$name: $(grep -E 'PASSED|FAILED' "$OUT/$name.txt" 2>/dev/null | tail -1)"; } >>build-gpu/examples/summary.log
+  done
+  { echo; echo "Correctness (guarded buffers, NaN-poisoned outputs, odd sizes):"; echo; cat build-gpu/examples/summary.log; } >>"$md"
   step "done: status $status"
   exit $status
 fi

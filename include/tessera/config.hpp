@@ -96,8 +96,8 @@ struct Text {
   }
 };
 
-#if !defined(__CUDA_ARCH__)
-// The exception thrown on the host for every rejected operation.
+// The exception thrown on the host for every rejected operation. Declared in nvcc's device pass
+// too, so that host code of a .cu file can catch it (`catch (tessera::Error& e)`).
 class Error : public std::exception {
  public:
   explicit Error(Text const& t) : text_(t) {}
@@ -106,7 +106,6 @@ class Error : public std::exception {
  private:
   Text text_;
 };
-#endif
 
 #if defined(__CUDA_ARCH__)
 [[noreturn]] TESSERA_HD inline void fail(Text const& message) {
@@ -142,6 +141,7 @@ namespace rule {
 [[noreturn]] inline void local_tile_projection_does_not_match_the_tensor(Text const& m) { throw Error(m); }
 [[noreturn]] inline void copy_does_not_match_the_fragment(Text const& m) { throw Error(m); }
 [[noreturn]] inline void vector_elements_are_not_consecutive(Text const& m) { throw Error(m); }
+[[noreturn]] inline void cp_async_copies_4_8_or_16_bytes(Text const& m) { throw Error(m); }
 // Register views (fragment_views.hpp):
 [[noreturn]] inline void accumulator_is_not_the_operand_of_the_same_thread(Text const& m) { throw Error(m); }
 [[noreturn]] inline void accumulator_has_no_row_col_view(Text const& m) { throw Error(m); }
@@ -193,6 +193,7 @@ constexpr bool text_contains(Text const& t, const char* p) {
   if (text_starts_with(m, "local_tile: ")) rule::local_tile_projection_does_not_match_the_tensor(m);
   if (text_starts_with(m, "make_tiled_copy") || text_starts_with(m, "retile: ")) rule::copy_does_not_match_the_fragment(m);
   if (text_starts_with(m, "copy: a vector")) rule::vector_elements_are_not_consecutive(m);
+  if (text_starts_with(m, "cp.async: ")) rule::cp_async_copies_4_8_or_16_bytes(m);
   if (text_starts_with(m, "acc_as_operand: ")) rule::accumulator_is_not_the_operand_of_the_same_thread(m);
   if (text_starts_with(m, "acc_rowcol: ")) rule::accumulator_has_no_row_col_view(m);
   if (text_starts_with(m, "shuffles_along: ")) rule::row_reduction_needs_lanes_of_one_warp(m);

@@ -12,3 +12,4 @@
 #include "algorithm/gemm.hpp"
 #include "algorithm/epilogue.hpp"
 #include "algorithm/reduce.hpp"
+#include "algorithm/cta_reduce.hpp"

@@ -22,6 +22,7 @@
 //     k 64:1 -> block 16:1, contiguous ok; blocks (2,4):(4096,16): warpgroup 1 at +8 KB, k-step j at +32 B
 #pragma once
 
+#include "atom/smem.hpp"
 #include "coord_layout.hpp"
 #include "swizzle.hpp"
 
@@ -225,22 +226,28 @@ TESSERA_UNROLL
 // The wgmma discipline is here: operand fences, wgmma.fence before the first instruction, one
 // commit group for the k-tile. `accumulate` false overwrites acc at the first instruction.
 // Wait with warpgroup_wait<n>(acc) before reading acc or reusing the stage.
-template <int N, class T, GmmaOperand kA, GmmaOperand kB>
+template <int N, class T, GmmaOperand kA, GmmaOperand kB, int kAcc>
 __device__ __forceinline__ void gemm(GmmaTensor<T, kA> const& a, int a_row, GmmaTensor<T, kB> const& b, int b_row,
-                                     float (&acc)[N / 2], bool accumulate) {
-  static_assert(kA.mn == 64 && kB.mn == N, "gemm: wgmma blocks are 64 rows of A and N rows of B");
+                                     float (&acc)[kAcc], bool accumulate) {
+  static_assert(N % 8 == 0 && N >= 8 && N <= 256 && kAcc == N / 2 && kB.mn == N,
+                "rule::wgmma_n_does_not_match: gemm<N> is wgmma m64nNk (N a multiple of 8 in "
+                "[8, 256]): N/2 accumulators per thread and B blocks of N rows");
+  static_assert(kA.mn == 64, "rule::wgmma_n_does_not_match: wgmma blocks of A are 64 rows");
   static_assert(kA.k == kB.k && kA.k * int64_t(sizeof(T)) == 32, "gemm: A and B blocks are 32 bytes deep");
   static_assert(kA.blocks[1].size() == kB.blocks[1].size(), "gemm: A and B tiles must have as many K blocks");
   static_assert(sizeof(T) == 2 || (kA.major == GmmaMajor::kK && kB.major == GmmaMajor::kK),
                 "gemm: tf32 wgmma reads K-major tiles only");
   constexpr int kSteps = int(kA.blocks[1].size());
   constexpr int kTA = kA.major == GmmaMajor::kMN, kTB = kB.major == GmmaMajor::kMN;
-  fence_operands(acc);
-  ptx::wgmma_fence();
+  if constexpr (kAcc == N / 2 && N % 8 == 0) {  // (else only the message above)
+    fence_operands(acc);
+    ptx::wgmma_fence();
 TESSERA_UNROLL
-  for (int j = 0; j < kSteps; ++j)
-    ptx::wgmma_ss<N, T, kTA, kTB>(acc, a.descriptor(a_row, j), b.descriptor(b_row, j), (accumulate || j > 0) ? 1 : 0);
-  ptx::wgmma_commit();
+    for (int j = 0; j < kSteps; ++j)
+      ptx::wgmma_ss<N, T, kTA, kTB>(acc, a.descriptor(a_row, j), b.descriptor(b_row, j),
+                                    (accumulate || j > 0) ? 1 : 0);
+    ptx::wgmma_commit();
+  }
 }
 
 // The same with A from registers: a[j] is the k-step j fragment (4 registers) of the RS atom.

@@ -34,17 +34,42 @@
 
 namespace tessera {
 
-// A static stride of 1 (make_stride(unit, lda)): that mode's coordinate is added, not multiplied.
-struct Unit {};
+// Static strides: make_stride(unit, lda) has mode 0's stride a static 1 (its coordinate is
+// added, not multiplied); fixed<N> is any static stride N, e.g. fixed<0> for a broadcast: a bias
+// along M read as an (M,N) tensor, make_stride(unit, fixed<0>), whose N coordinate never moves
+// the pointer (CuTe's Int<0>{} / _0{}; unit is fixed<1>). The other modes' strides are run-time.
+template <int64_t N>
+struct StaticStride {
+  static constexpr int64_t value = N;
+};
+template <int64_t N>
+inline constexpr StaticStride<N> fixed{};
+using Unit = StaticStride<1>;
 inline constexpr Unit unit{};
 
-// The strides of a rank-R tensor: run-time, except mode kUnit (if >= 0), a static 1.
-template <int R, int kUnit = -1>
+// Which strides of a rank-R tensor are static, and their values (kRuntime: a run-time stride).
+inline constexpr int64_t kRuntime = INT64_MIN;
+template <int R>
+struct StaticStrides {
+  int64_t v[R];
+  TESSERA_HD constexpr bool is_static(int j) const { return v[j] != kRuntime; }
+};
+template <int R>
+TESSERA_HD constexpr StaticStrides<R> runtime_strides(int unit_mode = -1) {
+  StaticStrides<R> s{};
+  for (int j = 0; j < R; ++j) s.v[j] = j == unit_mode ? 1 : kRuntime;
+  return s;
+}
+
+// The strides of a rank-R tensor: run-time, except the static ones of kFix (folded into the
+// offset: a static 0 drops the mode, a static 1 adds its coordinate).
+template <int R, StaticStrides<R> kFix = runtime_strides<R>()>
 struct Strides {
+  static constexpr StaticStrides<R> kStatic = kFix;
   int64_t s[R] = {};
   TESSERA_HD constexpr int64_t operator()(Coord<R> const& c) const {
     int64_t off = 0;
-    for (int j = 0; j < R; ++j) off += j == kUnit ? c.v[j] : c.v[j] * s[j];
+    for (int j = 0; j < R; ++j) off += c.v[j] * (kFix.is_static(j) ? kFix.v[j] : s[j]);
     return off;
   }
 };
@@ -55,34 +80,37 @@ TESSERA_HD constexpr Coord<int(sizeof...(Ts))> make_shape(Ts... xs) {
 }
 
 namespace detail {
-template <class... Ts>
-TESSERA_HD constexpr int unit_mode() {
-  constexpr bool is_unit[] = {std::is_same_v<Ts, Unit>...};
-  int found = -1;
-  for (int j = 0; j < int(sizeof...(Ts)); ++j)
-    if (is_unit[j]) found = found < 0 ? j : -2;
-  return found;
-}
+template <class T>
+struct static_stride_of {
+  static constexpr int64_t value = kRuntime;
+};
+template <int64_t N>
+struct static_stride_of<StaticStride<N>> {
+  static constexpr int64_t value = N;
+};
 template <class T>
 TESSERA_HD constexpr int64_t stride_value(T x) {
-  if constexpr (std::is_same_v<T, Unit>) return 1;
+  if constexpr (static_stride_of<T>::value != kRuntime) return static_stride_of<T>::value;
   else return int64_t(x);
 }
 }  // namespace detail
 
+// make_stride(unit, lda), make_stride(unit, fixed<0>), make_stride(ld, fixed<4>): integers are
+// run-time strides, unit and fixed<N> static ones.
 template <class... Ts>
 TESSERA_HD constexpr auto make_stride(Ts... xs) {
-  constexpr int kUnit = detail::unit_mode<Ts...>();
-  static_assert(kUnit >= -1, "make_stride: at most one mode can have the static unit stride");
-  return Strides<int(sizeof...(Ts)), kUnit>{{detail::stride_value(xs)...}};
+  constexpr int R = int(sizeof...(Ts));
+  return Strides<R, StaticStrides<R>{{detail::static_stride_of<Ts>::value...}}>{
+      {detail::stride_value(xs)...}};
 }
 
 // Strides (s0, s1, ...) of which mode kUnit is known to be 1 (a static 1; its value is not
 // read): for kernels instantiated per operand major, make_stride<kMajorMode>(s_m, s_k).
 template <int kUnit, class... Ts>
 TESSERA_HD constexpr auto make_stride(Ts... xs) {
-  static_assert(kUnit >= 0 && kUnit < int(sizeof...(Ts)), "make_stride: the unit mode is not a mode");
-  return Strides<int(sizeof...(Ts)), kUnit>{{int64_t(xs)...}};
+  constexpr int R = int(sizeof...(Ts));
+  static_assert(kUnit >= 0 && kUnit < R, "make_stride: the unit mode is not a mode");
+  return Strides<R, runtime_strides<R>(kUnit)>{{int64_t(xs)...}};
 }
 
 // The static part of a view: the tile it lives in, its fragment over the tile's compact index
@@ -134,13 +162,14 @@ TESSERA_HD constexpr ThreadParts<R> thread_parts(Spec<R> const& tile, Layout con
 }
 
 // A view of a rank-R tensor (T = void: an identity tensor, whose elements are coordinates).
-template <class T, int R, int kUnit, Spec<R> kS>
+template <class T, int R, StaticStrides<R> kFix, Spec<R> kS>
 struct TensorView {
   static constexpr Spec<R> kSpec = kS;
+  static constexpr StaticStrides<R> kStatic = kFix;
   static constexpr int kRank = R;
   using Element = T;
   T* ptr;                  // the element at origin (unused for identity tensors)
-  Strides<R, kUnit> stride;
+  Strides<R, kFix> stride;
   Coord<R> origin, shape;  // in the whole tensor
 
   TESSERA_HD static constexpr int64_t size() { return kS.frg.size(); }
@@ -165,8 +194,8 @@ struct TensorView {
   // The elements from coordinate c on, described by kNew: every step of the vocabulary (slice,
   // at, partition) only moves the origin and the pointer and replaces the static part.
   template <Spec<R> kNew>
-  TESSERA_HD inline TensorView<T, R, kUnit, kNew> moved(Coord<R> const& c) const {
-    TensorView<T, R, kUnit, kNew> r{ptr, stride, origin + c, shape};
+  TESSERA_HD inline TensorView<T, R, kFix, kNew> moved(Coord<R> const& c) const {
+    TensorView<T, R, kFix, kNew> r{ptr, stride, origin + c, shape};
     if constexpr (!std::is_void_v<T>) r.ptr = ptr + stride(c);
     return r;
   }
@@ -205,17 +234,55 @@ TESSERA_HD constexpr bool runs_of(Layout const& l, int64_t n) {
   return true;
 }
 
+// The mode along which a fragment's values come in aligned runs of n (-1: none): every run of
+// values v .. v+n-1 (v a multiple of n) is n consecutive coordinates of that mode, starting at a
+// multiple of n. Step 3's C fragment ((4,2),(4,2)) per thread: runs of 4 along M (mode 0).
+template <int R>
+TESSERA_HD constexpr int aligned_runs_mode(CoordLayout<R> const& c, int64_t n) {
+  if (n < 2 || c.size % n != 0) return -1;
+  for (int m = 0; m < R; ++m) {
+    bool ok = true;
+    for (int64_t v = 0; ok && v < c.size; v += n) {
+      const Coord<R> start = c(v);
+      ok = start.v[m] % n == 0;
+      for (int64_t e = 1; ok && e < n; ++e) {
+        Coord<R> want = start;
+        want.v[m] += e;
+        for (int j = 0; j < R; ++j) ok = ok && c(v + e).v[j] == want.v[j];
+      }
+    }
+    if (ok) return m;
+  }
+  return -1;
+}
+
 // A view whose memory layout is static (shared memory, a fixed tile), possibly swizzled: element
 // v is at ptr[Sw(off + F(v))], F the fragment's offset layout (a template argument, lowered like
 // a coordinate layout of rank 1), Sw the swizzle (none: ptr[F(v)]). Partitions of it are the
 // algebra's partitions of the layout itself. A step inside a swizzled tile (a thread's offset, a
 // k-block) moves `off`, under the swizzle; a step by whole swizzle periods (a pipeline stage)
 // moves `ptr`, which costs nothing per element.
-template <class T, Layout kFrg, Swizzle kSw = Swizzle{}>
+// The largest power of 2, at most cap, that divides every offset of l (0 offsets aside): the
+// alignment a move by one of l's offsets keeps.
+TESSERA_HD constexpr int64_t offsets_alignment(Layout const& l, int64_t cap) {
+  int64_t a = cap;
+  for (int64_t i = 0; i < l.size() && a > 1; ++i)
+    while (a > 1 && l(i) % a != 0) a /= 2;
+  return a;
+}
+// A shared tile's pointer is 16-byte aligned (kAlign counts elements from there).
+template <class T>
+inline constexpr int64_t kSharedAlign = 16 % sizeof(T) == 0 ? int64_t(16 / sizeof(T)) : 1;
+
+// kAlign: a power of 2 that divides the view's offset from its tile's 16-byte aligned pointer
+// (before the swizzle), known statically: the thread offsets and slices that moved it were all
+// multiples of it. What a vector copy of the view may assume (copy_vector.hpp).
+template <class T, Layout kFrg, Swizzle kSw = Swizzle{}, int64_t kAlign = kSharedAlign<T>>
 struct OffsetView {
   static constexpr Layout kLayout = kFrg;
   static constexpr Swizzle kSwizzle = kSw;
   static constexpr bool kSwizzled = kSw.bits > 0;
+  static constexpr int64_t kAligned = kAlign;
   using Element = T;
   T* ptr;
   int64_t off = 0;  // swizzled views only: the offset inside the swizzled tile
@@ -225,16 +292,17 @@ struct OffsetView {
     if constexpr (kSwizzled) return ptr[kSw.apply32(uint32_t(off + kF(v)[0]))];  // a tile's offsets are small
     else return ptr[kF(v)[0]];
   }
-  // The view moved by offset o and described by kNew.
-  template <Layout kNew, bool kUnderSwizzle = kSwizzled>
-  TESSERA_HD inline OffsetView<T, kNew, kSw> moved(int64_t o) const {
+  // The view moved by offset o (a multiple of kNewAlign) and described by kNew.
+  template <Layout kNew, bool kUnderSwizzle = kSwizzled, int64_t kNewAlign = kAlign>
+  TESSERA_HD inline OffsetView<T, kNew, kSw, kNewAlign> moved(int64_t o) const {
     if constexpr (kUnderSwizzle) return {ptr, off + o};
     else return {ptr + o, off};
   }
   template <int kMode>
   TESSERA_HD inline auto slice(int64_t k) const {
     static constexpr CoordLayout<1> kM = make_offset_layout(kFrg[kMode]);
-    return moved<drop_mode(kFrg, kMode), kSwizzled && !commutes_with(kSw, kFrg[kMode])>(kM(k)[0]);
+    return moved<drop_mode(kFrg, kMode), kSwizzled && !commutes_with(kSw, kFrg[kMode]),
+                 offsets_alignment(kFrg[kMode], kAlign)>(kM(k)[0]);
   }
   TESSERA_HD inline auto operator()(Underscore, int64_t k) const { return slice<1>(k); }
   TESSERA_HD inline auto operator()(Underscore, Underscore, int64_t k) const { return slice<2>(k); }
@@ -244,40 +312,43 @@ struct OffsetView {
 };
 
 // The thread's share of a static tile: its first element at offset kThr(thread), then kFrg.
-template <Layout kFrg, Layout kThr, class T, Layout kL, Swizzle kSw>
-TESSERA_HD inline OffsetView<T, kFrg, kSw> thread_offset_view(OffsetView<T, kL, kSw> const& v,
-                                                              int64_t thread) {
+template <Layout kFrg, Layout kThr, class T, Layout kL, Swizzle kSw, int64_t kAlign>
+TESSERA_HD inline auto thread_offset_view(OffsetView<T, kL, kSw, kAlign> const& v, int64_t thread) {
   static constexpr CoordLayout<1> kT = make_offset_layout(kThr);
-  return v.template moved<kFrg>(kT(thread)[0]);
+  constexpr bool kSwizzled = OffsetView<T, kL, kSw, kAlign>::kSwizzled;
+  return v.template moved<kFrg, kSwizzled, offsets_alignment(kThr, kAlign)>(kT(thread)[0]);
 }
 
 // A tensor over a static layout, e.g. a shared-memory tile: make_tensor<kSA>(smem), or over a
-// swizzled one (Sw o off o L): make_tensor<composition(Swizzle(3, 3, 4), kSA)>(smem).
+// swizzled one (Sw o off o L): make_tensor<composition(Swizzle(3, 3, 4), kSA)>(smem). The
+// pointer must be 16-byte aligned (vector copies rely on it; TESSERA_DEBUG checks it).
 template <Layout kL, class T>
 TESSERA_HD constexpr OffsetView<T, kL> make_tensor(T* ptr) {
   return {ptr};
 }
 template <SwizzledLayout kL, class T>
-TESSERA_HD constexpr OffsetView<T, kL.layout, kL.swizzle> make_tensor(T* ptr) {
-  return {ptr, kL.offset};
+TESSERA_HD constexpr auto make_tensor(T* ptr) {
+  constexpr int64_t kAlign = offsets_alignment(Layout(1, kL.offset), kSharedAlign<T>);
+  return OffsetView<T, kL.layout, kL.swizzle, kAlign>{ptr, kL.offset};
 }
 
 // A whole tensor: pointer, run-time shape and strides, e.g. (M,K):(1,lda).
-template <class T, int R, int kUnit>
+template <class T, int R, StaticStrides<R> kFix>
 struct Tensor {
   T* ptr;
   Coord<R> shape;
-  Strides<R, kUnit> stride;
+  Strides<R, kFix> stride;
 };
 
-template <class T, int R, int kUnit>
-TESSERA_HD constexpr Tensor<T, R, kUnit> make_tensor(T* ptr, Coord<R> const& shape,
-                                                     Strides<R, kUnit> const& stride) {
+template <class T, int R, StaticStrides<R> kFix>
+TESSERA_HD constexpr Tensor<T, R, kFix> make_tensor(T* ptr, Coord<R> const& shape,
+                                                     Strides<R, kFix> const& stride) {
   return {ptr, shape, stride};
 }
 // The identity tensor of a shape: element c is c itself (CuTe's make_identity_tensor).
 template <int R>
-TESSERA_HD constexpr Tensor<void, R, -1> make_identity_tensor(Coord<R> const& shape) {
+TESSERA_HD constexpr Tensor<void, R, runtime_strides<R>()> make_identity_tensor(
+    Coord<R> const& shape) {
   return {nullptr, shape, {}};
 }
 
@@ -317,8 +388,8 @@ TESSERA_HD constexpr int projected(Proj<N> const& proj, int i) {
 // the tile index per tiler mode: an integer, or `_` to keep that mode (step along it with at(k);
 // at most one kept mode). Entries of dropped modes are ignored.
 //   local_tile<kCta, Proj{1, 0, 1}>(mA, bm, bn, _)    // A's (BM,BK) tile at (bm, k-tile 0)
-template <auto kTiler, auto kProj, class T, int R, int kUnit, class... Cs>
-TESSERA_HD inline auto local_tile(Tensor<T, R, kUnit> const& t, Cs... coord) {
+template <auto kTiler, auto kProj, class T, int R, StaticStrides<R> kFix, class... Cs>
+TESSERA_HD inline auto local_tile(Tensor<T, R, kFix> const& t, Cs... coord) {
   constexpr int N = int(sizeof...(Cs));
   static_assert(N == int(sizeof(kTiler.v) / sizeof(int64_t)), "local_tile: one coordinate per tiler mode");
   constexpr bool kept[] = {std::is_same_v<Cs, Underscore>...};
@@ -340,7 +411,7 @@ TESSERA_HD inline auto local_tile(Tensor<T, R, kUnit> const& t, Cs... coord) {
   Coord<R> origin;
   for (int i = 0, j = 0; i < N; ++i)
     if (kProj.on[i]) origin.v[j] = idx[i] * kTiler.v[i], ++j;
-  return TensorView<T, R, kUnit, kS>{t.ptr, t.stride, {}, t.shape}.template moved<kS>(origin);
+  return TensorView<T, R, kFix, kS>{t.ptr, t.stride, {}, t.shape}.template moved<kS>(origin);
 }
 
 }  // namespace tessera

@@ -1,6 +1,8 @@
 // tessera/thr_copy.hpp -- one thread's slice of a TiledCopy: partition_S/D, retile_D.
 #pragma once
 
+#include <cstdio>
+
 #include "fragment.hpp"
 #include "tensor_view.hpp"
 #include "tiled_copy.hpp"
@@ -27,6 +29,30 @@ TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& 
   return true;
 }
 
+// A rule only run-time values decide (a pointer's alignment, the launch's thread count), checked
+// under TESSERA_DEBUG: the device prints the rule and traps, the host throws it.
+TESSERA_HD inline void debug_require(bool ok, const char* rule) {
+#if defined(TESSERA_DEBUG)
+  if (!ok) {
+#if defined(__CUDA_ARCH__)
+    printf("tessera: %s\n", rule);
+    __trap();
+#else
+    fail(rule);
+#endif
+  }
+#else
+  (void)ok, (void)rule;
+#endif
+}
+
+// Whether a TiledCopy's tile divides a tile of shape t, mode by mode (tidfrg's precondition).
+TESSERA_HD constexpr bool copy_tile_divides(TiledCopy const& copy, IntTuple const& t) {
+  for (int i = 0; i < copy.tiler.rank(); ++i)
+    if (i >= t.rank() || product(t[i]) % product(copy.tiler[i]) != 0) return false;
+  return true;
+}
+
 // One thread's slice of a TiledCopy (`Cfg::kCopy`): partition_S of the source tile and
 // partition_D of the destination, each (CPY, CPY_M, CPY_N) with the atom's values first.
 template <class Cfg>
@@ -44,9 +70,7 @@ struct ThrCopy {
   // Whether those values are the MMA's (the copy partitions the tile as the TiledMMA does) is
   // same_partition(kCopy, kMma, operand, tile).
   template <class F>
-  TESSERA_HD static inline auto retile_S(F&& fragment) {
-    return retile_D(fragment);
-  }
+  TESSERA_HD static inline auto retile_S(F&& fragment) { return retile_D(fragment); }
   template <class F>
   TESSERA_HD static inline auto retile_D(F&& fragment) {
     static constexpr Layout kR = retile(Cfg::kCopy, std::remove_cvref_t<F>::kLayout);
@@ -54,19 +78,45 @@ struct ThrCopy {
   }
 
  private:
-  template <bool kDst, class T, int R, int kUnit, Spec<R> kS>
-  TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
-    static_assert(kS.frg == kS.compact(),
-                  "partition_S/D: the view must be a whole tile (local_tile)");
-    static constexpr ThreadParts<R> kP =
-        thread_parts(kS, Cfg::kCopy.tidfrg(kS.compact(), kDst)[0],
-                     Cfg::kCopy.partition(kS.compact(), 0, kDst).layout);
-    return v.template moved<kP.frg>(kP.thr(thread));
+  static constexpr TiledCopy kCopy = Cfg::kCopy;
+  template <bool kDivides>
+  TESSERA_HD static constexpr void check_tile() {
+    static_assert(kDivides,
+                  "rule::tile_does_not_divide: partition_S/D: the TiledCopy's tile must divide "
+                  "the tile it partitions, mode by mode");
   }
-  template <bool kDst, class T, Layout kL, Swizzle kSw>
-  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
-    return thread_offset_view<Cfg::kCopy.partition(kL, 0, kDst).layout,
-                              Cfg::kCopy.tidfrg(kL, kDst)[0]>(v, thread);
+  TESSERA_HD void check_thread() const {
+    constexpr int64_t kThreads = kCopy.threads();
+    debug_require(thread >= 0 && thread < kThreads,
+                  "rule::thread_outside_the_tiled_operation: partition_S/D: the thread index is "
+                  "outside the TiledCopy's threads (launch as many threads as the TiledCopy has)");
+  }
+  template <bool kDst, class T, int R, StaticStrides<R> kFix, Spec<R> kS>
+  TESSERA_HD inline auto partition(TensorView<T, R, kFix, kS> const& v) const {
+    static_assert(kS.frg == kS.compact(), "partition_S/D: the view must be a whole tile (local_tile)");
+    constexpr bool kDivides = copy_tile_divides(kCopy, kS.compact().shape);
+    check_tile<kDivides>();
+    check_thread();
+    if constexpr (kDivides) {
+      static constexpr ThreadParts<R> kP =
+          thread_parts(kS, kCopy.tidfrg(kS.compact(), kDst)[0],
+                       kCopy.partition(kS.compact(), 0, kDst).layout);
+      return v.template moved<kP.frg>(kP.thr(thread));
+    } else {
+      return v;
+    }
+  }
+  template <bool kDst, class T, Layout kL, Swizzle kSw, int64_t kA>
+  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw, kA> const& v) const {
+    constexpr bool kDivides = copy_tile_divides(kCopy, product_each(kL.shape));
+    check_tile<kDivides>();
+    check_thread();
+    if constexpr (kDivides) {
+      return thread_offset_view<kCopy.partition(kL, 0, kDst).layout, kCopy.tidfrg(kL, kDst)[0]>(
+          v, thread);
+    } else {
+      return v;
+    }
   }
 };
 

@@ -33,8 +33,8 @@ struct ThrMMA {
   // The thread's share of a tile view: its origin moves to the thread's first element and the
   // fragment becomes the partition's (V,M,N) / (V,M,K) / (V,N,K), checked to be linear in the
   // tile's coordinates together with the thread layout.
-  template <Operand kOp, class T, int R, int kUnit, Spec<R> kS>
-  TESSERA_HD inline auto partition(TensorView<T, R, kUnit, kS> const& v) const {
+  template <Operand kOp, class T, int R, StaticStrides<R> kFix, Spec<R> kS>
+  TESSERA_HD inline auto partition(TensorView<T, R, kFix, kS> const& v) const {
     static_assert(kS.frg == kS.compact(), "partition: the view must be a whole tile (local_tile)");
     static constexpr ThreadParts<R> kP = [] {
       // The TiledMMA's tile must divide the view's tile along the operand's two modes.
@@ -54,8 +54,8 @@ struct ThrMMA {
   }
   // The thread's share of a static tile (shared memory), (rows, cols) or with further modes
   // (pipeline stages), which stay last: offsets straight from the algebra.
-  template <Operand kOp, class T, Layout kL, Swizzle kSw>
-  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw> const& v) const {
+  template <Operand kOp, class T, Layout kL, Swizzle kSw, int64_t kA>
+  TESSERA_HD inline auto partition(OffsetView<T, kL, kSw, kA> const& v) const {
     static_assert(kL.rank() >= 2, "partition: the view must be a whole (rows, cols, ...) tile");
     static constexpr ThreadPartition kP = Cfg::kMma.partitioner(kOp, kL);
     return thread_offset_view<kP.fragment, kP.thread>(v, thread);

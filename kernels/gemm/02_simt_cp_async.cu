@@ -38,8 +38,17 @@ TESSERA_HD constexpr TiledCopy make_copy(CopyKind kind) {
   }
 }
 
+// An operand's strides (s_mn, s_k): the 16-byte copy's M (or N) stride is the static unit (the
+// launcher takes it only where that stride is 1; copy rejects vectors along a run-time stride).
+template <CopyKind kKind>
+TESSERA_HD auto operand_strides(int64_t s_mn, int64_t s_k) {
+  if constexpr (kKind == CopyKind::kVectorMN) return make_stride(unit, s_k);
+  else return make_stride(s_mn, s_k);
+}
+
 template <CopyKind kCopyA, CopyKind kCopyB>
 struct SimtCpAsyncCfg {
+  static constexpr CopyKind kKindA = kCopyA, kKindB = kCopyB;
   static constexpr TiledMMA kMma = presets::step1();
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
   static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
@@ -73,9 +82,11 @@ gemm_02_kernel(GemmArgs p) {
   static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
 
   // The problem, any strides: A (M,K), B (N,K), C (M,N) column-major; and their coordinates.
-  auto mA = make_tensor(p.a, make_shape(p.m, p.k), make_stride(p.a_sm, p.a_sk));  // (M,K)
-  auto mB = make_tensor(p.b, make_shape(p.n, p.k), make_stride(p.b_sn, p.b_sk));  // (N,K)
-  auto mC = make_tensor(p.c, make_shape(p.m, p.n), make_stride(unit, p.ldc));     // (M,N)
+  auto mA = make_tensor(p.a, make_shape(p.m, p.k),
+                        operand_strides<Cfg::kKindA>(p.a_sm, p.a_sk));                // (M,K)
+  auto mB = make_tensor(p.b, make_shape(p.n, p.k),
+                        operand_strides<Cfg::kKindB>(p.b_sn, p.b_sk));                // (N,K)
+  auto mC = make_tensor(p.c, make_shape(p.m, p.n), make_stride(unit, p.ldc));  // (M,N)
   auto cA = make_identity_tensor(mA.shape), cB = make_identity_tensor(mB.shape),
        cC = make_identity_tensor(mC.shape);
 

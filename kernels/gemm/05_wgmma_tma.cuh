@@ -44,7 +44,11 @@
 #include <tessera/device_tensor.hpp>
 #include <tessera/gmma.hpp>
 #include <tessera/pipeline.hpp>
+#include <tessera/sm90_mainloop.hpp>
+#include <tessera/staged_smem.hpp>
 #include <tessera/tma.hpp>
+#include <tessera/warpgroup.hpp>
+#include <tessera/warpgroup_mma.hpp>
 
 #include "elem.cuh"
 #include "sm90_epilogue.cuh"
@@ -57,10 +61,12 @@ namespace {
 template <int64_t kBits, int64_t kRows, int64_t kBK, int64_t kBlockRows, bool kKMajor, int kLoaders>
 struct StageTile {
   static constexpr SwizzledLayout kTile = gmma_smem_tile(GmmaSwizzle::kB128, kKMajor, kBits, kRows, kBK);
-  static constexpr GmmaOperand kMma = make_gmma_operand(kTile, kBits, kBlockRows, 256 / kBits);
   static constexpr TmaTile kTma = make_tma_tile(kTile, kBits, kLoaders);
   static constexpr int64_t kBytes = kTma.bytes();
   static_assert(kBytes == kRows * kBK * kBits / 8, "05: the TMA boxes must cover the stage tile");
+  // The tile as wgmma reads it (evaluated only where used: tf32's MN-major A is not readable).
+  static constexpr StagedTile kStaged = make_staged_tile(kBits, kRows, kBK, kKMajor, kBlockRows, 1, kLoaders);
+  static constexpr GmmaOperand kMma = kStaged.mma;
 };
 
 // kTileN: the C tile's columns, 256, 128 or 64 (wgmma_tile, plan.cpp, says which problems take
@@ -360,26 +366,16 @@ __device__ __forceinline__ void store_tile(float const (&acc)[Cfg::kAcc], uint8_
 }
 
 // Consumer: the k-loop over one C tile for one pair of operand majors (the transposes are
-// immediates of the instruction): wait for a stage, gemm over its k-steps, keep one k-tile of
-// wgmmas in flight, hand the stage before it back to the producers. On return acc holds the tile.
+// immediates of the instruction): the library's mainloop (sm90_mainloop.hpp) on the ring of
+// stages, A then B in each. On return acc holds the tile.
 template <class Cfg, bool kAK, bool kBK>
-__device__ __forceinline__ void mainloop(float (&acc)[Cfg::kAcc], int64_t k_tiles, typename Cfg::Pipeline const& pipe,
-                                         uint8_t* smem, PipelineState<Cfg::kStages>& read, int consumer) {
+__device__ __forceinline__ void mainloop(typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_tiles,
+                                         typename Cfg::Pipeline const& pipe, uint8_t* smem,
+                                         PipelineState<Cfg::kStages>& read, int consumer) {
   using T = typename Cfg::T;
-  int previous = -1;
-  for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    pipe.consumer_wait(read);
-    uint8_t* s = smem + read.stage * Cfg::kStageBytes;
-    const auto sA = make_gmma_tensor<Cfg::template A<kAK>::kMma>(reinterpret_cast<T const*>(s));
-    const auto sB = make_gmma_tensor<Cfg::template B<kBK>::kMma>(reinterpret_cast<T const*>(s + Cfg::kStageBytesA));
-    gemm<Cfg::kBN, T>(sA, consumer, sB, 0, acc, kt > 0);  // A's row block = this consumer
-    warpgroup_wait<1>(acc);  // the k-tile before this one is done: its stage is free
-    if (previous >= 0) pipe.consumer_release(previous);
-    previous = read.stage;
-    read.advance();
-  }
-  warpgroup_wait<0>(acc);
-  pipe.consumer_release(previous);
+  SmemStagesAt<T, Cfg::template A<kAK>::kStaged, Cfg::kStageBytes> sA{smem};
+  SmemStagesAt<T, Cfg::template B<kBK>::kStaged, Cfg::kStageBytes> sB{smem + Cfg::kStageBytesA};
+  mainloop_mma(WarpgroupMMA<Cfg>{consumer}, pipe, read, sA, sB, acc, k_tiles);
 }
 
 template <class Cfg>
@@ -411,7 +407,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int64_t cluster = blockIdx.x / Cfg::kCluster;
   if (warpgroup == 0) {
     // Producer: one thread walks the same tiles as the consumers and fills the ring.
-    warpgroup_reg_dealloc<Cfg::kProducerRegs>();
+    producer_role<Cfg::kProducerRegs>();
     if (threadIdx.x == 0) {
       PipelineState<kStages> write;
       const Walk walk = p.work.walk(cluster);
@@ -441,17 +437,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
   } else {
     // Consumers: warpgroup c computes rows [64c, 64c+64) of every tile.
-    warpgroup_reg_alloc<Cfg::kConsumerRegs>();
+    consumer_role<Cfg::kConsumerRegs>();
     const int consumer = warpgroup - 1;
     PipelineState<kStages> read;
-    float acc[Cfg::kAcc];
+    // (FrgV,1,1): wgmma's D registers, the type of WarpgroupMMA::partition_fragment_C() (not
+    // zeroed: the first k-tile of every tile overwrites it)
+    typename WarpgroupMMA<Cfg>::FragmentC acc;
     const Walk walk = p.work.walk(cluster);
     for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
       const auto [cm, tn] = p.order.tile(s.tile);
       const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
       const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kARegs) {
-        mainloop_a_regs<Cfg>(acc, k_tiles, pipe, smem, read);
+        mainloop_a_regs<Cfg>(acc.v, k_tiles, pipe, smem, read);
       } else if constexpr (Cfg::kBits == 32) {
         mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);  // tf32: K-major only
       } else if (p.a_k_major) {
@@ -470,20 +468,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const PartialSums<128, Cfg::kAcc> partials{p.partials, p.flags};
       uint8_t* buf = smem + Cfg::kEpilogueOffset + consumer * Cfg::kChunkBytes;
       if (!s.owner()) {
-        partials.publish(partial_slot<Cfg>(cluster, rank, consumer), acc, t, 1 + consumer);
+        partials.publish(partial_slot<Cfg>(cluster, rank, consumer), acc.v, t, 1 + consumer);
         continue;
       }
       const int64_t last = p.work.last_piece(walk, s);
       if (last != cluster) {
         float total[Cfg::kAcc];
         const int64_t stride = p.work.piece_stride();
-        partials.wait_and_add(total, acc, partial_slot<Cfg>(cluster + stride, rank, consumer),
+        partials.wait_and_add(total, acc.v, partial_slot<Cfg>(cluster + stride, rank, consumer),
                               partial_slot<Cfg>(last, rank, consumer), stride * Cfg::kCluster * Cfg::kConsumers, t,
                               1 + consumer);
         store_tile<Cfg>(total, buf, consumer, tm, tn, p, &map_c);
         break;  // (the last segment of this cluster's range)
       }
-      store_tile<Cfg>(acc, buf, consumer, tm, tn, p, &map_c);
+      store_tile<Cfg>(acc.v, buf, consumer, tm, tn, p, &map_c);
     }
     // This warpgroup's TMA stores have read their shared memory (which goes away with the CTA);
     // their writes to C land before the kernel is complete (bench/results/gemm_plan_rules.md).

@@ -1,5 +1,6 @@
 # cmake -DCXX=<compiler> -DINCLUDE=<dir> -DSOURCE=<file.cpp> -DEXPECT=fail|pass
-#       [-DPATTERNS=<regex;regex>] [-DFLAGS=<flag;flag>] [-DERROR_RC=<n>] -P check_compile.cmake
+#       [-DPATTERNS=<regex;regex>] [-DFLAGS=<flag;flag>] [-DERROR_RC=<n>] [-DHEAD=<lines>]
+#       -P check_compile.cmake
 # Compiles SOURCE with FLAGS (default: -std=c++20 -fsyntax-only). EXPECT=fail: the compiler must
 # reject it with an ordinary diagnostic (an exit status in the list ERROR_RC, default 1: g++ and
 # clang; nvcc exits 1 or 2),
@@ -28,6 +29,16 @@ endif()
 # A crashing compiler also exits non-zero; that is not the readable rejection under test.
 if(NOT rc IN_LIST ERROR_RC OR log MATCHES "PLEASE submit a bug report")
   message(FATAL_ERROR "FAIL: ${SOURCE}: the compiler crashed (exit ${rc}) instead of a diagnostic:\n${log}")
+endif()
+# HEAD=n: the patterns must match within the first n lines of the diagnostic (a rule's name
+# before any instantiation wall).
+if(DEFINED HEAD)
+  string(REGEX MATCHALL "[^\n]*\n" lines "${log}")
+  list(LENGTH lines nlines)
+  if(nlines GREATER HEAD)
+    list(SUBLIST lines 0 ${HEAD} lines)
+  endif()
+  string(JOIN "" log ${lines})
 endif()
 foreach(p IN LISTS PATTERNS)
   if(NOT log MATCHES "${p}")

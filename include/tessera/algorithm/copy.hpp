@@ -1,4 +1,24 @@
-// tessera/algorithm/copy.hpp -- copy: global, shared and registers, with the TiledCopy's atom.
+// tessera/algorithm/copy.hpp -- copy and copy_if between any two of global, shared and registers.
+//
+//   copy(src, dst)                     the widest vector both layouts allow (copy_vector.hpp);
+//                                      where a pointer or a run-time stride is not aligned (tested
+//                                      once per call), element by element, converting the type
+//   copy_if(pred, src, dst)            the same where pred(v) is inside the tensor (pred: the
+//                                      identity tensor partitioned like the global side); other
+//                                      destination values are left as they are
+//   copy(thr_copy, src, dst)           the TiledCopy's atom: a vector of exactly the atom's width
+//   copy_if(thr_copy, pred, src, dst)  (static checks name the rule it breaks), ldmatrix (shared
+//                                      -> registers), stmatrix (registers -> shared), cp.async
+//   copy(thr_copy, src, dst, pred)     (global -> shared; outside the tensor: zero-filled)
+//
+// The rules an atom copy checks at compile time (each a static_assert naming it):
+//   rule::vector_elements_are_not_consecutive, rule::vector_along_a_runtime_stride,
+//   rule::vector_is_misaligned, rule::swizzle_splits_the_vector (both sides, the atom's width),
+//   rule::ldmatrix_rows_are_16_contiguous_bytes, rule::ldmatrix_moves_16_bit_elements,
+//   rule::cp_async_copies_4_8_or_16_bytes, rule::copy_sizes_differ,
+//   rule::copy_element_size_differs_from_the_atom.
+// What only run-time values decide (a pointer's or a leading dimension's alignment for the
+// atom's vector) traps under TESSERA_DEBUG with the rule's name printed.
 #pragma once
 
 #include <cstdint>
@@ -8,163 +28,203 @@
 #include "../fragment.hpp"
 #include "../tensor_view.hpp"
 #include "../thr_copy.hpp"
+#include "copy_vector.hpp"
 
 namespace tessera {
 
 // copy(src, dst, pred): dst(v) = src(v) where pred(v) is inside the tensor, else zero (CuTe's
 // copy_if with a zero-filled destination). `pred` is the identity tensor partitioned like src.
 template <class Src, class Dst, class Pred>
-  requires requires { std::remove_cvref_t<Dst>::kCosize; }  // registers
+requires requires {
+  std::remove_cvref_t<Dst>::kCosize;
+  Src::size();
+}  // to registers; not a ThrCopy
 TESSERA_HD inline void copy(Src const& src, Dst&& dst, Pred const& pred) {
   using T = typename std::remove_cvref_t<Dst>::Element;
   constexpr int64_t N = std::remove_cvref_t<Dst>::size();
-  static_assert(Src::size() == N && Pred::size() == N, "copy: source, destination and predicate sizes differ");
-TESSERA_UNROLL
+  static_assert(Src::size() == N && Pred::size() == N,
+                "copy: source, destination and predicate sizes differ");
+  TESSERA_UNROLL
   for (int64_t v = 0; v < N; ++v) dst(v) = pred.inside(v) ? T(src(v)) : T(0);
 }
 
-// copy(src, dst): registers from a static-layout view (shared memory), each value converted to
-// the register's type (e.g. fp32 -> tf32, rounded).
-template <class T, Layout kL, Swizzle kSw, class Dst>
-TESSERA_HD inline void copy(OffsetView<T, kL, kSw> const& src, Dst&& dst) {
-  using D = std::remove_cvref_t<decltype(dst(0))>;
-  static_assert(kL.size() == std::remove_cvref_t<Dst>::size(), "copy: source and destination sizes differ");
-TESSERA_UNROLL
-  for (int v = 0; v < int(kL.size()); ++v) dst(v) = D(src(v));
-}
-
-#if defined(__CUDACC__)
 namespace detail {
-// x as computed here: an empty asm the compiler cannot see through, so it keeps the value in a
-// register instead of recomputing it from its inputs where it is used (it may still hoist it).
-__device__ __forceinline__ uint32_t opaque(uint32_t x) {
-  asm("" : "+r"(x));
-  return x;
-}
-}  // namespace detail
+struct NoPred {};
 
-// copy(thr_copy, src, dst, pred): global -> shared with the TiledCopy's cp.async atom (4 or 16
-// bytes), asynchronously (cp_async_commit / cp_async_wait are the caller's schedule). An
-// element outside the tensor (pred) is zero-filled; a 16-byte vector reads only its leading
-// elements inside the tensor (they run along the contiguous mode: inside is monotone).
-// NOTE: the source address is passed whether or not it is inside: a cp.async of 0 source bytes
-// reads nothing (as CuTe's zero-fill atoms do); a select between two addresses became branches.
-// NOTE: an unswizzled destination's values lie at static offsets from its pointer, so the copy
-// takes the pointer's shared address once, opaque (detail::opaque), and adds a constant per
-// value. Without that, NVVM's rematerialization recomputed the thread's offset into the tile
-// (from threadIdx) inside the k-loop of every caller, with the copy predicates' residues (kernel
-// 02, A k-major and B as 16-byte vectors: 611 PTX instructions in the k-loop, 588 with it, the
-// hand-indexed twin 600).
-template <class Cfg, class Src, class T, Layout kL, Swizzle kSw, class Pred>
-__device__ __forceinline__ void copy(ThrCopy<Cfg> const&, Src const& src, OffsetView<T, kL, kSw> const& dst,
-                                     Pred const& pred) {
-  static_assert(Cfg::kCopy.atom.op == CopyOp::kCpAsync, "copy: a predicated global -> shared copy needs a cp.async atom");
-  constexpr int64_t kVec = Cfg::kCopy.atom.values();
-  constexpr int64_t kBytes = Cfg::kCopy.atom.elem_bits / 8 * kVec;
-  static_assert(kBytes == 4 || kBytes == 16, "copy: the cp.async atoms copy 4 or 16 bytes");
-  static_assert(Src::size() == kL.size() && Pred::size() == kL.size() && kL.size() % kVec == 0,
-                "copy: source, destination and predicate sizes differ");
-  uint32_t dst_base = 0;  // unswizzled: the shared address of dst.ptr, computed once
-  if constexpr (!OffsetView<T, kL, kSw>::kSwizzled) dst_base = detail::opaque(ptx::smem_address(dst.ptr));
-  const auto dst_address = [&](int64_t v) -> uint32_t {
-    static constexpr CoordLayout<1> kF = make_offset_layout(kL);
-    if constexpr (OffsetView<T, kL, kSw>::kSwizzled) return ptx::smem_address(&dst(v));
-    else return dst_base + uint32_t(kF(v)[0] * int64_t(sizeof(T)));
+template <class S, class D>
+TESSERA_HD constexpr void check_sizes() {
+  static_assert(std::remove_cvref_t<S>::size() == std::remove_cvref_t<D>::size(),
+                "rule::copy_sizes_differ: copy: the source and the destination hold different "
+                "numbers of values");
+}
+
+// The static rules for one side of a vector of n values (kSrc: the source).
+template <class V, int64_t n, bool kSrc>
+TESSERA_HD constexpr void check_vector_side() {
+  constexpr VectorFault f = vector_fault<V>(n);
+  static_assert(
+      !kSrc || f != VectorFault::kNotConsecutive,
+      "rule::vector_elements_are_not_consecutive: copy: the atom's vector is not consecutive "
+      "elements of the source, from a multiple of its width");
+  static_assert(
+      kSrc || f != VectorFault::kNotConsecutive,
+      "rule::vector_elements_are_not_consecutive: copy: the atom's vector is not consecutive "
+      "elements of the destination, from a multiple of its width");
+  static_assert(
+      f != VectorFault::kRuntimeStride,
+      "rule::vector_along_a_runtime_stride: copy: the atom's vector runs along a mode whose "
+      "stride is not the static unit (make_stride(unit, ld)); a run-time stride is never "
+      "vectorized along");
+  static_assert(
+      f != VectorFault::kMisaligned,
+      "rule::vector_is_misaligned: copy: a static stride or offset moves the atom's vector off "
+      "a multiple of its width");
+  static_assert(
+      f != VectorFault::kSwizzleSplits,
+      "rule::swizzle_splits_the_vector: copy: the shared tile's swizzle permutes elements "
+      "inside the atom's vector (vector > 2^base elements)");
+}
+
+// The run-time rules: pointers and run-time strides aligned to the atom's vector.
+template <int64_t n, class S, class D>
+TESSERA_HD inline void debug_check_aligned(S const& src, D const& dst) {
+#if defined(TESSERA_DEBUG)
+  debug_require(
+      vector_aligned<n>(src) && vector_aligned<n>(dst),
+      "rule::vector_is_misaligned: copy: a pointer or a leading dimension is not a multiple "
+      "of the atom's vector");
+#else
+  (void)src, (void)dst;
+#endif
+}
+
+// Every group of n values: all inside (pred), or the groups inside moved as vectors and the
+// others value by value under the predicate.
+template <int64_t n, bool kVector, class P, class S, class D>
+TESSERA_HD inline void copy_groups(P const& pred, S const& src, D& dst) {
+  constexpr int64_t kSize = std::remove_cvref_t<S>::size();
+  auto group = [&](int64_t v) {
+    if constexpr (kVector)
+      move_vector<n>(src, dst, v);
+    else
+      move_elements<n>(src, dst, v);
   };
-  // The predicates as C(v) < shape - origin: the residue once, C(v) a constant per value.
-  static constexpr CoordLayout<Pred::kRank> kC = coords_of(Pred::kSpec);
-  const Coord<Pred::kRank> residue = pred.shape - pred.origin;
-TESSERA_UNROLL
-  for (int64_t c = 0; c < kL.size() / kVec; ++c) {
-    const int64_t v = c * kVec;
-    if constexpr (kBytes == 4) {
-      const bool valid = elem_less(kC(v), residue);
-      ptx::cp_async_zfill<4>(dst_address(v), &src(v), valid ? 4 : 0);
-    } else {
-      // The vector runs along mode kAlong of the coordinates: the elements inside are the
-      // first min(shape - c, kVec) there, if the other modes are inside.
-      static constexpr int kAlong = [] {
-        constexpr CoordLayout<Pred::kRank> kC = coords_of(Pred::kSpec);
-        int along = -1;
-        for (int j = 0; j < Pred::kRank; ++j)
-          if (kC(1)[j] == 1) along = j;
-        for (int64_t w = 0; w < Pred::size(); w += kVec)
-          for (int64_t e = 0; e < kVec; ++e)
-            for (int j = 0; j < Pred::kRank; ++j)
-              if (kC(w + e)[j] != kC(w)[j] + (j == along ? e : 0))
-                fail("copy: a vector's elements must be consecutive along one mode of the tensor");
-        return along;
-      }();
-      const auto c = kC(v);
-      bool others = true;
-TESSERA_UNROLL
-      for (int j = 0; j < Pred::kRank; ++j)
-        if (j != kAlong) others = others && c[j] < residue[j];
-      const int64_t n = others ? min64(max64(residue[kAlong] - c[kAlong], 0), kVec) : 0;
-      ptx::cp_async_zfill<16>(dst_address(v), &src(v), int(n * kBytes / kVec));
+  if constexpr (std::is_same_v<P, NoPred>) {
+    TESSERA_UNROLL
+    for (int64_t v = 0; v < kSize; v += n) group(v);
+  } else if (pred.all_inside()) {
+    TESSERA_UNROLL
+    for (int64_t v = 0; v < kSize; v += n) group(v);
+  } else {
+    TESSERA_UNROLL
+    for (int64_t v = 0; v < kSize; v += n) {
+      if (pred.inside(v + n - 1)) {  // a group runs along one mode: its last value decides
+        group(v);
+      } else {
+        TESSERA_UNROLL
+        for (int64_t e = 0; e < n; ++e)
+          if (pred.inside(v + e)) move_elements<1>(src, dst, v + e);
+      }
     }
   }
 }
 
-// 16 bytes of T as one value (float4 for floats: a 128-bit load straight into float registers).
-template <class T>
-using Vector128 = std::conditional_t<std::is_same_v<std::remove_const_t<T>, float>, float4, uint4>;
+// The widest vector both sides and the predicate allow.
+template <class P, class S, class D>
+TESSERA_HD constexpr int64_t copy_width() {
+  constexpr int64_t n = max_common_vector<S, D>();
+  if constexpr (std::is_same_v<P, NoPred>)
+    return n;
+  else
+    return n == 1 || aligned_runs_mode(coords_of(P::kSpec), n) >= 0 ? n : 1;
+}
 
-// copy(thr_copy, src, dst): global -> shared with the cp.async atom, every element inside the
-// tensor (the caller knows: e.g. an interior tile), so without predicates.
-template <class Cfg, class T, int R, int kUnit, Spec<R> kS, class U, Layout kL, Swizzle kSw>
-__device__ __forceinline__ void copy(ThrCopy<Cfg> const&, TensorView<T, R, kUnit, kS> const& src,
-                                     OffsetView<U, kL, kSw> const& dst) {
-  static_assert(Cfg::kCopy.atom.op == CopyOp::kCpAsync, "copy: global -> shared needs a cp.async atom");
-  constexpr int64_t kVec = Cfg::kCopy.atom.values();
-  constexpr int64_t kBytes = Cfg::kCopy.atom.elem_bits / 8 * kVec;
-  static_assert(kBytes == 4 || kBytes == 16, "copy: the cp.async atoms copy 4 or 16 bytes");
-  static_assert(kS.frg.size() == kL.size() && kL.size() % kVec == 0, "copy: source and destination sizes differ");
-TESSERA_UNROLL
-  for (int64_t v = 0; v < kL.size(); v += kVec) {
-    if constexpr (kBytes == 4) ptx::cp_async_4(&dst(v), &src(v));
-    else ptx::cp_async_16(&dst(v), &src(v));
+// Whether a view is a global tensor with a static stride 0 (a broadcast, e.g. a bias).
+template <class S>
+TESSERA_HD constexpr bool is_broadcast() {
+  using X = std::remove_cvref_t<S>;
+  if constexpr (side_of<X> != CopySide::kGlobal)
+    return false;
+  else {
+    for (int j = 0; j < X::kRank; ++j)
+      if (X::kStatic.v[j] == 0) return true;
+    return false;
   }
 }
 
-// copy(thr_copy, src, dst): shared -> registers with the TiledCopy's atom. `src` is the copy's
-// partition_S of a shared tile (sliced to one k-block), `dst` the registers (retile_D of the
-// MMA fragment: the configuration checks that the copy's values are the fragment's, in order).
-//   ldmatrix .xN{.trans}: per atom, each lane gives the address of its first value (a 16-byte
-//     row) and receives N 32-bit registers, i.e. the atom's values in order;
-//   a plain copy: value by value, converted to the register type (fp32 -> tf32 rounds).
-template <class Cfg, class T, Layout kL, Swizzle kSw, class Dst>
-__device__ __forceinline__ void copy(ThrCopy<Cfg> const&, OffsetView<T, kL, kSw> const& src, Dst&& dst) {
-  constexpr CopyAtom kAtom = Cfg::kCopy.atom;
-  if constexpr (kAtom.op == CopyOp::kLdsm || kAtom.op == CopyOp::kLdsmTrans) {
-    constexpr int64_t kValues = kAtom.values(), kBits = 8 * int64_t(sizeof(T));
-    constexpr int kRegs = int(kValues * kBits / 32);  // ldmatrix .x1 / .x2 / .x4
-    using D = std::remove_cvref_t<Dst>;
-    static_assert(sizeof(typename D::Element) == sizeof(T), "copy: ldmatrix's registers hold the source's element type");
-    static_assert(kL.size() % kValues == 0 && kL.size() == D::size(),
-                  "copy: the registers must hold exactly the ldmatrix values of the source");
-    static_assert(runs_of(D::kLayout, kValues),
-                  "copy: each ldmatrix's values must be consecutive registers (retile_D of the fragment)");
-TESSERA_UNROLL
-    for (int c = 0; c < int(kL.size() / kValues); ++c)
-      ptx::ldmatrix<kRegs, kAtom.op == CopyOp::kLdsmTrans>(reinterpret_cast<uint32_t*>(&dst(c * kValues)),
-                                                           &src(c * kValues));
-  } else if constexpr (kAtom.values() * kAtom.elem_bits == 128) {
-    // 128-bit loads: the atom's values are consecutive in the source and in the registers.
-    static_assert(kAtom.op == CopyOp::kUniversal, "copy: shared -> registers takes ldmatrix or a plain copy atom");
-    constexpr int kVec = int(kAtom.values());
-    static_assert(kL.size() % kVec == 0 && runs_of(kL, kVec),
-                  "copy: a 128-bit copy's values must be consecutive in shared memory");
-    static_assert(runs_of(std::remove_cvref_t<Dst>::kLayout, kVec),
-                  "copy: a 128-bit copy's values must be consecutive registers");
-TESSERA_UNROLL
-    for (int v = 0; v < int(kL.size()); v += kVec)
-      *reinterpret_cast<Vector128<T>*>(&dst(v)) = *reinterpret_cast<Vector128<T> const*>(&src(v));
-  } else {
-    static_assert(kAtom.op == CopyOp::kUniversal, "copy: shared -> registers takes ldmatrix or a plain copy atom");
-    copy(src, dst);
-  }
+// A broadcast source: each distinct element is read once. Value v takes its representative's,
+// the first value with the same coordinates in the modes of nonzero stride; the predicate tests
+// only those modes (moving along a broadcast mode never leaves the source). A C fragment of a
+// 128 x 128 tile per 128 threads holds 128 values in 8 rows x 16 columns: a bias along N,
+// make_stride(fixed<0>, unit), is read 16 times.
+template <class P, class S, class D>
+TESSERA_HD inline void broadcast_copy(P const& pred, S const& src, D& dst) {
+  using X = std::remove_cvref_t<S>;
+  constexpr int R = X::kRank;
+  constexpr int64_t N = X::size();
+  struct Reps {
+    int64_t r[N];
+  };
+  static constexpr Reps kRep = [] {
+    const CoordLayout<R> c = coords_of(X::kSpec);
+    Reps reps{};
+    for (int64_t v = 0; v < N; ++v) {
+      reps.r[v] = v;
+      for (int64_t w = 0; w < v && reps.r[v] == v; ++w) {
+        bool same = true;
+        for (int j = 0; j < R; ++j) same = same && (X::kStatic.v[j] == 0 || c(v).v[j] == c(w).v[j]);
+        if (same) reps.r[v] = w;
+      }
+    }
+    return reps;
+  }();
+  auto inside = [&](int64_t v) {
+    if constexpr (std::is_same_v<P, NoPred>) {
+      return true;
+    } else {
+      static constexpr CoordLayout<P::kRank> kC = coords_of(P::kSpec);
+      static constexpr StaticStrides<R> kFix = X::kStatic;
+      const Coord<P::kRank> residue = pred.shape - pred.origin;
+      bool ok = true;
+      TESSERA_UNROLL
+      for (int j = 0; j < R; ++j)
+        if (kFix.v[j] != 0) ok = ok && kC(v).v[j] < residue.v[j];
+      return ok;
+    }
+  };
+  TESSERA_UNROLL
+  for (int64_t v = 0; v < N; ++v)
+    if (kRep.r[v] == v && inside(v)) move_elements<1>(src, dst, v);
+  TESSERA_UNROLL
+  for (int64_t v = 0; v < N; ++v)
+    if (kRep.r[v] != v) dst(v) = dst(kRep.r[v]);
 }
-#endif
+
+template <class P, class S, class D>
+TESSERA_HD inline void auto_copy(P const& pred, S const& src, D& dst) {
+  check_sizes<S, D>();
+  if constexpr (is_broadcast<S>()) return broadcast_copy(pred, src, dst);
+  constexpr int64_t n = copy_width<P, S, D>();
+  if constexpr (!is_broadcast<S>() && n > 1) {
+    if (vector_aligned<n>(src) && vector_aligned<n>(dst))
+      return copy_groups<n, true>(pred, src, dst);
+  }
+  copy_groups<1, false>(pred, src, dst);
+}
+}  // namespace detail
+
+template <class S, class D>
+TESSERA_HD inline void copy(S const& src, D&& dst) {
+  detail::auto_copy(detail::NoPred{}, src, dst);
+}
+template <class P, class S, class D>
+TESSERA_HD inline void copy_if(P const& pred, S const& src, D&& dst) {
+  static_assert(P::size() == std::remove_cvref_t<S>::size(),
+                "rule::copy_sizes_differ: copy_if: the predicate and the source hold different "
+                "numbers of values");
+  detail::auto_copy(pred, src, dst);
+}
 
 }  // namespace tessera
+
+#include "copy_atoms.hpp"

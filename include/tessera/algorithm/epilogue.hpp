@@ -9,28 +9,6 @@
 
 namespace tessera {
 
-// The mode along which a fragment's values come in aligned runs of n (-1: none): every run of
-// values v .. v+n-1 (v a multiple of n) is n consecutive coordinates of that mode, starting at a
-// multiple of n. Step 3's C fragment ((4,2),(4,2)) per thread: runs of 4 along M (mode 0).
-template <int R>
-TESSERA_HD constexpr int aligned_runs_mode(CoordLayout<R> const& c, int64_t n) {
-  if (n < 2 || c.size % n != 0) return -1;
-  for (int m = 0; m < R; ++m) {
-    bool ok = true;
-    for (int64_t v = 0; ok && v < c.size; v += n) {
-      const Coord<R> start = c(v);
-      ok = start.v[m] % n == 0;
-      for (int64_t e = 1; ok && e < n; ++e) {
-        Coord<R> want = start;
-        want.v[m] += e;
-        for (int j = 0; j < R; ++j) ok = ok && c(v + e).v[j] == want.v[j];
-      }
-    }
-    if (ok) return m;
-  }
-  return -1;
-}
-
 // The accumulators in groups of kGroup values: body(v0, a) with a[0..kGroup) holding values
 // v0.. of acc.
 // NOTE: a loop over the groups, not unrolled: the body uses a[i] with constant indices, then the

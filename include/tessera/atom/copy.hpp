@@ -27,7 +27,7 @@ TESSERA_HD constexpr Layout recast_bits(Layout const& bits, int64_t elem_bits) {
 }
 
 // The instruction a copy atom issues (what device code dispatches on).
-enum class CopyOp { kUniversal, kCpAsync, kLdsm, kLdsmTrans };
+enum class CopyOp { kUniversal, kCpAsync, kLdsm, kLdsmTrans, kStsm, kStsmTrans };
 
 struct CopyAtom {
   const char* name = "";
@@ -90,6 +90,17 @@ TESSERA_HD constexpr CopyAtom ldmatrix(int count, bool transpose, int64_t elem_b
   return {names[transpose][count == 4 ? 2 : count - 1], elem_bits, parse_layout("32:1"),
           recast_bits(parse_layout(src), elem_bits), d, d,
           transpose ? CopyOp::kLdsmTrans : CopyOp::kLdsm};
+}
+
+// stmatrix.sync.aligned.m8n8{.x1,.x2,.x4}{,.trans}.shared.b16 (sm_90): ldmatrix's mirror image,
+// registers (its destination layout) to shared rows (its source layout); the registers are the
+// reference, as in CuTe's SM90_U32x4_STSM_N.
+TESSERA_HD constexpr CopyAtom stmatrix(int count, bool transpose, int64_t elem_bits = 16) {
+  CopyAtom l = ldmatrix(count, transpose, elem_bits);
+  const char* names[2][3] = {{"SM90_U32x1_STSM_N", "SM90_U32x2_STSM_N", "SM90_U32x4_STSM_N"},
+                             {"SM90_U16x2_STSM_T", "SM90_U16x4_STSM_T", "SM90_U16x8_STSM_T"}};
+  return {names[transpose][count == 4 ? 2 : count - 1], elem_bits, l.thr_id, l.dst_tv, l.src_tv,
+          l.dst_tv, transpose ? CopyOp::kStsmTrans : CopyOp::kStsm};
 }
 
 }  // namespace atom
@@ -208,6 +219,40 @@ __device__ inline uint32_t movmatrix_trans(uint32_t r) {
   uint32_t d;
   asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n" : "=r"(d) : "r"(r));
   return d;
+}
+// stmatrix .x{kCount}{.trans} from r[0..kCount): lane i gives the address of row i % (8 kCount).
+template <int kCount, bool kTrans>
+__device__ inline void stmatrix(void* smem_row, uint32_t const* r) {
+  static_assert(kCount == 1 || kCount == 2 || kCount == 4, "stmatrix: x1, x2 or x4");
+  const uint32_t a = smem_address(smem_row);
+  if constexpr (kCount == 4 && kTrans)
+    asm volatile("stmatrix.sync.aligned.x4.trans.m8n8.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(a),
+                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
+  else if constexpr (kCount == 4)
+    asm volatile("stmatrix.sync.aligned.x4.m8n8.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(a),
+                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
+  else if constexpr (kCount == 2 && kTrans)
+    asm volatile("stmatrix.sync.aligned.x2.trans.m8n8.shared.b16 [%0], {%1,%2};\n" ::"r"(a),
+                 "r"(r[0]), "r"(r[1]) : "memory");
+  else if constexpr (kCount == 2)
+    asm volatile("stmatrix.sync.aligned.x2.m8n8.shared.b16 [%0], {%1,%2};\n" ::"r"(a), "r"(r[0]),
+                 "r"(r[1]) : "memory");
+  else if constexpr (kTrans)
+    asm volatile("stmatrix.sync.aligned.x1.trans.m8n8.shared.b16 [%0], {%1};\n" ::"r"(a), "r"(r[0])
+                 : "memory");
+  else
+    asm volatile("stmatrix.sync.aligned.x1.m8n8.shared.b16 [%0], {%1};\n" ::"r"(a), "r"(r[0])
+                 : "memory");
+}
+// cp.async of kBytes (4, 8 or 16) with `bytes` read and the rest zero-filled.
+template <int kBytes>
+__device__ inline void cp_async_n(uint32_t smem, void const* gmem, int bytes) {
+  static_assert(kBytes == 4 || kBytes == 8 || kBytes == 16, "cp.async: 4, 8 or 16 bytes");
+  if constexpr (kBytes == 16) cp_async_zfill<16>(smem, gmem, bytes);
+  else if constexpr (kBytes == 4) cp_async_zfill<4>(smem, gmem, bytes);
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem), "l"(gmem),
+                 "r"(bytes));
 }
 // ldmatrix .x{kCount}{.trans} into r[0..kCount).
 template <int kCount, bool kTrans>

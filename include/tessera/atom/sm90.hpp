@@ -54,6 +54,18 @@ __device__ inline void mbarrier_wait(uint64_t* bar, uint32_t parity) {
       : "memory");
 }
 
+// ---- warps ------------------------------------------------------------------------------------
+// One lane of the (converged) warp returns true: the lowest active lane, chosen by elect.sync.
+__device__ inline bool elect_one_sync() {
+  uint32_t elected = 0;
+  asm volatile(
+      "{\n.reg .b32 lane;\n.reg .pred p;\n"
+      "elect.sync lane|p, 0xffffffff;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(elected));
+  return elected != 0;
+}
+
 // ---- clusters ----------------------------------------------------------------------------------
 __device__ inline uint32_t cluster_ctarank() {
   uint32_t r;

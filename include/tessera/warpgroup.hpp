@@ -1,0 +1,63 @@
+// tessera/warpgroup.hpp -- warpgroup roles of a warp-specialized Hopper kernel (sm_90a).
+//
+// A CTA of 128 (P + C) threads is P producer warpgroups then C consumer warpgroups:
+//
+//   const int wg = canonical_warp_group_idx();          // 0 .. P + C - 1, uniform in the warp
+//   if (wg == 0) {
+//     producer_role<40>();                              // give registers up (setmaxnreg.dec)
+//     if (canonical_warp_idx_in_group() == 0 && elect_one_sync()) { ... TMA loads ... }
+//   } else {
+//     consumer_role<232>();                             // take them (setmaxnreg.inc)
+//     const int consumer = wg - 1;  ...
+//   }
+//
+// NOTE: setmaxnreg takes effect only when the kernel has a register cap at entry
+// (__launch_bounds__(threads, 1)) and each role is one branch of a single if/else (ptxas warns
+// C7508 otherwise). The indices are read through a warp shuffle so that the compiler knows they
+// are uniform in the warp (one branch per warp, no divergence bookkeeping).
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#include "atom/sm90.hpp"
+
+namespace tessera {
+
+inline constexpr int kWarpGroupThreads = 128;
+
+// The warp's index in the CTA (uniform in the warp).
+__device__ __forceinline__ int canonical_warp_idx() {
+  return __shfl_sync(0xffffffffu, int(threadIdx.x) / 32, 0);
+}
+// The warpgroup's index in the CTA (uniform in the warp).
+__device__ __forceinline__ int canonical_warp_group_idx() {
+  return __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpGroupThreads, 0);
+}
+// The warp's index in its warpgroup (0 .. 3).
+__device__ __forceinline__ int canonical_warp_idx_in_group() { return canonical_warp_idx() % 4; }
+// This thread in its warpgroup (0 .. 127).
+__device__ __forceinline__ int thread_idx_in_warp_group() {
+  return int(threadIdx.x) % kWarpGroupThreads;
+}
+// One lane of the warp (elect.sync): the one that issues a warp's single-thread work (TMA,
+// barrier arrives) while the others skip it.
+__device__ __forceinline__ bool elect_one_sync() { return ptx::elect_one_sync(); }
+
+// The roles' register budgets: every warp of the warpgroup executes it, kRegs per thread a
+// multiple of 8 in [24, 256]; producer + consumers * kConsumerRegs fit the 64K registers.
+template <int kRegs>
+__device__ __forceinline__ void producer_role() {
+  static_assert(kRegs % 8 == 0 && kRegs >= 24 && kRegs <= 256,
+                "setmaxnreg: a multiple of 8 in [24, 256]");
+  ptx::setmaxnreg_dec<kRegs>();
+}
+template <int kRegs>
+__device__ __forceinline__ void consumer_role() {
+  static_assert(kRegs % 8 == 0 && kRegs >= 24 && kRegs <= 256,
+                "setmaxnreg: a multiple of 8 in [24, 256]");
+  ptx::setmaxnreg_inc<kRegs>();
+}
+
+}  // namespace tessera
+#endif
