@@ -80,6 +80,14 @@ inline float uniform(uint64_t& s) {
   return float(int64_t(s >> 40) % 2000000) / 1e6f - 1.0f;
 }
 
+// n pseudo-random values of T in [-scale, scale) at p (device memory): benchmarks never time zeros.
+template <class T>
+void fill_random(T* p, size_t n, uint64_t seed, float scale = 1.0f) {
+  std::vector<T> h(n);
+  for (T& v : h) v = T(scale * uniform(seed));
+  EX_CHECK(cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+}
+
 // Milliseconds per launch of f, the median of `reps` timed launches after a warm-up.
 template <class F>
 float time_ms(F const& f, int reps = 20) {

@@ -232,7 +232,7 @@ static void bench(cublasHandle_t h, int64_t size) {
   const auto ha = random_bf16(size_t(m * k), 5), hb = random_bf16(size_t(n * k), 6);
   EX_CHECK(cudaMemcpy(a, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
   EX_CHECK(cudaMemcpy(b, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
-  EX_CHECK(cudaMemset(bias, 0, size_t(n) * 4));
+  ex::fill_random(bias, size_t(n), 8);
   const Params p{m, n, k, d, n, bias, {}};
   Launch fused(a, k, b, k, p);
   const float ours = ex::time_ms([&] { fused(); });

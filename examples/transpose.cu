@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
   float *a = nullptr, *b = nullptr;
   EX_CHECK(cudaMalloc(&a, size_t(m * n) * 4));
   EX_CHECK(cudaMalloc(&b, size_t(m * n) * 4));
-  EX_CHECK(cudaMemset(a, 0, size_t(m * n) * 4));
+  ex::fill_random(a, size_t(m * n), 7);
   const float ms = ex::time_ms([&] { transpose(a, b, m, n, m, n); });
   const float ref = ex::memcpy_ms(size_t(m * n) * 4);
   ex::report("transpose", "8192x8192", "f32", size_t(m * n) * 4, ms, ref);
