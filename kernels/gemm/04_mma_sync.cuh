@@ -1,4 +1,4 @@
-// kernels/gemm/04_mma_sync.cuh -- ladder step 04: tensor cores through mma.sync (seed 003's step 4).
+// kernels/gemm/04_mma_sync.cuh -- ladder step 04: tensor cores through mma.sync (the permutation notes' step 4).
 //
 // One element type per translation unit (04_mma_sync_{f16,bf16,tf32}.cu, three kernels each: the
 // operands' majors), so that each compiles on its own in a few seconds and the three build in
@@ -7,7 +7,7 @@
 // What it adds to 03 (each a layout decision, made once in the configs below):
 //   - the MMA atom is a warp-wide tensor-core instruction: mma.sync m16n8k16 (f16, bf16) or
 //     m16n8k8 (tf32), F32 accumulators; atoms (2,2,1) = 4 warps = 128 threads, permutation
-//     (32,32,K) (seed 003: N visited twice per atom), CTA tile 128x128x32, 128 accumulators;
+//     (32,32,K) (N visited twice per atom), CTA tile 128x128x32, 128 accumulators;
 //   - shared tiles stored the way global memory is contiguous (K-major for a k-contiguous
 //     operand, MN-major otherwise), each composed with a Swizzle so that every 16-byte cp.async
 //     store and every ldmatrix row read is conflict-free (checked statically with analysis.hpp);
@@ -59,7 +59,7 @@ struct ElemInfo<Elem::kTF32> : ElemOut<Elem::kTF32> {
   using MmaOp = atom::SM80_16x8x8_F32TF32TF32F32_TN;
 };
 
-// The TiledMMA of every configuration: seed 003's step 4 with the element type's atom.
+// The TiledMMA of every configuration: the permutation notes' step 4 (mma.sync) with the element type's atom.
 template <Elem E>
 TESSERA_HD constexpr TiledMMA step4_mma() {
   const MmaAtom a = ElemInfo<E>::MmaOp::atom();

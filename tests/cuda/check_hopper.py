@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CI check of kernel 05 (issue 6) without a GPU or cuobjdump: for each of its translation units,
+"""CI check of kernel 05 without a GPU or cuobjdump: for each of its translation units,
 reads the PTX and the `ptxas -v` report the build kept (tessera_cuda_checked_sources,
 cmake/TesseraCudaChecks.cmake; the CPU machines have nvcc and ptxas, not cuobjdump) and checks
 every gemm_05_kernel entry:
@@ -17,7 +17,7 @@ every gemm_05_kernel entry:
     registers (tf32 with A MN-major: the RS form of wgmma, no wgmma reading A from shared memory),
     each beside its tf32 unit (A K-major from shared memory).
 
-With --vocabulary FILE (issue 14), FILE is the kernel written in the vocabulary: it must hold the
+With --vocabulary FILE, FILE is the kernel written in the vocabulary: it must hold the
 schedule only, so it may not contain raw PTX (`ptx::`, `asm`), swizzle constants (`Swizzle(`,
 `Sw<`, CU_TENSOR_MAP_SWIZZLE) or hand-built descriptors and boxes (make_gmma_descriptor,
 GmmaDescriptor, make_tma_box, TmaBox, cuTensorMapEncodeTiled).

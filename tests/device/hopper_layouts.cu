@@ -63,7 +63,7 @@ template <class T>
 constexpr int64_t kInstK = 256 / kBits<T>;
 
 // (Kernels are templated on this type, not on Case: nvcc's host stub cannot spell a class-type
-// template argument of a kernel, DESIGN.md "Verified facts".)
+// template argument of a kernel: nvcc cannot spell it in the host stub.)
 template <class T_, Case C_>
 struct Config {
   using T = T_;

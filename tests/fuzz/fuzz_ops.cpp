@@ -10,7 +10,7 @@
 // a crash, a sanitizer report, a hang (-timeout) or a broken invariant checked below -- is a
 // finding: the harness prints the inputs and aborts, so libFuzzer saves the crashing input.
 //
-// Invariants checked (cheap, and each one is a contract in DESIGN.md or the algebra's definition):
+// Invariants checked (cheap, and each one is a documented contract or the algebra's definition):
 //   - parse(print(x)) == x for inputs and for every result layout
 //   - coalesce(L)(i) == L(i)                      (same function of integer indices)
 //   - composition(A, B)(i) == A(B(i))             (non-negative strides, B(i) < size(A))

@@ -50,7 +50,7 @@ struct ElemInfo<Elem::kTF32> : ElemOut<Elem::kTF32> {
   }
 };
 
-// The TiledMMA of every configuration: seed 003's step 4 with the element type's atom.
+// The TiledMMA of every configuration: the permutation notes' step 4 (mma.sync) with the element type's atom.
 template <Elem E>
 TESSERA_HD constexpr TiledMMA step4_mma() {
   const MmaAtom a = ElemInfo<E>::atom();
