@@ -20,7 +20,8 @@ using namespace tessera;
 using namespace tessera::literals;
 
 // ---------------------------------------------------------------------------------------------
-// (a) The algebra's worked examples (the tiled-tensors document), folded by nvcc's front end (host and device compilation passes).
+// (a) The algebra's worked examples (the tiled-tensors document), folded by nvcc's front end (host
+// and device compilation passes).
 static_assert(composition("(4,3):(1,8)"_layout, "6:2"_layout) == "(2,3):(2,8)"_layout);
 static_assert(logical_divide("(4,6):(1,4)"_layout, Tiler("(2,3)"_tuple)) ==
               "((2,2),(3,2)):((1,2),(4,12))"_layout);

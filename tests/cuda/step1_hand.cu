@@ -7,8 +7,8 @@
 //   - the same problem: GemmArgs, C(m,n) = alpha * sum_k A(m,k) B(n,k) + beta * C(m,n), A, B read
 //     from global memory through run-time strides, C column-major (BLAS);
 //   - the same tiling: CTA 128x128, 256 threads, thread t owning rows {4tm..4tm+3, 64+4tm..}
-//     and columns {4tn.., 64+4tn..} (64 accumulators); the step 1 kernel is row-major with tm = t / 16,
-//     column-major C swaps the roles (tm = t % 16), so that neighbouring threads still touch
+//     and columns {4tn.., 64+4tn..} (64 accumulators); the step 1 kernel is row-major with tm = t /
+//     16, column-major C swaps the roles (tm = t % 16), so that neighbouring threads still touch
 //     neighbouring elements;
 //   - the same k-loop: k-tiles of 8, one k-tile per iteration (not unrolled further), each
 //     k-step loading 8 A and 8 B values (zero outside the matrix) and doing 8x8 FMAs;

@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
   std::vector<Size> sizes = {{1, 1, 1},     {7, 7, 7},       {1, 128, 7},    {127, 129, 17},
                              {128, 128, 128}, {129, 127, 129}, {33, 65, 1},   {257, 1, 300},
                              {300, 1, 4100},  {1, 257, 2100}};  // the GEMV with K split
-  if (tiny) sizes = {{7, 7, 7}, {129, 127, 129}, {257, 1, 300}};  // (gemv_columns' shared-memory sums)
+  if (tiny)
+    sizes = {{7, 7, 7}, {129, 127, 129}, {257, 1, 300}};  // (gemv_columns' shared-memory sums)
   if (!small && !tiny) {
     sizes.push_back({1000, 1000, 1000});
     sizes.push_back({4095, 4097, 511});
@@ -150,7 +151,8 @@ int main(int argc, char** argv) {
                   pad_ok = pad_ok && same;
                   continue;
                 }
-                double e = std::fabs(double(out[idx]) - ref[idx]) / (bound[idx] > 0 ? bound[idx] : 1);
+                double e =
+                    std::fabs(double(out[idx]) - ref[idx]) / (bound[idx] > 0 ? bound[idx] : 1);
                 if (!(e <= err)) {  // NaN counts as the worst
                   err = std::isnan(e) ? INFINITY : e;
                   bad = int64_t(idx);
@@ -160,11 +162,12 @@ int main(int argc, char** argv) {
             worst = std::fmax(worst, err);
             if (!(err <= tol) || !pad_ok) {
               ++failures;
-              std::printf("FAIL %s %c%c m=%ld n=%ld k=%ld lda=%ld beta=%g: max err %.3g (tol %.3g) at "
-                          "(%ld,%ld) got %g want %g%s\n",
-                          kname.c_str(), ta, tb, long(s.m), long(s.n), long(s.k), long(lda), beta,
-                          err, tol, long(bad % ldc), long(bad / ldc), bad >= 0 ? out[bad] : 0.0,
-                          bad >= 0 ? ref[bad] : 0.0, pad_ok ? "" : " (padding of C was written)");
+              std::printf(
+                  "FAIL %s %c%c m=%ld n=%ld k=%ld lda=%ld beta=%g: max err %.3g (tol %.3g) at "
+                  "(%ld,%ld) got %g want %g%s\n",
+                  kname.c_str(), ta, tb, long(s.m), long(s.n), long(s.k), long(lda), beta, err, tol,
+                  long(bad % ldc), long(bad / ldc), bad >= 0 ? out[bad] : 0.0,
+                  bad >= 0 ? ref[bad] : 0.0, pad_ok ? "" : " (padding of C was written)");
             }
           }
           CHECK_CUDA(cudaFree(fA));

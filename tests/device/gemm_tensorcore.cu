@@ -14,8 +14,8 @@
 //
 //   gemm_tensorcore [--small | --tiny]     --small: sizes <= 300 (memcheck), --tiny: two sizes
 //   gemm_tensorcore --bench [--dtypes f16,bf16,tf32] [--sizes 4096x4096x4096,..] [--trans NN,..]
-//                   [--kernels 04_mma_sync,05_wgmma_tma,auto] [--reps 30] [--md out.md] [--json out.json]
-//                   (auto: the built-in choice)
+//                   [--kernels 04_mma_sync,05_wgmma_tma,auto] [--reps 30] [--md out.md] [--json
+//                   out.json] (auto: the built-in choice)
 // Benchmark: CUDA events per launch (GPU time: harness.cuh), 5 warm-ups, median of --reps, the
 // host's time per call beside it, tessera and cuBLAS launches alternating (a long GEMM lowers
 // the clock for whatever follows); inputs rotated over enough sets to exceed 4x the L2; cuBLAS
@@ -104,8 +104,9 @@ __global__ void compare(const void* out, const void* before, const double* ref, 
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < ldc * n;
        i += int64_t(gridDim.x) * blockDim.x) {
     if (i % ldc >= m) {
-      bool same = eb == 2 ? static_cast<const uint16_t*>(out)[i] == static_cast<const uint16_t*>(before)[i]
-                          : static_cast<const uint32_t*>(out)[i] == static_cast<const uint32_t*>(before)[i];
+      bool same =
+          eb == 2 ? static_cast<const uint16_t*>(out)[i] == static_cast<const uint16_t*>(before)[i]
+                  : static_cast<const uint32_t*>(out)[i] == static_cast<const uint32_t*>(before)[i];
       if (!same) atomicAdd(&st->bad_padding, 1ull);
       continue;
     }
@@ -127,10 +128,15 @@ void* dalloc(size_t bytes) {
   CHECK_CUDA(cudaMalloc(&p, bytes > 0 ? bytes : 1));
   return p;
 }
-unsigned grid_for(int64_t n) { return unsigned(std::min<int64_t>(std::max<int64_t>((n + 255) / 256, 1), 4096)); }
+unsigned grid_for(int64_t n) {
+  return unsigned(std::min<int64_t>(std::max<int64_t>((n + 255) / 256, 1), 4096));
+}
 
 tessera_dtype parse_dtype(std::string const& s) {
-  return s == "f16" ? TESSERA_F16 : s == "bf16" ? TESSERA_BF16 : s == "tf32" ? TESSERA_TF32 : TESSERA_F32;
+  return s == "f16"    ? TESSERA_F16
+         : s == "bf16" ? TESSERA_BF16
+         : s == "tf32" ? TESSERA_TF32
+                       : TESSERA_F32;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,10 +175,13 @@ int run_correctness(bool small, bool tiny) {
             auto ld_of = [&](int64_t rows) { return aligned ? (rows + 7) / 8 * 8 : rows + 3; };
             const int64_t lda = ld_of(ra), ldb = ld_of(rb), ldc = ld_of(s.m);
             const int64_t na = lda * ca, nb = ldb * cb, nc = ldc * s.n;
-            void *A = dalloc(na * eb), *B = dalloc(nb * eb), *C = dalloc(nc * eb), *C0 = dalloc(nc * eb);
-            double *dA = static_cast<double*>(dalloc(na * 8)), *dB = static_cast<double*>(dalloc(nb * 8)),
+            void *A = dalloc(na * eb), *B = dalloc(nb * eb), *C = dalloc(nc * eb),
+                 *C0 = dalloc(nc * eb);
+            double *dA = static_cast<double*>(dalloc(na * 8)),
+                   *dB = static_cast<double*>(dalloc(nb * 8)),
                    *dC = static_cast<double*>(dalloc(nc * 8));
-            double *aA = static_cast<double*>(dalloc(na * 8)), *aB = static_cast<double*>(dalloc(nb * 8)),
+            double *aA = static_cast<double*>(dalloc(na * 8)),
+                   *aB = static_cast<double*>(dalloc(nb * 8)),
                    *aC = static_cast<double*>(dalloc(nc * 8));
             const uint64_t seed = 1000 * uint64_t(variant);
             fill_random<<<grid_for(na), 256>>>(A, dA, na, d, seed + 1);
@@ -205,9 +214,9 @@ int run_correctness(bool small, bool tiny) {
             ++runs;
             if (status != TESSERA_SUCCESS) {
               ++failures;
-              std::printf("FAIL %s %s %c%c m=%ld n=%ld k=%ld: status %d (%s)\n", kname ? kname : "(built-in)",
-                          dtype_name(d), ta, tb, long(s.m), long(s.n), long(s.k), status,
-                          tessera_status_string(status));
+              std::printf("FAIL %s %s %c%c m=%ld n=%ld k=%ld: status %d (%s)\n",
+                          kname ? kname : "(built-in)", dtype_name(d), ta, tb, long(s.m), long(s.n),
+                          long(s.k), status, tessera_status_string(status));
             } else {
               CHECK_CUDA(cudaMemset(st, 0, sizeof(ErrStats)));
               compare<<<grid_for(nc), 256>>>(C, C0, dC, aC, s.m, s.n, ldc, d, st);
@@ -217,15 +226,17 @@ int run_correctness(bool small, bool tiny) {
               std::memcpy(&err, &h.max_err_bits, 8);
               const double rel = h.ref2 > 0 ? std::sqrt(h.diff2 / h.ref2) : std::sqrt(h.diff2);
               worst[d] = std::max(worst[d], err);
-              double& w = worst_of[std::string(dtype_name(d)) + " " + (kname ? kname : "(built-in)")];
+              double& w =
+                  worst_of[std::string(dtype_name(d)) + " " + (kname ? kname : "(built-in)")];
               w = std::max(w, err);
               if (!(err <= tolerance(d, kname)) || h.nan_count || h.bad_padding) {
                 ++failures;
-                std::printf("FAIL %s %s %c%c m=%ld n=%ld k=%ld lda=%ld beta=%g: max err %.3g (tol %.0e) at "
-                            "(%ld,%ld), ||err||/||ref|| %.3g, %llu NaN, %llu padding elements written\n",
-                            kname ? kname : "(built-in)", dtype_name(d), ta, tb, long(s.m), long(s.n),
-                            long(s.k), long(lda), beta, err, tolerance(d, kname), long(h.worst_index % ldc),
-                            long(h.worst_index / ldc), rel, h.nan_count, h.bad_padding);
+                std::printf(
+                    "FAIL %s %s %c%c m=%ld n=%ld k=%ld lda=%ld beta=%g: max err %.3g (tol %.0e) at "
+                    "(%ld,%ld), ||err||/||ref|| %.3g, %llu NaN, %llu padding elements written\n",
+                    kname ? kname : "(built-in)", dtype_name(d), ta, tb, long(s.m), long(s.n),
+                    long(s.k), long(lda), beta, err, tolerance(d, kname), long(h.worst_index % ldc),
+                    long(h.worst_index / ldc), rel, h.nan_count, h.bad_padding);
               }
             }
             }
@@ -248,7 +259,8 @@ int run_correctness(bool small, bool tiny) {
     fill_random<<<grid_for(nc), 256>>>(C, dC, nc, d, 77);
     std::vector<double> before(nc);
     CHECK_CUDA(cudaMemcpy(before.data(), dC, nc * 8, cudaMemcpyDeviceToHost));
-    int s1 = tessera_gemm(d, 'N', 'N', m, n, 0, 1.0f, nullptr, m, nullptr, 1, 0.5f, C, ldc, nullptr);
+    int s1 =
+        tessera_gemm(d, 'N', 'N', m, n, 0, 1.0f, nullptr, m, nullptr, 1, 0.5f, C, ldc, nullptr);
     CHECK_CUDA(cudaDeviceSynchronize());
     // C's raw bytes, converted here.
     std::vector<unsigned char> raw(nc * elem_bytes(d));
@@ -256,7 +268,12 @@ int run_correctness(bool small, bool tiny) {
     auto value = [&](int64_t i) -> double {
       if (d == TESSERA_TF32) { float f; std::memcpy(&f, &raw[i * 4], 4); return f; }
       uint16_t h; std::memcpy(&h, &raw[i * 2], 2);
-      if (d == TESSERA_BF16) { uint32_t u = uint32_t(h) << 16; float f; std::memcpy(&f, &u, 4); return f; }
+      if (d == TESSERA_BF16) {
+        uint32_t u = uint32_t(h) << 16;
+        float f;
+        std::memcpy(&f, &u, 4);
+        return f;
+      }
       return double(__half2float(*reinterpret_cast<__half*>(&h)));
     };
     bool ok = s1 == 0;
@@ -267,7 +284,8 @@ int run_correctness(bool small, bool tiny) {
         ok = ok && std::fabs(value(x) - want) <= std::fabs(want) * tolerance(d);
       }
     fill_nan<<<grid_for(nc), 256>>>(C, nc, d);
-    int s2 = tessera_gemm(d, 'T', 'T', m, n, 0, 1.0f, nullptr, 1, nullptr, n, 0.0f, C, ldc, nullptr);
+    int s2 =
+        tessera_gemm(d, 'T', 'T', m, n, 0, 1.0f, nullptr, 1, nullptr, n, 0.0f, C, ldc, nullptr);
     CHECK_CUDA(cudaDeviceSynchronize());
     CHECK_CUDA(cudaMemcpy(raw.data(), C, raw.size(), cudaMemcpyDeviceToHost));
     ok = ok && s2 == 0;
@@ -283,9 +301,13 @@ int run_correctness(bool small, bool tiny) {
   }
   CHECK_CUDA(cudaGetLastError());
   cublasDestroy(handle);
-  std::printf("gemm_tensorcore: %d runs, %d failures, worst normalised error f16 %.3g bf16 %.3g tf32 %.3g%s\n",
-              runs, failures, worst[TESSERA_F16], worst[TESSERA_BF16], worst[TESSERA_TF32],
-              small ? " (--small)" : tiny ? " (--tiny)" : "");
+  std::printf(
+      "gemm_tensorcore: %d runs, %d failures, worst normalised error f16 %.3g bf16 %.3g tf32 "
+      "%.3g%s\n",
+      runs, failures, worst[TESSERA_F16], worst[TESSERA_BF16], worst[TESSERA_TF32],
+      small  ? " (--small)"
+      : tiny ? " (--tiny)"
+             : "");
   return failures ? 1 : 0;
 }
 
@@ -304,8 +326,9 @@ __global__ void max_abs_diff(const void* out, const void* ref, int64_t n, int d,
 }
 
 int run_bench(int argc, char** argv) {
-  std::string dtypes_arg = "f16,bf16,tf32", sizes_arg = "4096x4096x4096,8192x8192x8192,8192x8192x1024",
-              trans_arg = "NN", kernels_arg = "04_mma_sync,05_wgmma_tma", md_path, json_path;
+  std::string dtypes_arg = "f16,bf16,tf32",
+              sizes_arg = "4096x4096x4096,8192x8192x8192,8192x8192x1024", trans_arg = "NN",
+              kernels_arg = "04_mma_sync,05_wgmma_tma", md_path, json_path;
   int reps = 30;
   for (int i = 2; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
@@ -322,16 +345,22 @@ int run_bench(int argc, char** argv) {
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
-  std::string md = "| kernel | dtype | M | N | K | op | tessera ms | tessera TFLOP/s | cuBLAS ms | cuBLAS TFLOP/s | ratio | max rel err |\n"
-                   "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
-  std::string json = "{\"gpu\": \"" + std::string(prop.name) + "\", \"reps\": " + std::to_string(reps) + ", \"rows\": [\n";
+  std::string md =
+      "| kernel | dtype | M | N | K | op | tessera ms | tessera TFLOP/s | cuBLAS ms | cuBLAS "
+      "TFLOP/s | ratio | max rel err |\n"
+      "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  std::string json = "{\"gpu\": \"" + std::string(prop.name) +
+                     "\", \"reps\": " + std::to_string(reps) + ", \"rows\": [\n";
   bool first = true;
   float* res = static_cast<float*>(dalloc(8));
   for (auto const& ds : split(dtypes_arg)) {
     const tessera_dtype d = parse_dtype(ds);
     const size_t eb = elem_bytes(d);
-    const cudaDataType_t ct = d == TESSERA_F16 ? CUDA_R_16F : d == TESSERA_BF16 ? CUDA_R_16BF : CUDA_R_32F;
-    const cublasComputeType_t comp = d == TESSERA_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    const cudaDataType_t ct = d == TESSERA_F16    ? CUDA_R_16F
+                              : d == TESSERA_BF16 ? CUDA_R_16BF
+                                                  : CUDA_R_32F;
+    const cublasComputeType_t comp =
+        d == TESSERA_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     for (auto const& ss : split(sizes_arg)) {
       Size s{};
       if (std::sscanf(ss.c_str(), "%ldx%ldx%ld", &s.m, &s.n, &s.k) != 3) return 2;
@@ -339,10 +368,12 @@ int run_bench(int argc, char** argv) {
         const char ta = tt[0], tb = tt[1];
         const int64_t lda = ta == 'N' ? s.m : s.k, ldb = tb == 'N' ? s.k : s.n, ldc = s.m;
         const int64_t per_set = (s.m * s.k + s.k * s.n + s.m * s.n) * int64_t(eb);
-        const int sets = int(std::min<int64_t>(16, std::max<int64_t>(1, 4 * int64_t(prop.l2CacheSize) / per_set + 1)));
+        const int sets = int(std::min<int64_t>(
+            16, std::max<int64_t>(1, 4 * int64_t(prop.l2CacheSize) / per_set + 1)));
         std::vector<void*> A(sets), B(sets), C(sets);
         for (int i = 0; i < sets; ++i) {
-          A[i] = dalloc(s.m * s.k * eb), B[i] = dalloc(s.k * s.n * eb), C[i] = dalloc(s.m * s.n * eb);
+          A[i] = dalloc(s.m * s.k * eb), B[i] = dalloc(s.k * s.n * eb),
+          C[i] = dalloc(s.m * s.n * eb);
           fill_random<<<4096, 256>>>(A[i], nullptr, s.m * s.k, d, 1 + 3 * i);
           fill_random<<<4096, 256>>>(B[i], nullptr, s.k * s.n, d, 2 + 3 * i);
         }
@@ -350,17 +381,21 @@ int run_bench(int argc, char** argv) {
         const float alpha = 1.0f, beta = 0.0f;
         auto op = [](char t) { return t == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T; };
         auto run_cublas = [&](int i, void* c) {
-          CHECK_CUBLAS(cublasGemmEx(handle, op(ta), op(tb), int(s.m), int(s.n), int(s.k), &alpha, A[i], ct,
-                                    int(lda), B[i], ct, int(ldb), &beta, c, ct, int(ldc), comp,
-                                    CUBLAS_GEMM_DEFAULT));
+          CHECK_CUBLAS(cublasGemmEx(handle, op(ta), op(tb), int(s.m), int(s.n), int(s.k), &alpha,
+                                    A[i], ct, int(lda), B[i], ct, int(ldb), &beta, c, ct, int(ldc),
+                                    comp, CUBLAS_GEMM_DEFAULT));
         };
         run_cublas(0, Cref);
         const double flop = 2.0 * double(s.m) * double(s.n) * double(s.k);
         for (auto const& kname : split(kernels_arg)) {
           auto run = [&](int i) {
-            int st = tessera_gemm_named(kname == "auto" ? nullptr : kname.c_str(), d, ta, tb, s.m, s.n, s.k, alpha, A[i], lda, B[i],
-                                        ldb, beta, C[i], ldc, nullptr);
-            if (st) { std::fprintf(stderr, "%s: %s\n", kname.c_str(), tessera_status_string(st)); std::exit(3); }
+            int st =
+                tessera_gemm_named(kname == "auto" ? nullptr : kname.c_str(), d, ta, tb, s.m, s.n,
+                                   s.k, alpha, A[i], lda, B[i], ldb, beta, C[i], ldc, nullptr);
+            if (st) {
+              std::fprintf(stderr, "%s: %s\n", kname.c_str(), tessera_status_string(st));
+              std::exit(3);
+            }
           };
           fill_nan<<<4096, 256>>>(C[0], s.m * s.n, d);
           run(0);
@@ -370,26 +405,34 @@ int run_bench(int argc, char** argv) {
           CHECK_CUDA(cudaMemcpy(h, res, 8, cudaMemcpyDeviceToHost));
           const double err = h[1] > 0 ? h[0] / h[1] : h[0];
           // tessera and cuBLAS alternately, launch by launch (same clocks and power state).
-          const auto [ms, cublas_ms] = median_ms_pair(run, [&](int i) { run_cublas(i, C[i]); }, reps, sets);
+          const auto [ms, cublas_ms] = median_ms_pair(
+              run, [&](int i) { run_cublas(i, C[i]); }, reps, sets);
           const double host_us = host_us_per_call(run, sets);
           const double cublas_host_us = host_us_per_call([&](int i) { run_cublas(i, C[i]); }, sets);
           char line[512];
-          std::snprintf(line, sizeof line, "| %s | %s | %ld | %ld | %ld | %c%c | %.3f | %.1f | %.3f | %.1f | %.3f | %.1e |\n",
-                        kname.c_str(), ds.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms,
-                        flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err);
+          std::snprintf(
+              line, sizeof line,
+              "| %s | %s | %ld | %ld | %ld | %c%c | %.3f | %.1f | %.3f | %.1f | %.3f | %.1e |\n",
+              kname.c_str(), ds.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms,
+              flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err);
           md += line;
           std::snprintf(line, sizeof line,
-                        "%s  {\"kernel\": \"%s\", \"dtype\": \"%s\", \"m\": %ld, \"n\": %ld, \"k\": %ld, \"op\": \"%c%c\", "
-                        "\"ms\": %.4f, \"tflops\": %.2f, \"cublas_ms\": %.4f, \"cublas_tflops\": %.2f, \"ratio\": %.4f, "
+                        "%s  {\"kernel\": \"%s\", \"dtype\": \"%s\", \"m\": %ld, \"n\": %ld, "
+                        "\"k\": %ld, \"op\": \"%c%c\", "
+                        "\"ms\": %.4f, \"tflops\": %.2f, \"cublas_ms\": %.4f, \"cublas_tflops\": "
+                        "%.2f, \"ratio\": %.4f, "
                         "\"max_rel_err\": %.3e, \"host_us\": %.1f, \"cublas_host_us\": %.1f}",
-                        first ? "" : ",\n", kname.c_str(), ds.c_str(), long(s.m), long(s.n), long(s.k), ta, tb,
-                        ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err, host_us,
-                        cublas_host_us);
+                        first ? "" : ",\n", kname.c_str(), ds.c_str(), long(s.m), long(s.n),
+                        long(s.k), ta, tb, ms, flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9,
+                        cublas_ms / ms, err, host_us, cublas_host_us);
           json += line;
           first = false;
-          std::fprintf(stderr, "  %-12s %-4s %5ldx%5ldx%5ld %c%c %8.3f ms %6.1f TFLOP/s | cuBLAS %8.3f ms %6.1f TFLOP/s | %.3fx | err %.1e | host %.1f / %.1f us\n",
-                       kname.c_str(), ds.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms, flop / ms * 1e-9,
-                       cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err, host_us, cublas_host_us);
+          std::fprintf(stderr,
+                       "  %-12s %-4s %5ldx%5ldx%5ld %c%c %8.3f ms %6.1f TFLOP/s | cuBLAS %8.3f ms "
+                       "%6.1f TFLOP/s | %.3fx | err %.1e | host %.1f / %.1f us\n",
+                       kname.c_str(), ds.c_str(), long(s.m), long(s.n), long(s.k), ta, tb, ms,
+                       flop / ms * 1e-9, cublas_ms, flop / cublas_ms * 1e-9, cublas_ms / ms, err,
+                       host_us, cublas_host_us);
         }
         for (int i = 0; i < sets; ++i) {
           CHECK_CUDA(cudaFree(A[i]));
@@ -402,9 +445,18 @@ int run_bench(int argc, char** argv) {
   }
   json += "\n]}\n";
   cublasDestroy(handle);
-  std::printf("GPU: %s (%d SMs, L2 %d MB)\n%s", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, md.c_str());
-  if (!md_path.empty()) if (FILE* f = std::fopen(md_path.c_str(), "w")) { std::fputs(md.c_str(), f); std::fclose(f); }
-  if (!json_path.empty()) if (FILE* f = std::fopen(json_path.c_str(), "w")) { std::fputs(json.c_str(), f); std::fclose(f); }
+  std::printf("GPU: %s (%d SMs, L2 %d MB)\n%s", prop.name, prop.multiProcessorCount,
+              prop.l2CacheSize >> 20, md.c_str());
+  if (!md_path.empty())
+    if (FILE* f = std::fopen(md_path.c_str(), "w")) {
+      std::fputs(md.c_str(), f);
+      std::fclose(f);
+    }
+  if (!json_path.empty())
+    if (FILE* f = std::fopen(json_path.c_str(), "w")) {
+      std::fputs(json.c_str(), f);
+      std::fclose(f);
+    }
   return 0;
 }
 

@@ -72,7 +72,8 @@ inline bool timing_includes_host() {
 }
 
 // Host microseconds per call of `launch`: 16 calls queued behind a busy GPU (none waits for the
-// GPU), the median of 5 such rounds. 0 without measuring under TESSERA_BENCH_HOST=0 (profiler runs).
+// GPU), the median of 5 such rounds. 0 without measuring under TESSERA_BENCH_HOST=0 (profiler
+// runs).
 template <class F>
 double host_us_per_call(F&& launch, int sets) {
   if (env_is("TESSERA_BENCH_HOST", "0")) return 0;

@@ -1,7 +1,8 @@
-// tests/cuda/twins/02_hand.cu -- the hand-indexed twin of kernel 02 (kernels/gemm/02_simt_cp_async.cu): the
-// kernel as it was before it was written in the vocabulary of tessera/device_tensor.hpp (the
-// partitions from the algebra, then index arithmetic on run-time strides written by hand).
-// check_twins.py compiles both and compares their k-loops opcode by opcode.
+// tests/cuda/twins/02_hand.cu -- the hand-indexed twin of kernel 02
+// (kernels/gemm/02_simt_cp_async.cu): the kernel as it was before it was written in the vocabulary
+// of tessera/device_tensor.hpp (the partitions from the algebra, then index arithmetic on run-time
+// strides written by hand). check_twins.py compiles both and compares their k-loops opcode by
+// opcode.
 #include "hand_common.cuh"
 
 namespace tessera::ladder {
@@ -12,13 +13,13 @@ enum class CopyKind { kScalarK, kScalarMN, kVectorMN };
 
 TESSERA_HD constexpr TiledCopy make_copy(CopyKind kind) {
   switch (kind) {
-    case CopyKind::kScalarK:   // the tiled GEMM's A: thread t at (t/8, t%8), adjacent threads along K
+    case CopyKind::kScalarK:  // the tiled GEMM's A: thread t at (t/8, t%8), neighbours along K
       return make_tiled_copy_tv(atom::cp_async(4, 32), parse_layout("(32,8):(8,1)"),
                                 parse_layout("(1,1):(0,0)"));
     case CopyKind::kScalarMN:  // adjacent threads along M (or N)
       return make_tiled_copy_tv(atom::cp_async(4, 32), parse_layout("(128,2):(1,128)"),
                                 parse_layout("(1,1):(0,0)"));
-    default:                   // the tiled GEMM's B: 4 consecutive n per thread, (32,8):(1,32) threads
+    default:  // the tiled GEMM's B: 4 consecutive n per thread, (32,8):(1,32) threads
       return make_tiled_copy_tv(atom::cp_async(16, 32), parse_layout("(32,8):(1,32)"),
                                 parse_layout("(4,1):(1,0)"));
   }
