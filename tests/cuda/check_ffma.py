@@ -85,7 +85,8 @@ def main():
         if any(opcode(i).startswith("call") for i in insns):
             failures.append(f"{label}: contains a call")
         if stats[:3] != (0, 0, 0):
-            failures.append(f"{label}: stack frame / spill stores / spill loads {stats[:3]}, want 0")
+            failures.append(f"{label}: stack frame / spill stores / spill loads {stats[:3]},"
+                            " want 0")
 
     print(f"{'kernel':<11}{'k-loop fma':>11}{'k-loop ld.global':>17}{'k-loop insns':>13}"
           f"{'PTX insns':>10}{'regs':>6}{'stack':>6}{'spills':>7}")
