@@ -44,6 +44,20 @@ inline std::vector<std::string> split(std::string const& s) {
   return out;
 }
 
+// Prints a results table on stdout after the GPU's name and writes it, and its JSON form, to the
+// files named (an empty name: not written).
+inline void write_tables(cudaDeviceProp const& prop, std::string const& md, std::string const& json,
+                         std::string const& md_path, std::string const& json_path) {
+  std::printf("GPU: %s (%d SMs, L2 %d MB)\n%s", prop.name, prop.multiProcessorCount,
+              prop.l2CacheSize >> 20, md.c_str());
+  for (auto const& [path, text] : {std::pair{&md_path, &md}, std::pair{&json_path, &json}})
+    if (!path->empty())
+      if (FILE* f = std::fopen(path->c_str(), "w")) {
+        std::fputs(text->c_str(), f);
+        std::fclose(f);
+      }
+}
+
 // Keeps the GPU busy for `us` microseconds (its global timer), so that the host can queue the
 // launches after it before the GPU reaches them.
 static __global__ void busy_wait_kernel(unsigned long long us) {
