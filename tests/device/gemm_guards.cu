@@ -151,6 +151,46 @@ float random_value() {
 
 constexpr uint32_t kSentinel32 = 0x5a5a1234u, kSentinel16 = 0x5a5bu;
 
+// Fills buf: `guard` around the block, random values (or NaN) inside it; then uploads it.
+void fill(Buffer& buf, Embedded const& e, uint32_t guard, bool block_nan) {
+  const uint32_t nan_bits = bits_of(buf.d, std::nanf(""));
+  buf.bits.assign(size_t(e.total), guard);
+  for (int64_t j = 0; j < e.cols; ++j)
+    for (int64_t i = 0; i < e.rows; ++i)
+      buf.bits[size_t(e.at(i, j))] = block_nan ? nan_bits : bits_of(buf.d, random_value());
+  buf.upload();
+}
+
+// The float64 reference of C(i, j), alpha sum_p op(A)(i, p) op(B)(p, j) + beta C0(i, j), and
+// its bound (the same sum of absolute values), from the values uploaded (C still holds C0).
+std::pair<double, double> reference_at(tessera_dtype d, Case const& c, float alpha,
+                                       Buffer const& A, Buffer const& B, Buffer const& C,
+                                       Embedded const& ea, Embedded const& eb, Embedded const& ec,
+                                       int64_t i, int64_t j) {
+  double ref = 0, bound = 0;
+  for (int64_t p = 0; p < c.k; ++p) {
+    const double x = value_of(d, A.bits[size_t(c.ta == 'N' ? ea.at(i, p) : ea.at(p, i))]);
+    const double y = value_of(d, B.bits[size_t(c.tb == 'N' ? eb.at(p, j) : eb.at(j, p))]);
+    ref += x * y, bound += std::fabs(x * y);
+  }
+  ref *= alpha, bound *= std::fabs(alpha);
+  if (c.beta != 0.0f) {
+    const double old = value_of(d, C.bits[size_t(ec.at(i, j))]);
+    ref += c.beta * old, bound += std::fabs(c.beta * old);
+  }
+  return {ref, bound};
+}
+
+// How many elements of C's buffer outside its block no longer hold the sentinel; `first` gets
+// the first one's index.
+long long guards_written(std::vector<uint32_t> const& out, Embedded const& ec, uint32_t sentinel,
+                         int64_t& first) {
+  long long guard = 0;
+  for (int64_t i = 0; i < ec.total; ++i)
+    if (!ec.inside(i) && out[size_t(i)] != sentinel && guard++ == 0) first = i;
+  return guard;
+}
+
 // Runs one case through `kernel` (nullptr: the built-in choice); returns true when it passed.
 bool run_case(tessera_dtype d, const char* kernel, Case const& c, Buffer& A, Buffer& B, Buffer& C,
               Tally& t, int& printed) {
@@ -161,13 +201,6 @@ bool run_case(tessera_dtype d, const char* kernel, Case const& c, Buffer& A, Buf
       ec(c.m, c.n, c.ldc, c.shift_c);
   const uint32_t nan_bits = bits_of(d, std::nanf(""));
   const uint32_t sentinel = elem_bytes(d) == 2 ? kSentinel16 : kSentinel32;
-  auto fill = [&](Buffer& buf, Embedded const& e, uint32_t guard, bool block_nan) {
-    buf.bits.assign(size_t(e.total), guard);
-    for (int64_t j = 0; j < e.cols; ++j)
-      for (int64_t i = 0; i < e.rows; ++i)
-        buf.bits[size_t(e.at(i, j))] = block_nan ? nan_bits : bits_of(d, random_value());
-    buf.upload();
-  };
   fill(A, ea, nan_bits, false);
   fill(B, eb, nan_bits, false);
   fill(C, ec, sentinel, c.beta == 0.0f);
@@ -198,11 +231,8 @@ bool run_case(tessera_dtype d, const char* kernel, Case const& c, Buffer& A, Buf
     return report("A or B was written");
   }
   // C's guards, bit for bit; where they changed, name the first element.
-  long long guard = 0;
   int64_t first = -1;
-  for (int64_t i = 0; i < ec.total; ++i)
-    if (!ec.inside(i) && out[size_t(i)] != sentinel && guard++ == 0) first = i;
-  if (guard) {
+  if (const long long guard = guards_written(out, ec, sentinel, first)) {
     t.guard_writes += guard;
     char what[160];
     const int64_t x = first - ec.lead;
@@ -215,17 +245,7 @@ bool run_case(tessera_dtype d, const char* kernel, Case const& c, Buffer& A, Buf
   double worst = 0;
   for (int64_t j = 0; j < c.n; ++j)
     for (int64_t i = 0; i < c.m; ++i) {
-      double ref = 0, bound = 0;
-      for (int64_t p = 0; p < c.k; ++p) {
-        const double x = value_of(d, A.bits[size_t(c.ta == 'N' ? ea.at(i, p) : ea.at(p, i))]);
-        const double y = value_of(d, B.bits[size_t(c.tb == 'N' ? eb.at(p, j) : eb.at(j, p))]);
-        ref += x * y, bound += std::fabs(x * y);
-      }
-      ref *= alpha, bound *= std::fabs(alpha);
-      if (c.beta != 0.0f) {
-        const double old = value_of(d, C.bits[size_t(ec.at(i, j))]);
-        ref += c.beta * old, bound += std::fabs(c.beta * old);
-      }
+      const auto [ref, bound] = reference_at(d, c, alpha, A, B, C, ea, eb, ec, i, j);
       const double o = value_of(d, out[size_t(ec.at(i, j))]);
       if (!(o == o)) {
         ++t.nan_out;
