@@ -342,6 +342,10 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   }
   EXPECT_TRUE(
       has(plan(TESSERA_F16, 'N', 'N', 17, 4096, 4096, 17, 4096, 17), "kernel 05_wgmma_tma"));
+}
+
+// Kernel 06 on 16-bit elements from 3 vectors: the tensor-core GEMV, its CTAs and operand reads.
+TEST(GemmAbi, PlanSkinnyTensorCoreGemv) {
   // 16-bit from 3 vectors: the tensor-core GEMV, in groups of 8 or 16. 8 x 4096 x 4096 f16 NN: B's
   // K-contiguous columns are the big operand (8 warps a CTA on 16 rows: 256 CTAs), A's 8 rows lie
   // along s (lda = 8), read by pairs and transposed in registers.
@@ -375,9 +379,13 @@ TEST(GemmAbi, PlanSkinnyProblems) {
       p, "read once element by element (not 16-byte aligned or no unit stride), a CTA per 16 rows"))
       << p;
   EXPECT_TRUE(has(p, "B's 3 vectors read element by element")) << p;
+}
+
+// Kernel 06 on the CUDA cores: which operand streams, its CTAs, how the vectors are read.
+TEST(GemmAbi, PlanSkinnyGemv) {
   // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns by 128 CTAs of 32 rows (a
   // 128-byte column each), all of K: no split, no workspace.
-  p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
+  std::string p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F32 (min(m, n) <= 8")) << p;
   EXPECT_TRUE(
       has(p,
@@ -418,9 +426,13 @@ TEST(GemmAbi, PlanSkinnyProblems) {
       << p;
   EXPECT_TRUE(has(p, "B's 3 vectors read by 16-byte vectors along K")) << p;
   EXPECT_TRUE(has(p, "TF32 is computed in full fp32")) << p;
+}
+
+// Kernel 06 on more vectors than a group, with K split, and at the launch's size limit.
+TEST(GemmAbi, PlanSkinnyGroupsAndSplitK) {
   // More than a group by name: X read once per group. 16 x 4096 x 4096 f32: 256 tiles of 16 rows x
   // 2 groups of 8; 40 x 4096 x 4096 f16: 256 tiles x 3 groups of 16. No split, no workspace.
-  p = plan(TESSERA_F32, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
+  std::string p = plan(TESSERA_F32, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
   EXPECT_TRUE(has(p, "2 groups (X read once per group); 512 CTAs")) << p;
   EXPECT_EQ(
@@ -449,6 +461,10 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_EQ(status, TESSERA_ERROR_TOO_LARGE);
   plan(TESSERA_F16, 'T', 'N', m - 16, 1, 1, 1, 1, m, kA, 0.0f, "06", &status);
   EXPECT_EQ(status, TESSERA_SUCCESS);
+}
+
+// Unaligned skinny operands, and single rows along K on kernel 05: read where they lie or packed.
+TEST(GemmAbi, PlanSingleRowOperands) {
   // Unaligned: element loads.
   EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4095, 1, 4095, 4095, 4095, 4095),
                   "read once down its columns element by element"));
@@ -471,6 +487,10 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // With lda > 1 the row is strided along K: packed.
   EXPECT_TRUE(
       has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 3, 4096, 1, kA, 0.0f, "05"), "A packed"));
+}
+
+// Skinny TF32 problems on kernel 05: the big operand in A's role, through registers.
+TEST(GemmAbi, PlanSkinnyTf32) {
   // TF32 from 5 columns: 05's narrow tile, whatever the majors: the big operand in A's role,
   // through registers where it is MN-major (here m = 4096, A in 'N'; mirrored, B^T in 'T' on the
   // transposed problem).
