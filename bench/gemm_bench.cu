@@ -66,8 +66,7 @@ struct Inputs {
   std::vector<float*> A, B, C;
   Inputs(Size s, int l2_bytes) {
     const int64_t per_set = (s.m * s.k + s.k * s.n + s.m * s.n) * 4;
-    const int sets =
-        int(std::min<int64_t>(16, std::max<int64_t>(1, 4 * int64_t(l2_bytes) / per_set + 1)));
+    const int sets = input_sets(per_set, l2_bytes);
     A.resize(sets), B.resize(sets), C.resize(sets);
     for (int i = 0; i < sets; ++i) {
       CHECK_CUDA(cudaMalloc(&A[i], s.m * s.k * 4));

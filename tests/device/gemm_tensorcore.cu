@@ -432,8 +432,7 @@ void bench_problem(cublasHandle_t handle, cudaDeviceProp const& prop, std::strin
       d == TESSERA_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   const int64_t lda = ta == 'N' ? s.m : s.k, ldb = tb == 'N' ? s.k : s.n, ldc = s.m;
   const int64_t per_set = (s.m * s.k + s.k * s.n + s.m * s.n) * int64_t(eb);
-  const int sets = int(
-      std::min<int64_t>(16, std::max<int64_t>(1, 4 * int64_t(prop.l2CacheSize) / per_set + 1)));
+  const int sets = input_sets(per_set, prop.l2CacheSize);
   std::vector<void*> A(sets), B(sets), C(sets);
   for (int i = 0; i < sets; ++i) {
     A[i] = dalloc(s.m * s.k * eb), B[i] = dalloc(s.k * s.n * eb), C[i] = dalloc(s.m * s.n * eb);

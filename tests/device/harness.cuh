@@ -44,6 +44,13 @@ inline std::vector<std::string> split(std::string const& s) {
   return out;
 }
 
+// How many input sets (A, B, C) a benchmark rotates over: enough to fill 4x the L2, so that the
+// caches do not flatter, and at most 16.
+inline int input_sets(int64_t bytes_per_set, int l2_bytes) {
+  return int(
+      std::min<int64_t>(16, std::max<int64_t>(1, 4 * int64_t(l2_bytes) / bytes_per_set + 1)));
+}
+
 // Prints a results table on stdout after the GPU's name and writes it, and its JSON form, to the
 // files named (an empty name: not written).
 inline void write_tables(cudaDeviceProp const& prop, std::string const& md, std::string const& json,
