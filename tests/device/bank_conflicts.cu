@@ -162,8 +162,8 @@ std::vector<Case> cases() {
       "smem_step4_A_128x32_f16",
       MmaAccess{presets::step4(), Operand::kA, unswizzled(parse_layout("(128,32):(32,1)"))},
       shared_f16));
-  // Global memory: 32 lanes x 16 consecutive bytes (4 lines, 16 sectors); the permutation notes' R
-  // = 1, 2, 4, 8.
+  // Global memory: 32 lanes x 16 consecutive bytes (4 lines, 16 sectors); R = 1, 2, 4, 8 as in
+  // the permutation notes.
   all.push_back(make_case("gmem_ld_32x16B",
                           TvAccess{parse_layout("(32,4):(4,1)"), unswizzled(parse_layout("128:1"))},
                           global_ld_f32));

@@ -13,8 +13,7 @@
 //      new values stored back by copy(TmaStore), which must write exactly the in-bounds part.
 //
 // Run on the GPU machine (scripts/gpu.sh hopper builds and runs it):
-//   nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude
-//   tests/device/hopper_layouts.cu
+//   nvcc -std=c++20 -O3 -arch=sm_90a -Iinclude tests/device/hopper_layouts.cu
 //     -o hopper_layouts -lcuda && ./hopper_layouts
 //   (exit 0: every case matches; 1: a mismatch; 2: a CUDA error or not an sm_90 device)
 #include <cuda.h>
@@ -46,8 +45,7 @@ T to_elem(float x) {
   else return x;
 }
 
-// ---- 1. wgmma
-// ------------------------------------------------------------------------------------
+// ---- 1. wgmma -----------------------------------------------------------------------------------
 struct Case {
   int n;
   bool a_k_major;
@@ -200,10 +198,9 @@ void run_wgmma(const char* type) {
   cudaFree(da), cudaFree(db), cudaFree(dr), cudaFree(dd);
 }
 
-// ---- 2. TMA
-// -------------------------------------------------------------------------------------- The global
-// tensor (M, K). Its inner extent is a whole number of 16-byte units in both majors: TMA stores
-// clip boxes in 16-byte units of the inner dimension (kernels/gemm/common.cuh,
+// ---- 2. TMA -------------------------------------------------------------------------------------
+// The global tensor (M, K). Its inner extent is a whole number of 16-byte units in both majors:
+// TMA stores clip boxes in 16-byte units of the inner dimension (kernels/gemm/common.cuh,
 // hopper_stores_by_tma), so with these extents a store must write exactly the in-bounds part.
 constexpr int64_t kRowsG = 104, kColsG = 72;
 
