@@ -5,12 +5,13 @@
 //
 // Each call site's lambda has its own type, so it gets its own table. A positive answer is kept;
 // 0 is not, so the next call asks again. Threads that race on a first call may each ask: they get
-// the same answer and store it, and the table's entries are atomics, so no one reads a torn value.
+// the same answer and store it; the table's entries are read and written atomically, so no one
+// reads a torn value.
+// NOTE: the GCC/Clang atomic builtins rather than <atomic>: in C++20, <atomic> brings <mutex>,
+// <system_error> and <string> into every kernel unit that includes this (check_kernel_includes.py).
 #pragma once
 
 #include <cuda_runtime.h>
-
-#include <atomic>
 
 namespace tessera::ladder {
 
@@ -19,13 +20,13 @@ inline constexpr int kMaxDevices = 64;
 // ask(device) -> the value for the current device (> 0), or 0 where it cannot be known.
 template <class Ask>
 int per_device(Ask ask) {
-  static std::atomic<int> known[kMaxDevices] = {};
+  static int known[kMaxDevices] = {};
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices) return 0;
-  int value = known[device].load(std::memory_order_relaxed);
+  int value = __atomic_load_n(&known[device], __ATOMIC_RELAXED);
   if (value == 0) {
     value = ask(device);
-    if (value > 0) known[device].store(value, std::memory_order_relaxed);
+    if (value > 0) __atomic_store_n(&known[device], value, __ATOMIC_RELAXED);
   }
   return value;
 }
