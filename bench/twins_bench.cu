@@ -100,6 +100,74 @@ double median(std::vector<float> v) {
   return v[v.size() / 2];
 }
 
+struct Size { int64_t m, n, k; };
+
+// Random A (m x k) and B (k x n) in the pair's element type.
+void fill_operands(Type type, void* a, void* b, Size z) {
+  if (type == Type::kF32)
+    fill<<<1024, 256>>>(static_cast<float*>(a), z.m * z.k, 1),
+        fill<<<1024, 256>>>(static_cast<float*>(b), z.k * z.n, 2);
+  else if (type == Type::kF16)
+    fill<<<1024, 256>>>(static_cast<__half*>(a), z.m * z.k, 1),
+        fill<<<1024, 256>>>(static_cast<__half*>(b), z.k * z.n, 2);
+  else
+    fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(a), z.m * z.k, 1),
+        fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(b), z.k * z.n, 2);
+}
+
+// The median milliseconds of the vocabulary kernel and of its twin, launched alternately after
+// a 0.2 ms spin (so that the host's launch time is hidden), 3 warm-ups first.
+std::pair<double, double> time_pair(Pair const& pr, tessera::ladder::GemmArgs const& p, int reps) {
+  cudaEvent_t e[4];
+  for (auto& x : e) cudaEventCreate(&x);
+  std::vector<float> tv, tt;
+  for (int r = 0; r < reps + 3; ++r) {
+    spin<<<1, 1>>>(200000);  // 0.2 ms
+    cudaEventRecord(e[0]);
+    pr.vocabulary(p, nullptr);
+    cudaEventRecord(e[1]);
+    cudaEventRecord(e[2]);
+    pr.twin(p, nullptr);
+    cudaEventRecord(e[3]);
+    cudaEventSynchronize(e[3]);
+    float ms_v = 0, ms_t = 0;
+    cudaEventElapsedTime(&ms_v, e[0], e[1]);
+    cudaEventElapsedTime(&ms_t, e[2], e[3]);
+    if (r >= 3) tv.push_back(ms_v), tt.push_back(ms_t);
+  }
+  for (auto& x : e) cudaEventDestroy(x);
+  return {median(tv), median(tt)};
+}
+
+// The pair on problem z in operation `op`: max |vocabulary - twin| / max |twin|, then the
+// timing; the table's row. Launch errors are counted in `errors`.
+std::string run_pair(Pair const& pr, Size z, std::string const& op, void* a, void* b, void* c,
+                     int reps, int& errors) {
+  using tessera::ladder::GemmArgs;
+  const bool ta = op[0] == 'T', tb = op[1] == 'T';
+  GemmArgs p;
+  p.m = z.m, p.n = z.n, p.k = z.k, p.alpha = 1.0f, p.beta = 0.0f;
+  p.a = static_cast<const float*>(a), p.a_sm = ta ? z.k : 1, p.a_sk = ta ? 1 : z.m;
+  p.b = static_cast<const float*>(b), p.b_sn = tb ? 1 : z.k, p.b_sk = tb ? z.n : 1;
+  p.c = static_cast<float*>(c), p.ldc = z.m;
+  // Results: the vocabulary's, then the twin's.
+  if (pr.vocabulary(p, nullptr) != cudaSuccess) ++errors;
+  const std::vector<float> mine = to_host(c, z.m * z.n, pr.type);
+  if (pr.twin(p, nullptr) != cudaSuccess) ++errors;
+  const std::vector<float> theirs = to_host(c, z.m * z.n, pr.type);
+  double diff = 0, top = 0;
+  for (size_t i = 0; i < mine.size(); ++i)
+    diff = std::max(diff, double(std::fabs(mine[i] - theirs[i]))),
+    top = std::max(top, double(std::fabs(theirs[i])));
+  const auto [v, t] = time_pair(pr, p, reps);
+  if (cudaGetLastError() != cudaSuccess) ++errors;
+  char line[256];
+  std::snprintf(line, sizeof line, "| %s | %s | %s | %ldx%ldx%ld | %.3f | %.3f | %.3f | %.1e |\n",
+                pr.kernel, pr.dtype, op.c_str(), z.m, z.n, z.k, v, t, t / v,
+                top > 0 ? diff / top : diff);
+  return line;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,7 +193,6 @@ int main(int argc, char** argv) {
                         {"04_mma_sync", "f16", Type::kF16, launch_04_f16, launch_04_f16_hand},
                         {"04_mma_sync", "bf16", Type::kBF16, launch_04_bf16, launch_04_bf16_hand},
                         {"04_mma_sync", "tf32", Type::kF32, launch_04_tf32, launch_04_tf32_hand}};
-  struct Size { int64_t m, n, k; };
   std::vector<Size> sizes;
   for (auto const& s : split(sizes_arg)) {
     Size z{};
@@ -151,59 +218,11 @@ int main(int argc, char** argv) {
       for (auto const& prefix : split(kernels_arg))
         wanted = wanted || std::strncmp(pr.kernel, prefix.c_str(), prefix.size()) == 0;
       if (!wanted) continue;
-      if (pr.type == Type::kF32)
-        fill<<<1024, 256>>>(static_cast<float*>(a), z.m * z.k, 1),
-            fill<<<1024, 256>>>(static_cast<float*>(b), z.k * z.n, 2);
-      else if (pr.type == Type::kF16)
-        fill<<<1024, 256>>>(static_cast<__half*>(a), z.m * z.k, 1),
-            fill<<<1024, 256>>>(static_cast<__half*>(b), z.k * z.n, 2);
-      else
-        fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(a), z.m * z.k, 1),
-            fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(b), z.k * z.n, 2);
+      fill_operands(pr.type, a, b, z);
       for (auto const& op : split(trans_arg)) {
-        const bool ta = op[0] == 'T', tb = op[1] == 'T';
-        GemmArgs p;
-        p.m = z.m, p.n = z.n, p.k = z.k, p.alpha = 1.0f, p.beta = 0.0f;
-        p.a = static_cast<const float*>(a), p.a_sm = ta ? z.k : 1, p.a_sk = ta ? 1 : z.m;
-        p.b = static_cast<const float*>(b), p.b_sn = tb ? 1 : z.k, p.b_sk = tb ? z.n : 1;
-        p.c = static_cast<float*>(c), p.ldc = z.m;
-        // Results: the vocabulary's, then the twin's.
-        if (pr.vocabulary(p, nullptr) != cudaSuccess) ++errors;
-        const std::vector<float> mine = to_host(c, z.m * z.n, pr.type);
-        if (pr.twin(p, nullptr) != cudaSuccess) ++errors;
-        const std::vector<float> theirs = to_host(c, z.m * z.n, pr.type);
-        double diff = 0, top = 0;
-        for (size_t i = 0; i < mine.size(); ++i)
-          diff = std::max(diff, double(std::fabs(mine[i] - theirs[i]))),
-          top = std::max(top, double(std::fabs(theirs[i])));
-        // Timing: alternating launches.
-        cudaEvent_t e[4];
-        for (auto& x : e) cudaEventCreate(&x);
-        std::vector<float> tv, tt;
-        for (int r = 0; r < reps + 3; ++r) {
-          spin<<<1, 1>>>(200000);  // 0.2 ms
-          cudaEventRecord(e[0]);
-          pr.vocabulary(p, nullptr);
-          cudaEventRecord(e[1]);
-          cudaEventRecord(e[2]);
-          pr.twin(p, nullptr);
-          cudaEventRecord(e[3]);
-          cudaEventSynchronize(e[3]);
-          float ms_v = 0, ms_t = 0;
-          cudaEventElapsedTime(&ms_v, e[0], e[1]);
-          cudaEventElapsedTime(&ms_t, e[2], e[3]);
-          if (r >= 3) tv.push_back(ms_v), tt.push_back(ms_t);
-        }
-        for (auto& x : e) cudaEventDestroy(x);
-        if (cudaGetLastError() != cudaSuccess) ++errors;
-        const double v = median(tv), t = median(tt);
-        char line[256];
-        std::snprintf(line, sizeof line,
-                      "| %s | %s | %s | %ldx%ldx%ld | %.3f | %.3f | %.3f | %.1e |\n", pr.kernel,
-                      pr.dtype, op.c_str(), z.m, z.n, z.k, v, t, t / v,
-                      top > 0 ? diff / top : diff);
+        const std::string line = run_pair(pr, z, op, a, b, c, reps, errors);
         table += line;
-        std::fputs(line, stdout);
+        std::fputs(line.c_str(), stdout);
         std::fflush(stdout);
       }
     }

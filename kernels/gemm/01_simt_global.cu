@@ -1,4 +1,4 @@
-// kernels/gemm/01_simt_global.cu -- ladder step 01: seed 001's "step 1" kernel, exactly.
+// kernels/gemm/01_simt_global.cu -- ladder step 01: the thread trace's "step 1" kernel, exactly.
 //
 // CTA tile 128x128x8, 256 threads, the scalar-FMA TiledMMA presets::step1() (atoms
 // (16,16,1):(16,1,0), permutation (16,4):(4,1) in M and N): every thread owns 64 accumulators,
@@ -28,7 +28,7 @@ struct SimtGlobalCfg {
   static constexpr Layout kTileA = Layout(make_tuple(kBM, kBK));
   static constexpr Layout kTileB = Layout(make_tuple(kBN, kBK));
 
-  // Thread partitions: thread -> first element, value -> element (seed 001 step B and C).
+  // Thread partitions: thread -> first element, value -> element (the thread trace's B, C).
   static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
   static constexpr ThreadPartition kPartA = kMma.partitioner(Operand::kA, kTileA);
   static constexpr ThreadPartition kPartB = kMma.partitioner(Operand::kB, kTileB);
@@ -45,9 +45,10 @@ struct SimtGlobalCfg {
     static_assert(kMma.threads() == kThreads, "step1: the TiledMMA must have 256 threads");
     static_assert(kMma.tile_size(0) * 2 == kBM && kMma.tile_size(1) * 2 == kBN,
                   "step1: the permutation (64 rows) must tile the 128x128 CTA tile twice");
-    static_assert(kFrgC == parse_layout("(1,(4,2),(4,2)):(0,(1,64),(128,8192))"),
-                  "step1: C fragment differs from seed 001's (1,(4,2),(4,2)):(0,(128,8192),(1,64)) "
-                  "transposed to column-major");
+    static_assert(
+        kFrgC == parse_layout("(1,(4,2),(4,2)):(0,(1,64),(128,8192))"),
+        "step1: C fragment differs from the thread trace's (1,(4,2),(4,2)):(0,(128,8192),(1,64)) "
+        "transposed to column-major");
     static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
                       same_offsets(kMma, Operand::kA, kTileA, kThrA) &&
                       same_offsets(kMma, Operand::kB, kTileB, kThrB),
@@ -91,8 +92,8 @@ gemm_01_kernel(GemmArgs p) {
 
   const int64_t k_tiles = ceil_div(p.k, kCta[2]);
   for (int64_t kt = 0; kt < k_tiles; ++kt) {
-    // NOTE: seed 001 copies the whole k-tile (64 + 64 values) before its 8 k-blocks; with the
-    // 64 accumulators that needs > 255 registers and spills, so each k-block is copied just
+    // NOTE: the thread trace copies the whole k-tile (64 + 64 values) before its 8 k-blocks; with
+    // the 64 accumulators that needs > 255 registers and spills, so each k-block is copied just
     // before it is used (same loads, same FMAs, same order within a k-block).
 #pragma unroll
     for (int kb = 0; kb < kFK; ++kb) {

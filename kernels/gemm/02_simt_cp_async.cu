@@ -1,4 +1,4 @@
-// kernels/gemm/02_simt_cp_async.cu -- ladder step 02: seed 004's tiled GEMM.
+// kernels/gemm/02_simt_cp_async.cu -- ladder step 02: the predicated tiled GEMM with cp.async.
 //
 // The CTA tile (128,128,8) is staged through shared memory: two TiledCopies move A's (128,8) and
 // B's (128,8) tiles from global to shared memory with cp.async (A one 4-byte element per thread,
@@ -10,8 +10,8 @@
 // vocabulary of tessera/device_tensor.hpp (copy with the cp.async atom, zero-filled by
 // identity-tensor predicates).
 //
-// The copies follow the operand's contiguous dimension: seed 004's A is k-contiguous and its B
-// n-contiguous (BLAS "TT"). A k-contiguous B (BLAS 'N') cannot use 16-byte vectors into the
+// The copies follow the operand's contiguous dimension: the tiled GEMM's A is k-contiguous and its
+// B n-contiguous (BLAS "TT"). A k-contiguous B (BLAS 'N') cannot use 16-byte vectors into the
 // n-contiguous shared tile, and an m-contiguous A is read with threads along M; both are
 // selected at run time by the launcher (four instantiations).
 #include <tessera/device_tensor.hpp>
@@ -26,13 +26,13 @@ enum class CopyKind { kScalarK, kScalarMN, kVectorMN };
 
 TESSERA_HD constexpr TiledCopy make_copy(CopyKind kind) {
   switch (kind) {
-    case CopyKind::kScalarK:   // seed 004's A: thread t at (t/8, t%8), adjacent threads along K
+    case CopyKind::kScalarK:  // the tiled GEMM's A: thread t at (t/8, t%8), neighbours along K
       return make_tiled_copy_tv(atom::cp_async(4, 32), parse_layout("(32,8):(8,1)"),
                                 parse_layout("(1,1):(0,0)"));
     case CopyKind::kScalarMN:  // adjacent threads along M (or N)
       return make_tiled_copy_tv(atom::cp_async(4, 32), parse_layout("(128,2):(1,128)"),
                                 parse_layout("(1,1):(0,0)"));
-    default:                   // seed 004's B: 4 consecutive n per thread, (32,8):(1,32) threads
+    default:  // the tiled GEMM's B: 4 consecutive n per thread, (32,8):(1,32) threads
       return make_tiled_copy_tv(atom::cp_async(16, 32), parse_layout("(32,8):(1,32)"),
                                 parse_layout("(4,1):(1,0)"));
   }
@@ -54,7 +54,7 @@ struct SimtCpAsyncCfg {
   static constexpr Coord<3> kCta = {{kBM, kBN, kBK}};
   static constexpr int kThreads = 256;
 
-  // Shared-memory tiles: column-major (BM,BK):(1,BM) and (BN,BK):(1,BN), as in seed 004.
+  // Shared-memory tiles: column-major (BM,BK):(1,BM) and (BN,BK):(1,BN), as in the tiled GEMM.
   static constexpr Layout kSA = Layout(make_tuple(kBM, kBK));
   static constexpr Layout kSB = Layout(make_tuple(kBN, kBK));
   struct CopyA {
@@ -66,12 +66,14 @@ struct SimtCpAsyncCfg {
 
   // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
   __device__ static constexpr void check() {
-    static_assert(kMma.threads() == kThreads, "seed004: the TiledMMA must have 256 threads");
+    static_assert(kMma.threads() == kThreads, "tiled GEMM: the TiledMMA must have 256 threads");
     static_assert(CopyA::kCopy.threads() == kThreads && CopyB::kCopy.threads() == kThreads,
-                  "seed004: the tiled copies must use all 256 threads");
-    static_assert(contiguous_prefix(CopyA::kCopy.partition_D(kSA, 0).layout) >= CopyA::kCopy.atom.values() &&
-                      contiguous_prefix(CopyB::kCopy.partition_D(kSB, 0).layout) >= CopyB::kCopy.atom.values(),
-                  "seed004: a vector copy's values must be contiguous in shared memory");
+                  "tiled GEMM: the tiled copies must use all 256 threads");
+    static_assert(
+        contiguous_prefix(CopyA::kCopy.partition_D(kSA, 0).layout) >= CopyA::kCopy.atom.values() &&
+            contiguous_prefix(CopyB::kCopy.partition_D(kSB, 0).layout) >=
+                CopyB::kCopy.atom.values(),
+        "tiled GEMM: a vector copy's values must be contiguous in shared memory");
   }
 };
 

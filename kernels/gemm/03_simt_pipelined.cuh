@@ -33,6 +33,7 @@
 #include <tessera/device_tensor.hpp>
 
 #include "common.cuh"
+#include "per_device_cache.hpp"
 
 namespace tessera::ladder {
 namespace {
@@ -76,18 +77,20 @@ struct OperandCfg {
   static constexpr Layout kSmem = make_layout(kStage[0], kStage[1], Layout(Stages, kStageElems));
 
   // global -> shared, 256 threads. Vectors: (R,256/R):(1,R) x (4,1), R = kRows/4 (128 rows:
-  // (32,8):(1,32), a warp reads 512 contiguous bytes of one k-row; 64 rows: (16,16):(1,16); 32 rows:
-  // (8,32):(1,8)). Scalars: (256/W, W):(W,1), W = min(BK, 16): a warp reads 32/W rows of
-  // W contiguous floats and stores them transposed to words k*(rows+4) + r of the padded tile,
-  // banks (4k + r) % 32.
+  // (32,8):(1,32), a warp reads 512 contiguous bytes of one k-row; 64 rows: (16,16):(1,16); 32
+  // rows: (8,32):(1,8)). Scalars: (256/W, W):(W,1), W = min(BK, 16): a warp reads 32/W rows of W
+  // contiguous floats and stores them transposed to words k*(rows+4) + r of the padded tile, banks
+  // (4k + r) % 32.
   static constexpr int64_t kW = kBK < 16 ? kBK : 16;
   struct G2S {
     static constexpr TiledCopy kCopy =
         kKind == CopyKind::kVectorMN
-            ? make_tiled_copy_tv(atom::cp_async(16, 32),
-                                 Layout(make_tuple(kRows / 4, kThreads / (kRows / 4)), make_tuple(1, kRows / 4)),
-                                 parse_layout("(4,1):(1,0)"))
-            : make_tiled_copy_tv(atom::cp_async(4, 32), Layout(make_tuple(kThreads / kW, kW), make_tuple(kW, 1)),
+            ? make_tiled_copy_tv(
+                  atom::cp_async(16, 32),
+                  Layout(make_tuple(kRows / 4, kThreads / (kRows / 4)), make_tuple(1, kRows / 4)),
+                  parse_layout("(4,1):(1,0)"))
+            : make_tiled_copy_tv(atom::cp_async(4, 32),
+                                 Layout(make_tuple(kThreads / kW, kW), make_tuple(kW, 1)),
                                  parse_layout("(1,1):(0,0)"));
   };
   // shared -> registers: the TiledMMA's own (thread, value) layout over its permutation tile,
@@ -110,10 +113,12 @@ struct OperandCfg {
                   "simt: a vector copy's values must be consecutive in shared memory");
     static_assert(kMma.partitioner(kOp, kStage).fragment[2].size() == kBK,
                   "simt: the fragment must span the k-tile, a k-block per k");
-    static_assert(runs_of(S2R::kCopy.partition_S(kStage, 0).layout, 4),
-                  "simt: fragments must come in runs of 4 consecutive rows / columns (128-bit loads)");
+    static_assert(
+        runs_of(S2R::kCopy.partition_S(kStage, 0).layout, 4),
+        "simt: fragments must come in runs of 4 consecutive rows / columns (128-bit loads)");
     static_assert(same_partition(S2R::kCopy, kMma, kOp, Layout(make_tuple(kRows, kBK))),
-                  "simt: the registers the shared -> register copy fills must be the MMA's fragment, value by value");
+                  "simt: the registers the shared -> register copy fills must be the MMA's "
+                  "fragment, value by value");
   }
 };
 
@@ -145,7 +150,8 @@ struct SimtPipelinedCfg {
 // tensors' partitions (the predicates) and the shared destinations, all from the kernel's
 // parameters and the CTA's tile (bm, bn).
 template <class Cfg>
-__device__ __forceinline__ auto tile_copies(GemmArgsC const& args, int64_t bm, int64_t bn, float* smem) {
+__device__ __forceinline__ auto tile_copies(GemmArgsC const& args, int64_t bm, int64_t bn,
+                                            float* smem) {
   using A = typename Cfg::A;
   using B = typename Cfg::B;
   static constexpr Coord<3> kCta = Cfg::kCta;  // (BM,BN,BK)
@@ -215,7 +221,8 @@ gemm_03_kernel(GemmArgsC args, KSplit split) {
   auto cC = make_identity_tensor(mC.shape);
 
   // This CTA's tile, in groups of kGroupM tile-rows (L2 reuse).
-  const auto [bm, bn] = grouped_tile(blockIdx.x, ceil_div(p.m, kCta[0]), ceil_div(p.n, kCta[1]), Cfg::kGroupM);
+  const auto [bm, bn] =
+      grouped_tile(blockIdx.x, ceil_div(p.m, kCta[0]), ceil_div(p.n, kCta[1]), Cfg::kGroupM);
   auto gC = local_tile<kCta, Proj{1, 1, 0}>(mC, bm, bn, _);  // (BM,BN)
 
   // Shared memory: sA (BM,BK,PIPE), then sB (BN,BK,PIPE), padded.
@@ -231,9 +238,11 @@ gemm_03_kernel(GemmArgsC args, KSplit split) {
   const int k_tiles = int(ceil_div(p.k, kCta[2]));  // < 2^31: launch() checks
   // This CTA's k-tiles: [kt_begin, kt_end), all of them without split-K.
   const int kt_begin = int(blockIdx.y) * split.k_tiles_per_split;
-  const int kt_end = k_tiles - kt_begin < split.k_tiles_per_split ? k_tiles : kt_begin + split.k_tiles_per_split;
+  const int kt_end =
+      k_tiles - kt_begin < split.k_tiles_per_split ? k_tiles : kt_begin + split.k_tiles_per_split;
   // k-tiles before this one lie inside the matrix and take the copy without predicates.
-  const int first_guarded = p.m - bm * kCta[0] >= kCta[0] && p.n - bn * kCta[1] >= kCta[1] ? int(p.k / kCta[2]) : 0;
+  const int first_guarded =
+      p.m - bm * kCta[0] >= kCta[0] && p.n - bn * kCta[1] >= kCta[1] ? int(p.k / kCta[2]) : 0;
   int next_kt = kt_begin, write_stage = 0;
   // Loads k-tile next_kt (if there is one) into write_stage and commits a cp.async group (even
   // when empty, so that wait<kStages-2> always means "the oldest tile in flight has landed").
@@ -324,7 +333,8 @@ gemm_03_kernel(GemmArgsC args, KSplit split) {
 template <CopyKind kA, CopyKind kB, int64_t kBN>
 cudaError_t set_smem() {
   using Cfg = SimtPipelinedCfg<kA, kB, kBN>;
-  return cudaFuncSetAttribute(gemm_03_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes));
+  return cudaFuncSetAttribute(gemm_03_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              int(Cfg::kSmemBytes));
 }
 
 // The CTAs of 03 on tiles of kBN columns the current GPU runs at once (every instantiation of a
@@ -332,10 +342,7 @@ cudaError_t set_smem() {
 // device; 0 without a GPU.
 template <int64_t kBN>
 int resident_ctas() {
-  static int known[64] = {};
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return 0;
-  if (known[device] == 0) {
+  return per_device([](int device) {
     using Cfg = SimtPipelinedCfg<CopyKind::kVectorMN, CopyKind::kVectorMN, kBN>;
     int per_sm = 0, sms = 0;
     if (set_smem<CopyKind::kVectorMN, CopyKind::kVectorMN, kBN>() != cudaSuccess ||
@@ -343,9 +350,8 @@ int resident_ctas() {
                                                       size_t(Cfg::kSmemBytes)) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
       return 0;
-    known[device] = per_sm * sms;
-  }
-  return known[device];
+    return per_sm * sms;
+  });
 }
 
 // The problem args.p on C(m,n) at strides (args.c_sm, args.c_sn), K split as the plan says

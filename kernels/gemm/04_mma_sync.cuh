@@ -1,4 +1,5 @@
-// kernels/gemm/04_mma_sync.cuh -- ladder step 04: tensor cores through mma.sync (seed 003's step 4).
+// kernels/gemm/04_mma_sync.cuh -- ladder step 04: tensor cores through mma.sync (the permutation
+// notes' step 4).
 //
 // One element type per translation unit (04_mma_sync_{f16,bf16,tf32}.cu, three kernels each: the
 // operands' majors), so that each compiles on its own in a few seconds and the three build in
@@ -7,7 +8,7 @@
 // What it adds to 03 (each a layout decision, made once in the configs below):
 //   - the MMA atom is a warp-wide tensor-core instruction: mma.sync m16n8k16 (f16, bf16) or
 //     m16n8k8 (tf32), F32 accumulators; atoms (2,2,1) = 4 warps = 128 threads, permutation
-//     (32,32,K) (seed 003: N visited twice per atom), CTA tile 128x128x32, 128 accumulators;
+//     (32,32,K) (N visited twice per atom), CTA tile 128x128x32, 128 accumulators;
 //   - shared tiles stored the way global memory is contiguous (K-major for a k-contiguous
 //     operand, MN-major otherwise), each composed with a Swizzle so that every 16-byte cp.async
 //     store and every ldmatrix row read is conflict-free (checked statically with analysis.hpp);
@@ -59,7 +60,8 @@ struct ElemInfo<Elem::kTF32> : ElemOut<Elem::kTF32> {
   using MmaOp = atom::SM80_16x8x8_F32TF32TF32F32_TN;
 };
 
-// The TiledMMA of every configuration: seed 003's step 4 with the element type's atom.
+// The TiledMMA of every configuration: the permutation notes' step 4 (mma.sync) with the element
+// type's atom.
 template <Elem E>
 TESSERA_HD constexpr TiledMMA step4_mma() {
   const MmaAtom a = ElemInfo<E>::MmaOp::atom();
@@ -107,12 +109,14 @@ struct OperandCfg {
   struct G2S {
     static constexpr TiledCopy kCopy =
         kMajor == Major::kK
-            ? make_tiled_copy_tv(atom::cp_async(16, kBits),
-                                 Layout(make_tuple(kThreads / kAlongK, kAlongK), make_tuple(kAlongK, 1)),
-                                 Layout(make_tuple(1, kVec), make_tuple(0, 1)))
-            : make_tiled_copy_tv(atom::cp_async(16, kBits),
-                                 Layout(make_tuple(kAlongMN, kThreads / kAlongMN), make_tuple(1, kAlongMN)),
-                                 Layout(make_tuple(kVec, 1), make_tuple(1, 0)));
+            ? make_tiled_copy_tv(
+                  atom::cp_async(16, kBits),
+                  Layout(make_tuple(kThreads / kAlongK, kAlongK), make_tuple(kAlongK, 1)),
+                  Layout(make_tuple(1, kVec), make_tuple(0, 1)))
+            : make_tiled_copy_tv(
+                  atom::cp_async(16, kBits),
+                  Layout(make_tuple(kAlongMN, kThreads / kAlongMN), make_tuple(1, kAlongMN)),
+                  Layout(make_tuple(kVec, 1), make_tuple(1, 0)));
   };
 
   // shared -> registers: a TiledCopy over the permutation tile (32, K) whose TV layout is the
@@ -134,7 +138,8 @@ struct OperandCfg {
                   "04: a stage must hold whole swizzle periods (stage offsets commute with it)");
     static_assert((int64_t(1) << kSwizzle.base) >= kVec,
                   "04: the swizzle must keep 16-byte vectors whole (base >= log2(vector))");
-    static_assert(G2S::kCopy.threads() == kThreads, "04: the global -> shared copy must use 128 threads");
+    static_assert(G2S::kCopy.threads() == kThreads,
+                  "04: the global -> shared copy must use 128 threads");
     static_assert(contiguous_prefix(G2S::kCopy.partition_D(kStage, 0).layout) >= kVec,
                   "04: a 16-byte copy must land on consecutive shared elements");
     static_assert(kMma.partitioner(kOp, kTile).fragment[2].size() * kMma.tile_size(2) == kBK,
@@ -142,7 +147,8 @@ struct OperandCfg {
     static_assert(kBits != 16 || contiguous_prefix(S2R::kCopy.partition_S(kStage, 0).layout) >= 8,
                   "04: ldmatrix must read 16-byte rows of the shared tile");
     static_assert(same_partition(S2R::kCopy, kMma, kOp, kTile),
-                  "04: the registers the shared -> register copy fills must be the MMA's fragment, value by value");
+                  "04: the registers the shared -> register copy fills must be the MMA's fragment, "
+                  "value by value");
   }
 };
 
@@ -176,8 +182,9 @@ struct MmaSyncCfg {
                       kBK % kMma.tile_size(2) == 0,
                   "04: the permutation tile must divide the CTA tile");
     static_assert(kSmemBytes <= 227 * 1024, "04: the pipeline does not fit in shared memory");
-    static_assert(kBK / kMma.tile_size(2) >= 2,
-                  "04: the k-tile must hold at least 2 k-blocks (fragments loaded one k-block ahead)");
+    static_assert(
+        kBK / kMma.tile_size(2) >= 2,
+        "04: the k-tile must hold at least 2 k-blocks (fragments loaded one k-block ahead)");
   }
 };
 
@@ -205,7 +212,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks) gemm_04_kernel
        cC = make_identity_tensor(mC.shape);
 
   // This CTA's tiles, in groups of kGroupM tile-rows (L2 reuse); `_` keeps the K mode.
-  const auto [bm, bn] = grouped_tile(blockIdx.x, ceil_div(p.m, kCta[0]), ceil_div(p.n, kCta[1]), Cfg::kGroupM);
+  const auto [bm, bn] =
+      grouped_tile(blockIdx.x, ceil_div(p.m, kCta[0]), ceil_div(p.n, kCta[1]), Cfg::kGroupM);
   auto gA = local_tile<kCta, Proj{1, 0, 1}>(mA, bm, bn, _);  // (BM,BK) at k-tile 0
   auto gB = local_tile<kCta, Proj{0, 1, 1}>(mB, bm, bn, _);  // (BN,BK)
   auto gC = local_tile<kCta, Proj{1, 1, 0}>(mC, bm, bn, _);  // (BM,BN)

@@ -2,5 +2,7 @@
 #include "04_mma_sync.cuh"
 
 namespace tessera::ladder {
-cudaError_t launch_04_tf32(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kTF32>(p, s); }
+cudaError_t launch_04_tf32(GemmArgs const& p, cudaStream_t s) {
+  return launch_elem<Elem::kTF32>(p, s);
+}
 }  // namespace tessera::ladder

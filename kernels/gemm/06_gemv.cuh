@@ -13,8 +13,8 @@
 //       where a thread holds 64 accumulators) owns kTileRows rows and reads them down the
 //       columns: T = kTileRows / V threads cover the rows of one k with a 16-byte vector each
 //       (V = 16 / element bytes), the CTA's G = threads / T groups take consecutive values of k,
-//       each thread the S values Y(s, k) of its k (one vector where Y is contiguous along s). A tile's
-//       column is 128 bytes (one line: 32 rows of f32, 64 of f16/bf16), or 64 where 128-byte
+//       each thread the S values Y(s, k) of its k (one vector where Y is contiguous along s). A
+//       tile's column is 128 bytes (one line: 32 rows of f32, 64 of f16/bf16), or 64 where 128-byte
 //       tiles would give too few CTAs (the host's plan). The CTAs walk K together, so the GPU
 //       reads each column of X as one run. The G partial sums of a row are added by warp
 //       shuffles across the groups of a warp, then across warps in shared memory.
@@ -80,7 +80,9 @@ __device__ __forceinline__ Pack<Bits, S> load_along_s(const Bits* p) {
 
 // The row of Y a step reads for vector s of a group with s_valid vectors inside Y: past them,
 // the last one again (no branch in the step; those sums are never stored).
-__device__ __forceinline__ int64_t y_row(int s, int s_valid) { return s < s_valid ? s : s_valid - 1; }
+__device__ __forceinline__ int64_t y_row(int s, int s_valid) {
+  return s < s_valid ? s : s_valid - 1;
+}
 
 // One result: C(l, s0 + s) (one split) or the split's partial sum.
 template <class E>
@@ -99,11 +101,13 @@ __device__ __forceinline__ void gemv_store(GemvArgs const& a, int64_t l, int64_t
 // so that the fast step's registers are not spent on predicated addresses.
 template <class E, int V, int S>
 __device__ __forceinline__ void columns_element_step(float (&acc)[S][V], GemvArgs const& a,
-                                                     const typename E::Bits* x, const typename E::Bits* y,
-                                                     int64_t l, int64_t k, int s_valid) {
+                                                     const typename E::Bits* x,
+                                                     const typename E::Bits* y, int64_t l,
+                                                     int64_t k, int s_valid) {
   float xf[V], yf[S];
 #pragma unroll
-  for (int j = 0; j < V; ++j) xf[j] = l + j < a.rows ? E::to_float(x[(l + j) * a.x_sl + k * a.x_sk]) : 0.0f;
+  for (int j = 0; j < V; ++j)
+    xf[j] = l + j < a.rows ? E::to_float(x[(l + j) * a.x_sl + k * a.x_sk]) : 0.0f;
 #pragma unroll
   for (int s = 0; s < S; ++s) yf[s] = s < s_valid ? E::to_float(y[s * a.y_ss + k * a.y_sk]) : 0.0f;
 #pragma unroll
@@ -113,15 +117,18 @@ __device__ __forceinline__ void columns_element_step(float (&acc)[S][V], GemvArg
 }
 template <class E, int V, int R, int S>
 __device__ __forceinline__ void rows_element_step(float (&acc)[R][S], GemvArgs const& a,
-                                                  const typename E::Bits* x, const typename E::Bits* y,
-                                                  int64_t l0, int64_t k, int64_t k_end, int s_valid) {
+                                                  const typename E::Bits* x,
+                                                  const typename E::Bits* y, int64_t l0, int64_t k,
+                                                  int64_t k_end, int s_valid) {
 #pragma unroll 1
   for (int j = 0; j < V && k + j < k_end; ++j) {
     float xf[R], yf[S];
 #pragma unroll
-    for (int r = 0; r < R; ++r) xf[r] = l0 + r < a.rows ? E::to_float(x[(l0 + r) * a.x_sl + (k + j) * a.x_sk]) : 0.0f;
+    for (int r = 0; r < R; ++r)
+      xf[r] = l0 + r < a.rows ? E::to_float(x[(l0 + r) * a.x_sl + (k + j) * a.x_sk]) : 0.0f;
 #pragma unroll
-    for (int s = 0; s < S; ++s) yf[s] = s < s_valid ? E::to_float(y[s * a.y_ss + (k + j) * a.y_sk]) : 0.0f;
+    for (int s = 0; s < S; ++s)
+      yf[s] = s < s_valid ? E::to_float(y[s * a.y_ss + (k + j) * a.y_sk]) : 0.0f;
 #pragma unroll
     for (int s = 0; s < S; ++s)
 #pragma unroll
@@ -135,14 +142,17 @@ __device__ __forceinline__ void rows_element_step(float (&acc)[R][S], GemvArgs c
 // Threads of a CTA: 512, or 256 where a thread holds 64 accumulators (S x V), which 512 threads'
 // 128 registers could not hold with the loads.
 template <class E, int kTileRows, int S>
-__global__ void __launch_bounds__(gemv_columns_threads(S, sizeof(typename E::Bits)), 1) gemv_columns(GemvArgs a) {
+__global__ void __launch_bounds__(gemv_columns_threads(S, sizeof(typename E::Bits)), 1)
+    gemv_columns(GemvArgs a) {
   using Bits = typename E::Bits;
   constexpr int V = 16 / int(sizeof(Bits));
-  constexpr int kThreads = gemv_columns_threads(S, sizeof(Bits)), T = kTileRows / V, G = kThreads / T;
+  constexpr int kThreads = gemv_columns_threads(S, sizeof(Bits));
+  constexpr int T = kTileRows / V, G = kThreads / T;
   constexpr int kWarps = kThreads / 32;
   // Steps of loads before their FMAs: 64 bytes of X a thread (128 for one f32 vector).
   constexpr int U = sizeof(Bits) == 4 && S == 1 ? 8 : 4;
-  static_assert(kTileRows % V == 0 && 32 % T == 0, "a tile's rows are whole vectors, a warp whole groups");
+  static_assert(kTileRows % V == 0 && 32 % T == 0,
+                "a tile's rows are whole vectors, a warp whole groups");
   __shared__ float red[kWarps][S][kTileRows];  // each warp's sums of the tile's results
 
   const int t = int(threadIdx.x) % T, g = int(threadIdx.x) / T;
@@ -232,20 +242,24 @@ __global__ void __launch_bounds__(kGemvRowsThreads, 2) gemv_rows(GemvArgs a) {
   const bool y_along_k = a.y_mode == YMode::kAlongK;
   const int s_valid = int(min64(S, a.small - s0));  // the group's vectors inside Y
   // X's R rows by aligned vectors, Y by vectors inside Y.
-  const bool fast = a.x_vec && l0 + R <= a.rows && (y_along_k || (a.y_mode == YMode::kAlongS && s_valid == S));
+  const bool fast =
+      a.x_vec && l0 + R <= a.rows && (y_along_k || (a.y_mode == YMode::kAlongS && s_valid == S));
 
   float acc[R][S] = {};
   for (int64_t k = k_begin + lane * V; k < k_end; k += int64_t(kStep) * U) {
     P xs[U][R], ys[U][S];  // ys[u][s].v[j] = Y(s0 + s, kk + j)
-    const bool step = fast && k + int64_t(U - 1) * kStep + V <= k_end;  // the common step: no predicates
+    // The common step: no predicates.
+    const bool step = fast && k + int64_t(U - 1) * kStep + V <= k_end;
     if (step && y_along_k) {
 #pragma unroll
       for (int u = 0; u < U; ++u) {
         const int64_t kk = k + int64_t(u) * kStep;
 #pragma unroll
-        for (int r = 0; r < R; ++r) xs[u][r] = *reinterpret_cast<const P*>(x + (l0 + r) * a.x_sl + kk);
+        for (int r = 0; r < R; ++r)
+          xs[u][r] = *reinterpret_cast<const P*>(x + (l0 + r) * a.x_sl + kk);
 #pragma unroll
-        for (int s = 0; s < S; ++s) ys[u][s] = *reinterpret_cast<const P*>(y + y_row(s, s_valid) * a.y_ss + kk);
+        for (int s = 0; s < S; ++s)
+          ys[u][s] = *reinterpret_cast<const P*>(y + y_row(s, s_valid) * a.y_ss + kk);
       }
     } else if (S > 1 && fast && k - lane * V + int64_t(kStep) * U <= k_end) {
       // Y along s: the warp's step (uniform: all of it inside K) with lane t on k = t + 32 j
@@ -264,7 +278,8 @@ __global__ void __launch_bounds__(kGemvRowsThreads, 2) gemv_rows(GemvArgs a) {
 #pragma unroll
           for (int s = 0; s < S; ++s) ys[u][s].v[j] = along_s.v[s];
         }
-    } else {  // the edges (last rows, last values of K, a partial group read along s) and unaligned X
+    } else {
+      // The edges (last rows, last values of K, a partial group read along s) and unaligned X.
 #pragma unroll 1
       for (int u = 0; u < U && k + int64_t(u) * kStep < k_end; ++u)
         rows_element_step<E, V, R, S>(acc, a, x, y, l0, k + int64_t(u) * kStep, k_end, s_valid);

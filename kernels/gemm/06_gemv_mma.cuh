@@ -23,9 +23,9 @@
 //       is entry (g, q) of an 8x8 matrix whose column pair q holds rows 8q + 2r, + 1;
 //       movmatrix.trans turns it into thread (g, q)'s pair of k = 8q + 2c, + 1 (rows 2q and 2q + 1
 //       of the matrix, which the threads of groups 2q and 2q + 1 loaded) for row rho_r(g) =
-//       8 floor(g/2) + 2r + g % 2. Row group j = 0, 1 is the 16 rows of rho_2j and rho_2j+1; MMA (j, m)'s A is
-//       {T(2m, 2j), T(2m, 2j + 1), T(2m + 1, 2j), T(2m + 1, 2j + 1)}, T(c, r) the transpose of
-//       load c's register r.
+//       8 floor(g/2) + 2r + g % 2. Row group j = 0, 1 is the 16 rows of rho_2j and rho_2j+1; MMA
+//       (j, m)'s A is {T(2m, 2j), T(2m, 2j + 1), T(2m + 1, 2j), T(2m + 1, 2j + 1)}, T(c, r) the
+//       transpose of load c's register r.
 //
 // Y contiguous along s instead (8 x N x K NN: A's rows are the vectors): a 4-byte load of the pair
 // Y(8 nt + 2q, + 1) at k = 8 floor(g/2) + 2r + g % 2, transposed by movmatrix, gives thread (g,
@@ -45,7 +45,9 @@
 namespace tessera::ladder {
 
 // Two 16-bit values as one MMA register, the first in the low half.
-__device__ __forceinline__ uint32_t pack2(uint16_t lo, uint16_t hi) { return uint32_t(lo) | uint32_t(hi) << 16; }
+__device__ __forceinline__ uint32_t pack2(uint16_t lo, uint16_t hi) {
+  return uint32_t(lo) | uint32_t(hi) << 16;
+}
 
 // The CTA of a kernel (threads, rows of X for kRowWarps warps along L, the rest split K):
 // gemv_mma_threads and gemv_mma_tile_rows, gemv_shape.hpp.
@@ -62,7 +64,8 @@ __device__ __forceinline__ int gemv_mma_row(bool along_l, int j, int i) {
 template <class E, int NT, bool kAlongL, int kRowWarps>
 __global__ void __launch_bounds__(gemv_mma_threads(kAlongL), kAlongL ? 1 : 2) gemv_mma(GemvArgs a) {
   using Bits = uint16_t;
-  constexpr int S = 8 * NT, kThreads = gemv_mma_threads(kAlongL), kKWarps = kThreads / 32 / kRowWarps;
+  constexpr int S = 8 * NT, kThreads = gemv_mma_threads(kAlongL);
+  constexpr int kKWarps = kThreads / 32 / kRowWarps;
   constexpr int kWarpRows = gemv_mma_warp_rows(kAlongL), kTile = kWarpRows * kRowWarps;
   constexpr int J = kWarpRows / 16, kChunk = 32, U = gemv_mma_unroll(kAlongL);
   __shared__ float red[kKWarps][kTile][S];
@@ -77,10 +80,15 @@ __global__ void __launch_bounds__(gemv_mma_threads(kAlongL), kAlongL ? 1 : 2) ge
   const int s_valid = int(min64(S, a.small - s0));  // the group's vectors inside Y
   const bool rows_inside = a.x_vec && l0 + kWarpRows <= a.rows;
   // This thread's first 16-byte load of X in a chunk (used where the warp's rows are inside X).
-  const Bits* x_first = kAlongL ? x + l0 + 8 * q + (8 * (g / 2) + g % 2) * a.x_sk : x + (l0 + g) * a.x_sl + 8 * q;
+  const Bits* x_first =
+      kAlongL ? x + l0 + 8 * q + (8 * (g / 2) + g % 2) * a.x_sk : x + (l0 + g) * a.x_sl + 8 * q;
   // X(l, k) and Y(s, k) with zeros outside (the slow chunks).
-  auto xe = [&](int64_t l, int64_t k) -> Bits { return l < a.rows && k < k_end ? x[l * a.x_sl + k * a.x_sk] : Bits(0); };
-  auto ye = [&](int s, int64_t k) -> Bits { return s < s_valid && k < k_end ? y[s * a.y_ss + k * a.y_sk] : Bits(0); };
+  auto xe = [&](int64_t l, int64_t k) -> Bits {
+    return l < a.rows && k < k_end ? x[l * a.x_sl + k * a.x_sk] : Bits(0);
+  };
+  auto ye = [&](int s, int64_t k) -> Bits {
+    return s < s_valid && k < k_end ? y[s * a.y_ss + k * a.y_sk] : Bits(0);
+  };
 
   float acc[J][NT][4] = {};
   uint32_t xa[U][J][2][4], yb[U][NT][4];  // a chunk's A of MMA (j, m), B of n-tile nt
@@ -90,7 +98,8 @@ __global__ void __launch_bounds__(gemv_mma_threads(kAlongL), kAlongL ? 1 : 2) ge
 #pragma unroll
       for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-        for (int m = 0; m < 2; ++m) E::mma(acc[j][nt], xa[u][j][m], {yb[u][nt][2 * m], yb[u][nt][2 * m + 1]});
+        for (int m = 0; m < 2; ++m)
+          E::mma(acc[j][nt], xa[u][j][m], {yb[u][nt][2 * m], yb[u][nt][2 * m + 1]});
   };
   // The common chunks' loads: X as (a) or (b) say, Y by the given loader.
   auto fast_loads = [&](int64_t k, auto load_y) {
@@ -100,14 +109,17 @@ __global__ void __launch_bounds__(gemv_mma_threads(kAlongL), kAlongL ? 1 : 2) ge
       if constexpr (kAlongL) {
         uint4 v[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) v[c] = *reinterpret_cast<const uint4*>(x_first + (kc + 2 * c) * a.x_sk);
+        for (int c = 0; c < 4; ++c)
+          v[c] = *reinterpret_cast<const uint4*>(x_first + (kc + 2 * c) * a.x_sk);
 #pragma unroll
         for (int m = 0; m < 2; ++m) {
           const uint4 &lo = v[2 * m], &hi = v[2 * m + 1];
           xa[u][0][m][0] = ptx::movmatrix_trans(lo.x), xa[u][0][m][1] = ptx::movmatrix_trans(lo.y);
           xa[u][0][m][2] = ptx::movmatrix_trans(hi.x), xa[u][0][m][3] = ptx::movmatrix_trans(hi.y);
-          xa[u][J - 1][m][0] = ptx::movmatrix_trans(lo.z), xa[u][J - 1][m][1] = ptx::movmatrix_trans(lo.w);
-          xa[u][J - 1][m][2] = ptx::movmatrix_trans(hi.z), xa[u][J - 1][m][3] = ptx::movmatrix_trans(hi.w);
+          xa[u][J - 1][m][0] = ptx::movmatrix_trans(lo.z);
+          xa[u][J - 1][m][1] = ptx::movmatrix_trans(lo.w);
+          xa[u][J - 1][m][2] = ptx::movmatrix_trans(hi.z);
+          xa[u][J - 1][m][3] = ptx::movmatrix_trans(hi.w);
         }
       } else {
         const uint4 lo = *reinterpret_cast<const uint4*>(x_first + kc);
@@ -120,18 +132,22 @@ __global__ void __launch_bounds__(gemv_mma_threads(kAlongL), kAlongL ? 1 : 2) ge
     }
   };
 
-  for (int64_t k = k_begin + int64_t(kw) * U * kChunk; k < k_end; k += int64_t(kKWarps) * U * kChunk) {
+  for (int64_t k = k_begin + int64_t(kw) * U * kChunk; k < k_end;
+       k += int64_t(kKWarps) * U * kChunk) {
     if (rows_inside && k + U * kChunk <= k_end) {  // the common chunks: no predicates
       if (a.y_mode == YMode::kAlongK) {  // Y(8 nt + g, 8q .. 8q + 7): one vector
         fast_loads(k, [&](uint32_t(&b)[4], int nt, int64_t kc) {
-          const uint4 v = *reinterpret_cast<const uint4*>(y + y_row(8 * nt + g, s_valid) * a.y_ss + kc + 8 * q);
+          const uint4 v =
+              *reinterpret_cast<const uint4*>(y + y_row(8 * nt + g, s_valid) * a.y_ss + kc + 8 * q);
           b[0] = v.x, b[1] = v.y, b[2] = v.z, b[3] = v.w;
         });
       } else if (a.y_mode == YMode::kAlongS && s_valid % 2 == 0) {  // pairs along s, transposed
         fast_loads(k, [&](uint32_t(&b)[4], int nt, int64_t kc) {
-          const Bits* p = y + min64(8 * nt + 2 * q, s_valid - 2) + (kc + 8 * (g / 2) + g % 2) * a.y_sk;
+          const Bits* p =
+              y + min64(8 * nt + 2 * q, s_valid - 2) + (kc + 8 * (g / 2) + g % 2) * a.y_sk;
 #pragma unroll
-          for (int r = 0; r < 4; ++r) b[r] = ptx::movmatrix_trans(*reinterpret_cast<const uint32_t*>(p + 2 * r * a.y_sk));
+          for (int r = 0; r < 4; ++r)
+            b[r] = ptx::movmatrix_trans(*reinterpret_cast<const uint32_t*>(p + 2 * r * a.y_sk));
         });
       } else {
         fast_loads(k, [&](uint32_t(&b)[4], int nt, int64_t kc) {
@@ -142,7 +158,8 @@ __global__ void __launch_bounds__(gemv_mma_threads(kAlongL), kAlongL ? 1 : 2) ge
       }
 #pragma unroll
       for (int u = 0; u < U; ++u) chunk_mma(u);
-    } else {  // the edges (last rows, the end of K, a partial group) and unaligned X: a chunk at a time
+    } else {
+      // The edges (last rows, the end of K, a partial group) and unaligned X: a chunk at a time.
 #pragma unroll 1
       for (int u = 0; u < U; ++u) {
         const int64_t kq = k + u * kChunk + 8 * q;  // register v of MMA m: k = kq + 4m + 2 (v / 2)
@@ -160,7 +177,8 @@ __global__ void __launch_bounds__(gemv_mma_threads(kAlongL), kAlongL ? 1 : 2) ge
 #pragma unroll
         for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-          for (int r = 0; r < 4; ++r) yb[0][nt][r] = pack2(ye(8 * nt + g, kq + 2 * r), ye(8 * nt + g, kq + 2 * r + 1));
+          for (int r = 0; r < 4; ++r)
+            yb[0][nt][r] = pack2(ye(8 * nt + g, kq + 2 * r), ye(8 * nt + g, kq + 2 * r + 1));
         chunk_mma(0);
       }
     }
@@ -173,7 +191,8 @@ __global__ void __launch_bounds__(gemv_mma_threads(kAlongL), kAlongL ? 1 : 2) ge
     for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
       for (int i = 0; i < 4; ++i)
-        red[kw][rw * kWarpRows + gemv_mma_row(kAlongL, j, g + 8 * (i / 2))][8 * nt + 2 * q + i % 2] = acc[j][nt][i];
+        red[kw][rw * kWarpRows + gemv_mma_row(kAlongL, j, g + 8 * (i / 2))]
+           [8 * nt + 2 * q + i % 2] = acc[j][nt][i];
   __syncthreads();
   for (int n = int(threadIdx.x); n < kTile * S; n += kThreads) {
     const int i = n % kTile, s = n / kTile;

@@ -27,9 +27,11 @@ cudaMemPool_t library_pool() {
   return pools[device];
 }
 
-cudaError_t add_splits_f32(float* out, int64_t c_sr, int64_t c_sc, const float* partial, int64_t splits,
-                           int64_t rows, int64_t cols, float alpha, float beta, cudaStream_t stream) {
-  return launch_add_splits<F32Out>(out, c_sr, c_sc, partial, splits, rows, cols, alpha, beta, stream);
+cudaError_t add_splits_f32(float* out, int64_t c_sr, int64_t c_sc, const float* partial,
+                           int64_t splits, int64_t rows, int64_t cols, float alpha, float beta,
+                           cudaStream_t stream) {
+  return launch_add_splits<F32Out>(out, c_sr, c_sc, partial, splits, rows, cols, alpha, beta,
+                                   stream);
 }
 
 }  // namespace tessera::ladder

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Kernel 01's k-loop is the hand-written kernel's: the same FMAs on registers, no local memory.
 
-Issue 5: "kernel 01's inner loop is FFMA on registers with no local memory, the same FFMA count
-as the hand-written kernel of seed 000". CI machines have no cuobjdump, so this reads the PTX and
+The rule: kernel 01's inner loop is FFMA on registers with no local memory, the same FFMA count
+as the hand-written step 1 kernel. CI machines have no cuobjdump, so this reads the PTX and
 the ptxas -v report the build kept of both (tessera_cuda_checked_sources) and checks, for 01
-against the reference (tests/cuda/seed000_step1.cu):
+against the reference (tests/cuda/step1_hand.cu):
 
   - the k-loop (the loop with the most fma.rn.f32; both do one k-tile per iteration) has as many
     fma.rn.f32 as the reference's and as many global loads, and neither has zero;
@@ -85,7 +85,8 @@ def main():
         if any(opcode(i).startswith("call") for i in insns):
             failures.append(f"{label}: contains a call")
         if stats[:3] != (0, 0, 0):
-            failures.append(f"{label}: stack frame / spill stores / spill loads {stats[:3]}, want 0")
+            failures.append(f"{label}: stack frame / spill stores / spill loads {stats[:3]},"
+                            " want 0")
 
     print(f"{'kernel':<11}{'k-loop fma':>11}{'k-loop ld.global':>17}{'k-loop insns':>13}"
           f"{'PTX insns':>10}{'regs':>6}{'stack':>6}{'spills':>7}")

@@ -8,7 +8,8 @@ tessera kernel against the hand-written one (fold_hand):
   - ptxas: 0 bytes stack frame, 0 bytes spill stores and loads.
 
 Usage: check_fold.py ARTIFACT [REFERENCE=CANDIDATE[,CANDIDATE...]]
-  ARTIFACT: ${TESSERA_CUDA_ARTIFACTS}/<target>/<source>.cu; default fold_hand=fold_config,fold_local,fold_nttp
+  ARTIFACT: ${TESSERA_CUDA_ARTIFACTS}/<target>/<source>.cu
+  default pairs: fold_hand=fold_config,fold_local,fold_nttp
 """
 import collections
 import os

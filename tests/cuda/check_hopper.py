@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CI check of kernel 05 (issue 6) without a GPU or cuobjdump: for each of its translation units,
+"""CI check of kernel 05 without a GPU or cuobjdump: for each of its translation units,
 reads the PTX and the `ptxas -v` report the build kept (tessera_cuda_checked_sources,
 cmake/TesseraCudaChecks.cmake; the CPU machines have nvcc and ptxas, not cuobjdump) and checks
 every gemm_05_kernel entry:
@@ -17,7 +17,7 @@ every gemm_05_kernel entry:
     registers (tf32 with A MN-major: the RS form of wgmma, no wgmma reading A from shared memory),
     each beside its tf32 unit (A K-major from shared memory).
 
-With --vocabulary FILE (issue 14), FILE is the kernel written in the vocabulary: it must hold the
+With --vocabulary FILE, FILE is the kernel written in the vocabulary: it must hold the
 schedule only, so it may not contain raw PTX (`ptx::`, `asm`), swizzle constants (`Swizzle(`,
 `Sw<`, CU_TENSOR_MAP_SWIZZLE) or hand-built descriptors and boxes (make_gmma_descriptor,
 GmmaDescriptor, make_tma_box, TmaBox, cuTensorMapEncodeTiled).
@@ -57,8 +57,9 @@ def a_source_failures(where, aregs, insns):
     return []
 
 
-FORBIDDEN = ["ptx::", "asm(", "asm volatile", "Swizzle(", "Sw<", "CU_TENSOR_MAP_SWIZZLE", "make_gmma_descriptor",
-             "GmmaDescriptor", "make_tma_box", "TmaBox", "cuTensorMapEncodeTiled"]
+FORBIDDEN = ["ptx::", "asm(", "asm volatile", "Swizzle(", "Sw<", "CU_TENSOR_MAP_SWIZZLE",
+             "make_gmma_descriptor", "GmmaDescriptor", "make_tma_box", "TmaBox",
+             "cuTensorMapEncodeTiled"]
 
 
 def vocabulary_failures(path):
@@ -69,7 +70,8 @@ def vocabulary_failures(path):
             code = line.split("//")[0]
             for word in FORBIDDEN:
                 if word in code:
-                    out.append(f"{os.path.basename(path)}:{n}: `{word}` in the kernel file: {line.strip()}")
+                    out.append(f"{os.path.basename(path)}:{n}: `{word}` in the kernel file: "
+                               f"{line.strip()}")
     return out
 
 
@@ -79,7 +81,8 @@ def main():
     if sources[:1] == ["--vocabulary"]:
         failures += vocabulary_failures(sources[1])
         if not failures:
-            print(f"ok  {os.path.basename(sources[1])}: no raw PTX, swizzle constants or hand-built descriptors")
+            print(f"ok  {os.path.basename(sources[1])}: no raw PTX, swizzle constants or"
+                  " hand-built descriptors")
         sources = sources[2:]
     if not sources:
         sys.exit(__doc__)
@@ -96,7 +99,8 @@ def main():
         stats = ptxas_stats(report)
         for line in report.splitlines():
             if "C7515" in line or "C7513" in line:
-                failures.append(f"{os.path.basename(src)}: wgmma serialized by ptxas: {line.strip()}")
+                failures.append(f"{os.path.basename(src)}: wgmma serialized by ptxas: "
+                                f"{line.strip()}")
         for name, insns in entries(ptx).items():
             if KERNEL not in name:
                 continue
@@ -114,12 +118,14 @@ def main():
                 failures.append(f"{where}: no ptxas -v report")
             elif any(stats[name][:3]):
                 stack, stores, loads = stats[name][:3]
-                failures.append(f"{where}: stack {stack} B, spill stores {stores} B, spill loads {loads} B")
+                failures.append(f"{where}: stack {stack} B, spill stores {stores} B,"
+                                f" spill loads {loads} B")
             else:
                 wgmma = sum("wgmma.mma_async" in i for i in insns)
                 print(f"ok  {where}: {wgmma} wgmma, 0 B stack / spills")
     if kernels != expected:
-        failures.append(f"expected {expected} {KERNEL} entries in {len(sources)} sources, found {kernels}")
+        failures.append(f"expected {expected} {KERNEL} entries in {len(sources)} sources,"
+                        f" found {kernels}")
     for f in failures:
         print("FAIL", f)
     sys.exit(1 if failures else 0)

@@ -57,7 +57,8 @@ def check_mma(name, body, st, seen, failures):
     inner = [l for l in loops(body) if mmas(l) >= fast]
     loop = min(inner, key=len, default=[])
     if mmas(loop) != fast + slow:
-        failures.append(f"{what}: {mmas(loop)} mma.sync in the k-loop, want {fast} (the fast chunks') + {slow}")
+        failures.append(f"{what}: {mmas(loop)} mma.sync in the k-loop, want {fast}"
+                        f" (the fast chunks') + {slow}")
     per_block = [(sum(bool(VECTOR_LOAD.match(opcode(i))) for i in b),
                   sum(opcode(i).startswith("movmatrix") for i in b)) for b in blocks(body)]
     want_moves = 16 * u if along_l else 0
@@ -66,8 +67,8 @@ def check_mma(name, body, st, seen, failures):
     if straight < want_x:
         failures.append(f"{what}: at most {straight} 16-byte loads of X in one straight block"
                         f"{' with their movmatrix' if want_moves else ''}, want {want_x}")
-    print(f"ok  {what:<28}: {st[3]:>3} registers, 0 B stack / spills; k-loop {mmas(loop)} mma.sync, "
-          f"{straight} 16-byte loads in one block")
+    print(f"ok  {what:<28}: {st[3]:>3} registers, 0 B stack / spills; "
+          f"k-loop {mmas(loop)} mma.sync, {straight} 16-byte loads in one block")
 
 
 def blocks(body):
@@ -121,11 +122,13 @@ def check_unit(source, seen, failures):
         if not fast <= loop["fma.rn.f32"] <= want_fma:
             failures.append(f"{what}: {loop['fma.rn.f32']} fma.rn.f32 in the k-loop, want {fast} "
                             f"(the fast step's) to {want_fma} (and the slow step's)")
-        straight = max((sum(bool(VECTOR_LOAD.match(opcode(i))) for i in b) for b in blocks(body)), default=0)
+        straight = max((sum(bool(VECTOR_LOAD.match(opcode(i))) for i in b)
+                        for b in blocks(body)), default=0)
         if straight < want_x:
-            failures.append(f"{what}: at most {straight} 16-byte loads in one straight block, want {want_x}")
-        print(f"ok  {what:<28}: {st[3]:>3} registers, 0 B stack / spills; k-loop {loop['fma.rn.f32']} "
-              f"fma.rn.f32, {straight} 16-byte loads in one block")
+            failures.append(f"{what}: at most {straight} 16-byte loads in one straight block,"
+                            f" want {want_x}")
+        print(f"ok  {what:<28}: {st[3]:>3} registers, 0 B stack / spills; "
+              f"k-loop {loop['fma.rn.f32']} fma.rn.f32, {straight} 16-byte loads in one block")
 
 
 def main():
@@ -135,10 +138,11 @@ def main():
     failures, seen = [], set()
     for source in sources:
         check_unit(source, seen, failures)
-    want = {(k, d, t, s) for d, e in ELEMENT_BYTES.items() for s in ((1, 2, 4, 8) if e == 4 else (1, 2))
+    want = {(k, d, t, s) for d, e in ELEMENT_BYTES.items()
+            for s in ((1, 2, 4, 8) if e == 4 else (1, 2))
             for k, t in (("rows", 0), ("columns", 128 // e), ("columns", 64 // e))}
-    want |= {("mma_" + k, d, w, nt) for d in ("F16", "BF16") for k, w in (("rows", 1), ("columns", 1), ("columns", 2))
-             for nt in (1, 2)}
+    want |= {("mma_" + k, d, w, nt) for d in ("F16", "BF16")
+             for k, w in (("rows", 1), ("columns", 1), ("columns", 2)) for nt in (1, 2)}
     if want - seen:
         failures.append(f"missing GEMV instantiations {sorted(want - seen)}")
     for f in failures:
@@ -146,8 +150,8 @@ def main():
     if failures:
         print("FAILED")
         return 1
-    print("PASSED: kernel 06 has no stack, no spills, no local memory; one FMA (or MMA) body per k-loop, "
-          "the fast step's loads of X as 16-byte vectors in one straight block")
+    print("PASSED: kernel 06 has no stack, no spills, no local memory; one FMA (or MMA) body per"
+          " k-loop, the fast step's loads of X as 16-byte vectors in one straight block")
     return 0
 
 

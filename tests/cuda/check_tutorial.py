@@ -38,7 +38,8 @@ def page_failures(page, registers):
     failures = []
     for quote in (f"Used {registers} registers", f": {registers} registers"):
         if quote not in text:
-            failures.append(f"{os.path.basename(page)} does not say '{quote}' (ptxas: {registers} registers)")
+            failures.append(f"{os.path.basename(page)} does not say '{quote}'"
+                            f" (ptxas: {registers} registers)")
     section = text.split("## The same kernel in CuTe's C++", 1)[-1].split("\n## ", 1)[0]
     rows = [l for l in section.splitlines() if l.startswith("| ") and not l.startswith("| ---")][1:]
     if not rows:
@@ -76,7 +77,8 @@ def main():
     global_loads = sum(n for op, n in loop.items() if op.startswith("ld.global"))
     if global_loads:
         failures.append(f"{global_loads} ld.global in the k-loop, want 0 (cp.async only)")
-    print(f"{name}: {stats[3]} registers, {stats[0]} bytes stack, {stats[1] + stats[2]} bytes spills; "
+    print(f"{name}: {stats[3]} registers, {stats[0]} bytes stack, "
+          f"{stats[1] + stats[2]} bytes spills; "
           f"PTX: {len(insns)} instructions, k-loop {sum(loop.values())}:")
     for op, n in loop.most_common():
         print(f"  {op:<28}{n:>5}")

@@ -29,8 +29,8 @@ from check_ffma import kernel_bodies, loops  # noqa: E402
 from check_fold import opcode, ptxas_stats  # noqa: E402
 
 # Opcodes that must match exactly: what the kernel does, as opposed to how it computes addresses.
-EXACT_PREFIXES = ("ld.global", "ld.shared", "ld.local", "st.", "cp.async", "fma.", "mma.", "ldmatrix", "bar.", "wgmma", "mul.f32",
-                  "add.f32")
+EXACT_PREFIXES = ("ld.global", "ld.shared", "ld.local", "st.", "cp.async", "fma.", "mma.",
+                  "ldmatrix", "bar.", "wgmma", "mul.f32", "add.f32")
 SLACK = 0.02
 # Kernel 04 reads swizzled shared tiles: its PTX recomputes some swizzled addresses in the k-loop
 # that the twin keeps in registers (NVVM's choice; 16-bit kernels 7-11% more PTX instructions),
@@ -45,7 +45,8 @@ def k_loop(body):
     return max(loops(body), key=lambda l: sum(opcode(i).startswith(MATH) for i in l), default=[])
 
 
-# The anonymous namespace's mangled name holds the file's name and hashes (..._04_mma_sync_f16_cu_<8 hex>).
+# The anonymous namespace's mangled name holds the file's name and hashes
+# (..._04_mma_sync_f16_cu_<8 hex>).
 ANON = re.compile(r"\d+_GLOBAL__N__[0-9a-f]+_\d+_\w+?_cu_[0-9a-f]{8}")
 
 

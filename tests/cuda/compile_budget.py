@@ -33,7 +33,8 @@ def main():
     print(f"{name}: {seconds:.2f} s CPU in the build; baseline {median:.2f} s CPU (median of "
           f"{', '.join(f'{b:.2f}' for b in base)}): {ratio:.2f}x (limit {max_ratio:g}x)")
     if ratio > max_ratio:
-        print(f"FAIL: {name} costs {ratio:.2f}x the baseline compile, over its {max_ratio:g}x limit")
+        print(f"FAIL: {name} costs {ratio:.2f}x the baseline compile,"
+              f" over its {max_ratio:g}x limit")
         return 1
     print(f"PASSED: {name} costs {ratio:.2f}x the baseline compile (limit {max_ratio:g}x)")
     return 0

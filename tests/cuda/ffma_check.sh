@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# ffma_check.sh BUILD_DIR -- issue 5 on SASS: kernel 01's k-loop is FFMA on registers with no
-# local memory and the same FFMA count as seed 000's hand-written kernel.
+# ffma_check.sh BUILD_DIR -- on SASS: kernel 01's k-loop is FFMA on registers with no
+# local memory and the same FFMA count as the hand-written step 1 kernel.
 #
 # Disassembles kernel 01 from BUILD_DIR/kernels/libtessera_gemm.so and the reference
-# tests/cuda/seed000_step1.cu (compiled here with the library's flags), and per kernel prints the
+# tests/cuda/step1_hand.cu (compiled here with the library's flags), and per kernel prints the
 # FFMA in its k-loop (the loop, from a branch target to the branch back to it, with the most
 # FFMA), the FFMA and instructions in the whole kernel, and LDL/STL (local memory). Fails unless
 # both k-loops have the same nonzero FFMA count and neither kernel touches local memory.
@@ -23,8 +23,8 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "${NVCC:-nvcc}" -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -I "$root/include" \
-  -cubin -o "$work/seed000_step1.cubin" "$root/tests/cuda/seed000_step1.cu"
-cuobjdump -sass "$work/seed000_step1.cubin" >"$work/reference.sass"
+  -cubin -o "$work/step1_hand.cubin" "$root/tests/cuda/step1_hand.cu"
+cuobjdump -sass "$work/step1_hand.cubin" >"$work/reference.sass"
 cuobjdump -sass "$lib" | awk '/Function :/ { keep = ($3 ~ /gemm_01_kernel/) } keep' >"$work/01.sass"
 
 # One line per kernel: "FFMA in the k-loop, FFMA in the kernel, instructions, LDL/STL".
@@ -67,7 +67,7 @@ summary() {
 read -r ref_loop ref_ffma ref_insns ref_local < <(summary "$work/reference.sass")
 read -r k01_loop k01_ffma k01_insns k01_local < <(summary "$work/01.sass")
 printf '%-26s %12s %12s %14s %8s\n' kernel "k-loop FFMA" "FFMA total" "instructions" "LDL/STL"
-printf '%-26s %12d %12d %14d %8d\n' "seed000_step1 (reference)" "$ref_loop" "$ref_ffma" "$ref_insns" "$ref_local"
+printf '%-26s %12d %12d %14d %8d\n' "step1_hand (reference)" "$ref_loop" "$ref_ffma" "$ref_insns" "$ref_local"
 printf '%-26s %12d %12d %14d %8d\n' "gemm_01_kernel" "$k01_loop" "$k01_ffma" "$k01_insns" "$k01_local"
 status=0
 [ "$ref_loop" -gt 0 ] || { echo "FAIL: no k-loop with FFMA in the reference"; status=1; }

@@ -1,4 +1,5 @@
-// flat_layout_test.cu -- FlatLayout (tests/cuda/twins/hand_common.cuh) is the function of its Layout.
+// flat_layout_test.cu -- FlatLayout (tests/cuda/twins/hand_common.cuh) is the function of its
+// Layout.
 //
 // The kernels evaluate their layouts in device code through flat(L): terms (i / div % mod) *
 // stride built in the front end. This host program checks flat(L)(i) == L(i) on

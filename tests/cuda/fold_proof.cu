@@ -1,8 +1,9 @@
 // fold_proof.cu -- the core bet, checked by the compiler: indexing that comes from tessera layouts
-// compiles to the same instructions as hand-written index arithmetic (DESIGN.md "The core bet").
+// compiles to the same instructions as hand-written index arithmetic (the core bet of
+// docs/design-notes.md).
 //
-// Part (a): seed-004 results computed at compile time (static_assert); if any were wrong, or not
-// constant-evaluable under nvcc, this file would not compile.
+// Part (a): the algebra's worked examples, computed at compile time (static_assert); if any were
+// wrong, or not constant-evaluable under nvcc, this file would not compile.
 // Part (b): four kernels write the same per-thread offsets of a 64x64 column-major C tile split
 // over 128 threads as a (16,8) grid, 4x8 values each:
 //   fold_hand    hand-written index arithmetic (the reference)
@@ -19,7 +20,8 @@ using namespace tessera;
 using namespace tessera::literals;
 
 // ---------------------------------------------------------------------------------------------
-// (a) Seed 004 worked examples, folded by nvcc's front end (host and device compilation passes).
+// (a) The algebra's worked examples (the tiled-tensors document), folded by nvcc's front end (host
+// and device compilation passes).
 static_assert(composition("(4,3):(1,8)"_layout, "6:2"_layout) == "(2,3):(2,8)"_layout);
 static_assert(logical_divide("(4,6):(1,4)"_layout, Tiler("(2,3)"_tuple)) ==
               "((2,2),(3,2)):((1,2),(4,12))"_layout);
@@ -76,7 +78,7 @@ __global__ void fold_config(int64_t* out) {
 template __global__ void fold_config<FoldConfig>(int64_t*);
 
 __global__ void fold_local(int64_t* out) {
-  // NOTE: `static` matters: a plain constexpr local is materialised in local memory (DESIGN.md).
+  // NOTE: `static` matters: a plain constexpr local is materialised in local memory.
   static constexpr Layout kTV = zipped_divide("(64,64):(1,64)"_layout, Tiler("(16,8)"_tuple));
   static constexpr Layout kThr = kTV[0];
   static constexpr Layout kVal = kTV[1];

@@ -20,7 +20,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_twins import pair_key  # noqa: E402  (same directory)
 
-FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20", "-diag-suppress", "20012,177"]
+FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-O3", "-std=c++20", "-diag-suppress",
+         "20012,177"]
 WATCH = ("FFMA", "HMMA", "LDS", "LDG", "LDGSTS", "LDSM", "STS", "STG")
 INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)(.*?);")
 
@@ -83,8 +84,10 @@ def main():
     for i in range(4, len(sys.argv), 2):
         kernel, twin = sys.argv[i], sys.argv[i + 1]
         # GEMM kernels only (operand packing, shared by both, has no k-loop of FFMA or HMMA).
-        mine = [f for f in sass_of(nvcc, include, kernel, os.path.join(work, f"k{i}")) if is_gemm(f[1])]
-        hand = [f for f in sass_of(nvcc, include, twin, os.path.join(work, f"t{i}")) if is_gemm(f[1])]
+        mine = [f for f in sass_of(nvcc, include, kernel, os.path.join(work, f"k{i}"))
+                if is_gemm(f[1])]
+        hand = [f for f in sass_of(nvcc, include, twin, os.path.join(work, f"t{i}"))
+                if is_gemm(f[1])]
         label = "+".join(os.path.basename(k) for k in kernel.split("+"))
         print(f"== {label} vs its twin: k-loop SASS counts (vocabulary / hand)")
         print(f"{'#':>3} " + " ".join(f"{w:>13}" for w in WATCH) + f"{'total':>13}")
@@ -102,9 +105,11 @@ def main():
             print(f"{j:>3} " + " ".join(cells))
             local = sum(op.startswith(("LDL", "STL")) for _, op, _ in body)
             if local > sum(op.startswith(("LDL", "STL")) for _, op, _ in hbody):
-                print(f"    FAIL: kernel #{j}: {local} local-memory instructions, more than the twin's")
+                print(f"    FAIL: kernel #{j}: {local} local-memory instructions,"
+                      " more than the twin's")
                 bad = 1
-    print("FAILED" if bad else "PASSED: memory and math SASS counts of every k-loop within 2% of the twins'")
+    print("FAILED" if bad else
+          "PASSED: memory and math SASS counts of every k-loop within 2% of the twins'")
     return bad
 
 

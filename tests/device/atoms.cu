@@ -61,7 +61,8 @@ uint32_t bits_of(Kind kind, float x) {
 
 // Packs thread t's values of a TV layout into registers: 2 values per 32-bit register for 16-bit
 // types (value 2i in the low half), 1 for tf32.
-std::vector<uint32_t> pack(Kind kind, Layout const& tv, int rows, int regs, float (*value)(int, int)) {
+std::vector<uint32_t> pack(Kind kind, Layout const& tv, int rows, int regs,
+                           float (*value)(int, int)) {
   std::vector<uint32_t> out(32 * regs, 0);
   int per_reg = kind == Kind::kTF32 ? 1 : 2;
   for (int t = 0; t < 32; ++t) {
@@ -98,11 +99,13 @@ bool check_mma(Kind kind, MmaAtom const& atom) {
       float want = 0;
       for (int k = 0; k < atom.k; ++k) want += a_value(m, k) * b_value(n, k);
       if (c[t * 4 + v] != want && bad++ < 4)
-        std::printf("  lane %d value %d (m=%d, n=%d): got %g, want %g\n", t, v, m, n, c[t * 4 + v], want);
+        std::printf("  lane %d value %d (m=%d, n=%d): got %g, want %g\n", t, v, m, n, c[t * 4 + v],
+                    want);
     }
   }
   cudaFree(da), cudaFree(db), cudaFree(dc);
-  std::printf("%-34s %s (128 accumulators checked)\n", atom.name, bad ? "MISMATCH" : "matches the hardware");
+  std::printf("%-34s %s (128 accumulators checked)\n", atom.name,
+              bad ? "MISMATCH" : "matches the hardware");
   return bad == 0;
 }
 
@@ -139,10 +142,12 @@ bool check_ldmatrix(bool trans) {
       std::memcpy(&x, &h, 2);
       int64_t want = atom.dst_tv(t, v);  // element index in the (lane, row-value) frame of src
       if (int64_t(__half2float(x)) != want && bad++ < 4)
-        std::printf("  lane %d value %d: got %g, want %lld\n", t, v, __half2float(x), (long long)want);
+        std::printf("  lane %d value %d: got %g, want %lld\n", t, v, __half2float(x),
+                    (long long)want);
     }
   }
-  std::printf("%-34s %s (256 values checked)\n", atom.name, bad ? "MISMATCH" : "matches the hardware");
+  std::printf("%-34s %s (256 values checked)\n", atom.name,
+              bad ? "MISMATCH" : "matches the hardware");
   return bad == 0;
 }
 
@@ -184,7 +189,8 @@ __global__ void atom_sizes(int64_t* out) {
 
 template <class Config>
 bool check_partition(const char* name) {
-  int64_t threads = Config::mma.threads(), per = Config::mma.partition_C(Config::C, 0).layout.size();
+  int64_t threads = Config::mma.threads(),
+          per = Config::mma.partition_C(Config::C, 0).layout.size();
   int64_t* d;
   CHECK_CUDA(cudaMalloc(&d, threads * per * 8));
   partition_offsets<Config><<<1, int(threads)>>>(d);
@@ -197,7 +203,8 @@ bool check_partition(const char* name) {
     View v = Config::mma.partition_C(Config::C, t);
     for (int64_t i = 0; i < per; ++i) bad += got[t * per + i] != v(i);
   }
-  std::printf("%-34s %s (%lld offsets)\n", name, bad ? "MISMATCH between device and host" : "device == host",
+  std::printf("%-34s %s (%lld offsets)\n", name,
+              bad ? "MISMATCH between device and host" : "device == host",
               (long long)(threads * per));
   return bad == 0;
 }

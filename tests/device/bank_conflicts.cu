@@ -46,7 +46,9 @@ __device__ __forceinline__ uint32_t access(char* p, uint32_t value) {
       r = x ^ y;
     } else {
       uint32_t x, y, z, w;
-      asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a));
+      asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+                   : "r"(a));
       r = x ^ y ^ z ^ w;
     }
   } else if constexpr (!kShared && !kStore) {
@@ -62,7 +64,9 @@ __device__ __forceinline__ uint32_t access(char* p, uint32_t value) {
       r = x ^ y;
     } else {
       uint32_t x, y, z, w;
-      asm volatile("ld.global.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(p));
+      asm volatile("ld.global.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+                   : "l"(p));
       r = x ^ y ^ z ^ w;
     }
   } else if constexpr (!kShared && kStore) {
@@ -81,11 +85,13 @@ __device__ __forceinline__ uint32_t access(char* p, uint32_t value) {
 
 // Thread t issues `instructions` accesses at c_starts[t * instructions + j] * elem_bytes.
 template <int kBytes, bool kShared, bool kStore>
-__global__ void access_kernel(char* gmem, int elem_bytes, int instructions, int smem_bytes, uint32_t* sink) {
+__global__ void access_kernel(char* gmem, int elem_bytes, int instructions, int smem_bytes,
+                              uint32_t* sink) {
   extern __shared__ __align__(128) char smem[];
   int t = threadIdx.x;
   if constexpr (kShared) {
-    for (int i = t * 4; i < smem_bytes; i += blockDim.x * 4) *reinterpret_cast<uint32_t*>(smem + i) = i;
+    for (int i = t * 4; i < smem_bytes; i += blockDim.x * 4)
+      *reinterpret_cast<uint32_t*>(smem + i) = i;
     __syncthreads();
   }
   char* base = kShared ? smem : gmem;
@@ -116,7 +122,8 @@ Case make_case(std::string name, Access const& acc, AccessSpec spec) {
     int64_t n = run_starts(o.data(), acc.values(), v, s.data());
     for (int64_t j = 0; j < n; ++j) {
       if (s[j] < 0 || s[j] > 65535) {
-        std::printf("case %s: offset %lld does not fit the table\n", c.name.c_str(), (long long)s[j]);
+        std::printf("case %s: offset %lld does not fit the table\n", c.name.c_str(),
+                    (long long)s[j]);
         std::exit(2);
       }
       c.starts.push_back(uint16_t(s[j]));
@@ -129,31 +136,42 @@ Case make_case(std::string name, Access const& acc, AccessSpec spec) {
 std::vector<Case> cases() {
   AccessSpec shared_f32_scalar{32, MemSpace::kShared, false, 32};
   AccessSpec shared_f16{16, MemSpace::kShared, false, 128};
-  AccessSpec global_ld_f32{32, MemSpace::kGlobal, false, 128}, global_st_f32{32, MemSpace::kGlobal, true, 128};
+  AccessSpec global_ld_f32{32, MemSpace::kGlobal, false, 128},
+      global_st_f32{32, MemSpace::kGlobal, true, 128};
   Layout rows_by_lane = parse_layout("(32,32):(1,32)"), ldsm = parse_layout("((8,4),8):((1,64),8)");
   std::vector<Case> all;
   // Shared memory: the 32x32 float column read, plain (32-way), padded and swizzled (none).
-  all.push_back(make_case("smem_col_32x32_f32", TvAccess{rows_by_lane, unswizzled(parse_layout("(32,32):(32,1)"))},
+  all.push_back(make_case("smem_col_32x32_f32",
+                          TvAccess{rows_by_lane, unswizzled(parse_layout("(32,32):(32,1)"))},
                           shared_f32_scalar));
-  all.push_back(make_case("smem_col_32x33_f32_padded", TvAccess{rows_by_lane, unswizzled(parse_layout("(32,32):(33,1)"))},
+  all.push_back(make_case("smem_col_32x33_f32_padded",
+                          TvAccess{rows_by_lane, unswizzled(parse_layout("(32,32):(33,1)"))},
                           shared_f32_scalar));
-  all.push_back(make_case("smem_col_32x32_f32_Sw<5,0,5>",
-                          TvAccess{rows_by_lane, SwizzledLayout{Swizzle(5, 0, 5), 0, parse_layout("(32,32):(32,1)")}},
-                          shared_f32_scalar));
+  all.push_back(make_case(
+      "smem_col_32x32_f32_Sw<5,0,5>",
+      TvAccess{rows_by_lane, SwizzledLayout{Swizzle(5, 0, 5), 0, parse_layout("(32,32):(32,1)")}},
+      shared_f32_scalar));
   // ldmatrix-shaped 16-byte rows over the (8,64) half tile: plain (8-way) and 128B-swizzled.
-  all.push_back(make_case("smem_ldsm_rows_8x64_f16", TvAccess{ldsm, unswizzled(parse_layout("(8,64):(64,1)"))}, shared_f16));
-  all.push_back(make_case("smem_ldsm_rows_8x64_f16_Sw<3,3,3>", TvAccess{ldsm, gmma_smem_atom(GmmaSwizzle::kB128, true, 16)},
+  all.push_back(make_case("smem_ldsm_rows_8x64_f16",
+                          TvAccess{ldsm, unswizzled(parse_layout("(8,64):(64,1)"))}, shared_f16));
+  all.push_back(make_case("smem_ldsm_rows_8x64_f16_Sw<3,3,3>",
+                          TvAccess{ldsm, gmma_smem_atom(GmmaSwizzle::kB128, true, 16)},
                           shared_f16));
   // step4's A fragments read straight from a row-major (128,32) half tile (4-way).
-  all.push_back(make_case("smem_step4_A_128x32_f16",
-                          MmaAccess{presets::step4(), Operand::kA, unswizzled(parse_layout("(128,32):(32,1)"))}, shared_f16));
-  // Global memory: 32 lanes x 16 consecutive bytes (4 lines, 16 sectors); seed 003's R = 1, 2, 4, 8.
-  all.push_back(make_case("gmem_ld_32x16B", TvAccess{parse_layout("(32,4):(4,1)"), unswizzled(parse_layout("128:1"))},
+  all.push_back(make_case(
+      "smem_step4_A_128x32_f16",
+      MmaAccess{presets::step4(), Operand::kA, unswizzled(parse_layout("(128,32):(32,1)"))},
+      shared_f16));
+  // Global memory: 32 lanes x 16 consecutive bytes (4 lines, 16 sectors); R = 1, 2, 4, 8 as in
+  // the permutation notes.
+  all.push_back(make_case("gmem_ld_32x16B",
+                          TvAccess{parse_layout("(32,4):(4,1)"), unswizzled(parse_layout("128:1"))},
                           global_ld_f32));
   for (int64_t r : {1, 2, 4, 8})
-    all.push_back(make_case("gmem_st_step1_C_R" + std::to_string(r),
-                            MmaAccess{step1_with_r(16, r), Operand::kC, unswizzled(parse_layout("(128,128):(128,1)"))},
-                            global_st_f32));
+    all.push_back(make_case(
+        "gmem_st_step1_C_R" + std::to_string(r),
+        MmaAccess{step1_with_r(16, r), Operand::kC, unswizzled(parse_layout("(128,128):(128,1)"))},
+        global_st_f32));
   return all;
 }
 
@@ -174,7 +192,8 @@ void launch_width(Case const& c, char* gmem, uint32_t* sink) {
     case 8: return launch<8, kShared, kStore>(c, gmem, sink);
     case 16: return launch<16, kShared, kStore>(c, gmem, sink);
   }
-  std::printf("case %s: no kernel for %lld-byte accesses\n", c.name.c_str(), (long long)c.report.vector_bytes());
+  std::printf("case %s: no kernel for %lld-byte accesses\n", c.name.c_str(),
+              (long long)c.report.vector_bytes());
   std::exit(2);
 }
 
@@ -189,13 +208,18 @@ int main(int argc, char** argv) {
       AccessReport const& r = all[i].report;
       char const* n = all[i].name.c_str();
       if (r.spec.space == MemSpace::kShared) {
-        std::printf("%zu,\"%s\",l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,%lld\n", i, n, (long long)r.wavefronts);
-        std::printf("%zu,\"%s\",l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,%lld\n", i, n, (long long)r.conflicts());
-        std::printf("%zu,\"%s\",smsp__inst_executed_op_shared_ld.sum,%lld\n", i, n, (long long)r.requests);
+        std::printf("%zu,\"%s\",l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,%lld\n", i, n,
+                    (long long)r.wavefronts);
+        std::printf("%zu,\"%s\",l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,%lld\n", i,
+                    n, (long long)r.conflicts());
+        std::printf("%zu,\"%s\",smsp__inst_executed_op_shared_ld.sum,%lld\n", i, n,
+                    (long long)r.requests);
       } else {
         const char* op = r.spec.store ? "st" : "ld";
-        std::printf("%zu,\"%s\",l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum,%lld\n", i, n, op, (long long)r.sectors);
-        std::printf("%zu,\"%s\",l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum,%lld\n", i, n, op, (long long)r.requests);
+        std::printf("%zu,\"%s\",l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum,%lld\n", i, n, op,
+                    (long long)r.sectors);
+        std::printf("%zu,\"%s\",l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum,%lld\n", i, n, op,
+                    (long long)r.requests);
       }
       std::fprintf(stderr, "%-36s %s\n", n, r.verdict.c_str());
     }
@@ -207,7 +231,8 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaMalloc(&sink, 64));
   CHECK_CUDA(cudaMemset(gmem, 0, 1 << 20));
   for (Case const& c : all) {
-    if (c.starts.size() > size_t(kMaxStarts) || c.extent_elems * c.report.spec.elem_bits / 8 > (1 << 20)) {
+    if (c.starts.size() > size_t(kMaxStarts) ||
+        c.extent_elems * c.report.spec.elem_bits / 8 > (1 << 20)) {
       std::printf("case %s does not fit the tables\n", c.name.c_str());
       return 2;
     }

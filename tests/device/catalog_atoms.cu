@@ -29,12 +29,23 @@
 
 using namespace tessera;
 
-enum class Op { kF64_8x8x4, kF64_16x8x4, kF64_16x8x8, kF64_16x8x16, kS8_16x8x32, kTF32_16x8x4, kBF16_16x8x8, kE4M3_16x8x32 };
+enum class Op {
+  kF64_8x8x4,
+  kF64_16x8x4,
+  kF64_16x8x8,
+  kF64_16x8x16,
+  kS8_16x8x32,
+  kTF32_16x8x4,
+  kBF16_16x8x8,
+  kE4M3_16x8x32
+};
 
 // Each lane's registers as 32-bit words (a 64-bit register is two words, low first).
 constexpr int kWordsA = 16, kWordsB = 8, kWordsC = 8;
 
-__device__ inline double as_double(uint32_t const* w) { return __hiloint2double(int(w[1]), int(w[0])); }
+__device__ inline double as_double(uint32_t const* w) {
+  return __hiloint2double(int(w[1]), int(w[0]));
+}
 __device__ inline void put_double(uint32_t* w, double x) {
   w[0] = uint32_t(__double2loint(x));
   w[1] = uint32_t(__double2hiint(x));
@@ -57,10 +68,12 @@ __global__ void run_mma(Op op, uint32_t const* a_all, uint32_t const* b_all, uin
     }
     case Op::kF64_16x8x4: {
       double d[4];
-      asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};\n"
-                   : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
-                   : "d"(as_double(a)), "d"(as_double(a + 2)), "d"(as_double(b)), "d"(0.0), "d"(0.0), "d"(0.0),
-                     "d"(0.0));
+      asm volatile(
+          "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+          "{%7,%8,%9,%10};\n"
+          : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+          : "d"(as_double(a)), "d"(as_double(a + 2)), "d"(as_double(b)), "d"(0.0), "d"(0.0),
+            "d"(0.0), "d"(0.0));
       for (int i = 0; i < 4; ++i) put_double(c + 2 * i, d[i]);
       break;
     }
@@ -78,13 +91,14 @@ __global__ void run_mma(Op op, uint32_t const* a_all, uint32_t const* b_all, uin
     case Op::kF64_16x8x16: {
       double d[4];
       asm volatile(
-          "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+          "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+          "{%4,%5,%6,%7,%8,%9,%10,%11}, "
           "{%12,%13,%14,%15}, {%16,%17,%18,%19};\n"
           : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
           : "d"(as_double(a)), "d"(as_double(a + 2)), "d"(as_double(a + 4)), "d"(as_double(a + 6)),
-            "d"(as_double(a + 8)), "d"(as_double(a + 10)), "d"(as_double(a + 12)), "d"(as_double(a + 14)),
-            "d"(as_double(b)), "d"(as_double(b + 2)), "d"(as_double(b + 4)), "d"(as_double(b + 6)), "d"(0.0),
-            "d"(0.0), "d"(0.0), "d"(0.0));
+            "d"(as_double(a + 8)), "d"(as_double(a + 10)), "d"(as_double(a + 12)),
+            "d"(as_double(a + 14)), "d"(as_double(b)), "d"(as_double(b + 2)), "d"(as_double(b + 4)),
+            "d"(as_double(b + 6)), "d"(0.0), "d"(0.0), "d"(0.0), "d"(0.0));
       for (int i = 0; i < 4; ++i) put_double(c + 2 * i, d[i]);
       break;
     }
@@ -94,7 +108,8 @@ __global__ void run_mma(Op op, uint32_t const* a_all, uint32_t const* b_all, uin
           "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
           "{%10,%11,%12,%13};\n"
           : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(0), "r"(0), "r"(0), "r"(0));
+          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(0), "r"(0),
+            "r"(0), "r"(0));
       for (int i = 0; i < 4; ++i) c[i] = uint32_t(d[i]);
       break;
     }
@@ -102,24 +117,29 @@ __global__ void run_mma(Op op, uint32_t const* a_all, uint32_t const* b_all, uin
     case Op::kBF16_16x8x8: {
       float d[4];
       if (op == Op::kTF32_16x8x4)
-        asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};\n"
-                     : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(0.f), "f"(0.f), "f"(0.f), "f"(0.f));
+        asm volatile(
+            "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+            "{%7,%8,%9,%10};\n"
+            : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(0.f), "f"(0.f), "f"(0.f), "f"(0.f));
       else
-        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};\n"
-                     : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(0.f), "f"(0.f), "f"(0.f), "f"(0.f));
+        asm volatile(
+            "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+            "{%7,%8,%9,%10};\n"
+            : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(0.f), "f"(0.f), "f"(0.f), "f"(0.f));
       for (int i = 0; i < 4; ++i) c[i] = __float_as_uint(d[i]);
       break;
     }
     case Op::kE4M3_16x8x32: {
       float d[4];
       asm volatile(
-          "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+          "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+          "{%8,%9}, "
           "{%10,%11,%12,%13};\n"
           : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(0.f), "f"(0.f), "f"(0.f),
-            "f"(0.f));
+          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(0.f), "f"(0.f),
+            "f"(0.f), "f"(0.f));
       for (int i = 0; i < 4; ++i) c[i] = __float_as_uint(d[i]);
       break;
     }
@@ -141,19 +161,30 @@ uint64_t encode(Type t, double x) {
     case Type::kF64: { uint64_t u; std::memcpy(&u, &x, 8); return u; }
     case Type::kS8: return uint8_t(int8_t(x));
     case Type::kTF32: { float f = float(x); uint32_t u; std::memcpy(&u, &f, 4); return u; }
-    case Type::kBF16: { __nv_bfloat16 h = __float2bfloat16(float(x)); uint16_t u; std::memcpy(&u, &h, 2); return u; }
+    case Type::kBF16: {
+      __nv_bfloat16 h = __float2bfloat16(float(x));
+      uint16_t u;
+      std::memcpy(&u, &h, 2);
+      return u;
+    }
     case Type::kE4M3: { __nv_fp8_e4m3 e{static_cast<float>(x)}; return e.__x; }
     default: return 0;
   }
 }
 double decode(Type t, uint32_t const* w) {
-  if (t == Type::kF64) { uint64_t u = uint64_t(w[0]) | uint64_t(w[1]) << 32; double d; std::memcpy(&d, &u, 8); return d; }
+  if (t == Type::kF64) {
+    uint64_t u = uint64_t(w[0]) | uint64_t(w[1]) << 32;
+    double d;
+    std::memcpy(&d, &u, 8);
+    return d;
+  }
   if (t == Type::kS32) return double(int32_t(w[0]));
   float f; std::memcpy(&f, w, 4); return f;
 }
 
 // Thread t's values of a TV layout in registers: value v at bit v * bits of the thread's words.
-std::vector<uint32_t> pack(Type t, Layout const& tv, int64_t rows, int words, double (*value)(int64_t, int64_t)) {
+std::vector<uint32_t> pack(Type t, Layout const& tv, int64_t rows, int words,
+                           double (*value)(int64_t, int64_t)) {
   std::vector<uint32_t> out(32 * words, 0);
   int bits = bits_of(t);
   for (int64_t thr = 0; thr < 32; ++thr) {
@@ -161,7 +192,10 @@ std::vector<uint32_t> pack(Type t, Layout const& tv, int64_t rows, int words, do
       int64_t idx = tv(thr, v);
       uint64_t x = encode(t, value(idx % rows, idx / rows));
       int64_t bit = v * bits;
-      if (bit + bits > 32 * words) { std::printf("  too many values for the register file\n"); std::exit(2); }
+      if (bit + bits > 32 * words) {
+        std::printf("  too many values for the register file\n");
+        std::exit(2);
+      }
       out[thr * words + bit / 32] |= uint32_t(x << (bit % 32));
       if (bits == 64) out[thr * words + bit / 32 + 1] = uint32_t(x >> 32);
     }
@@ -195,8 +229,8 @@ bool check_mma(const char* name, Op op, Type in, Type acc) {
       for (int64_t k = 0; k < atom.k; ++k) want += a_value(m, k) * b_value(n, k);
       double got = decode(acc, &c[t * kWordsC + v * words]);
       if (got != want && bad++ < 4)
-        std::printf("  lane %lld value %lld (m=%lld, n=%lld): got %g, want %g\n", (long long)t, (long long)v,
-                    (long long)m, (long long)n, got, want);
+        std::printf("  lane %lld value %lld (m=%lld, n=%lld): got %g, want %g\n", (long long)t,
+                    (long long)v, (long long)m, (long long)n, got, want);
     }
   }
   std::printf("%-34s %s (%lld accumulators)\n", name, bad ? "MISMATCH" : "matches the hardware",
@@ -217,12 +251,20 @@ __global__ void run_ldmatrix(int count, bool trans, int const* row_of_lane, uint
   __syncwarp();
   uint32_t addr = uint32_t(__cvta_generic_to_shared(&tile[row_of_lane[lane]]));
   uint32_t r[4] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};
-  if (count == 1 && !trans) asm volatile("ldmatrix.sync.aligned.x1.m8n8.shared.b16 {%0}, [%1];\n" : "=r"(r[0]) : "r"(addr));
-  if (count == 1 && trans) asm volatile("ldmatrix.sync.aligned.x1.trans.m8n8.shared.b16 {%0}, [%1];\n" : "=r"(r[0]) : "r"(addr));
+  if (count == 1 && !trans)
+    asm volatile("ldmatrix.sync.aligned.x1.m8n8.shared.b16 {%0}, [%1];\n" : "=r"(r[0]) : "r"(addr));
+  if (count == 1 && trans)
+    asm volatile("ldmatrix.sync.aligned.x1.trans.m8n8.shared.b16 {%0}, [%1];\n"
+                 : "=r"(r[0])
+                 : "r"(addr));
   if (count == 2 && !trans)
-    asm volatile("ldmatrix.sync.aligned.x2.m8n8.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(addr));
+    asm volatile("ldmatrix.sync.aligned.x2.m8n8.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(addr));
   if (count == 2 && trans)
-    asm volatile("ldmatrix.sync.aligned.x2.trans.m8n8.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(addr));
+    asm volatile("ldmatrix.sync.aligned.x2.trans.m8n8.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(addr));
   if (count == 4 && !trans)
     asm volatile("ldmatrix.sync.aligned.x4.m8n8.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
@@ -233,7 +275,8 @@ __global__ void run_ldmatrix(int count, bool trans, int const* row_of_lane, uint
 #endif
 }
 
-__global__ void run_stmatrix(int count, bool trans, int const* row_of_lane, uint32_t const* regs, uint16_t* out) {
+__global__ void run_stmatrix(int count, bool trans, int const* row_of_lane, uint32_t const* regs,
+                             uint16_t* out) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   __shared__ __align__(16) uint16_t tile[kTile];
   int lane = threadIdx.x;
@@ -242,18 +285,30 @@ __global__ void run_stmatrix(int count, bool trans, int const* row_of_lane, uint
   uint32_t addr = uint32_t(__cvta_generic_to_shared(&tile[row_of_lane[lane]]));
   uint32_t r[4];
   for (int i = 0; i < 4; ++i) r[i] = regs[lane * 4 + i];
-  if (count == 1 && !trans) asm volatile("stmatrix.sync.aligned.x1.m8n8.shared.b16 [%0], {%1};\n" ::"r"(addr), "r"(r[0]) : "memory");
-  if (count == 1 && trans) asm volatile("stmatrix.sync.aligned.x1.trans.m8n8.shared.b16 [%0], {%1};\n" ::"r"(addr), "r"(r[0]) : "memory");
+  if (count == 1 && !trans)
+    asm volatile("stmatrix.sync.aligned.x1.m8n8.shared.b16 [%0], {%1};\n" ::"r"(addr), "r"(r[0])
+                 : "memory");
+  if (count == 1 && trans)
+    asm volatile("stmatrix.sync.aligned.x1.trans.m8n8.shared.b16 [%0], {%1};\n" ::"r"(addr),
+                 "r"(r[0])
+                 : "memory");
   if (count == 2 && !trans)
-    asm volatile("stmatrix.sync.aligned.x2.m8n8.shared.b16 [%0], {%1,%2};\n" ::"r"(addr), "r"(r[0]), "r"(r[1]) : "memory");
+    asm volatile("stmatrix.sync.aligned.x2.m8n8.shared.b16 [%0], {%1,%2};\n" ::"r"(addr), "r"(r[0]),
+                 "r"(r[1])
+                 : "memory");
   if (count == 2 && trans)
-    asm volatile("stmatrix.sync.aligned.x2.trans.m8n8.shared.b16 [%0], {%1,%2};\n" ::"r"(addr), "r"(r[0]), "r"(r[1]) : "memory");
+    asm volatile("stmatrix.sync.aligned.x2.trans.m8n8.shared.b16 [%0], {%1,%2};\n" ::"r"(addr),
+                 "r"(r[0]), "r"(r[1])
+                 : "memory");
   if (count == 4 && !trans)
-    asm volatile("stmatrix.sync.aligned.x4.m8n8.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(addr), "r"(r[0]), "r"(r[1]),
-                 "r"(r[2]), "r"(r[3]) : "memory");
+    asm volatile("stmatrix.sync.aligned.x4.m8n8.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(addr),
+                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                 : "memory");
   if (count == 4 && trans)
-    asm volatile("stmatrix.sync.aligned.x4.trans.m8n8.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(addr), "r"(r[0]),
-                 "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
+    asm volatile(
+        "stmatrix.sync.aligned.x4.trans.m8n8.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(addr),
+        "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+        : "memory");
   __syncwarp();
   for (int i = lane; i < kTile; i += 32) out[i] = tile[i];
 #endif
@@ -286,10 +341,12 @@ bool check_ldmatrix(const char* name, int count, bool trans) {
       int64_t got = uint16_t(r[t * 4 + v / 2] >> (16 * (v % 2)));
       int64_t want = atom.dst_tv(t, v);
       if (got != want && bad++ < 4)
-        std::printf("  lane %d value %lld: got %lld, want %lld\n", t, (long long)v, (long long)got, (long long)want);
+        std::printf("  lane %d value %lld: got %lld, want %lld\n", t, (long long)v, (long long)got,
+                    (long long)want);
     }
   }
-  std::printf("%-34s %s (%lld values)\n", name, bad ? "MISMATCH" : "matches the hardware", (long long)(32 * values));
+  std::printf("%-34s %s (%lld values)\n", name, bad ? "MISMATCH" : "matches the hardware",
+              (long long)(32 * values));
   return bad == 0;
 }
 
@@ -299,7 +356,8 @@ bool check_stmatrix(const char* name, int count, bool trans) {
   std::vector<uint32_t> regs(32 * 4, 0);
   int64_t values = atom.src_tv[1].size();
   for (int t = 0; t < 32; ++t)
-    for (int64_t v = 0; v < values; ++v) regs[t * 4 + v / 2] |= uint32_t(atom.src_tv(t, v)) << (16 * (v % 2));
+    for (int64_t v = 0; v < values; ++v)
+      regs[t * 4 + v / 2] |= uint32_t(atom.src_tv(t, v)) << (16 * (v % 2));
   int* drows;
   uint32_t* dregs;
   uint16_t* dout;
@@ -316,8 +374,10 @@ bool check_stmatrix(const char* name, int count, bool trans) {
   int64_t tile = 32 * values;  // 64 halves per matrix
   int bad = 0;
   for (int64_t i = 0; i < tile; ++i)
-    if (out[i] != i && bad++ < 4) std::printf("  element %lld: got %d, want %lld\n", (long long)i, out[i], (long long)i);
-  std::printf("%-34s %s (%lld values)\n", name, bad ? "MISMATCH" : "matches the hardware", (long long)tile);
+    if (out[i] != i && bad++ < 4)
+      std::printf("  element %lld: got %d, want %lld\n", (long long)i, out[i], (long long)i);
+  std::printf("%-34s %s (%lld values)\n", name, bad ? "MISMATCH" : "matches the hardware",
+              (long long)tile);
   return bad == 0;
 }
 
@@ -350,6 +410,7 @@ int main() {
   ok &= check_stmatrix("SM90_U16x2_STSM_T", 1, true);
   ok &= check_stmatrix("SM90_U16x4_STSM_T", 2, true);
   ok &= check_stmatrix("SM90_U16x8_STSM_T", 4, true);
-  std::printf("%s\n", ok ? "all catalog atoms checked match the hardware" : "SOME CATALOG ATOMS DO NOT MATCH");
+  std::printf("%s\n", ok ? "all catalog atoms checked match the hardware"
+                         : "SOME CATALOG ATOMS DO NOT MATCH");
   return ok ? 0 : 1;
 }

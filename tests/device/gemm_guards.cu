@@ -22,10 +22,10 @@
 // of kernel 06's GEMV, 8 x 520, 2 x 520 and 520 x 3 with K = 1100 for its steps on 2-8 vectors
 // that read them along s, along K and in a partial group, 32 x 1000, 1000 x 24 and 40 x 520 for
 // its tensor-core kernels on 8-32 vectors, 128 x 520 and 96 x 700 (f16, bf16: the short tile)
-// and 256 x 600 (tf32: 128 rows) that kernel 05 runs as given, m filling one cluster's rows, ...) and long-K ones that kernel 05 runs with stream-K, 03 with split-K
-// and 06's GEMV with K split (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000, 24 x 300 x
-// 3000 on 03's thin tile, 300 x 1 x 5000, 1 x 300 x 5000 and 16 x 64 x 5000).
-// Exit status 0 when all passed.
+// and 256 x 600 (tf32: 128 rows) that kernel 05 runs as given, m filling one cluster's rows, ...)
+// and long-K ones that kernel 05 runs with stream-K, 03 with split-K and 06's GEMV with K split
+// (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000, 24 x 300 x 3000 on 03's thin tile, 300 x 1 x
+// 5000, 1 x 300 x 5000 and 16 x 64 x 5000). Exit status 0 when all passed.
 //
 //   gemm_guards [--quick]     --quick: m, n in 1..9 only
 #include <cmath>
@@ -151,22 +151,56 @@ float random_value() {
 
 constexpr uint32_t kSentinel32 = 0x5a5a1234u, kSentinel16 = 0x5a5bu;
 
+// Fills buf: `guard` around the block, random values (or NaN) inside it; then uploads it.
+void fill(Buffer& buf, Embedded const& e, uint32_t guard, bool block_nan) {
+  const uint32_t nan_bits = bits_of(buf.d, std::nanf(""));
+  buf.bits.assign(size_t(e.total), guard);
+  for (int64_t j = 0; j < e.cols; ++j)
+    for (int64_t i = 0; i < e.rows; ++i)
+      buf.bits[size_t(e.at(i, j))] = block_nan ? nan_bits : bits_of(buf.d, random_value());
+  buf.upload();
+}
+
+// The float64 reference of C(i, j), alpha sum_p op(A)(i, p) op(B)(p, j) + beta C0(i, j), and
+// its bound (the same sum of absolute values), from the values uploaded (C still holds C0).
+std::pair<double, double> reference_at(tessera_dtype d, Case const& c, float alpha,
+                                       Buffer const& A, Buffer const& B, Buffer const& C,
+                                       Embedded const& ea, Embedded const& eb, Embedded const& ec,
+                                       int64_t i, int64_t j) {
+  double ref = 0, bound = 0;
+  for (int64_t p = 0; p < c.k; ++p) {
+    const double x = value_of(d, A.bits[size_t(c.ta == 'N' ? ea.at(i, p) : ea.at(p, i))]);
+    const double y = value_of(d, B.bits[size_t(c.tb == 'N' ? eb.at(p, j) : eb.at(j, p))]);
+    ref += x * y, bound += std::fabs(x * y);
+  }
+  ref *= alpha, bound *= std::fabs(alpha);
+  if (c.beta != 0.0f) {
+    const double old = value_of(d, C.bits[size_t(ec.at(i, j))]);
+    ref += c.beta * old, bound += std::fabs(c.beta * old);
+  }
+  return {ref, bound};
+}
+
+// How many elements of C's buffer outside its block no longer hold the sentinel; `first` gets
+// the first one's index.
+long long guards_written(std::vector<uint32_t> const& out, Embedded const& ec, uint32_t sentinel,
+                         int64_t& first) {
+  long long guard = 0;
+  for (int64_t i = 0; i < ec.total; ++i)
+    if (!ec.inside(i) && out[size_t(i)] != sentinel && guard++ == 0) first = i;
+  return guard;
+}
+
 // Runs one case through `kernel` (nullptr: the built-in choice); returns true when it passed.
 bool run_case(tessera_dtype d, const char* kernel, Case const& c, Buffer& A, Buffer& B, Buffer& C,
               Tally& t, int& printed) {
   const float alpha = 1.25f;
   const int64_t ra = c.ta == 'N' ? c.m : c.k, ca = c.ta == 'N' ? c.k : c.m;
   const int64_t rb = c.tb == 'N' ? c.k : c.n, cb = c.tb == 'N' ? c.n : c.k;
-  const Embedded ea(ra, ca, c.lda, c.shift_a), eb(rb, cb, c.ldb, c.shift_b), ec(c.m, c.n, c.ldc, c.shift_c);
+  const Embedded ea(ra, ca, c.lda, c.shift_a), eb(rb, cb, c.ldb, c.shift_b),
+      ec(c.m, c.n, c.ldc, c.shift_c);
   const uint32_t nan_bits = bits_of(d, std::nanf(""));
   const uint32_t sentinel = elem_bytes(d) == 2 ? kSentinel16 : kSentinel32;
-  auto fill = [&](Buffer& buf, Embedded const& e, uint32_t guard, bool block_nan) {
-    buf.bits.assign(size_t(e.total), guard);
-    for (int64_t j = 0; j < e.cols; ++j)
-      for (int64_t i = 0; i < e.rows; ++i)
-        buf.bits[size_t(e.at(i, j))] = block_nan ? nan_bits : bits_of(d, random_value());
-    buf.upload();
-  };
   fill(A, ea, nan_bits, false);
   fill(B, eb, nan_bits, false);
   fill(C, ec, sentinel, c.beta == 0.0f);
@@ -181,10 +215,12 @@ bool run_case(tessera_dtype d, const char* kernel, Case const& c, Buffer& A, Buf
   auto report = [&](const char* what) {
     ++t.failures;
     if (printed++ < 40)
-      std::printf("FAIL %s %s %c%c m=%ld n=%ld k=%ld lda=%ld ldb=%ld ldc=%ld shift %ld/%ld/%ld beta=%g: %s\n",
-                  kernel ? kernel : "(built-in)", dtype_name(d), c.ta, c.tb, long(c.m), long(c.n),
-                  long(c.k), long(c.lda), long(c.ldb), long(c.ldc), long(c.shift_a),
-                  long(c.shift_b), long(c.shift_c), c.beta, what);
+      std::printf(
+          "FAIL %s %s %c%c m=%ld n=%ld k=%ld lda=%ld ldb=%ld ldc=%ld shift %ld/%ld/%ld beta=%g: "
+          "%s\n",
+          kernel ? kernel : "(built-in)", dtype_name(d), c.ta, c.tb, long(c.m), long(c.n),
+          long(c.k), long(c.lda), long(c.ldb), long(c.ldc), long(c.shift_a), long(c.shift_b),
+          long(c.shift_c), c.beta, what);
     return false;
   };
   if (status != TESSERA_SUCCESS) return report(tessera_status_string(status));
@@ -195,43 +231,33 @@ bool run_case(tessera_dtype d, const char* kernel, Case const& c, Buffer& A, Buf
     return report("A or B was written");
   }
   // C's guards, bit for bit; where they changed, name the first element.
-  long long guard = 0;
   int64_t first = -1;
-  for (int64_t i = 0; i < ec.total; ++i)
-    if (!ec.inside(i) && out[size_t(i)] != sentinel && guard++ == 0) first = i;
-  if (guard) {
+  if (const long long guard = guards_written(out, ec, sentinel, first)) {
     t.guard_writes += guard;
     char what[160];
     const int64_t x = first - ec.lead;
-    std::snprintf(what, sizeof what, "%lld elements outside C's block written, first at (row %ld, column %ld)",
-                  guard, long(x >= 0 ? x % c.ldc : x), long(x >= 0 ? x / c.ldc : -1));
+    std::snprintf(what, sizeof what,
+                  "%lld elements outside C's block written, first at (row %ld, column %ld)", guard,
+                  long(x >= 0 ? x % c.ldc : x), long(x >= 0 ? x / c.ldc : -1));
     return report(what);
   }
   // The block against the float64 reference.
   double worst = 0;
   for (int64_t j = 0; j < c.n; ++j)
     for (int64_t i = 0; i < c.m; ++i) {
-      double ref = 0, bound = 0;
-      for (int64_t p = 0; p < c.k; ++p) {
-        const double x = value_of(d, A.bits[size_t(c.ta == 'N' ? ea.at(i, p) : ea.at(p, i))]);
-        const double y = value_of(d, B.bits[size_t(c.tb == 'N' ? eb.at(p, j) : eb.at(j, p))]);
-        ref += x * y, bound += std::fabs(x * y);
-      }
-      ref *= alpha, bound *= std::fabs(alpha);
-      if (c.beta != 0.0f) {
-        const double old = value_of(d, C.bits[size_t(ec.at(i, j))]);
-        ref += c.beta * old, bound += std::fabs(c.beta * old);
-      }
+      const auto [ref, bound] = reference_at(d, c, alpha, A, B, C, ea, eb, ec, i, j);
       const double o = value_of(d, out[size_t(ec.at(i, j))]);
       if (!(o == o)) {
         ++t.nan_out;
         char what[96];
-        std::snprintf(what, sizeof what, "NaN at (%ld, %ld): unwritten, or a NaN guard read", long(i), long(j));
+        std::snprintf(what, sizeof what, "NaN at (%ld, %ld): unwritten, or a NaN guard read",
+                      long(i), long(j));
         return report(what);
       }
       // (f16 results below 2^-14 are subnormal: their rounding is absolute, up to 2^-25)
       const double floor = d == TESSERA_F16 ? std::ldexp(1.0, -24) : 0.0;
-      worst = std::max(worst, std::max(0.0, std::fabs(o - ref) - floor) / (bound > 0 ? bound : 1.0));
+      worst =
+          std::max(worst, std::max(0.0, std::fabs(o - ref) - floor) / (bound > 0 ? bound : 1.0));
     }
   t.worst = std::max(t.worst, worst);
   if (worst > tolerance(d, kernel)) {
@@ -279,26 +305,27 @@ int main(int argc, char** argv) {
               const int64_t lda = (ta == 'N' ? m : k) + pads[(v / 5) % 4];
               const int64_t ldb = (tb == 'N' ? k : n) + pads[(v / 3) % 4];
               // C's shift alternates with beta's cycle so that both meet both alignments.
-              cases.push_back({m, n, k, lda, ldb, m + pad_c, ta, tb, beta, (v / 7) % 2, (v / 11) % 2,
-                               (v / 4) % 2});
+              cases.push_back({m, n, k, lda, ldb, m + pad_c, ta, tb, beta, (v / 7) % 2,
+                               (v / 11) % 2, (v / 4) % 2});
               ++v;
             }
   struct Shape { int64_t m, n, k, ldc_pad; };
-  for (Shape s : {Shape{5, 1, 40, 3}, Shape{5, 1656, 45, 3}, Shape{5, 1656, 45, 0}, Shape{300, 1, 40, 8},
-                  Shape{1, 300, 17, 7}, Shape{129, 257, 65, 3}, Shape{129, 257, 65, 7},
-                  Shape{64, 256, 64, 8}, Shape{200, 130, 129, 1}, Shape{17, 1000, 100, 8},
-                  Shape{1000, 17, 100, 8}, Shape{256, 256, 256, 8}, Shape{8, 4096, 64, 8},
-                  Shape{300, 520, 100, 5}, Shape{520, 300, 129, 3}, Shape{1003, 1, 100, 8},
-                  Shape{1, 1003, 100, 8}, Shape{8, 520, 1100, 3}, Shape{2, 520, 1100, 1},
-                  Shape{520, 3, 1100, 8}, Shape{32, 1000, 700, 3}, Shape{1000, 24, 700, 8},
-                  Shape{40, 520, 1100, 5}, Shape{128, 520, 300, 3}, Shape{256, 600, 300, 5},
-                  Shape{96, 700, 200, 8}})
+  for (Shape s : {Shape{5, 1, 40, 3},      Shape{5, 1656, 45, 3},   Shape{5, 1656, 45, 0},
+                  Shape{300, 1, 40, 8},    Shape{1, 300, 17, 7},    Shape{129, 257, 65, 3},
+                  Shape{129, 257, 65, 7},  Shape{64, 256, 64, 8},   Shape{200, 130, 129, 1},
+                  Shape{17, 1000, 100, 8}, Shape{1000, 17, 100, 8}, Shape{256, 256, 256, 8},
+                  Shape{8, 4096, 64, 8},   Shape{300, 520, 100, 5}, Shape{520, 300, 129, 3},
+                  Shape{1003, 1, 100, 8},  Shape{1, 1003, 100, 8},  Shape{8, 520, 1100, 3},
+                  Shape{2, 520, 1100, 1},  Shape{520, 3, 1100, 8},  Shape{32, 1000, 700, 3},
+                  Shape{1000, 24, 700, 8}, Shape{40, 520, 1100, 5}, Shape{128, 520, 300, 3},
+                  Shape{256, 600, 300, 5}, Shape{96, 700, 200, 8}})
     for (float beta : {0.0f, 0.75f})
       for (char ta : {'N', 'T'})
         for (char tb : {'N', 'T'})
           for (int64_t shift : {0, 1}) {
             const int64_t lda = (ta == 'N' ? s.m : s.k) + 8, ldb = (tb == 'N' ? s.k : s.n) + 8;
-            cases.push_back({s.m, s.n, s.k, lda, ldb, s.m + s.ldc_pad, ta, tb, beta, shift, 0, shift});
+            cases.push_back(
+                {s.m, s.n, s.k, lda, ldb, s.m + s.ldc_pad, ta, tb, beta, shift, 0, shift});
           }
   // Kernel 05's stream-K (a few tiles, long K: the k-tiles of one tile split over several clusters,
   // partial sums added by the tile's owner); 70 rows leave the cluster's second CTA past M. Kernel
@@ -306,7 +333,8 @@ int main(int argc, char** argv) {
   // of 4 (element stores of the partial sums) and 64 (16-byte stores); TT runs the transposed
   // problem. Fewer variants: the host reference of these is the sweep's largest cost.
   for (Shape s : {Shape{130, 300, 8200, 5}, Shape{70, 520, 4100, 8}, Shape{64, 300, 3000, 8},
-                  Shape{24, 300, 3000, 8}, Shape{300, 1, 5000, 5}, Shape{1, 300, 5000, 3}, Shape{16, 64, 5000, 3}})
+                  Shape{24, 300, 3000, 8}, Shape{300, 1, 5000, 5}, Shape{1, 300, 5000, 3},
+                  Shape{16, 64, 5000, 3}})
     for (int variant = 0; variant < 4; ++variant) {
       const char ta = variant % 2 ? 'T' : 'N', tb = variant >= 2 ? 'T' : 'N';
       const int64_t lda = (ta == 'N' ? s.m : s.k) + 8, ldb = (tb == 'N' ? s.k : s.n) + 8;
@@ -326,8 +354,8 @@ int main(int argc, char** argv) {
     }
     for (Buffer* b : {&A, &B, &C}) CHECK_CUDA(cudaFree(b->dev));
   }
-  std::printf("\n%-28s %7s %8s %12s %8s %8s %10s\n", "dtype kernel", "runs", "failed", "guard writes",
-              "NaN out", "A/B hit", "worst err");
+  std::printf("\n%-28s %7s %8s %12s %8s %8s %10s\n", "dtype kernel", "runs", "failed",
+              "guard writes", "NaN out", "A/B hit", "worst err");
   for (auto const& [name, t] : tally)
     std::printf("%-28s %7d %8d %12lld %8lld %8lld %10.3g\n", name.c_str(), t.runs, t.failures,
                 t.guard_writes, t.nan_out, t.input_writes, t.worst);

@@ -44,6 +44,27 @@ inline std::vector<std::string> split(std::string const& s) {
   return out;
 }
 
+// How many input sets (A, B, C) a benchmark rotates over: enough to fill 4x the L2, so that the
+// caches do not flatter, and at most 16.
+inline int input_sets(int64_t bytes_per_set, int l2_bytes) {
+  return int(
+      std::min<int64_t>(16, std::max<int64_t>(1, 4 * int64_t(l2_bytes) / bytes_per_set + 1)));
+}
+
+// Prints a results table on stdout after the GPU's name and writes it, and its JSON form, to the
+// files named (an empty name: not written).
+inline void write_tables(cudaDeviceProp const& prop, std::string const& md, std::string const& json,
+                         std::string const& md_path, std::string const& json_path) {
+  std::printf("GPU: %s (%d SMs, L2 %d MB)\n%s", prop.name, prop.multiProcessorCount,
+              prop.l2CacheSize >> 20, md.c_str());
+  for (auto const& [path, text] : {std::pair{&md_path, &md}, std::pair{&json_path, &json}})
+    if (!path->empty())
+      if (FILE* f = std::fopen(path->c_str(), "w")) {
+        std::fputs(text->c_str(), f);
+        std::fclose(f);
+      }
+}
+
 // Keeps the GPU busy for `us` microseconds (its global timer), so that the host can queue the
 // launches after it before the GPU reaches them.
 static __global__ void busy_wait_kernel(unsigned long long us) {
@@ -72,7 +93,8 @@ inline bool timing_includes_host() {
 }
 
 // Host microseconds per call of `launch`: 16 calls queued behind a busy GPU (none waits for the
-// GPU), the median of 5 such rounds. 0 without measuring under TESSERA_BENCH_HOST=0 (profiler runs).
+// GPU), the median of 5 such rounds. 0 without measuring under TESSERA_BENCH_HOST=0 (profiler
+// runs).
 template <class F>
 double host_us_per_call(F&& launch, int sets) {
   if (env_is("TESSERA_BENCH_HOST", "0")) return 0;

@@ -13,7 +13,7 @@
 //      new values stored back by copy(TmaStore), which must write exactly the in-bounds part.
 //
 // Run on the GPU machine (scripts/gpu.sh hopper builds and runs it):
-//   nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude tests/device/hopper_layouts.cu
+//   nvcc -std=c++20 -O3 -arch=sm_90a -Iinclude tests/device/hopper_layouts.cu
 //     -o hopper_layouts -lcuda && ./hopper_layouts
 //   (exit 0: every case matches; 1: a mismatch; 2: a CUDA error or not an sm_90 device)
 #include <cuda.h>
@@ -45,7 +45,7 @@ T to_elem(float x) {
   else return x;
 }
 
-// ---- 1. wgmma ------------------------------------------------------------------------------------
+// ---- 1. wgmma -----------------------------------------------------------------------------------
 struct Case {
   int n;
   bool a_k_major;
@@ -63,16 +63,19 @@ template <class T>
 constexpr int64_t kInstK = 256 / kBits<T>;
 
 // (Kernels are templated on this type, not on Case: nvcc's host stub cannot spell a class-type
-// template argument of a kernel, DESIGN.md "Verified facts".)
+// template argument of a kernel: nvcc cannot spell it in the host stub.)
 template <class T_, Case C_>
 struct Config {
   using T = T_;
   static constexpr Case C = C_;
-  static constexpr SwizzledLayout kTileA = gmma_smem_tile(C.a_sw, C.a_k_major, kBits<T>, 64, kBK<T>);
-  static constexpr SwizzledLayout kTileB = gmma_smem_tile(C.b_sw, C.b_k_major, kBits<T>, C.n, kBK<T>);
+  static constexpr SwizzledLayout kTileA =
+      gmma_smem_tile(C.a_sw, C.a_k_major, kBits<T>, 64, kBK<T>);
+  static constexpr SwizzledLayout kTileB =
+      gmma_smem_tile(C.b_sw, C.b_k_major, kBits<T>, C.n, kBK<T>);
   static constexpr GmmaOperand kA = make_gmma_operand(kTileA, kBits<T>, 64, kInstK<T>);
   static constexpr GmmaOperand kB = make_gmma_operand(kTileB, kBits<T>, C.n, kInstK<T>);
-  static constexpr int64_t kBytesA = 64 * kBK<T> * int64_t(sizeof(T)), kBytesB = C.n * kBK<T> * int64_t(sizeof(T));
+  static constexpr int64_t kBytesA = 64 * kBK<T> * int64_t(sizeof(T)),
+                           kBytesB = C.n * kBK<T> * int64_t(sizeof(T));
   static constexpr int kSteps = int(kBK<T> / kInstK<T>);
   static constexpr MmaAtom kAtom = atom::sm90_64xNx16(C.n, C.rs);
 };
@@ -109,10 +112,12 @@ __global__ void __launch_bounds__(128) wgmma_kernel(uint4 const* image_a, uint4 
 
 // The image of a tile: element (r, k) at tile(r, k) (swizzle applied), as 16-byte words.
 template <class T>
-std::vector<uint4> image(SwizzledLayout const& tile, int64_t rows, int64_t cols, std::vector<float> const& x) {
+std::vector<uint4> image(SwizzledLayout const& tile, int64_t rows, int64_t cols,
+                         std::vector<float> const& x) {
   std::vector<T> img(size_t(rows * cols));
   for (int64_t k = 0; k < cols; ++k)
-    for (int64_t r = 0; r < rows; ++r) img[size_t(tile(make_tuple(r, k)))] = to_elem<T>(x[size_t(r + rows * k)]);
+    for (int64_t r = 0; r < rows; ++r)
+      img[size_t(tile(make_tuple(r, k)))] = to_elem<T>(x[size_t(r + rows * k)]);
   std::vector<uint4> words(img.size() * sizeof(T) / 16);
   std::memcpy(words.data(), img.data(), words.size() * 16);
   return words;
@@ -158,7 +163,8 @@ void run_wgmma(const char* type) {
   CHECK_CUDA(cudaMemcpy(dr, regs.data(), regs.size() * 4, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemset(dd, 0xff, size_t(128 * C.n / 2) * 4));  // NaN: every value must be written
   const int smem = int(Cfg::kBytesA + Cfg::kBytesB + 1024);
-  CHECK_CUDA(cudaFuncSetAttribute(wgmma_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  CHECK_CUDA(
+      cudaFuncSetAttribute(wgmma_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   wgmma_kernel<Cfg><<<1, 128, smem>>>(da, db, dr, dd);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
@@ -169,22 +175,30 @@ void run_wgmma(const char* type) {
     for (int v = 0; v < C.n / 2; ++v) {
       const int64_t idx = Cfg::kAtom.c_tv(make_tuple(t, v)), m = idx % 64, n = idx / 64;
       double ref = 0;
-      for (int64_t k = 0; k < kK; ++k) ref += double(a[size_t(m + 64 * k)]) * double(b[size_t(n + C.n * k)]);
+      for (int64_t k = 0; k < kK; ++k)
+        ref += double(a[size_t(m + 64 * k)]) * double(b[size_t(n + C.n * k)]);
       const float got = d[size_t(t * (C.n / 2) + v)];
       if (!(double(got) == ref) && bad++ < 3)
         std::printf("   C(%lld,%lld): got %g, expected %g\n", (long long)m, (long long)n, got, ref);
     }
-  auto sw = [](GmmaSwizzle s) { return s == GmmaSwizzle::kInterleave ? "none" : s == GmmaSwizzle::kB32 ? "32B" : s == GmmaSwizzle::kB64 ? "64B" : "128B"; };
-  std::printf("%s wgmma %s m64n%dk%lld A %s-major %s, B %s-major %s (LBO/SBO A %lld/%lld, B %lld/%lld): %s\n",
-              bad ? "FAIL" : "ok  ", C.rs ? "RS" : "SS", C.n, (long long)kInstK<T>, C.a_k_major ? "K" : "MN",
-              sw(C.a_sw), C.b_k_major ? "K" : "MN", sw(C.b_sw), (long long)Cfg::kA.desc.lbo_bytes,
-              (long long)Cfg::kA.desc.sbo_bytes, (long long)Cfg::kB.desc.lbo_bytes, (long long)Cfg::kB.desc.sbo_bytes,
-              type);
+  auto sw = [](GmmaSwizzle s) {
+    return s == GmmaSwizzle::kInterleave ? "none"
+           : s == GmmaSwizzle::kB32      ? "32B"
+           : s == GmmaSwizzle::kB64      ? "64B"
+                                         : "128B";
+  };
+  std::printf(
+      "%s wgmma %s m64n%dk%lld A %s-major %s, B %s-major %s (LBO/SBO A %lld/%lld, B %lld/%lld): "
+      "%s\n",
+      bad ? "FAIL" : "ok  ", C.rs ? "RS" : "SS", C.n, (long long)kInstK<T>,
+      C.a_k_major ? "K" : "MN", sw(C.a_sw), C.b_k_major ? "K" : "MN", sw(C.b_sw),
+      (long long)Cfg::kA.desc.lbo_bytes, (long long)Cfg::kA.desc.sbo_bytes,
+      (long long)Cfg::kB.desc.lbo_bytes, (long long)Cfg::kB.desc.sbo_bytes, type);
   failures += bad != 0;
   cudaFree(da), cudaFree(db), cudaFree(dr), cudaFree(dd);
 }
 
-// ---- 2. TMA --------------------------------------------------------------------------------------
+// ---- 2. TMA -------------------------------------------------------------------------------------
 // The global tensor (M, K). Its inner extent is a whole number of 16-byte units in both majors:
 // TMA stores clip boxes in 16-byte units of the inner dimension (kernels/gemm/common.cuh,
 // hopper_stores_by_tma), so with these extents a store must write exactly the in-bounds part.
@@ -199,7 +213,8 @@ struct TmaCase {
 };
 
 template <class Case>
-__global__ void tma_kernel(const __grid_constant__ CUtensorMap map, uint16_t* out, int64_t r0, int64_t c0) {
+__global__ void tma_kernel(const __grid_constant__ CUtensorMap map, uint16_t* out, int64_t r0,
+                           int64_t c0) {
   constexpr int64_t kRows = Case::kRows, kCols = Case::kCols;
   constexpr uint32_t kBytes = uint32_t(Case::kT.bytes());
   extern __shared__ uint8_t smem_raw[];
@@ -257,7 +272,8 @@ void run_tma() {
   }
   const int64_t r0 = 64, c0 = 32;  // rows 64..127 of 104, columns 32..95 of 72: past both ends
   const int smem = int(kRows * kCols * 2 + 1024);
-  CHECK_CUDA(cudaFuncSetAttribute(tma_kernel<Case>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  CHECK_CUDA(
+      cudaFuncSetAttribute(tma_kernel<Case>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   tma_kernel<Case><<<1, 128, smem>>>(map, dout, r0, c0);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
@@ -284,10 +300,13 @@ void run_tma() {
     if (inner >= (kKMajor ? kColsG : kRowsG) && g2[i] != g[i]) ++bad_store;
     (void)outer;
   }
-  const char* sw = kSw == GmmaSwizzle::kInterleave ? "none" : kSw == GmmaSwizzle::kB32 ? "32B" : kSw == GmmaSwizzle::kB64 ? "64B" : "128B";
+  const char* sw = kSw == GmmaSwizzle::kInterleave ? "none"
+                   : kSw == GmmaSwizzle::kB32      ? "32B"
+                   : kSw == GmmaSwizzle::kB64      ? "64B"
+                                                   : "128B";
   std::printf("%s tma %s-major swizzle %s: box (%lld,%lld) x %d, load %d / store %d mismatches\n",
-              bad_load || bad_store ? "FAIL" : "ok  ", kKMajor ? "K" : "MN", sw, (long long)kT.box[0],
-              (long long)kT.box[1], kT.boxes, bad_load, bad_store);
+              bad_load || bad_store ? "FAIL" : "ok  ", kKMajor ? "K" : "MN", sw,
+              (long long)kT.box[0], (long long)kT.box[1], kT.boxes, bad_load, bad_store);
   failures += bad_load || bad_store;
   cudaFree(dg), cudaFree(dout);
 }
@@ -297,8 +316,8 @@ void run_tma() {
 int main() {
   int device = 0;
   cudaDeviceProp prop;
-  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess ||
-      prop.major != 9) {
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&prop, device) != cudaSuccess || prop.major != 9) {
     std::printf("SKIPPED: needs an sm_90 GPU\n");
     return 2;
   }

@@ -21,14 +21,18 @@ void* kC = reinterpret_cast<void*>(0x3000);
 int call(char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
          const void* a = kA, const void* b = kB, void* c = kC, tessera_dtype dt = TESSERA_F32,
          const char* kernel = nullptr) {
-  return tessera_gemm_named(kernel, dt, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc, nullptr);
+  return tessera_gemm_named(kernel, dt, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc,
+                            nullptr);
 }
 
 TEST(GemmAbi, KernelList) {
-  EXPECT_STREQ(tessera_gemm_kernels(),
-               "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny");
-  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32), "01_simt_global,02_simt_cp_async,03_simt_pipelined,06_skinny");
-  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_TF32), "03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny");
+  EXPECT_STREQ(
+      tessera_gemm_kernels(),
+      "01_simt_global,02_simt_cp_async,03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny");
+  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_F32),
+               "01_simt_global,02_simt_cp_async,03_simt_pipelined,06_skinny");
+  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_TF32),
+               "03_simt_pipelined,04_mma_sync,05_wgmma_tma,06_skinny");
   for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16})
     EXPECT_STREQ(tessera_gemm_kernels_for(dt), "04_mma_sync,05_wgmma_tma,06_skinny");
   EXPECT_STREQ(tessera_gemm_kernels_for(tessera_dtype(9)), "");
@@ -62,16 +66,20 @@ TEST(GemmAbi, NullPointers) {
 }
 
 TEST(GemmAbi, DtypesAndKernels) {
-  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, tessera_dtype(9)), TESSERA_ERROR_UNKNOWN_DTYPE);
+  EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, tessera_dtype(9)),
+            TESSERA_ERROR_UNKNOWN_DTYPE);
   EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, "06_blackwell"),
             TESSERA_ERROR_UNKNOWN_KERNEL);
   for (tessera_dtype dt : {TESSERA_TF32, TESSERA_F16, TESSERA_BF16})
     for (const char* k : {"01_simt_global", "02"})
-      EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
+      EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, k),
+                TESSERA_ERROR_UNSUPPORTED_DTYPE);
   for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16})  // 03 runs F32 and TF32 (in full fp32)
-    EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, "03_simt_pipelined"), TESSERA_ERROR_UNSUPPORTED_DTYPE);
+    EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, dt, "03_simt_pipelined"),
+              TESSERA_ERROR_UNSUPPORTED_DTYPE);
   for (const char* k : {"04_mma_sync", "04", "05_wgmma_tma", "05"})
-    EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, k), TESSERA_ERROR_UNSUPPORTED_DTYPE);
+    EXPECT_EQ(call('N', 'N', 4, 4, 4, 4, 4, 4, kA, kB, kC, TESSERA_F32, k),
+              TESSERA_ERROR_UNSUPPORTED_DTYPE);
 }
 
 TEST(GemmAbi, TmaCoordinatesAre32Bit) {
@@ -102,7 +110,8 @@ TEST(GemmAbi, EveryStatusHasAMessage) {
     EXPECT_NE(msg, "unknown status code") << s;
   }
   EXPECT_STREQ(tessera_status_string(12345), "unknown status code");
-  EXPECT_NE(std::string(tessera_status_string(TESSERA_ERROR_UNSUPPORTED_DTYPE)).find("tessera_gemm_kernels_for"),
+  EXPECT_NE(std::string(tessera_status_string(TESSERA_ERROR_UNSUPPORTED_DTYPE))
+                .find("tessera_gemm_kernels_for"),
             std::string::npos);
 }
 
@@ -123,9 +132,11 @@ bool has(std::string const& text, const char* part) { return text.find(part) != 
 // how many clusters the GPU holds, so without a GPU the plan says it is decided at launch.
 TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
   const std::string p = plan(TESSERA_F16, 'N', 'N', 1024, 1024, 16384, 1024, 16384, 1024);
-  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 16384, kA, 1024, kB, 16384);
+  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 16384,
+                                                kA, 1024, kB, 16384);
   if (has(p, "decided at launch (no GPU found)")) {
-    std::printf("no GPU: the stream-K part of the plan is not checked here (scripts/gpu.sh runs it)\n");
+    std::printf(
+        "no GPU: the stream-K part of the plan is not checked here (scripts/gpu.sh runs it)\n");
     EXPECT_EQ(ws, 0u);
     return;
   }
@@ -138,20 +149,26 @@ TEST(GemmAbi, PlanSaysHowKernel05SharesTheTiles) {
   // 1024^3: 16 k-tiles, too few to split: 64-column tiles, whole, no scratch.
   const std::string q1 = plan(TESSERA_F16, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024);
   EXPECT_TRUE(has(q1, "; tile 128 x 64; 64 cluster tiles on 64 clusters, whole")) << q1;
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 1024, kA, 1024, kB, 1024), 0u);
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 1024, 1024, 1024, kA, 1024,
+                                        kB, 1024),
+            0u);
   // 5120 x 5120 x 4096: 400 cluster tiles, 6.06 waves: stream-K over the last two.
   const std::string r = plan(TESSERA_F16, 'N', 'N', 5120, 5120, 4096, 5120, 4096, 5120);
   EXPECT_TRUE(has(r, "stream-K on 66 clusters: 330 of 400 cluster tiles whole")) << r;
   // The short tile more than half full along N runs whole where its tiles fill more than a
   // quarter of the clusters: 4096 x 64 x 4096, 32 cluster tiles; with 32 columns K is split.
   const std::string s64 = plan(TESSERA_F16, 'N', 'N', 4096, 64, 4096, 4096, 4096, 4096);
-  EXPECT_TRUE(has(s64, "; tile 64 x 64") && has(s64, "32 cluster tiles on 32 clusters, whole")) << s64;
+  EXPECT_TRUE(has(s64, "; tile 64 x 64") && has(s64, "32 cluster tiles on 32 clusters, whole"))
+      << s64;
   const std::string s32 = plan(TESSERA_F16, 'N', 'N', 4096, 32, 4096, 4096, 4096, 4096);
-  EXPECT_TRUE(has(s32, "; tile 64 x 64") && has(s32, "split-K: 32 cluster tiles x 2 splits")) << s32;
+  EXPECT_TRUE(has(s32, "; tile 64 x 64") && has(s32, "split-K: 32 cluster tiles x 2 splits"))
+      << s32;
   // 4096^3: 256 cluster tiles fill 66 clusters' waves but for 3%: whole tiles, no scratch.
   const std::string q = plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(q, "256 cluster tiles on")) << q;
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096,
+                                        kB, 4096),
+            0u);
 }
 
 // Kernel 05's tile: 128 x 256, or 128 x 64 (128 x 128) with the small dimension along N for
@@ -171,7 +188,8 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, narrow.c_str())) << p;
   EXPECT_TRUE(has(p, "C stored by TMA")) << p;
-  p = plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1, kA, 0.0f, "05");  // a single row: the 128-row tile
+  p = plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1, kA, 0.0f,
+           "05");  // a single row: the 128-row tile
   EXPECT_TRUE(has(p, "; tile 128 x 64 on the transposed problem")) << p;
   // m fills the rows of one cluster (2 x 128) and B is read where it lies: as given, C by TMA.
   p = plan(TESSERA_F16, 'N', 'N', 256, 4096, 4096, 256, 4096, 256);
@@ -184,7 +202,8 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   EXPECT_TRUE(has(p, "A packed K-major") && has(p, "B read by TMA where it lies")) << p;
   p = plan(TESSERA_TF32, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);  // tf32: no short tile
   EXPECT_TRUE(has(p, "; tile 128 x 64;")) << p;
-  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 129, 4096, 4096, 4096, 4096), "; tile 128 x ")) << p;
+  EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 129, 4096, 4096, 4096, 4096), "; tile 128 x "))
+      << p;
   // 257 columns: no longer skinny; the wide tiles' 32 cluster tiles would fill half the H100's
   // clusters, so 128 columns (48 cluster tiles); without a GPU, the wide tile.
   EXPECT_TRUE(has(plan(TESSERA_TF32, 'T', 'N', 4096, 257, 4096, 4096, 4096, 4096),
@@ -200,23 +219,28 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
 }
 
 // Kernel 03's tile: 128 x 128, or 128 x 64 (128 x 32) with the small dimension along N where m or
-// n is at most 64 (32), the problem transposed where m is the small one (simt_tile, plan.cpp); it splits K
-// when its tiles are fewer than the CTAs the GPU runs at once (SimtSplit, stream_k.hpp): fp32
-// partial sums in the workspace, added by a second kernel.
+// n is at most 64 (32), the problem transposed where m is the small one (simt_tile, plan.cpp); it
+// splits K when its tiles are fewer than the CTAs the GPU runs at once (SimtSplit, stream_k.hpp):
+// fp32 partial sums in the workspace, added by a second kernel.
 TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
   std::string p = plan(TESSERA_F32, 'N', 'N', 4096, 64, 4096, 4096, 4096, 4096);
-  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F32, 'N', 'N', 4096, 64, 4096, kA, 4096, kB, 4096);
+  const size_t ws = tessera_gemm_workspace_size(nullptr, TESSERA_F32, 'N', 'N', 4096, 64, 4096, kA,
+                                                4096, kB, 4096);
   EXPECT_TRUE(has(p, "kernel 03_simt_pipelined")) << p;
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 4096, 4096, 64, 4096, 64),
                   "32 tiles of 128 x 64 on the transposed problem C^T = op(B)^T op(A)^T"));
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 65, 4096, 4096, 4096, 4096), "32 tiles of 128 x 128"));
+  EXPECT_TRUE(
+      has(plan(TESSERA_F32, 'N', 'N', 4096, 65, 4096, 4096, 4096, 4096), "32 tiles of 128 x 128"));
   // At most 32 (9-32: up to 8 take kernel 06), the thin tile 128 x 32.
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 32, 4096, 4096, 4096, 4096), "32 tiles of 128 x 32"));
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 4096, 33, 4096, 4096, 4096, 4096), "32 tiles of 128 x 64"));
+  EXPECT_TRUE(
+      has(plan(TESSERA_F32, 'N', 'N', 4096, 32, 4096, 4096, 4096, 4096), "32 tiles of 128 x 32"));
+  EXPECT_TRUE(
+      has(plan(TESSERA_F32, 'N', 'N', 4096, 33, 4096, 4096, 4096, 4096), "32 tiles of 128 x 64"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'T', 'N', 9, 4096, 4096, 4096, 4096, 9),
                   "32 tiles of 128 x 32 on the transposed problem C^T = op(B)^T op(A)^T"));
   if (has(p, "decided at launch (no GPU found)")) {
-    std::printf("no GPU: the split-K part of 03's plan is not checked here (scripts/gpu.sh runs it)\n");
+    std::printf(
+        "no GPU: the split-K part of 03's plan is not checked here (scripts/gpu.sh runs it)\n");
     EXPECT_TRUE(has(p, "32 tiles of 128 x 64;")) << p;
     EXPECT_EQ(ws, 0u);
     return;
@@ -226,12 +250,16 @@ TEST(GemmAbi, PlanSaysHowKernel03SplitsK) {
   EXPECT_TRUE(has(p, "workspace 8388608 bytes")) << p;
   EXPECT_EQ(ws, 8u * 4096 * 64 * 4);
   // TT with m = 64: the transposed problem, the same tiles, the same split.
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'T', 'T', 64, 4096, 4096, 4096, 4096, 64), "in 8 splits of 16 k-tiles")) << p;
+  EXPECT_TRUE(
+      has(plan(TESSERA_F32, 'T', 'T', 64, 4096, 4096, 4096, 4096, 64), "in 8 splits of 16 k-tiles"))
+      << p;
   // 4096^3 fills the GPU: K whole, no workspace.
   p = plan(TESSERA_F32, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "1024 tiles of 128 x 128 on")) << p;
   EXPECT_TRUE(has(p, "K whole")) << p;
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F32, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F32, 'N', 'N', 4096, 4096, 4096, kA, 4096,
+                                        kB, 4096),
+            0u);
   // Too short a K to split (fewer than 4 k-tiles per split): 64 x 64 x 100.
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 100, 64, 100, 64), "K whole")) << p;
 }
@@ -240,21 +268,30 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   // The case of the data-corruption report: m = 5 cannot use the TMA store (05 by name: the
   // built-in choice for m = 5 is 06, see PlanSkinnyProblems).
   std::string p = plan(TESSERA_F16, 'N', 'N', 5, 4096, 4096, 8, 4096, 8, kA, 0.0f, "05");
-  EXPECT_TRUE(has(p, "F16 NN m=5 n=4096 k=4096 lda=8 ldb=4096 ldc=8: kernel 05_wgmma_tma, requested by name")) << p;
+  EXPECT_TRUE(has(
+      p, "F16 NN m=5 n=4096 k=4096 lda=8 ldb=4096 ldc=8: kernel 05_wgmma_tma, requested by name"))
+      << p;
   EXPECT_TRUE(has(p, "A read by TMA where it lies (MN-major)")) << p;
   EXPECT_TRUE(has(p, "B read by TMA where it lies (K-major)")) << p;
-  EXPECT_TRUE(has(p, "C^T stored by predicated vector stores along C's rows")) << p;  // (the transposed problem)
+  EXPECT_TRUE(has(p, "C^T stored by predicated vector stores along C's rows"))
+      << p;  // (the transposed problem)
   p = plan(TESSERA_F16, 'N', 'N', 4093, 5, 4096, 4096, 4096, 4096, kA, 0.0f, "05");  // m % 8 != 0
   EXPECT_TRUE(has(p, "C stored by predicated vector stores (the TMA store needs")) << p;
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096), "C stored by TMA")) << p;
+  EXPECT_TRUE(
+      has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096), "C stored by TMA"))
+      << p;
   // beta != 0 reads C: no TMA store.
-  EXPECT_FALSE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 1.0f), "C stored by TMA"));
+  EXPECT_FALSE(has(plan(TESSERA_F16, 'N', 'N', 4096, 4096, 4096, 4096, 4096, 4096, kA, 1.0f),
+                   "C stored by TMA"));
   // tf32: wgmma reads shared tiles K-major only. An MN-major A goes to wgmma through registers; an
   // MN-major B is packed first.
   p = plan(TESSERA_TF32, 'N', 'T', 4096, 4096, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "kernel 05_wgmma_tma")) << p;
   EXPECT_TRUE(has(p, "A read by TMA where it lies (MN-major: to wgmma through registers")) << p;
-  EXPECT_TRUE(has(p, "B packed K-major into a scratch buffer first (MN-major: tf32 wgmma reads it K-major only in B's role)")) << p;
+  EXPECT_TRUE(has(p,
+                  "B packed K-major into a scratch buffer first (MN-major: tf32 wgmma reads it "
+                  "K-major only in B's role)"))
+      << p;
   // TF32 NN at 1024^3: nothing to pack, so 05 (04 took it while 05 packed A).
   p = plan(TESSERA_TF32, 'N', 'N', 1024, 1024, 1024, 1024, 1024, 1024);
   EXPECT_TRUE(has(p, "kernel 05_wgmma_tma, the built-in choice for TF32;")) << p;
@@ -262,15 +299,26 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
   // An unaligned A in a small problem: the built-in choice takes 04, and says why.
   const void* odd = reinterpret_cast<const void*>(0x1002);
   p = plan(TESSERA_BF16, 'N', 'N', 100, 100, 100, 100, 104, 100, odd);
-  EXPECT_TRUE(has(p, "kernel 04_mma_sync, the built-in choice for BF16 (not 05: an operand must be packed first")) << p;
-  EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (pointer or leading dimension not 16-byte aligned)")) << p;
+  EXPECT_TRUE(has(
+      p,
+      "kernel 04_mma_sync, the built-in choice for BF16 (not 05: an operand must be packed first"))
+      << p;
+  EXPECT_TRUE(has(p,
+                  "A packed K-major into a scratch buffer first (pointer or leading dimension not "
+                  "16-byte aligned)"))
+      << p;
   // TF32 packs on 05 rather than take 04 (whose tf32 is ~4x slower).
   p = plan(TESSERA_TF32, 'N', 'N', 100, 100, 100, 100, 104, 100, odd);
   EXPECT_TRUE(has(p, "kernel 05_wgmma_tma, the built-in choice for TF32;")) << p;
-  EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (MN-major: pointer or leading dimension not 16-byte aligned)")) << p;
+  EXPECT_TRUE(has(p,
+                  "A packed K-major into a scratch buffer first (MN-major: pointer or leading "
+                  "dimension not 16-byte aligned)"))
+      << p;
   // By name; fp32; quick returns.
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 64, 64, 64, 64, 64, 64, kA, 0.0f, "04"), "kernel 04_mma_sync, requested by name"));
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 64, 64, 64, 64), "kernel 03_simt_pipelined, the built-in choice for F32"));
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 64, 64, 64, 64, 64, 64, kA, 0.0f, "04"),
+                  "kernel 04_mma_sync, requested by name"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 64, 64, 64, 64, 64, 64),
+                  "kernel 03_simt_pipelined, the built-in choice for F32"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 0, 64, 64, 1, 64, 1), "nothing to do (m or n is 0)"));
   EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 8, 8, 0, 8, 1, 8, kA, 0.5f), "C = beta * C"));
 }
@@ -280,47 +328,71 @@ TEST(GemmAbi, PlanNamesKernelOperandsAndEpilogue) {
 // streams and how, how it reads the vectors, its split of K and the workspace of the partial sums.
 TEST(GemmAbi, PlanSkinnyProblems) {
   // The thresholds: min(m, n) = t takes 06, t + 1 does not, whichever way the operands lie.
-  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, std::pair{TESSERA_TF32, 4}, std::pair{TESSERA_F16, 16},
-                       std::pair{TESSERA_BF16, 16}}) {
+  for (auto [dt, t] : {std::pair{TESSERA_F32, 8}, std::pair{TESSERA_TF32, 4},
+                       std::pair{TESSERA_F16, 16}, std::pair{TESSERA_BF16, 16}}) {
     EXPECT_TRUE(has(plan(dt, 'N', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'T', 'N', 4096, t, 4096, 4096, 4096, 4096), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', t, 4096, 4096, t, 4096, t), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'T', 'T', t, 4096, 4096, 4096, 4096, t), "kernel 06_skinny")) << dt;
     EXPECT_TRUE(has(plan(dt, 'N', 'T', 1, 1, 1, 1, 1, 1), "kernel 06_skinny")) << dt;
     EXPECT_FALSE(has(plan(dt, 'N', 'N', 4096, t + 1, 4096, 4096, 4096, 4096), "06_skinny")) << dt;
-    EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0")) << dt;  // a kernel, not a status
+    EXPECT_TRUE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "kernel 0"))
+        << dt;  // a kernel, not a status
     EXPECT_FALSE(has(plan(dt, 'T', 'T', t + 1, 4096, 4096, 4096, 4096, 64), "06_skinny")) << dt;
   }
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 17, 4096, 4096, 17, 4096, 17), "kernel 05_wgmma_tma"));
+  EXPECT_TRUE(
+      has(plan(TESSERA_F16, 'N', 'N', 17, 4096, 4096, 17, 4096, 17), "kernel 05_wgmma_tma"));
+}
+
+// Kernel 06 on 16-bit elements from 3 vectors: the tensor-core GEMV, its CTAs and operand reads.
+TEST(GemmAbi, PlanSkinnyTensorCoreGemv) {
   // 16-bit from 3 vectors: the tensor-core GEMV, in groups of 8 or 16. 8 x 4096 x 4096 f16 NN: B's
   // K-contiguous columns are the big operand (8 warps a CTA on 16 rows: 256 CTAs), A's 8 rows lie
   // along s (lda = 8), read by pairs and transposed in registers.
   std::string p = plan(TESSERA_F16, 'N', 'N', 8, 4096, 4096, 8, 4096, 8);
-  EXPECT_TRUE(has(p, "tensor-core GEMV on 8 vectors at a time: B (4096 x 4096) is the big operand, read once "
-                     "along K by 16-byte vector loads straight into the MMA's fragments, a CTA of 8 warps per "
-                     "16 rows; A's 8 vectors read by 4-byte pairs along its rows, transposed in registers "
-                     "(movmatrix) (L1/L2); 256 CTAs, mma.sync m16n8k16 with fp32 accumulators")) << p;
+  EXPECT_TRUE(
+      has(p,
+          "tensor-core GEMV on 8 vectors at a time: B (4096 x 4096) is the big operand, read once "
+          "along K by 16-byte vector loads straight into the MMA's fragments, a CTA of 8 warps per "
+          "16 rows; A's 8 vectors read by 4-byte pairs along its rows, transposed in registers "
+          "(movmatrix) (L1/L2); 256 CTAs, mma.sync m16n8k16 with fp32 accumulators"))
+      << p;
   // 4096 x 12 x 4096 bf16 NN: A is MN-major, read down its columns and transposed in registers, 12
   // warps a CTA on 32 rows (128 CTAs); B's 12 columns (a group of 16) by vectors along K. With
   // 8192 rows, 64 a CTA: 128 CTAs again.
   p = plan(TESSERA_BF16, 'N', 'N', 4096, 12, 4096, 4096, 4096, 4096);
-  EXPECT_TRUE(has(p, "tensor-core GEMV on 16 vectors at a time: A (4096 x 4096) is the big operand, read once "
-                     "down its columns by 16-byte vector loads transposed in registers (movmatrix), a CTA of "
-                     "12 warps per 32 rows; B's 12 vectors read by 16-byte vectors along K (L1/L2); 128 CTAs")) << p;
+  EXPECT_TRUE(
+      has(p,
+          "tensor-core GEMV on 16 vectors at a time: A (4096 x 4096) is the big operand, read once "
+          "down its columns by 16-byte vector loads transposed in registers (movmatrix), a CTA of "
+          "12 warps per 32 rows; B's 12 vectors read by 16-byte vectors along K (L1/L2); 128 CTAs"))
+      << p;
   p = plan(TESSERA_F16, 'N', 'N', 8192, 8, 8192, 8192, 8192, 8192);
-  EXPECT_TRUE(has(p, "a CTA of 12 warps per 64 rows; B's 8 vectors read by 16-byte vectors along K (L1/L2); 128 CTAs")) << p;
+  EXPECT_TRUE(has(p,
+                  "a CTA of 12 warps per 64 rows; B's 8 vectors read by 16-byte vectors along K "
+                  "(L1/L2); 128 CTAs"))
+      << p;
   // 3 vectors with an unaligned leading dimension: element by element, still on the tensor cores.
   p = plan(TESSERA_F16, 'T', 'N', 4096, 3, 4095, 4095, 4095, 4096);
   EXPECT_TRUE(has(p, "tensor-core GEMV on 8 vectors at a time")) << p;
-  EXPECT_TRUE(has(p, "read once element by element (not 16-byte aligned or no unit stride), a CTA per 16 rows")) << p;
+  EXPECT_TRUE(has(
+      p, "read once element by element (not 16-byte aligned or no unit stride), a CTA per 16 rows"))
+      << p;
   EXPECT_TRUE(has(p, "B's 3 vectors read element by element")) << p;
+}
+
+// Kernel 06 on the CUDA cores: which operand streams, its CTAs, how the vectors are read.
+TEST(GemmAbi, PlanSkinnyGemv) {
   // 4096 x 1 x 4096 f32 NN: A is MN-major, read down its columns by 128 CTAs of 32 rows (a
   // 128-byte column each), all of K: no split, no workspace.
-  p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
+  std::string p = plan(TESSERA_F32, 'N', 'N', 4096, 1, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for F32 (min(m, n) <= 8")) << p;
-  EXPECT_TRUE(has(p, "GEMV on 1 vector at a time: A (4096 x 4096) is the big operand, read once down its "
-                     "columns, a CTA per 32 rows walking K by 16-byte vectors; B's vector read element by "
-                     "element (L1/L2); 128 CTAs")) << p;
+  EXPECT_TRUE(
+      has(p,
+          "GEMV on 1 vector at a time: A (4096 x 4096) is the big operand, read once down its "
+          "columns, a CTA per 32 rows walking K by 16-byte vectors; B's vector read element by "
+          "element (L1/L2); 128 CTAs"))
+      << p;
   EXPECT_FALSE(has(p, "K split")) << p;
   EXPECT_FALSE(has(p, "workspace")) << p;
   // f16: 128-byte columns are 64 rows; at 4096 rows they would be 64 CTAs, so 32-row ones (128).
@@ -334,26 +406,38 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   // big operand, a warp per 2 rows, 8 warps a CTA: 256 CTAs; A's row is read along K.
   p = plan(TESSERA_BF16, 'N', 'N', 1, 4096, 4096, 1, 4096, 1);
   EXPECT_TRUE(has(p, "kernel 06_skinny, the built-in choice for BF16 (min(m, n) <= 16")) << p;
-  EXPECT_TRUE(has(p, "GEMV on 1 vector at a time: B (4096 x 4096) is the big operand, read once along K by "
-                     "16-byte vector loads, a warp per 2 rows; A's vector read by 16-byte vectors along K "
-                     "(L1/L2); 256 CTAs")) << p;
+  EXPECT_TRUE(
+      has(p,
+          "GEMV on 1 vector at a time: B (4096 x 4096) is the big operand, read once along K by "
+          "16-byte vector loads, a warp per 2 rows; A's vector read by 16-byte vectors along K "
+          "(L1/L2); 256 CTAs"))
+      << p;
   // 8 x 4096 x 4096 f32 NN: A's 8 rows (contiguous along s: lda = 8) read as one vector of the
   // group's values per k; 2 x 4096 x 4096 with lda = 3: element by element.
   p = plan(TESSERA_F32, 'N', 'N', 8, 4096, 4096, 8, 4096, 8);
   EXPECT_TRUE(has(p, "GEMV on 8 vectors at a time")) << p;
   EXPECT_TRUE(has(p, "A's 8 vectors read a vector of the group's values per k")) << p;
-  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 2, 4096, 4096, 3, 4096, 2), "A's 2 vectors read element by element"));
+  EXPECT_TRUE(has(plan(TESSERA_F32, 'N', 'N', 2, 4096, 4096, 3, 4096, 2),
+                  "A's 2 vectors read element by element"));
   // TF32 runs in full fp32, and says so; 3 columns: a group of 4.
   p = plan(TESSERA_TF32, 'T', 'N', 4096, 3, 4096, 4096, 4096, 4096);
-  EXPECT_TRUE(has(p, "GEMV on 4 vectors at a time: A (4096 x 4096) is the big operand, read once along K")) << p;
+  EXPECT_TRUE(
+      has(p, "GEMV on 4 vectors at a time: A (4096 x 4096) is the big operand, read once along K"))
+      << p;
   EXPECT_TRUE(has(p, "B's 3 vectors read by 16-byte vectors along K")) << p;
   EXPECT_TRUE(has(p, "TF32 is computed in full fp32")) << p;
+}
+
+// Kernel 06 on more vectors than a group, with K split, and at the launch's size limit.
+TEST(GemmAbi, PlanSkinnyGroupsAndSplitK) {
   // More than a group by name: X read once per group. 16 x 4096 x 4096 f32: 256 tiles of 16 rows x
   // 2 groups of 8; 40 x 4096 x 4096 f16: 256 tiles x 3 groups of 16. No split, no workspace.
-  p = plan(TESSERA_F32, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
+  std::string p = plan(TESSERA_F32, 'N', 'N', 16, 4096, 4096, 16, 4096, 16, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "kernel 06_skinny, requested by name")) << p;
   EXPECT_TRUE(has(p, "2 groups (X read once per group); 512 CTAs")) << p;
-  EXPECT_EQ(tessera_gemm_workspace_size("06", TESSERA_F32, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096), 0u);
+  EXPECT_EQ(
+      tessera_gemm_workspace_size("06", TESSERA_F32, 'N', 'N', 16, 4096, 4096, kA, 16, kB, 4096),
+      0u);
   p = plan(TESSERA_F16, 'N', 'N', 40, 4096, 4096, 40, 4096, 40, kA, 0.0f, "06");
   EXPECT_TRUE(has(p, "3 groups (X read once per group); 768 CTAs")) << p;
   // Few rows and a long K: 300 x 1 x 5000 f16 NN, 10 tiles of 32 rows, K split in 3 pieces of
@@ -362,10 +446,12 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_TRUE(has(p, "a CTA per 32 rows")) << p;
   EXPECT_TRUE(has(p, "K split over 3 CTAs per tile (2048 values each)")) << p;
   EXPECT_TRUE(has(p, "workspace 3840 bytes")) << p;
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, kA, 300, kB, 5000), 3840u);
+  EXPECT_EQ(
+      tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, kA, 300, kB, 5000),
+      3840u);
   // A workspace one byte short of the partial sums is refused before any CUDA call.
-  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, 1.0f, kA, 300, kB, 5000, 0.0f, kC,
-                            300, reinterpret_cast<void*>(0x10000), 3839, nullptr),
+  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 300, 1, 5000, 1.0f, kA, 300, kB, 5000,
+                            0.0f, kC, 300, reinterpret_cast<void*>(0x10000), 3839, nullptr),
             TESSERA_ERROR_WORKSPACE);
   // Kernel 06's GEMV puts 16 rows in a CTA: 2^35 rows would be 2^31 CTAs, one more than a launch
   // has; 2^35 - 16 rows fit.
@@ -375,9 +461,15 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   EXPECT_EQ(status, TESSERA_ERROR_TOO_LARGE);
   plan(TESSERA_F16, 'T', 'N', m - 16, 1, 1, 1, 1, m, kA, 0.0f, "06", &status);
   EXPECT_EQ(status, TESSERA_SUCCESS);
+}
+
+// Unaligned skinny operands, and single rows along K on kernel 05: read where they lie or packed.
+TEST(GemmAbi, PlanSingleRowOperands) {
   // Unaligned: element loads.
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4095, 1, 4095, 4095, 4095, 4095), "read once down its columns element by element"));
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 4095, 1, 4095, 4095, 4095, 4095), "read once along K element by element"));
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 4095, 1, 4095, 4095, 4095, 4095),
+                  "read once down its columns element by element"));
+  EXPECT_TRUE(has(plan(TESSERA_F16, 'T', 'N', 4095, 1, 4095, 4095, 4095, 4095),
+                  "read once along K element by element"));
   // Kernel 05 by name: a single row contiguous along K (m = 1, lda = 1 in 'N'; n = 1, ldb = 1 in
   // 'T') is read K-major where it lies, not packed as an unaligned MN-major operand.
   for (tessera_dtype dt : {TESSERA_F16, TESSERA_BF16}) {
@@ -390,9 +482,15 @@ TEST(GemmAbi, PlanSkinnyProblems) {
   }
   // A row that does not end on a 16-byte boundary (K = 4095) is packed: a 16-byte copy over its
   // end would read past a buffer that holds just the row (as compute-sanitizer counts reads).
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4095, 1, 4095, 1, kA, 0.0f, "05"), "A packed"));
+  EXPECT_TRUE(
+      has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4095, 1, 4095, 1, kA, 0.0f, "05"), "A packed"));
   // With lda > 1 the row is strided along K: packed.
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 3, 4096, 1, kA, 0.0f, "05"), "A packed"));
+  EXPECT_TRUE(
+      has(plan(TESSERA_F16, 'N', 'N', 1, 4096, 4096, 3, 4096, 1, kA, 0.0f, "05"), "A packed"));
+}
+
+// Skinny TF32 problems on kernel 05: the big operand in A's role, through registers.
+TEST(GemmAbi, PlanSkinnyTf32) {
   // TF32 from 5 columns: 05's narrow tile, whatever the majors: the big operand in A's role,
   // through registers where it is MN-major (here m = 4096, A in 'N'; mirrored, B^T in 'T' on the
   // transposed problem).
@@ -423,36 +521,44 @@ TEST(GemmAbi, PlanReportsBadArgumentsAsTheCallWould) {
   EXPECT_EQ(status, TESSERA_ERROR_UNKNOWN_KERNEL);
   // A short buffer is truncated, NUL-terminated.
   char tiny[8];
-  EXPECT_EQ(tessera_gemm_plan(nullptr, TESSERA_F32, 'N', 'N', 4, 4, 4, 1.0f, kA, 4, kB, 4, 0.0f, kC, 4,
-                              tiny, sizeof tiny),
+  EXPECT_EQ(tessera_gemm_plan(nullptr, TESSERA_F32, 'N', 'N', 4, 4, 4, 1.0f, kA, 4, kB, 4, 0.0f, kC,
+                              4, tiny, sizeof tiny),
             TESSERA_SUCCESS);
   EXPECT_EQ(std::string(tiny), "F32 NN ");
 }
 
 TEST(GemmAbi, WorkspaceSizeAndChecks) {
   // Aligned operands: nothing to pack.
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096, kB, 4096), 0u);
+  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 4096, 4096, 4096, kA, 4096,
+                                        kB, 4096),
+            0u);
   // An unaligned A (100 x 100 f16): the built-in choice (04 at this size) packs it K-major with K
   // rounded up to 8 elements: 100 rows x 104 x 2 bytes = 20,800, in 256-byte pieces: 20,992.
   const void* odd = reinterpret_cast<const void*>(0x1002);
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, odd, 100, kB, 104), 20992u);
+  EXPECT_EQ(
+      tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, odd, 100, kB, 104),
+      20992u);
   // tf32 on 05 packs an MN-major B (A goes through registers): 4096 x 4096 x 4 bytes.
-  EXPECT_EQ(tessera_gemm_workspace_size("05", TESSERA_TF32, 'N', 'T', 4096, 4096, 4096, kA, 4096, kB, 4096),
+  EXPECT_EQ(tessera_gemm_workspace_size("05", TESSERA_TF32, 'N', 'T', 4096, 4096, 4096, kA, 4096,
+                                        kB, 4096),
             4096u * 4096 * 4);
   // Bad arguments: 0.
-  EXPECT_EQ(tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, odd, 99, kB, 104), 0u);
+  EXPECT_EQ(
+      tessera_gemm_workspace_size(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, odd, 99, kB, 104),
+      0u);
   // A workspace too small or misaligned is refused before any CUDA call.
   void* ws = reinterpret_cast<void*>(0x10000);
-  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, 1.0f, odd, 100, kB, 104, 0.0f, kC,
-                            100, ws, 20991, nullptr),
+  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, 1.0f, odd, 100, kB, 104,
+                            0.0f, kC, 100, ws, 20991, nullptr),
             TESSERA_ERROR_WORKSPACE);
-  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, 1.0f, odd, 100, kB, 104, 0.0f, kC,
-                            100, reinterpret_cast<void*>(0x10010), 1 << 20, nullptr),
+  EXPECT_EQ(tessera_gemm_ex(nullptr, TESSERA_F16, 'N', 'N', 100, 100, 100, 1.0f, odd, 100, kB, 104,
+                            0.0f, kC, 100, reinterpret_cast<void*>(0x10010), 1 << 20, nullptr),
             TESSERA_ERROR_WORKSPACE);
-  EXPECT_TRUE(std::string(tessera_status_string(TESSERA_ERROR_WORKSPACE)).find("tessera_gemm_workspace_size") !=
-              std::string::npos);
+  EXPECT_TRUE(std::string(tessera_status_string(TESSERA_ERROR_WORKSPACE))
+                  .find("tessera_gemm_workspace_size") != std::string::npos);
   // The plan says how much.
-  EXPECT_TRUE(has(plan(TESSERA_F16, 'N', 'N', 100, 100, 100, 100, 104, 100, odd), "workspace 20992 bytes"));
+  EXPECT_TRUE(
+      has(plan(TESSERA_F16, 'N', 'N', 100, 100, 100, 100, 104, 100, odd), "workspace 20992 bytes"));
 }
 
 }  // namespace

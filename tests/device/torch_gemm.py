@@ -66,8 +66,8 @@ def main():
                     if beta:
                         ref = ref * 1.25 + beta * out.double()
                     with torch.cuda.stream(side):
-                        c = gemm(a, b, out=out.clone() if beta else None, alpha=1.25 if beta else 1.0,
-                                 beta=beta)
+                        c = gemm(a, b, out=out.clone() if beta else None,
+                                 alpha=1.25 if beta else 1.0, beta=beta)
                     side.synchronize()
                     scale = (a.double().abs() @ b.double().abs()).max().item() * 1.25 + 1e-30
                     err = (c.double() - ref).abs().max().item() / scale

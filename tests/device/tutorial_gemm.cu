@@ -43,7 +43,8 @@ float random_value() {
 // before it (a multiple of 4: 16-byte aligned) and one guard column after it.
 struct Embedded {
   int64_t rows, cols, ld, lead, total;
-  Embedded(int64_t r, int64_t c, int64_t l) : rows(r), cols(c), ld(l), lead((l + 3) / 4 * 4), total(lead + l * (c + 1)) {}
+  Embedded(int64_t r, int64_t c, int64_t l)
+      : rows(r), cols(c), ld(l), lead((l + 3) / 4 * 4), total(lead + l * (c + 1)) {}
   bool inside(int64_t i) const {
     const int64_t x = i - lead;
     return x >= 0 && x < ld * cols && x % ld < rows;
@@ -108,19 +109,24 @@ int check_case(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_
       if (!(err <= worst)) worst = err;
     }
   if (e != cudaSuccess) std::snprintf(what, sizeof what, "launcher: %s", cudaGetErrorString(e));
-  else if (guards) std::snprintf(what, sizeof what, "%lld elements outside C's block written", guards);
+  else if (guards)
+    std::snprintf(what, sizeof what, "%lld elements outside C's block written", guards);
   else if (bad) std::snprintf(what, sizeof what, "%lld elements wrong", bad);
-  std::printf("%-4s m=%-5ld n=%-5ld k=%-5ld lda=%-5ld ldb=%-5ld ldc=%-5ld beta=%-4g worst %.2e %s\n",
-              *what ? "FAIL" : "ok", long(m), long(n), long(k), long(lda), long(ldb), long(ldc),
-              beta, worst, what);
+  std::printf(
+      "%-4s m=%-5ld n=%-5ld k=%-5ld lda=%-5ld ldb=%-5ld ldc=%-5ld beta=%-4g worst %.2e %s\n",
+      *what ? "FAIL" : "ok", long(m), long(n), long(k), long(lda), long(ldb), long(ldc), beta,
+      worst, what);
   return *what ? 1 : 0;
 }
 
 // The launcher refuses what its 16-byte copies cannot do, and then launches nothing.
-int check_refusal(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t shift_a, const char* why) {
-  std::vector<float> a(size_t(lda * k + 8), 1.0f), b(size_t(ldb * k + 8), 1.0f), c(size_t(m * n), 7.0f);
+int check_refusal(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t shift_a,
+                  const char* why) {
+  std::vector<float> a(size_t(lda * k + 8), 1.0f), b(size_t(ldb * k + 8), 1.0f),
+      c(size_t(m * n), 7.0f);
   Device da(a), db(b), dc(c);
-  const cudaError_t e = tutorial::gemm_nt(m, n, k, 1.0f, da.p + shift_a, lda, db.p, ldb, 0.0f, dc.p, m);
+  const cudaError_t e =
+      tutorial::gemm_nt(m, n, k, 1.0f, da.p + shift_a, lda, db.p, ldb, 0.0f, dc.p, m);
   CHECK_CUDA(cudaDeviceSynchronize());
   const bool untouched = dc.get(c.size()) == c;
   const bool ok = e == cudaErrorInvalidValue && untouched;
@@ -141,14 +147,17 @@ Speed bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k) {
   std::vector<float> a(size_t(m * k) * sets), b(size_t(n * k) * sets);
   for (auto& x : a) x = random_value();
   for (auto& x : b) x = random_value();
-  Device da(a), db(b), dc(std::vector<float>(size_t(m * n), 0.0f)), dr(std::vector<float>(size_t(m * n), 0.0f));
+  Device da(a), db(b), dc(std::vector<float>(size_t(m * n), 0.0f)),
+      dr(std::vector<float>(size_t(m * n), 0.0f));
   const float alpha = 1.0f, beta = 0.0f;
   auto mine = [&](int s) {
-    CHECK_CUDA(tutorial::gemm_nt(m, n, k, alpha, da.p + size_t(m * k) * s, m, db.p + size_t(n * k) * s, n, beta, dc.p, m));
+    CHECK_CUDA(tutorial::gemm_nt(m, n, k, alpha, da.p + size_t(m * k) * s, m,
+                                 db.p + size_t(n * k) * s, n, beta, dc.p, m));
   };
   auto theirs = [&](int s) {
-    CHECK_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, int(m), int(n), int(k), &alpha, da.p + size_t(m * k) * s,
-                             int(m), db.p + size_t(n * k) * s, int(n), &beta, dr.p, int(m)));
+    CHECK_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, int(m), int(n), int(k), &alpha,
+                             da.p + size_t(m * k) * s, int(m), db.p + size_t(n * k) * s, int(n),
+                             &beta, dr.p, int(m)));
   };
   auto [ms, ms_ref] = median_ms_pair(mine, theirs, 30, sets);
   mine(0), theirs(0);
@@ -156,7 +165,8 @@ Speed bench(cublasHandle_t h, int64_t m, int64_t n, int64_t k) {
   const std::vector<float> out = dc.get(size_t(m * n)), ref = dr.get(size_t(m * n));
   double diff = 0, mag = 0;
   for (size_t i = 0; i < out.size(); ++i)
-    diff = std::max(diff, double(std::fabs(out[i] - ref[i]))), mag = std::max(mag, double(std::fabs(ref[i])));
+    diff = std::max(diff, double(std::fabs(out[i] - ref[i]))),
+    mag = std::max(mag, double(std::fabs(ref[i])));
   return {m, n, k, ms, ms_ref, diff / mag};
 }
 
@@ -172,20 +182,27 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--seed") && value) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--sizes") && value) sizes = argv[++i];
     else if (!std::strcmp(argv[i], "--md") && value) md = argv[++i];
-    else { std::printf("usage: tutorial_gemm [--small] [--seed S] [--sizes MxNxK,...|none] [--md FILE]\n"); return 2; }
+    else {
+      std::printf(
+          "usage: tutorial_gemm [--small] [--seed S] [--sizes MxNxK,...|none] [--md FILE]\n");
+      return 2;
+    }
   }
   if (small) sizes = "none";
   rng.seed(seed);
   std::printf("tutorial GEMM (kernels/tutorial/tutorial_gemm.cu), seed %llu\n", seed);
   int failures = 0, cases = 0;
   // m, n, k, lda, ldb, ldc (lda, ldb multiples of 4), beta
-  const int64_t shapes[][6] = {{1, 1, 1, 4, 4, 1},       {1, 1, 0, 4, 4, 3},        {5, 3, 7, 8, 4, 5},
-                               {128, 128, 8, 128, 128, 128}, {127, 129, 9, 128, 132, 131}, {129, 257, 17, 132, 260, 130},
-                               {255, 1, 33, 256, 4, 255},  {1, 300, 65, 4, 300, 2},    {64, 64, 1000, 64, 68, 65},
-                               {333, 517, 1001, 336, 520, 335}, {130, 3, 16, 136, 8, 131}, {1024, 1024, 1024, 1024, 1024, 1024}};
+  const int64_t shapes[][6] = {{1, 1, 1, 4, 4, 1},           {1, 1, 0, 4, 4, 3},
+                               {5, 3, 7, 8, 4, 5},           {128, 128, 8, 128, 128, 128},
+                               {127, 129, 9, 128, 132, 131}, {129, 257, 17, 132, 260, 130},
+                               {255, 1, 33, 256, 4, 255},    {1, 300, 65, 4, 300, 2},
+                               {64, 64, 1000, 64, 68, 65},   {333, 517, 1001, 336, 520, 335},
+                               {130, 3, 16, 136, 8, 131},    {1024, 1024, 1024, 1024, 1024, 1024}};
   for (auto const& s : shapes)
     if (!small || s[0] * s[1] * s[2] < 1000000)
-      for (float beta : {0.0f, 0.75f}) failures += check_case(s[0], s[1], s[2], s[3], s[4], s[5], beta), ++cases;
+      for (float beta : {0.0f, 0.75f})
+        failures += check_case(s[0], s[1], s[2], s[3], s[4], s[5], beta), ++cases;
   failures += check_refusal(5, 3, 7, 5, 4, 0, "lda = 5, not a multiple of 4"), ++cases;
   failures += check_refusal(5, 3, 7, 8, 4, 1, "A not 16-byte aligned"), ++cases;
   failures += check_refusal(5, 9, 7, 8, 8, 0, "ldb = 8 < n = 9"), ++cases;
@@ -193,18 +210,23 @@ int main(int argc, char** argv) {
   cublasHandle_t h;
   CHECK_CUBLAS(cublasCreate(&h));
   CHECK_CUBLAS(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
-  std::string table = "| M x N x K | tutorial TFLOP/s | cuBLAS SGEMM TFLOP/s | ratio | max rel err |\n| --- | --- | --- | --- | --- |\n";
+  std::string table =
+      "| M x N x K | tutorial TFLOP/s | cuBLAS SGEMM TFLOP/s | ratio | max rel err |\n| --- | --- "
+      "| --- | --- | --- |\n";
   for (size_t p = 0; sizes != "none" && p < sizes.size();) {
     size_t q = sizes.find(',', p);
     if (q == std::string::npos) q = sizes.size();
     long long m = 0, n = 0, k = 0;
-    if (std::sscanf(sizes.substr(p, q - p).c_str(), "%lldx%lldx%lld", &m, &n, &k) != 3) { std::printf("bad size\n"); return 2; }
+    if (std::sscanf(sizes.substr(p, q - p).c_str(), "%lldx%lldx%lld", &m, &n, &k) != 3) {
+      std::printf("bad size\n");
+      return 2;
+    }
     p = q + 1;
     const Speed s = bench(h, m, n, k);
     const double flop = 2.0 * double(m) * double(n) * double(k);
     char row[200];
-    std::snprintf(row, sizeof row, "| %lldx%lldx%lld | %.1f | %.1f | %.2f | %.1e |\n", m, n, k, flop / s.ms / 1e9,
-                  flop / s.ms_cublas / 1e9, s.ms_cublas / s.ms, s.rel_err);
+    std::snprintf(row, sizeof row, "| %lldx%lldx%lld | %.1f | %.1f | %.2f | %.1e |\n", m, n, k,
+                  flop / s.ms / 1e9, flop / s.ms_cublas / 1e9, s.ms_cublas / s.ms, s.rel_err);
     table += row;
     if (!(s.rel_err < 1e-4)) ++failures;  // summation order differs from cuBLAS
     ++cases;
@@ -213,6 +235,7 @@ int main(int argc, char** argv) {
   std::printf("\n%s\n", table.c_str());
   if (!md.empty())
     if (FILE* f = std::fopen(md.c_str(), "w")) std::fputs(table.c_str(), f), std::fclose(f);
-  std::printf("%s: %d of %d checks failed (seed %llu)\n", failures ? "FAILED" : "PASSED", failures, cases, seed);
+  std::printf("%s: %d of %d checks failed (seed %llu)\n", failures ? "FAILED" : "PASSED", failures,
+              cases, seed);
   return failures ? 1 : 0;
 }

@@ -142,7 +142,8 @@ void place(std::vector<uint8_t>& image, int base, Kind kind, SwizzledLayout cons
   for (int r = 0; r < rows; ++r)
     for (int k = 0; k < inst_k(kind); ++k) {
       const uint32_t u = elem_bits(kind, value(r, k, inst_k(kind)));
-      std::memcpy(&image[size_t(base + tile(make_tuple(int64_t(r), int64_t(k))) * bytes)], &u, size_t(bytes));
+      std::memcpy(&image[size_t(base + tile(make_tuple(int64_t(r), int64_t(k))) * bytes)], &u,
+                  size_t(bytes));
     }
 }
 
@@ -179,8 +180,8 @@ bool check_case(std::vector<int64_t> const& want) {
                     (long long)(w % kM), (long long)(w / kM), g, (long long)w);
     }
   char name[96];
-  std::snprintf(name, sizeof name, "wgmma m64n256k%d %-4s A %s B %s", inst_k(kKind), kind_name(kKind),
-                kAK ? "K " : "MN", kBK ? "K " : "MN");
+  std::snprintf(name, sizeof name, "wgmma m64n256k%d %-4s A %s B %s", inst_k(kKind),
+                kind_name(kKind), kAK ? "K " : "MN", kBK ? "K " : "MN");
   std::printf("%-40s LBO/SBO A %lld/%lld B %lld/%lld: %s (%d accumulators checked)\n", name,
               (long long)desc_a.leading_bytes, (long long)desc_a.stride_bytes,
               (long long)desc_b.leading_bytes, (long long)desc_b.stride_bytes,

@@ -10,7 +10,7 @@
 // a crash, a sanitizer report, a hang (-timeout) or a broken invariant checked below -- is a
 // finding: the harness prints the inputs and aborts, so libFuzzer saves the crashing input.
 //
-// Invariants checked (cheap, and each one is a contract in DESIGN.md or the algebra's definition):
+// Invariants checked (cheap, and each one is a documented contract or the algebra's definition):
 //   - parse(print(x)) == x for inputs and for every result layout
 //   - coalesce(L)(i) == L(i)                      (same function of integer indices)
 //   - composition(A, B)(i) == A(B(i))             (non-negative strides, B(i) < size(A))
@@ -168,7 +168,8 @@ void check_result(const char* op, Layout const& r) {
   Layout c;
   if (!attempt("coalesce", [&] { c = coalesce(r); })) return;
   for (int64_t i = 0; i < n; ++i)
-    if (c(i) != r(i)) finding(name + ": coalesce gives " + to_string(c) + ", differs at " + std::to_string(i));
+    if (c(i) != r(i))
+      finding(name + ": coalesce gives " + to_string(c) + ", differs at " + std::to_string(i));
 }
 
 void run_layout_ops(Layout const& a, IntTuple const* profile, IntTuple const* coord) {
@@ -190,7 +191,9 @@ void run_layout_ops(Layout const& a, IntTuple const* profile, IntTuple const* co
     int64_t m = small_size(r);
     if (n >= 0 && m >= 0 && m <= n)
       for (int64_t i = 0; i < m; ++i)
-        if (a(r(i)) != i) finding("A(right_inverse(A)(i)) != i at i = " + std::to_string(i) + ", R = " + to_string(r));
+        if (a(r(i)) != i)
+          finding("A(right_inverse(A)(i)) != i at i = " + std::to_string(i) +
+                  ", R = " + to_string(r));
   }
   if (attempt("left_inverse", [&] { r = left_inverse(a); })) {
     check_result("left_inverse", r);
@@ -212,13 +215,15 @@ void run_layout_ops(Layout const& a, IntTuple const* profile, IntTuple const* co
       }
       for (int64_t i = 0; bijective && i < n; ++i)
         if (r(a(i)) != i)
-          finding("left_inverse(A)(A(i)) != i at i = " + std::to_string(i) + ", L = " + to_string(r));
+          finding("left_inverse(A)(A(i)) != i at i = " + std::to_string(i) +
+                  ", L = " + to_string(r));
     }
   }
 
   // Evaluation is unchecked by design (the kernels' hot path): only coordinates and strides
   // small enough that sum c_k * d_k cannot overflow (40 leaves * 2^28 * 2^28 < 2^63).
-  if (coord && small_leaves(*coord) && small_leaves(a.stride)) attempt("crd2idx", [&] { (void)a(*coord); });
+  if (coord && small_leaves(*coord) && small_leaves(a.stride))
+    attempt("crd2idx", [&] { (void)a(*coord); });
   if (n >= 0) {
     for (int64_t i = 0; i < n; ++i) {
       IntTuple c;
@@ -248,14 +253,18 @@ void run_pair_ops(Layout const& a, Layout const& b) {
       for (int64_t i = 0; i < n; ++i) {
         int64_t bi = b(i);
         if (bi < na && r(i) != a(bi))
-          finding("composition(A,B)(i) != A(B(i)) at i = " + std::to_string(i) + ", R = " + to_string(r));
+          finding("composition(A,B)(i) != A(B(i)) at i = " + std::to_string(i) +
+                  ", R = " + to_string(r));
       }
     }
   }
-  if (attempt("logical_divide", [&] { r = logical_divide(a, b); })) check_result("logical_divide", r);
+  if (attempt("logical_divide", [&] { r = logical_divide(a, b); }))
+    check_result("logical_divide", r);
   if (!kCheckCosizeOverflow && !image_fits(b)) return;
-  if (attempt("logical_product", [&] { r = logical_product(a, b); })) check_result("logical_product", r);
-  if (attempt("blocked_product", [&] { r = blocked_product(a, b); })) check_result("blocked_product", r);
+  if (attempt("logical_product", [&] { r = logical_product(a, b); }))
+    check_result("logical_product", r);
+  if (attempt("blocked_product", [&] { r = blocked_product(a, b); }))
+    check_result("blocked_product", r);
   if (attempt("raked_product", [&] { r = raked_product(a, b); })) check_result("raked_product", r);
 }
 
@@ -279,7 +288,8 @@ void run_tiler_ops(Layout const& a, Tiler const& t) {
   Tiler u;
   if (!attempt("parse_tiler(print(t))", [&] { u = parse_tiler(s); }))
     finding("tiler: print gave \"" + s + "\", which does not parse");
-  if (to_string(u) != to_string(t)) finding("tiler: print(parse(print(t))) = \"" + to_string(u) + "\" != \"" + s + "\"");
+  if (to_string(u) != to_string(t))
+    finding("tiler: print(parse(print(t))) = \"" + to_string(u) + "\" != \"" + s + "\"");
   run_ops_with_tiler(a, t);
 }
 
@@ -287,7 +297,8 @@ void run_ops_with_tiler(Layout const& a, Tiler const& t) {
   bool fits = true;
   for (int i = 0; i < t.n; ++i) fits &= t.keep[i] || image_fits(t.mode[i]);
   for (auto const& op : kTilerOps) {  // (clang 14 cannot capture structured bindings)
-    if (!fits && !kCheckCosizeOverflow && std::string_view(op.first).find("product") != std::string_view::npos)
+    if (!fits && !kCheckCosizeOverflow &&
+        std::string_view(op.first).find("product") != std::string_view::npos)
       continue;
     Layout r;
     if (attempt(op.first, [&] { r = op.second(a, t); })) check_result(op.first, r);
@@ -305,9 +316,12 @@ void run_swizzled_ops(SwizzledLayout const& s, Tiler const* t) {
   }
   if (!t) return;
   SwizzledLayout r;
-  if (attempt("composition(swizzled)", [&] { r = composition(s, *t); })) check_result("composition(swizzled)", r.layout);
-  if (attempt("logical_divide(swizzled)", [&] { r = logical_divide(s, *t); })) check_result("logical_divide(swizzled)", r.layout);
-  if (attempt("zipped_divide(swizzled)", [&] { r = zipped_divide(s, *t); })) check_result("zipped_divide(swizzled)", r.layout);
+  if (attempt("composition(swizzled)", [&] { r = composition(s, *t); }))
+    check_result("composition(swizzled)", r.layout);
+  if (attempt("logical_divide(swizzled)", [&] { r = logical_divide(s, *t); }))
+    check_result("logical_divide(swizzled)", r.layout);
+  if (attempt("zipped_divide(swizzled)", [&] { r = zipped_divide(s, *t); }))
+    check_result("zipped_divide(swizzled)", r.layout);
 }
 
 }  // namespace

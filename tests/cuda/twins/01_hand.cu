@@ -1,7 +1,8 @@
-// tests/cuda/twins/01_hand.cu -- the hand-indexed twin of kernel 01 (kernels/gemm/01_simt_global.cu): the
-// kernel as it was before it was written in the vocabulary of tessera/device_tensor.hpp (the
-// partitions from the algebra, then index arithmetic on run-time strides written by hand).
-// check_twins.py compiles both and compares their k-loops opcode by opcode.
+// tests/cuda/twins/01_hand.cu -- the hand-indexed twin of kernel 01
+// (kernels/gemm/01_simt_global.cu): the kernel as it was before it was written in the vocabulary of
+// tessera/device_tensor.hpp (the partitions from the algebra, then index arithmetic on run-time
+// strides written by hand). check_twins.py compiles both and compares their k-loops opcode by
+// opcode.
 #include "hand_common.cuh"
 
 namespace tessera::ladder {
@@ -17,7 +18,7 @@ struct SimtGlobalCfg {
   static constexpr Layout kTileA = Layout(make_tuple(kBM, kBK));
   static constexpr Layout kTileB = Layout(make_tuple(kBN, kBK));
 
-  // Thread partitions: thread -> first element, value -> element (seed 001 step B and C).
+  // Thread partitions: thread -> first element, value -> element (the thread trace's B, C).
   static constexpr ThreadPartition kPartC = kMma.partitioner(Operand::kC, kTileC);
   static constexpr ThreadPartition kPartA = kMma.partitioner(Operand::kA, kTileA);
   static constexpr ThreadPartition kPartB = kMma.partitioner(Operand::kB, kTileB);
@@ -38,9 +39,10 @@ struct SimtGlobalCfg {
     static_assert(kMma.threads() == kThreads, "step1: the TiledMMA must have 256 threads");
     static_assert(kMma.tile_size(0) * 2 == kBM && kMma.tile_size(1) * 2 == kBN,
                   "step1: the permutation (64 rows) must tile the 128x128 CTA tile twice");
-    static_assert(kFrgC == parse_layout("(1,(4,2),(4,2)):(0,(1,64),(128,8192))"),
-                  "step1: C fragment differs from seed 001's (1,(4,2),(4,2)):(0,(128,8192),(1,64)) "
-                  "transposed to column-major");
+    static_assert(
+        kFrgC == parse_layout("(1,(4,2),(4,2)):(0,(1,64),(128,8192))"),
+        "step1: C fragment differs from the thread trace's (1,(4,2),(4,2)):(0,(128,8192),(1,64)) "
+        "transposed to column-major");
     static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
                       same_offsets(kMma, Operand::kA, kTileA, kThrA) &&
                       same_offsets(kMma, Operand::kB, kTileB, kThrB),
@@ -78,8 +80,8 @@ gemm_01_hand(GemmArgs p) {
     const int64_t res_k = p.k - kt * kBK;
     // tCgA(:,:,kb) -> tCrA, tCgB(:,:,kb) -> tCrB: (V,M) and (V,N) of k-block kb, zero outside
     // the matrix; then gemm(tCrC, tCrA, tCrB): 8x8 scalar FMAs.
-    // NOTE: seed 001 copies the whole k-tile (64 + 64 values) before its 8 k-blocks; with the
-    // 64 accumulators that needs > 255 registers and spills, so each k-block is copied just
+    // NOTE: the thread trace copies the whole k-tile (64 + 64 values) before its 8 k-blocks; with
+    // the 64 accumulators that needs > 255 registers and spills, so each k-block is copied just
     // before it is used (same loads, same FMAs, same order within a k-block).
     const float* gA_k = gA + kt * kBK * p.a_sk;
     const float* gB_k = gB + kt * kBK * p.b_sk;

@@ -1,7 +1,8 @@
-// tests/cuda/twins/02_hand.cu -- the hand-indexed twin of kernel 02 (kernels/gemm/02_simt_cp_async.cu): the
-// kernel as it was before it was written in the vocabulary of tessera/device_tensor.hpp (the
-// partitions from the algebra, then index arithmetic on run-time strides written by hand).
-// check_twins.py compiles both and compares their k-loops opcode by opcode.
+// tests/cuda/twins/02_hand.cu -- the hand-indexed twin of kernel 02
+// (kernels/gemm/02_simt_cp_async.cu): the kernel as it was before it was written in the vocabulary
+// of tessera/device_tensor.hpp (the partitions from the algebra, then index arithmetic on run-time
+// strides written by hand). check_twins.py compiles both and compares their k-loops opcode by
+// opcode.
 #include "hand_common.cuh"
 
 namespace tessera::ladder {
@@ -12,13 +13,13 @@ enum class CopyKind { kScalarK, kScalarMN, kVectorMN };
 
 TESSERA_HD constexpr TiledCopy make_copy(CopyKind kind) {
   switch (kind) {
-    case CopyKind::kScalarK:   // seed 004's A: thread t at (t/8, t%8), adjacent threads along K
+    case CopyKind::kScalarK:  // the tiled GEMM's A: thread t at (t/8, t%8), neighbours along K
       return make_tiled_copy_tv(atom::cp_async(4, 32), parse_layout("(32,8):(8,1)"),
                                 parse_layout("(1,1):(0,0)"));
     case CopyKind::kScalarMN:  // adjacent threads along M (or N)
       return make_tiled_copy_tv(atom::cp_async(4, 32), parse_layout("(128,2):(1,128)"),
                                 parse_layout("(1,1):(0,0)"));
-    default:                   // seed 004's B: 4 consecutive n per thread, (32,8):(1,32) threads
+    default:  // the tiled GEMM's B: 4 consecutive n per thread, (32,8):(1,32) threads
       return make_tiled_copy_tv(atom::cp_async(16, 32), parse_layout("(32,8):(1,32)"),
                                 parse_layout("(4,1):(1,0)"));
   }
@@ -44,7 +45,7 @@ struct SimtCpAsyncCfg {
   static constexpr int64_t kBM = 128, kBN = 128, kBK = 8;
   static constexpr int kThreads = 256;
 
-  // Shared-memory tiles: column-major (BM,BK):(1,BM) and (BN,BK):(1,BN), as in seed 004.
+  // Shared-memory tiles: column-major (BM,BK):(1,BM) and (BN,BK):(1,BN), as in the tiled GEMM.
   static constexpr Layout kSA = Layout(make_tuple(kBM, kBK));
   static constexpr Layout kSB = Layout(make_tuple(kBN, kBK));
 
@@ -65,17 +66,17 @@ struct SimtCpAsyncCfg {
 
   // The static checks, instantiated by the kernel (see common.cuh, "Static checks").
   __device__ static constexpr void check() {
-    static_assert(kMma.threads() == kThreads, "seed004: the TiledMMA must have 256 threads");
+    static_assert(kMma.threads() == kThreads, "tiled GEMM: the TiledMMA must have 256 threads");
     static_assert(kPlanA.copy.threads() == kThreads && kPlanB.copy.threads() == kThreads,
-                  "seed004: the tiled copies must use all 256 threads");
+                  "tiled GEMM: the tiled copies must use all 256 threads");
     static_assert(kPlanA.vec == 1 || contiguous_prefix(kPlanA.frg) >= kPlanA.vec,
-                  "seed004: a vector copy's values must be contiguous in the tile");
+                  "tiled GEMM: a vector copy's values must be contiguous in the tile");
     static_assert(kPlanB.vec == 1 || contiguous_prefix(kPlanB.frg) >= kPlanB.vec,
-                  "seed004: a vector copy's values must be contiguous in the tile");
+                  "tiled GEMM: a vector copy's values must be contiguous in the tile");
     static_assert(same_offsets(kMma, Operand::kC, kTileC, kThrC) &&
                       same_offsets(kMma, Operand::kA, kSA, kThrA) &&
                       same_offsets(kMma, Operand::kB, kSB, kThrB),
-                  "seed004: thread-offset layouts disagree with TiledMMA::partition_*");
+                  "tiled GEMM: thread-offset layouts disagree with TiledMMA::partition_*");
   }
 };
 

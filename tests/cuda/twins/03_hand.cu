@@ -1,7 +1,8 @@
-// tests/cuda/twins/03_hand.cu -- the hand-indexed twin of kernel 03 (kernels/gemm/03_simt_pipelined.cu): the kernel as it was
-// before it was written in the vocabulary of tessera/device_tensor.hpp (partitions from the algebra,
-// then index arithmetic on run-time strides and raw PTX written by hand). check_twins.py compiles
-// both and compares their k-loops opcode by opcode.
+// tests/cuda/twins/03_hand.cu -- the hand-indexed twin of kernel 03
+// (kernels/gemm/03_simt_pipelined.cu): the kernel as it was before it was written in the vocabulary
+// of tessera/device_tensor.hpp (partitions from the algebra, then index arithmetic on run-time
+// strides and raw PTX written by hand). check_twins.py compiles both and compares their k-loops
+// opcode by opcode.
 #include "hand_common.cuh"
 
 namespace tessera::ladder {
@@ -315,7 +316,8 @@ gemm_03_kernel(GemmArgsC args) {
   // Epilogue: tCgC = partition_C(gC). Runs of 4 rows go out as one 16-byte store when C's
   // columns are contiguous and 16-byte aligned and the run is inside the matrix; else per element.
   const int64_t thr_m = kCrdC.thr_row(t), thr_n = kCrdC.thr_col(t);
-  const bool c_vec = args.c_sm == 1 && args.c_sn % 4 == 0 && reinterpret_cast<uintptr_t>(p.c) % 16 == 0;
+  const bool c_vec =
+      args.c_sm == 1 && args.c_sn % 4 == 0 && reinterpret_cast<uintptr_t>(p.c) % 16 == 0;
   if (c_vec && res_m >= kBM && res_n >= kBN) {
     // NOTE: a loop over groups of kGroup values, the rest moving down after each, as in store_c
     // (common.cuh): unrolled, the 16 read-modify-write vectors doubled the kernel's compile time.
@@ -332,7 +334,8 @@ gemm_03_kernel(GemmArgsC args) {
         float4 r = {p.alpha * a[i], p.alpha * a[i + 1], p.alpha * a[i + 2], p.alpha * a[i + 3]};
         if (p.beta != 0.0f) {
           float4 old = *out;
-          r.x += p.beta * old.x, r.y += p.beta * old.y, r.z += p.beta * old.z, r.w += p.beta * old.w;
+          r.x += p.beta * old.x, r.y += p.beta * old.y, r.z += p.beta * old.z,
+              r.w += p.beta * old.w;
         }
         *out = r;
       }

@@ -1,7 +1,7 @@
-// tests/cuda/twins/04_hand.cu -- the hand-indexed twin of kernel 04 (kernels/gemm/04_mma_sync.cu): the kernel as it was
-// before it was written in the vocabulary of tessera/device_tensor.hpp (partitions from the algebra,
-// then index arithmetic on run-time strides and raw PTX written by hand). check_twins.py compiles
-// both and compares their k-loops opcode by opcode.
+// tests/cuda/twins/04_hand.cu -- the hand-indexed twin of kernel 04 (kernels/gemm/04_mma_sync.cu):
+// the kernel as it was before it was written in the vocabulary of tessera/device_tensor.hpp
+// (partitions from the algebra, then index arithmetic on run-time strides and raw PTX written by
+// hand). check_twins.py compiles both and compares their k-loops opcode by opcode.
 #include <type_traits>
 
 #include "../../../kernels/gemm/elem.cuh"
@@ -21,7 +21,9 @@ namespace {
 // 'T' for A, 'N' for B) or M/N ('N' for A, 'T' for B).
 enum class Major { kK, kMN };
 
-__device__ __forceinline__ uint32_t to_tf32(uint32_t bits) { return ptx::to_tf32(__uint_as_float(bits)); }
+__device__ __forceinline__ uint32_t to_tf32(uint32_t bits) {
+  return ptx::to_tf32(__uint_as_float(bits));
+}
 
 template <Elem E>
 struct ElemInfo;
@@ -50,7 +52,8 @@ struct ElemInfo<Elem::kTF32> : ElemOut<Elem::kTF32> {
   }
 };
 
-// The TiledMMA of every configuration: seed 003's step 4 with the element type's atom.
+// The TiledMMA of every configuration: the permutation notes' step 4 (mma.sync) with the element
+// type's atom.
 template <Elem E>
 TESSERA_HD constexpr TiledMMA step4_mma() {
   const MmaAtom a = ElemInfo<E>::atom();
@@ -125,12 +128,14 @@ struct OperandCfg {
   static constexpr int64_t kAlongK = kBK / kVec, kAlongMN = kRows / kVec;
   static constexpr TiledCopy kCopy =
       kMajor == Major::kK
-          ? make_tiled_copy_tv(atom::cp_async(16, kBits),
-                               Layout(make_tuple(kThreads / kAlongK, kAlongK), make_tuple(kAlongK, 1)),
-                               Layout(make_tuple(1, kVec), make_tuple(0, 1)))
-          : make_tiled_copy_tv(atom::cp_async(16, kBits),
-                               Layout(make_tuple(kAlongMN, kThreads / kAlongMN), make_tuple(1, kAlongMN)),
-                               Layout(make_tuple(kVec, 1), make_tuple(1, 0)));
+          ? make_tiled_copy_tv(
+                atom::cp_async(16, kBits),
+                Layout(make_tuple(kThreads / kAlongK, kAlongK), make_tuple(kAlongK, 1)),
+                Layout(make_tuple(1, kVec), make_tuple(0, 1)))
+          : make_tiled_copy_tv(
+                atom::cp_async(16, kBits),
+                Layout(make_tuple(kAlongMN, kThreads / kAlongMN), make_tuple(1, kAlongMN)),
+                Layout(make_tuple(kVec, 1), make_tuple(1, 0)));
   static constexpr Layout kSrcThr = copy_thread_offsets(kCopy, kTile, false);
   static constexpr Layout kSrcFrg = kCopy.partition_S(kTile, 0).layout;  // (CPY, CPY_MN, CPY_K)
   static constexpr TileCoords kSrcCrd = make_coords(kSrcThr, kSrcFrg, kRows);
@@ -151,12 +156,14 @@ struct OperandCfg {
   static constexpr Layout kPermTile =
       Layout(make_tuple(kMma.tile_size(kMode), kMma.tile_size(2)));
   TESSERA_HD static constexpr TiledCopy make_ldsm() {
-    Layout tv = make_layout(kMma.partitioner(kOp, kPermTile).thread, kMma.thrfrg(kOp, kPermTile)[1]);
+    Layout tv =
+        make_layout(kMma.partitioner(kOp, kPermTile).thread, kMma.thrfrg(kOp, kPermTile)[1]);
     return TiledCopy{atom::ldmatrix(4, kMajor == Major::kMN), tv, kPermTile.shape};
   }
   static constexpr bool kLdsm = kBits == 16;
   static constexpr TiledCopy kLdsmCopy = kLdsm ? make_ldsm() : TiledCopy{};
-  static constexpr Layout kLdsmThr = kLdsm ? copy_thread_offsets(kLdsmCopy, kSmem, false) : Layout();
+  static constexpr Layout kLdsmThr =
+      kLdsm ? copy_thread_offsets(kLdsmCopy, kSmem, false) : Layout();
   static constexpr Layout kLdsmFrg = kLdsm ? kLdsmCopy.partition_S(kSmem, 0).layout : Layout();
   static constexpr int kLdsmCount = kLdsm ? int(kLdsmFrg.size() / 8) : 0;  // ldmatrix.x4 per k-tile
 
@@ -172,16 +179,18 @@ struct OperandCfg {
                   "04: a stage must hold whole swizzle periods (stage offsets commute with it)");
     static_assert((int64_t(1) << kSwizzle.base) >= kVec,
                   "04: the swizzle must keep 16-byte vectors whole (base >= log2(vector))");
-    static_assert(kCopy.threads() == kThreads, "04: the global -> shared copy must use 128 threads");
+    static_assert(kCopy.threads() == kThreads,
+                  "04: the global -> shared copy must use 128 threads");
     static_assert(runs_along(kSrcCrd, kVec, kMajor == Major::kK ? 1 : 0),
                   "04: a 16-byte copy must run along the operand's contiguous global mode");
     static_assert(contiguous_prefix(kDstFrg) >= kVec,
                   "04: a 16-byte copy must land on consecutive shared elements");
     static_assert(kMmaFrg.rank() == 3 && kRestK * kMma.tile_size(2) == kBK,
                   "04: the fragment must be (FrgV, Rest_MN, Rest_K) and span the k-tile");
-    static_assert(!kLdsm || (kLdsmCount * 4 == kRegs && kLdsmCount % kRestK == 0 &&
-                              contiguous_prefix(kLdsmFrg) >= 8),
-                  "04: ldmatrix.x4 must read 16-byte rows and fill exactly the fragment's registers");
+    static_assert(
+        !kLdsm || (kLdsmCount * 4 == kRegs && kLdsmCount % kRestK == 0 &&
+                   contiguous_prefix(kLdsmFrg) >= 8),
+        "04: ldmatrix.x4 must read 16-byte rows and fill exactly the fragment's registers");
     static_assert(!kLdsm || same_partition(kLdsmCopy, kMma, kOp, kTile),
                   "04: the registers ldmatrix fills must be the MMA's fragment, value by value");
     static_assert(kLdsm || same_offsets(kMma, kOp, kSmem, kMmaThr),
@@ -211,7 +220,8 @@ struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
   static constexpr int kStages = Stages ? Stages : int(Info::kStages);
   static constexpr int64_t kGroupM = 8;  // CTA tile-rows per L2 group
   static constexpr TiledMMA kMma = step4_mma<E>();
-  static constexpr int64_t kSmemBytes = kStages * (A::kStageElems + B::kStageElems) * int64_t(sizeof(T));
+  static constexpr int64_t kSmemBytes =
+      kStages * (A::kStageElems + B::kStageElems) * int64_t(sizeof(T));
 
   // C: the MMA partition of the compact (BM,BN) tile, (FrgV, Rest_M, Rest_N), and its
   // coordinates for the predicated epilogue.
@@ -235,8 +245,9 @@ struct MmaSyncCfg<E, kMajorA, kMajorB, Shape<BK, Stages, MinBlocks>> {
     static_assert(kFrgC.size() == 4 * kRestM * kRestN && int(kFrgC[1].size()) == kRestM &&
                       B::kRestK == kRestK,
                   "04: C's fragment must be (4, Rest_M, Rest_N) with A's Rest_M and B's Rest_N");
-    static_assert(kRestK >= 2 && kRestK % 2 == 0,
-                  "04: the k-tile must hold an even number (>= 2) of k-steps (double-buffered fragments)");
+    static_assert(
+        kRestK >= 2 && kRestK % 2 == 0,
+        "04: the k-tile must hold an even number (>= 2) of k-steps (double-buffered fragments)");
   }
 };
 
@@ -474,8 +485,14 @@ cudaError_t launch_elem(GemmArgs const& g, cudaStream_t stream) {
 
 }  // namespace
 
-cudaError_t launch_04_f16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kF16>(p, s); }
-cudaError_t launch_04_bf16(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kBF16>(p, s); }
-cudaError_t launch_04_tf32(GemmArgs const& p, cudaStream_t s) { return launch_elem<Elem::kTF32>(p, s); }
+cudaError_t launch_04_f16(GemmArgs const& p, cudaStream_t s) {
+  return launch_elem<Elem::kF16>(p, s);
+}
+cudaError_t launch_04_bf16(GemmArgs const& p, cudaStream_t s) {
+  return launch_elem<Elem::kBF16>(p, s);
+}
+cudaError_t launch_04_tf32(GemmArgs const& p, cudaStream_t s) {
+  return launch_elem<Elem::kTF32>(p, s);
+}
 
 }  // namespace tessera::ladder

@@ -1,4 +1,4 @@
-// seed000_step1.cu -- the reference for kernel 01: seed 000's hand-written step-1 kernel (plain
+// step1_hand.cu -- the reference for kernel 01: the hand-written step 1 kernel (plain
 // CUDA, explicit my_rows / my_cols arrays, acc[8][8]), given kernel 01's interface so that their
 // compiled code can be compared instruction class by instruction class (check_ffma.py on PTX in
 // CI, ffma_check.sh on SASS on the device machine).
@@ -7,8 +7,8 @@
 //   - the same problem: GemmArgs, C(m,n) = alpha * sum_k A(m,k) B(n,k) + beta * C(m,n), A, B read
 //     from global memory through run-time strides, C column-major (BLAS);
 //   - the same tiling: CTA 128x128, 256 threads, thread t owning rows {4tm..4tm+3, 64+4tm..}
-//     and columns {4tn.., 64+4tn..} (64 accumulators); seed 000 is row-major with tm = t / 16,
-//     column-major C swaps the roles (tm = t % 16), so that neighbouring threads still touch
+//     and columns {4tn.., 64+4tn..} (64 accumulators); the step 1 kernel is row-major with tm = t /
+//     16, column-major C swaps the roles (tm = t % 16), so that neighbouring threads still touch
 //     neighbouring elements;
 //   - the same k-loop: k-tiles of 8, one k-tile per iteration (not unrolled further), each
 //     k-step loading 8 A and 8 B values (zero outside the matrix) and doing 8x8 FMAs;
@@ -18,7 +18,7 @@
 
 using tessera::ladder::GemmArgs;
 
-__global__ void __launch_bounds__(256) seed000_step1(GemmArgs p) {
+__global__ void __launch_bounds__(256) step1_hand(GemmArgs p) {
   // The mapping (what partition_C computes): my 8 rows and 8 columns of the 128x128 tile.
   const int tm = threadIdx.x % 16, tn = threadIdx.x / 16;
   int my_rows[8], my_cols[8];
