@@ -74,8 +74,8 @@ def _build_note() -> str:
     try:
         from . import _build
     except ImportError:  # a source tree, not an installed package
-        return ("Build it with CMake where nvcc is present (cmake --preset default && cmake --build "
-                "build --target tessera_gemm) or pip install . there; or set "
+        return ("Build it with CMake where nvcc is present (cmake --preset default && "
+                "cmake --build build --target tessera_gemm) or pip install . there; or set "
                 "TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so.")
     if _build.CUDA:
         return "pip install . built it, but it is not beside the package (" + _build.NOTE + ")."

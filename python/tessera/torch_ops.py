@@ -3,7 +3,7 @@
 Importing this module (tessera.gemm does on its first call) registers, with torch.library:
 
     tessera::gemm(Tensor a, Tensor b, Tensor? c=None, float alpha=1., float beta=0.,
-                  bool tf32=False) -> Tensor          alpha * a @ b + beta * c, a new row-major tensor
+                  bool tf32=False) -> Tensor          alpha * a @ b + beta * c, a new row-major one
     tessera::gemm_out(Tensor a, Tensor b, Tensor(a!) out, float alpha=1., float beta=0.,
                       bool tf32=False) -> ()           out = alpha * a @ b + beta * out, in place
 

@@ -70,7 +70,8 @@ def eager(torch, tessera):
                 return (torch.rand(r, c, device="cuda") * 2 - 1).to(dtype)
             cases = {"row-major": (rand(m, k), rand(k, n)),
                      "transposed": (rand(k, m).t(), rand(n, k).t()),
-                     "sliced": (rand(m + 3, k + 5)[1:m + 1, 2:k + 2], rand(k + 4, n + 6)[3:k + 3, :n])}
+                     "sliced": (rand(m + 3, k + 5)[1:m + 1, 2:k + 2],
+                                rand(k + 4, n + 6)[3:k + 3, :n])}
             for case, (a, b) in cases.items():
                 tf32 = name == "tf32"
                 want = a.double() @ b.double()
@@ -82,7 +83,8 @@ def eager(torch, tessera):
                 want = 1.5 * want + 0.5 * out.double()
                 got = tessera.gemm(a, b, out=out, alpha=1.5, beta=0.5, tf32=tf32)
                 err = rel_err(got, want)
-                check(got is out and err <= BOUND[name], f"out {name} {m}x{n}x{k} {case}: {err:.3g}")
+                check(got is out and err <= BOUND[name],
+                      f"out {name} {m}x{n}x{k} {case}: err {err:.3g}")
                 n_runs += 2
     notes.append(f"eager: {n_runs} calls against torch.mm in float64")
 
