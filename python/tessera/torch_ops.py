@@ -138,7 +138,8 @@ def _setup_context(ctx, inputs, output):
 def _backward(ctx, grad):
     a, b = ctx.saved_tensors
     grad = _unit_stride(grad)
-    need_a, need_b, need_c = ctx.needs_input_grad[:3]
+    # NOTE: traced by AOTAutograd, needs_input_grad may stop at the last tensor given (no c).
+    need_a, need_b, need_c = (tuple(ctx.needs_input_grad) + (False,) * 3)[:3]
     gemm = torch.ops.tessera.gemm
     grad_a = gemm(grad, b.t(), None, ctx.alpha, 0.0, ctx.tf32) if need_a else None
     grad_b = gemm(a.t(), grad, None, ctx.alpha, 0.0, ctx.tf32) if need_b else None
@@ -161,5 +162,8 @@ def gemm(a, b, out=None, alpha: float = 1.0, beta: float = 0.0, tf32: bool = Fal
         if beta != 0:
             raise Error("gemm: beta != 0 needs out (the C that is scaled)")
         return torch.ops.tessera.gemm(a, b, None, float(alpha), 0.0, bool(tf32))
+    if torch.is_grad_enabled() and (a.requires_grad or b.requires_grad or out.requires_grad):
+        raise Error("gemm: out= is not differentiable (it writes in place) and a, b or out "
+                    "requires grad: call tessera.gemm(a, b) without out")
     torch.ops.tessera.gemm_out(a, b, out, float(alpha), float(beta), bool(tf32))
     return out
