@@ -80,7 +80,7 @@ if [ "$mode" = torch ]; then
   done
   [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
   site=$PWD/build-gpu/torch-site
-  rm -rf "$site" && mkdir -p "$site" build-gpu
+  rm -rf "$site" build-gpu/torch-wheel && mkdir -p "$site" build-gpu/torch-wheel
   t0=$(date +%s)
   # Offline: the build requirements must be there already (no build isolation, no index).
   if "$py" -c "import scikit_build_core, nanobind" 2>/dev/null; then
