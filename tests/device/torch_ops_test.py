@@ -36,10 +36,12 @@ def check(ok: bool, what: str):
         print("FAIL " + what)
 
 
-def rel_err(got, want):
-    """max |got - want| / max(|want|), in float64."""
+def rel_err(got, want, scale=None):
+    """max |got - want| / max(scale), in float64; scale: |alpha| |A| |B| + |beta| |C| where
+    cancellation can make the result small (default |want|)."""
     want = want.double()
-    return ((got.double() - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
+    scale = want.abs() if scale is None else scale
+    return ((got.double() - want).abs().max() / scale.max().clamp_min(1e-30)).item()
 
 
 BOUND = {"float32": 1e-5, "tf32": 5e-3, "float16": 2e-3, "bfloat16": 1.5e-2}
@@ -75,14 +77,16 @@ def eager(torch, tessera):
             for case, (a, b) in cases.items():
                 tf32 = name == "tf32"
                 want = a.double() @ b.double()
+                scale = a.double().abs() @ b.double().abs()
                 got = tessera.gemm(a, b, tf32=tf32)
-                err = rel_err(got, want)
+                err = rel_err(got, want, scale)
                 check(got.shape == (m, n) and got.dtype == dtype and got.stride() == (n, 1)
                       and err <= BOUND[name], f"eager {name} {m}x{n}x{k} {case}: err {err:.3g}")
                 out = rand(n, m).t()  # a column-major out with beta
                 want = 1.5 * want + 0.5 * out.double()
+                scale = 1.5 * scale + 0.5 * out.double().abs()
                 got = tessera.gemm(a, b, out=out, alpha=1.5, beta=0.5, tf32=tf32)
-                err = rel_err(got, want)
+                err = rel_err(got, want, scale)
                 check(got is out and err <= BOUND[name],
                       f"out {name} {m}x{n}x{k} {case}: err {err:.3g}")
                 n_runs += 2
@@ -93,6 +97,18 @@ def model(tessera, torch):
     def forward(x, w1, w2):
         return tessera.gemm(torch.relu(tessera.gemm(x, w1)), w2)
     return forward
+
+
+equalities = []
+
+
+def same(torch, what, got, want):
+    """got equals eager's want: within the dtype's bound (the kernels may sum split K in another
+    order), and whether bitwise, for the record."""
+    bound = BOUND[str(want.dtype).replace("torch.", "")]
+    err = rel_err(got, want)
+    check(got.shape == want.shape and err <= bound, f"{what}: err {err:.3g} against eager")
+    equalities.append(f"{what} {'bitwise equal' if torch.equal(got, want) else f'err {err:.2g}'}")
 
 
 def compile_and_graphs(torch, tessera):
@@ -107,8 +123,7 @@ def compile_and_graphs(torch, tessera):
               f"{explained.graph_break_count} breaks {explained.break_reasons}")
         torch._dynamo.reset()
         compiled = torch.compile(forward, fullgraph=True)
-        got = compiled(x, w1, w2)
-        check(torch.equal(got, ref), f"compiled {dtype}: max diff {(got - ref).abs().max().item()}")
+        same(torch, f"compiled {dtype}", compiled(x, w1, w2), ref)
 
         # CUDA graph: capture on static inputs, replay on new values copied into them.
         static = [t.clone() for t in (x, w1, w2)]
@@ -125,17 +140,15 @@ def compile_and_graphs(torch, tessera):
             for s, t in zip(static, new):
                 s.copy_(t)
             graph.replay()
-            want = forward(*new)
-            check(torch.equal(static_y, want),
-                  f"graph replay {dtype} #{trial}: max diff {(static_y - want).abs().max().item()}")
+            same(torch, f"graph replay {dtype} #{trial}", static_y, forward(*new))
         # torch.compile's CUDA graphs.
         torch._dynamo.reset()
         overhead = torch.compile(forward, mode="reduce-overhead", fullgraph=True)
         for _ in range(3):
             got = overhead(x, w1, w2)
-        check(torch.equal(got, ref), f"reduce-overhead {dtype}: {(got - ref).abs().max().item()}")
+        same(torch, f"reduce-overhead {dtype}", got, ref)
     notes.append("compile: one graph, no break; compiled, graph-replayed and reduce-overhead "
-                 "results bitwise equal to eager (f16, f32)")
+                 "results against eager (f16, f32): " + "; ".join(equalities))
 
 
 def autograd(torch, tessera):
