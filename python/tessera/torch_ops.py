@@ -14,14 +14,16 @@ before any launch. tessera::gemm is differentiable through two gemm calls:
 The kernels run on the current torch stream and allocate nothing but the result (the library's
 scratch comes from its stream-ordered pool), so a CUDA graph captures them.
 """
-from __future__ import annotations
-
-from typing import Optional
+from typing import Optional  # NOTE: no postponed annotations: custom_op reads these types
 
 import torch
 
 from . import _gemm
 from ._tessera import Error
+
+if not hasattr(torch.library, "custom_op"):
+    raise Error(f"gemm: the torch operators need PyTorch 2.4 or later (torch.library.custom_op); "
+                f"this is torch {torch.__version__}")
 
 # The C ABI's dtypes (include/tessera/gemm.h): torch dtype -> tessera_dtype; TF32 is fp32 storage.
 _ABI = {torch.float32: _gemm.DTYPES["float32"], torch.float16: _gemm.DTYPES["float16"],
