@@ -36,6 +36,11 @@
 #                                              built with nvcc, checked in guarded buffers against a
 #                                              CPU reference, timed against cudaMemcpy D2D in the same
 #                                              run; then memcheck of the correctness runs; $OUT/examples.md
+#   OUT=/tmp/out scripts/gpu.sh torch          only the Python package as a PyTorch user gets it: `pip install .`
+#                                              (libtessera_gemm.so built into it, offline) into
+#                                              build-gpu/torch-site, then tests/device/torch_ops_test.py
+#                                              (opcheck, eager, torch.compile, CUDA graphs, autograd,
+#                                              host overhead): $OUT/torch_ops.md
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -98,6 +103,49 @@ if [ "$mode" = examples ]; then
     { echo; echo "$name: $(grep -E 'PASSED|FAILED' "$OUT/$name.txt" 2>/dev/null | tail -1)"; } >>build-gpu/examples/summary.log
   done
   { echo; echo "Correctness (guarded buffers, NaN-poisoned outputs, odd sizes):"; echo; cat build-gpu/examples/summary.log; } >>"$md"
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = torch ]; then
+  step "the Python package with its CUDA library, as a PyTorch user installs it (pip install .)"
+  py=""
+  for p in python3 /opt/torch/.venv/bin/python; do
+    if command -v "$p" >/dev/null && "$p" -c "import torch" 2>/dev/null; then py=$p; break; fi
+  done
+  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+  site=$PWD/build-gpu/torch-site
+  rm -rf "$site" build-gpu/torch-wheel && mkdir -p "$site" build-gpu/torch-wheel
+  t0=$(date +%s)
+  # Offline: the build requirements must be there already (no build isolation, no index).
+  if "$py" -c "import scikit_build_core, nanobind" 2>/dev/null; then
+    if "$py" -m pip --version >/dev/null 2>&1; then
+      TESSERA_PIP_CUDA=ON CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$py" -m pip install -v --no-index \
+        --no-build-isolation --no-deps --target "$site" . >build-gpu/torch-pip.log 2>&1
+    else  # no pip in this environment: the same build through the PEP 517 hook
+      TESSERA_PIP_CUDA=ON CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$py" -c "
+import pathlib, sys, zipfile, scikit_build_core.build as b
+w = b.build_wheel('build-gpu/torch-wheel')
+zipfile.ZipFile(pathlib.Path('build-gpu/torch-wheel') / w).extractall(sys.argv[1])" "$site" \
+        >build-gpu/torch-pip.log 2>&1
+    fi
+    rc=$?
+    grep -E "tessera:|error" build-gpu/torch-pip.log | head -20
+    echo "pip install: exit $rc in $(( $(date +%s) - t0 )) s; installed: $(ls "$site/tessera" | tr '\n' ' ')"
+    [ $rc -eq 0 ] && [ -f "$site/tessera/libtessera_gemm.so" ] || { tail -40 build-gpu/torch-pip.log; status=1; }
+  else
+    echo "NOTE: no scikit-build-core/nanobind for $py (offline: cannot pip install .); the test uses"
+    echo "      the source tree with libtessera_gemm.so built by CMake"
+    cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+      -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
+      && cmake --build build-gpu -j "$(nproc)" --target tessera_gemm >build-gpu.build.log 2>&1 \
+      || { tail -30 build-gpu.build.log; exit 1; }
+    torch_lib=$PWD/build-gpu/kernels/libtessera_gemm.so
+  fi
+  step "torch.ops.tessera: opcheck, eager, torch.compile, CUDA graphs, autograd, host overhead"
+  (cd build-gpu && env -u TESSERA_GEMM_LIBRARY PYTHONPATH="$site" TESSERA_COMMIT="$commit" OUT="$OUT" \
+     "$py" ../tests/device/torch_ops_test.py ${torch_lib:-} 2>&1) | tee "$OUT/torch_ops.txt" | tail -40
+  rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] || status=1
   step "done: status $status"
   exit $status
 fi

@@ -271,7 +271,9 @@ def analyze(obj: Union[TiledMMA, TiledCopy], operand: Optional[str] = None,
 def render(obj: Union[Layout, TiledMMA, TiledCopy], path: Optional[str] = None,
            thread: Optional[int] = None) -> str: ...
 
-# The GEMM of libtessera_gemm.so on CUDA torch tensors (PyTorch imported when called).
-def gemm(a: Any, b: Any, out: Any = None, alpha: float = 1.0, beta: float = 0.0) -> Any: ...
+# The GEMM of libtessera_gemm.so on CUDA torch tensors: torch.ops.tessera.gemm / gemm_out
+# (tessera.torch_ops, imported with PyTorch on the first call).
+def gemm(a: Any, b: Any, out: Any = None, alpha: float = 1.0, beta: float = 0.0,
+         tf32: bool = False) -> Any: ...
 
 from . import presets as presets

@@ -2,7 +2,11 @@
 
 The C ABI is column-major like BLAS. A row-major torch matrix is the transpose of a column-major
 one, so every operand maps to (op, leading dimension) of its storage, and a row-major output is
-computed as C^T = B^T A^T. PyTorch is imported only when gemm is called.
+computed as C^T = B^T A^T. PyTorch is imported only when gemm is called: the operators themselves
+(torch.library, torch.compile, autograd) are in torch_ops.py.
+
+`pip install .` puts libtessera_gemm.so beside this file when nvcc was found (and
+TESSERA_PIP_CUDA was not OFF); _build.py, written by the same build, says which.
 """
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ import pathlib
 
 from ._tessera import Error
 
-_DTYPES = {"float32": 0, "float16": 2, "bfloat16": 3}  # TESSERA_F32, TESSERA_F16, TESSERA_BF16
+# tessera_dtype of include/tessera/gemm.h
+DTYPES = {"float32": 0, "tf32": 1, "float16": 2, "bfloat16": 3}
 _lib = None
 
 
@@ -60,10 +65,23 @@ def load_library():
             continue
         _lib = declare(lib)
         return lib
-    raise Error("gemm: libtessera_gemm.so was not found (it is built by CMake when "
-                "nvcc is present: cmake --preset default && cmake --build build --target "
-                "tessera_gemm; then set TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so). "
-                "Tried: " + ", ".join(tried))
+    raise Error("gemm: libtessera_gemm.so was not found. " + _build_note() + " Tried: "
+                + ", ".join(tried))
+
+
+def _build_note() -> str:
+    """Why this installation has no CUDA library, from what `pip install .` recorded."""
+    try:
+        from . import _build
+    except ImportError:  # a source tree, not an installed package
+        return ("Build it with CMake where nvcc is present (cmake --preset default && "
+                "cmake --build build --target tessera_gemm) or pip install . there; or set "
+                "TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so.")
+    if _build.CUDA:
+        return "pip install . built it, but it is not beside the package (" + _build.NOTE + ")."
+    return ("This package was installed without it (" + _build.NOTE + "): reinstall with "
+            "`pip install .` on a machine with nvcc, or set "
+            "TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so.")
 
 
 def operand(shape, strides, what: str):
@@ -100,33 +118,18 @@ def blas_args(a_shape, a_strides, b_shape, b_strides, c_shape, c_strides):
     return True, tb, ldb, ta, lda, n, m, k, ldc
 
 
-def gemm(a, b, out=None, alpha: float = 1.0, beta: float = 0.0):
-    """out = alpha * a @ b + beta * out on CUDA torch tensors (float32, float16 or bfloat16; any
-    row- or column-major strides), on the current torch stream. Returns out."""
+def gemm(a, b, out=None, alpha: float = 1.0, beta: float = 0.0, tf32: bool = False):
+    """alpha * a @ b + beta * out on CUDA torch tensors (float32, float16 or bfloat16; any row- or
+    column-major strides), on the current torch stream: torch.ops.tessera.gemm (out None, a new
+    tensor, differentiable) or torch.ops.tessera.gemm_out (in place). See torch_ops.py."""
     try:
-        import torch
-    except ImportError:
+        from . import torch_ops
+    except ImportError as e:
+        if e.name != "torch":
+            raise
         raise Error("gemm: PyTorch is not installed (pip install torch); tessera.gemm runs on CUDA "
                     "torch tensors") from None
-    if not torch.cuda.is_available():
-        raise Error("gemm: no CUDA GPU is available to PyTorch")
-    for name, t in (("a", a), ("b", b)) + ((("out", out),) if out is not None else ()):
-        if not isinstance(t, torch.Tensor) or t.dim() != 2 or not t.is_cuda:
-            raise Error(f"gemm: {name} must be a 2-D CUDA torch tensor")
-    dtype = str(a.dtype).replace("torch.", "")
-    if dtype not in _DTYPES or b.dtype != a.dtype or (out is not None and out.dtype != a.dtype):
-        raise Error(f"gemm: a, b and out must share one dtype of float32, float16, bfloat16 (got "
-                    f"{a.dtype}, {b.dtype}"
-                    f"{', ' + str(out.dtype) if out is not None else ''})")
-    if out is None:
-        if beta != 0:
-            raise Error("gemm: beta != 0 needs out (the C that is scaled)")
-        out = torch.empty((a.shape[0], b.shape[1]), dtype=a.dtype, device=a.device)
-    args = blas_args(a.shape, a.stride(), b.shape, b.stride(), out.shape, out.stride())
-    stream = torch.cuda.current_stream(a.device).cuda_stream
-    call(load_library(), _DTYPES[dtype], args, alpha, a.data_ptr(), b.data_ptr(), beta,
-         out.data_ptr(), stream)
-    return out
+    return torch_ops.gemm(a, b, out=out, alpha=alpha, beta=beta, tf32=tf32)
 
 
 def call(lib, dtype: int, args, alpha: float, a_ptr: int, b_ptr: int, beta: float, c_ptr: int,
