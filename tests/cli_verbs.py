@@ -419,6 +419,68 @@ rc, out, _ = run("explain", "--preset", "step4", "--operand", "C")
 check(rc == 0 and "fragment ((2,2),4,(2,4)):((1,1024),4096,(16,32))" in out,
       f"explain step4 C: {out!r}")
 
+# trace: thread 0 of CTA (0,0) of the step 1 kernel on M=256, N=128, K=32, every number.
+STEP1 = ["trace", "--preset", "step1", "--problem", "256", "128", "32",
+         "--layout-A", "(256,32):(1,256)", "--layout-B", "(128,32):(1,128)",
+         "--layout-C", "(256,128):(128,1)", "--cta", "0", "0", "--thread", "0"]
+rc, out, err = run(*STEP1)
+for s in ["grid 2 x 1 CTAs", "gA = local_tile(mA (256,32):(1,256), (128,128,8), proj (1,X,1)) = "
+          "(128,8,4):(1,256,2048)", "= (128,8,4):(1,128,1024)", "= (128,128):(128,1)",
+          "tCgA = partition_A(gA(_,_,0)) = (1,(4,2),8):(0,(1,64),256)",
+          "tCgB = partition_B(gB(_,_,0)) = (1,(4,2),8):(0,(1,64),128)",
+          "tCgC = partition_C(gC) = (1,(4,2),(4,2)):(0,(128,8192),(1,64))",
+          "tCrA shape (1,(4,2),8) (64 registers); tCrA(_,_,0) shape (1,(4,2)) = 8 values: "
+          "m in {0,1,2,3,64,65,66,67}, k in {0}",
+          "tCrC shape (1,(4,2),(4,2)) (64 registers)",
+          "4 k_tiles (ceil(K/BK)) x 8 k_blocks", "per k_block 64 FMAs", "per k_tile 512",
+          "in all 2048", "A 64 elements in 16 loads of 128 bits",
+          "B 64 elements in 16 loads of 128 bits", "64 elements in 16 stores of 128 bits",
+          "| CTAs                     | 2 ", "| threads per CTA          | 256",
+          "| FMAs in all              | 2048", "| accumulator registers    | 64 x 32b"]:
+    check(rc == 0 and s in out, f"trace step1: {s!r} not in {out!r} {err!r}")
+rc, out, _ = run(*STEP1, "--json")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("grid") == [2, 1] and j["k_loop"]["total"] == 2048
+      and j["partitions"]["C"]["layout"] == "(1,(4,2),(4,2)):(0,(128,8192),(1,64))",
+      f"trace --json: {out[:300]!r}")
+# A ragged CTA: M = 200 leaves 72 rows for CTA (1,0); the predicates say which elements are out.
+rc, out, _ = run("trace", "--preset", "step1", "--problem", "200", "128", "30", "--cta", "1", "0",
+                 "--thread", "255", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j["predicates"]["C"]["residue"] == [72, 128]
+      and j["predicates"]["C"]["ragged"] and len(j["predicates"]["C"]["masked"]) == 32
+      and j["predicates"]["A"]["residue"] == [72, 6], f"trace ragged: {out[:400]!r}")
+rc, out, _ = run("trace", "--preset", "step1", "--problem", "200", "128", "30", "--cta", "1", "0")
+check(rc == 0 and "predicates: tCpX(i) = elem_less(tCcX(i), residue)" in out,
+      f"trace ragged text: {out!r}")
+# Bad input: the rule in the message, exit status 1.
+rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "2", "0")
+check(rc == 1 and "CTA (2,0) is outside the grid 2 x 1" in err, f"trace cta: {err!r}")
+rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32", "--thread", "256")
+check(rc == 1 and "thread 256 is outside the TiledMMA's threads [0, 256)" in err,
+      f"trace thread: {err!r}")
+rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32",
+                 "--layout-A", "(128,32):(1,128)")
+check(rc == 1 and "the layout of A (128,32):(1,128) does not match the problem" in err,
+      f"trace layout: {err!r}")
+rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32", "--layout-A", "N")
+check(rc == 1 and "the major letter of A is M or K, not N" in err, f"trace letter: {err!r}")
+rc, out, _ = run("trace", "--preset", "step4", "--problem", "256", "256", "64", "--layout-A", "K",
+                 "--layout-B", "K", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j["k_loop"]["unit"] == "MMA instruction" and j["k_loop"]["k_tiles"] == 2,
+      f"trace step4: {out[:300]!r}")
+
+# local_tile in CuTe's spelling.
+rc, out, _ = run("local_tile", "(256,32):(1,256)", "(128,128,8)", "(0,0,_)", "--proj", "(1,X,1)")
+check(rc == 0 and out.splitlines()[0] == "(128,8,4):(1,256,2048)", f"local_tile A: {out!r}")
+rc, out, _ = run("local_tile", "(256,128):(128,1)", "(128,128,8)", "(1,0,_)", "--proj",
+                 "(1,1,X)", "--json")
+check(rc == 0 and json.loads(out) == {"result": "(128,128):(128,1)", "offset": 16384},
+      f"local_tile C: {out!r}")
+rc, _, err = run("local_tile", "(256,32):(1,256)", "(128,128,8)", "(0,0,_)")
+check(rc == 1 and "give a projection (--proj)" in err, f"local_tile no proj: {err!r}")
+
 for f in failures:
     print("FAIL", f)
 print(f"cli_verbs: {len(failures)} failures")
