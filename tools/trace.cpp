@@ -50,7 +50,7 @@ View k_slice(View const& g, Operand op, int64_t k) {
 
 // The thread's partition of the tile, on the problem's strides (offset into the problem tensor).
 View thread_part(TraceInput const& in, Operand op, int64_t k) {
-  View tile = k_slice(cta_tile(in, op), op, k);
+  View tile = operand_tile(in, op, k);
   View p = in.cfg.mma.partition(op, tile.layout, in.thread);
   return View{tile.offset + p.offset, p.layout};
 }
@@ -198,6 +198,10 @@ void check_trace(TraceInput const& in) {
     throw std::invalid_argument("trace: thread " + std::to_string(in.thread) +
                                 " is outside the TiledMMA's threads [0, " +
                                 std::to_string(in.cfg.mma.threads()) + ")");
+}
+
+View operand_tile(TraceInput const& in, Operand op, int64_t k_tile) {
+  return k_slice(cta_tile(in, op), op, k_tile);
 }
 
 std::vector<TraceElement> trace_elements(TraceInput const& in, Operand op, int64_t k_tile) {

@@ -49,6 +49,10 @@ struct TraceElement {
 };
 std::vector<TraceElement> trace_elements(TraceInput const& in, Operand op, int64_t k_tile);
 
+// The CTA's tile of an operand at one k_tile, on the problem's strides: gA(_,_,k), gB(_,_,k), gC
+// (local_tile with the operand's projection, then the k-th tile).
+View operand_tile(TraceInput const& in, Operand op, int64_t k_tile);
+
 // The whole trace as JSON (the fields the CLI prints, Python returns and the page draws).
 nlohmann::json trace_json(TraceInput const& in);
 // ... and as text, in the order of the kernel.
