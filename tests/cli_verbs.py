@@ -450,9 +450,25 @@ j = json.loads(out) if rc == 0 else {}
 check(rc == 0 and j["predicates"]["C"]["residue"] == [72, 128]
       and j["predicates"]["C"]["ragged"] and len(j["predicates"]["C"]["masked"]) == 32
       and j["predicates"]["A"]["residue"] == [72, 6], f"trace ragged: {out[:400]!r}")
-rc, out, _ = run("trace", "--preset", "step1", "--problem", "200", "128", "30", "--cta", "1", "0")
-check(rc == 0 and "predicates: tCpX(i) = elem_less(tCcX(i), residue)" in out,
+rc, out, _ = run("trace", "--preset", "step1", "--problem", "200", "128", "30", "--cta", "1", "0",
+                 "--thread", "255")
+# Thread 255 holds rows {60..63, 124..127} of the CTA's 72 valid ones, and k 6, 7 of the last
+# k_tile lie past K = 30.
+check(rc == 0 and "predicates: tCpX(i) = elem_less(tCcX(i), residue)" in out
+      and "tCpA at k_tile 3: residue [72,6]; tCcA holds m in {60,61,62,63,124,125,126,127} x k "
+      "in {0..7}" in out and "masked: 40 of 64" in out and "masked per k_tile [32,32,32,40]" in out
+      and "tCpB at k_tile 3: residue [128,6]" in out
+      and "masked: 16 of 64 (fragment indices {48..63}); masked per k_tile [0,0,0,16]" in out
+      and "tCpC: residue [72,128]" in out and "masked: 32 of 64" in out,
       f"trace ragged text: {out!r}")
+# explain on a problem: the CTA's tiles of the problem, on its strides.
+rc, out, _ = run("explain", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "1", "0",
+                 "--operand", "C")
+check(rc == 0 and "CTA (1,0): the tensors are its tiles at k_tile 0, at offsets C 16384 A 128 B 0"
+      in out and "offset 0, fragment (1,(4,2),(4,2)):(0,(128,8192),(1,64))" in out,
+      f"explain --problem: {out!r}")
+rc, _, err = run("explain", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "0", "1")
+check(rc == 1 and "CTA (0,1) is outside the grid 2 x 1" in err, f"explain --cta: {err!r}")
 # Bad input: the rule in the message, exit status 1.
 rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "2", "0")
 check(rc == 1 and "CTA (2,0) is outside the grid 2 x 1" in err, f"trace cta: {err!r}")

@@ -156,8 +156,10 @@ TraceInput random_input(std::mt19937& rng) {
 // in-bounds element of an A/B tile at each k_tile is read by the same number of threads.
 TEST(Trace, BruteForceOwnershipAndPredicates) {
   std::mt19937 rng(2024);
+  int64_t masked = 0, mma_trials = 0;  // the trials reach ragged edges and MMA atoms
   for (int trial = 0; trial < 24; ++trial) {
     TraceInput in = random_input(rng);
+    mma_trials += in.cfg.mma.atom.threads() > 1;
     int64_t const* p = in.problem;
     nlohmann::json j0 = trace_json(in);
     int64_t gm = j0["grid"][0], gn = j0["grid"][1], k_tiles = j0["k_loop"]["k_tiles"];
@@ -174,6 +176,7 @@ TEST(Trace, BruteForceOwnershipAndPredicates) {
               for (TraceElement const& e : trace_elements(in, op, kt)) {
                 bool inside = e.coord[0] < e0 && e.coord[1] < e1;
                 ASSERT_EQ(e.valid, inside) << trial << " " << operand_name(op);
+                masked += !inside;
                 if (!inside) continue;
                 ASSERT_EQ(e.offset, in.layout[int(op)](make_tuple(e.coord[0], e.coord[1])))
                     << trial << " " << operand_name(op);
@@ -197,6 +200,8 @@ TEST(Trace, BruteForceOwnershipAndPredicates) {
     ASSERT_EQ(int64_t(c_owned.size()), p[0] * p[1]) << trial;
     for (auto const& [c, count] : c_owned) ASSERT_EQ(count, 1) << trial;
   }
+  EXPECT_GT(masked, 0);
+  EXPECT_GT(mma_trials, 0);
 }
 
 // The K-loop's counts: a CTA's threads do BM*BN*BK multiply-adds per k_tile between them.

@@ -1,6 +1,7 @@
 #include "trace.hpp"
 
 #include <cstdio>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -25,7 +26,9 @@ int64_t tile_extent(MmaConfig const& cfg, Operand op, int i) {
 const char* mode_letters(Operand op) {
   return op == Operand::kC ? "MN" : op == Operand::kA ? "MK" : "NK";
 }
-std::string tensor_name(const char* prefix, Operand op) { return prefix + std::string(operand_name(op)); }
+std::string tensor_name(const char* prefix, Operand op) {
+  return prefix + std::string(operand_name(op));
+}
 
 // The CTA tile (local_tile) of an operand: A (BM,BK,k_tiles), B (BN,BK,k_tiles), C (BM,BN).
 // The projection drops the tiler mode the operand does not span (CuTe's X).
@@ -55,9 +58,21 @@ View thread_part(TraceInput const& in, Operand op, int64_t k) {
   return View{tile.offset + p.offset, p.layout};
 }
 
+// {0,1,2,3,64,65,66,67}; runs of five or more as a..b: {0..63}.
 std::string join(std::set<int64_t> const& s) {
   std::string out = "{";
-  for (int64_t v : s) out += (out.size() > 1 ? "," : "") + std::to_string(v);
+  for (auto it = s.begin(); it != s.end();) {
+    auto end = std::next(it);
+    while (end != s.end() && *end == *std::prev(end) + 1) ++end;
+    int64_t n = std::distance(it, end);
+    if (out.size() > 1) out += ",";
+    if (n >= 5) {
+      out += std::to_string(*it) + ".." + std::to_string(*std::prev(end));
+      it = end;
+      continue;
+    }
+    for (int64_t i = 0; i < n; ++i, ++it) out += (i ? "," : "") + std::to_string(*it);
+  }
   return out + "}";
 }
 
@@ -332,10 +347,16 @@ void text_loop(std::ostringstream& o, json const& j) {
        "partition\n";
   for (const char* n : {"A", "B", "C"}) {
     auto const& p = j["predicates"][n];
-    o << "  " << n << (p["k_tile"].is_null() ? "" : " at k_tile " + str(p["k_tile"]))
-      << ": residue " << str(p["residue"]) << ", " << str(p["identity"]) << " "
-      << str(p["coords"]) << "\n    masked (fragment indices) " << str(p["masked"])
-      << "; masked per k_tile " << str(p["masked_per_k_tile"]) << "\n";
+    std::set<int64_t> rows, cols, masked = p["masked"];
+    for (auto const& c : p["coords"])
+      rows.insert(c[0].get<int64_t>()), cols.insert(c[1].get<int64_t>());
+    std::string dims = n == std::string("A") ? "mk" : n == std::string("B") ? "nk" : "mn";
+    o << "  " << str(p["name"]) << (p["k_tile"].is_null() ? "" : " at k_tile " + str(p["k_tile"]))
+      << ": residue " << str(p["residue"]) << "; " << str(p["identity"]) << " holds "
+      << dims[0] << " in " << join(rows) << " x " << dims[1] << " in " << join(cols)
+      << "\n    masked: " << masked.size() << " of " << p["coords"].size()
+      << " (fragment indices " << join(masked) << "); masked per k_tile "
+      << str(p["masked_per_k_tile"]) << "\n";
   }
 }
 
