@@ -150,9 +150,11 @@ json predicate_json(TraceInput const& in, Operand op, int64_t k_tiles) {
           {"masked_per_k_tile", per_k}};
 }
 
-json counts_json(TraceInput const& in, json const& parts) {
-  Layout a = parse_layout(parts["A"]["layout"].get<std::string>());
-  Layout c = parse_layout(parts["C"]["layout"].get<std::string>());
+// The K-loop: k_tiles from gA's last mode, k_blocks from tCgA's, and per k_block one atom per
+// (M,N) position of the accumulator fragment tCgC (V,RestM,RestN).
+json counts_json(TraceInput const& in) {
+  Layout a = thread_part(in, Operand::kA, 0).layout;
+  Layout c = thread_part(in, Operand::kC, 0).layout;
   int64_t k_tiles = cta_tile(in, Operand::kA).layout[2].size();
   int64_t k_blocks = a[2].size();
   int64_t per_block = c[1].size() * c[2].size();
@@ -272,7 +274,7 @@ json trace_json(TraceInput const& in) {
                           {"size", p.layout.size()}};
     j["fragments"][n] = fragment_json(in, op, p);
   }
-  j["k_loop"] = counts_json(in, j["partitions"]);
+  j["k_loop"] = counts_json(in);
   int64_t k_tiles = j["k_loop"]["k_tiles"];
   j["epilogue"] = access_json(in, Operand::kC);
   for (Operand op : {Operand::kA, Operand::kB, Operand::kC})
