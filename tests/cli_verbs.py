@@ -487,6 +487,18 @@ j = json.loads(out) if rc == 0 else {}
 check(rc == 0 and j["k_loop"]["unit"] == "MMA instruction" and j["k_loop"]["k_tiles"] == 2,
       f"trace step4: {out[:300]!r}")
 
+# The copies of A and B into shared memory.
+rc, out, err = run(*STEP1[:-2], "--thread", "33", "--copy-A", "cp_async:16", "(32,8):(1,32)",
+                   "(4,1)", "--copy-B", "cp_async:16", "(32,8):(1,32)", "(4,1)", "--smem-B",
+                   "(128,8):(1,132)")
+check(rc == 0 and "tAgA = partition_S(gA(_,_,0)) = ((4,1),1,1):((1,0),0,0) at offset 260" in out
+      and "tBsB = partition_D(sB (128,8):(1,132)) = ((4,1),1,1):((1,0),0,0) at offset 136" in out
+      and "4 elements in 1 global loads of 128 bits, 1 shared stores of 128 bits" in out,
+      f"trace copies: {out!r} {err!r}")
+rc, _, err = run(*STEP1, "--copy-A", "cp_async:16", "(32,4):(1,32)", "(4,1)")
+check(rc == 1 and "the copy of A has 128 threads; the TiledMMA has 256" in err,
+      f"trace copy threads: {err!r}")
+
 # local_tile in CuTe's spelling.
 rc, out, _ = run("local_tile", "(256,32):(1,256)", "(128,128,8)", "(0,0,_)", "--proj", "(1,X,1)")
 check(rc == 0 and out.splitlines()[0] == "(128,8,4):(1,256,2048)", f"local_tile A: {out!r}")

@@ -126,6 +126,32 @@ TEST(Trace, Errors) {
   EXPECT_THROW(operand_layout("N", Operand::kA, p), std::invalid_argument);
 }
 
+// The copies of A and B into shared memory (cp.async, 256 threads as (32,8), 4 values each):
+// thread 33 sits at (1,1) of the thread layout and moves rows 4..7 of k = 1.
+TEST(Trace, CopiesToSharedMemory) {
+  TraceInput in = step1();
+  in.thread = 33;
+  in.copy[0] = trace_copy(in.cfg, Operand::kA, "cp_async:16", "(32,8):(1,32)", "(4,1)", "");
+  in.copy[1] =
+      trace_copy(in.cfg, Operand::kB, "cp_async:16", "(32,8):(1,32)", "(4,1)", "(128,8):(1,132)");
+  nlohmann::json j = trace_json(in);
+  auto const& a = j["copies"]["A"];
+  EXPECT_EQ(a["S"]["name"], "tAgA");
+  EXPECT_EQ(a["S"]["layout"], "((4,1),1,1):((1,0),0,0)");
+  EXPECT_EQ(a["S"]["offset"], 4 + 256);  // A (256,32):(1,256) at (4,1)
+  EXPECT_EQ(a["D"]["offset"], 4 + 128);  // sA (128,8):(1,128)
+  EXPECT_EQ(a["loads"]["vector_bits"], 128);
+  EXPECT_EQ(a["loads"]["instructions"], 1);
+  EXPECT_EQ(j["copies"]["B"]["S"]["offset"], 4 + 128);
+  EXPECT_EQ(j["copies"]["B"]["D"]["offset"], 4 + 132);  // the padded shared tile
+  EXPECT_EQ(j["copies"]["B"]["D"]["name"], "tBsB");
+  EXPECT_THROW(trace_copy(in.cfg, Operand::kA, "cp_async:16", "(32,4):(1,32)", "(4,1)", ""),
+               std::invalid_argument);  // 128 threads for a 256-thread TiledMMA
+  EXPECT_THROW(trace_copy(in.cfg, Operand::kA, "cp_async:16", "(32,8):(1,32)", "(4,1)",
+                          "(64,8):(1,64)"),
+               std::invalid_argument);  // not the CTA tile's shape
+}
+
 // A random FMA TiledMMA, its CTA tile and a problem with ragged edges in M, N and K, with
 // M-/K-major A, N-/K-major B, row- or column-major C and padded leading dimensions.
 TraceInput random_input(std::mt19937& rng) {

@@ -8,6 +8,7 @@
 
 #include "analyze_report.hpp"
 #include "ops.hpp"
+#include "render.hpp"
 
 namespace tessera::tools {
 namespace {
@@ -96,6 +97,38 @@ json access_json(TraceInput const& in, Operand op) {
     out["verdict"] = e.what();
   }
   return out;
+}
+
+// The copy of A or B into shared memory: the thread's source partition of gX(_,_,0) (tAgA), its
+// destination partition of the shared tile (tAsA), the global loads and the shared stores.
+json copy_json(TraceInput const& in, Operand op) {
+  TraceCopy const& c = in.copy[op == Operand::kA ? 0 : 1];
+  std::string x = op == Operand::kA ? "A" : "B";
+  View tile = operand_tile(in, op, 0);
+  View src = c.copy.partition_S(tile.layout, in.thread);
+  View dst = c.copy.partition_D(c.smem, in.thread);
+  int64_t bits = mma_access_spec(in.cfg, op, 0, "", MemSpace::kGlobal, 128).elem_bits;
+  AccessReport ld = analyze(CopyAccess{c.copy, SwizzledLayout{Swizzle(), tile.offset, tile.layout},
+                                       false},
+                            AccessSpec{bits, MemSpace::kGlobal, false, 128});
+  AccessReport st = analyze(CopyAccess{c.copy, SwizzledLayout{Swizzle(), 0, c.smem}, true},
+                            AccessSpec{bits, MemSpace::kShared, true, 128});
+  auto counts = [](AccessReport const& r) {
+    return json{{"elements", r.values},
+                {"vector_bits", r.vector_bits},
+                {"instructions", r.instructions},
+                {"verdict", r.verdict.c_str()}};
+  };
+  return {{"atom", c.copy.atom.name},
+          {"threads", c.copy.threads()},
+          {"smem", to_string(c.smem)},
+          {"S", {{"name", "t" + x + "g" + x}, {"offset", src.offset + tile.offset},
+                 {"layout", to_string(src.layout)}}},
+          {"D", {{"name", "t" + x + "s" + x}, {"offset", dst.offset},
+                 {"layout", to_string(dst.layout)}}},
+          {"loads", counts(ld)},
+          {"stores", counts(st)},
+          {"bank_conflicts", st.conflicts()}};
 }
 
 // The register fragment of an operand and, for A and B, its k_block 0 slice tCrX(_,_,0) with the
@@ -187,6 +220,25 @@ Layout operand_layout(std::string const& text, Operand op, int64_t const problem
   return parse_layout(t, true);
 }
 
+TraceCopy trace_copy(MmaConfig const& cfg, Operand op, std::string const& atom,
+                     std::string const& thr, std::string const& val, std::string const& smem) {
+  int64_t bits = mma_access_spec(cfg, op, 0, "", MemSpace::kGlobal, 128).elem_bits;
+  TraceCopy c;
+  c.given = true;
+  c.copy = make_tiled_copy_tv(copy_atom_of(atom, bits), layout_arg(thr), layout_arg(val));
+  int64_t t0 = tile_extent(cfg, op, 0), t1 = tile_extent(cfg, op, 1);
+  c.smem = smem.empty() ? Layout(make_tuple(t0, t1)) : layout_arg(smem);
+  if (c.smem.rank() != 2 || c.smem[0].size() != t0 || c.smem[1].size() != t1)
+    throw std::invalid_argument("trace: the shared tile of " + std::string(operand_name(op)) + " " +
+                                to_string(c.smem) + " must have the CTA tile's shape (" +
+                                std::to_string(t0) + "," + std::to_string(t1) + ")");
+  if (c.copy.threads() != cfg.mma.threads())
+    throw std::invalid_argument("trace: the copy of " + std::string(operand_name(op)) + " has " +
+                                std::to_string(c.copy.threads()) + " threads; the TiledMMA has " +
+                                std::to_string(cfg.mma.threads()));
+  return c;
+}
+
 void check_trace(TraceInput const& in) {
   for (int i = 0; i < 3; ++i)
     if (in.problem[i] <= 0)
@@ -274,6 +326,8 @@ json trace_json(TraceInput const& in) {
                           {"size", p.layout.size()}};
     j["fragments"][n] = fragment_json(in, op, p);
   }
+  for (Operand op : {Operand::kA, Operand::kB})
+    if (in.copy[op == Operand::kA ? 0 : 1].given) j["copies"][operand_name(op)] = copy_json(in, op);
   j["k_loop"] = counts_json(in);
   int64_t k_tiles = j["k_loop"]["k_tiles"];
   j["epilogue"] = access_json(in, Operand::kC);
@@ -329,7 +383,25 @@ void text_tiles(std::ostringstream& o, json const& j) {
   }
 }
 
+void text_copies(std::ostringstream& o, json const& j) {
+  if (!j.contains("copies")) return;
+  o << "\ncopies to shared memory (per k_tile)\n";
+  for (auto const& [n, c] : j["copies"].items()) {
+    auto const& s = c["S"];
+    auto const& d = c["D"];
+    o << "  " << n << ": " << str(c["atom"]) << ", " << str(s["name"]) << " = partition_S(g" << n
+      << "(_,_,0)) = " << str(s["layout"]) << " at offset " << str(s["offset"]) << "; "
+      << str(d["name"]) << " = partition_D(s" << n << " " << str(c["smem"]) << ") = "
+      << str(d["layout"]) << " at offset " << str(d["offset"]) << "\n    " << str(c["loads"]["elements"]) << " elements in "
+      << str(c["loads"]["instructions"]) << " global loads of " << str(c["loads"]["vector_bits"])
+      << " bits, " << str(c["stores"]["instructions"]) << " shared stores of "
+      << str(c["stores"]["vector_bits"]) << " bits (" << str(c["bank_conflicts"])
+      << " bank conflicts)\n";
+  }
+}
+
 void text_loop(std::ostringstream& o, json const& j) {
+  text_copies(o, j);
   auto const& k = j["k_loop"];
   std::string unit = str(k["unit"]) + "s";
   o << "\nK-loop: " << str(k["k_tiles"]) << " k_tiles (ceil(K/BK)) x " << str(k["k_blocks"])

@@ -22,9 +22,18 @@
 
 namespace tessera::tools {
 
+// An optional TiledCopy of A or B from global to shared memory (tAgA -> tAsA) and the shared
+// tile's layout.
+struct TraceCopy {
+  bool given = false;
+  TiledCopy copy;
+  Layout smem;  // (BM,BK) or (BN,BK)
+};
+
 // What to trace: a TiledMMA and its CTA tile, the problem and its operands' layouts (run-time
-// strides), the CTA and the thread.
+// strides), the CTA and the thread; optionally the copies of A and B into shared memory.
 struct TraceInput {
+  TraceCopy copy[2];  // A, B
   MmaConfig cfg;
   int64_t problem[3] = {0, 0, 0};  // M, N, K
   Layout layout[3];                // the problem's tensors, indexed by Operand: C, A, B
@@ -36,6 +45,12 @@ struct TraceInput {
 // or the letter of its contiguous mode: A "M"|"K", B "N"|"K", C "M"|"N" (empty: A M, B N, C N).
 // Throws std::invalid_argument where the layout's shape is not the operand's extents.
 Layout operand_layout(std::string const& text, Operand op, int64_t const problem[3]);
+
+// A TiledCopy from the CLI's words: a copy atom ("cp_async:16", "universal:128", a catalog name),
+// its thread and value layouts, and the shared tile's layout (empty: the compact (BM,BK) or
+// (BN,BK) tile, column-major). Throws naming the rule where the copy does not tile the tile.
+TraceCopy trace_copy(MmaConfig const& cfg, Operand op, std::string const& atom,
+                     std::string const& thr, std::string const& val, std::string const& smem);
 
 // Checks the input (the CTA inside the grid, the thread inside the TiledMMA, the layouts' shapes
 // the problem's extents); throws std::invalid_argument naming the rule.

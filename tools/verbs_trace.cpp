@@ -17,6 +17,8 @@ struct TraceArgs {
   MmaArgs mma;
   std::vector<int64_t> problem, cta = {0, 0};
   std::string layout[3];  // C, A, B
+  std::vector<std::string> copy[2];  // A, B: atom, thread layout, value layout
+  std::string smem[2];
   int64_t thread = 0;
   bool as_json = false;
 };
@@ -32,6 +34,14 @@ int run_trace(TraceArgs const& a) {
   }
   in.cta[0] = a.cta[0], in.cta[1] = a.cta[1];
   in.thread = a.thread;
+  for (int i = 0; i < 2; ++i) {
+    Operand op = i == 0 ? Operand::kA : Operand::kB;
+    if (!a.copy[i].empty())
+      in.copy[i] = trace_copy(in.cfg, op, a.copy[i][0], a.copy[i][1], a.copy[i][2], a.smem[i]);
+    else if (!a.smem[i].empty())
+      throw std::invalid_argument("trace: --smem-" + std::string(operand_name(op)) +
+                                  " needs --copy-" + operand_name(op));
+  }
   nlohmann::json j = trace_json(in);
   if (a.as_json) std::cout << j.dump() << '\n';
   else std::cout << trace_text(j);
@@ -71,6 +81,16 @@ void add_trace_verbs(CLI::App& app, Verbs& verbs) {
                     "B's (N,K) layout, or N / K (default N)");
   trace->add_option("--layout-C", a->layout[int(Operand::kC)],
                     "C's (M,N) layout, or M / N (default N: row-major)");
+  for (int i = 0; i < 2; ++i) {
+    std::string x = i == 0 ? "A" : "B";
+    trace->add_option("--copy-" + x, a->copy[i],
+                      "a TiledCopy of " + x + " into shared memory: ATOM THR VAL, e.g. "
+                      "cp_async:16 \"(32,8):(8,1)\" (4,1)")
+        ->expected(3);
+    trace->add_option("--smem-" + x, a->smem[i],
+                      "with --copy-" + x + ": the shared tile's layout (default: the tile, "
+                      "column-major)");
+  }
   trace->add_option("--cta", a->cta, "the CTA's m n in the grid (default 0 0)")->expected(2);
   trace->add_option("--thread", a->thread, "thread index (default 0)");
   trace->add_flag("--json", a->as_json, "print the trace as JSON");
