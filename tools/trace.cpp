@@ -392,7 +392,8 @@ void text_copies(std::ostringstream& o, json const& j) {
     o << "  " << n << ": " << str(c["atom"]) << ", " << str(s["name"]) << " = partition_S(g" << n
       << "(_,_,0)) = " << str(s["layout"]) << " at offset " << str(s["offset"]) << "; "
       << str(d["name"]) << " = partition_D(s" << n << " " << str(c["smem"]) << ") = "
-      << str(d["layout"]) << " at offset " << str(d["offset"]) << "\n    " << str(c["loads"]["elements"]) << " elements in "
+      << str(d["layout"]) << " at offset " << str(d["offset"]) << "\n    "
+      << str(c["loads"]["elements"]) << " elements in "
       << str(c["loads"]["instructions"]) << " global loads of " << str(c["loads"]["vector_bits"])
       << " bits, " << str(c["stores"]["instructions"]) << " shared stores of "
       << str(c["stores"]["vector_bits"]) << " bits (" << str(c["bank_conflicts"])
