@@ -191,9 +191,10 @@ void bind_tiled(nb::module_& m) {
         return report_of(analyze(MmaAccess{c.mma, o, SwizzledLayout{swizzle_of(swizzle), 0, tensor_or(c, o, tensor)}}, spec));
       }, nb::arg("operand"), nb::arg("tensor").none(), nb::arg("space"), nb::arg("access").none(), nb::arg("elem_bits"),
            nb::arg("swizzle").none(), nb::arg("max_vector_bits"))
-      .def("_trace_json", [](MmaConfig const& c, int64_t m, int64_t n, int64_t k, std::string const& a,
-                             std::string const& b, std::string const& cc, int64_t cta_m, int64_t cta_n,
-                             int64_t thread) {
+      .def("_trace_json", [](MmaConfig const& c, int64_t m, int64_t n, int64_t k,
+                             std::string const& a, std::string const& b, std::string const& cc,
+                             int64_t cta_m, int64_t cta_n, int64_t thread) {
+        // One thread of one CTA through the GEMM on a problem (tools/trace.hpp): JSON and text.
         tools::TraceInput in;
         in.cfg = c;
         in.problem[0] = m, in.problem[1] = n, in.problem[2] = k;
@@ -201,11 +202,12 @@ void bind_tiled(nb::module_& m) {
         in.thread = thread;
         std::string text[3] = {cc, a, b};  // C, A, B
         if (m > 0 && n > 0 && k > 0)
-          for (int i = 0; i < 3; ++i) in.layout[i] = tools::operand_layout(text[i], Operand(i), in.problem);
+          for (int i = 0; i < 3; ++i)
+            in.layout[i] = tools::operand_layout(text[i], Operand(i), in.problem);
         nlohmann::json j = tools::trace_json(in);
         return std::make_pair(j.dump(), tools::trace_text(j));
-      }, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("cta_m"),
-           nb::arg("cta_n"), nb::arg("thread"))
+      }, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
+           nb::arg("cta_m"), nb::arg("cta_n"), nb::arg("thread"))
       .def("__repr__", [](MmaConfig const& c) {
         return "TiledMMA(" + std::string(c.mma.atom.name) + ", atom_layout " + c.atom_layout_text + ", permutation " +
                c.permutation_text + ", tile " + std::to_string(c.tile[0]) + "x" + std::to_string(c.tile[1]) + "x" +
