@@ -419,6 +419,96 @@ rc, out, _ = run("explain", "--preset", "step4", "--operand", "C")
 check(rc == 0 and "fragment ((2,2),4,(2,4)):((1,1024),4096,(16,32))" in out,
       f"explain step4 C: {out!r}")
 
+# trace: thread 0 of CTA (0,0) of the step 1 kernel on M=256, N=128, K=32, every number.
+STEP1 = ["trace", "--preset", "step1", "--problem", "256", "128", "32",
+         "--layout-A", "(256,32):(1,256)", "--layout-B", "(128,32):(1,128)",
+         "--layout-C", "(256,128):(128,1)", "--cta", "0", "0", "--thread", "0"]
+rc, out, err = run(*STEP1)
+for s in ["grid 2 x 1 CTAs", "gA = local_tile(mA (256,32):(1,256), (128,128,8), proj (1,X,1)) = "
+          "(128,8,4):(1,256,2048)", "= (128,8,4):(1,128,1024)", "= (128,128):(128,1)",
+          "tCgA = partition_A(gA(_,_,0)) = (1,(4,2),8):(0,(1,64),256)",
+          "tCgB = partition_B(gB(_,_,0)) = (1,(4,2),8):(0,(1,64),128)",
+          "tCgC = partition_C(gC) = (1,(4,2),(4,2)):(0,(128,8192),(1,64))",
+          "tCrA shape (1,(4,2),8) (64 registers); tCrA(_,_,0) shape (1,(4,2)) = 8 values: "
+          "m in {0,1,2,3,64,65,66,67}, k in {0}",
+          "tCrC shape (1,(4,2),(4,2)) (64 registers)",
+          "4 k_tiles (ceil(K/BK)) x 8 k_blocks", "per k_block 64 FMAs", "per k_tile 512",
+          "in all 2048", "A 64 elements in 16 loads of 128 bits",
+          "B 64 elements in 16 loads of 128 bits", "64 elements in 16 stores of 128 bits",
+          "| CTAs                     | 2 ", "| threads per CTA          | 256",
+          "| FMAs in all              | 2048", "| accumulator registers    | 64 x 32b"]:
+    check(rc == 0 and s in out, f"trace step1: {s!r} not in {out!r} {err!r}")
+rc, out, _ = run(*STEP1, "--json")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("grid") == [2, 1] and j["k_loop"]["total"] == 2048
+      and j["partitions"]["C"]["layout"] == "(1,(4,2),(4,2)):(0,(128,8192),(1,64))",
+      f"trace --json: {out[:300]!r}")
+# A ragged CTA: M = 200 leaves 72 rows for CTA (1,0); the predicates say which elements are out.
+rc, out, _ = run("trace", "--preset", "step1", "--problem", "200", "128", "30", "--cta", "1", "0",
+                 "--thread", "255", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j["predicates"]["C"]["residue"] == [72, 128]
+      and j["predicates"]["C"]["ragged"] and len(j["predicates"]["C"]["masked"]) == 32
+      and j["predicates"]["A"]["residue"] == [72, 6], f"trace ragged: {out[:400]!r}")
+rc, out, _ = run("trace", "--preset", "step1", "--problem", "200", "128", "30", "--cta", "1", "0",
+                 "--thread", "255")
+# Thread 255 holds rows {60..63, 124..127} of the CTA's 72 valid ones, and k 6, 7 of the last
+# k_tile lie past K = 30.
+check(rc == 0 and "predicates: tCpX(i) = elem_less(tCcX(i), residue)" in out
+      and "tCpA at k_tile 3: residue [72,6]; tCcA holds m in {60,61,62,63,124,125,126,127} x k "
+      "in {0..7}" in out and "masked: 40 of 64" in out and "masked per k_tile [32,32,32,40]" in out
+      and "tCpB at k_tile 3: residue [128,6]" in out
+      and "masked: 16 of 64 (fragment indices {48..63}); masked per k_tile [0,0,0,16]" in out
+      and "tCpC: residue [72,128]" in out and "masked: 32 of 64" in out,
+      f"trace ragged text: {out!r}")
+# explain on a problem: the CTA's tiles of the problem, on its strides.
+rc, out, _ = run("explain", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "1", "0",
+                 "--operand", "C")
+check(rc == 0 and "CTA (1,0): the tensors are its tiles at k_tile 0, at offsets C 16384 A 128 B 0"
+      in out and "offset 0, fragment (1,(4,2),(4,2)):(0,(128,8192),(1,64))" in out,
+      f"explain --problem: {out!r}")
+rc, _, err = run("explain", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "0", "1")
+check(rc == 1 and "CTA (0,1) is outside the grid 2 x 1" in err, f"explain --cta: {err!r}")
+# Bad input: the rule in the message, exit status 1.
+rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "2", "0")
+check(rc == 1 and "CTA (2,0) is outside the grid 2 x 1" in err, f"trace cta: {err!r}")
+rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32", "--thread", "256")
+check(rc == 1 and "thread 256 is outside the TiledMMA's threads [0, 256)" in err,
+      f"trace thread: {err!r}")
+rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32",
+                 "--layout-A", "(128,32):(1,128)")
+check(rc == 1 and "the layout of A (128,32):(1,128) does not match the problem" in err,
+      f"trace layout: {err!r}")
+rc, _, err = run("trace", "--preset", "step1", "--problem", "256", "128", "32", "--layout-A", "N")
+check(rc == 1 and "the major letter of A is M or K, not N" in err, f"trace letter: {err!r}")
+rc, out, _ = run("trace", "--preset", "step4", "--problem", "256", "256", "64", "--layout-A", "K",
+                 "--layout-B", "K", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j["k_loop"]["unit"] == "MMA instruction" and j["k_loop"]["k_tiles"] == 2,
+      f"trace step4: {out[:300]!r}")
+
+# The copies of A and B into shared memory.
+rc, out, err = run(*STEP1[:-2], "--thread", "33", "--copy-A", "cp_async:16", "(32,8):(1,32)",
+                   "(4,1)", "--copy-B", "cp_async:16", "(32,8):(1,32)", "(4,1)", "--smem-B",
+                   "(128,8):(1,132)")
+check(rc == 0 and "tAgA = partition_S(gA(_,_,0)) = ((4,1),1,1):((1,0),0,0) at offset 260" in out
+      and "tBsB = partition_D(sB (128,8):(1,132)) = ((4,1),1,1):((1,0),0,0) at offset 136" in out
+      and "4 elements in 1 global loads of 128 bits, 1 shared stores of 128 bits" in out,
+      f"trace copies: {out!r} {err!r}")
+rc, _, err = run(*STEP1, "--copy-A", "cp_async:16", "(32,4):(1,32)", "(4,1)")
+check(rc == 1 and "the copy of A has 128 threads; the TiledMMA has 256" in err,
+      f"trace copy threads: {err!r}")
+
+# local_tile in CuTe's spelling.
+rc, out, _ = run("local_tile", "(256,32):(1,256)", "(128,128,8)", "(0,0,_)", "--proj", "(1,X,1)")
+check(rc == 0 and out.splitlines()[0] == "(128,8,4):(1,256,2048)", f"local_tile A: {out!r}")
+rc, out, _ = run("local_tile", "(256,128):(128,1)", "(128,128,8)", "(1,0,_)", "--proj",
+                 "(1,1,X)", "--json")
+check(rc == 0 and json.loads(out) == {"result": "(128,128):(128,1)", "offset": 16384},
+      f"local_tile C: {out!r}")
+rc, _, err = run("local_tile", "(256,32):(1,256)", "(128,128,8)", "(0,0,_)")
+check(rc == 1 and "give a projection (--proj)" in err, f"local_tile no proj: {err!r}")
+
 for f in failures:
     print("FAIL", f)
 print(f"cli_verbs: {len(failures)} failures")

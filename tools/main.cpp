@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
   tessera::tools::add_render_verb(app, verbs);
   tessera::tools::add_codegen_verb(app, verbs);
   tessera::tools::add_atoms_verb(app, verbs);
+  tessera::tools::add_trace_verbs(app, verbs);
   CLI::App* ops =
       app.add_subcommand("ops", "List the verbs, the MMA and copy atoms, and the presets");
   verbs.push_back({ops, [&app] { return run_ops(app); }});

@@ -27,6 +27,7 @@ void add_analyze_verb(CLI::App& app,
 void add_render_verb(CLI::App& app, Verbs& verbs);   // render (self-contained HTML)
 void add_codegen_verb(CLI::App& app, Verbs& verbs);  // codegen (plain CUDA index code)
 void add_atoms_verb(CLI::App& app, Verbs& verbs);    // atoms (the atom catalog)
+void add_trace_verbs(CLI::App& app, Verbs& verbs);   // trace, local_tile
 
 // The index table of a layout (rows: mode 0, columns: mode 1, one table per index of the modes
 // after them); at most 32 rows and columns each, saying what it leaves out.

@@ -16,7 +16,8 @@
 //   product      A x B = (A, A*_{size A * cosize B} o B): mode 1 replicates A as B says.
 //                logical_product(4:1, 3:1) = (4,3):(1,4)
 //
-// Zipped, tiled and flat variants regroup the modes of a divide or product (see seed 004):
+// Zipped, tiled and flat variants regroup the modes of a divide or product (the worked examples of
+// the tiled GEMM):
 //   logical ((t0,r0),(t1,r1))  zipped ((t0,t1),(r0,r1))  tiled ((t0,t1),r0,r1)  flat (t0,t1,r0,r1)
 //
 // The results, their nesting and their rejections are those of CuTe; the tests compare every case
@@ -319,7 +320,8 @@ TESSERA_HD constexpr Layout compose_flat(Layout const& a, Modes const& flat, Lay
     }
     rest_stride = next_stride;
   }
-  if (!rest_shape.is_static(1) || r.n == 0) r.push(rest_shape, rest_stride * flat.stride(flat.n - 1));
+  if (!rest_shape.is_static(1) || r.n == 0)
+    r.push(rest_shape, rest_stride * flat.stride(flat.n - 1));
   return r.layout();
 }
 }  // namespace detail

@@ -1,5 +1,6 @@
 // tessera/analysis.hpp -- memory-access analysis of a thread partition: vector width, global
-// sectors and lines, shared-memory bank conflicts, and a one-line verdict (seed 003's table).
+// sectors and lines, shared-memory bank conflicts, and a one-line verdict (the permutation table of
+// the step 1 kernel).
 //
 // The math. A partition is a function (thread t, value i) -> element offset o(t,i): a TiledMMA's
 // partition_C/A/B, a TiledCopy's partition_S/D, or any TV layout over a tensor, plain or swizzled
@@ -75,14 +76,18 @@ struct AccessSpec {
 // ---------------------------------------------------------------------------------------------
 // Partitions as offset functions: threads(), values() and offsets(t, out[values()]).
 
-TESSERA_HD constexpr SwizzledLayout unswizzled(Layout const& l) { return SwizzledLayout{Swizzle(), 0, l}; }
+TESSERA_HD constexpr SwizzledLayout unswizzled(Layout const& l) {
+  return SwizzledLayout{Swizzle(), 0, l};
+}
 
 // Thread t, value i -> tensor(tv(t, i)): tv maps (thread, value) to an index of the tensor.
 struct TvAccess {
   Layout tv;  // (T,V) -> tensor index
   SwizzledLayout tensor;
   TESSERA_HD constexpr int64_t threads() const { return tv[0].size(); }
-  TESSERA_HD constexpr int64_t values() const { return tv.rank() < 2 ? 1 : tv.size() / tv[0].size(); }
+  TESSERA_HD constexpr int64_t values() const {
+    return tv.rank() < 2 ? 1 : tv.size() / tv[0].size();
+  }
   TESSERA_HD constexpr void offsets(int64_t t, int64_t* out) const {
     int64_t n = threads();
     for (int64_t i = 0; i < values(); ++i) out[i] = tensor(tv(t + n * i));
@@ -95,7 +100,9 @@ struct MmaAccess {
   Operand op = Operand::kC;
   SwizzledLayout tensor;
   TESSERA_HD constexpr int64_t threads() const { return mma.threads(); }
-  TESSERA_HD constexpr int64_t values() const { return mma.partition(op, tensor.layout, 0).layout.size(); }
+  TESSERA_HD constexpr int64_t values() const {
+    return mma.partition(op, tensor.layout, 0).layout.size();
+  }
   TESSERA_HD constexpr void offsets(int64_t t, int64_t* out) const {
     View v = mma.partition(op, tensor.layout, t);
     for (int64_t i = 0; i < v.layout.size(); ++i) out[i] = tensor.swizzle(tensor.offset + v(i));
@@ -108,7 +115,9 @@ struct CopyAccess {
   SwizzledLayout tensor;
   bool dst = false;
   TESSERA_HD constexpr int64_t threads() const { return copy.threads(); }
-  TESSERA_HD constexpr int64_t values() const { return copy.partition(tensor.layout, 0, dst).layout.size(); }
+  TESSERA_HD constexpr int64_t values() const {
+    return copy.partition(tensor.layout, 0, dst).layout.size();
+  }
   TESSERA_HD constexpr void offsets(int64_t t, int64_t* out) const {
     View v = copy.partition(tensor.layout, t, dst);
     for (int64_t i = 0; i < v.layout.size(); ++i) out[i] = tensor.swizzle(tensor.offset + v(i));
@@ -141,11 +150,17 @@ struct AccessReport {
   TESSERA_HD constexpr int64_t vector_bytes() const { return vector_bits / 8; }
   TESSERA_HD constexpr int64_t conflicts() const { return wavefronts - ideal_wavefronts; }
   // Per warp instruction, as the profiler counts them.
-  TESSERA_HD constexpr int64_t sectors_per_request() const { return requests ? sectors / requests : 0; }
+  TESSERA_HD constexpr int64_t sectors_per_request() const {
+    return requests ? sectors / requests : 0;
+  }
   TESSERA_HD constexpr int64_t lines_per_request() const { return requests ? lines / requests : 0; }
-  TESSERA_HD constexpr int64_t wavefronts_per_request() const { return requests ? wavefronts / requests : 0; }
+  TESSERA_HD constexpr int64_t wavefronts_per_request() const {
+    return requests ? wavefronts / requests : 0;
+  }
   // Percent of the sectors' bytes used, per instruction and over each warp's footprint.
-  TESSERA_HD constexpr int64_t sector_efficiency() const { return sectors ? 100 * min_sectors / sectors : 100; }
+  TESSERA_HD constexpr int64_t sector_efficiency() const {
+    return sectors ? 100 * min_sectors / sectors : 100;
+  }
   TESSERA_HD constexpr int64_t footprint_efficiency() const {
     return footprint_sectors ? 100 * footprint_min_sectors / footprint_sectors : 100;
   }
@@ -153,7 +168,9 @@ struct AccessReport {
 
 namespace detail {
 
-TESSERA_HD constexpr int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+TESSERA_HD constexpr int64_t floor_div(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 TESSERA_HD constexpr int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 
 // Shell sort: small arrays, no heap, constexpr.
@@ -202,7 +219,8 @@ TESSERA_HD constexpr int64_t in_order_width(int64_t const* o, int64_t n, int64_t
 }
 
 // Wavefronts of one warp-wide shared-memory instruction: lane l reads `bytes` bytes at a[l].
-TESSERA_HD constexpr int64_t shared_wavefronts(int64_t const* a, int64_t lanes, int64_t bytes, int64_t* phases_out) {
+TESSERA_HD constexpr int64_t shared_wavefronts(int64_t const* a, int64_t lanes, int64_t bytes,
+                                               int64_t* phases_out) {
   int64_t phases = bytes >= 16 ? 4 : bytes >= 8 ? 2 : 1;
   int64_t per_phase = kWarpSize / phases;
   int64_t words_per_lane = bytes >= kBankBytes ? bytes / kBankBytes : 1;
@@ -260,14 +278,16 @@ TESSERA_HD constexpr void judge(AccessReport& r) {
     // The lanes of warp 0's first instruction, as rows.
     int64_t vb = r.vector_bytes();
     if (r.row_step_bytes == 0 && r.row_lanes > 1) t << "one address";
-    else if (r.row_step_bytes == vb || r.row_lanes == 1) say_bytes(t, r.row_lanes * vb, r.row_start_bytes);
+    else if (r.row_step_bytes == vb || r.row_lanes == 1)
+      say_bytes(t, r.row_lanes * vb, r.row_start_bytes);
     else t << vb << " bytes every " << r.row_step_bytes;
     if (r.row_lanes == min64(r.threads, kWarpSize)) t << " per warp";
     else t << " per row of " << r.row_lanes << (r.row_lanes == 1 ? " thread" : " threads");
     t << ": ";
     if (r.footprint_sectors > r.footprint_min_sectors) {
       g = Grade::kBad;
-      t << "uncoalesced, " << r.footprint_efficiency() << "% of the bytes of the sectors touched are used";
+      t << "uncoalesced, " << r.footprint_efficiency()
+        << "% of the bytes of the sectors touched are used";
     } else {
       // Narrow accesses that fill whole lines are coalesced; only their count is the cost.
       if (g == Grade::kBad && r.lines <= r.min_lines) g = Grade::kOk;
@@ -286,8 +306,9 @@ TESSERA_HD constexpr void judge(AccessReport& r) {
       if (way > 2) g = Grade::kBad;
       else if (g == Grade::kGreat) g = Grade::kOk;
     }
-    t << " (" << r.wavefronts_per_request() << (r.wavefronts_per_request() == 1 ? " wavefront" : " wavefronts")
-      << " per access, ideal " << (r.requests ? r.ideal_wavefronts / r.requests : 0) << ")";
+    t << " (" << r.wavefronts_per_request()
+      << (r.wavefronts_per_request() == 1 ? " wavefront" : " wavefronts") << " per access, ideal "
+      << (r.requests ? r.ideal_wavefronts / r.requests : 0) << ")";
     if (q > 1) t << ", " << q << "x the " << what << " of 128-bit accesses";
   }
   r.grade = g;
@@ -298,7 +319,8 @@ TESSERA_HD constexpr void judge(AccessReport& r) {
 
 // A thread's instructions at vector width v (elements): start j is the offset of the j-th value,
 // in value order, that is aligned to v (each aligned run has exactly one). Returns the count.
-TESSERA_HD constexpr int64_t run_starts(int64_t const* offsets, int64_t n, int64_t v, int64_t* starts) {
+TESSERA_HD constexpr int64_t run_starts(int64_t const* offsets, int64_t n, int64_t v,
+                                        int64_t* starts) {
   int64_t j = 0;
   for (int64_t i = 0; i < n; ++i)
     if (detail::floor_mod(offsets[i], v) == 0 && j < n / v) starts[j++] = offsets[i];
@@ -362,7 +384,8 @@ TESSERA_HD constexpr AccessReport analyze(Access const& acc, AccessSpec spec) {
         r.row_step_bytes = lanes > 1 ? a[1] - a[0] : 0;
         int64_t len = 1, first_len = 0, count = 0;
         for (int64_t l = 1; l <= lanes; ++l) {
-          bool same = l < lanes && a[l] - a[l - 1] == r.row_step_bytes && r.row_step_bytes >= 0 && len < lanes;
+          bool same = l < lanes && a[l] - a[l - 1] == r.row_step_bytes && r.row_step_bytes >= 0 &&
+                      len < lanes;
           if (same) { ++len; continue; }
           if (first_len == 0) first_len = len;
           else if (len != first_len) r.rows_uniform = false;
@@ -391,7 +414,8 @@ TESSERA_HD constexpr AccessReport analyze(Access const& acc, AccessSpec spec) {
     int64_t n_all = lanes * r.instructions;
     detail::sort(starts, n_all);
     r.footprint_sectors += detail::count_distinct(starts, n_all, kSectorBytes);
-    r.footprint_min_sectors += ceil_div(detail::count_distinct(starts, n_all) * vbytes, kSectorBytes);
+    r.footprint_min_sectors +=
+        ceil_div(detail::count_distinct(starts, n_all) * vbytes, kSectorBytes);
   }
   detail::judge(r);
   return r;
@@ -417,15 +441,17 @@ TESSERA_HD constexpr Swizzle derive_swizzle_by(Report const& report, bool* found
   if (found) *found = false;
   return Swizzle();
 }
-// The same with `make(sw)` giving the partition (a TvAccess, MmaAccess, ..) over the swizzled tensor.
+// The same with `make(sw)` giving the partition (a TvAccess, MmaAccess, ..) over the swizzled
+// tensor.
 template <class Make>
-TESSERA_HD constexpr Swizzle derive_swizzle(Make const& make, AccessSpec spec, bool* found = nullptr) {
+TESSERA_HD constexpr Swizzle derive_swizzle(Make const& make, AccessSpec spec,
+                                            bool* found = nullptr) {
   spec.space = MemSpace::kShared;
   return derive_swizzle_by([&](Swizzle sw) { return analyze(make(sw), spec); }, found);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 003's permutation choice for the step-1 tile: F x F scalar-FMA threads over a BM x BM C
+// The permutation choice for the step 1 kernel's tile: F x F scalar-FMA threads over a BM x BM C
 // tile (row-major floats, stored to global memory), permutation (F,R):(R,1) in M and N.
 struct PermutationChoice {
   int64_t r = 0, period = 0, reps = 0;
@@ -437,11 +463,13 @@ struct PermutationChoice {
 
 TESSERA_HD constexpr TiledMMA step1_with_r(int64_t f, int64_t r) {
   Layout perm(make_tuple(f, r), make_tuple(r, 1));
-  return make_tiled_mma(atom::universal_fma(), Layout(make_tuple(f, f, 1), make_tuple(f, 1, 0)),
-                        make_tile(perm, perm, Underscore{}));  // Underscore{}: `_` is a host variable
+  return make_tiled_mma(
+      atom::universal_fma(), Layout(make_tuple(f, f, 1), make_tuple(f, 1, 0)),
+      make_tile(perm, perm, Underscore{}));  // Underscore{}: `_` is a host variable
 }
 
-TESSERA_HD constexpr PermutationChoice permutation_choice(int64_t r, int64_t f = 16, int64_t bm = 128) {
+TESSERA_HD constexpr PermutationChoice permutation_choice(int64_t r, int64_t f = 16,
+                                                          int64_t bm = 128) {
   if (r <= 0 || bm % (f * r) != 0) {
     Text t;
     t << "permutation: F x R = " << f << " x " << r << " does not divide the tile " << bm;

@@ -1,4 +1,5 @@
-// tessera/config.hpp -- capacities, the host/device qualifier, checked arithmetic and error reporting.
+// tessera/config.hpp -- capacities, the host/device qualifier, checked arithmetic and error
+// reporting.
 //
 // Every value type in tessera is a literal type of fixed capacity: no heap, trivially copyable,
 // usable in constant expressions and in device code. The capacities below bound one integer tuple:
@@ -116,7 +117,8 @@ class Error : public std::exception {
 #else
 // One function per rule, none constexpr: a constant evaluation that breaks a rule stops at the
 // call of the function whose name states it, e.g.
-//   error: call to non-'constexpr' function 'void tessera::rule::composition_stride_divisibility_fails(const Text&)'
+//   error: call to non-'constexpr' function 'void
+//   tessera::rule::composition_stride_divisibility_fails(const Text&)'
 // Each throws the message unchanged (the messages are API; fail picks the function by them).
 namespace rule {
 [[noreturn]] inline void composition_stride_divisibility_fails(Text const& m) { throw Error(m); }
@@ -138,12 +140,16 @@ namespace rule {
 [[noreturn]] inline void tile_does_not_divide(Text const& m) { throw Error(m); }
 [[noreturn]] inline void thread_outside_the_tiled_operation(Text const& m) { throw Error(m); }
 [[noreturn]] inline void tile_coordinates_are_not_linear(Text const& m) { throw Error(m); }
-[[noreturn]] inline void local_tile_projection_does_not_match_the_tensor(Text const& m) { throw Error(m); }
+[[noreturn]] inline void local_tile_projection_does_not_match_the_tensor(Text const& m) {
+  throw Error(m);
+}
 [[noreturn]] inline void copy_does_not_match_the_fragment(Text const& m) { throw Error(m); }
 [[noreturn]] inline void vector_elements_are_not_consecutive(Text const& m) { throw Error(m); }
 [[noreturn]] inline void cp_async_copies_4_8_or_16_bytes(Text const& m) { throw Error(m); }
 // Register views (fragment_views.hpp):
-[[noreturn]] inline void accumulator_is_not_the_operand_of_the_same_thread(Text const& m) { throw Error(m); }
+[[noreturn]] inline void accumulator_is_not_the_operand_of_the_same_thread(Text const& m) {
+  throw Error(m);
+}
 [[noreturn]] inline void accumulator_has_no_row_col_view(Text const& m) { throw Error(m); }
 [[noreturn]] inline void row_reduction_needs_lanes_of_one_warp(Text const& m) { throw Error(m); }
 [[noreturn]] inline void operation_rejected(Text const& m) { throw Error(m); }  // any other rule
@@ -169,12 +175,16 @@ constexpr bool text_contains(Text const& t, const char* p) {
 [[noreturn]] TESSERA_HD constexpr void fail(Text const& message) {
   using detail::text_contains, detail::text_starts_with;
   Text const& m = message;
-  if (text_starts_with(m, "composition: stride divisibility fails")) rule::composition_stride_divisibility_fails(m);
-  if (text_starts_with(m, "composition: shape divisibility fails")) rule::composition_shape_divisibility_fails(m);
-  if (text_starts_with(m, "complement: the cotarget")) rule::complement_cotarget_must_be_positive(m);
+  if (text_starts_with(m, "composition: stride divisibility fails"))
+    rule::composition_stride_divisibility_fails(m);
+  if (text_starts_with(m, "composition: shape divisibility fails"))
+    rule::composition_shape_divisibility_fails(m);
+  if (text_starts_with(m, "complement: the cotarget"))
+    rule::complement_cotarget_must_be_positive(m);
   if (text_starts_with(m, "complement: ") && text_contains(m, " is not injective"))
     rule::complement_of_a_non_injective_layout(m);
-  if (text_contains(m, ": the tiler ") && text_contains(m, " modes but ")) rule::tiler_has_more_modes_than_the_layout(m);
+  if (text_contains(m, ": the tiler ") && text_contains(m, " modes but "))
+    rule::tiler_has_more_modes_than_the_layout(m);
   if (text_contains(m, " are not congruent")) rule::shape_and_stride_are_not_congruent(m);
   if (text_contains(m, " below 1")) rule::mode_extent_below_1(m);
   if (text_starts_with(m, "crd2idx: coordinate ")) rule::coordinate_does_not_match_the_shape(m);
@@ -185,16 +195,19 @@ constexpr bool text_contains(Text const& t, const char* p) {
   if (text_starts_with(m, "parse: ")) rule::notation_is_malformed(m);
   if (text_starts_with(m, "gmma: ")) rule::wgmma_cannot_read_the_shared_layout(m);
   if (text_starts_with(m, "tma: ")) rule::tma_cannot_copy_the_layout(m);
-  if (text_starts_with(m, "TiledCopy: the tile ") || text_starts_with(m, "partition: the TiledMMA's tile "))
+  if (text_starts_with(m, "TiledCopy: the tile ") ||
+      text_starts_with(m, "partition: the TiledMMA's tile "))
     rule::tile_does_not_divide(m);
   if (text_starts_with(m, "TiledMMA: thread ") || text_starts_with(m, "TiledCopy: thread "))
     rule::thread_outside_the_tiled_operation(m);
   if (text_starts_with(m, "coord_layout: ")) rule::tile_coordinates_are_not_linear(m);
   if (text_starts_with(m, "local_tile: ")) rule::local_tile_projection_does_not_match_the_tensor(m);
-  if (text_starts_with(m, "make_tiled_copy") || text_starts_with(m, "retile: ")) rule::copy_does_not_match_the_fragment(m);
+  if (text_starts_with(m, "make_tiled_copy") || text_starts_with(m, "retile: "))
+    rule::copy_does_not_match_the_fragment(m);
   if (text_starts_with(m, "copy: a vector")) rule::vector_elements_are_not_consecutive(m);
   if (text_starts_with(m, "cp.async: ")) rule::cp_async_copies_4_8_or_16_bytes(m);
-  if (text_starts_with(m, "acc_as_operand: ")) rule::accumulator_is_not_the_operand_of_the_same_thread(m);
+  if (text_starts_with(m, "acc_as_operand: "))
+    rule::accumulator_is_not_the_operand_of_the_same_thread(m);
   if (text_starts_with(m, "acc_rowcol: ")) rule::accumulator_has_no_row_col_view(m);
   if (text_starts_with(m, "shuffles_along: ")) rule::row_reduction_needs_lanes_of_one_warp(m);
   // NOTE: conditional (a length is never negative) so that compilers accept fail as constexpr:

@@ -4,7 +4,8 @@
 // wgmma reads an operand block (MN x K, K = 32 bytes) from shared memory through a 64-bit
 // descriptor: start address, LBO, SBO (byte offsets, in 16-byte units), a swizzle mode, a base
 // offset. The block must be one of the canonical layouts (PTX ISA "Shared memory matrix layout";
-// T = elements per 16 bytes, W = T * 2^B elements per swizzled row, B = 0 none, 1 32B, 2 64B, 3 128B):
+// T = elements per 16 bytes, W = T * 2^B elements per swizzled row, B = 0 none, 1 32B, 2 64B, 3
+// 128B):
 //
 //   K-major,  swizzled:   Sw<B,4-e,3> o ((8,m),(K)):((W,SBO),(1))          LBO unused (16 bytes)
 //   K-major,  no swizzle:             ((8,m),(T,k)):((T,SBO),(1,LBO))     8x16-byte core matrices
@@ -19,7 +20,8 @@
 //
 //   16-bit 128B K-major (128,64): Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0)), block (64,16)
 //     rows coalesced 128:64 -> block 64:64 = (8,8):(64,512): W = 64 ok, SBO = 512 el = 1024 B
-//     k 64:1 -> block 16:1, contiguous ok; blocks (2,4):(4096,16): warpgroup 1 at +8 KB, k-step j at +32 B
+//     k 64:1 -> block 16:1, contiguous ok; blocks (2,4):(4096,16): warpgroup 1 at +8 KB, k-step j
+//     at +32 B
 #pragma once
 
 #include "atom/smem.hpp"
@@ -98,7 +100,8 @@ TESSERA_HD constexpr int64_t canonical_mode(Modes const& head, int64_t first, in
 
 // The wgmma operand blocks (mn x k elements of elem_bits) of the stage tile `tile` (modes: MN,
 // K). The major is the mode with stride 1. Fails naming the rule the tile breaks.
-TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, int64_t elem_bits, int64_t mn, int64_t k) {
+TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, int64_t elem_bits,
+                                                   int64_t mn, int64_t k) {
   GmmaOperand op;
   op.elem_bits = elem_bits, op.mn = mn, op.k = k, op.swizzle = tile.swizzle;
   const int64_t bytes = elem_bits / 8;
@@ -106,7 +109,8 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
   if (e < 0) fail("gmma: elements are 8, 16 or 32 bits");
   if (k * bytes != 32) {
     Text t;
-    t << "gmma: a wgmma block is 32 bytes deep along K: " << 32 / bytes << " elements of " << elem_bits << " bits, not " << k;
+    t << "gmma: a wgmma block is 32 bytes deep along K: " << 32 / bytes << " elements of "
+      << elem_bits << " bits, not " << k;
     fail(t);
   }
   if (tile.layout.rank() != 2) {
@@ -118,8 +122,9 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
   const int b = sw.bits;
   if (tile.offset != 0 || b > 3 || (b > 0 && (sw.base != 4 - e || sw.shift != 3))) {
     Text t;
-    t << "gmma: swizzle " << sw << " (offset " << tile.offset << ") is not a wgmma swizzle mode of " << elem_bits
-      << "-bit elements: none, or Sw<1..3," << 4 - e << ",3> (32, 64, 128 bytes) at offset 0";
+    t << "gmma: swizzle " << sw << " (offset " << tile.offset << ") is not a wgmma swizzle mode of "
+      << elem_bits << "-bit elements: none, or Sw<1..3," << 4 - e
+      << ",3> (32, 64, 128 bytes) at offset 0";
     fail(t);
   }
   op.desc.layout_type = b == 0 ? 0 : 4 - b;
@@ -129,18 +134,21 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
   for (int m = 0; m < 2; ++m)
     if (!detail::split_mode(leaves(coalesce(tile.layout[m])), ext[m], head[m], rest[m])) {
       Text t;
-      t << "gmma: mode " << m << " of the operand tile " << tile.layout << " does not divide into blocks of " << ext[m];
+      t << "gmma: mode " << m << " of the operand tile " << tile.layout
+        << " does not divide into blocks of " << ext[m];
       fail(t);
     }
   const bool k_major = head[1].n > 0 && head[1].d[0] == 1;
   const bool mn_major = head[0].n > 0 && head[0].d[0] == 1;
   if (!k_major && !mn_major) {
     Text t;
-    t << "gmma: the operand tile " << tile.layout << " is neither K-major nor MN-major (no mode starts with stride 1)";
+    t << "gmma: the operand tile " << tile.layout
+      << " is neither K-major nor MN-major (no mode starts with stride 1)";
     fail(t);
   }
   op.major = k_major ? GmmaMajor::kK : GmmaMajor::kMN;
-  if (!k_major && elem_bits != 16) {  // PTX: the transposed (MN-major) layouts are for f16 and bf16 only
+  if (!k_major &&
+      elem_bits != 16) {  // PTX: the transposed (MN-major) layouts are for f16 and bf16 only
     Text t;
     t << "gmma: wgmma reads MN-major tiles of 16-bit elements only (f16, bf16); the " << elem_bits
       << "-bit operand tile " << tile.layout << " must be K-major";
@@ -149,7 +157,7 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
   // The canonical form: (first extent, its stride) per mode; the extra leaf's stride is LBO or SBO.
   int64_t first[2] = {}, stride[2] = {};
   if (k_major) {
-    first[0] = 8, stride[0] = b ? W : T;            // 8 rows, one swizzled row (or core-matrix row) apart
+    first[0] = 8, stride[0] = b ? W : T;  // 8 rows, one swizzled row (or core-matrix row) apart
     first[1] = b ? k : T, stride[1] = 1;            // contiguous along K (a core matrix's 16 bytes)
   } else {
     first[0] = b ? W : T, stride[0] = 1;            // one swizzled row (or 16 bytes) along MN
@@ -157,12 +165,14 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
   }
   int64_t extra[2] = {};
   for (int m = 0; m < 2; ++m) {
-    if (ext[m] % first[m] != 0 || (extra[m] = detail::canonical_mode(head[m], first[m], stride[m])) < 0) {
+    if (ext[m] % first[m] != 0 ||
+        (extra[m] = detail::canonical_mode(head[m], first[m], stride[m])) < 0) {
       Text t;
-      t << "gmma: the " << mn << 'x' << k << " block of the " << (k_major ? "K" : "MN") << "-major operand tile " << sw
-        << " o " << tile.layout << " is not a canonical wgmma layout: its mode " << m << " must be " << first[m] << ':'
-        << stride[m] << " then at most one more stride (" << (b ? "rows of one swizzle width" : "8x16-byte core matrices")
-        << ")";
+      t << "gmma: the " << mn << 'x' << k << " block of the " << (k_major ? "K" : "MN")
+        << "-major operand tile " << sw << " o " << tile.layout
+        << " is not a canonical wgmma layout: its mode " << m << " must be " << first[m] << ':'
+        << stride[m] << " then at most one more stride ("
+        << (b ? "rows of one swizzle width" : "8x16-byte core matrices") << ")";
       fail(t);
     }
   }
@@ -175,18 +185,20 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
   for (int f = 0; f < 2; ++f)
     if (field[f] % 16 != 0 || field[f] < 0 || field[f] >= (int64_t(1) << 18)) {
       Text t;
-      t << "gmma: " << (f ? "SBO" : "LBO") << " of the operand tile " << tile.layout << " is " << field[f]
-        << " bytes; the descriptor holds a multiple of 16 below 2^18";
+      t << "gmma: " << (f ? "SBO" : "LBO") << " of the operand tile " << tile.layout << " is "
+        << field[f] << " bytes; the descriptor holds a multiple of 16 below 2^18";
       fail(t);
     }
   op.desc.lbo_bytes = field[0], op.desc.sbo_bytes = field[1];
   // The blocks: (MN blocks, K blocks) -> element offset (rest leaves, or 1:0 when one block).
   op.blocks = make_layout(rest[0].layout(), rest[1].layout());
-  if (op.blocks.size() * mn * k != tile.layout.size()) fail("gmma: the operand tile is not a whole number of blocks");
+  if (op.blocks.size() * mn * k != tile.layout.size())
+    fail("gmma: the operand tile is not a whole number of blocks");
   return op;
 }
 
-TESSERA_HD constexpr GmmaOperand make_gmma_operand(Layout const& tile, int64_t elem_bits, int64_t mn, int64_t k) {
+TESSERA_HD constexpr GmmaOperand make_gmma_operand(Layout const& tile, int64_t elem_bits,
+                                                   int64_t mn, int64_t k) {
   return make_gmma_operand(SwizzledLayout{Swizzle(), 0, tile}, elem_bits, mn, k);
 }
 
@@ -227,14 +239,17 @@ TESSERA_UNROLL
 // commit group for the k-tile. `accumulate` false overwrites acc at the first instruction.
 // Wait with warpgroup_wait<n>(acc) before reading acc or reusing the stage.
 template <int N, class T, GmmaOperand kA, GmmaOperand kB, int kAcc>
-__device__ __forceinline__ void gemm(GmmaTensor<T, kA> const& a, int a_row, GmmaTensor<T, kB> const& b, int b_row,
-                                     float (&acc)[kAcc], bool accumulate) {
+__device__ __forceinline__ void gemm(GmmaTensor<T, kA> const& a, int a_row,
+                                     GmmaTensor<T, kB> const& b, int b_row, float (&acc)[kAcc],
+                                     bool accumulate) {
   static_assert(N % 8 == 0 && N >= 8 && N <= 256 && kAcc == N / 2 && kB.mn == N,
                 "rule::wgmma_n_does_not_match: gemm<N> is wgmma m64nNk (N a multiple of 8 in "
                 "[8, 256]): N/2 accumulators per thread and B blocks of N rows");
   static_assert(kA.mn == 64, "rule::wgmma_n_does_not_match: wgmma blocks of A are 64 rows");
-  static_assert(kA.k == kB.k && kA.k * int64_t(sizeof(T)) == 32, "gemm: A and B blocks are 32 bytes deep");
-  static_assert(kA.blocks[1].size() == kB.blocks[1].size(), "gemm: A and B tiles must have as many K blocks");
+  static_assert(kA.k == kB.k && kA.k * int64_t(sizeof(T)) == 32,
+                "gemm: A and B blocks are 32 bytes deep");
+  static_assert(kA.blocks[1].size() == kB.blocks[1].size(),
+                "gemm: A and B tiles must have as many K blocks");
   static_assert(sizeof(T) == 2 || (kA.major == GmmaMajor::kK && kB.major == GmmaMajor::kK),
                 "gemm: tf32 wgmma reads K-major tiles only");
   constexpr int kSteps = int(kA.blocks[1].size());
@@ -252,11 +267,13 @@ TESSERA_UNROLL
 
 // The same with A from registers: a[j] is the k-step j fragment (4 registers) of the RS atom.
 template <int N, class T, int kSteps, GmmaOperand kB>
-__device__ __forceinline__ void gemm(uint32_t const (&a)[kSteps][4], GmmaTensor<T, kB> const& b, int b_row,
-                                     float (&acc)[N / 2], bool accumulate) {
-  static_assert(kB.mn == N && kB.k * int64_t(sizeof(T)) == 32, "gemm: B blocks are N rows, 32 bytes deep");
+__device__ __forceinline__ void gemm(uint32_t const (&a)[kSteps][4], GmmaTensor<T, kB> const& b,
+                                     int b_row, float (&acc)[N / 2], bool accumulate) {
+  static_assert(kB.mn == N && kB.k * int64_t(sizeof(T)) == 32,
+                "gemm: B blocks are N rows, 32 bytes deep");
   static_assert(kB.blocks[1].size() == kSteps, "gemm: one A fragment per K block of B");
-  static_assert(sizeof(T) == 2 || kB.major == GmmaMajor::kK, "gemm: tf32 wgmma reads K-major tiles only");
+  static_assert(sizeof(T) == 2 || kB.major == GmmaMajor::kK,
+                "gemm: tf32 wgmma reads K-major tiles only");
   constexpr int kTB = kB.major == GmmaMajor::kMN;
   fence_operands(acc);
   ptx::wgmma_fence();

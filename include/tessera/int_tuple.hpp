@@ -1,7 +1,7 @@
 // tessera/int_tuple.hpp -- nested integer tuples.
 //
-// An IntTuple is an integer or a tuple of IntTuples: 4, (4), (2,(3,4)). The one-element tuple (4) is
-// distinct from the integer 4, as in CuTe. It is stored as its nodes in preorder:
+// An IntTuple is an integer or a tuple of IntTuples: 4, (4), (2,(3,4)). The one-element tuple (4)
+// is distinct from the integer 4, as in CuTe. It is stored as its nodes in preorder:
 //
 //   (2,(3,4))  ->  node:   0     1    2     3    4
 //                  tuple:  yes   no   yes   no   no
@@ -15,8 +15,8 @@
 // the notation prints it: a static 4 as _4, a run-time 4 as 4. `==` compares values and structure;
 // same_kinds also compares the marks.
 //
-// Coordinates are colexicographic: the leftmost mode varies fastest. For shape (3,(2,4)) the integer
-// 7 is the coordinate (1,(0,1)) because 7 = 1 + 3*(0 + 2*1).
+// Coordinates are colexicographic: the leftmost mode varies fastest. For shape (3,(2,4)) the
+// integer 7 is the coordinate (1,(0,1)) because 7 = 1 + 3*(0 + 2*1).
 #pragma once
 
 #include "config.hpp"
@@ -114,12 +114,16 @@ struct Int {
 TESSERA_HD constexpr Int operator*(Int a, Int b) {
   return {checked_mul(a.v, b.v), a.is_static(0) || b.is_static(0) ? false : a.dyn || b.dyn};
 }
-TESSERA_HD constexpr Int operator/(Int a, Int b) { return {a.v / b.v, a.is_static(0) ? false : a.dyn || b.dyn}; }
+TESSERA_HD constexpr Int operator/(Int a, Int b) {
+  return {a.v / b.v, a.is_static(0) ? false : a.dyn || b.dyn};
+}
 TESSERA_HD constexpr Int ceil_div(Int a, Int b) { return {ceil_div(a.v, b.v), a.dyn || b.dyn}; }
 TESSERA_HD constexpr Int min(Int a, Int b) { return {min64(a.v, b.v), a.dyn || b.dyn}; }
 // Leaf i of a tuple as an Int.
 TESSERA_HD constexpr Int leaf(IntTuple const& t, int i) { return {t.v[i], t.dyn[i]}; }
-TESSERA_HD constexpr IntTuple to_tuple(Int x) { return x.dyn ? IntTuple::runtime(x.v) : IntTuple(x.v); }
+TESSERA_HD constexpr IntTuple to_tuple(Int x) {
+  return x.dyn ? IntTuple::runtime(x.v) : IntTuple(x.v);
+}
 
 // Builds a tuple from modes, appended one at a time: TupleBuilder b; b.add(x); b.add(y); b.get().
 struct TupleBuilder {
@@ -303,7 +307,8 @@ TESSERA_HD constexpr Text& write(Text& out, IntTuple const& a, bool marks) {
 }
 TESSERA_HD constexpr Text& operator<<(Text& out, IntTuple const& a) { return write(out, a, false); }
 
-// CuTe's printed form of a value (IntTuple, Layout): out << cute_form(x) writes ((_2,_2),4):((_1,8),64).
+// CuTe's printed form of a value (IntTuple, Layout): out << cute_form(x) writes
+// ((_2,_2),4):((_1,8),64).
 template <class T>
 struct CuteForm {
   T const& x;
@@ -312,6 +317,8 @@ template <class T>
 TESSERA_HD constexpr CuteForm<T> cute_form(T const& x) {
   return CuteForm<T>{x};
 }
-TESSERA_HD constexpr Text& operator<<(Text& out, CuteForm<IntTuple> f) { return write(out, f.x, true); }
+TESSERA_HD constexpr Text& operator<<(Text& out, CuteForm<IntTuple> f) {
+  return write(out, f.x, true);
+}
 
 }  // namespace tessera

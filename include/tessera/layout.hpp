@@ -32,7 +32,8 @@ struct Layout {
   // For shape and stride known to be congruent and positive (a mode of a layout, the modes of
   // layouts concatenated): skips the checks, which dominate the cost of the algebra otherwise.
   struct Trusted {};
-  TESSERA_HD constexpr Layout(IntTuple const& s, IntTuple const& d, Trusted) : shape(s), stride(d) {}
+  TESSERA_HD constexpr Layout(IntTuple const& s, IntTuple const& d, Trusted)
+      : shape(s), stride(d) {}
   // Compact column-major layout of a shape: make_layout((4,(3,2))) = (4,(3,2)):(1,(4,12)).
   TESSERA_HD constexpr explicit Layout(IntTuple const& s) : shape(s), stride(prefix_product(s)) {
     check_extents(s);
@@ -70,7 +71,9 @@ struct Layout {
   }
 
   // Offset of the integer (1-D) coordinate `idx`.
-  TESSERA_HD constexpr int64_t operator()(int64_t idx) const { return index_offset<false>(idx, 0, shape.n); }
+  TESSERA_HD constexpr int64_t operator()(int64_t idx) const {
+    return index_offset<false>(idx, 0, shape.n);
+  }
   template <class I>
     requires(std::is_integral_v<I> && !std::is_same_v<I, int64_t>)
   TESSERA_HD constexpr int64_t operator()(I idx) const {
@@ -91,7 +94,9 @@ struct Layout {
   TESSERA_HD constexpr int64_t cosize() const { return checked_add(checked_at(size() - 1), 1); }
 
   // L(idx) with every product and sum checked for overflow: for untrusted input (the CLI).
-  TESSERA_HD constexpr int64_t checked_at(int64_t idx) const { return index_offset<true>(idx, 0, shape.n); }
+  TESSERA_HD constexpr int64_t checked_at(int64_t idx) const {
+    return index_offset<true>(idx, 0, shape.n);
+  }
 
   TESSERA_HD constexpr bool operator==(Layout const& o) const {
     return shape == o.shape && stride == o.stride;

@@ -46,8 +46,8 @@ TESSERA_HD constexpr Layout nullspace(Layout const& l) {
 // upcast: each leaf s:d, d != 0, over elements n times wider. Requires d % n == 0 or n % d == 0.
 //   d >= n: s : d/n                   d < n: ceil(s / (n/d)) : 1 (n/d old elements make one)
 // The marks follow CuTe: d/n has d's kind, a shape divided by nothing keeps its own. (CuTe takes a
-// run-time d to be a multiple of n; tessera knows the value and uses the d < n rule where it is not,
-// docs/differences.md.)
+// run-time d to be a multiple of n; tessera knows the value and uses the d < n rule where it is
+// not, docs/differences.md.)
 TESSERA_HD constexpr Layout upcast(Layout const& l, int64_t n) {
   if (n < 1) {
     Text t;
@@ -203,7 +203,8 @@ TESSERA_HD constexpr Layout make_ordered_layout(IntTuple const& shape, IntTuple 
 
 // make_layout_like: compact, the modes ordered as L's strides order them; a static stride-0 mode
 // keeps stride 0 (it counts as a static extent 1). Run-time strides order as run-time order values.
-//   make_layout_like((2,3,4):(12,1,3)) = (2,3,4):(12,1,3)   make_layout_like((4,3):(0,5)) = (4,3):(0,1)
+//   make_layout_like((2,3,4):(12,1,3)) = (2,3,4):(12,1,3)   make_layout_like((4,3):(0,5)) =
+//   (4,3):(0,1)
 TESSERA_HD constexpr Layout make_layout_like(Layout const& l) {
   IntTuple shape = l.shape;  // filter_zeros: the extent of a static stride-0 leaf counts as _1
   for (int i = 0; i < shape.n; ++i)
@@ -245,8 +246,8 @@ TESSERA_HD constexpr Layout tile_to_shape(Layout const& block, IntTuple const& s
   return blocked_product(padded, copies);
 }
 // A swizzled block keeps its swizzle outside: Sw o off o tile_to_shape(L, shape).
-TESSERA_HD constexpr SwizzledLayout tile_to_shape(SwizzledLayout const& block, IntTuple const& shape,
-                                                  bool row_major = false) {
+TESSERA_HD constexpr SwizzledLayout tile_to_shape(SwizzledLayout const& block,
+                                                  IntTuple const& shape, bool row_major = false) {
   return SwizzledLayout{block.swizzle, block.offset, tile_to_shape(block.layout, shape, row_major)};
 }
 

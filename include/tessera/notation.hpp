@@ -1,4 +1,5 @@
-// tessera/notation.hpp -- print and parse CuTe's notation, one parser for run time and compile time.
+// tessera/notation.hpp -- print and parse CuTe's notation, one parser for run time and compile
+// time.
 //
 //   integer tuple   4   (4)   (2,(3,4))        spaces allowed between tokens, none printed
 //   layout          (4,2):(1,64)   8:1   ((2,2),(3,2)):((1,2),(4,12))
@@ -19,7 +20,8 @@
 //
 // parse(print(x)) == x for every value, and parse(cute_form(x)) keeps every mark (given `true`
 // where x has no static leaf). A malformed string is an error naming the character
-// position; in a constant expression (the _layout, _tuple and _tiler literals) it fails compilation:
+// position; in a constant expression (the _layout, _tuple and _tiler literals) it fails
+// compilation:
 //
 //   constexpr auto L = "(4,2):(1,64)"_layout;   // a Layout, usable as a template argument
 //
@@ -88,7 +90,8 @@ class Parser {
 
   // `_` followed by a digit or '-': a static leaf in CuTe's form (a lone `_` keeps a tiler mode).
   TESSERA_HD constexpr bool static_leaf_at(int i) const {
-    return i + 1 < n_ && s_[i] == '_' && ((s_[i + 1] >= '0' && s_[i + 1] <= '9') || s_[i + 1] == '-');
+    return i + 1 < n_ && s_[i] == '_' &&
+           ((s_[i + 1] >= '0' && s_[i + 1] <= '9') || s_[i + 1] == '-');
   }
 
   // Not constexpr: reaching it in a constant expression stops compilation at the bad character.

@@ -53,7 +53,8 @@ struct StagePipeline {
   }
   // Producer (one thread): waits until the stage is free, then announces `bytes` of TMA loads;
   // returns the barrier the loads complete on.
-  __device__ __forceinline__ uint64_t* producer_acquire(PipelineState<kStages> const& p, uint32_t bytes) const {
+  __device__ __forceinline__ uint64_t* producer_acquire(PipelineState<kStages> const& p,
+                                                        uint32_t bytes) const {
     ptx::mbarrier_wait(&empty[p.stage], p.phase ^ 1);
     ptx::mbarrier_arrive_expect_tx(&full[p.stage], bytes);
     return &full[p.stage];

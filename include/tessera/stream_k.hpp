@@ -168,12 +168,12 @@ constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters
   return s;
 }
 
-// A non-persistent kernel's split of K (its launcher and the plan decide alike): when the problem has fewer C
-// tiles than the GPU runs CTAs at once (`resident`; 0: unknown, no GPU), K is cut into equal
-// ranges of at least kMinKTiles k-tiles, at most kMaxSplits of them, until tiles x splits come
-// near one full wave; split y runs k-tiles [y * k_tiles_per_split, (y + 1) * k_tiles_per_split)
-// (the last one fewer), and none is empty. E.g. 64 x 4096 x 4096 on an H100 (264 CTAs at once):
-// 32 tiles of 128 x 128 and 128 k-tiles of 32, 8 splits of 16 k-tiles.
+// A non-persistent kernel's split of K (its launcher and the plan decide alike): when the problem
+// has fewer C tiles than the GPU runs CTAs at once (`resident`; 0: unknown, no GPU), K is cut into
+// equal ranges of at least kMinKTiles k-tiles, at most kMaxSplits of them, until tiles x splits
+// come near one full wave; split y runs k-tiles [y * k_tiles_per_split, (y + 1) *
+// k_tiles_per_split) (the last one fewer), and none is empty. E.g. 64 x 4096 x 4096 on an H100 (264
+// CTAs at once): 32 tiles of 128 x 128 and 128 k-tiles of 32, 8 splits of 16 k-tiles.
 struct SimtSplit {
   static constexpr int64_t kMinKTiles = 4, kMaxSplits = 16;
   int64_t splits = 1, k_tiles_per_split = 1;

@@ -31,7 +31,9 @@ inline Tiler parse_tiler(std::string_view s, bool runtime = false) {
 inline SwizzledLayout parse_swizzled_layout(std::string_view s, bool runtime = false) {
   return Parser(s.data(), int(s.size()), runtime).swizzled_layout();
 }
-inline Swizzle parse_swizzle(std::string_view s) { return Parser(s.data(), int(s.size())).swizzle(); }
+inline Swizzle parse_swizzle(std::string_view s) {
+  return Parser(s.data(), int(s.size())).swizzle();
+}
 
 // CuTe's printed form: to_cute_string(L) = "((_2,_2),4):((_1,8),64)".
 template <class T>
@@ -53,7 +55,9 @@ inline std::ostream& operator<<(std::ostream& o, IntTuple const& x) { return o <
 inline std::ostream& operator<<(std::ostream& o, Layout const& x) { return o << to_string(x); }
 inline std::ostream& operator<<(std::ostream& o, Tiler const& x) { return o << to_string(x); }
 inline std::ostream& operator<<(std::ostream& o, Swizzle const& x) { return o << to_string(x); }
-inline std::ostream& operator<<(std::ostream& o, SwizzledLayout const& x) { return o << to_string(x); }
+inline std::ostream& operator<<(std::ostream& o, SwizzledLayout const& x) {
+  return o << to_string(x);
+}
 
 }  // namespace tessera
 #endif

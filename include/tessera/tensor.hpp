@@ -109,7 +109,9 @@ struct CoordTensor {
   IntTuple shape;
   int64_t base = 0;
   Layout layout;
-  TESSERA_HD constexpr IntTuple operator()(int64_t i) const { return idx2crd(base + layout(i), shape); }
+  TESSERA_HD constexpr IntTuple operator()(int64_t i) const {
+    return idx2crd(base + layout(i), shape);
+  }
   TESSERA_HD constexpr int64_t size() const { return layout.size(); }
 };
 

@@ -289,7 +289,8 @@ struct OffsetView {
   TESSERA_HD static constexpr int64_t size() { return kFrg.size(); }
   TESSERA_HD inline T& operator()(int64_t v) const {
     static constexpr CoordLayout<1> kF = make_offset_layout(kFrg);
-    if constexpr (kSwizzled) return ptr[kSw.apply32(uint32_t(off + kF(v)[0]))];  // a tile's offsets are small
+    if constexpr (kSwizzled)
+      return ptr[kSw.apply32(uint32_t(off + kF(v)[0]))];  // a tile's offsets are small
     else return ptr[kF(v)[0]];
   }
   // The view moved by offset o (a multiple of kNewAlign) and described by kNew.
@@ -391,7 +392,8 @@ TESSERA_HD constexpr int projected(Proj<N> const& proj, int i) {
 template <auto kTiler, auto kProj, class T, int R, StaticStrides<R> kFix, class... Cs>
 TESSERA_HD inline auto local_tile(Tensor<T, R, kFix> const& t, Cs... coord) {
   constexpr int N = int(sizeof...(Cs));
-  static_assert(N == int(sizeof(kTiler.v) / sizeof(int64_t)), "local_tile: one coordinate per tiler mode");
+  static_assert(N == int(sizeof(kTiler.v) / sizeof(int64_t)),
+                "local_tile: one coordinate per tiler mode");
   constexpr bool kept[] = {std::is_same_v<Cs, Underscore>...};
   constexpr int keep_at = [&] {
     int at = -1;

@@ -11,11 +11,12 @@
 namespace tessera {
 
 // Equal partitions, value by value, for every thread: how a copy into registers (its
-// destination; retile_D) is checked against the MMA's fragment, as functions of the tile's coordinates. Each side is (thread -> offset) + (value -> offset), so
-// c_thr(t) + c_frg(i) == m_thr(t) + m_frg(i) for every (t, i) exactly when the thread offsets
-// differ by one constant for every t and the value offsets by its opposite for every i (take
-// i = 0, then t = 0): threads + values evaluations instead of threads x values.
-// NOTE: the product form cost every front end (EDG twice, g++ once) seconds per configuration.
+// destination; retile_D) is checked against the MMA's fragment, as functions of the tile's
+// coordinates. Each side is (thread -> offset) + (value -> offset), so c_thr(t) + c_frg(i) ==
+// m_thr(t) + m_frg(i) for every (t, i) exactly when the thread offsets differ by one constant for
+// every t and the value offsets by its opposite for every i (take i = 0, then t = 0): threads +
+// values evaluations instead of threads x values. NOTE: the product form cost every front end (EDG
+// twice, g++ once) seconds per configuration.
 TESSERA_HD constexpr bool same_partition(TiledCopy const& copy, TiledMMA const& mma, Operand op,
                                          Layout const& tile) {
   Layout c_thr = copy.tidfrg(tile, true)[0], c_frg = copy.partition_D(tile, 0).layout;
@@ -93,7 +94,8 @@ struct ThrCopy {
   }
   template <bool kDst, class T, int R, StaticStrides<R> kFix, Spec<R> kS>
   TESSERA_HD inline auto partition(TensorView<T, R, kFix, kS> const& v) const {
-    static_assert(kS.frg == kS.compact(), "partition_S/D: the view must be a whole tile (local_tile)");
+    static_assert(kS.frg == kS.compact(),
+                  "partition_S/D: the view must be a whole tile (local_tile)");
     constexpr bool kDivides = copy_tile_divides(kCopy, kS.compact().shape);
     check_tile<kDivides>();
     check_thread();

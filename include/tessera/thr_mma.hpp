@@ -1,4 +1,5 @@
-// tessera/thr_mma.hpp -- one thread's slice of a TiledMMA: partition_A/B/C and partition_fragment_*.
+// tessera/thr_mma.hpp -- one thread's slice of a TiledMMA: partition_A/B/C and
+// partition_fragment_*.
 #pragma once
 
 #include <type_traits>
@@ -43,8 +44,8 @@ struct ThrMMA {
         if (kS.tile.v[j] % Cfg::kMma.tile_size(modes[j]) != 0) {
           Text t;
           t << "partition: the TiledMMA's tile (" << Cfg::kMma.tile_size(modes[0]) << ','
-            << Cfg::kMma.tile_size(modes[1]) << ") does not divide the view's tile (" << kS.tile.v[0] << ','
-            << kS.tile.v[1] << ") in mode " << j;
+            << Cfg::kMma.tile_size(modes[1]) << ") does not divide the view's tile ("
+            << kS.tile.v[0] << ',' << kS.tile.v[1] << ") in mode " << j;
           fail(t);
         }
       ThreadPartition p = Cfg::kMma.partitioner(kOp, kS.compact());

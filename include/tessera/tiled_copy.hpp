@@ -4,7 +4,7 @@
 // raked product: layout_mn = raked_product(thr, val) maps a tile coordinate to (thread, value)
 // and its right inverse, reshaped to (threads, values), is the TV layout of the tile.
 //
-//   Seed 004, B loads: cp.async of 4 floats, thr (32,8):(1,32), val (4,1)
+//   The tiled GEMM's B loads: cp.async of 4 floats, thr (32,8):(1,32), val (4,1)
 //     tile (128,8), TV (256,4):(4,1): thread t copies elements 4t..4t+3 of the tile
 //
 // partition_S/D(tensor, t) divide the tensor by the tile and give thread t its values:
@@ -30,11 +30,13 @@ struct TiledCopy {
     for (int i = 0; i < tiler.rank(); ++i) {
       if (i >= t.rank() || t[i].size() % product(tiler[i]) != 0) {
         Text m;
-        m << "TiledCopy: the tile " << tiler << " does not divide the tensor " << t << " (mode " << i << ')';
+        m << "TiledCopy: the tile " << tiler << " does not divide the tensor " << t << " (mode "
+          << i << ')';
         fail(m);
       }
     }
-    Layout atom_tv = zipped_divide(layout_tv, make_tile(Layout(atom.threads()), Layout(atom.values())));
+    Layout atom_tv =
+        zipped_divide(layout_tv, make_tile(Layout(atom.threads()), Layout(atom.values())));
     Layout ref2trg = composition(right_inverse(atom.ref_tv), dst ? atom.dst_tv : atom.src_tv);
     Layout trg_tv = make_layout(composition(atom_tv[0], ref2trg), atom_tv[1]);
     // ((atom_thr,atom_val),(rest_thr,rest_val)) -> ((thr),(atom_val,rest_val))
@@ -58,8 +60,12 @@ struct TiledCopy {
     for (int i = 0; i < rest.rank(); ++i) out.add(rest[i]);
     return View{r[0](thread), out.get()};
   }
-  TESSERA_HD constexpr View partition_S(Layout const& s, int64_t thread) const { return partition(s, thread, false); }
-  TESSERA_HD constexpr View partition_D(Layout const& d, int64_t thread) const { return partition(d, thread, true); }
+  TESSERA_HD constexpr View partition_S(Layout const& s, int64_t thread) const {
+    return partition(s, thread, false);
+  }
+  TESSERA_HD constexpr View partition_D(Layout const& d, int64_t thread) const {
+    return partition(d, thread, true);
+  }
 };
 
 // The tile shape of a layout: the size of each top-level mode.
@@ -101,20 +107,28 @@ TESSERA_HD constexpr Layout mma_layout_tv(TiledMMA const& mma, Operand op) {
   return make_layout(p.thread, p.fragment);
 }
 
-TESSERA_HD constexpr TiledCopy make_tiled_copy(CopyAtom const& atom, TiledMMA const& mma, Operand op) {
+TESSERA_HD constexpr TiledCopy make_tiled_copy(CopyAtom const& atom, TiledMMA const& mma,
+                                               Operand op) {
   Layout tv = mma_layout_tv(mma, op);
   if (tv[1].size() % atom.values() != 0) {
     Text t;
     t << "make_tiled_copy_" << operand_name(op) << ": the " << tv[1].size()
-      << " values per thread of the MMA are not a multiple of the " << atom.values() << " of " << atom.name;
+      << " values per thread of the MMA are not a multiple of the " << atom.values() << " of "
+      << atom.name;
     fail(t);
   }
   int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
   return TiledCopy{atom, tv, make_tuple(mma.tile_size(i0), mma.tile_size(i1))};
 }
-TESSERA_HD constexpr TiledCopy make_tiled_copy_A(CopyAtom const& atom, TiledMMA const& mma) { return make_tiled_copy(atom, mma, Operand::kA); }
-TESSERA_HD constexpr TiledCopy make_tiled_copy_B(CopyAtom const& atom, TiledMMA const& mma) { return make_tiled_copy(atom, mma, Operand::kB); }
-TESSERA_HD constexpr TiledCopy make_tiled_copy_C(CopyAtom const& atom, TiledMMA const& mma) { return make_tiled_copy(atom, mma, Operand::kC); }
+TESSERA_HD constexpr TiledCopy make_tiled_copy_A(CopyAtom const& atom, TiledMMA const& mma) {
+  return make_tiled_copy(atom, mma, Operand::kA);
+}
+TESSERA_HD constexpr TiledCopy make_tiled_copy_B(CopyAtom const& atom, TiledMMA const& mma) {
+  return make_tiled_copy(atom, mma, Operand::kB);
+}
+TESSERA_HD constexpr TiledCopy make_tiled_copy_C(CopyAtom const& atom, TiledMMA const& mma) {
+  return make_tiled_copy(atom, mma, Operand::kC);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Retiling: a thread's register fragment, laid out as the MMA partitions it, regrouped in the
@@ -170,7 +184,8 @@ TESSERA_HD constexpr Layout retile(TiledCopy const& copy, Layout const& frag) {
   for (int i = 0; i < mn2b.shape.n; ++i) {
     if (mn2b.shape.tup[i] || mn2b.stride.v[i] == 0) continue;
     int64_t s = mn2b.shape.v[i], d = mn2b.stride.v[i];
-    mn2b.shape.v[i] = detail::shape_div(s, detail::shape_div(nv, abs64(d), copy.layout_tv, v), copy.layout_tv, v);
+    mn2b.shape.v[i] =
+        detail::shape_div(s, detail::shape_div(nv, abs64(d), copy.layout_tv, v), copy.layout_tv, v);
     mn2b.stride.v[i] = detail::shape_div(d, nv, copy.layout_tv, v);
   }
   IntTuple blocks = product_each(mn2b.shape);  // (T_M, T_N, ...)
@@ -215,8 +230,11 @@ TESSERA_HD constexpr Layout retile(TiledCopy const& copy, Layout const& frag) {
   for (int i = 1; i < rest.rank(); ++i) out.add(rest[i]);  // rest mode 0 has size 1: slice at 0
   return out.get();
 }
-TESSERA_HD constexpr Layout retile_S(TiledCopy const& copy, Layout const& frag) { return retile(copy, frag); }
-TESSERA_HD constexpr Layout retile_D(TiledCopy const& copy, Layout const& frag) { return retile(copy, frag); }
-
+TESSERA_HD constexpr Layout retile_S(TiledCopy const& copy, Layout const& frag) {
+  return retile(copy, frag);
+}
+TESSERA_HD constexpr Layout retile_D(TiledCopy const& copy, Layout const& frag) {
+  return retile(copy, frag);
+}
 
 }  // namespace tessera

@@ -2,7 +2,7 @@
 //
 // A TiledMMA is an MMA atom, an atom layout (how many atoms along M, N, K and which threads run
 // each) and a permutation per mode (which M/N/K coordinates one tile of atoms covers). Each
-// thread's share of C is derived in five steps (seed 002), for C of shape (M,N):
+// thread's share of C is derived in five steps (the partition_C derivation), for C of shape (M,N):
 //
 //   1. logical_divide by the permutation        (M,N) -> ((PermM,RestM),(PermN,RestN))
 //   2. zipped_divide by the atom shape          -> ((AtomM,AtomN),(RestM,RestN))
@@ -10,10 +10,11 @@
 //   4. zipped_divide mode 1 by the thread grid  -> ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))
 //   5. slice one thread's (v,(m,n))             -> offset, fragment (FrgV,RestM,RestN)
 //
-// Step 1 (seed 000, "step1"): UniversalFMA, atoms (16,16,1):(16,1,0), permutation (16,4):(4,1)
-// in M and N, C = (128,128):(128,1): every thread's fragment is (1,(4,2),(4,2)):(0,(128,8192),(1,64))
-// at offset 512*(t/16) + 4*(t%16); thread 0 owns rows and columns {0..3, 64..67}.
-// A is partitioned the same way over (M,K) with threads (ThrM,ThrK), B over (N,K) with (ThrN,ThrK).
+// Step 1 (the step 1 kernel, "step1"): UniversalFMA, atoms (16,16,1):(16,1,0), permutation
+// (16,4):(4,1) in M and N, C = (128,128):(128,1): every thread's fragment is
+// (1,(4,2),(4,2)):(0,(128,8192),(1,64)) at offset 512*(t/16) + 4*(t%16); thread 0 owns rows and
+// columns {0..3, 64..67}. A is partitioned the same way over (M,K) with threads (ThrM,ThrK), B over
+// (N,K) with (ThrN,ThrK).
 #pragma once
 
 #include "atom/mma.hpp"
@@ -96,12 +97,14 @@ struct TiledMMA {
       const char* group[3] = {"group one atom's elements: ((AtomM,AtomN),(RestM,RestN))",
                               "group one atom's elements: ((AtomM,AtomK),(RestM,RestK))",
                               "group one atom's elements: ((AtomN,AtomK),(RestN,RestK))"};
-      const char* thr[3] = {"split the rest over the threads: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))",
-                            "split the rest over the threads: ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))",
-                            "split the rest over the threads: ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))"};
+      const char* thr[3] = {
+          "split the rest over the threads: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))",
+          "split the rest over the threads: ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))",
+          "split the rest over the threads: ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))"};
       d->step[0] = {"logical_divide", split[o], permuted};
       d->step[1] = {"zipped_divide", group[o], atoms};
-      d->step[2] = {"compose", "relabel the atom's elements as (thread, value): ((ThrV,FrgV),Rest)", thr_val};
+      d->step[2] = {"compose", "relabel the atom's elements as (thread, value): ((ThrV,FrgV),Rest)",
+                    thr_val};
       d->step[3] = {"zipped_divide", thr[o], result};
     }
     return result;
@@ -141,14 +144,22 @@ struct TiledMMA {
                                       Derivation* d = nullptr) const {
     View v = slice(op, thrfrg(op, t, d), thread);
     if (d) {
-      d->step[4] = {"slice", "keep this thread's coordinate in the thread mode: offset + (FrgV,Rest...)", v.layout};
+      d->step[4] = {"slice",
+                    "keep this thread's coordinate in the thread mode: offset + (FrgV,Rest...)",
+                    v.layout};
       d->fragment = v;
     }
     return v;
   }
-  TESSERA_HD constexpr View partition_C(Layout const& c, int64_t thread) const { return partition(Operand::kC, c, thread); }
-  TESSERA_HD constexpr View partition_A(Layout const& a, int64_t thread) const { return partition(Operand::kA, a, thread); }
-  TESSERA_HD constexpr View partition_B(Layout const& b, int64_t thread) const { return partition(Operand::kB, b, thread); }
+  TESSERA_HD constexpr View partition_C(Layout const& c, int64_t thread) const {
+    return partition(Operand::kC, c, thread);
+  }
+  TESSERA_HD constexpr View partition_A(Layout const& a, int64_t thread) const {
+    return partition(Operand::kA, a, thread);
+  }
+  TESSERA_HD constexpr View partition_B(Layout const& b, int64_t thread) const {
+    return partition(Operand::kB, b, thread);
+  }
 
   // The five steps for one thread, every intermediate layout included.
   TESSERA_HD constexpr Derivation explain(Operand op, Layout const& t, int64_t thread) const {
@@ -182,12 +193,12 @@ TESSERA_HD constexpr TiledMMA make_tiled_mma(MmaAtom const& atom, Layout const& 
 
 // The seeds' two configurations.
 namespace presets {
-// Seed 000/001 step 1: scalar FMA, 256 threads as 16x16, permutation (16,4):(4,1), tile 128x128x8.
+// The step 1 kernel: scalar FMA, 256 threads as 16x16, permutation (16,4):(4,1), tile 128x128x8.
 TESSERA_HD constexpr TiledMMA step1() {
   return make_tiled_mma(atom::universal_fma(), parse_layout("(16,16,1):(16,1,0)"),
                         make_tile(parse_layout("(16,4):(4,1)"), parse_layout("(16,4):(4,1)"), _));
 }
-// Seed 003 step 4: mma.sync m16n8k16, atoms (2,2,1), permutation (32,32,16), tile 128x128x32.
+// The step 4 kernel: mma.sync m16n8k16, atoms (2,2,1), permutation (32,32,16), tile 128x128x32.
 TESSERA_HD constexpr TiledMMA step4() {
   return make_tiled_mma(atom::sm80_16x8x16_f32f16(), parse_layout("(2,2,1):(1,2,0)"),
                         make_tile(Layout(32), Layout(32), Layout(16)));

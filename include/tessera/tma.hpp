@@ -7,9 +7,9 @@
 // dense block:
 //
 //   16-bit 128B-swizzled MN-major tile (256,64): Sw<3,3,3> o ((64,4),(8,8)):((1,4096),(64,512))
-//     mode 0 (rows) coalesced (64,4):(1,4096): contiguous, box[0] = 64 (128 bytes = the swizzle row)
-//     mode 1 (k)    coalesced 64:64          : stride 64 = box[0], box[1] = 64
-//     what is left, 4:4096 along rows (step 64 rows), is the grid of boxes: 4 boxes, 8 KB apart.
+//     mode 0 (rows) coalesced (64,4):(1,4096): contiguous, box[0] = 64 (128 bytes = the swizzle
+//     row) mode 1 (k)    coalesced 64:64          : stride 64 = box[0], box[1] = 64 what is left,
+//     4:4096 along rows (step 64 rows), is the grid of boxes: 4 boxes, 8 KB apart.
 //
 // make_tma_tile reads that off the layout at compile time (box, swizzle mode, the boxes' shared
 // offsets and tile coordinates, the split among the CTAs of a multicast); make_tma_args adds a
@@ -30,24 +30,37 @@ namespace tessera {
 // checks they agree), so that host code and tests need no CUDA headers.
 enum class TmaSwizzle : int { kNone = 0, k32B = 1, k64B = 2, k128B = 3 };
 enum class TmaL2Promotion : int { kNone = 0, k64B = 1, k128B = 2, k256B = 3 };
-enum class TmaDataType : int { kUInt8 = 0, kUInt16 = 1, kUInt32 = 2, kFloat16 = 6, kFloat32 = 7, kBFloat16 = 9 };
+enum class TmaDataType : int {
+  kUInt8 = 0,
+  kUInt16 = 1,
+  kUInt32 = 2,
+  kFloat16 = 6,
+  kFloat32 = 7,
+  kBFloat16 = 9
+};
 
 TESSERA_HD constexpr int64_t tma_data_type_bits(TmaDataType t) {
-  return t == TmaDataType::kUInt8 ? 8 : t == TmaDataType::kUInt16 || t == TmaDataType::kFloat16 || t == TmaDataType::kBFloat16 ? 16 : 32;
+  return t == TmaDataType::kUInt8 ? 8
+         : t == TmaDataType::kUInt16 || t == TmaDataType::kFloat16 || t == TmaDataType::kBFloat16
+             ? 16
+             : 32;
 }
-TESSERA_HD constexpr int tma_swizzle_bytes(TmaSwizzle s) { return s == TmaSwizzle::kNone ? 0 : 16 << int(s); }
+TESSERA_HD constexpr int tma_swizzle_bytes(TmaSwizzle s) {
+  return s == TmaSwizzle::kNone ? 0 : 16 << int(s);
+}
 
 // The static part of a TMA copy of one shared tile: read off the tile's layout.
 struct TmaTile {
   static constexpr int kMaxBoxes = 32;
   int rank = 0;                    // modes of the tile = modes of the global tensor
-  int dim_mode[5] = {};            // tensor-map dimension i is tile mode dim_mode[i] (0: contiguous)
+  int dim_mode[5] = {};  // tensor-map dimension i is tile mode dim_mode[i] (0: contiguous)
   int64_t box[5] = {};             // box extents, tensor-map dimension order
   TmaSwizzle swizzle = TmaSwizzle::kNone;
   int64_t elem_bits = 16;
   int boxes = 0, loaders = 1;      // loader r issues boxes [r, r+1) * boxes / loaders
-  int64_t box_offset[kMaxBoxes] = {};     // element offset of box g in the tile (before the swizzle)
-  int64_t box_coord[kMaxBoxes][5] = {};   // tile coordinate of box g's first element, tile mode order
+  int64_t box_offset[kMaxBoxes] = {};  // element offset of box g in the tile (before the swizzle)
+  int64_t box_coord[kMaxBoxes][5] =
+      {};  // tile coordinate of box g's first element, tile mode order
   TESSERA_HD constexpr int64_t box_elems() const {
     int64_t n = 1;
     for (int i = 0; i < rank; ++i) n *= box[i];
@@ -65,7 +78,8 @@ TESSERA_HD constexpr int log2_exact(int64_t x) {
   return (int64_t(1) << e) == x ? e : -1;
 }
 // The box of one tile with per-dimension caps, or fails with the rule.
-TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_bits, int64_t const (&cap)[5]) {
+TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_bits,
+                                       int64_t const (&cap)[5]) {
   TmaTile t;
   t.elem_bits = elem_bits;
   t.rank = smem.layout.rank();
@@ -149,8 +163,8 @@ TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_
   for (int i = 0; i < t.rank; ++i)
     if (t.box[i] > 256) {
       Text s;
-      s << "tma: box extent " << t.box[i] << " along mode " << t.dim_mode[i] << " of the shared tile "
-        << smem.layout << " is over 256, the largest box dimension";
+      s << "tma: box extent " << t.box[i] << " along mode " << t.dim_mode[i]
+        << " of the shared tile " << smem.layout << " is over 256, the largest box dimension";
       fail(s);
     }
   // The grid of boxes, colexicographic over the left-over leaves.
@@ -185,20 +199,23 @@ TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_
 // The boxes of a shared tile (rank <= 5, modes in the global tensor's order), split among
 // `loaders` CTAs of a cluster that multicast them to each other (1: no multicast). When the
 // boxes do not divide among the loaders, the outermost box dimension that can is cut.
-TESSERA_HD constexpr TmaTile make_tma_tile(SwizzledLayout const& smem, int64_t elem_bits, int loaders = 1) {
+TESSERA_HD constexpr TmaTile make_tma_tile(SwizzledLayout const& smem, int64_t elem_bits,
+                                           int loaders = 1) {
   if (smem.layout.rank() > 5) {
     Text s;
     s << "tma: the shared tile " << smem.layout << " has " << smem.layout.rank()
       << " modes; a tensor map has at most 5";
     fail(s);
   }
-  if (elem_bits != 8 && elem_bits != 16 && elem_bits != 32 && elem_bits != 64) fail("tma: elements are 8, 16, 32 or 64 bits");
+  if (elem_bits != 8 && elem_bits != 16 && elem_bits != 32 && elem_bits != 64)
+    fail("tma: elements are 8, 16, 32 or 64 bits");
   if (loaders < 1 || loaders > 16) fail("tma: 1 to 16 loaders (a cluster has at most 16 CTAs)");
   int64_t cap[5] = {256, 256, 256, 256, 256};
   TmaTile t = detail::tma_boxes(smem, elem_bits, cap);
   if (t.boxes % loaders != 0) {
     int64_t need = loaders;
-    for (int64_t g = t.boxes; g % 2 == 0 && need % 2 == 0; g /= 2) need /= 2;  // loaders are powers of 2
+    for (int64_t g = t.boxes; g % 2 == 0 && need % 2 == 0; g /= 2)
+      need /= 2;  // loaders are powers of 2
     int cut = -1;
     for (int i = t.rank - 1; i >= 1 && cut < 0; --i)
       if (t.box[i] % need == 0) cut = i;
@@ -230,14 +247,15 @@ struct TmaArgs {
   int interleave = 0;              // CU_TENSOR_MAP_INTERLEAVE_NONE
   TmaSwizzle swizzle = TmaSwizzle::kNone;
   TmaL2Promotion l2_promotion = TmaL2Promotion::kNone;
-  int oob_fill = 0;                // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: out-of-bounds elements are zeros
+  int oob_fill = 0;  // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: out-of-bounds elements are zeros
 };
 
 // The arguments for the global tensor at `address` with run-time extents `shape` and element
 // strides `stride` (rank R, modes in the tile's order), for the tile's boxes.
 template <int R>
-TESSERA_HD constexpr TmaArgs make_tma_args(TmaTile const& t, TmaDataType type, uint64_t address, Coord<R> const& shape,
-                                           Coord<R> const& stride, TmaL2Promotion l2 = TmaL2Promotion::kNone) {
+TESSERA_HD constexpr TmaArgs make_tma_args(TmaTile const& t, TmaDataType type, uint64_t address,
+                                           Coord<R> const& shape, Coord<R> const& stride,
+                                           TmaL2Promotion l2 = TmaL2Promotion::kNone) {
   if (R != t.rank) {
     Text s;
     s << "tma: the global tensor has " << R << " modes, the shared tile " << t.rank;
@@ -245,7 +263,8 @@ TESSERA_HD constexpr TmaArgs make_tma_args(TmaTile const& t, TmaDataType type, u
   }
   if (tma_data_type_bits(type) != t.elem_bits) {
     Text s;
-    s << "tma: a " << tma_data_type_bits(type) << "-bit data type for a tile of " << t.elem_bits << "-bit elements";
+    s << "tma: a " << tma_data_type_bits(type) << "-bit data type for a tile of " << t.elem_bits
+      << "-bit elements";
     fail(s);
   }
   const int64_t bytes = t.elem_bits / 8;
@@ -257,7 +276,8 @@ TESSERA_HD constexpr TmaArgs make_tma_args(TmaTile const& t, TmaDataType type, u
   a.l2_promotion = l2;
   if (address % 16 != 0) {
     Text s;
-    s << "tma: the global address " << int64_t(address % 16) << " bytes past a 16-byte boundary; TMA needs 16-byte aligned tensors";
+    s << "tma: the global address " << int64_t(address % 16)
+      << " bytes past a 16-byte boundary; TMA needs 16-byte aligned tensors";
     fail(s);
   }
   for (int i = 0; i < R; ++i) {
@@ -300,7 +320,8 @@ TESSERA_HD constexpr TmaArgs make_tma_args(TmaTile const& t, TmaDataType type, u
 
 namespace tessera {
 
-static_assert(int(CU_TENSOR_MAP_SWIZZLE_128B) == int(TmaSwizzle::k128B) && int(CU_TENSOR_MAP_SWIZZLE_32B) == int(TmaSwizzle::k32B) &&
+static_assert(int(CU_TENSOR_MAP_SWIZZLE_128B) == int(TmaSwizzle::k128B) &&
+                  int(CU_TENSOR_MAP_SWIZZLE_32B) == int(TmaSwizzle::k32B) &&
                   int(CU_TENSOR_MAP_L2_PROMOTION_L2_256B) == int(TmaL2Promotion::k256B) &&
                   int(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) == int(TmaDataType::kBFloat16) &&
                   int(CU_TENSOR_MAP_DATA_TYPE_FLOAT32) == int(TmaDataType::kFloat32) &&
@@ -313,7 +334,8 @@ inline bool tma_encode(CUtensorMap* map, TmaArgs const& a) {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
     void* f = nullptr;
     cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault,
+                                         &q) != cudaSuccess ||
         q != cudaDriverEntryPointSuccess)
       f = nullptr;
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
@@ -324,8 +346,9 @@ inline bool tma_encode(CUtensorMap* map, TmaArgs const& a) {
     dims[i] = a.dims[i], box[i] = a.box[i], elem_strides[i] = a.elem_strides[i];
     if (i > 0) strides[i - 1] = a.strides[i - 1];
   }
-  return encode && encode(map, CUtensorMapDataType(a.data_type), cuuint32_t(a.rank), reinterpret_cast<void*>(a.global_address),
-                          dims, strides, box, elem_strides, CUtensorMapInterleave(a.interleave),
+  return encode && encode(map, CUtensorMapDataType(a.data_type), cuuint32_t(a.rank),
+                          reinterpret_cast<void*>(a.global_address), dims, strides, box,
+                          elem_strides, CUtensorMapInterleave(a.interleave),
                           CUtensorMapSwizzle(a.swizzle), CUtensorMapL2promotion(a.l2_promotion),
                           CUtensorMapFloatOOBfill(a.oob_fill)) == CUDA_SUCCESS;
 }
@@ -358,8 +381,9 @@ struct TmaStore {
 // CTAs in `cta_mask` (by default ranks 0..loaders-1), each completing on its barrier at `bar`'s
 // offset. The caller expects kT.bytes() on `bar` in every receiving CTA (arrive_expect_tx).
 template <TmaTile kT, int R>
-__device__ __forceinline__ void copy(TmaLoad<kT> const& tma, Coord<R> const& origin, void* smem, uint64_t* bar,
-                                     int loader = 0, uint16_t cta_mask = uint16_t((1u << kT.loaders) - 1)) {
+__device__ __forceinline__ void copy(TmaLoad<kT> const& tma, Coord<R> const& origin, void* smem,
+                                     uint64_t* bar, int loader = 0,
+                                     uint16_t cta_mask = uint16_t((1u << kT.loaders) - 1)) {
   static_assert(R == kT.rank, "copy(TmaLoad): the origin has one coordinate per tile mode");
   constexpr int kPer = kT.boxes_per_loader();
 TESSERA_UNROLL
@@ -388,14 +412,17 @@ TESSERA_UNROLL
 // clipped at the tensor's bounds). Asynchronous: tma_store_commit / tma_store_wait_read are the
 // caller's schedule; shared-memory writes before it need fence_view_async_shared().
 template <TmaTile kT, int R>
-__device__ __forceinline__ void copy(TmaStore<kT> const& tma, void const* smem, Coord<R> const& origin) {
+__device__ __forceinline__ void copy(TmaStore<kT> const& tma, void const* smem,
+                                     Coord<R> const& origin) {
   static_assert(R == kT.rank, "copy(TmaStore): the origin has one coordinate per tile mode");
 TESSERA_UNROLL
   for (int g = 0; g < kT.boxes; ++g) {
     int32_t c[5] = {};
 TESSERA_UNROLL
-    for (int i = 0; i < R; ++i) c[i] = int32_t(origin[kT.dim_mode[i]] + kT.box_coord[g][kT.dim_mode[i]]);
-    ptx::tma_store<R>(tma.map, static_cast<char const*>(smem) + kT.box_offset[g] * (kT.elem_bits / 8), c);
+for (int i = 0; i < R; ++i)
+  c[i] = int32_t(origin[kT.dim_mode[i]] + kT.box_coord[g][kT.dim_mode[i]]);
+ptx::tma_store<R>(tma.map, static_cast<char const*>(smem) + kT.box_offset[g] * (kT.elem_bits / 8),
+                  c);
   }
 }
 __device__ __forceinline__ void tma_store_commit() { ptx::bulk_commit(); }

@@ -3,8 +3,8 @@
 //
 // One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu: 128 x 256,
 // _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short one;
-// the plan picks one per problem, plan.cpp), so that each compiles on its own in a few seconds and the
-// eleven build in parallel.
+// the plan picks one per problem, plan.cpp), so that each compiles on its own in a few seconds and
+// the eleven build in parallel.
 //
 // What it adds to 04, each a decision made once in WgmmaTmaCfg:
 //   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32); two consumer
@@ -60,12 +60,14 @@ namespace {
 // (multicast), read by wgmma in blocks of kBlockRows rows: the layout, and what is read off it.
 template <int64_t kBits, int64_t kRows, int64_t kBK, int64_t kBlockRows, bool kKMajor, int kLoaders>
 struct StageTile {
-  static constexpr SwizzledLayout kTile = gmma_smem_tile(GmmaSwizzle::kB128, kKMajor, kBits, kRows, kBK);
+  static constexpr SwizzledLayout kTile =
+      gmma_smem_tile(GmmaSwizzle::kB128, kKMajor, kBits, kRows, kBK);
   static constexpr TmaTile kTma = make_tma_tile(kTile, kBits, kLoaders);
   static constexpr int64_t kBytes = kTma.bytes();
   static_assert(kBytes == kRows * kBK * kBits / 8, "05: the TMA boxes must cover the stage tile");
   // The tile as wgmma reads it (evaluated only where used: tf32's MN-major A is not readable).
-  static constexpr StagedTile kStaged = make_staged_tile(kBits, kRows, kBK, kKMajor, kBlockRows, 1, kLoaders);
+  static constexpr StagedTile kStaged =
+      make_staged_tile(kBits, kRows, kBK, kKMajor, kBlockRows, 1, kLoaders);
   static constexpr GmmaOperand kMma = kStaged.mma;
 };
 
@@ -80,13 +82,16 @@ struct WgmmaTmaCfg {
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
   static constexpr bool kARegs = kARegs_;
-  static_assert(!kARegs || kBits == 32, "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
+  static_assert(!kARegs || kBits == 32,
+                "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
   using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_>;
-  static constexpr int kConsumers = kConsumers_, kThreads = 128 * (kConsumers + 1), kAcc = int(kTileN / 2);
+  static constexpr int kConsumers = kConsumers_, kThreads = 128 * (kConsumers + 1),
+                       kAcc = int(kTileN / 2);
   static constexpr int64_t kBM = WgmmaShape::kConsumerRows * kConsumers, kBN = kTileN;
   static constexpr int64_t kBK = 1024 / kBits;  // one 128-byte row of K
-  static_assert(kConsumers == 2 || (kConsumers == 1 && !kARegs),
-                "05: one or two consumer warpgroups; A through registers needs two (kPermM covers 128 rows)");
+  static_assert(
+      kConsumers == 2 || (kConsumers == 1 && !kARegs),
+      "05: one or two consumer warpgroups; A through registers needs two (kPermM covers 128 rows)");
   // wgmma_tile transposes only narrow tiles
   static constexpr bool kSwappable = kBN < WgmmaShape::kWideN;
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
@@ -117,11 +122,13 @@ struct WgmmaTmaCfg {
   // read theirs). A tile's chunks are a multiple of the buffers, so that chunk j of every tile
   // takes buffer j % kStoreBuffers and the rotation goes on across tiles (four buffers: the
   // storing thread waits less than with two; bench/results/gemm_plan_rules.md).
-  static constexpr SwizzledLayout kStoreTile = gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, kChunk);
+  static constexpr SwizzledLayout kStoreTile =
+      gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, kChunk);
   static constexpr TmaTile kStoreTma = make_tma_tile(kStoreTile, 16);
   static constexpr int64_t kStoreBytes = kStoreTma.bytes();
   static constexpr int kStoreBuffers = int(min64(4, kBN / kChunk));
-  static_assert((kBN / kChunk) % kStoreBuffers == 0, "05: a tile's chunks must rotate through the store buffers evenly");
+  static_assert((kBN / kChunk) % kStoreBuffers == 0,
+                "05: a tile's chunks must rotate through the store buffers evenly");
   // The store tile before its swizzle is (64, kChunk):(1, 64): offset(r, c) = r + 64 c, which the
   // epilogue computes from its run-time row and column (checked here for every element).
   static constexpr int64_t kStoreColStride = kStoreTile.layout(make_tuple(0, 1));
@@ -159,27 +166,31 @@ struct WgmmaTmaCfg {
   // lane's t1, 3 the value's +8, 4-5 the warp, 6 the consumer) computes A's and C's row
   // kPermM(r), which moves bit 2 to 16, bit 3 to 4 and bit 4 to 8. Warp 0's fragment loads from
   // the MN-major tile, rows t1 and columns t0 of a k-step, then take rows {0-3, 16-19} (+ 4 for
-  // the +8 values; + 8 for warp 1): two 16-byte chunks that the 128-byte swizzle sends, over the 4 columns, to 8
-  // distinct chunks of a row: 32 banks (without it, rows 0-7: two chunks that the swizzle
-  // sends to the same 4, a 2-way conflict). Checked by a_loads_conflict_free().
+  // the +8 values; + 8 for warp 1): two 16-byte chunks that the 128-byte swizzle sends, over the 4
+  // columns, to 8 distinct chunks of a row: 32 banks (without it, rows 0-7: two chunks that the
+  // swizzle sends to the same 4, a 2-way conflict). Checked by a_loads_conflict_free().
   static constexpr Layout kPermM = parse_layout("(4,2,2,2,2,2):(1,16,4,8,32,64)");
   static constexpr TiledMMA kMma =
       kARegs ? make_tiled_mma(atom::sm90_64xNx8_tf32(kBN, true), parse_layout("(2,1,1):(1,0,0)"),
                               make_tile(kPermM, Layout(kBN), Layout(8)))
              : make_tiled_mma(atom::sm90_64xNx16(kBN, false),
-                              kConsumers == 2 ? parse_layout("(2,1,1):(1,0,0)") : parse_layout("(1,1,1):(0,0,0)"));
+                              kConsumers == 2 ? parse_layout("(2,1,1):(1,0,0)")
+                                              : parse_layout("(1,1,1):(0,0,0)"));
 
   // A through registers: the MN-major stage tile as TMA writes it (the 16-bit kernels' MN-major
   // GMMA tile, here of 32-bit elements), and the shared -> register copy whose (thread, value)
   // layout is the TiledMMA's A partition of one k-step (128, 8): 32-bit loads, straight into
   // the RS atom's registers. kSteps k-steps of 4 registers per k-tile.
   struct ARegs {
-    static constexpr SwizzledLayout kTile = gmma_smem_tile(GmmaSwizzle::kB128, false, kBits, kBM, kBK);
+    static constexpr SwizzledLayout kTile =
+        gmma_smem_tile(GmmaSwizzle::kB128, false, kBits, kBM, kBK);
     static constexpr TmaTile kTma = make_tma_tile(kTile, kBits);
     static constexpr Layout kStep = Layout(make_tuple(kBM, int64_t(8)));
-    static constexpr TiledCopy kCopy = TiledCopy{
-        atom::universal_copy(32, 32),
-        make_layout(kMma.partitioner(Operand::kA, kStep).thread, kMma.thrfrg(Operand::kA, kStep)[1]), kStep.shape};
+    static constexpr TiledCopy kCopy =
+        TiledCopy{atom::universal_copy(32, 32),
+                  make_layout(kMma.partitioner(Operand::kA, kStep).thread,
+                              kMma.thrfrg(Operand::kA, kStep)[1]),
+                  kStep.shape};
     static constexpr int kSteps = int(kBK / 8);
   };
   // Every warp's load of a fragment register hits 32 distinct banks (4-byte words of the
@@ -216,7 +227,8 @@ struct WgmmaTmaCfg {
                 "05: consumer warpgroup c reads A's row block c (the TiledMMA's atoms along M)");
   static_assert(!kARegs || (same_partition(ARegs::kCopy, kMma, Operand::kA, ARegs::kTile.layout) &&
                             ARegs::kTma.bytes() == kStageBytesA && a_loads_conflict_free()),
-                "05: A's registers must be the RS atom's fragment, loaded from A's stage without bank conflicts");
+                "05: A's registers must be the RS atom's fragment, loaded from A's stage without "
+                "bank conflicts");
   // Every value of a chunk is in that chunk for every thread: chunk(v) = (value v's column) /
   // kChunk.
   static constexpr bool chunks_are_static() {
@@ -224,7 +236,8 @@ struct WgmmaTmaCfg {
     for (int64_t t = 0; t < 128; ++t) {  // consumer 0's threads; consumer 1 = rows + 64
       max_col = max64(max_col, kThrCrdC(t)[1]);
       max_row = max64(max_row, kThrCrdC(t)[0]);
-      if (kConsumers == 2 && (kThrCrdC(t + 128)[0] != kThrCrdC(t)[0] + 64 || kThrCrdC(t + 128)[1] != kThrCrdC(t)[1]))
+      if (kConsumers == 2 &&
+          (kThrCrdC(t + 128)[0] != kThrCrdC(t)[0] + 64 || kThrCrdC(t + 128)[1] != kThrCrdC(t)[1]))
         return false;
     }
     for (int64_t v = 0; v < kAcc; ++v)
@@ -232,7 +245,8 @@ struct WgmmaTmaCfg {
         return false;
     return true;
   }
-  static_assert(chunks_are_static(), "05: a fragment value must stay in its chunk for every thread");
+  static_assert(chunks_are_static(),
+                "05: a fragment value must stay in its chunk for every thread");
 
   // The fragment read off kFrgCrdC once, in the front end, as small integer tables the unrolled
   // epilogue indexes with constants: chunk j holds values value[j][0..kPerChunk), value v sits
@@ -290,12 +304,14 @@ struct WgmmaTmaParams {
   int64_t m, n, k;
   float alpha, beta;
   void* c;
-  int64_t c_sm, c_sn;  // C(m, n) = c[m * c_sm + n * c_sn]: (1, ldc), or (ldc, 1) swapped (C^T = B A^T)
+  int64_t c_sm,
+      c_sn;  // C(m, n) = c[m * c_sm + n * c_sn]: (1, ldc), or (ldc, 1) swapped (C^T = B A^T)
   int64_t tiles_m, tiles_n, k_tiles;
   bool a_k_major, b_k_major;
   bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0: the plan's rule)
   StreamK work;    // which cluster computes which tiles and k-tiles (stream_k.hpp)
-  GroupedOrder order;  // where the work's tiles are: cluster tiles (ceil(tiles_m / kCluster), tiles_n), grouped
+  GroupedOrder order;  // where the work's tiles are: cluster tiles (ceil(tiles_m / kCluster),
+                       // tiles_n), grouped
   float* partials;  // stream-K: a slot of partial sums per consumer warpgroup of the grid,
   uint32_t* flags;  // and its flag (zeroed before the launch)
 };
@@ -303,8 +319,8 @@ struct WgmmaTmaParams {
 // Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
 // cluster), completing on `full`.
 template <class Cfg, bool kAK, bool kBK>
-__device__ __forceinline__ void load_stage(void const* map_a, void const* map_b, uint8_t* stage, Coord<2> a_at,
-                                           Coord<2> b_at, uint64_t* full, int rank) {
+__device__ __forceinline__ void load_stage(void const* map_a, void const* map_b, uint8_t* stage,
+                                           Coord<2> a_at, Coord<2> b_at, uint64_t* full, int rank) {
   copy(TmaLoad<Cfg::template A<kAK>::kTma>{map_a}, a_at, stage, full);
   copy(TmaLoad<Cfg::template B<kBK>::kTma>{map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
 }
@@ -317,8 +333,9 @@ __device__ __forceinline__ void load_stage(void const* map_a, void const* map_b,
 // that retires kt - 1. The loop takes k-tiles in pairs, an odd one first: ptxas serializes the
 // wgmmas (C7513) of a loop whose second half is conditional.
 template <class Cfg>
-__device__ __forceinline__ void mainloop_a_regs(float (&acc)[Cfg::kAcc], int64_t k_tiles, typename Cfg::Pipeline const& pipe,
-                                                uint8_t* smem, PipelineState<Cfg::kStages>& read) {
+__device__ __forceinline__ void mainloop_a_regs(float (&acc)[Cfg::kAcc], int64_t k_tiles,
+                                                typename Cfg::Pipeline const& pipe, uint8_t* smem,
+                                                PipelineState<Cfg::kStages>& read) {
   using ARegs = typename Cfg::ARegs;
   constexpr int kSteps = ARegs::kSteps;
   const ThrCopy<ARegs> s2r{threadIdx.x - 128};
@@ -327,17 +344,20 @@ __device__ __forceinline__ void mainloop_a_regs(float (&acc)[Cfg::kAcc], int64_t
   const auto k_tile = [&](uint32_t(&a)[kSteps][4], uint32_t const(&other)[kSteps][4], int64_t kt) {
     pipe.consumer_wait(read);
     uint8_t* s = smem + read.stage * Cfg::kStageBytes;
-    const auto tXsA = s2r.partition_S(make_tensor<ARegs::kTile>(reinterpret_cast<float const*>(s)));  // (CPY,CPY_M,CPY_K)
+    const auto tXsA = s2r.partition_S(
+        make_tensor<ARegs::kTile>(reinterpret_cast<float const*>(s)));  // (CPY,CPY_M,CPY_K)
     static_assert(decltype(tXsA)::size() == kSteps * 4, "05: 4 A registers per k-step");
 TESSERA_UNROLL
-    for (int v = 0; v < kSteps * 4; ++v) a[v / 4][v % 4] = __float_as_uint(tXsA(v));  // fp32 bits: wgmma reads tf32
-    const auto sB = make_gmma_tensor<Cfg::template B<true>::kMma>(reinterpret_cast<float const*>(s + Cfg::kStageBytesA));
-    gemm<Cfg::kBN, float>(a, sB, 0, acc, kt > 0);
-    warpgroup_wait<1>(acc);  // k-tile kt - 1 is done: its stage and its registers are free
-    keep_operands(other);
-    if (previous >= 0) pipe.consumer_release(previous);
-    previous = read.stage;
-    read.advance();
+for (int v = 0; v < kSteps * 4; ++v)
+  a[v / 4][v % 4] = __float_as_uint(tXsA(v));  // fp32 bits: wgmma reads tf32
+const auto sB = make_gmma_tensor<Cfg::template B<true>::kMma>(
+    reinterpret_cast<float const*>(s + Cfg::kStageBytesA));
+gemm<Cfg::kBN, float>(a, sB, 0, acc, kt > 0);
+warpgroup_wait<1>(acc);  // k-tile kt - 1 is done: its stage and its registers are free
+keep_operands(other);
+if (previous >= 0) pipe.consumer_release(previous);
+previous = read.stage;
+read.advance();
   };
   int64_t kt = 0;
   if (k_tiles % 2 == 1) k_tile(odd, even, kt++);
@@ -357,7 +377,8 @@ __device__ __forceinline__ int64_t partial_slot(int64_t cluster, int rank, int c
 
 // Consumer: C tile (tm, tn)'s 64 rows of this consumer from its accumulators, by TMA or not.
 template <class Cfg>
-__device__ __forceinline__ void store_tile(float const (&acc)[Cfg::kAcc], uint8_t* buf, int consumer, int64_t tm, int64_t tn,
+__device__ __forceinline__ void store_tile(float const (&acc)[Cfg::kAcc], uint8_t* buf,
+                                           int consumer, int64_t tm, int64_t tn,
                                            WgmmaTmaParams const& p, void const* map_c) {
   if (Cfg::kBits == 16 && p.tma_store)
     epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p.alpha, map_c);
@@ -369,9 +390,10 @@ __device__ __forceinline__ void store_tile(float const (&acc)[Cfg::kAcc], uint8_
 // immediates of the instruction): the library's mainloop (sm90_mainloop.hpp) on the ring of
 // stages, A then B in each. On return acc holds the tile.
 template <class Cfg, bool kAK, bool kBK>
-__device__ __forceinline__ void mainloop(typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_tiles,
-                                         typename Cfg::Pipeline const& pipe, uint8_t* smem,
-                                         PipelineState<Cfg::kStages>& read, int consumer) {
+__device__ __forceinline__ void mainloop(typename WarpgroupMMA<Cfg>::FragmentC& acc,
+                                         int64_t k_tiles, typename Cfg::Pipeline const& pipe,
+                                         uint8_t* smem, PipelineState<Cfg::kStages>& read,
+                                         int consumer) {
   using T = typename Cfg::T;
   SmemStagesAt<T, Cfg::template A<kAK>::kStaged, Cfg::kStageBytes> sA{smem};
   SmemStagesAt<T, Cfg::template B<kBK>::kStaged, Cfg::kStageBytes> sB{smem + Cfg::kStageBytesA};
@@ -390,15 +412,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // buffers, then the ring's barriers.
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_shared<1024>(smem_raw);
-  const typename Cfg::Pipeline pipe{reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset),
-                                    reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset) + kStages};
+  const typename Cfg::Pipeline pipe{
+      reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset),
+      reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset) + kStages};
   const int warpgroup = threadIdx.x / 128;
   if (threadIdx.x == 0) {
     prefetch_tma_map(&map_a);
     prefetch_tma_map(&map_b);
     pipe.init();
   }
-  cluster_sync_after_init();  // barriers initialized in every CTA before any remote arrive or multicast
+  cluster_sync_after_init();  // barriers initialized in every CTA before any remote arrive or
+                              // multicast
 
   // The cluster walks its segments of cluster tiles (kCluster C tiles along M sharing a B tile,
   // in grouped order; p.work says which tiles and k-tiles); this CTA takes C tile-row
@@ -420,14 +444,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           const Coord<2> a_at{{tm * kBM, kt * kBK}}, b_at{{tn * kBN, kt * kBK}};  // (rows, k)
           if constexpr (Cfg::kARegs) {
             copy(TmaLoad<Cfg::ARegs::kTma>{&map_a}, a_at, stage, full);
-            copy(TmaLoad<Cfg::template B<true>::kTma>{&map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
+            copy(TmaLoad<Cfg::template B<true>::kTma>{&map_b}, b_at, stage + Cfg::kStageBytesA,
+                 full, rank);
           } else if constexpr (Cfg::kBits == 32) {
-            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);  // tf32: K-major only
+            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full,
+                                        rank);  // tf32: K-major only
           } else if (p.a_k_major) {
-            if (p.b_k_major) load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+            if (p.b_k_major)
+              load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
             else load_stage<Cfg, true, false>(&map_a, &map_b, stage, a_at, b_at, full, rank);
           } else {
-            if (p.b_k_major) load_stage<Cfg, false, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+            if (p.b_k_major)
+              load_stage<Cfg, false, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
             else load_stage<Cfg, false, false>(&map_a, &map_b, stage, a_at, b_at, full, rank);
           }
           write.advance();
@@ -446,7 +474,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const Walk walk = p.work.walk(cluster);
     for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
       const auto [cm, tn] = p.order.tile(s.tile);
-      const int64_t tm = cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
+      const int64_t tm =
+          cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
       const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kARegs) {
         mainloop_a_regs<Cfg>(acc.v, k_tiles, pipe, smem, read);
@@ -476,8 +505,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         float total[Cfg::kAcc];
         const int64_t stride = p.work.piece_stride();
         partials.wait_and_add(total, acc.v, partial_slot<Cfg>(cluster + stride, rank, consumer),
-                              partial_slot<Cfg>(last, rank, consumer), stride * Cfg::kCluster * Cfg::kConsumers, t,
-                              1 + consumer);
+                              partial_slot<Cfg>(last, rank, consumer),
+                              stride * Cfg::kCluster * Cfg::kConsumers, t, 1 + consumer);
         store_tile<Cfg>(total, buf, consumer, tm, tn, p, &map_c);
         break;  // (the last segment of this cluster's range)
       }
@@ -497,8 +526,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // The tensor map of a (rows, cols) matrix with leading dimension `ld` (elements), contiguous
 // along the rows (column-major, `rows_contiguous`) or along the columns, for the TMA tile kT.
 template <class T>
-bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t rows, int64_t cols, int64_t ld,
-              bool rows_contiguous, TmaL2Promotion l2) {
+bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t rows, int64_t cols,
+              int64_t ld, bool rows_contiguous, TmaL2Promotion l2) {
   try {
     const Coord<2> stride = rows_contiguous ? Coord<2>{{1, ld}} : Coord<2>{{ld, 1}};
     return tma_encode(map, make_tma_args(tile, tma_data_type<T>(), reinterpret_cast<uint64_t>(ptr),
@@ -560,7 +589,8 @@ int max_clusters() {
     auto kernel = gemm_05_kernel<Cfg>;
     ClusterLaunch<Cfg> launch(nullptr);
     int n = 0;
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Cfg::kSmemBytes)) != cudaSuccess ||
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             int(Cfg::kSmemBytes)) != cudaSuccess ||
         cudaOccupancyMaxActiveClusters(&n, kernel, &launch.config) != cudaSuccess)
       return 0;
     known[device] = n;
@@ -603,10 +633,11 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
     else return Cfg::template A<false>::kTma;
   }();
   CUtensorMap map_a, map_b;
-  bool ok = make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : kTmaAMN, a.ptr,
-                        g.m, g.k, a.ld, !a.k_major, kL2) &&
-            make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma,
-                        b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
+  bool ok =
+      make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : kTmaAMN, a.ptr, g.m, g.k, a.ld,
+                  !a.k_major, kL2) &&
+      make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma,
+                  b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
   CUtensorMap map_c = map_a;  // (unused unless tma_store)
   if (ok && run.tma_store)
     ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);

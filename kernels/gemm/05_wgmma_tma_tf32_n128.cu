@@ -17,6 +17,8 @@ int max_clusters<Cfg::WithARegs>() {
   return clusters_05_tf32_n128_aregs();
 }
 }  // namespace
-cudaError_t launch_05_tf32_n128(WgmmaRun const& r, cudaStream_t s) { return launch_tile<Cfg>(r, s); }
+cudaError_t launch_05_tf32_n128(WgmmaRun const& r, cudaStream_t s) {
+  return launch_tile<Cfg>(r, s);
+}
 int clusters_05_tf32_n128(bool a_regs) { return resident_clusters<Cfg>(a_regs); }
 }  // namespace tessera::ladder

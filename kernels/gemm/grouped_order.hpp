@@ -1,5 +1,6 @@
 // kernels/gemm/grouped_order.hpp -- the order in which the GEMM kernels walk their C tiles
-// (tessera/tile_scheduler.hpp: FastDiv, PlainDiv, GroupedOrder), and the tile of a CTA of 03 and 04.
+// (tessera/tile_scheduler.hpp: FastDiv, PlainDiv, GroupedOrder), and the tile of a CTA of 03 and
+// 04.
 #pragma once
 
 #include <cstdint>

@@ -82,7 +82,8 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
         *reinterpret_cast<Vec*>(dst) = val;
       } else {
         for (int e = 0; e < 4 && e < inside; ++e)
-          dst[e] = Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(dst[e]) : out[e]);
+          dst[e] =
+              Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(dst[e]) : out[e]);
       }
     }
     ptx::named_barrier_sync(1 + consumer, 128);  // the buffer is free for the next chunk
@@ -107,8 +108,8 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
 // stores the box and waits until the store of chunk j + 1 - kStoreBuffers has read its buffer,
 // so the warpgroup can fill it next.
 template <class Cfg>
-__device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf, int consumer,
-                                             int64_t m0, int64_t n0, float alpha,
+__device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
+                                             int consumer, int64_t m0, int64_t n0, float alpha,
                                              void const* map_c) {
   using T = typename Cfg::T;
   constexpr int64_t kChunk = Cfg::kChunk;
@@ -131,7 +132,8 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
         regs[i] = pack2<T>(alpha * acc[v], alpha * acc[v + 1]);
         if (lane / 8 == i) row = kF.row[v], col = kF.col[v];
       }
-      ptx::stmatrix_x4_trans(box + kSwizzle(warp_row + row + Cfg::kStoreColStride * (col + lane % 8)), regs);
+      ptx::stmatrix_x4_trans(
+          box + kSwizzle(warp_row + row + Cfg::kStoreColStride * (col + lane % 8)), regs);
     }
     fence_view_async_shared();
     ptx::named_barrier_sync(1 + consumer, 128);

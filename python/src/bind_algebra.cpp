@@ -16,7 +16,8 @@ namespace {
 using TilerOp = Layout (*)(Layout const&, Tiler const&);
 
 // logical_divide / logical_product: a Layout tiler takes the direct overload.
-template <Layout (*ByLayout)(Layout const&, Layout const&), Layout (*ByTiler)(Layout const&, Tiler const&)>
+template <Layout (*ByLayout)(Layout const&, Layout const&),
+          Layout (*ByTiler)(Layout const&, Tiler const&)>
 Layout split_op(nb::handle a, nb::handle t) {
   LayoutArg l(a);
   if (is_layout(t)) return ByLayout(l, *nb::inst_ptr<Layout>(t));
@@ -25,13 +26,16 @@ Layout split_op(nb::handle a, nb::handle t) {
 
 template <TilerOp F>
 void def_tiler_op(nb::module_& m, const char* name, const char* doc) {
-  m.def(name, [](nb::handle a, nb::handle t) { return F(LayoutArg(a), tiler_of(t)); }, nb::arg("layout"),
-        nb::arg("tiler"), doc);
+  m.def(
+      name, [](nb::handle a, nb::handle t) { return F(LayoutArg(a), tiler_of(t)); },
+      nb::arg("layout"), nb::arg("tiler"), doc);
 }
 
 nb::object composition_of(nb::handle a, nb::handle b) {
-  if (nb::isinstance<Swizzle>(a)) return nb::cast(composition(*nb::inst_ptr<Swizzle>(a), LayoutArg(b)));
-  if (nb::isinstance<SwizzledLayout>(a)) return nb::cast(composition(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(b)));
+  if (nb::isinstance<Swizzle>(a))
+    return nb::cast(composition(*nb::inst_ptr<Swizzle>(a), LayoutArg(b)));
+  if (nb::isinstance<SwizzledLayout>(a))
+    return nb::cast(composition(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(b)));
   LayoutArg l(a);
   if (is_layout(b)) return nb::cast(composition(l, *nb::inst_ptr<Layout>(b)));
   return nb::cast(composition(l, tiler_of(b)));
@@ -40,79 +44,112 @@ nb::object composition_of(nb::handle a, nb::handle b) {
 }  // namespace
 
 void bind_algebra(nb::module_& m) {
-  m.def("make_layout", [](nb::handle shape, nb::handle stride) {
-    if (stride.is_none()) return compact_of(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"));
-    return Layout(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"),
-                  int_tuple_of(stride, "make_layout: stride is an int or a tuple of ints"));
-  }, nb::arg("shape"), nb::arg("stride") = nb::none(),
-        "make_layout(shape, stride=None): stride None is the compact column-major stride.");
+  m.def(
+      "make_layout",
+      [](nb::handle shape, nb::handle stride) {
+        if (stride.is_none())
+          return compact_of(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"));
+        return Layout(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"),
+                      int_tuple_of(stride, "make_layout: stride is an int or a tuple of ints"));
+      },
+      nb::arg("shape"), nb::arg("stride") = nb::none(),
+      "make_layout(shape, stride=None): stride None is the compact column-major stride.");
   m.def("make_layout_modes", [](nb::args modes) {
     LayoutBuilder b;
     for (nb::handle x : modes) b.add(layout_of(x));
     return b.get();
   }, "The layouts as the modes of one layout: make_layout_modes(4:1, 3:4) = (4,3):(1,4).");
-  m.def("parse_int_tuple", [](std::string const& s) { return py_of(parse_int_tuple(s)); }, nb::arg("notation"),
-        "\"(2,(3,4))\" -> (2, (3, 4)).");
-  m.def("parse_tiler", [](std::string const& s) { return to_string(parse_tiler(s)); }, nb::arg("notation"),
-        "Checks a tiler's notation and prints it back in canonical form.");
+  m.def(
+      "parse_int_tuple", [](std::string const& s) { return py_of(parse_int_tuple(s)); },
+      nb::arg("notation"), "\"(2,(3,4))\" -> (2, (3, 4)).");
+  m.def(
+      "parse_tiler", [](std::string const& s) { return to_string(parse_tiler(s)); },
+      nb::arg("notation"), "Checks a tiler's notation and prints it back in canonical form.");
   m.def("flatten", [](nb::handle a) { return flatten(LayoutArg(a)); }, nb::arg("layout"));
   m.def("coalesce", [](nb::handle a, nb::handle profile) {
     LayoutArg l(a);
-    return profile.is_none() ? coalesce(l) : coalesce(l, int_tuple_of(profile, "coalesce: profile"));
+    return profile.is_none() ? coalesce(l)
+                             : coalesce(l, int_tuple_of(profile, "coalesce: profile"));
   }, nb::arg("layout"), nb::arg("profile") = nb::none(),
         "Merge modes keeping the function; a tuple profile coalesces mode by mode.");
   m.def("filter", [](nb::handle a) { return filter(LayoutArg(a)); }, nb::arg("layout"),
         "Drop stride-0 and size-1 modes, then coalesce.");
   m.def("composition", &composition_of, nb::arg("a"), nb::arg("b"),
-        "R = A o B: R(c) = A(B(c)). B is a Layout or a tiler; A may be a Swizzle or a SwizzledLayout.");
+        "R = A o B: R(c) = A(B(c)). B is a Layout or a tiler; A may be a Swizzle or a "
+        "SwizzledLayout.");
   m.def("complement", [](nb::handle a, nb::handle cotarget) {
     return complement(LayoutArg(a), product(int_tuple_of(cotarget, "complement: cotarget")));
   }, nb::arg("layout"), nb::arg("cotarget") = 1,
         "The ordered layout of the offsets in [0, cotarget) that the layout does not reach.");
-  m.def("right_inverse", [](nb::handle a) { return right_inverse(LayoutArg(a)); }, nb::arg("layout"));
+  m.def(
+      "right_inverse", [](nb::handle a) { return right_inverse(LayoutArg(a)); }, nb::arg("layout"));
   m.def("left_inverse", [](nb::handle a) { return left_inverse(LayoutArg(a)); }, nb::arg("layout"));
 
-  m.def("logical_divide", [](nb::handle a, nb::handle t) -> nb::object {
-    if (nb::isinstance<SwizzledLayout>(a)) return nb::cast(logical_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
-    return nb::cast(split_op<logical_divide, logical_divide>(a, t));
-  }, nb::arg("layout"), nb::arg("tiler"), "A / B = A o (B, complement(B, size A)), mode by mode for a tuple tiler.");
-  m.def("zipped_divide", [](nb::handle a, nb::handle t) -> nb::object {
-    if (nb::isinstance<SwizzledLayout>(a)) return nb::cast(zipped_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
-    return nb::cast(zipped_divide(LayoutArg(a), tiler_of(t)));
-  }, nb::arg("layout"), nb::arg("tiler"), "logical_divide regrouped ((tiles),(rests)).");
-  def_tiler_op<tiled_divide>(m, "tiled_divide", "logical_divide regrouped ((tiles),rest0,rest1,..).");
-  def_tiler_op<flat_divide>(m, "flat_divide", "logical_divide regrouped (tile0,tile1,..,rest0,rest1,..).");
-  m.def("logical_product", &split_op<logical_product, logical_product>, nb::arg("layout"), nb::arg("tiler"),
-        "A x B = (A, complement(A, size A * cosize B) o B).");
-  def_tiler_op<zipped_product>(m, "zipped_product", "logical_product regrouped ((blocks),(repeats)).");
-  def_tiler_op<tiled_product>(m, "tiled_product", "logical_product regrouped ((blocks),repeat0,repeat1,..).");
-  def_tiler_op<flat_product>(m, "flat_product", "logical_product regrouped (block0,..,repeat0,..).");
-  m.def("blocked_product", [](nb::handle a, nb::handle b) { return blocked_product(LayoutArg(a), LayoutArg(b)); },
-        nb::arg("a"), nb::arg("b"), "Each copy of A stays a contiguous block: ((a0,b0),(a1,b1),..).");
-  m.def("raked_product", [](nb::handle a, nb::handle b) { return raked_product(LayoutArg(a), LayoutArg(b)); },
-        nb::arg("a"), nb::arg("b"), "The copies of A interleave in each mode: ((b0,a0),(b1,a1),..).");
+  m.def(
+      "logical_divide",
+      [](nb::handle a, nb::handle t) -> nb::object {
+        if (nb::isinstance<SwizzledLayout>(a))
+          return nb::cast(logical_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
+        return nb::cast(split_op<logical_divide, logical_divide>(a, t));
+      },
+      nb::arg("layout"), nb::arg("tiler"),
+      "A / B = A o (B, complement(B, size A)), mode by mode for a tuple tiler.");
+  m.def(
+      "zipped_divide",
+      [](nb::handle a, nb::handle t) -> nb::object {
+        if (nb::isinstance<SwizzledLayout>(a))
+          return nb::cast(zipped_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
+        return nb::cast(zipped_divide(LayoutArg(a), tiler_of(t)));
+      },
+      nb::arg("layout"), nb::arg("tiler"), "logical_divide regrouped ((tiles),(rests)).");
+  def_tiler_op<tiled_divide>(m, "tiled_divide",
+                             "logical_divide regrouped ((tiles),rest0,rest1,..).");
+  def_tiler_op<flat_divide>(m, "flat_divide",
+                            "logical_divide regrouped (tile0,tile1,..,rest0,rest1,..).");
+  m.def("logical_product", &split_op<logical_product, logical_product>, nb::arg("layout"),
+        nb::arg("tiler"), "A x B = (A, complement(A, size A * cosize B) o B).");
+  def_tiler_op<zipped_product>(m, "zipped_product",
+                               "logical_product regrouped ((blocks),(repeats)).");
+  def_tiler_op<tiled_product>(m, "tiled_product",
+                              "logical_product regrouped ((blocks),repeat0,repeat1,..).");
+  def_tiler_op<flat_product>(m, "flat_product",
+                             "logical_product regrouped (block0,..,repeat0,..).");
+  m.def(
+      "blocked_product",
+      [](nb::handle a, nb::handle b) { return blocked_product(LayoutArg(a), LayoutArg(b)); },
+      nb::arg("a"), nb::arg("b"), "Each copy of A stays a contiguous block: ((a0,b0),(a1,b1),..).");
+  m.def(
+      "raked_product",
+      [](nb::handle a, nb::handle b) { return raked_product(LayoutArg(a), LayoutArg(b)); },
+      nb::arg("a"), nb::arg("b"), "The copies of A interleave in each mode: ((b0,a0),(b1,a1),..).");
 
   m.def("crd2idx", [](nb::handle coord, nb::handle shape, nb::handle stride) {
     std::optional<LayoutArg> given;
     std::optional<Layout> made;
     if (stride.is_none()) given.emplace(shape);
-    else made.emplace(int_tuple_of(shape, "crd2idx: shape"), int_tuple_of(stride, "crd2idx: stride"));
+    else
+      made.emplace(int_tuple_of(shape, "crd2idx: shape"), int_tuple_of(stride, "crd2idx: stride"));
     Layout const& l = given ? given->get() : *made;
-    return l(checked_coordinate(int_tuple_of(coord, "crd2idx: the coordinate is an int or a tuple of ints"), l.shape));
+    return l(checked_coordinate(
+        int_tuple_of(coord, "crd2idx: the coordinate is an int or a tuple of ints"), l.shape));
   }, nb::arg("coord"), nb::arg("layout"), nb::arg("stride") = nb::none(),
         "crd2idx(coord, layout) or crd2idx(coord, shape, stride): the offset of a coordinate.");
-  m.def("idx2crd", [](nb::handle idx, nb::handle shape) {
-    IntTuple s = is_layout(shape) ? nb::inst_ptr<Layout>(shape)->shape
-                                                : int_tuple_of(shape, "idx2crd: shape");
-    int64_t i = int_of(idx, "idx2crd: the index is an int");
-    if (i < 0) {
-      Text t;
-      t << "idx2crd: index " << i << " is negative; the indices of shape " << s << " run from 0 to "
-        << product(s) - 1;
-      fail(t);
-    }
-    return py_of(idx2crd(i, s));
-  }, nb::arg("idx"), nb::arg("shape"), "The natural (colexicographic) coordinate of an index in a shape.");
+  m.def(
+      "idx2crd",
+      [](nb::handle idx, nb::handle shape) {
+        IntTuple s = is_layout(shape) ? nb::inst_ptr<Layout>(shape)->shape
+                                      : int_tuple_of(shape, "idx2crd: shape");
+        int64_t i = int_of(idx, "idx2crd: the index is an int");
+        if (i < 0) {
+          Text t;
+          t << "idx2crd: index " << i << " is negative; the indices of shape " << s
+            << " run from 0 to " << product(s) - 1;
+          fail(t);
+        }
+        return py_of(idx2crd(i, s));
+      },
+      nb::arg("idx"), nb::arg("shape"),
+      "The natural (colexicographic) coordinate of an index in a shape.");
   m.def("size", [](nb::handle x) {
     if (is_layout(x)) return nb::inst_ptr<Layout>(x)->size();
     if (nb::isinstance<SwizzledLayout>(x)) return nb::inst_ptr<SwizzledLayout>(x)->size();
@@ -128,20 +165,26 @@ void bind_algebra(nb::module_& m) {
     return depth(int_tuple_of(x, "depth: a Layout or an int tuple"));
   }, nb::arg("x"));
 
-  m.def("make_swizzle", [](int b, int mm, int s) { return Swizzle(b, mm, s); }, nb::arg("bits"), nb::arg("base"),
-        nb::arg("shift"));
+  m.def(
+      "make_swizzle", [](int b, int mm, int s) { return Swizzle(b, mm, s); }, nb::arg("bits"),
+      nb::arg("base"), nb::arg("shift"));
   m.def("make_composed_layout", [](Swizzle const& s, int64_t offset, nb::handle l) {
     return SwizzledLayout{s, offset, LayoutArg(l)};
   }, nb::arg("swizzle"), nb::arg("offset"), nb::arg("layout"), "Sw o offset o L.");
 
-  m.def("local_tile", [](nb::handle l, nb::handle tiler, nb::handle coord, nb::handle proj) {
-    TileCoord p = proj.is_none() ? TileCoord{} : tile_coord_of(proj, "local_tile: proj is a tuple of 1 and None");
-    IntTuple shape = int_tuple_of(tiler, "local_tile: the tiler is a shape tuple");
-    compact_of(shape);  // its extents are checked as a layout's
-    return local_tile(LayoutArg(l), shape,
-                      tile_coord_of(coord, "local_tile: coord is a tuple of ints and None"), p);
-  }, nb::arg("layout"), nb::arg("tiler"), nb::arg("coord"), nb::arg("proj") = nb::none(),
-        "The CTA's tile: coord None keeps every tile of that mode, proj None drops a tiler mode.");
+  m.def(
+      "local_tile",
+      [](nb::handle l, nb::handle tiler, nb::handle coord, nb::handle proj) {
+        TileCoord p = proj.is_none()
+                          ? TileCoord{}
+                          : tile_coord_of(proj, "local_tile: proj is a tuple of 1 and None");
+        IntTuple shape = int_tuple_of(tiler, "local_tile: the tiler is a shape tuple");
+        compact_of(shape);  // its extents are checked as a layout's
+        return local_tile(LayoutArg(l), shape,
+                          tile_coord_of(coord, "local_tile: coord is a tuple of ints and None"), p);
+      },
+      nb::arg("layout"), nb::arg("tiler"), nb::arg("coord"), nb::arg("proj") = nb::none(),
+      "The CTA's tile: coord None keeps every tile of that mode, proj None drops a tiler mode.");
 }
 
 }  // namespace tessera::py

@@ -25,7 +25,8 @@ Layout make_layout_of(nb::handle shape, nb::handle stride) {
   if (stride.is_none()) {
     if (nb::isinstance<Layout>(shape)) return *nb::inst_ptr<Layout>(shape);
     if (PyUnicode_Check(shape.ptr())) return layout_of(shape);
-    return compact_of(int_tuple_of(shape, "Layout(shape, stride=None): shape is an int or a tuple of ints"));
+    return compact_of(
+        int_tuple_of(shape, "Layout(shape, stride=None): shape is an int or a tuple of ints"));
   }
   return Layout(int_tuple_of(shape, "Layout(shape, stride): shape is an int or a tuple of ints"),
                 int_tuple_of(stride, "Layout(shape, stride): stride is an int or a tuple of ints"));
@@ -40,7 +41,8 @@ int64_t call_layout(Layout const& l, nb::args args) {
     int64_t i = int_of(a, "a coordinate");
     if (i >= 0) return l.checked_at(i);
   }
-  return l(checked_coordinate(int_tuple_of(a, "a coordinate is an int or a tuple of ints"), l.shape));
+  return l(
+      checked_coordinate(int_tuple_of(a, "a coordinate is an int or a tuple of ints"), l.shape));
 }
 
 int mode_index(int k, int rank) {
@@ -55,13 +57,17 @@ int mode_index(int k, int rank) {
 }  // namespace
 
 void bind_layout(nb::module_& m) {
-  auto layout = nb::class_<Layout>(m, "Layout", "A CuTe layout Shape:Stride, a function from coordinates to offsets.");
+  auto layout = nb::class_<Layout>(
+      m, "Layout", "A CuTe layout Shape:Stride, a function from coordinates to offsets.");
   layout_type = (PyTypeObject*)layout.ptr();
   layout
-      .def("__init__",
-           [](Layout* self, nb::handle shape, nb::handle stride) { new (self) Layout(make_layout_of(shape, stride)); },
-           nb::arg("shape"), nb::arg("stride") = nb::none(),
-           "Layout(\"(4,3):(1,8)\"), Layout((4,3), (1,8)), or Layout((4,3)) (compact column-major).")
+      .def(
+          "__init__",
+          [](Layout* self, nb::handle shape, nb::handle stride) {
+            new (self) Layout(make_layout_of(shape, stride));
+          },
+          nb::arg("shape"), nb::arg("stride") = nb::none(),
+          "Layout(\"(4,3):(1,8)\"), Layout((4,3), (1,8)), or Layout((4,3)) (compact column-major).")
       .def_prop_ro("shape", [](Layout const& l) { return py_of(l.shape); })
       .def_prop_ro("stride", [](Layout const& l) { return py_of(l.stride); })
       .def("size", &Layout::size, "Number of coordinates: the product of the shape.")
@@ -73,19 +79,23 @@ void bind_layout(nb::module_& m) {
       .def("__getitem__", [](Layout const& l, int k) { return l[mode_index(k, l.rank())]; })
       .def("__str__", &str_of<Layout>)
       .def("__repr__", [](Layout const& l) { return "Layout(\"" + to_string(l) + "\")"; })
-      .def("__hash__", [](Layout const& l) {
-        return int64_t(hash_nodes(l.stride, hash_nodes(l.shape, 1469598103934665603ull)) >> 1);
-      })
+      .def("__hash__",
+           [](Layout const& l) {
+             return int64_t(hash_nodes(l.stride, hash_nodes(l.shape, 1469598103934665603ull)) >> 1);
+           })
       .def(nb::self == nb::self)
       .def(nb::self != nb::self)
       .def("__reduce__", [](Layout const& l) {
         return nb::make_tuple(nb::type<Layout>(), nb::make_tuple(to_string(l)));
       });
 
-  nb::class_<Swizzle>(m, "Swizzle", "Sw<B,M,S>: XOR B bits at M+S.. into the bits at M.. of an offset.")
+  nb::class_<Swizzle>(m, "Swizzle",
+                      "Sw<B,M,S>: XOR B bits at M+S.. into the bits at M.. of an offset.")
       .def(nb::init<int, int, int>(), nb::arg("bits"), nb::arg("base"), nb::arg("shift"))
-      .def("__init__", [](Swizzle* self, std::string const& s) { new (self) Swizzle(parse_swizzle(s)); },
-           nb::arg("notation"))
+      .def(
+          "__init__",
+          [](Swizzle* self, std::string const& s) { new (self) Swizzle(parse_swizzle(s)); },
+          nb::arg("notation"))
       .def_ro("bits", &Swizzle::bits)
       .def_ro("base", &Swizzle::base)
       .def_ro("shift", &Swizzle::shift)
@@ -100,46 +110,68 @@ void bind_layout(nb::module_& m) {
         return nb::make_tuple(nb::type<Swizzle>(), nb::make_tuple(s.bits, s.base, s.shift));
       });
 
-  nb::class_<SwizzledLayout>(m, "SwizzledLayout", "Sw o offset o L: a layout, an offset, then a swizzle (CuTe's ComposedLayout).")
-      .def("__init__",
-           [](SwizzledLayout* self, Swizzle const& s, int64_t offset, nb::handle l) {
-             new (self) SwizzledLayout{s, offset, layout_of(l)};
-           },
-           nb::arg("swizzle"), nb::arg("offset"), nb::arg("layout"))
-      .def("__init__", [](SwizzledLayout* self, std::string const& s) { new (self) SwizzledLayout(parse_swizzled_layout(s)); },
-           nb::arg("notation"))
+  nb::class_<SwizzledLayout>(
+      m, "SwizzledLayout",
+      "Sw o offset o L: a layout, an offset, then a swizzle (CuTe's ComposedLayout).")
+      .def(
+          "__init__",
+          [](SwizzledLayout* self, Swizzle const& s, int64_t offset, nb::handle l) {
+            new (self) SwizzledLayout{s, offset, layout_of(l)};
+          },
+          nb::arg("swizzle"), nb::arg("offset"), nb::arg("layout"))
+      .def(
+          "__init__",
+          [](SwizzledLayout* self, std::string const& s) {
+            new (self) SwizzledLayout(parse_swizzled_layout(s));
+          },
+          nb::arg("notation"))
       .def_ro("swizzle", &SwizzledLayout::swizzle)
       .def_ro("offset", &SwizzledLayout::offset)
       .def_ro("layout", &SwizzledLayout::layout)
       .def("size", &SwizzledLayout::size)
       .def("rank", &SwizzledLayout::rank)
-      .def("__call__", [](SwizzledLayout const& s, nb::args args) {
-        return s.swizzle(s.offset + call_layout(s.layout, args));
-      })
+      .def("__call__",
+           [](SwizzledLayout const& s, nb::args args) {
+             return s.swizzle(s.offset + call_layout(s.layout, args));
+           })
       .def("__str__", &str_of<SwizzledLayout>)
-      .def("__repr__", [](SwizzledLayout const& s) { return "SwizzledLayout(\"" + to_string(s) + "\")"; })
+      .def("__repr__",
+           [](SwizzledLayout const& s) { return "SwizzledLayout(\"" + to_string(s) + "\")"; })
       .def(nb::self == nb::self)
       .def(nb::self != nb::self)
-      .def("__hash__", [](SwizzledLayout const& s) { return nb::hash(nb::str(to_string(s).c_str())); })
+      .def("__hash__",
+           [](SwizzledLayout const& s) { return nb::hash(nb::str(to_string(s).c_str())); })
       .def("__reduce__", [](SwizzledLayout const& s) {
         return nb::make_tuple(nb::type<SwizzledLayout>(), nb::make_tuple(to_string(s)));
       });
 
-  nb::class_<View>(m, "View", "A partition or a tile: an offset and the layout of its elements from there.")
+  nb::class_<View>(m, "View",
+                   "A partition or a tile: an offset and the layout of its elements from there.")
       .def(nb::init<>())
-      .def("__init__", [](View* self, int64_t offset, nb::handle l) { new (self) View{offset, layout_of(l)}; },
-           nb::arg("offset"), nb::arg("layout"))
+      .def(
+          "__init__",
+          [](View* self, int64_t offset, nb::handle l) {
+            new (self) View{offset, layout_of(l)};
+          },
+          nb::arg("offset"), nb::arg("layout"))
       .def_ro("offset", &View::offset)
       .def_ro("layout", &View::layout)
       .def("size", [](View const& v) { return v.layout.size(); })
-      .def("__call__", [](View const& v, nb::args args) { return v.offset + call_layout(v.layout, args); })
-      .def("__str__", [](View const& v) { return std::to_string(v.offset) + " + " + to_string(v.layout); })
-      .def("__repr__", [](View const& v) {
-        return "View(" + std::to_string(v.offset) + ", \"" + to_string(v.layout) + "\")";
-      })
-      .def("__eq__", [](View const& a, View const& b) { return a.offset == b.offset && a.layout == b.layout; },
-           nb::is_operator())
-      .def("__hash__", [](View const& v) { return nb::hash(nb::str((std::to_string(v.offset) + to_string(v.layout)).c_str())); });
+      .def("__call__",
+           [](View const& v, nb::args args) { return v.offset + call_layout(v.layout, args); })
+      .def("__str__",
+           [](View const& v) { return std::to_string(v.offset) + " + " + to_string(v.layout); })
+      .def("__repr__",
+           [](View const& v) {
+             return "View(" + std::to_string(v.offset) + ", \"" + to_string(v.layout) + "\")";
+           })
+      .def(
+          "__eq__",
+          [](View const& a, View const& b) { return a.offset == b.offset && a.layout == b.layout; },
+          nb::is_operator())
+      .def("__hash__", [](View const& v) {
+        return nb::hash(nb::str((std::to_string(v.offset) + to_string(v.layout)).c_str()));
+      });
 }
 
 }  // namespace tessera::py

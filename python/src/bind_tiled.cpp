@@ -2,8 +2,9 @@
 //
 //   mma = tessera.make_tiled_mma("UniversalFMA", (16,16,1), ("(16,4):(4,1)", "(16,4):(4,1)", None),
 //                                tile=(128,128,8))
-//   mma.partition_C(tessera.Layout("(128,128):(128,1)"), 0)   # View 0 + (1,(4,2),(4,2)):(0,(128,8192),(1,64))
-//   print(mma.explain_text("C", 0))                           # the five derivation steps
+//   mma.partition_C(tessera.Layout("(128,128):(128,1)"), 0)   # View 0 +
+//   (1,(4,2),(4,2)):(0,(128,8192),(1,64)) print(mma.explain_text("C", 0)) # the five derivation
+//   steps
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -13,6 +14,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "tiled.hpp"
+#include "trace.hpp"
 
 namespace tessera::py {
 
@@ -24,10 +26,12 @@ using tools::MmaConfig;
 std::string atom_layout_text(nb::handle h) {
   if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()) || PyLong_Check(h.ptr()))
     return to_string(compact_of(int_tuple_of(h, "make_tiled_mma: atom_layout")));
-  return to_string(layout_of(h, "make_tiled_mma: atom_layout is a Layout, its notation or a shape tuple"));
+  return to_string(
+      layout_of(h, "make_tiled_mma: atom_layout is a Layout, its notation or a shape tuple"));
 }
 
-MmaConfig make_mma(nb::handle atom, nb::handle atom_layout, nb::handle permutation, nb::handle tile) {
+MmaConfig make_mma(nb::handle atom, nb::handle atom_layout, nb::handle permutation,
+                   nb::handle tile) {
   std::string name = nb::isinstance<PyMmaAtom>(atom) ? nb::inst_ptr<PyMmaAtom>(atom)->key
                                                       : nb::cast<std::string>(atom);
   std::string layout = atom_layout_text(atom_layout);
@@ -36,7 +40,8 @@ MmaConfig make_mma(nb::handle atom, nb::handle atom_layout, nb::handle permutati
   if (!permutation.is_none()) {
     perm = tiler_of(permutation);
     if (!perm.by_mode)
-      throw std::invalid_argument("make_tiled_mma: the permutation needs one entry per mode (M,N,K): " + to_string(perm));
+      throw std::invalid_argument(
+          "make_tiled_mma: the permutation needs one entry per mode (M,N,K): " + to_string(perm));
     perm_text = to_string(perm);
   }
   int64_t mnk[3] = {1, 1, 1};
@@ -45,13 +50,15 @@ MmaConfig make_mma(nb::handle atom, nb::handle atom_layout, nb::handle permutati
     // by mma_config below).
     MmaAtom a;
     std::optional<MmaAtom> found = tools::catalog_mma_atom(name);
-    if (mma_atom_by_name(name.substr(0, name.find('<')).c_str(), a) || (found && (a = *found, true))) {
+    if (mma_atom_by_name(name.substr(0, name.find('<')).c_str(), a) ||
+        (found && (a = *found, true))) {
       TiledMMA t = make_tiled_mma(a, parse_layout(layout), perm);
       for (int i = 0; i < 3; ++i) mnk[i] = t.tile_size(i);
     }
   } else {
     IntTuple t = int_tuple_of(tile, "make_tiled_mma: tile is (M, N, K)");
-    if (t.rank() != 3 || depth(t) != 1) throw std::invalid_argument("make_tiled_mma: tile " + to_string(t) + " is not (M, N, K)");
+    if (t.rank() != 3 || depth(t) != 1)
+      throw std::invalid_argument("make_tiled_mma: tile " + to_string(t) + " is not (M, N, K)");
     for (int i = 0; i < 3; ++i) mnk[i] = t[i].value();
   }
   return tools::mma_config(name, layout, perm_text, mnk[0], mnk[1], mnk[2]);
@@ -77,7 +84,8 @@ MemSpace space_of(std::string const& s) {
 std::string access_of(nb::handle h) {
   if (h.is_none()) return "";
   std::string s = nb::cast<std::string>(h);
-  if (s != "load" && s != "store") throw std::invalid_argument("analyze: access '" + s + "': expected \"load\" or \"store\"");
+  if (s != "load" && s != "store")
+    throw std::invalid_argument("analyze: access '" + s + "': expected \"load\" or \"store\"");
   return s;
 }
 
@@ -96,29 +104,42 @@ std::pair<std::string, std::string> report_of(AccessReport const& r) {
 
 void bind_tiled(nb::module_& m) {
   nb::class_<PyMmaAtom>(m, "MmaAtom", "One MMA instruction: its shape and thread-value layouts.")
-      .def("__init__", [](PyMmaAtom* self, std::string const& name) {
-        PyMmaAtom a;
-        if (!mma_atom_by_name(name.c_str(), a.atom)) {
-          std::optional<MmaAtom> found = tools::catalog_mma_atom(name);  // any atom of `tessera atoms`
-          if (!found) throw std::invalid_argument(tools::unknown_atom_message("MMA", name, tools::catalog_mma_names()));
-          a.atom = *found;
-        }
-        a.key = name;
-        new (self) PyMmaAtom(a);
-      }, nb::arg("name"))
+      .def(
+          "__init__",
+          [](PyMmaAtom* self, std::string const& name) {
+            PyMmaAtom a;
+            if (!mma_atom_by_name(name.c_str(), a.atom)) {
+              std::optional<MmaAtom> found =
+                  tools::catalog_mma_atom(name);  // any atom of `tessera atoms`
+              if (!found)
+                throw std::invalid_argument(
+                    tools::unknown_atom_message("MMA", name, tools::catalog_mma_names()));
+              a.atom = *found;
+            }
+            a.key = name;
+            new (self) PyMmaAtom(a);
+          },
+          nb::arg("name"))
       .def_prop_ro("name", [](PyMmaAtom const& a) { return std::string(a.atom.name); })
-      .def_prop_ro("shape_mnk", [](PyMmaAtom const& a) { return nb::make_tuple(a.atom.m, a.atom.n, a.atom.k); })
+      .def_prop_ro("shape_mnk",
+                   [](PyMmaAtom const& a) { return nb::make_tuple(a.atom.m, a.atom.n, a.atom.k); })
       .def_prop_ro("thr_id", [](PyMmaAtom const& a) { return a.atom.thr_id; })
       .def_prop_ro("layout_a_tv", [](PyMmaAtom const& a) { return a.atom.a_tv; })
       .def_prop_ro("layout_b_tv", [](PyMmaAtom const& a) { return a.atom.b_tv; })
       .def_prop_ro("layout_c_tv", [](PyMmaAtom const& a) { return a.atom.c_tv; })
-      .def("__repr__", [](PyMmaAtom const& a) { return "MmaAtom(\"" + std::string(a.atom.name) + "\")"; });
+      .def("__repr__",
+           [](PyMmaAtom const& a) { return "MmaAtom(\"" + std::string(a.atom.name) + "\")"; });
 
-  nb::class_<PyCopyAtom>(m, "CopyAtom", "One copy instruction: its thread-value layouts (in elements).")
-      .def("__init__", [](PyCopyAtom* self, std::string const& spec, int64_t elem_bits) {
-        new (self) PyCopyAtom{tools::copy_atom_of(spec, elem_bits), spec};
-      }, nb::arg("spec"), nb::arg("elem_bits") = 32,
-           "CopyAtom(\"cp_async:16\" | \"universal:128\" | \"ldmatrix:x4\" | \"ldmatrix:x4t\", elem_bits=32)")
+  nb::class_<PyCopyAtom>(m, "CopyAtom",
+                         "One copy instruction: its thread-value layouts (in elements).")
+      .def(
+          "__init__",
+          [](PyCopyAtom* self, std::string const& spec, int64_t elem_bits) {
+            new (self) PyCopyAtom{tools::copy_atom_of(spec, elem_bits), spec};
+          },
+          nb::arg("spec"), nb::arg("elem_bits") = 32,
+          "CopyAtom(\"cp_async:16\" | \"universal:128\" | \"ldmatrix:x4\" | \"ldmatrix:x4t\", "
+          "elem_bits=32)")
       .def_prop_ro("name", [](PyCopyAtom const& a) { return std::string(a.atom.name); })
       .def_prop_ro("spec", [](PyCopyAtom const& a) { return a.spec; })
       .def_prop_ro("elem_bits", [](PyCopyAtom const& a) { return a.atom.elem_bits; })
@@ -129,110 +150,208 @@ void bind_tiled(nb::module_& m) {
         return "CopyAtom(\"" + a.spec + "\", elem_bits=" + std::to_string(a.atom.elem_bits) + ")";
       });
 
-  nb::class_<MmaConfig>(m, "TiledMMA", "An MMA atom tiled over threads, with the CTA tile and operand tensors its pictures use.")
+  nb::class_<MmaConfig>(
+      m, "TiledMMA",
+      "An MMA atom tiled over threads, with the CTA tile and operand tensors its pictures use.")
       .def_prop_ro("name", [](MmaConfig const& c) { return c.name; })
-      .def_prop_ro("atom", [](MmaConfig const& c) {
-        PyMmaAtom a{c.mma.atom, c.mma.atom.name};
-        return a;
-      })
+      .def_prop_ro("atom",
+                   [](MmaConfig const& c) {
+                     PyMmaAtom a{c.mma.atom, c.mma.atom.name};
+                     return a;
+                   })
       .def_prop_ro("atom_layout", [](MmaConfig const& c) { return c.atom_layout_text; })
       .def_prop_ro("permutation_text", [](MmaConfig const& c) { return c.permutation_text; })
       .def_prop_ro("thr_layout_vmnk", [](MmaConfig const& c) { return c.mma.thr_vmnk; })
-      .def_prop_ro("permutation_mnk", [](MmaConfig const& c) {
-        return nb::make_tuple(c.mma.perm[0], c.mma.perm[1], c.mma.perm[2]);
-      })
-      .def_prop_ro("tile_mnk", [](MmaConfig const& c) { return nb::make_tuple(c.tile[0], c.tile[1], c.tile[2]); })
-      .def("size", [](MmaConfig const& c) { return c.mma.threads(); }, "Number of threads.")
-      .def("tile_size_mnk", [](MmaConfig const& c, int mode) {
-        if (mode < 0 || mode > 2) throw nb::index_error("mode is 0 (M), 1 (N) or 2 (K)");
-        return c.mma.tile_size(mode);
-      }, nb::arg("mode"), "The extent one pass of the atoms covers in M (0), N (1) or K (2).")
-      .def("tensor", [](MmaConfig const& c, std::string const& op) { return c.tensor[int(operand_of(op))]; },
-           nb::arg("operand"), "The operand's tensor layout the pictures, explain and analyze use.")
+      .def_prop_ro("permutation_mnk",
+                   [](MmaConfig const& c) {
+                     return nb::make_tuple(c.mma.perm[0], c.mma.perm[1], c.mma.perm[2]);
+                   })
+      .def_prop_ro(
+          "tile_mnk",
+          [](MmaConfig const& c) { return nb::make_tuple(c.tile[0], c.tile[1], c.tile[2]); })
+      .def(
+          "size", [](MmaConfig const& c) { return c.mma.threads(); }, "Number of threads.")
+      .def(
+          "tile_size_mnk",
+          [](MmaConfig const& c, int mode) {
+            if (mode < 0 || mode > 2) throw nb::index_error("mode is 0 (M), 1 (N) or 2 (K)");
+            return c.mma.tile_size(mode);
+          },
+          nb::arg("mode"), "The extent one pass of the atoms covers in M (0), N (1) or K (2).")
+      .def(
+          "tensor",
+          [](MmaConfig const& c, std::string const& op) { return c.tensor[int(operand_of(op))]; },
+          nb::arg("operand"), "The operand's tensor layout the pictures, explain and analyze use.")
       .def("with_tensors", &with_tensors, nb::arg("C") = nb::none(), nb::arg("A") = nb::none(),
            nb::arg("B") = nb::none(), "A copy whose operand tensors are the given layouts.")
-      .def("thread_vmnk", [](MmaConfig const& c, int64_t t) { return py_of(c.mma.thread_vmnk(t)); }, nb::arg("thread"))
-      .def("partition", [](MmaConfig const& c, std::string const& op, nb::handle t, int64_t thread) {
-        return c.mma.partition(operand_of(op), layout_of(t), thread);
-      }, nb::arg("operand"), nb::arg("tensor"), nb::arg("thread"))
-      .def("partition_C", [](MmaConfig const& c, nb::handle t, int64_t thread) { return c.mma.partition_C(layout_of(t), thread); },
-           nb::arg("tensor"), nb::arg("thread"))
-      .def("partition_A", [](MmaConfig const& c, nb::handle t, int64_t thread) { return c.mma.partition_A(layout_of(t), thread); },
-           nb::arg("tensor"), nb::arg("thread"))
-      .def("partition_B", [](MmaConfig const& c, nb::handle t, int64_t thread) { return c.mma.partition_B(layout_of(t), thread); },
-           nb::arg("tensor"), nb::arg("thread"))
-      .def("thrfrg", [](MmaConfig const& c, std::string const& op, nb::handle t) {
-        return c.mma.thrfrg(operand_of(op), layout_of(t));
-      }, nb::arg("operand"), nb::arg("tensor"), "Steps 1-4: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN))).")
-      .def("partitioner", [](MmaConfig const& c, std::string const& op, nb::handle t) {
-        ThreadPartition p = c.mma.partitioner(operand_of(op), layout_of(t));
-        return nb::make_tuple(p.thread, p.fragment);
-      }, nb::arg("operand"), nb::arg("tensor"), "(thread -> offset layout, fragment layout), as kernels use it.")
-      .def("_explain_json", [](MmaConfig const& c, std::string const& op, int64_t thread, nb::handle tensor) {
-        MmaConfig cfg = c;
-        Operand o = operand_of(op);
-        cfg.tensor[int(o)] = tensor_or(c, o, tensor);
-        cfg.mma.thread_vmnk(thread);  // the thread's range check, before the derivation
-        return tools::explain_json(cfg, o, thread).dump();
-      }, nb::arg("operand"), nb::arg("thread"), nb::arg("tensor") = nb::none())
-      .def("explain_text", [](MmaConfig const& c, std::string const& op, int64_t thread, nb::handle tensor) {
-        MmaConfig cfg = c;
-        Operand o = operand_of(op);
-        cfg.tensor[int(o)] = tensor_or(c, o, tensor);
-        cfg.mma.thread_vmnk(thread);
-        return tools::explain_text(cfg, o, thread);
-      }, nb::arg("operand") = "C", nb::arg("thread") = 0, nb::arg("tensor") = nb::none(),
-           "The derivation of a thread's fragment, as `tessera explain` prints it.")
-      .def("_analyze", [](MmaConfig const& c, std::string const& op, nb::handle tensor, std::string const& space,
-                          nb::handle access, int64_t elem_bits, nb::handle swizzle, int64_t max_vector_bits) {
-        Operand o = operand_of(op);
-        AccessSpec spec = tools::mma_access_spec(c, o, elem_bits, access_of(access), space_of(space), max_vector_bits);
-        return report_of(analyze(MmaAccess{c.mma, o, SwizzledLayout{swizzle_of(swizzle), 0, tensor_or(c, o, tensor)}}, spec));
-      }, nb::arg("operand"), nb::arg("tensor").none(), nb::arg("space"), nb::arg("access").none(), nb::arg("elem_bits"),
-           nb::arg("swizzle").none(), nb::arg("max_vector_bits"))
+      .def(
+          "thread_vmnk", [](MmaConfig const& c, int64_t t) { return py_of(c.mma.thread_vmnk(t)); },
+          nb::arg("thread"))
+      .def(
+          "partition",
+          [](MmaConfig const& c, std::string const& op, nb::handle t, int64_t thread) {
+            return c.mma.partition(operand_of(op), layout_of(t), thread);
+          },
+          nb::arg("operand"), nb::arg("tensor"), nb::arg("thread"))
+      .def(
+          "partition_C",
+          [](MmaConfig const& c, nb::handle t, int64_t thread) {
+            return c.mma.partition_C(layout_of(t), thread);
+          },
+          nb::arg("tensor"), nb::arg("thread"))
+      .def(
+          "partition_A",
+          [](MmaConfig const& c, nb::handle t, int64_t thread) {
+            return c.mma.partition_A(layout_of(t), thread);
+          },
+          nb::arg("tensor"), nb::arg("thread"))
+      .def(
+          "partition_B",
+          [](MmaConfig const& c, nb::handle t, int64_t thread) {
+            return c.mma.partition_B(layout_of(t), thread);
+          },
+          nb::arg("tensor"), nb::arg("thread"))
+      .def(
+          "thrfrg",
+          [](MmaConfig const& c, std::string const& op, nb::handle t) {
+            return c.mma.thrfrg(operand_of(op), layout_of(t));
+          },
+          nb::arg("operand"), nb::arg("tensor"),
+          "Steps 1-4: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN))).")
+      .def(
+          "partitioner",
+          [](MmaConfig const& c, std::string const& op, nb::handle t) {
+            ThreadPartition p = c.mma.partitioner(operand_of(op), layout_of(t));
+            return nb::make_tuple(p.thread, p.fragment);
+          },
+          nb::arg("operand"), nb::arg("tensor"),
+          "(thread -> offset layout, fragment layout), as kernels use it.")
+      .def(
+          "_explain_json",
+          [](MmaConfig const& c, std::string const& op, int64_t thread, nb::handle tensor) {
+            MmaConfig cfg = c;
+            Operand o = operand_of(op);
+            cfg.tensor[int(o)] = tensor_or(c, o, tensor);
+            cfg.mma.thread_vmnk(thread);  // the thread's range check, before the derivation
+            return tools::explain_json(cfg, o, thread).dump();
+          },
+          nb::arg("operand"), nb::arg("thread"), nb::arg("tensor") = nb::none())
+      .def(
+          "explain_text",
+          [](MmaConfig const& c, std::string const& op, int64_t thread, nb::handle tensor) {
+            MmaConfig cfg = c;
+            Operand o = operand_of(op);
+            cfg.tensor[int(o)] = tensor_or(c, o, tensor);
+            cfg.mma.thread_vmnk(thread);
+            return tools::explain_text(cfg, o, thread);
+          },
+          nb::arg("operand") = "C", nb::arg("thread") = 0, nb::arg("tensor") = nb::none(),
+          "The derivation of a thread's fragment, as `tessera explain` prints it.")
+      .def(
+          "_analyze",
+          [](MmaConfig const& c, std::string const& op, nb::handle tensor, std::string const& space,
+             nb::handle access, int64_t elem_bits, nb::handle swizzle, int64_t max_vector_bits) {
+            Operand o = operand_of(op);
+            AccessSpec spec = tools::mma_access_spec(c, o, elem_bits, access_of(access),
+                                                     space_of(space), max_vector_bits);
+            return report_of(
+                analyze(MmaAccess{c.mma, o,
+                                  SwizzledLayout{swizzle_of(swizzle), 0, tensor_or(c, o, tensor)}},
+                        spec));
+          },
+          nb::arg("operand"), nb::arg("tensor").none(), nb::arg("space"), nb::arg("access").none(),
+          nb::arg("elem_bits"), nb::arg("swizzle").none(), nb::arg("max_vector_bits"))
+      .def(
+          "_trace_json",
+          [](MmaConfig const& c, int64_t m, int64_t n, int64_t k, std::string const& a,
+             std::string const& b, std::string const& cc, int64_t cta_m, int64_t cta_n,
+             int64_t thread) {
+            // One thread of one CTA through the GEMM on a problem (tools/trace.hpp): JSON and text.
+            tools::TraceInput in;
+            in.cfg = c;
+            in.problem[0] = m, in.problem[1] = n, in.problem[2] = k;
+            in.cta[0] = cta_m, in.cta[1] = cta_n;
+            in.thread = thread;
+            std::string text[3] = {cc, a, b};  // C, A, B
+            if (m > 0 && n > 0 && k > 0)
+              for (int i = 0; i < 3; ++i)
+                in.layout[i] = tools::operand_layout(text[i], Operand(i), in.problem);
+            nlohmann::json j = tools::trace_json(in);
+            return std::make_pair(j.dump(), tools::trace_text(j));
+          },
+          nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
+          nb::arg("cta_m"), nb::arg("cta_n"), nb::arg("thread"))
       .def("__repr__", [](MmaConfig const& c) {
-        return "TiledMMA(" + std::string(c.mma.atom.name) + ", atom_layout " + c.atom_layout_text + ", permutation " +
-               c.permutation_text + ", tile " + std::to_string(c.tile[0]) + "x" + std::to_string(c.tile[1]) + "x" +
-               std::to_string(c.tile[2]) + ", " + std::to_string(c.mma.threads()) + " threads)";
+        return "TiledMMA(" + std::string(c.mma.atom.name) + ", atom_layout " + c.atom_layout_text +
+               ", permutation " + c.permutation_text + ", tile " + std::to_string(c.tile[0]) + "x" +
+               std::to_string(c.tile[1]) + "x" + std::to_string(c.tile[2]) + ", " +
+               std::to_string(c.mma.threads()) + " threads)";
       });
 
-  m.def("make_tiled_mma", &make_mma, nb::arg("atom"), nb::arg("atom_layout") = nb::make_tuple(1, 1, 1),
-        nb::arg("permutation") = nb::none(), nb::arg("tile") = nb::none(),
-        "make_tiled_mma(atom, atom_layout=(1,1,1), permutation=None, tile=None). permutation: one entry per "
-        "mode (M,N,K), a Layout, an int or None; tile: the CTA tile (M,N,K) for pictures (default: one pass).");
+  m.def("make_tiled_mma", &make_mma, nb::arg("atom"),
+        nb::arg("atom_layout") = nb::make_tuple(1, 1, 1), nb::arg("permutation") = nb::none(),
+        nb::arg("tile") = nb::none(),
+        "make_tiled_mma(atom, atom_layout=(1,1,1), permutation=None, tile=None). permutation: one "
+        "entry per "
+        "mode (M,N,K), a Layout, an int or None; tile: the CTA tile (M,N,K) for pictures (default: "
+        "one pass).");
   m.def("_mma_preset", [](std::string const& name) {
     MmaConfig c = tools::mma_preset(name);
-    c.name = name == "step1" ? "the step 1 kernel: UniversalFMA, 16x16 threads" : "the step 4 kernel: mma.sync m16n8k16, 2x2 warps";
+    c.name = name == "step1" ? "the step 1 kernel: UniversalFMA, 16x16 threads"
+                             : "the step 4 kernel: mma.sync m16n8k16, 2x2 warps";
     return c;
   }, nb::arg("name"));
 
-  nb::class_<PyTiledCopy>(m, "TiledCopy", "A copy atom tiled over threads: a (thread, value) -> tile layout.")
-      .def_prop_ro("atom", [](PyTiledCopy const& c) { return PyCopyAtom{c.copy.atom, c.spec.atom}; })
+  nb::class_<PyTiledCopy>(m, "TiledCopy",
+                          "A copy atom tiled over threads: a (thread, value) -> tile layout.")
+      .def_prop_ro("atom",
+                   [](PyTiledCopy const& c) {
+                     return PyCopyAtom{c.copy.atom, c.spec.atom};
+                   })
       .def_prop_ro("layout_tv", [](PyTiledCopy const& c) { return c.copy.layout_tv; })
       .def_prop_ro("tiler_mn", [](PyTiledCopy const& c) { return py_of(c.copy.tiler); })
-      .def("size", [](PyTiledCopy const& c) { return c.copy.threads(); }, "Number of threads.")
-      .def("partition_S", [](PyTiledCopy const& c, nb::handle t, int64_t thread) { return c.copy.partition_S(layout_of(t), thread); },
-           nb::arg("tensor"), nb::arg("thread"))
-      .def("partition_D", [](PyTiledCopy const& c, nb::handle t, int64_t thread) { return c.copy.partition_D(layout_of(t), thread); },
-           nb::arg("tensor"), nb::arg("thread"))
-      .def("retile", [](PyTiledCopy const& c, nb::handle frag) { return retile(c.copy, layout_of(frag)); }, nb::arg("fragment"),
-           "An MMA register fragment regrouped in the copy's value order (retile_S / retile_D).")
-      .def("_analyze", [](PyTiledCopy const& c, bool dst, nb::handle tensor, std::string const& space,
-                          nb::handle access, nb::handle swizzle) {
-        AccessSpec spec;
-        spec.elem_bits = c.copy.atom.elem_bits;
-        spec.space = space_of(space);
-        std::string a = access_of(access);
-        spec.store = a.empty() ? dst : a == "store";
-        // The atom's width per thread on that side is the widest access the copy makes (as the page).
-        Layout side = dst ? c.copy.atom.dst_tv : c.copy.atom.src_tv;
-        spec.max_vector_bits = std::min<int64_t>(128, (side.rank() >= 2 ? side[1].size() : 1) * spec.elem_bits);
-        Layout t = tensor.is_none() ? Layout(c.copy.tiler) : layout_of(tensor);
-        return report_of(analyze(CopyAccess{c.copy, SwizzledLayout{swizzle_of(swizzle), 0, t}, dst}, spec));
-      }, nb::arg("dst"), nb::arg("tensor").none(), nb::arg("space"), nb::arg("access").none(), nb::arg("swizzle").none())
+      .def(
+          "size", [](PyTiledCopy const& c) { return c.copy.threads(); }, "Number of threads.")
+      .def(
+          "partition_S",
+          [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
+            return c.copy.partition_S(layout_of(t), thread);
+          },
+          nb::arg("tensor"), nb::arg("thread"))
+      .def(
+          "partition_D",
+          [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
+            return c.copy.partition_D(layout_of(t), thread);
+          },
+          nb::arg("tensor"), nb::arg("thread"))
+      .def(
+          "retile",
+          [](PyTiledCopy const& c, nb::handle frag) { return retile(c.copy, layout_of(frag)); },
+          nb::arg("fragment"),
+          "An MMA register fragment regrouped in the copy's value order (retile_S / retile_D).")
+      .def(
+          "_analyze",
+          [](PyTiledCopy const& c, bool dst, nb::handle tensor, std::string const& space,
+             nb::handle access, nb::handle swizzle) {
+            AccessSpec spec;
+            spec.elem_bits = c.copy.atom.elem_bits;
+            spec.space = space_of(space);
+            std::string a = access_of(access);
+            spec.store = a.empty() ? dst : a == "store";
+            // The atom's width per thread on that side is the widest access the copy makes (as the
+            // page).
+            Layout side = dst ? c.copy.atom.dst_tv : c.copy.atom.src_tv;
+            spec.max_vector_bits =
+                std::min<int64_t>(128, (side.rank() >= 2 ? side[1].size() : 1) * spec.elem_bits);
+            Layout t = tensor.is_none() ? Layout(c.copy.tiler) : layout_of(tensor);
+            return report_of(
+                analyze(CopyAccess{c.copy, SwizzledLayout{swizzle_of(swizzle), 0, t}, dst}, spec));
+          },
+          nb::arg("dst"), nb::arg("tensor").none(), nb::arg("space"), nb::arg("access").none(),
+          nb::arg("swizzle").none())
       .def("__repr__", [](PyTiledCopy const& c) {
-        return "TiledCopy(" + std::string(c.copy.atom.name) + ", layout_tv " + to_string(c.copy.layout_tv) + ", tile " +
-               to_string(c.copy.tiler) + ")";
+        return "TiledCopy(" + std::string(c.copy.atom.name) + ", layout_tv " +
+               to_string(c.copy.layout_tv) + ", tile " + to_string(c.copy.tiler) + ")";
       });
 
   m.def("make_tiled_copy_tv", [](PyCopyAtom const& atom, nb::handle thr, nb::handle val) {
@@ -246,14 +365,19 @@ void bind_tiled(nb::module_& m) {
     return c;
   }, nb::arg("atom"), nb::arg("thr_layout"), nb::arg("val_layout"),
         "Threads `thr_layout` each copying a `val_layout` block (layouts or shape tuples).");
-  for (auto [name, op] : {std::pair{"make_tiled_copy_A", Operand::kA}, std::pair{"make_tiled_copy_B", Operand::kB},
-                          std::pair{"make_tiled_copy_C", Operand::kC}}) {
-    m.def(name, [op](PyCopyAtom const& atom, MmaConfig const& mma) {
-      PyTiledCopy c{make_tiled_copy(atom.atom, mma.mma, op), {}};
-      c.spec.atom = atom.spec;
-      c.spec.elem_bits = atom.atom.elem_bits;
-      return c;
-    }, nb::arg("atom"), nb::arg("tiled_mma"), "A TiledCopy whose threads own what the TiledMMA's own of that operand.");
+  for (auto [name, op] :
+       {std::pair{"make_tiled_copy_A", Operand::kA}, std::pair{"make_tiled_copy_B", Operand::kB},
+        std::pair{"make_tiled_copy_C", Operand::kC}}) {
+    m.def(
+        name,
+        [op](PyCopyAtom const& atom, MmaConfig const& mma) {
+          PyTiledCopy c{make_tiled_copy(atom.atom, mma.mma, op), {}};
+          c.spec.atom = atom.spec;
+          c.spec.elem_bits = atom.atom.elem_bits;
+          return c;
+        },
+        nb::arg("atom"), nb::arg("tiled_mma"),
+        "A TiledCopy whose threads own what the TiledMMA's own of that operand.");
   }
 }
 

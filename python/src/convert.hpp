@@ -44,7 +44,8 @@ inline int64_t int_of(nb::handle h, const char* what) {
   return int64_t(v);
 }
 
-// Appends the preorder nodes of a (nested) tuple or list of integers to `t`: no intermediate tuples.
+// Appends the preorder nodes of a (nested) tuple or list of integers to `t`: no intermediate
+// tuples.
 inline void append_nodes(IntTuple& t, nb::handle h, const char* what) {
   if (t.n >= kMaxNodes) {
     Text m;
@@ -61,14 +62,16 @@ inline void append_nodes(IntTuple& t, nb::handle h, const char* what) {
   int at = t.n++;
   t.tup[at] = true;
   Py_ssize_t k = PySequence_Fast_GET_SIZE(p);
-  if (k == 0) fail("an empty tuple () is not an integer tuple: every mode holds at least one integer");
+  if (k == 0)
+    fail("an empty tuple () is not an integer tuple: every mode holds at least one integer");
   PyObject** items = PySequence_Fast_ITEMS(p);
   for (Py_ssize_t i = 0; i < k; ++i) append_nodes(t, items[i], what);
   t.v[at] = k;
 }
 
 // An integer, a (nested) tuple or list of integers, or its notation "(2,(3,4))".
-inline IntTuple int_tuple_of(nb::handle h, const char* what = "expected an int or a tuple of ints") {
+inline IntTuple int_tuple_of(nb::handle h,
+                             const char* what = "expected an int or a tuple of ints") {
   PyObject* p = h.ptr();
   if (PyLong_Check(p)) return IntTuple(int_of(h, what));
   if (PyTuple_Check(p) || PyList_Check(p)) {
@@ -124,7 +127,8 @@ inline bool is_keep(nb::handle h) {
 }
 
 // A Layout argument: a Layout, or its notation (a shape alone means the compact layout).
-inline Layout layout_of(nb::handle h, const char* what = "expected a tessera.Layout or its notation") {
+inline Layout layout_of(nb::handle h,
+                        const char* what = "expected a tessera.Layout or its notation") {
   if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
   if (PyUnicode_Check(h.ptr())) {
     std::string_view s = text_of(h);
@@ -185,7 +189,8 @@ inline Tiler tiler_of(nb::handle h) {
       if (is_keep(x)) {
         t.add(_);
       } else if (PyLong_Check(e) || PyTuple_Check(e) || PyList_Check(e)) {
-        IntTuple shape = int_tuple_of(x, "a tiler entry is a Layout, an int, a shape tuple or None");
+        IntTuple shape =
+            int_tuple_of(x, "a tiler entry is a Layout, an int, a shape tuple or None");
         compact_of(shape);
         t.add_shape(shape);  // a tuple shape is a nested by-mode tiler, as in C++
       } else {
@@ -194,7 +199,8 @@ inline Tiler tiler_of(nb::handle h) {
     }
     return t;
   }
-  type_error("a tiler is a Layout, an int, a tuple of Layouts / ints / shapes / None, or its notation", h);
+  type_error(
+      "a tiler is a Layout, an int, a tuple of Layouts / ints / shapes / None, or its notation", h);
 }
 
 // local_tile's coord and proj: ints and None (None: keep all tiles / drop the mode).

@@ -12,7 +12,8 @@ NB_MODULE(_tessera, m) {
   m.doc() = "tessera: CuTe's layout algebra as plain C++ values (the compiled part of the package)";
   // Lives as long as the process (a static nb::object would be released after the interpreter).
   static PyObject* error = PyErr_NewExceptionWithDoc(
-      "tessera.Error", "An operation tessera (like CuTe) rejects; the message names the rule and the operands.",
+      "tessera.Error",
+      "An operation tessera (like CuTe) rejects; the message names the rule and the operands.",
       PyExc_ValueError, nullptr);
   if (!error) throw nb::python_error();
   m.attr("Error") = nb::handle(error);

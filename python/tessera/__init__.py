@@ -25,19 +25,20 @@ from ._tessera import (  # noqa: F401
 )
 from . import _pages, presets  # noqa: F401
 from ._gemm import gemm  # noqa: F401
-from ._tiled import AccessReport, Explanation, Step, ThrCopy, ThrMMA  # noqa: F401
+from ._tiled import AccessReport, Explanation, Step, ThrCopy, ThrMMA, Trace  # noqa: F401
 
 __version__ = "0.1.0"
 __all__ = [
     "AccessReport", "ComposedLayout", "CopyAtom", "Error", "Explanation", "Layout", "MmaAtom",
-    "Swizzle", "Step", "SwizzledLayout", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA", "View",
+    "Swizzle", "Step", "SwizzledLayout", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA", "Trace",
+    "View",
     "analyze", "blocked_product", "coalesce", "complement", "composition", "cosize", "crd2idx",
     "depth", "explain", "filter", "flat_divide", "flat_product", "flatten", "gemm", "idx2crd",
     "left_inverse", "local_tile", "logical_divide", "logical_product", "make_composed_layout",
     "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B",
     "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "parse_int_tuple", "parse_tiler",
     "presets", "raked_product", "rank", "render", "right_inverse", "size", "tiled_divide",
-    "tiled_product", "zipped_divide", "zipped_product",
+    "tiled_product", "trace", "zipped_divide", "zipped_product",
 ]
 Error.__module__ = "tessera"
 ComposedLayout = SwizzledLayout  # the CuTe DSL's name for Sw o offset o L
@@ -56,6 +57,16 @@ def render(obj, path=None, thread: int | None = None) -> str:
 def explain(tiled_mma: TiledMMA, operand: str = "C", thread: int = 0, tensor=None) -> Explanation:
     """The five steps from an operand's tensor to one thread's fragment (`tessera explain`)."""
     return Explanation(tiled_mma, operand, thread, tensor)
+
+
+def trace(tiled_mma, problem, A=None, B=None, C=None, cta=(0, 0), thread: int = 0) -> Trace:
+    """One thread of one CTA through a tiled GEMM on a problem (M, N, K), as `tessera trace`:
+    `tiled_mma` a TiledMMA or a preset name ("step1", "step4", "hopper"); A, B, C layouts (or
+    their text, or the letter of the contiguous mode; default A M-major, B N-major, C row-major).
+    """
+    if isinstance(tiled_mma, str):
+        tiled_mma = _tessera._mma_preset(tiled_mma)
+    return Trace(tiled_mma, problem, A, B, C, cta, thread)
 
 
 def analyze(obj, operand: str | None = None, tensor=None, space: str = "global",

@@ -135,6 +135,25 @@ class Explanation:
     def __init__(self, tiled_mma: TiledMMA, operand: str, thread: int,
                  tensor: Optional[LayoutLike] = None) -> None: ...
 
+class Trace:
+    fields: dict
+    config: dict
+    problem: Tuple[int, int, int]
+    grid: Tuple[int, int]
+    cta: Tuple[int, int]
+    thread: int
+    layouts: dict
+    local_tile: dict
+    partitions: dict
+    fragments: dict
+    k_loop: dict
+    epilogue: dict
+    predicates: dict
+    def __init__(self, tiled_mma: TiledMMA, problem: Tuple[int, int, int],
+                 A: Optional[LayoutLike] = None, B: Optional[LayoutLike] = None,
+                 C: Optional[LayoutLike] = None, cta: Tuple[int, int] = (0, 0),
+                 thread: int = 0) -> None: ...
+
 class AccessReport(dict):
     @property
     def verdict(self) -> str: ...
@@ -263,6 +282,10 @@ def make_tiled_copy_B(atom: CopyAtom, tiled_mma: TiledMMA) -> TiledCopy: ...
 def make_tiled_copy_C(atom: CopyAtom, tiled_mma: TiledMMA) -> TiledCopy: ...
 def explain(tiled_mma: TiledMMA, operand: str = "C", thread: int = 0,
             tensor: Optional[LayoutLike] = None) -> Explanation: ...
+def trace(tiled_mma: Union[TiledMMA, str], problem: Tuple[int, int, int],
+          A: Optional[LayoutLike] = None, B: Optional[LayoutLike] = None,
+          C: Optional[LayoutLike] = None, cta: Tuple[int, int] = (0, 0),
+          thread: int = 0) -> Trace: ...
 def analyze(obj: Union[TiledMMA, TiledCopy], operand: Optional[str] = None,
             tensor: Optional[LayoutLike] = None,
             space: str = "global", access: Optional[str] = None, elem_bits: int = 0,

@@ -100,3 +100,40 @@ class AccessReport(dict):
     @property
     def grade(self) -> str:
         return self["grade"]
+
+
+def _with_layouts(v):
+    """The trace's JSON with every "layout" string read as a Layout."""
+    if isinstance(v, dict):
+        return {k: _tessera.Layout(x) if k == "layout" and isinstance(x, str) else _with_layouts(x)
+                for k, x in v.items()}
+    if isinstance(v, list):
+        return [_with_layouts(x) for x in v]
+    return v
+
+
+class Trace:
+    """One thread of one CTA through a tiled GEMM on a problem (`tessera trace`): the grid, the
+    CTA's local_tiles, the thread's partitions on the problem's strides, its register fragments,
+    the K-loop's counts, the epilogue and the predicates. Layout fields are Layouts; str() is the
+    CLI's text."""
+
+    def __init__(self, tiled_mma, problem, A=None, B=None, C=None, cta=(0, 0), thread=0):
+        def text(layout):
+            return "" if layout is None else layout if isinstance(layout, str) else str(layout)
+
+        m, n, k = problem
+        j, self._text = tiled_mma._trace_json(m, n, k, text(A), text(B), text(C), cta[0], cta[1],
+                                              thread)
+        d = json.loads(j)
+        self.fields = d  # the JSON of `tessera trace --json`
+        self.config, self.thread = d["config"], d["thread"]
+        self.problem, self.grid, self.cta = tuple(d["problem"]), tuple(d["grid"]), tuple(d["cta"])
+        self.layouts = {op: _tessera.Layout(x) for op, x in d["layouts"].items()}
+        self.local_tile = _with_layouts(d["local_tile"])
+        self.partitions = _with_layouts(d["partitions"])
+        self.fragments = _with_layouts(d["fragments"])
+        self.k_loop, self.epilogue, self.predicates = d["k_loop"], d["epilogue"], d["predicates"]
+
+    def __str__(self):
+        return self._text

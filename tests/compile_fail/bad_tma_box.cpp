@@ -2,4 +2,5 @@
 // the rule: tma_cannot_copy_the_layout.
 #include <tessera.hpp>
 #include <tessera/tma.hpp>
-constexpr auto kT = tessera::make_tma_tile(tessera::parse_swizzled_layout("Sw<3,3,3> o 0 o (8,128):(128,1)"), 16);
+constexpr auto kT =
+    tessera::make_tma_tile(tessera::parse_swizzled_layout("Sw<3,3,3> o 0 o (8,128):(128,1)"), 16);

@@ -4,4 +4,5 @@
 #include "../../kernels/tutorial/tutorial_gemm.cu"
 
 template __global__ void tutorial::tutorial_gemm_kernel<tutorial::Config<128, 128, 12>>(
-    int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t);
+    int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t, float, float*,
+    int64_t);

@@ -4,8 +4,8 @@
 #include <tessera/algorithm/fused_epilogue.hpp>
 
 #include "sm90_common.cuh"
-__global__ void k(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                  bf16* d) {
+__global__ void k(const __grid_constant__ CUtensorMap map_a,
+                  const __grid_constant__ CUtensorMap map_b, bf16* d) {
   extern __shared__ uint8_t smem_raw[];
   auto& smem = shared_storage<Cfg::SharedStorage>(smem_raw);
   __shared__ PipelineStorage<2> bars;
@@ -20,8 +20,8 @@ __global__ void k(const __grid_constant__ CUtensorMap map_a, const __grid_consta
     const WarpgroupMMA<Cfg> mma{int(threadIdx.x / 128) - 1};
     auto acc = mma.partition_fragment_C();
     mainloop_mma(mma, pipe, state, smem.a, smem.b, acc, 10);
-    epilogue_store<Cfg>(acc, int(threadIdx.x) - 128, MatrixRef<bf16>{d, 1000, 900, 900, 1}, 384, 256,
-                        [](float x, int64_t, int64_t col) { return x + float(col); });
+    epilogue_store<Cfg>(acc, int(threadIdx.x) - 128, MatrixRef<bf16>{d, 1000, 900, 900, 1}, 384,
+                        256, [](float x, int64_t, int64_t col) { return x + float(col); });
   }
 }
 int rejects_a_bad_tile() {

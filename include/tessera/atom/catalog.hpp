@@ -111,10 +111,13 @@ struct MmaRow {
 
 // The N of wgmma (every multiple of 8; integer types skip some) and of tcgen05.mma for M = 64, 128.
 inline constexpr const char* kGmmaN =
-    "8 16 24 32 40 48 56 64 72 80 88 96 104 112 120 128 136 144 152 160 168 176 184 192 200 208 216 224 232 240 "
+    "8 16 24 32 40 48 56 64 72 80 88 96 104 112 120 128 136 144 152 160 168 176 184 192 200 208 "
+    "216 224 232 240 "
     "248 256";
-inline constexpr const char* kGmmaIntN = "8 16 24 32 48 64 80 96 112 128 144 160 176 192 208 224 240 256";
-inline constexpr const char* kUmma128N = "16 32 48 64 80 96 112 128 144 160 176 192 208 224 240 256";
+inline constexpr const char* kGmmaIntN =
+    "8 16 24 32 48 64 80 96 112 128 144 160 176 192 208 224 240 256";
+inline constexpr const char* kUmma128N =
+    "16 32 48 64 80 96 112 128 144 160 176 192 208 224 240 256";
 
 // Layouts shared by many rows.
 inline constexpr const char* kWarp = "32:1";
@@ -128,67 +131,129 @@ inline constexpr const char* kSm70C16 = "(8,8):(1,8)";
 inline constexpr const char* kSm70C32 = "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))";
 
 inline constexpr MmaRow kMmaRows[] = {
-    {"any", "fma", "UniversalFMA", 1, 1, 1, "1:0", "(1,1):(0,0)", "(1,1):(0,0)", "(1,1):(0,0)", "", "f32 f32 f32 f32"},
-    {"sm61", "dp4a", "SM61_DP4A", 1, 1, 4, "1:0", "(1,4):(0,1)", "(1,4):(0,1)", "(1,1):(0,0)", "", "s32 s8 s8 s32"},
-    {"sm61", "dp2a", "SM61_DP2A", 1, 1, 2, "1:0", "(1,2):(0,1)", "(1,2):(0,1)", "(1,1):(0,0)", "", "s32 s16 s16 s32"},
+    {"any", "fma", "UniversalFMA", 1, 1, 1, "1:0", "(1,1):(0,0)", "(1,1):(0,0)", "(1,1):(0,0)", "",
+     "f32 f32 f32 f32"},
+    {"sm61", "dp4a", "SM61_DP4A", 1, 1, 4, "1:0", "(1,4):(0,1)", "(1,4):(0,1)", "(1,1):(0,0)", "",
+     "s32 s8 s8 s32"},
+    {"sm61", "dp2a", "SM61_DP2A", 1, 1, 2, "1:0", "(1,2):(0,1)", "(1,2):(0,1)", "(1,1):(0,0)", "",
+     "s32 s16 s16 s32"},
     // mma.sync m8n8k4: a quad pair (threads 0-3 and 16-19) per 8x8 tile; A/B by row or column.
     // mma.sync m8n8k4: a quad pair (threads 0-3 and 16-19) per 8x8 tile; the first letter of TN
-    // says how A is held (T: a row of K per thread, N: a column), the second B (N: a row, T: a column).
-    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F16F16F16F16_TN", 8, 8, 4, "(4,2):(1,16)", kSm70Row, kSm70Row, kSm70C16},
-    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F16F16F16F16_NT", 8, 8, 4, "(4,2):(1,16)", kSm70Col, kSm70Col, kSm70C16},
-    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F16F16F16F16_NN", 8, 8, 4, "(4,2):(1,16)", kSm70Col, kSm70Row, kSm70C16},
-    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F16F16F16F16_TT", 8, 8, 4, "(4,2):(1,16)", kSm70Row, kSm70Col, kSm70C16},
-    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F32F16F16F32_TN", 8, 8, 4, "(4,2):(1,16)", kSm70Row, kSm70Row, kSm70C32},
-    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F32F16F16F32_NT", 8, 8, 4, "(4,2):(1,16)", kSm70Col, kSm70Col, kSm70C32},
-    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F32F16F16F32_NN", 8, 8, 4, "(4,2):(1,16)", kSm70Col, kSm70Row, kSm70C32},
-    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F32F16F16F32_TT", 8, 8, 4, "(4,2):(1,16)", kSm70Row, kSm70Col, kSm70C32},
-    {"sm75", "mma.sync.m16n8k8", "SM75_16x8x8_{F32F16F16F32,F16F16F16F16}_TN", 16, 8, 8, kWarp, "((4,8),(2,2)):((32,1),(16,8))", "((4,8),2):((16,1),8)", kC16x8},
-    {"sm75", "mma.sync.m8n8k16", "SM75_8x8x16_S32S8S8S32_TN", 8, 8, 16, kWarp, "((4,8),4):((32,1),8)", "((4,8),4):((32,1),8)", kC8x8},
-    {"sm80", "mma.sync.m16n8k8", "SM80_16x8x8_{F16F16F16F16,F32F16F16F32,F32BF16BF16F32}_TN", 16, 8, 8, kWarp, "((4,8),(2,2)):((32,1),(16,8))", "((4,8),2):((16,1),8)", kC16x8},
-    {"sm80", "mma.sync.m16n8k16", "SM80_16x8x16_{F16F16F16F16,F32F16F16F32,F32BF16BF16F32}_TN", 16, 8, 16, kWarp, "((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))", kC16x8},
-    {"sm80", "mma.sync.m16n8k4", "SM80_16x8x4_F32TF32TF32F32_TN", 16, 8, 4, kWarp, "((4,8),2):((16,1),8)", "((4,8),1):((8,1),0)", kC16x8},
-    {"sm80", "mma.sync.m16n8k8", "SM80_16x8x8_F32TF32TF32F32_TN", 16, 8, 8, kWarp, "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)", kC16x8},
-    {"sm80", "mma.sync.m8n8k4", "SM80_8x8x4_{F64F64F64F64,C64C64C64C64,GC64C64C64GC64}_TN", 8, 8, 4, kWarp, "((4,8),1):((8,1),0)", "((4,8),1):((8,1),0)", kC8x8},
-    {"sm80", "mma.sync.m8n8k16", "SM80_8x8x16_S32{S8,U8}{S8,U8}S32_TN{,_SATURATE}", 8, 8, 16, kWarp, "((4,8),4):((32,1),8)", "((4,8),4):((32,1),8)", kC8x8},
-    {"sm80", "mma.sync.m16n8k16", "SM80_16x8x16_S32{S8,U8}{S8,U8}S32_TN{,_SATURATE}", 16, 8, 16, kWarp, "((4,8),(4,2)):((64,1),(16,8))", "((4,8),4):((32,1),8)", kC16x8},
-    {"sm80", "mma.sync.m16n8k32", "SM80_16x8x32_S32{S8,U8}{S8,U8}S32_TN{,_SATURATE}", 16, 8, 32, kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8},
-    {"sm80", "mma.sync.m8n8k32", "SM80_8x8x32_S32{S4,U4}{S4,U4}S32_TN{,_SATURATE}", 8, 8, 32, kWarp, "((4,8),(8)):((64,1),(8))", "((4,8),(8)):((64,1),(8))", kC8x8},
-    {"sm80", "mma.sync.m16n8k32", "SM80_16x8x32_S32{S4,U4}{S4,U4}S32_TN{,_SATURATE}", 16, 8, 32, kWarp, "((4,8),(8,2)):((128,1),(16,8))", "((4,8),(8)):((64,1),(8))", kC16x8},
-    {"sm80", "mma.sync.m16n8k64", "SM80_16x8x64_S32{S4,U4}{S4,U4}S32_TN{,_SATURATE}", 16, 8, 64, kWarp, "((4,8),(8,2,2)):((128,1),(16,8,512))", "((4,8),(8,2)):((64,1),(8,256))", kC16x8},
-    {"sm80", "mma.sync.m8n8k128", "SM80_8x8x128_S32U1U1S32_TN_{XORPOPC,ANDPOPC}", 8, 8, 128, kWarp, "((4,8),32):((256,1),8)", "((4,8),32):((256,1),8)", kC8x8},
+    // says how A is held (T: a row of K per thread, N: a column), the second B (N: a row, T: a
+    // column).
+    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F16F16F16F16_TN", 8, 8, 4, "(4,2):(1,16)", kSm70Row,
+     kSm70Row, kSm70C16},
+    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F16F16F16F16_NT", 8, 8, 4, "(4,2):(1,16)", kSm70Col,
+     kSm70Col, kSm70C16},
+    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F16F16F16F16_NN", 8, 8, 4, "(4,2):(1,16)", kSm70Col,
+     kSm70Row, kSm70C16},
+    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F16F16F16F16_TT", 8, 8, 4, "(4,2):(1,16)", kSm70Row,
+     kSm70Col, kSm70C16},
+    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F32F16F16F32_TN", 8, 8, 4, "(4,2):(1,16)", kSm70Row,
+     kSm70Row, kSm70C32},
+    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F32F16F16F32_NT", 8, 8, 4, "(4,2):(1,16)", kSm70Col,
+     kSm70Col, kSm70C32},
+    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F32F16F16F32_NN", 8, 8, 4, "(4,2):(1,16)", kSm70Col,
+     kSm70Row, kSm70C32},
+    {"sm70", "mma.sync.m8n8k4", "SM70_8x8x4_F32F16F16F32_TT", 8, 8, 4, "(4,2):(1,16)", kSm70Row,
+     kSm70Col, kSm70C32},
+    {"sm75", "mma.sync.m16n8k8", "SM75_16x8x8_{F32F16F16F32,F16F16F16F16}_TN", 16, 8, 8, kWarp,
+     "((4,8),(2,2)):((32,1),(16,8))", "((4,8),2):((16,1),8)", kC16x8},
+    {"sm75", "mma.sync.m8n8k16", "SM75_8x8x16_S32S8S8S32_TN", 8, 8, 16, kWarp,
+     "((4,8),4):((32,1),8)", "((4,8),4):((32,1),8)", kC8x8},
+    {"sm80", "mma.sync.m16n8k8", "SM80_16x8x8_{F16F16F16F16,F32F16F16F32,F32BF16BF16F32}_TN", 16, 8,
+     8, kWarp, "((4,8),(2,2)):((32,1),(16,8))", "((4,8),2):((16,1),8)", kC16x8},
+    {"sm80", "mma.sync.m16n8k16", "SM80_16x8x16_{F16F16F16F16,F32F16F16F32,F32BF16BF16F32}_TN", 16,
+     8, 16, kWarp, "((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))", kC16x8},
+    {"sm80", "mma.sync.m16n8k4", "SM80_16x8x4_F32TF32TF32F32_TN", 16, 8, 4, kWarp,
+     "((4,8),2):((16,1),8)", "((4,8),1):((8,1),0)", kC16x8},
+    {"sm80", "mma.sync.m16n8k8", "SM80_16x8x8_F32TF32TF32F32_TN", 16, 8, 8, kWarp,
+     "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)", kC16x8},
+    {"sm80", "mma.sync.m8n8k4", "SM80_8x8x4_{F64F64F64F64,C64C64C64C64,GC64C64C64GC64}_TN", 8, 8, 4,
+     kWarp, "((4,8),1):((8,1),0)", "((4,8),1):((8,1),0)", kC8x8},
+    {"sm80", "mma.sync.m8n8k16", "SM80_8x8x16_S32{S8,U8}{S8,U8}S32_TN{,_SATURATE}", 8, 8, 16, kWarp,
+     "((4,8),4):((32,1),8)", "((4,8),4):((32,1),8)", kC8x8},
+    {"sm80", "mma.sync.m16n8k16", "SM80_16x8x16_S32{S8,U8}{S8,U8}S32_TN{,_SATURATE}", 16, 8, 16,
+     kWarp, "((4,8),(4,2)):((64,1),(16,8))", "((4,8),4):((32,1),8)", kC16x8},
+    {"sm80", "mma.sync.m16n8k32", "SM80_16x8x32_S32{S8,U8}{S8,U8}S32_TN{,_SATURATE}", 16, 8, 32,
+     kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8},
+    {"sm80", "mma.sync.m8n8k32", "SM80_8x8x32_S32{S4,U4}{S4,U4}S32_TN{,_SATURATE}", 8, 8, 32, kWarp,
+     "((4,8),(8)):((64,1),(8))", "((4,8),(8)):((64,1),(8))", kC8x8},
+    {"sm80", "mma.sync.m16n8k32", "SM80_16x8x32_S32{S4,U4}{S4,U4}S32_TN{,_SATURATE}", 16, 8, 32,
+     kWarp, "((4,8),(8,2)):((128,1),(16,8))", "((4,8),(8)):((64,1),(8))", kC16x8},
+    {"sm80", "mma.sync.m16n8k64", "SM80_16x8x64_S32{S4,U4}{S4,U4}S32_TN{,_SATURATE}", 16, 8, 64,
+     kWarp, "((4,8),(8,2,2)):((128,1),(16,8,512))", "((4,8),(8,2)):((64,1),(8,256))", kC16x8},
+    {"sm80", "mma.sync.m8n8k128", "SM80_8x8x128_S32U1U1S32_TN_{XORPOPC,ANDPOPC}", 8, 8, 128, kWarp,
+     "((4,8),32):((256,1),8)", "((4,8),32):((256,1),8)", kC8x8},
     // CuTe's traits write this A stride as ((16,8)), a rank-1 tuple around (16,8) (not congruent
     // with the shape (32,2)); the layout meant, and the one here, is (16,8) as in 16x8x256.
-    {"sm80", "mma.sync.m16n8k128", "SM80_16x8x128_S32U1U1S32_TN_{XORPOPC,ANDPOPC}", 16, 8, 128, kWarp, "((4,8),(32,2)):((512,1),(16,8))", "((4,8),32):((256,1),8)", kC16x8},
-    {"sm80", "mma.sync.m16n8k256", "SM80_16x8x256_S32U1U1S32_TN_{XORPOPC,ANDPOPC}", 16, 8, 256, kWarp, "((4,8),(32,2,2)):((512,1),(16,8,2048))", "((4,8),(32,2)):((256,1),(8,1024))", kC16x8},
-    {"sm89", "mma.sync.m16n8k32", "SM89_16x8x32_F32{E4M3,E5M2}{E4M3,E5M2}F32_TN", 16, 8, 32, kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8},
-    {"sm89", "mma.sync.m16n8k32", "SM89_16x8x32_F16{E4M3,E5M2}{E4M3,E5M2}F16_TN", 16, 8, 32, kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8},
-    {"sm90", "mma.sync.m16n8k4", "SM90_16x8x4_{F64F64F64F64,C64C64C64C64}_TN", 16, 8, 4, kWarp, "((4,8),2):((16,1),8)", "((4,8),1):((8,1),0)", kC16x8},
-    {"sm90", "mma.sync.m16n8k8", "SM90_16x8x8_{F64F64F64F64,C64C64C64C64}_TN", 16, 8, 8, kWarp, "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)", kC16x8},
-    {"sm90", "mma.sync.m16n8k16", "SM90_16x8x16_{F64F64F64F64,C64C64C64C64}_TN", 16, 8, 16, kWarp, "((4,8),(2,4)):((16,1),(8,64))", "((4,8),4):((8,1),32)", kC16x8},
+    {"sm80", "mma.sync.m16n8k128", "SM80_16x8x128_S32U1U1S32_TN_{XORPOPC,ANDPOPC}", 16, 8, 128,
+     kWarp, "((4,8),(32,2)):((512,1),(16,8))", "((4,8),32):((256,1),8)", kC16x8},
+    {"sm80", "mma.sync.m16n8k256", "SM80_16x8x256_S32U1U1S32_TN_{XORPOPC,ANDPOPC}", 16, 8, 256,
+     kWarp, "((4,8),(32,2,2)):((512,1),(16,8,2048))", "((4,8),(32,2)):((256,1),(8,1024))", kC16x8},
+    {"sm89", "mma.sync.m16n8k32", "SM89_16x8x32_F32{E4M3,E5M2}{E4M3,E5M2}F32_TN", 16, 8, 32, kWarp,
+     "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8},
+    {"sm89", "mma.sync.m16n8k32", "SM89_16x8x32_F16{E4M3,E5M2}{E4M3,E5M2}F16_TN", 16, 8, 32, kWarp,
+     "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8},
+    {"sm90", "mma.sync.m16n8k4", "SM90_16x8x4_{F64F64F64F64,C64C64C64C64}_TN", 16, 8, 4, kWarp,
+     "((4,8),2):((16,1),8)", "((4,8),1):((8,1),0)", kC16x8},
+    {"sm90", "mma.sync.m16n8k8", "SM90_16x8x8_{F64F64F64F64,C64C64C64C64}_TN", 16, 8, 8, kWarp,
+     "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)", kC16x8},
+    {"sm90", "mma.sync.m16n8k16", "SM90_16x8x16_{F64F64F64F64,C64C64C64C64}_TN", 16, 8, 16, kWarp,
+     "((4,8),(2,4)):((16,1),(8,64))", "((4,8),4):((8,1),32)", kC16x8},
     // wgmma: one warpgroup. SS reads A and B from shared memory through descriptors (each thread
     // sees the whole tile, thread stride 0); RS takes A from registers.
-    {"sm90", "wgmma.mma_async", "SM90_64x#x16_{F16F16F16,F32F16F16,F32BF16BF16}_SS", 64, 0, 16, "128:1", "(128,(64,16)):(0,(1,64))", kGmmaB, kGmmaC, kGmmaN, "", true},
-    {"sm90", "wgmma.mma_async", "SM90_64x#x16_{F16F16F16,F32F16F16,F32BF16BF16}_RS", 64, 0, 16, "128:1", "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))", kGmmaB, kGmmaC, kGmmaN, "", true},
-    {"sm90", "wgmma.mma_async", "SM90_64x#x8_F32TF32TF32_SS_TN", 64, 0, 8, "128:1", "(128,(64,8)):(0,(1,64))", kGmmaB, kGmmaC, kGmmaN},
-    {"sm90", "wgmma.mma_async", "SM90_64x#x8_F32TF32TF32_RS_TN", 64, 0, 8, "128:1", "((4,8,4),(2,2)):((64,1,16),(8,256))", kGmmaB, kGmmaC, kGmmaN},
-    {"sm90", "wgmma.mma_async", "SM90_64x#x32_{F16,F32}{E4M3,E5M2}{E4M3,E5M2}_SS_TN", 64, 0, 32, "128:1", "(128,(64,32)):(0,(1,64))", kGmmaB, kGmmaC, kGmmaN},
-    {"sm90", "wgmma.mma_async", "SM90_64x#x32_{F16,F32}{E4M3,E5M2}{E4M3,E5M2}_RS_TN", 64, 0, 32, "128:1", "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))", kGmmaB, kGmmaC, kGmmaN},
-    {"sm90", "wgmma.mma_async", "SM90_64x#x32_S32{S8,U8}{S8,U8}_SS_TN{,_SATURATE}", 64, 0, 32, "128:1", "(128,(64,32)):(0,(1,64))", kGmmaB, kGmmaC, kGmmaIntN},
-    {"sm90", "wgmma.mma_async", "SM90_64x#x32_S32{S8,U8}{S8,U8}_RS_TN{,_SATURATE}", 64, 0, 32, "128:1", "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))", kGmmaB, kGmmaC, kGmmaIntN},
+    {"sm90", "wgmma.mma_async", "SM90_64x#x16_{F16F16F16,F32F16F16,F32BF16BF16}_SS", 64, 0, 16,
+     "128:1", "(128,(64,16)):(0,(1,64))", kGmmaB, kGmmaC, kGmmaN, "", true},
+    {"sm90", "wgmma.mma_async", "SM90_64x#x16_{F16F16F16,F32F16F16,F32BF16BF16}_RS", 64, 0, 16,
+     "128:1", "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))", kGmmaB, kGmmaC, kGmmaN, "", true},
+    {"sm90", "wgmma.mma_async", "SM90_64x#x8_F32TF32TF32_SS_TN", 64, 0, 8, "128:1",
+     "(128,(64,8)):(0,(1,64))", kGmmaB, kGmmaC, kGmmaN},
+    {"sm90", "wgmma.mma_async", "SM90_64x#x8_F32TF32TF32_RS_TN", 64, 0, 8, "128:1",
+     "((4,8,4),(2,2)):((64,1,16),(8,256))", kGmmaB, kGmmaC, kGmmaN},
+    {"sm90", "wgmma.mma_async", "SM90_64x#x32_{F16,F32}{E4M3,E5M2}{E4M3,E5M2}_SS_TN", 64, 0, 32,
+     "128:1", "(128,(64,32)):(0,(1,64))", kGmmaB, kGmmaC, kGmmaN},
+    {"sm90", "wgmma.mma_async", "SM90_64x#x32_{F16,F32}{E4M3,E5M2}{E4M3,E5M2}_RS_TN", 64, 0, 32,
+     "128:1", "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))", kGmmaB, kGmmaC, kGmmaN},
+    {"sm90", "wgmma.mma_async", "SM90_64x#x32_S32{S8,U8}{S8,U8}_SS_TN{,_SATURATE}", 64, 0, 32,
+     "128:1", "(128,(64,32)):(0,(1,64))", kGmmaB, kGmmaC, kGmmaIntN},
+    {"sm90", "wgmma.mma_async", "SM90_64x#x32_S32{S8,U8}{S8,U8}_RS_TN{,_SATURATE}", 64, 0, 32,
+     "128:1", "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))", kGmmaB, kGmmaC, kGmmaIntN},
     // For pictures only (not Hopper): tcgen05.mma issued by one thread for the CTA, accumulators
     // in tensor memory; every layout is the whole tile. Tessera's spelling (CuTe's is a template).
-    {"sm100", "tcgen05.mma", "SM100_MMA_TF32_SS_64x#x8", 64, 0, 8, "1:0", "(1,(64,8)):(0,(1,64))", "(1,(#,8)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN, "f32 tf32 tf32 f32"},
-    {"sm100", "tcgen05.mma", "SM100_MMA_TF32_SS_128x#x8", 128, 0, 8, "1:0", "(1,(128,8)):(0,(1,128))", "(1,(#,8)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N, "f32 tf32 tf32 f32"},
-    {"sm100", "tcgen05.mma", "SM100_MMA_F16BF16_SS_64x#x16", 64, 0, 16, "1:0", "(1,(64,16)):(0,(1,64))", "(1,(#,16)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN, "f32 f16 f16 f32"},
-    {"sm100", "tcgen05.mma", "SM100_MMA_F16BF16_SS_128x#x16", 128, 0, 16, "1:0", "(1,(128,16)):(0,(1,128))", "(1,(#,16)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N, "f32 f16 f16 f32"},
-    {"sm100", "tcgen05.mma", "SM100_MMA_S8_SS_64x#x32", 64, 0, 32, "1:0", "(1,(64,32)):(0,(1,64))", "(1,(#,32)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN, "s32 s8 s8 s32"},
-    {"sm100", "tcgen05.mma", "SM100_MMA_S8_SS_128x#x32", 128, 0, 32, "1:0", "(1,(128,32)):(0,(1,128))", "(1,(#,32)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N, "s32 s8 s8 s32"},
-    {"sm100", "tcgen05.mma", "SM100_MMA_F8F6F4_SS_64x#x32", 64, 0, 32, "1:0", "(1,(64,32)):(0,(1,64))", "(1,(#,32)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN, "f32 e4m3 e4m3 f32"},
-    {"sm100", "tcgen05.mma", "SM100_MMA_F8F6F4_SS_128x#x32", 128, 0, 32, "1:0", "(1,(128,32)):(0,(1,128))", "(1,(#,32)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N, "f32 e4m3 e4m3 f32"},
-    // For pictures only: SM120's warp-level f8f6f4 mma (8-bit containers) and the block-scaled ones.
-    {"sm120", "mma.sync.m16n8k32.kind::f8f6f4", "SM120_16x8x32_TN", 16, 8, 32, kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8, "", "f32 u8 u8 f32"},
-    {"sm120", "mma.sync.m16n8k32.block_scale", "SM120_16x8x32_TN_VS", 16, 8, 32, kWarp, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8, "", "f32 u8 u8 f32"},
-    {"sm120", "mma.sync.m16n8k64.block_scale", "SM120_16x8x64_TN_VS", 16, 8, 64, kWarp, "((4,8),(8,2,2)):((128,1),(16,8,512))", "((4,8),(8,2)):((64,1),(8,256))", kC16x8, "", "f32 u4 u4 f32"},
+    {"sm100", "tcgen05.mma", "SM100_MMA_TF32_SS_64x#x8", 64, 0, 8, "1:0", "(1,(64,8)):(0,(1,64))",
+     "(1,(#,8)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN, "f32 tf32 tf32 f32"},
+    {"sm100", "tcgen05.mma", "SM100_MMA_TF32_SS_128x#x8", 128, 0, 8, "1:0",
+     "(1,(128,8)):(0,(1,128))", "(1,(#,8)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N,
+     "f32 tf32 tf32 f32"},
+    {"sm100", "tcgen05.mma", "SM100_MMA_F16BF16_SS_64x#x16", 64, 0, 16, "1:0",
+     "(1,(64,16)):(0,(1,64))", "(1,(#,16)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN,
+     "f32 f16 f16 f32"},
+    {"sm100", "tcgen05.mma", "SM100_MMA_F16BF16_SS_128x#x16", 128, 0, 16, "1:0",
+     "(1,(128,16)):(0,(1,128))", "(1,(#,16)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N,
+     "f32 f16 f16 f32"},
+    {"sm100", "tcgen05.mma", "SM100_MMA_S8_SS_64x#x32", 64, 0, 32, "1:0", "(1,(64,32)):(0,(1,64))",
+     "(1,(#,32)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN, "s32 s8 s8 s32"},
+    {"sm100", "tcgen05.mma", "SM100_MMA_S8_SS_128x#x32", 128, 0, 32, "1:0",
+     "(1,(128,32)):(0,(1,128))", "(1,(#,32)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N,
+     "s32 s8 s8 s32"},
+    {"sm100", "tcgen05.mma", "SM100_MMA_F8F6F4_SS_64x#x32", 64, 0, 32, "1:0",
+     "(1,(64,32)):(0,(1,64))", "(1,(#,32)):(0,(1,#))", "(1,(64,#)):(0,(1,64))", kGmmaN,
+     "f32 e4m3 e4m3 f32"},
+    {"sm100", "tcgen05.mma", "SM100_MMA_F8F6F4_SS_128x#x32", 128, 0, 32, "1:0",
+     "(1,(128,32)):(0,(1,128))", "(1,(#,32)):(0,(1,#))", "(1,(128,#)):(0,(1,128))", kUmma128N,
+     "f32 e4m3 e4m3 f32"},
+    // For pictures only: SM120's warp-level f8f6f4 mma (8-bit containers) and the block-scaled
+    // ones.
+    {"sm120", "mma.sync.m16n8k32.kind::f8f6f4", "SM120_16x8x32_TN", 16, 8, 32, kWarp,
+     "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8, "",
+     "f32 u8 u8 f32"},
+    {"sm120", "mma.sync.m16n8k32.block_scale", "SM120_16x8x32_TN_VS", 16, 8, 32, kWarp,
+     "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", kC16x8, "",
+     "f32 u8 u8 f32"},
+    {"sm120", "mma.sync.m16n8k64.block_scale", "SM120_16x8x64_TN_VS", 16, 8, 64, kWarp,
+     "((4,8),(8,2,2)):((128,1),(16,8,512))", "((4,8),(8,2)):((64,1),(8,256))", kC16x8, "",
+     "f32 u4 u4 f32"},
 };
 inline constexpr int kMmaRowCount = int(sizeof(kMmaRows) / sizeof(kMmaRows[0]));
 
@@ -215,35 +280,55 @@ inline constexpr const char* kRegsX2T = "((4,8),(16,2,2)):((256,16),(1,128,1024)
 inline constexpr const char* kRegsX4T = "((4,8),(16,2,4)):((256,16),(1,128,1024))";
 
 inline constexpr CopyRow kCopyRows[] = {
-    {"any", "ld/st", "UniversalCopy<uint8_t>", "1:0", "(1,8):(0,1)", "(1,8):(0,1)", "(1,8):(0,1)", 8, 8, 8},
-    {"any", "ld/st", "UniversalCopy<uint16_t>", "1:0", "(1,16):(0,1)", "(1,16):(0,1)", "(1,16):(0,1)", 8, 16, 16},
-    {"any", "ld/st", "UniversalCopy<uint32_t>", "1:0", "(1,32):(0,1)", "(1,32):(0,1)", "(1,32):(0,1)", 8, 32, 32},
-    {"any", "ld/st", "UniversalCopy<uint64_t>", "1:0", "(1,64):(0,1)", "(1,64):(0,1)", "(1,64):(0,1)", 8, 64, 32},
-    {"any", "ld/st", "UniversalCopy<uint128_t>", "1:0", "(1,128):(0,1)", "(1,128):(0,1)", "(1,128):(0,1)", 8, 128, 32},
-    {"sm50", "shfl.sync", "SM50_Shuffle_U32_2x2Trans_XOR1", kWarp, "(32,64):(64,1)", "((2,16),(32,2)):((32,128),(1,64))", "(32,64):(64,1)", 32, 32, 32},
-    {"sm50", "shfl.sync", "SM50_Shuffle_U32_2x2Trans_XOR4", kWarp, "(32,64):(64,1)", "((4,2,4),(32,2)):((64,32,512),(1,256))", "(32,64):(64,1)", 32, 32, 32},
+    {"any", "ld/st", "UniversalCopy<uint8_t>", "1:0", "(1,8):(0,1)", "(1,8):(0,1)", "(1,8):(0,1)",
+     8, 8, 8},
+    {"any", "ld/st", "UniversalCopy<uint16_t>", "1:0", "(1,16):(0,1)", "(1,16):(0,1)",
+     "(1,16):(0,1)", 8, 16, 16},
+    {"any", "ld/st", "UniversalCopy<uint32_t>", "1:0", "(1,32):(0,1)", "(1,32):(0,1)",
+     "(1,32):(0,1)", 8, 32, 32},
+    {"any", "ld/st", "UniversalCopy<uint64_t>", "1:0", "(1,64):(0,1)", "(1,64):(0,1)",
+     "(1,64):(0,1)", 8, 64, 32},
+    {"any", "ld/st", "UniversalCopy<uint128_t>", "1:0", "(1,128):(0,1)", "(1,128):(0,1)",
+     "(1,128):(0,1)", 8, 128, 32},
+    {"sm50", "shfl.sync", "SM50_Shuffle_U32_2x2Trans_XOR1", kWarp, "(32,64):(64,1)",
+     "((2,16),(32,2)):((32,128),(1,64))", "(32,64):(64,1)", 32, 32, 32},
+    {"sm50", "shfl.sync", "SM50_Shuffle_U32_2x2Trans_XOR4", kWarp, "(32,64):(64,1)",
+     "((4,2,4),(32,2)):((64,32,512),(1,256))", "(32,64):(64,1)", 32, 32, 32},
     // ldmatrix: each lane gives the address of one 16-byte row; stmatrix is its mirror image.
     {"sm75", "ldmatrix.x1", "SM75_U32x1_LDSM_N", kWarp, kLdsmX1, kRegsX1, kRegsX1, 8, 32, 16},
     {"sm75", "ldmatrix.x2", "SM75_U32x2_LDSM_N", kWarp, kLdsmX2, kRegsX2, kRegsX2, 8, 32, 16},
     {"sm75", "ldmatrix.x4", "SM75_U32x4_LDSM_N", kWarp, kLdsmX4, kRegsX4, kRegsX4, 8, 32, 16},
-    {"sm75", "ldmatrix.x1.trans", "SM75_U16x2_LDSM_T", kWarp, kLdsmX1, kRegsX1T, kRegsX1T, 16, 16, 16},
-    {"sm75", "ldmatrix.x2.trans", "SM75_U16x4_LDSM_T", kWarp, kLdsmX2, kRegsX2T, kRegsX2T, 16, 16, 16},
-    {"sm75", "ldmatrix.x4.trans", "SM75_U16x8_LDSM_T", kWarp, kLdsmX4, kRegsX4T, kRegsX4T, 16, 16, 16},
-    {"sm75", "movmatrix.trans", "SM75_U32x1_MOVM_T", kWarp, "(32,32):(32,1)", "(32,32):(32,1)", "(32,32):(32,1)", 16, 32, 16},
+    {"sm75", "ldmatrix.x1.trans", "SM75_U16x2_LDSM_T", kWarp, kLdsmX1, kRegsX1T, kRegsX1T, 16, 16,
+     16},
+    {"sm75", "ldmatrix.x2.trans", "SM75_U16x4_LDSM_T", kWarp, kLdsmX2, kRegsX2T, kRegsX2T, 16, 16,
+     16},
+    {"sm75", "ldmatrix.x4.trans", "SM75_U16x8_LDSM_T", kWarp, kLdsmX4, kRegsX4T, kRegsX4T, 16, 16,
+     16},
+    {"sm75", "movmatrix.trans", "SM75_U32x1_MOVM_T", kWarp, "(32,32):(32,1)", "(32,32):(32,1)",
+     "(32,32):(32,1)", 16, 32, 16},
     {"sm90", "stmatrix.x1", "SM90_U32x1_STSM_N", kWarp, kRegsX1, kLdsmX1, kRegsX1, 8, 32, 16},
     {"sm90", "stmatrix.x2", "SM90_U32x2_STSM_N", kWarp, kRegsX2, kLdsmX2, kRegsX2, 8, 32, 16},
     {"sm90", "stmatrix.x4", "SM90_U32x4_STSM_N", kWarp, kRegsX4, kLdsmX4, kRegsX4, 8, 32, 16},
-    {"sm90", "stmatrix.x1.trans", "SM90_U16x2_STSM_T", kWarp, kRegsX1T, kLdsmX1, kRegsX1T, 16, 16, 16},
-    {"sm90", "stmatrix.x2.trans", "SM90_U16x4_STSM_T", kWarp, kRegsX2T, kLdsmX2, kRegsX2T, 16, 16, 16},
-    {"sm90", "stmatrix.x4.trans", "SM90_U16x8_STSM_T", kWarp, kRegsX4T, kLdsmX4, kRegsX4T, 16, 16, 16},
+    {"sm90", "stmatrix.x1.trans", "SM90_U16x2_STSM_T", kWarp, kRegsX1T, kLdsmX1, kRegsX1T, 16, 16,
+     16},
+    {"sm90", "stmatrix.x2.trans", "SM90_U16x4_STSM_T", kWarp, kRegsX2T, kLdsmX2, kRegsX2T, 16, 16,
+     16},
+    {"sm90", "stmatrix.x4.trans", "SM90_U16x8_STSM_T", kWarp, kRegsX4T, kLdsmX4, kRegsX4T, 16, 16,
+     16},
     // cp.async: .ca copies 4, 8 or 16 bytes, .cg only 16; ZFILL reads fewer bytes and zero-fills.
-    {"sm80", "cp.async.ca", "SM80_CP_ASYNC_CACHEALWAYS{,_ZFILL}<uint32_t>", "1:0", "(1,32):(0,1)", "(1,32):(0,1)", "(1,32):(0,1)", 8, 32, 32},
-    {"sm80", "cp.async.ca", "SM80_CP_ASYNC_CACHEALWAYS{,_ZFILL}<uint64_t>", "1:0", "(1,64):(0,1)", "(1,64):(0,1)", "(1,64):(0,1)", 8, 64, 32},
-    {"sm80", "cp.async.ca", "SM80_CP_ASYNC_CACHEALWAYS{,_ZFILL}<uint128_t>", "1:0", "(1,128):(0,1)", "(1,128):(0,1)", "(1,128):(0,1)", 8, 128, 32},
-    {"sm80", "cp.async.cg", "SM80_CP_ASYNC_CACHEGLOBAL{,_ZFILL}<uint128_t>", "1:0", "(1,128):(0,1)", "(1,128):(0,1)", "(1,128):(0,1)", 8, 128, 32},
+    {"sm80", "cp.async.ca", "SM80_CP_ASYNC_CACHEALWAYS{,_ZFILL}<uint32_t>", "1:0", "(1,32):(0,1)",
+     "(1,32):(0,1)", "(1,32):(0,1)", 8, 32, 32},
+    {"sm80", "cp.async.ca", "SM80_CP_ASYNC_CACHEALWAYS{,_ZFILL}<uint64_t>", "1:0", "(1,64):(0,1)",
+     "(1,64):(0,1)", "(1,64):(0,1)", 8, 64, 32},
+    {"sm80", "cp.async.ca", "SM80_CP_ASYNC_CACHEALWAYS{,_ZFILL}<uint128_t>", "1:0", "(1,128):(0,1)",
+     "(1,128):(0,1)", "(1,128):(0,1)", 8, 128, 32},
+    {"sm80", "cp.async.cg", "SM80_CP_ASYNC_CACHEGLOBAL{,_ZFILL}<uint128_t>", "1:0", "(1,128):(0,1)",
+     "(1,128):(0,1)", "(1,128):(0,1)", 8, 128, 32},
     // TMA and bulk copies: one thread moves a whole box, whose size comes from the tensor map.
-    {"sm90", "cp.async.bulk.tensor", "SM90_TMA_{LOAD,LOAD_MULTICAST,STORE,REDUCE_ADD}", "1:0", "(1,#):(0,1)", "(1,#):(0,1)", "(1,#):(0,1)", 8, 64, 32, true},
-    {"sm90", "cp.async.bulk", "SM90_BULK_COPY_{G2S,S2G}", "1:0", "(1,#):(0,1)", "(1,#):(0,1)", "(1,#):(0,1)", 8, 64, 32, true},
+    {"sm90", "cp.async.bulk.tensor", "SM90_TMA_{LOAD,LOAD_MULTICAST,STORE,REDUCE_ADD}", "1:0",
+     "(1,#):(0,1)", "(1,#):(0,1)", "(1,#):(0,1)", 8, 64, 32, true},
+    {"sm90", "cp.async.bulk", "SM90_BULK_COPY_{G2S,S2G}", "1:0", "(1,#):(0,1)", "(1,#):(0,1)",
+     "(1,#):(0,1)", 8, 64, 32, true},
 };
 inline constexpr int kCopyRowCount = int(sizeof(kCopyRows) / sizeof(kCopyRows[0]));
 
@@ -315,8 +400,12 @@ constexpr AtomRef copy_ref(int i) {
   return {};
 }
 
-constexpr AtomName mma_name(AtomRef const& a) { return expand(kMmaRows[a.row].names, a.expansion, a.n); }
-constexpr AtomName copy_name(AtomRef const& a) { return expand(kCopyRows[a.row].names, a.expansion, 0); }
+constexpr AtomName mma_name(AtomRef const& a) {
+  return expand(kMmaRows[a.row].names, a.expansion, a.n);
+}
+constexpr AtomName copy_name(AtomRef const& a) {
+  return expand(kCopyRows[a.row].names, a.expansion, 0);
+}
 
 // A row's layout pattern with # = N, % = N/8 and @ = the row's K (the wgmma B layout).
 constexpr Layout mma_layout(MmaRow const& r, const char* pattern, int64_t n) {
@@ -332,7 +421,13 @@ constexpr Layout mma_layout(MmaRow const& r, const char* pattern, int64_t n) {
 // (mma_name gives the text).
 constexpr MmaAtom mma_atom(AtomRef const& a) {
   MmaRow const& r = kMmaRows[a.row];
-  return {"", r.m, a.n, r.k, parse_layout(r.thr_id), mma_layout(r, r.a, a.n), mma_layout(r, r.b, a.n),
+  return {"",
+          r.m,
+          a.n,
+          r.k,
+          parse_layout(r.thr_id),
+          mma_layout(r, r.a, a.n),
+          mma_layout(r, r.b, a.n),
           mma_layout(r, r.c, a.n)};
 }
 
@@ -345,14 +440,15 @@ constexpr CopyAtom copy_atom(AtomRef const& a, int64_t elem_bits = 0, int64_t bo
   if (elem_bits < r.min_elem_bits || elem_bits > r.max_elem_bits ||
       (elem_bits & (elem_bits - 1)) != 0) {
     Text t;
-    t << "copy atom " << copy_name(a).c_str() << ": " << elem_bits << "-bit elements; it moves elements of "
-      << r.min_elem_bits << " to " << r.max_elem_bits << " bits (powers of two)";
+    t << "copy atom " << copy_name(a).c_str() << ": " << elem_bits
+      << "-bit elements; it moves elements of " << r.min_elem_bits << " to " << r.max_elem_bits
+      << " bits (powers of two)";
     fail(t);
   }
   if (r.box && (box_bits % elem_bits != 0 || box_bits < elem_bits)) {
     Text t;
-    t << "copy atom " << copy_name(a).c_str() << ": a box of " << box_bits << " bits is not a whole number of "
-      << elem_bits << "-bit elements";
+    t << "copy atom " << copy_name(a).c_str() << ": a box of " << box_bits
+      << " bits is not a whole number of " << elem_bits << "-bit elements";
     fail(t);
   }
   int64_t n = r.box ? box_bits : 0;
@@ -467,7 +563,8 @@ constexpr AtomRef find_copy(const char* name) {
   for (int r = 0; r < kCopyRowCount; ++r) {
     int choice[8] = {};
     int64_t n = 0;
-    if (match(kCopyRows[r].names, want.c_str(), 0, choice, n)) return {r, expansion_of(kCopyRows[r].names, choice), 0};
+    if (match(kCopyRows[r].names, want.c_str(), 0, choice, n))
+      return {r, expansion_of(kCopyRows[r].names, choice), 0};
   }
   return {};
 }
@@ -525,11 +622,13 @@ constexpr AtomName mma_types(AtomRef const& a) {
     if (!hit) break;
     if (count++) out.add(' ');
     if (!first) first = hit;
-    for (const char* u = hit; *u; ++u, ++p) out.add(*u >= 'A' && *u <= 'Z' ? char(*u - 'A' + 'a') : *u);
+    for (const char* u = hit; *u; ++u, ++p)
+      out.add(*u >= 'A' && *u <= 'Z' ? char(*u - 'A' + 'a') : *u);
   }
   if (count == 3 && first) {  // wgmma: C = D
     out.add(' ');
-    for (const char* u = first; *u; ++u) out.add(*u >= 'A' && *u <= 'Z' ? char(*u - 'A' + 'a') : *u);
+    for (const char* u = first; *u; ++u)
+      out.add(*u >= 'A' && *u <= 'Z' ? char(*u - 'A' + 'a') : *u);
   }
   return out;
 }

@@ -154,9 +154,11 @@ template <int kBytes>
 __device__ inline void cp_async_zfill(uint32_t smem, void const* gmem, int bytes) {
   static_assert(kBytes == 4 || kBytes == 16, "cp_async_zfill: 4 or 16 bytes");
   if constexpr (kBytes == 4)
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem), "l"(gmem), "r"(bytes));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem), "l"(gmem),
+                 "r"(bytes));
   else
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem), "l"(gmem), "r"(bytes));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem), "l"(gmem),
+                 "r"(bytes));
 }
 // cp.async of 16 bytes; `valid` false fills the destination with zeros (src-size 0).
 __device__ inline void cp_async_16(void* smem, void const* gmem, bool valid = true) {

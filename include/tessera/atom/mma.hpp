@@ -52,8 +52,12 @@ TESSERA_HD constexpr MmaAtom sm80_16x8x16(const char* name) {
           parse_layout("((4,8),(2,2)):((16,1),(8,64))"),
           parse_layout("((4,8),(2,2)):((32,1),(16,8))")};
 }
-TESSERA_HD constexpr MmaAtom sm80_16x8x16_f32f16() { return sm80_16x8x16("SM80_16x8x16_F32F16F16F32_TN"); }
-TESSERA_HD constexpr MmaAtom sm80_16x8x16_f32bf16() { return sm80_16x8x16("SM80_16x8x16_F32BF16BF16F32_TN"); }
+TESSERA_HD constexpr MmaAtom sm80_16x8x16_f32f16() {
+  return sm80_16x8x16("SM80_16x8x16_F32F16F16F32_TN");
+}
+TESSERA_HD constexpr MmaAtom sm80_16x8x16_f32bf16() {
+  return sm80_16x8x16("SM80_16x8x16_F32BF16BF16F32_TN");
+}
 
 // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: one warp.
 TESSERA_HD constexpr MmaAtom sm80_16x8x8_f32tf32() {
@@ -88,7 +92,8 @@ TESSERA_HD constexpr MmaAtom sm90_64xNx8_tf32(int64_t n, bool a_in_registers) {
   MmaAtom a = sm90_64xNx16(n, a_in_registers);
   a.name = a_in_registers ? "SM90_64xNx8_F32TF32TF32_RS_TN" : "SM90_64xNx8_F32TF32TF32_SS_TN";
   a.k = 8;
-  a.a_tv = a_in_registers ? parse_layout("((4,8,4),(2,2)):((64,1,16),(8,256))") : parse_layout("(128,(64,8)):(0,(1,64))");
+  a.a_tv = a_in_registers ? parse_layout("((4,8,4),(2,2)):((64,1,16),(8,256))")
+                          : parse_layout("(128,(64,8)):(0,(1,64))");
   a.b_tv = Layout(make_tuple(128, make_tuple(n, 8)), make_tuple(0, make_tuple(1, n)));
   return a;
 }
@@ -102,13 +107,20 @@ TESSERA_HD constexpr bool mma_atom_by_name(const char* name, MmaAtom& out) {
     return *a == *b;
   };
   if (same(name, "UniversalFMA") || same(name, "fma")) out = atom::universal_fma();
-  else if (same(name, "SM80_16x8x16_F32F16F16F32_TN") || same(name, "sm80_16x8x16_f16")) out = atom::sm80_16x8x16_f32f16();
-  else if (same(name, "SM80_16x8x16_F32BF16BF16F32_TN") || same(name, "sm80_16x8x16_bf16")) out = atom::sm80_16x8x16_f32bf16();
-  else if (same(name, "SM80_16x8x8_F32TF32TF32F32_TN") || same(name, "sm80_16x8x8_tf32")) out = atom::sm80_16x8x8_f32tf32();
-  else if (same(name, "SM90_64x64x16_F32F16F16_SS") || same(name, "sm90_64x64x16_ss")) out = atom::sm90_64xNx16(64, false);
-  else if (same(name, "SM90_64x128x16_F32F16F16_SS") || same(name, "sm90_64x128x16_ss")) out = atom::sm90_64xNx16(128, false);
-  else if (same(name, "SM90_64x256x16_F32F16F16_SS") || same(name, "sm90_64x256x16_ss")) out = atom::sm90_64xNx16(256, false);
-  else if (same(name, "SM90_64x128x16_F32F16F16_RS") || same(name, "sm90_64x128x16_rs")) out = atom::sm90_64xNx16(128, true);
+  else if (same(name, "SM80_16x8x16_F32F16F16F32_TN") || same(name, "sm80_16x8x16_f16"))
+    out = atom::sm80_16x8x16_f32f16();
+  else if (same(name, "SM80_16x8x16_F32BF16BF16F32_TN") || same(name, "sm80_16x8x16_bf16"))
+    out = atom::sm80_16x8x16_f32bf16();
+  else if (same(name, "SM80_16x8x8_F32TF32TF32F32_TN") || same(name, "sm80_16x8x8_tf32"))
+    out = atom::sm80_16x8x8_f32tf32();
+  else if (same(name, "SM90_64x64x16_F32F16F16_SS") || same(name, "sm90_64x64x16_ss"))
+    out = atom::sm90_64xNx16(64, false);
+  else if (same(name, "SM90_64x128x16_F32F16F16_SS") || same(name, "sm90_64x128x16_ss"))
+    out = atom::sm90_64xNx16(128, false);
+  else if (same(name, "SM90_64x256x16_F32F16F16_SS") || same(name, "sm90_64x256x16_ss"))
+    out = atom::sm90_64xNx16(256, false);
+  else if (same(name, "SM90_64x128x16_F32F16F16_RS") || same(name, "sm90_64x128x16_rs"))
+    out = atom::sm90_64xNx16(128, true);
   else return false;
   return true;
 }

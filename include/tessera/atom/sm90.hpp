@@ -80,7 +80,8 @@ __device__ inline void cluster_sync() {
 // The same without ordering memory: after fence_barrier_init, whose release already publishes
 // the barriers' initialization to the cluster.
 __device__ inline void cluster_sync_relaxed() {
-  asm volatile("barrier.cluster.arrive.relaxed.aligned;\nbarrier.cluster.wait.aligned;\n" ::: "memory");
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\nbarrier.cluster.wait.aligned;\n" ::
+                   : "memory");
 }
 // Arrives on the barrier at the same shared-memory offset in CTA `rank` of the cluster.
 __device__ inline void mbarrier_arrive_cluster(uint64_t* bar, uint32_t rank) {
@@ -108,7 +109,8 @@ __device__ inline void tma_load_2d(void* smem_dst, void const* tensor_map, int32
 __device__ inline void tma_load_2d_multicast(void* smem_dst, void const* tensor_map, int32_t c0,
                                              int32_t c1, uint64_t* bar, uint16_t cta_mask) {
   asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::"
+      "cluster"
       " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_u32(smem_dst)),
       "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(c0), "r"(c1), "r"(smem_u32(bar)),
       "h"(cta_mask)
@@ -130,36 +132,42 @@ __device__ inline void tma_load_2d_multicast(void* smem_dst, void const* tensor_
   if constexpr (R == 4) STMT(4);  \
   if constexpr (R == 5) STMT(5)
 template <int R>
-__device__ inline void tma_load(void* smem_dst, void const* tensor_map, int32_t const (&c)[5], uint64_t* bar) {
+__device__ inline void tma_load(void* smem_dst, void const* tensor_map, int32_t const (&c)[5],
+                                uint64_t* bar) {
   static_assert(R >= 1 && R <= 5, "tma_load: 1 to 5 dimensions");
-#define TESSERA_TMA_LOAD(r)                                                                              \
-  asm volatile("cp.async.bulk.tensor." #r "d.shared::cluster.global.mbarrier::complete_tx::bytes"      \
-               " [%5], [%6, " TESSERA_TMA_CRD_##r "], [%7];\n" ::TESSERA_TMA_CRD_OPERANDS,             \
-               "r"(smem_u32(smem_dst)), "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(bar)) \
+#define TESSERA_TMA_LOAD(r)                                                                \
+  asm volatile("cp.async.bulk.tensor." #r                                                  \
+               "d.shared::cluster.global.mbarrier::complete_tx::bytes"                     \
+               " [%5], [%6, " TESSERA_TMA_CRD_##r "], [%7];\n" ::TESSERA_TMA_CRD_OPERANDS, \
+               "r"(smem_u32(smem_dst)), "l"(reinterpret_cast<uint64_t>(tensor_map)),       \
+               "r"(smem_u32(bar))                                                          \
                : "memory")
   TESSERA_TMA_BY_RANK(TESSERA_TMA_LOAD);
 #undef TESSERA_TMA_LOAD
 }
 template <int R>
-__device__ inline void tma_load_multicast(void* smem_dst, void const* tensor_map, int32_t const (&c)[5], uint64_t* bar,
-                                          uint16_t cta_mask) {
+__device__ inline void tma_load_multicast(void* smem_dst, void const* tensor_map,
+                                          int32_t const (&c)[5], uint64_t* bar, uint16_t cta_mask) {
   static_assert(R >= 1 && R <= 5, "tma_load_multicast: 1 to 5 dimensions");
-#define TESSERA_TMA_LOAD_MC(r)                                                                                  \
-  asm volatile("cp.async.bulk.tensor." #r "d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster" \
-               " [%5], [%6, " TESSERA_TMA_CRD_##r "], [%7], %8;\n" ::TESSERA_TMA_CRD_OPERANDS,                  \
-               "r"(smem_u32(smem_dst)), "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(bar)),        \
-               "h"(cta_mask)                                                                                      \
+#define TESSERA_TMA_LOAD_MC(r)                                                                 \
+  asm volatile("cp.async.bulk.tensor." #r                                                      \
+               "d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"      \
+               " [%5], [%6, " TESSERA_TMA_CRD_##r "], [%7], %8;\n" ::TESSERA_TMA_CRD_OPERANDS, \
+               "r"(smem_u32(smem_dst)), "l"(reinterpret_cast<uint64_t>(tensor_map)),           \
+               "r"(smem_u32(bar)), "h"(cta_mask)                                               \
                : "memory")
   TESSERA_TMA_BY_RANK(TESSERA_TMA_LOAD_MC);
 #undef TESSERA_TMA_LOAD_MC
 }
 template <int R>
-__device__ inline void tma_store(void const* tensor_map, void const* smem_src, int32_t const (&c)[5]) {
+__device__ inline void tma_store(void const* tensor_map, void const* smem_src,
+                                 int32_t const (&c)[5]) {
   static_assert(R >= 1 && R <= 5, "tma_store: 1 to 5 dimensions");
-#define TESSERA_TMA_STORE(r)                                                                       \
-  asm volatile("cp.async.bulk.tensor." #r "d.global.shared::cta.bulk_group [%5, " TESSERA_TMA_CRD_##r \
-               "], [%6];\n" ::TESSERA_TMA_CRD_OPERANDS,                                            \
-               "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(smem_src))                 \
+#define TESSERA_TMA_STORE(r)                                                        \
+  asm volatile("cp.async.bulk.tensor." #r                                           \
+               "d.global.shared::cta.bulk_group [%5, " TESSERA_TMA_CRD_##r          \
+               "], [%6];\n" ::TESSERA_TMA_CRD_OPERANDS,                             \
+               "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(smem_u32(smem_src)) \
                : "memory")
   TESSERA_TMA_BY_RANK(TESSERA_TMA_STORE);
 #undef TESSERA_TMA_STORE
@@ -175,11 +183,13 @@ __device__ inline void tma_store(void const* tensor_map, void const* smem_src, i
 // Shared memory -> global through a 2-D tensor map (out-of-bounds parts of the box are not
 // written); tracked by bulk groups: commit, then wait until at most N groups still read shared
 // memory (wait_read) or are still writing (wait).
-__device__ inline void tma_store_2d(void const* tensor_map, void const* smem_src, int32_t c0, int32_t c1) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
-                   reinterpret_cast<uint64_t>(tensor_map)),
-               "r"(c0), "r"(c1), "r"(smem_u32(smem_src))
-               : "memory");
+__device__ inline void tma_store_2d(void const* tensor_map, void const* smem_src, int32_t c0,
+                                    int32_t c1) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+          reinterpret_cast<uint64_t>(tensor_map)),
+      "r"(c0), "r"(c1), "r"(smem_u32(smem_src))
+      : "memory");
 }
 __device__ inline void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
 template <int N>
@@ -303,65 +313,102 @@ __device__ inline void keep_live(uint32_t r) { asm volatile("" ::"r"(r) : "memor
 #define TESSERA_WGMMA_C_31 TESSERA_WGMMA_C_30, TESSERA_WGMMA_F4(120)
 #define TESSERA_WGMMA_D_32 TESSERA_WGMMA_D_31 ", %128, %129, %130, %131"
 #define TESSERA_WGMMA_C_32 TESSERA_WGMMA_C_31, TESSERA_WGMMA_F4(124)
-#define TESSERA_WGMMA_NS(X, TYPE, TAIL) \
-  X(8, 1, TYPE, TAIL) X(16, 2, TYPE, TAIL) X(24, 3, TYPE, TAIL) X(32, 4, TYPE, TAIL) X(40, 5, TYPE, TAIL) X(48, 6, TYPE, TAIL) \
-  X(56, 7, TYPE, TAIL) X(64, 8, TYPE, TAIL) X(72, 9, TYPE, TAIL) X(80, 10, TYPE, TAIL) X(88, 11, TYPE, TAIL) X(96, 12, TYPE, TAIL) \
-  X(104, 13, TYPE, TAIL) X(112, 14, TYPE, TAIL) X(120, 15, TYPE, TAIL) X(128, 16, TYPE, TAIL) X(136, 17, TYPE, TAIL) X(144, 18, TYPE, TAIL) \
-  X(152, 19, TYPE, TAIL) X(160, 20, TYPE, TAIL) X(168, 21, TYPE, TAIL) X(176, 22, TYPE, TAIL) X(184, 23, TYPE, TAIL) X(192, 24, TYPE, TAIL) \
-  X(200, 25, TYPE, TAIL) X(208, 26, TYPE, TAIL) X(216, 27, TYPE, TAIL) X(224, 28, TYPE, TAIL) X(232, 29, TYPE, TAIL) X(240, 30, TYPE, TAIL) \
-  X(248, 31, TYPE, TAIL) X(256, 32, TYPE, TAIL)
+#define TESSERA_WGMMA_NS(X, TYPE, TAIL)                                                            \
+  X(8, 1, TYPE, TAIL)                                                                              \
+  X(16, 2, TYPE, TAIL) X(24, 3, TYPE, TAIL) X(32, 4, TYPE, TAIL) X(40, 5, TYPE, TAIL)              \
+      X(48, 6, TYPE, TAIL) X(56, 7, TYPE, TAIL) X(64, 8, TYPE, TAIL) X(72, 9, TYPE, TAIL)          \
+          X(80, 10, TYPE, TAIL) X(88, 11, TYPE, TAIL) X(96, 12, TYPE, TAIL) X(104, 13, TYPE, TAIL) \
+              X(112, 14, TYPE, TAIL) X(120, 15, TYPE, TAIL) X(128, 16, TYPE, TAIL)                 \
+                  X(136, 17, TYPE, TAIL) X(144, 18, TYPE, TAIL) X(152, 19, TYPE, TAIL)             \
+                      X(160, 20, TYPE, TAIL) X(168, 21, TYPE, TAIL) X(176, 22, TYPE, TAIL)         \
+                          X(184, 23, TYPE, TAIL) X(192, 24, TYPE, TAIL) X(200, 25, TYPE, TAIL)     \
+                              X(208, 26, TYPE, TAIL) X(216, 27, TYPE, TAIL) X(224, 28, TYPE, TAIL) \
+                                  X(232, 29, TYPE, TAIL) X(240, 30, TYPE, TAIL)                    \
+                                      X(248, 31, TYPE, TAIL) X(256, 32, TYPE, TAIL)
 // SS: A and B from shared memory; TYPE is "k16.f32.f16.f16"-like, TAIL the transposes.
-#define TESSERA_WGMMA_SS_CASE(n, g, TYPE, TAIL)                                                      \
-  if constexpr (N == n)                                                                              \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n"                                        \
-                 "wgmma.mma_async.sync.aligned.m64n" #n TYPE " {" TESSERA_WGMMA_D_##g "}, %0, %1, p, 1, 1" TAIL ";\n}\n" \
-                 : "+l"(desc_a), "+l"(desc_b), "+r"(scale_d), "+r"(pad), TESSERA_WGMMA_C_##g);
+#define TESSERA_WGMMA_SS_CASE(n, g, TYPE, TAIL)                              \
+  if constexpr (N == n)                                                      \
+    asm volatile(                                                            \
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n"                          \
+        "wgmma.mma_async.sync.aligned.m64n" #n TYPE " {" TESSERA_WGMMA_D_##g \
+        "}, %0, %1, p, 1, 1" TAIL ";\n}\n"                                   \
+        : "+l"(desc_a), "+l"(desc_b), "+r"(scale_d), "+r"(pad), TESSERA_WGMMA_C_##g);
 // RS: A from four 32-bit registers (passed as two 64-bit halves), B from shared memory.
-#define TESSERA_WGMMA_RS_CASE(n, g, TYPE, TAIL)                                                      \
-  if constexpr (N == n)                                                                              \
-    asm volatile("{\n.reg .pred p;\n.reg .b32 a0, a1, a2, a3;\nsetp.ne.b32 p, %3, 0;\n"            \
-                 "mov.b64 {a0, a1}, %0;\nmov.b64 {a2, a3}, %1;\n"                                   \
-                 "wgmma.mma_async.sync.aligned.m64n" #n TYPE " {" TESSERA_WGMMA_D_##g "}, {a0, a1, a2, a3}, %2, p, 1, 1" TAIL ";\n}\n" \
-                 : "+l"(a01), "+l"(a23), "+l"(desc_b), "+r"(scale_d), TESSERA_WGMMA_C_##g);
+#define TESSERA_WGMMA_RS_CASE(n, g, TYPE, TAIL)                                \
+  if constexpr (N == n)                                                        \
+    asm volatile(                                                              \
+        "{\n.reg .pred p;\n.reg .b32 a0, a1, a2, a3;\nsetp.ne.b32 p, %3, 0;\n" \
+        "mov.b64 {a0, a1}, %0;\nmov.b64 {a2, a3}, %1;\n"                       \
+        "wgmma.mma_async.sync.aligned.m64n" #n TYPE " {" TESSERA_WGMMA_D_##g   \
+        "}, {a0, a1, a2, a3}, %2, p, 1, 1" TAIL ";\n}\n"                       \
+        : "+l"(a01), "+l"(a23), "+l"(desc_b), "+r"(scale_d), TESSERA_WGMMA_C_##g);
 
 // D (64 x N, F32) = A * B^T + scale_d * D for element type T (__half, __nv_bfloat16; float: tf32,
 // K-major only). kTransA / kTransB: 0 = K-major tile, 1 = MN-major.
 template <int N, class T, int kTransA, int kTransB>
 __device__ inline void wgmma_ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int scale_d) {
   static_assert(N >= 8 && N <= 256 && N % 8 == 0, "wgmma: N must be a multiple of 8 in [8, 256]");
-  static_assert(sizeof(T) == 2 || (kTransA == 0 && kTransB == 0), "wgmma: tf32 reads K-major tiles only");
+  static_assert(sizeof(T) == 2 || (kTransA == 0 && kTransB == 0),
+                "wgmma: tf32 reads K-major tiles only");
   uint32_t pad = 0;
   if constexpr (sizeof(T) == 4) {
     TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k8.f32.tf32.tf32", "")
   } else if constexpr (std::is_same_v<T, __half>) {
-    if constexpr (kTransA == 0 && kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 0, 0") }
-    if constexpr (kTransA == 0 && kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 0, 1") }
-    if constexpr (kTransA == 1 && kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 1, 0") }
-    if constexpr (kTransA == 1 && kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 1, 1") }
+    if constexpr (kTransA == 0 && kTransB == 0) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 0, 0")
+    }
+    if constexpr (kTransA == 0 && kTransB == 1) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 0, 1")
+    }
+    if constexpr (kTransA == 1 && kTransB == 0) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 1, 0")
+    }
+    if constexpr (kTransA == 1 && kTransB == 1) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 1, 1")
+    }
   } else {
-    static_assert(std::is_same_v<T, __nv_bfloat16>, "wgmma: T is __half, __nv_bfloat16 or float (tf32)");
-    if constexpr (kTransA == 0 && kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 0, 0") }
-    if constexpr (kTransA == 0 && kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 0, 1") }
-    if constexpr (kTransA == 1 && kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 1, 0") }
-    if constexpr (kTransA == 1 && kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 1, 1") }
+    static_assert(std::is_same_v<T, __nv_bfloat16>,
+                  "wgmma: T is __half, __nv_bfloat16 or float (tf32)");
+    if constexpr (kTransA == 0 && kTransB == 0) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 0, 0")
+    }
+    if constexpr (kTransA == 0 && kTransB == 1) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 0, 1")
+    }
+    if constexpr (kTransA == 1 && kTransB == 0) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 1, 0")
+    }
+    if constexpr (kTransA == 1 && kTransB == 1) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 1, 1")
+    }
   }
 }
 // The same with A from registers a[0..4) (the A fragment of sm90_64xNx16's RS atom: 8 16-bit
 // values or 4 tf32 values, packed low first). Only B has a transpose.
 template <int N, class T, int kTransB>
-__device__ inline void wgmma_rs(float (&d)[N / 2], uint32_t const (&a)[4], uint64_t desc_b, int scale_d) {
+__device__ inline void wgmma_rs(float (&d)[N / 2], uint32_t const (&a)[4], uint64_t desc_b,
+                                int scale_d) {
   static_assert(N >= 8 && N <= 256 && N % 8 == 0, "wgmma: N must be a multiple of 8 in [8, 256]");
   static_assert(sizeof(T) == 2 || kTransB == 0, "wgmma: tf32 reads K-major tiles only");
   uint64_t a01 = uint64_t(a[0]) | uint64_t(a[1]) << 32, a23 = uint64_t(a[2]) | uint64_t(a[3]) << 32;
   if constexpr (sizeof(T) == 4) {
     TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k8.f32.tf32.tf32", "")
   } else if constexpr (std::is_same_v<T, __half>) {
-    if constexpr (kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.f16.f16", ", 0") }
-    if constexpr (kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.f16.f16", ", 1") }
+    if constexpr (kTransB == 0) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.f16.f16", ", 0")
+    }
+    if constexpr (kTransB == 1) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.f16.f16", ", 1")
+    }
   } else {
-    static_assert(std::is_same_v<T, __nv_bfloat16>, "wgmma: T is __half, __nv_bfloat16 or float (tf32)");
-    if constexpr (kTransB == 0) { TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.bf16.bf16", ", 0") }
-    if constexpr (kTransB == 1) { TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.bf16.bf16", ", 1") }
+    static_assert(std::is_same_v<T, __nv_bfloat16>,
+                  "wgmma: T is __half, __nv_bfloat16 or float (tf32)");
+    if constexpr (kTransB == 0) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.bf16.bf16", ", 0")
+    }
+    if constexpr (kTransB == 1) {
+      TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.bf16.bf16", ", 1")
+    }
   }
 }
 #undef TESSERA_WGMMA_SS_CASE

@@ -13,8 +13,10 @@ namespace tessera {
 
 enum class GmmaSwizzle { kInterleave = 0, kB32 = 1, kB64 = 2, kB128 = 3 };
 
-TESSERA_HD constexpr SwizzledLayout gmma_smem_atom(GmmaSwizzle sw, bool k_major, int64_t elem_bits) {
-  if (elem_bits != 8 && elem_bits != 16 && elem_bits != 32) fail("gmma smem atom: element size must be 8, 16 or 32 bits");
+TESSERA_HD constexpr SwizzledLayout gmma_smem_atom(GmmaSwizzle sw, bool k_major,
+                                                   int64_t elem_bits) {
+  if (elem_bits != 8 && elem_bits != 16 && elem_bits != 32)
+    fail("gmma smem atom: element size must be 8, 16 or 32 bits");
   int b = int(sw);
   int64_t row_bytes = int64_t(16) << b;          // bytes of one swizzled row
   int64_t row = row_bytes * 8 / elem_bits;       // elements per row
