@@ -28,7 +28,8 @@ if(rc EQUAL 0)
 endif()
 # A crashing compiler also exits non-zero; that is not the readable rejection under test.
 if(NOT rc IN_LIST ERROR_RC OR log MATCHES "PLEASE submit a bug report")
-  message(FATAL_ERROR "FAIL: ${SOURCE}: the compiler crashed (exit ${rc}) instead of a diagnostic:\n${log}")
+  message(FATAL_ERROR
+          "FAIL: ${SOURCE}: the compiler crashed (exit ${rc}) instead of a diagnostic:\n${log}")
 endif()
 # HEAD=n: the patterns must match within the first n lines of the diagnostic (a rule's name
 # before any instantiation wall).
