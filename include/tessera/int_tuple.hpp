@@ -231,14 +231,6 @@ TESSERA_HD constexpr bool congruent(IntTuple const& a, IntTuple const& b) {
   return true;
 }
 
-// A tuple with the structure of `like` and every leaf set to `x`.
-TESSERA_HD constexpr IntTuple repeat_like(IntTuple const& like, int64_t x) {
-  IntTuple r = like;
-  for (int i = 0; i < r.n; ++i)
-    if (!r.tup[i]) r.v[i] = x;
-  return r;
-}
-
 // Exclusive prefix product, congruent to `shape`: compact column-major strides.
 // prefix_product((2,(3,4))) = (1,(2,6)).
 // A run-time extent makes every later stride run-time, as CuTe's products.

@@ -71,10 +71,6 @@ class Parser {
     finish();
     return r;
   }
-  TESSERA_HD constexpr bool starts_with_swizzle() {
-    skip_spaces();
-    return at('S');
-  }
   TESSERA_HD constexpr Tiler tiler() {
     skip_spaces();
     Tiler t = at('(') ? tuple_tiler() : scalar_tiler();

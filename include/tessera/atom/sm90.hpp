@@ -104,18 +104,6 @@ __device__ inline void tma_load_2d(void* smem_dst, void const* tensor_map, int32
       "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
       : "memory");
 }
-// The same box written to the same shared offset of every CTA in `cta_mask` (bit i = cluster
-// rank i), completing on the barrier at `bar`'s offset in each of them.
-__device__ inline void tma_load_2d_multicast(void* smem_dst, void const* tensor_map, int32_t c0,
-                                             int32_t c1, uint64_t* bar, uint16_t cta_mask) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::"
-      "cluster"
-      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_u32(smem_dst)),
-      "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(c0), "r"(c1), "r"(smem_u32(bar)),
-      "h"(cta_mask)
-      : "memory");
-}
 // The same for tensor maps of 1 to 5 dimensions, coordinates c[0..R) (innermost first). The
 // coordinates are always operands %0..%4 (unused ones are not named by the instruction), so one
 // brace list per rank serves every form.
@@ -145,6 +133,8 @@ __device__ inline void tma_load(void* smem_dst, void const* tensor_map, int32_t 
   TESSERA_TMA_BY_RANK(TESSERA_TMA_LOAD);
 #undef TESSERA_TMA_LOAD
 }
+// The same box written to the same shared offset of every CTA in `cta_mask` (bit i = cluster
+// rank i), completing on the barrier at `bar`'s offset in each of them.
 template <int R>
 __device__ inline void tma_load_multicast(void* smem_dst, void const* tensor_map,
                                           int32_t const (&c)[5], uint64_t* bar, uint16_t cta_mask) {
@@ -180,17 +170,8 @@ __device__ inline void tma_store(void const* tensor_map, void const* smem_src,
 #undef TESSERA_TMA_CRD_4
 #undef TESSERA_TMA_CRD_5
 
-// Shared memory -> global through a 2-D tensor map (out-of-bounds parts of the box are not
-// written); tracked by bulk groups: commit, then wait until at most N groups still read shared
-// memory (wait_read) or are still writing (wait).
-__device__ inline void tma_store_2d(void const* tensor_map, void const* smem_src, int32_t c0,
-                                    int32_t c1) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
-          reinterpret_cast<uint64_t>(tensor_map)),
-      "r"(c0), "r"(c1), "r"(smem_u32(smem_src))
-      : "memory");
-}
+// TMA stores are tracked by bulk groups: commit, then wait until at most N groups still read
+// shared memory (wait_read) or are still writing (wait).
 __device__ inline void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
 template <int N>
 __device__ inline void bulk_wait_read() {
