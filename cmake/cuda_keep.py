@@ -22,6 +22,7 @@ import re
 import resource
 import shutil
 import subprocess
+import json
 import sys
 import tempfile
 
@@ -35,7 +36,7 @@ def source_of(args):
     return next(a for a in reversed(args) if a.endswith(".cu"))
 
 
-def harvest(keep, out, stderr, cpu):
+def harvest(keep, out, stderr, cpu, argv):
     """Copies the kept PTX and cubin, the host line markers, the ptxas report and the seconds."""
     def one(pattern, kind):
         files = sorted(glob.glob(os.path.join(keep, pattern)))
@@ -53,6 +54,8 @@ def harvest(keep, out, stderr, cpu):
         f.write(stderr)
     with open(f"{out}.cpu", "w") as f:
         f.write(f"{cpu:.3f}\n")
+    with open(f"{out}.cmd", "w") as f:  # to measure the compile again (compile_budget.py)
+        json.dump({"cwd": os.getcwd(), "argv": argv}, f)
 
 
 def main():
@@ -69,7 +72,7 @@ def main():
         sys.stdout.write(r.stdout)
         sys.stderr.write("".join(l for l in r.stderr.splitlines(True) if not INFO.match(l)))
         if r.returncode == 0:
-            harvest(keep, out, r.stderr, cpu)
+            harvest(keep, out, r.stderr, cpu, [nvcc, *args])
         return r.returncode
     finally:
         shutil.rmtree(keep, ignore_errors=True)
