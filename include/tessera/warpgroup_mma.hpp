@@ -16,12 +16,19 @@
 // i = v0 + 2 v1 + 4 v2 at row 16 w + t1 + 8 v1, column 2 t0 + v0 + 8 v2 of its 64 x N block,
 // which is register i of wgmma's D (PTX ISA, "wgmma D matrix fragment"; checked for every thread
 // and value in test_warpgroup_mma).
+//
+// A from registers (RS, FlashAttention-3's O += P V): a second WarpgroupMMA whose TiledMMA has
+// the RS atom takes the first one's accumulators, converted to 16-bit, as its A operand:
+//
+//   auto p = convert<__half>(acc_s);                     // S's accumulators, softmaxed
+//   gemm(mma_o, acc_as_A<CfgO>(mma_s, p), mma_o.partition_B(sV(_, _, s)), acc_o, true);
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
 #include "fragment.hpp"
+#include "fragment_views.hpp"
 #include "thr_mma.hpp"
 #include "tiled_mma.hpp"
 
@@ -105,6 +112,87 @@ __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, GmmaSlice<CfgA, T
                 "WarpgroupMMA::partition_fragment_C()'s (the wgmma atom's N/2 floats)");
   if constexpr (kSameMma && kIsC)
     gemm<int(WarpgroupMMA<Cfg>::kN), T>(a.tensor, a.block, b.tensor, b.block, acc.v, accumulate);
+}
+
+// The accumulators of this WarpgroupMMA (any value type: convert<__half>(acc)) as the A operand
+// (V,M,K) of CfgA's RS TiledMMA, over the same registers (acc_as_operand derives the layout and
+// fails, naming the rule, where a thread's A elements are not its accumulators).
+template <class CfgA, class Cfg, class F>
+__device__ __forceinline__ auto acc_as_A(WarpgroupMMA<Cfg> const&, F&& acc) {
+  using FF = std::remove_cvref_t<F>;
+  static constexpr Layout kL =
+      acc_as_operand(Cfg::kMma, CfgA::kMma, acc_tile<Cfg, FF>(), FF::kLayout);
+  return make_tensor<kL>(acc.data());
+}
+
+namespace detail {
+// Whether a TiledMMA's atom reads A from registers (RS): its A threads hold different elements
+// (SS atoms read the whole tile from shared memory: thread stride 0).
+TESSERA_HD constexpr bool reads_a_from_registers(TiledMMA const& mma) {
+  return mma.atom.a_tv[0](1) != mma.atom.a_tv[0](0);
+}
+// k-step j of an RS A operand (V,1,K) as wgmma's four registers: 16-bit values two to a
+// register (low half first), tf32 one.
+template <class A>
+__device__ __forceinline__ void rs_registers(A const& a, int j, uint32_t (&r)[4]) {
+  using T = element_of<A>;
+TESSERA_UNROLL
+  for (int i = 0; i < 4; ++i) {
+    alignas(4) T pair[4 / sizeof(T)];  // one register's values, low first
+TESSERA_UNROLL
+    for (int h = 0; h < int(4 / sizeof(T)); ++h) pair[h] = a(_, 0, j)(i * int(4 / sizeof(T)) + h);
+    r[i] = reinterpret_cast<uint32_t const&>(pair);
+  }
+}
+}  // namespace detail
+
+// acc += A B over one k-tile with A from registers (RS): A is a register tensor (V,1,K) of this
+// warpgroup's rows in the RS atom's layout, one k-step per K block of B's stage (acc_as_A of
+// another WarpgroupMMA's accumulators, or a copy's fragment). B and the accumulators as above.
+// Checked at compile time: the TiledMMA is RS, A's shape, its element type and B's.
+template <class Cfg, class A, class CfgB, class T, GmmaOperand kB, Layout kL>
+requires requires { A::kLayout; }
+__device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, A const& a,
+                                     GmmaSlice<CfgB, T, kB> const& b, Fragment<float, kL>& acc,
+                                     bool accumulate) {
+  static constexpr TiledMMA kMma = Cfg::kMma;
+  static_assert(std::is_same_v<Cfg, CfgB>,
+                "rule::operands_of_another_tiled_mma: B must be partitioned by this WarpgroupMMA");
+  constexpr bool kIsC = std::is_same_v<Fragment<float, kL>, typename WarpgroupMMA<Cfg>::FragmentC>;
+  static_assert(kIsC,
+                "rule::fragment_is_not_the_partition_of_c: the accumulators must be "
+                "WarpgroupMMA::partition_fragment_C()'s (the wgmma atom's N/2 floats)");
+  static_assert(detail::reads_a_from_registers(kMma),
+                "rule::a_is_not_in_registers: this TiledMMA's wgmma atom reads A from shared "
+                "memory (SS): pass partition_A of a stage, or make the TiledMMA with the RS atom");
+  constexpr bool kSameType = std::is_same_v<detail::element_of<A>, T>;
+  static_assert(kSameType,
+                "rule::element_type_is_not_the_instructions: A's registers and B's stage must hold "
+                "the same element type (convert<T>(acc) first)");
+  static constexpr Layout kA = A::kLayout;
+  constexpr int kSteps = int(kB.blocks[1].size());
+  constexpr bool kShape = kA.rank() == 3 && kA[0].size() == kMma.atom.a_tv[1].size() &&
+                          kA[1].size() == 1 && kA[2].size() == kSteps;
+  static_assert(kShape,
+                "rule::fragment_is_not_the_partition_of_a: A must be (V,1,K): the RS atom's values "
+                "per k-step, one 64-row block, one k-step per K block of B's stage");
+  static_assert(kB.mn == WarpgroupMMA<Cfg>::kN && kB.k * int64_t(sizeof(T)) == 32,
+                "rule::wgmma_n_does_not_match: B's blocks must be the atom's N rows, 32 bytes deep");
+  static_assert(sizeof(T) == 2 || kB.major == GmmaMajor::kK,
+                "rule::tf32_wgmma_reads_k_major: tf32 wgmma reads K-major tiles only");
+  if constexpr (kIsC && kSameType && kShape && std::is_same_v<Cfg, CfgB>) {
+    constexpr int kTB = kB.major == GmmaMajor::kMN;
+    fence_operands(acc.v);
+    ptx::wgmma_fence();
+TESSERA_UNROLL
+    for (int j = 0; j < kSteps; ++j) {
+      uint32_t r[4];
+      detail::rs_registers(a, j, r);
+      ptx::wgmma_rs<int(WarpgroupMMA<Cfg>::kN), T, kTB>(
+          acc.v, r, b.tensor.descriptor(b.block, j), (accumulate || j > 0) ? 1 : 0);
+    }
+    ptx::wgmma_commit();
+  }
 }
 
 // Waits until at most kPending commit groups of this warpgroup are in flight (then acc is read).

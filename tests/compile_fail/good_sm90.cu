@@ -1,6 +1,6 @@
 // Control for the Hopper compile-fail tests: the library's Hopper pieces compile together
 // (staged tiles, TMA coordinates and tma_partition, both halves of the mainloop, the fused
-// epilogue), and host code of a .cu file catches tessera::Error.
+// epilogue, A from registers), and host code of a .cu file catches tessera::Error.
 #include <tessera/algorithm/fused_epilogue.hpp>
 
 #include "sm90_common.cuh"
@@ -23,6 +23,20 @@ __global__ void k(const __grid_constant__ CUtensorMap map_a,
     epilogue_store<Cfg>(acc, int(threadIdx.x) - 128, MatrixRef<bf16>{d, 1000, 900, 900, 1}, 384,
                         256, [](float x, int64_t, int64_t col) { return x + float(col); });
   }
+}
+// O = P V: S's accumulators, in bf16, as the A operand of the RS product (attention's second
+// product), V from shared memory.
+__global__ void pv(float* out) {
+  __shared__ SmemStages<bf16, OCfg::kV> v;
+  const WarpgroupMMA<SCfg> mma_s{0};
+  const WarpgroupMMA<OCfg> mma_o{0};
+  auto s = mma_s.partition_fragment_C();
+  for (int i = 0; i < s.size(); ++i) s(i) = out[i];
+  auto p = convert<bf16>(s);
+  auto o = mma_o.partition_fragment_C();
+  gemm(mma_o, acc_as_A<OCfg>(mma_s, p), mma_o.partition_B(v(_, _, 0)), o, false);
+  warpgroup_wait<0>(o);
+  out[threadIdx.x] = o(0);
 }
 int rejects_a_bad_tile() {
   try {

@@ -20,3 +20,16 @@ struct Sm90Cfg {
   };
 };
 using Cfg = Sm90Cfg<256>;
+
+// O = P V with P from registers (wgmma RS): S's accumulators (m64n64, one warpgroup, A and B
+// from shared memory) read as the A operand of O's m64n128 RS TiledMMA; V one MN-major stage of
+// (head dim 128, 64 keys).
+struct SCfg {
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::sm90_64xNx16(64, false), parse_layout("(1,1,1):(0,0,0)"));
+};
+struct OCfg {
+  static constexpr TiledMMA kMma =
+      make_tiled_mma(atom::sm90_64xNx16(128, true), parse_layout("(1,1,1):(0,0,0)"));
+  static constexpr StagedTile kV = make_staged_tile(16, 128, 64, false, 128, 1);
+};

@@ -7,7 +7,7 @@ tessera kernel against the hand-written one (fold_hand):
   - no local memory (.local declarations, ld.local / st.local) and no `call`;
   - ptxas: 0 bytes stack frame, 0 bytes spill stores and loads.
 
-Usage: check_fold.py ARTIFACT [REFERENCE=CANDIDATE[,CANDIDATE...]]
+Usage: check_fold.py ARTIFACT [REFERENCE=CANDIDATE[,CANDIDATE...]]...
   ARTIFACT: ${TESSERA_CUDA_ARTIFACTS}/<target>/<source>.cu
   default pairs: fold_hand=fold_config,fold_local,fold_nttp
 """
@@ -75,20 +75,10 @@ def find(names, short):
     return hits[0]
 
 
-def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit(__doc__)
-    reference, candidates = REFERENCE, CANDIDATES
-    if len(sys.argv) == 3:
-        reference, names = sys.argv[2].split("=")
-        candidates = names.split(",")
-    kernels = entries(artifacts.ptx(sys.argv[1]))
-    stats = ptxas_stats(artifacts.ptxas(sys.argv[1]))
-
-    failures = []
+def check_pair(kernels, stats, reference, candidates, failures):
+    """Appends to failures what differs between each candidate and the reference kernel."""
     ref = find(kernels, reference)
     ref_ops = collections.Counter(opcode(i) for i in kernels[ref])
-    print(f"{'kernel':<14}{'PTX insns':>10}{'regs':>6}{'stack':>7}{'spill st/ld':>13}")
     for short in [reference] + candidates:
         name = find(kernels, short)
         body = kernels[name]
@@ -112,11 +102,25 @@ def main():
         if ops != ref_ops:
             failures.append(f"{short}: opcodes differ from {reference}: +{dict(ops - ref_ops)} "
                             f"-{dict(ref_ops - ops)}")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    pairs = [(REFERENCE, CANDIDATES)]
+    if len(sys.argv) > 2:
+        pairs = [(arg.split("=")[0], arg.split("=")[1].split(",")) for arg in sys.argv[2:]]
+    kernels = entries(artifacts.ptx(sys.argv[1]))
+    stats = ptxas_stats(artifacts.ptxas(sys.argv[1]))
+
+    failures = []
+    print(f"{'kernel':<14}{'PTX insns':>10}{'regs':>6}{'stack':>7}{'spill st/ld':>13}")
+    for reference, candidates in pairs:
+        check_pair(kernels, stats, reference, candidates, failures)
     for f in failures:
         print("FAIL:", f)
     print("FAILED" if failures else "PASSED: every tessera kernel folds to the hand-written PTX")
     return 1 if failures else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

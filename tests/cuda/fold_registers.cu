@@ -5,13 +5,16 @@
 //   the quad's lanes, xor 1 and 2) -> P = exp(S - max), row sums the same way -> P in f16 read as
 //   the A operand of P V (acc_as_A) -> O (64x64) -> O / row sum through O's (row, col) view.
 //
-// check_fold.py compares regs_tessera with regs_hand: the same PTX opcodes, instruction for
-// instruction in count, no local memory, 0 bytes stack, 0 spills.
+// check_fold.py compares regs_tessera with regs_hand, and rs_tessera (the wgmma RS product below)
+// with rs_hand: the same PTX opcodes, instruction for instruction in count, no local memory,
+// 0 bytes stack, 0 spills.
 #include <cuda_fp16.h>
 
 #include <cstdint>
 #include <tessera.hpp>
 #include <tessera/device_tensor.hpp>
+#include <tessera/staged_smem.hpp>
+#include <tessera/warpgroup_mma.hpp>
 
 using namespace tessera;
 using namespace tessera::literals;
@@ -128,4 +131,60 @@ __global__ void regs_hand(const float* s_in, const __half* v_in, float* o_out, f
   for (int i = 0; i < 32; ++i) o_out[t * 32 + i] = o[i];
 #pragma unroll
   for (int r = 0; r < 2; ++r) stats[t * 4 + r] = mx[r], stats[t * 4 + 2 + r] = sum[r];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hopper: the same P V product with wgmma RS on one warpgroup: S (64x64, wgmma m64n64k16 SS)
+// converted to f16 and read as the A operand (acc_as_A) of O = P V (m64n64k16 RS, V an MN-major
+// 64x64 stage in shared memory).
+namespace {
+struct WgS {
+  static constexpr TiledMMA kMma = make_tiled_mma(atom::sm90_64xNx16(64, false),
+                                                  Layout("(1,1,1)"_tuple));
+};
+struct WgO {
+  static constexpr TiledMMA kMma = make_tiled_mma(atom::sm90_64xNx16(64, true),
+                                                  Layout("(1,1,1)"_tuple));
+};
+// V as O's B operand: (N, K) = (head dim, keys), N contiguous (MN-major), one stage.
+constexpr StagedTile kV = make_staged_tile(16, 64, 64, false, 64, 1);
+}  // namespace
+
+__global__ void rs_tessera(const float* s_in, float* o_out) {
+  __shared__ SmemStages<__half, kV> v;
+  const int64_t t = threadIdx.x;
+  const WarpgroupMMA<WgS> mma_s{0};
+  const WarpgroupMMA<WgO> mma_o{0};
+  auto s = mma_s.partition_fragment_C();  // ((2,2,8),1,1)
+#pragma unroll
+  for (int i = 0; i < 32; ++i) s(i) = s_in[t * 32 + i];
+  auto p = convert<__half>(s);
+  auto o = mma_o.partition_fragment_C();
+  gemm(mma_o, acc_as_A<WgO>(mma_s, p), mma_o.partition_B(v(_, _, 0)), o, false);
+  warpgroup_wait<0>(o);
+#pragma unroll
+  for (int i = 0; i < 32; ++i) o_out[t * 32 + i] = o(i);
+}
+
+// The twin: A's k-step j, value (v0, v1, v2) is S's row t1 + 8 v1, column 16 j + 2 t0 + v0 + 8 v2,
+// i.e. S's register 8 j + v0 + 2 v1 + 4 v2: A register i of k-step j packs P's 8 j + 2 i, + 1.
+__global__ void rs_hand(const float* s_in, float* o_out) {
+  __shared__ SmemStages<__half, kV> v;
+  const int64_t t = threadIdx.x;
+  float s[32];
+#pragma unroll
+  for (int i = 0; i < 32; ++i) s[i] = s_in[t * 32 + i];
+  alignas(4) __half p[32];
+#pragma unroll
+  for (int i = 0; i < 32; ++i) p[i] = __half(s[i]);
+  uint32_t a[4][4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a[j][i] = reinterpret_cast<uint32_t const&>(p[8 * j + 2 * i]);
+  float o[32] = {};  // (partition_fragment_C's accumulators start at zero)
+  gemm<64, __half>(a, make_gmma_tensor<kV.mma>(v.data), 0, o, false);
+  warpgroup_wait<0>(o);
+#pragma unroll
+  for (int i = 0; i < 32; ++i) o_out[t * 32 + i] = o[i];
 }
