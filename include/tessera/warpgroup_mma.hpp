@@ -177,7 +177,8 @@ __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, A const& a,
                 "rule::fragment_is_not_the_partition_of_a: A must be (V,1,K): the RS atom's values "
                 "per k-step, one 64-row block, one k-step per K block of B's stage");
   static_assert(kB.mn == WarpgroupMMA<Cfg>::kN && kB.k * int64_t(sizeof(T)) == 32,
-                "rule::wgmma_n_does_not_match: B's blocks must be the atom's N rows, 32 bytes deep");
+                "rule::wgmma_n_does_not_match: B's blocks must be the atom's N rows, 32 bytes "
+                "deep");
   static_assert(sizeof(T) == 2 || kB.major == GmmaMajor::kK,
                 "rule::tf32_wgmma_reads_k_major: tf32 wgmma reads K-major tiles only");
   if constexpr (kIsC && kSameType && kShape && std::is_same_v<Cfg, CfgB>) {
