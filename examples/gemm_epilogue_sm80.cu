@@ -39,6 +39,8 @@ struct EpilogueCfg {
   // shared -> registers: ldmatrix x4 over the TiledMMA's own partition of its (32,16) tile.
   template <Operand kOp>
   struct S2R {
+    static constexpr TiledMMA kMma = EpilogueCfg::kMma;  // fills kMma's kOp registers (retile_D
+    static constexpr Operand kOperand = kOp;               // checks the fragment against them)
     static constexpr Layout kTile = Layout(make_tuple(32, 16));
     static constexpr TiledCopy kCopy = TiledCopy{
         atom::ldmatrix(4, false),

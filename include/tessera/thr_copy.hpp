@@ -68,14 +68,21 @@ struct ThrCopy {
   // A register fragment seen in the copy's value order (CuTe's retile_S / retile_D): the same
   // registers through retile(kCopy, F::kLayout), (CPY,CPY_M,CPY_N,...) like partition_S/D, so
   // that copy(thr_copy, tXsA(_, _, k), tXrA(_, _, k)) pairs source and register value by value.
-  // Whether those values are the MMA's (the copy partitions the tile as the TiledMMA does) is
-  // same_partition(kCopy, kMma, operand, tile).
+  // A copy configuration that names the TiledMMA and operand it fills (kMma, kOperand: the
+  // registers of make_tiled_copy_A/B/C) is checked at compile time: the fragment is that
+  // operand's partition (mode 0 one instruction's values) and the copy gives each thread the
+  // elements the MMA's fragment holds, value by value (same_partition).
   template <class F>
   TESSERA_HD static inline auto retile_S(F&& fragment) { return retile_D(fragment); }
   template <class F>
   TESSERA_HD static inline auto retile_D(F&& fragment) {
-    static constexpr Layout kR = retile(Cfg::kCopy, std::remove_cvref_t<F>::kLayout);
-    return make_tensor<kR>(fragment.data());
+    constexpr bool kFits = retile_fits<std::remove_cvref_t<F>>();
+    if constexpr (kFits) {
+      static constexpr Layout kR = retile(Cfg::kCopy, std::remove_cvref_t<F>::kLayout);
+      return make_tensor<kR>(fragment.data());
+    } else {
+      return fragment(_);  // (only the message of retile_fits)
+    }
   }
 
  private:
@@ -85,6 +92,28 @@ struct ThrCopy {
     static_assert(kDivides,
                   "rule::tile_does_not_divide: partition_S/D: the TiledCopy's tile must divide "
                   "the tile it partitions, mode by mode");
+  }
+  // The fragment against the copy configuration's TiledMMA operand, where it names one.
+  template <class F>
+  TESSERA_HD static constexpr bool retile_fits() {
+    if constexpr (requires { Cfg::kMma; Cfg::kOperand; }) {
+      constexpr Layout kTile = Layout(kCopy.tiler);
+      constexpr Layout kFrg = Cfg::kMma.partitioner(Cfg::kOperand, kTile).fragment;
+      constexpr bool kIsOperand = F::kLayout.rank() == kFrg.rank() &&
+                                  F::kLayout[0].size() == kFrg[0].size();
+      static_assert(kIsOperand,
+                    "rule::fragment_is_not_the_partition_of_the_copy_s_mma: retile_D: the "
+                    "fragment is not the (V,M,K) / (V,N,K) / (V,M,N) partition of the operand "
+                    "the copy fills (mode 0: one instruction's values)");
+      constexpr bool kSame = same_partition(kCopy, Cfg::kMma, Cfg::kOperand, kTile);
+      static_assert(kSame,
+                    "rule::copy_is_not_the_mma_s_partition: retile_D: the TiledCopy does not give "
+                    "each thread the elements the TiledMMA's fragment holds (make it with "
+                    "make_tiled_copy_A/B/C of that TiledMMA)");
+      return kIsOperand && kSame;
+    } else {
+      return true;
+    }
   }
   TESSERA_HD void check_thread() const {
     constexpr int64_t kThreads = kCopy.threads();

@@ -1,6 +1,6 @@
-// Must compile: bad_partition_element, bad_gemm_element and bad_gemm_other_mma with valid
-// operands: f16 data, the partition's own fragments, and an attention-style accumulator read as
-// the next MMA's A and reduced by rows.
+// Must compile: bad_partition_element, bad_gemm_element, bad_gemm_other_mma and the bad_retile
+// tests with valid operands: f16 data, the partition's own fragments (ldmatrix into them through
+// retile_D), and an attention-style accumulator read as the next MMA's A and reduced by rows.
 #include "register_device.hpp"
 struct AttnF16 {
   static constexpr TiledMMA kMma =
@@ -17,6 +17,9 @@ __global__ void k(float* out) {
   clear(tCrA), clear(tCrB), clear(acc);
   gemm(thr, tCrA(_, _, 0), tCrB(_, _, 0), acc);
   gemm(thr, tCrA, tCrB, acc);
+  const ThrCopy<S2R<Operand::kA>> s2r_a{threadIdx.x};  // ldmatrix into the MMA's registers
+  auto sAk = make_tensor<"(32,16):(16,1)"_layout>(smem);  // K-major: ldmatrix's 16-byte rows
+  copy(s2r_a, s2r_a.partition_S(sAk), s2r_a.retile_D(tCrA)(_, _, 0));
   // S (64x64) -> P as A of P V: rows' maxima, then P in f16 through the A view.
   const ThrMMA<AttnF16> thr_s{threadIdx.x};
   auto s = thr_s.partition_fragment_C(make_tensor<Layout("(64,64)"_tuple)>(smem));  // (V,M,N)
