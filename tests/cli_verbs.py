@@ -150,6 +150,19 @@ j = json.loads(out)
 check(rc == 0 and j["result"] == "(0,1)"
       and "wraps every mode, so this is the coordinate of 100 mod 12 = 4" in j["note"],
       f"idx2crd past the end: {rc} {out!r}")
+# CuTe's spellings: its printed swizzled layout, and C++ a user pastes (static _n, run-time n).
+rc, out, _ = run("show", "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
+check(rc == 0 and out.startswith("Sw<3,4,3> o 0 o (8,64):(64,1)  size 512"), f"show cute: {out!r}")
+rc, out, _ = run("show", "Layout<Shape<_4,_8>,Stride<_8,_1>>")
+check(rc == 0 and out.startswith("(4,8):(8,1)  size 32"), f"show C++: {out!r}")
+rc, out, _ = run("coalesce", "make_layout(make_shape(4,8), make_stride(1,4))", "--cute")
+# (run-time integers: CuTe does not merge them; the static spelling merges)
+check(rc == 0 and out.startswith("(4,8):(1,4)"), f"coalesce C++ (run-time leaves): {out!r}")
+rc, out, _ = run("coalesce", "Layout<Shape<_4,_8>,Stride<_1,_4>>", "--cute")
+check(rc == 0 and out.startswith("_32:_1"), f"coalesce C++ (static leaves): {out!r}")
+rc, out, err = run("show", "make_lyout(make_shape(4,8))")
+check(rc != 0 and "'make_lyout' is not a CuTe layout" in err, f"bad C++ spelling: {err!r}")
+
 # show: big and rank-3 layouts print (capped) tables and say what they leave out.
 rc, out, _ = run("show", "(128,128):(128,1)")
 check(rc == 0 and "    1 |  128  129" in out

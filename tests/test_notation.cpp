@@ -100,3 +100,48 @@ TEST(Notation, RuleFunctionsKeepTheMessage) {
   }
   EXPECT_THROW(rule::operation_rejected(Text()), Error);
 }
+
+// CuTe's printed swizzled layout (offset _0, static leaves) and the short form without offset.
+TEST(Notation, SwizzledLayoutAsCuTePrintsIt) {
+  const std::string want = "Sw<3,4,3> o 0 o (8,64):(64,1)";
+  EXPECT_EQ(to_string(parse_swizzled_layout(std::string("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"))),
+            want);
+  EXPECT_EQ(to_string(parse_swizzled_layout(std::string("Sw<3,4,3> o (8,64):(64,1)"))), want);
+  EXPECT_EQ(to_string(parse_swizzled_layout(std::string("Sw<2,3,3> o 32 o 64:1"))),
+            "Sw<2,3,3> o 32 o 64:1");
+  EXPECT_THROW(parse_swizzled_layout(std::string("Sw<3,4,3> o (8,64) o 8:1")), Error);
+  constexpr SwizzledLayout kS = parse_swizzled_layout("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
+  static_assert(kS.offset == 0 && kS.layout.size() == 512 && kS.swizzle == Swizzle(3, 4, 3));
+}
+
+// The C++ spellings a CuTe user pastes, read as the notation: static leaves as _n, a bare integer
+// as a run-time int, make_layout(shape) compact column-major.
+TEST(Notation, CppSpellings) {
+  auto cute = [](std::string const& s) { return to_cute_string(parse_layout(s)); };
+  EXPECT_EQ(cute("Layout<Shape<_4,_8>,Stride<_8,_1>>"), "(_4,_8):(_8,_1)");
+  EXPECT_EQ(cute("cute::Layout<cute::Shape<cute::_4, cute::_8>, cute::Stride<cute::_8, "
+                 "cute::_1>>{}"),
+            "(_4,_8):(_8,_1)");
+  EXPECT_EQ(cute("make_layout(make_shape(4,8), make_stride(8,1))"), "(4,8):(8,1)");
+  EXPECT_EQ(cute("make_layout(make_shape(Int<4>{}, 8))"), "(_4,8):(_1,_4)");
+  EXPECT_EQ(cute("Layout<Shape<Shape<_2,_2>,_4>>"), "((_2,_2),_4):((_1,_2),_4)");
+  EXPECT_EQ(to_string(parse_tiler(std::string("Tile<_32,_32,_16>"))), "(32:1,32:1,16:1)");
+  EXPECT_EQ(to_string(parse_tiler(std::string("make_tile(Layout<_4,_2>{}, _)"))), "(4:2,_)");
+  EXPECT_EQ(to_string(parse_swizzled_layout(std::string(
+                "composition(Swizzle<3,4,3>{}, make_layout(make_shape(_8{},_64{}), "
+                "make_stride(_64{},_1{})))"))),
+            "Sw<3,4,3> o 0 o (8,64):(64,1)");
+  EXPECT_EQ(to_string(parse_swizzled_layout(std::string(
+                "ComposedLayout<Swizzle<2,3,3>,_0,Layout<Shape<_8,_32>,Stride<_32,_1>>>"))),
+            "Sw<2,3,3> o 0 o (8,32):(32,1)");
+  EXPECT_EQ(from_cpp_spelling("(4,2):(1,64)"), "(4,2):(1,64)");  // the notation is left alone
+  try {
+    parse_layout(std::string("make_lyout(make_shape(4,8))"));
+    ADD_FAILURE() << "no error";
+  } catch (Error const& e) {
+    EXPECT_NE(std::string(e.what()).find("C++ spelling: 'make_lyout' is not a CuTe layout"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("tessera reads Layout<S,D>"), std::string::npos);
+  }
+}

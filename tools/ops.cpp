@@ -72,7 +72,10 @@ int64_t count_of_text(std::string const& s, std::string const& op) {
   return t.value();
 }
 
-Arg read_text(OpSpec const& op, ArgSpec const& a, std::string const& s, ReadOptions opt) {
+Arg read_text(OpSpec const& op, ArgSpec const& a, std::string const& text, ReadOptions opt) {
+  // CuTe's C++ spellings read as the notation, their bare integers run-time as in C++.
+  opt.runtime |= is_cpp_spelling(text);
+  const std::string s = from_cpp_spelling(text);
   switch (a.kind) {
     case ArgKind::kLayout:
       no_swizzle(s, op.name, a.role);
@@ -222,20 +225,24 @@ std::optional<SwizzledLayout> layout_of(Value const& v) {
   return std::nullopt;
 }
 
-bool is_swizzled(std::string const& text) {
+bool is_swizzled(std::string const& spelled) {
+  const std::string text = from_cpp_spelling(spelled);
   size_t at = text.find_first_not_of(" \t");
   return at != std::string::npos && text[at] == 'S';
 }
 
-Layout layout_arg(std::string const& text, bool runtime) {
+Layout layout_arg(std::string const& spelled, bool runtime) {
+  const std::string text = from_cpp_spelling(spelled);
+  runtime |= is_cpp_spelling(spelled);
   if (text.find(':') == std::string::npos && !is_swizzled(text))
     return Layout(parse_int_tuple(text, runtime));
   return parse_layout(text, runtime);
 }
 
-SwizzledLayout any_layout_arg(std::string const& text) {
-  if (is_swizzled(text)) return parse_swizzled_layout(text);
-  return SwizzledLayout{Swizzle(), 0, layout_arg(text)};
+SwizzledLayout any_layout_arg(std::string const& spelled) {
+  const std::string text = from_cpp_spelling(spelled);
+  if (is_swizzled(text)) return parse_swizzled_layout(spelled);
+  return SwizzledLayout{Swizzle(), 0, layout_arg(spelled)};
 }
 
 }  // namespace tessera::tools

@@ -211,7 +211,11 @@ std::string const& notation_help() {
       "the integers are static, so results differ. Integers are static by default; write _4 for a\n"
       "static one in CuTe's printed form (then the bare ones are run-time: "
       "\"((_2,_2),4):((_1,8),64)\"),\n"
-      "or pass --runtime to make every bare integer run-time. --cute prints CuTe's form.";
+      "or pass --runtime to make every bare integer run-time. --cute prints CuTe's form.\n"
+      "CuTe's C++ spellings read the same: \"Layout<Shape<_4,_8>,Stride<_8,_1>>\",\n"
+      "\"make_layout(make_shape(4,8), make_stride(8,1))\" (bare integers run-time, as in C++),\n"
+      "\"Tile<_32,_32,_16>\", \"composition(Swizzle<3,4,3>{}, L)\", and CuTe's printed\n"
+      "\"Sw<3,4,3> o _0 o (_8,_64):(_64,_1)\" or the short \"Sw<3,4,3> o (8,64):(64,1)\".";
   return text;
 }
 

@@ -4,7 +4,8 @@
 //   integer tuple   4   (4)   (2,(3,4))        spaces allowed between tokens, none printed
 //   layout          (4,2):(1,64)   8:1   ((2,2),(3,2)):((1,2),(4,12))
 //   swizzle         Sw<3,4,3>
-//   swizzled layout Sw<3,4,3> o 0 o (8,64):(64,1)
+//   swizzled layout Sw<3,4,3> o 0 o (8,64):(64,1)   (CuTe prints the offset _0; the short form
+//                   Sw<3,4,3> o (8,64):(64,1) has offset 0)
 //   tiler           a layout; a shape such as (2,3) meaning (2:1,3:1), (2,(4,2)) nesting by mode;
 //                   or a tuple of layouts, shapes and `_` such as (3:3,_,(2,4):(1,8))
 //
@@ -64,7 +65,22 @@ class Parser {
     if (at('S')) {
       r.swizzle = swizzle_token();
       keyword('o');
-      r.offset = integer();
+      // The offset (CuTe prints it _0), or straight the layout: Sw<3,4,3> o (8,64):(64,1).
+      skip_spaces();
+      int start = pos_;
+      if (static_leaf_at(pos_)) ++pos_;
+      IntTuple first = tuple();
+      skip_spaces();
+      if (at(':')) {
+        r.layout = layout_from(first, start);
+        finish();
+        return r;
+      }
+      if (first.n != 1 || first.tup[0]) {
+        pos_ = start;
+        error("expected the offset (an integer) or a layout after 'o'");
+      }
+      r.offset = first.v[0];
       keyword('o');
     }
     r.layout = plain_layout();

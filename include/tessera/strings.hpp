@@ -8,31 +8,49 @@
 //   std::cout << layout;                                 // (4,2):(1,64)
 #pragma once
 
+#include "cpp_spelling.hpp"
 #include "notation.hpp"
 
 #if !defined(__CUDA_ARCH__)
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace tessera {
 
-// Host conveniences over std::string.
+// Host conveniences over std::string. Text in CuTe's C++ spelling (Layout<Shape<..>,Stride<..>>,
+// make_layout(..), Tile<..>, Swizzle<..>: cpp_spelling.hpp) is read as its notation, its bare
+// integers as run-time ints.
 // `runtime`: bare integers are run-time (notation.hpp); _4 is static either way.
+namespace detail {
+// The notation of s and whether its bare integers are run-time: C++ spellings translated, where
+// a bare integer is an int (run-time) as in C++.
+inline std::pair<std::string, bool> notation_of(std::string_view s, bool runtime) {
+  if (!is_cpp_spelling(s)) return {std::string(s), runtime};
+  return {from_cpp_spelling(s), true};
+}
+}  // namespace detail
+
 inline IntTuple parse_int_tuple(std::string_view s, bool runtime = false) {
-  return Parser(s.data(), int(s.size()), runtime).int_tuple();
+  const auto [t, rt] = detail::notation_of(s, runtime);
+  return Parser(t.data(), int(t.size()), rt).int_tuple();
 }
 inline Layout parse_layout(std::string_view s, bool runtime = false) {
-  return Parser(s.data(), int(s.size()), runtime).layout();
+  const auto [t, rt] = detail::notation_of(s, runtime);
+  return Parser(t.data(), int(t.size()), rt).layout();
 }
 inline Tiler parse_tiler(std::string_view s, bool runtime = false) {
-  return Parser(s.data(), int(s.size()), runtime).tiler();
+  const auto [t, rt] = detail::notation_of(s, runtime);
+  return Parser(t.data(), int(t.size()), rt).tiler();
 }
 inline SwizzledLayout parse_swizzled_layout(std::string_view s, bool runtime = false) {
-  return Parser(s.data(), int(s.size()), runtime).swizzled_layout();
+  const auto [t, rt] = detail::notation_of(s, runtime);
+  return Parser(t.data(), int(t.size()), rt).swizzled_layout();
 }
 inline Swizzle parse_swizzle(std::string_view s) {
-  return Parser(s.data(), int(s.size())).swizzle();
+  const std::string t = from_cpp_spelling(s);
+  return Parser(t.data(), int(t.size())).swizzle();
 }
 
 // CuTe's printed form: to_cute_string(L) = "((_2,_2),4):((_1,8),64)".
