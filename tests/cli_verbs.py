@@ -163,6 +163,19 @@ check(rc == 0 and out.startswith("_32:_1"), f"coalesce C++ (static leaves): {out
 rc, out, err = run("show", "make_lyout(make_shape(4,8))")
 check(rc != 0 and "'make_lyout' is not a CuTe layout" in err, f"bad C++ spelling: {err!r}")
 
+# One atom without --atom-layout/--tile (CuTe's TiledMMA of an atom), in C++ spellings; atom
+# suggestions by prefix.
+rc, out, err = run("explain", "--atom", "MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>", "--thread", "3")
+check(rc == 0 and "CTA tile 16x8x16" in out and "thread 3 at (v,m,n,k) = (3,0,0,0)" in out,
+      f"explain one atom: {rc} {out[:300]!r} {err!r}")
+rc, out, _ = run("explain", "--atom", "SM80_16x8x16_F32F16F16F32_TN{}", "--thread", "3")
+check(rc == 0 and "atom SM80_16x8x16_F32F16F16F32_TN (16x8x16, 32 threads)" in out,
+      f"explain atom{{}}: {out[:200]!r}")
+rc, _, err = run("explain", "--atom", "SM80_8x8x4_F64", "--thread", "3")
+check(rc != 0 and "close names: SM80_8x8x4_F64F64F64F64_TN," in err, f"atom prefix: {err!r}")
+rc, _, err = run("explain", "--thread", "3")
+check(rc != 0 and "needs --preset, --atom, or --atom-layout" in err, f"explain no atom: {err!r}")
+
 # show: big and rank-3 layouts print (capped) tables and say what they leave out.
 rc, out, _ = run("show", "(128,128):(128,1)")
 check(rc == 0 and "    1 |  128  129" in out

@@ -73,10 +73,15 @@ std::optional<CopyAtom> catalog_copy_atom(std::string const& name, int64_t elem_
 
 std::string unknown_atom_message(std::string const& kind, std::string const& name,
                                  std::vector<std::string> const& known) {
-  // The five closest names (by edit distance of the canonical spelling, ignoring case).
+  // The five closest names (ignoring case): those that start with the canonical spelling (a
+  // prefix such as SM80_8x8x4_F64) first, then by edit distance.
   std::string want = lower(catalog::canonical_name(name.c_str()).c_str());
   std::vector<std::pair<size_t, std::string>> ranked;
-  for (auto const& k : known) ranked.push_back({edit_distance(want, lower(k)), k});
+  for (auto const& k : known) {
+    const std::string lk = lower(k);
+    const bool prefix = lk.rfind(want, 0) == 0;
+    ranked.push_back({prefix ? lk.size() - want.size() : 1000 + edit_distance(want, lk), k});
+  }
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](auto const& x, auto const& y) { return x.first < y.first; });
   std::string close;

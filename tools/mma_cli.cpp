@@ -63,6 +63,10 @@ MmaConfig mma_config(std::string const& atom_name, std::string const& atom_layou
   cfg.name = atom.name;
   cfg.mma = make_tiled_mma(atom, layout, perm);
   cfg.tile[0] = m, cfg.tile[1] = n, cfg.tile[2] = k;
+  if (m == 0 && n == 0 && k == 0) {  // no tile given: the TiledMMA's own
+    m = cfg.mma.tile_size(0), n = cfg.mma.tile_size(1), k = cfg.mma.tile_size(2);
+    cfg.tile[0] = m, cfg.tile[1] = n, cfg.tile[2] = k;
+  }
   for (int i = 0; i < 3; ++i) {
     if (cfg.tile[i] <= 0 || cfg.tile[i] % cfg.mma.tile_size(i) != 0)
       throw std::invalid_argument("the CTA tile " + std::to_string(cfg.tile[i]) + " of mode " +

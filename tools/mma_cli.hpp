@@ -30,7 +30,8 @@ MmaConfig mma_preset(std::string const& name);
 
 // A configuration from an atom name, an atom layout ("(16,16,1):(16,1,0)" or a shape "(2,2,1)"),
 // a permutation ("none", "(32,32,16)", "((16,4):(4,1),(16,4):(4,1),_)" or the oracle's
-// "(M=(16,4):(4,1), N=(16,4):(4,1), K=_)") and the CTA tile. Tensors default to the tile:
+// "(M=(16,4):(4,1), N=(16,4):(4,1), K=_)") and the CTA tile (0 0 0: the TiledMMA's tile).
+// Tensors default to the tile:
 // C row-major (M,N):(N,1), A (M,K):(1,M), B (N,K):(1,N).
 MmaConfig mma_config(std::string const& atom, std::string const& atom_layout,
                      std::string const& permutation, int64_t m, int64_t n, int64_t k);

@@ -40,8 +40,10 @@ inline void add_mma_options(CLI::App* cmd, MmaArgs& a) {
 // The options as they would be typed, for the header comment of generated files.
 inline std::string mma_flags(MmaArgs const& a) {
   if (!a.preset.empty()) return "--preset " + a.preset;
-  std::string s = "--atom " + a.atom + " --atom-layout \"" + a.atom_layout + "\" --perm \"" +
-                  a.permutation + "\" --tile";
+  std::string s = "--atom " + a.atom;
+  if (!a.atom_layout.empty()) s += " --atom-layout \"" + a.atom_layout + "\"";
+  if (a.permutation != "none") s += " --perm \"" + a.permutation + "\"";
+  if (!a.tile.empty()) s += " --tile";
   for (int64_t t : a.tile) s += " " + std::to_string(t);
   return s;
 }
@@ -62,9 +64,15 @@ inline MmaConfig mma_from_args(MmaArgs const& a, std::string const& verb) {
           extra + ")");
     return mma_preset(a.preset);
   }
-  if (a.atom_layout.empty() || a.tile.size() != 3)
-    throw std::invalid_argument(verb + " needs --preset, or --atom-layout and --tile M N K");
-  return mma_config(a.atom, a.atom_layout, a.permutation, a.tile[0], a.tile[1], a.tile[2]);
+  // --atom alone is one atom, as CuTe's TiledMMA of an atom: atom layout (1,1,1) and the
+  // TiledMMA's own tile where --atom-layout or --tile is not given.
+  const bool atom_given = a.cmd && a.cmd->count("--atom");
+  if (!atom_given && a.atom_layout.empty())
+    throw std::invalid_argument(verb +
+                                " needs --preset, --atom, or --atom-layout (and --tile M N K)");
+  const std::vector<int64_t> tile = a.tile.size() == 3 ? a.tile : std::vector<int64_t>{0, 0, 0};
+  return mma_config(a.atom, a.atom_layout.empty() ? "(1,1,1)" : a.atom_layout, a.permutation,
+                    tile[0], tile[1], tile[2]);
 }
 
 }  // namespace tessera::tools

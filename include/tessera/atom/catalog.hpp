@@ -458,8 +458,9 @@ constexpr CopyAtom copy_atom(AtomRef const& a, int64_t elem_bits = 0, int64_t bo
 
 // ---- names -------------------------------------------------------------------------------------
 
-// The name CuTe's spellings reduce to: without "cute::" and "SM90::GMMA::" qualifiers, spaces and
-// the template arguments of an MMA (SM90_64x128x16_F16F16F16_SS<GMMA::Major::K, ...>); GMMA's own
+// The name CuTe's spellings reduce to: without "cute::" and "SM90::GMMA::" qualifiers, the
+// MMA_Atom<..> / Copy_Atom<.., T> wrappers, a value's `{}`, spaces and the template arguments of
+// an MMA (SM90_64x128x16_F16F16F16_SS<GMMA::Major::K, ...>); GMMA's own
 // name MMA_64x128x16_F16F16F16_SS becomes SM90_64x128x16_F16F16F16_SS; a copy's repeated type
 // (SM80_CP_ASYNC_CACHEGLOBAL<uint128_t, uint128_t>) is kept once.
 constexpr AtomName canonical_name(const char* s) {
@@ -473,7 +474,8 @@ constexpr AtomName canonical_name(const char* s) {
   };
   for (bool again = true; again;) {
     again = false;
-    for (const char* q : {"cute::", "SM90::GMMA::", "GMMA::", "SM90::"}) {
+    for (const char* q : {"cute::", "SM90::GMMA::", "GMMA::", "SM90::", "MMA_Atom<",
+                          "Copy_Atom<"}) {
       if (starts(p, q)) {
         while (*q) ++p, ++q;
         again = true;
@@ -487,7 +489,8 @@ constexpr AtomName canonical_name(const char* s) {
   }
   // Keep <..> only for the copies whose argument is their size (cp.async, UniversalCopy).
   bool copy_args = starts(p, "SM80_CP_ASYNC") || starts(p, "UniversalCopy");
-  for (; *p && *p != '<'; ++p) out.add(*p);
+  // The name ends at its arguments, a wrapper's next argument or close, or `{}` / `()`.
+  for (; *p && *p != '<' && *p != ',' && *p != '>' && *p != '{' && *p != '('; ++p) out.add(*p);
   if (*p == '<' && copy_args) {
     const char* end = p;
     while (*end && *end != ',' && *end != '>') out.add(*end++);
