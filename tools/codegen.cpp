@@ -267,7 +267,9 @@ gemm(long long M, long long N, long long K, float alpha, float const* A, long lo
   for (int i = 0; i < kFrag; ++i) acc[i] = 0.0f;
   const long long k_tiles = (K + kBK - 1) / kBK;
   for (long long kt = 0; kt < k_tiles; ++kt) {
-#pragma unroll
+    // One k_block at a time (not unrolled: the loads of every k_block in flight at once would
+    // spill the accumulators).
+#pragma unroll 1
     for (int kb = 0; kb < kKBlocks; ++kb) {
       float a[kMyRows], b[kMyCols];  // tCrA(_,_,kb), tCrB(_,_,kb)
 #pragma unroll
@@ -341,7 +343,9 @@ std::string codegen_kernel(MmaConfig const& cfg, CodegenOptions const& opt) {
     o << "\n";
     write_coord(o, *pp, prefix);
   }
-  o << "#ifdef __CUDACC__\n";
+  // TESSERA_GEN_HOST_KERNEL: a host build that supplies __global__, __launch_bounds__,
+  // threadIdx and blockIdx runs the kernel on the CPU, one thread at a time (the tests do).
+  o << "#if defined(__CUDACC__) || defined(TESSERA_GEN_HOST_KERNEL)\n";
   write_kernel_body(o);
   o << "#endif\n\n}  // namespace " << opt.ns << "\n";
   return o.str();
