@@ -37,4 +37,15 @@ inline void check_problem_options(CLI::App* cmd, ProblemWords const& w, std::str
       throw std::invalid_argument(verb + ": " + f + " needs --problem M N K");
 }
 
+// The options as they would be typed (for generated files' header comments); "" without a problem.
+inline std::string problem_flags(ProblemWords const& w) {
+  if (!w.given()) return "";
+  std::string s = " --problem";
+  for (int64_t x : w.problem) s += " " + std::to_string(x);
+  for (Operand op : {Operand::kA, Operand::kB, Operand::kC})
+    if (!w.layout[int(op)].empty())
+      s += std::string(" --layout-") + operand_name(op) + " \"" + w.layout[int(op)] + "\"";
+  return s + " --cta " + std::to_string(w.cta[0]) + " " + std::to_string(w.cta[1]);
+}
+
 }  // namespace tessera::tools

@@ -64,7 +64,8 @@ void add_codegen_verb(CLI::App& app, Verbs& verbs) {
   add_problem_options(cmd, a->problem, false, false);
   verbs.push_back({cmd, [a] {
                      a->command = "tessera codegen " + mma_flags(a->mma) +
-                                  (a->kernel ? " --kernel" : " --operand " + a->operand);
+                                  (a->kernel ? " --kernel" : " --operand " + a->operand) +
+                                  problem_flags(a->problem);
                      return run_codegen(*a);
                    }});
 }
