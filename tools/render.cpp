@@ -547,7 +547,8 @@ MmaConfig mma_of(json const& s) {
   if (!text_field(s, "preset").empty()) return mma_preset(text_field(s, "preset"));
   json t = s.value("tile", json::array());
   if (!t.is_array() || t.size() != 3)
-    throw std::invalid_argument("a TiledMMA needs a preset, or an atom layout and a CTA tile M N K");
+    throw std::invalid_argument(
+        "a TiledMMA needs a preset, or an atom layout and a CTA tile M N K");
   int64_t mnk[3];
   for (int i = 0; i < 3; ++i) mnk[i] = int_field(json{{"t", t[i]}}, "t", 0);
   return mma_config(text_field(s, "atom", "UniversalFMA"), text_field(s, "atom_layout"),
@@ -585,8 +586,8 @@ json trace_page_data(json const& s) {
   json d = trace_page_json(in);
   int64_t k = int_field(s, "k_tile", 0), k_tiles = d["k_loop"]["k_tiles"];
   if (k < 0 || k >= k_tiles)
-    throw std::invalid_argument("trace: k_tile " + std::to_string(k) + " is outside the K-loop [0, " +
-                                std::to_string(k_tiles) + ")");
+    throw std::invalid_argument("trace: k_tile " + std::to_string(k) +
+                                " is outside the K-loop [0, " + std::to_string(k_tiles) + ")");
   d["k_tile"] = k;
   d["initial_thread"] = in.thread;
   return d;

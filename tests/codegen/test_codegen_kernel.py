@@ -132,7 +132,8 @@ for name, flags in CONFIGS:
     with open(os.path.join(d, "main.cpp"), "w") as f:
         f.write(DRIVER)
     binary = os.path.join(d, "host_kernel")
-    p = subprocess.run([cxx, "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror", "-Wno-unknown-pragmas", "-I", d,
+    p = subprocess.run([cxx, "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror",
+                        "-Wno-unknown-pragmas", "-I", d,
                         os.path.join(d, "main.cpp"), "-o", binary], capture_output=True, text=True)
     if p.returncode != 0:
         check(False, f"{name}: the kernel compiles as host C++: {p.stderr[:2000]}")
