@@ -11,8 +11,8 @@ C (256,128):(128,1), CTA (0,0), thread 0), with the page's state given in the UR
     (the page runs the same C++ through WebAssembly);
   - the k_tile stepper (next, previous, play) moves A's and B's tiles and fills C;
   - the URL round-trips the state (thread, CTA and k_tile typed and stepped, then reloaded);
-  - a ragged problem (M=200, N=128, K=30, CTA (1,0), thread 40): the masked elements drawn at each k_tile are
-    the trace's predicates;
+  - a ragged problem (M=200, N=128, K=30, CTA (1,0), thread 40): the masked elements drawn at
+    each k_tile are the trace's predicates;
   - a CTA outside the grid shows the library's rule, and the page recovers;
   - no console error, no network request.
 Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
