@@ -1039,7 +1039,7 @@ function paintTrace(c, probRows, probCols, marks, tiles) {
   g.fillStyle = '#eef0f3';
   g.fillRect(0, 0, probCols * s, probRows * s);
   for (const [r, col, rgb, masked] of marks) {
-    g.fillStyle = css(rgb);
+    g.fillStyle = css(masked && s < 4 ? TRACE_MASK : rgb);  // too small for a cross: red
     g.fillRect(col * s, r * s, Math.max(1, s - (s > 3)), Math.max(1, s - (s > 3)));
     if (masked && s >= 4) {  // a masked element: a cross over it
       g.strokeStyle = css(TRACE_MASK);
@@ -1085,7 +1085,7 @@ function tracePage() {
   const j = D, [BM, BN, BK] = j.config.tile_mnk, [M, N, K] = j.problem, kt = j.k_loop.k_tiles;
   const [cm, cn] = j.cta, Mp = j.grid[0] * BM, Np = j.grid[1] * BN, Kp = kt * BK;
   let k = Math.min(Math.max(0, state.k_tile || 0), kt - 1);
-  const cell = Math.max(1, Math.min(12, Math.floor(560 / Math.max(Mp, Np, Kp))));
+  const cell = Math.max(2, Math.min(12, Math.floor(900 / (Math.max(Mp, Np) + Kp))));
   const cA = traceCanvas('A', Mp, Kp, cell), cB = traceCanvas('B', Kp, Np, cell),
         cC = traceCanvas('C', Mp, Np, cell);
   const label = el('span', {id: 'trace-k', class: 'mono'}), step = el('div', {id: 'trace-step'});
@@ -1148,8 +1148,8 @@ function tracePage() {
          el('div', {class: 'panel side'}, el('h2', {text: 'The trace'}), traceNumbers(),
             el('p', {class: 'legend',
                      text: 'blue: the CTA\u2019s tiles (A and B at this k_tile); orange: the ' +
-                         'thread\u2019s elements (pale: earlier k_tiles); red cross: masked ' +
-                         '(outside the problem); grey: the ragged tiles beyond it'}))),
+                         'thread\u2019s elements (pale: earlier k_tiles); red (a cross on large ' +
+                         'cells): masked, outside the problem; grey: the ragged tiles beyond it'}))),
       el('pre', {id: 'trace-text', text: j.text}));
   draw();
 }
