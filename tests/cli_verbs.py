@@ -542,6 +542,8 @@ check(d and sum(not e[2] for e in d["elements"]["A"][3]) == masked and masked > 
 for args, want in [
     (["render", "--preset", "step1", "--cta", "1", "0", "-o", "/dev/null"],
      "render: --cta needs --problem M N K"),
+    (["render", "--preset", "step1", "--problem", "256", "128", "32", "--swizzle", "Sw<3,3,3>",
+      "-o", "/dev/null"], "render --problem draws the thread trace"),
     (["render", "--preset", "step1", "--problem", "256", "128", "32", "--thread", "256", "-o",
       "/dev/null"], "thread 256 is outside the TiledMMA's threads [0, 256)"),
     (["analyze", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "0", "1"],

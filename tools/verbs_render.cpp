@@ -102,8 +102,12 @@ nlohmann::json state_of(RenderArgs& a) {
                {"tile", a.mma.tile}};
     state["compare"] = a.compare;
     if (a.problem.given()) {  // the thread trace: the problem, the CTA, the k_tile stepper
-      if (!a.compare.empty())
-        throw std::invalid_argument("render: --compare-perm is for a TiledMMA page, not a trace");
+      if (!a.compare.empty() || !a.access.swizzle.empty() || a.access.elem_bits ||
+          !a.access.smem_swizzle.empty() || !a.access.smem_major.empty() || a.warp >= 0 ||
+          a.access.overlay != "owner")
+        throw std::invalid_argument(
+            "render --problem draws the thread trace: --compare-perm, --swizzle, --elem-bits, "
+            "--smem-swizzle, --smem-major, --warp and --overlay are for a TiledMMA page");
       state["kind"] = "trace";
       state.erase("compare");
       state["problem"] = a.problem.problem;
