@@ -41,6 +41,11 @@
 #                                              build-gpu/torch-site, then tests/device/torch_ops_test.py
 #                                              (opcheck, eager, torch.compile, CUDA graphs, autograd,
 #                                              host overhead): $OUT/torch_ops.md
+#   OUT=/tmp/out scripts/gpu.sh codegen        only `tessera codegen --kernel`'s plain-CUDA kernel of the step 1
+#                                              TiledMMA against the step 1 kernel (launch_01) and a float64
+#                                              reference on ragged problems in guarded buffers
+#                                              (tests/codegen/kernel_check.cu); TESSERA_EXE names the CLI
+#                                              (default build/tools/tessera, else built in build-gpu-cli)
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -103,6 +108,33 @@ if [ "$mode" = examples ]; then
     { echo; echo "$name: $(grep -E 'PASSED|FAILED' "$OUT/$name.txt" 2>/dev/null | tail -1)"; } >>build-gpu/examples/summary.log
   done
   { echo; echo "Correctness (guarded buffers, NaN-poisoned outputs, odd sizes):"; echo; cat build-gpu/examples/summary.log; } >>"$md"
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = codegen ]; then
+  step "codegen --kernel: the generated plain-CUDA kernel against the step 1 kernel (kernel_check.cu)"
+  exe=${TESSERA_EXE:-build/tools/tessera}
+  if ! [ -x "$exe" ]; then
+    cmake -S . -B build-gpu-cli -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+      -DTESSERA_BUILD_BENCH=OFF >build-gpu-cli.cmake.log 2>&1 \
+      && cmake --build build-gpu-cli -j "$(nproc)" --target tessera >build-gpu-cli.build.log 2>&1 \
+      || { tail -30 build-gpu-cli.cmake.log build-gpu-cli.build.log; exit 1; }
+    exe=build-gpu-cli/tools/tessera
+  fi
+  mkdir -p build-gpu/codegen
+  "$exe" codegen --preset step1 --kernel --namespace gen -o build-gpu/codegen/gen.cuh || exit 1
+  nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Ikernels/gemm \
+    -Ibuild-gpu/codegen tests/codegen/kernel_check.cu kernels/gemm/01_simt_global.cu \
+    -o build-gpu/codegen/kernel_check >build-gpu/codegen/build.log 2>&1 \
+    || { tail -30 build-gpu/codegen/build.log; exit 1; }
+  build-gpu/codegen/kernel_check 2>&1 | tee "$OUT/codegen_kernel.txt"; rc=${PIPESTATUS[0]}
+  [ $rc -eq 0 ] || status=1
+  if command -v compute-sanitizer >/dev/null; then
+    compute-sanitizer --tool memcheck --print-limit 5 build-gpu/codegen/kernel_check \
+      >"$OUT/codegen_kernel.memcheck.txt" 2>&1; rc=$?
+    tail -3 "$OUT/codegen_kernel.memcheck.txt"; [ $rc -eq 0 ] || status=1
+  fi
   step "done: status $status"
   exit $status
 fi

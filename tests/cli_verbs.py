@@ -4,6 +4,7 @@
 Usage: cli_verbs.py TESSERA_EXE
 """
 import json
+import re
 import subprocess
 import sys
 
@@ -534,6 +535,60 @@ check(rc == 0 and json.loads(out) == {"result": "(128,128):(128,1)", "offset": 1
       f"local_tile C: {out!r}")
 rc, _, err = run("local_tile", "(256,32):(1,256)", "(128,128,8)", "(0,0,_)")
 check(rc == 1 and "give a projection (--proj)" in err, f"local_tile no proj: {err!r}")
+
+# The problem options on render, analyze and codegen (one parser with trace and explain).
+rc, out, _ = run("analyze", "--preset", "step1", "--operand", "A", "--problem", "256", "128",
+                 "32", "--cta", "1", "0", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j["config"]["tensor"] == "(128,8):(1,256)" and j["config"]["offset"] == 128
+      and j["analysis"]["vector_bits"] == 128 and j["analysis"]["instructions_per_thread"] == 16,
+      f"analyze --problem: {out[:400]!r}")
+# M = 257: A's columns start at odd offsets, so no vector load (the problem's stride counts).
+rc, out, _ = run("analyze", "--preset", "step1", "--operand", "A", "--problem", "257", "128",
+                 "32", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(rc == 0 and j["config"]["tensor"] == "(128,8):(1,257)" and j["analysis"]["vector_bits"] == 32
+      and j["analysis"]["instructions_per_thread"] == 64, f"analyze --problem 257: {out[:400]!r}")
+rc, out, _ = run("codegen", "--preset", "step1", "--problem", "256", "128", "32", "--layout-C",
+                 "M", "--cta", "1", "0")
+check(rc == 0 and "fragment of (128,128):(1,256)  offset(t) + "
+      "(1,(4,2),(4,2)):(0,(1,64),(256,16384))" in out and "--problem 256 128 32" in out,
+      f"codegen --problem: {out[:900]!r}")
+rc, out, err = run("render", "--preset", "step1", "--problem", "200", "128", "30", "--cta", "1",
+                   "0", "--thread", "5", "-o", "/dev/stdout")
+m = re.search(r'id="tessera-data"[^>]*>(.*?)</script>', out, re.S)
+d = json.loads(m.group(1)) if rc == 0 and m else {}
+check(d.get("kind") == "trace" and d["cta"] == [1, 0] and d["thread"] == 5
+      and d["k_loop"]["k_tiles"] == 4 and d["predicates"]["A"]["residue"] == [72, 6]
+      and len(d["elements"]["A"]) == 4 and len(d["elements"]["A"][3]) == 64,
+      f"render --problem: the trace page's data {str(d)[:300]!r} {err!r}")
+masked = d["predicates"]["A"]["masked_per_k_tile"][3] if d else 0
+check(d and sum(not e[2] for e in d["elements"]["A"][3]) == masked and masked > 0,
+      "render --problem: the masked elements of A at the last k_tile are the trace's")
+for args, want in [
+    (["render", "--preset", "step1", "--cta", "1", "0", "-o", "/dev/null"],
+     "render: --cta needs --problem M N K"),
+    (["render", "--preset", "step1", "--problem", "256", "128", "32", "--swizzle", "Sw<3,3,3>",
+      "-o", "/dev/null"], "render --problem draws the thread trace"),
+    (["render", "--preset", "step1", "--problem", "256", "128", "32", "--thread", "256", "-o",
+      "/dev/null"], "thread 256 is outside the TiledMMA's threads [0, 256)"),
+    (["analyze", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "0", "1"],
+     "analyze: CTA (0,1) is outside the grid 2 x 1"),
+    (["analyze", "--tv", "(32,4):(4,1)", "--tensor", "(32,4):(1,32)", "--problem", "1", "1", "1"],
+     "analyze: --problem needs a TiledMMA"),
+    (["codegen", "--preset", "step1", "--problem", "256", "128", "32", "--layout-B",
+      "(128,32):(1,256)", "--cta", "0", "0"], None),
+    (["codegen", "--preset", "step1", "--problem", "256", "128", "32", "--layout-B",
+      "(64,32):(1,64)"],
+     "codegen: the layout of B (64,32):(1,64) does not match the problem"),
+    (["codegen", "--preset", "step1", "--problem", "256", "128", "32", "--cta", "3", "0"],
+     "codegen: CTA (3,0) is outside the grid 2 x 1"),
+]:
+    rc, out, err = run(*args)
+    if want is None:
+        check(rc == 0, f"{args}: {err!r}")
+    else:
+        check(rc == 1 and want in err, f"{args}: {err!r}")
 
 for f in failures:
     print("FAIL", f)

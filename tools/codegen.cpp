@@ -114,7 +114,8 @@ void write_header(std::ostream& o, MmaConfig const& cfg, CodegenOptions const& o
 
 // The thread's coordinate, then the thread mode of the partition evaluated there; the
 // coordinates of the thread's elements.
-void write_coords(std::ostream& o, MmaConfig const& cfg, Partition const& p) {
+void write_coords(std::ostream& o, MmaConfig const& cfg, Partition const& p,
+                  std::string const& prefix = "") {
   TiledMMA const& mma = cfg.mma;
   std::string v = "thr_v", t0 = std::string("thr_") + p.r, t1 = std::string("thr_") + p.c;
   auto origin = [&](Layout const& thr) {  // ((ThrV),(Thr0,Thr1)) at the thread's coordinate
@@ -125,7 +126,8 @@ void write_coords(std::ostream& o, MmaConfig const& cfg, Partition const& p) {
     return out.empty() ? std::string("0") : out;
   };
   o << "// The row and column of thread tid's first element.\n"
-    << "__host__ __device__ inline void thread_origin(int tid, int& row0, int& col0) {\n"
+    << "__host__ __device__ inline void " << prefix << "thread_origin(int tid, int& row0, "
+    << "int& col0) {\n"
     << "  // tid -> (v, " << p.r << ", " << p.c << ") in the thread layout\n"
     << "  const int thr_v = " << thread_coord_expr(mma.thr_vmnk[0]) << ";\n"
     << "  const int thr_" << p.r << " = " << thread_coord_expr(mma.thr_vmnk[1 + p.i0]) << ";\n"
@@ -137,9 +139,10 @@ void write_coords(std::ostream& o, MmaConfig const& cfg, Partition const& p) {
     << "}\n\n";
   o << "// Row and column (in the tile) of each of thread tid's kFrag elements, in fragment "
        "order.\n"
-    << "__host__ __device__ inline void fragment_coords(int tid, int* row, int* col) {\n"
+    << "__host__ __device__ inline void " << prefix
+    << "fragment_coords(int tid, int* row, int* col) {\n"
     << "  int row0 = 0, col0 = 0;\n"
-    << "  thread_origin(tid, row0, col0);\n"
+    << "  " << prefix << "thread_origin(tid, row0, col0);\n"
     << "  for (int i = 0; i < kFrag; ++i) {\n"
     << "    row[i] = row0 + " << index_expr("i", p.frag_rows) << ";\n"
     << "    col[i] = col0 + " << index_expr("i", p.frag_cols) << ";\n"
@@ -186,6 +189,165 @@ std::string codegen_partition(MmaConfig const& cfg, CodegenOptions const& opt) {
     << "  for (int i = 0; i < kFrag; ++i) out[row[i] * ld + col[i]] = acc[i];\n"
     << "}\n#endif\n\n"
     << "}  // namespace " << opt.ns << "\n";
+  return o.str();
+}
+
+namespace {
+
+// The rule of the plain kernel: one thread per atom, one scalar FMA (UniversalFMA), so a
+// fragment element is one register and tCrC(mi,ni) += tCrA(mi,kb) * tCrB(ni,kb).
+void check_fma(MmaConfig const& cfg) {
+  MmaAtom const& atom = cfg.mma.atom;
+  if (atom.threads() != 1 || atom.m * atom.n * atom.k != 1)
+    throw std::invalid_argument(
+        std::string("codegen --kernel: the plain-CUDA kernel is for a scalar FMA atom (1x1x1, one "
+                    "thread: UniversalFMA); ") + atom.name + " is " + std::to_string(atom.m) + "x" +
+        std::to_string(atom.n) + "x" + std::to_string(atom.k) + " over " +
+        std::to_string(atom.threads()) + " threads");
+}
+
+// Every thread's A row at (mi,kb) is its C row mi, its B row at (ni,kb) its C column ni, and A
+// and B meet at the same k: then acc[mi + RM*ni] += a[mi] * b[ni] is partition_C's product.
+void check_product(MmaConfig const& cfg, Partition const& a, Partition const& b,
+                   Partition const& c) {
+  int64_t rm = c.frag_rows[1].size(), rn = c.frag_rows[2].size(), kb = a.frag_rows[2].size();
+  bool ok = c.frag_rows[0].size() == 1 && a.frag_rows[1].size() == rm &&
+            b.frag_rows[1].size() == rn && b.frag_rows[2].size() == kb;
+  TiledMMA const& mma = cfg.mma;
+  for (int64_t t = 0; ok && t < mma.threads(); ++t) {
+    View cr = mma.partition(Operand::kC, c.rows, t), cc = mma.partition(Operand::kC, c.cols, t);
+    View ar = mma.partition(Operand::kA, a.rows, t), ak = mma.partition(Operand::kA, a.cols, t);
+    View br = mma.partition(Operand::kB, b.rows, t), bk = mma.partition(Operand::kB, b.cols, t);
+    for (int64_t k = 0; ok && k < kb; ++k) {
+      int64_t kk = ak(rm * k);
+      for (int64_t mi = 0; mi < rm; ++mi)
+        ok = ok && ar(mi + rm * k) == cr(mi) && ak(mi + rm * k) == kk;
+      for (int64_t ni = 0; ni < rn; ++ni)
+        ok = ok && br(ni + rn * k) == cc(rm * ni) && bk(ni + rn * k) == kk;
+    }
+  }
+  if (!ok)
+    throw std::invalid_argument(
+        "codegen --kernel: the TiledMMA's A and B fragments do not meet C's as rows x columns "
+        "(tCrC (1,RM,RN) with tCrA (1,RM,KB) and tCrB (1,RN,KB) on the same rows, columns and k)");
+}
+
+// An operand's fragment element (i, j) = (v=0, mode 1 index i, mode 2 index j), relative to the
+// thread's origin: the fragment layout's modes 1 and 2 evaluated apart (mode 0 has one value).
+void write_coord(std::ostream& o, Partition const& p, std::string const& prefix) {
+  auto sum = [](Layout const& l, const char* i, const char* j) {
+    std::string x = index_expr(i, l[1]), y = index_expr(j, l[2]);
+    return x == "0" ? y : y == "0" ? x : x + " + " + y;
+  };
+  o << "// Element (0,i,j) of the fragment, from the thread's origin.\n"
+    << "__host__ __device__ inline void " << prefix << "coord(int i, int j, int& row, int& col) {\n"
+    << "  row = " << sum(p.frag_rows, "i", "j") << ";\n"
+    << "  col = " << sum(p.frag_cols, "i", "j") << ";\n"
+    << "}\n\n";
+}
+
+void write_kernel_body(std::ostream& o) {
+  o << R"(// C(m,n) = alpha * sum_k A(m,k) B(n,k) + beta * C(m,n); A (M,K), B (N,K), C (M,N) at any
+// strides. Grid ceil(M/kBM) x ceil(N/kBN), kThreads threads. Any M, N, K: every load and store
+// tests its coordinate against the problem (the ragged edges read 0 and store nothing).
+__global__ void __launch_bounds__(kThreads)
+gemm(long long M, long long N, long long K, float alpha, float const* A, long long a_sm,
+     long long a_sk, float const* B, long long b_sn, long long b_sk, float beta, float* C,
+     long long c_sm, long long c_sn) {
+  const int tid = int(threadIdx.x);
+  const long long m0 = (long long)blockIdx.x * kBM, n0 = (long long)blockIdx.y * kBN;
+  // The thread's first element of each operand in the CTA's tile (partition_A/B/C).
+  int a_row0, a_k0, b_row0, b_k0, c_row0, c_col0;
+  a_thread_origin(tid, a_row0, a_k0);
+  b_thread_origin(tid, b_row0, b_k0);
+  c_thread_origin(tid, c_row0, c_col0);
+  // The accumulators tCrC: element mi + kMyRows * ni is row mi, column ni.
+  float acc[kFrag];
+#pragma unroll
+  for (int i = 0; i < kFrag; ++i) acc[i] = 0.0f;
+  const long long k_tiles = (K + kBK - 1) / kBK;
+  for (long long kt = 0; kt < k_tiles; ++kt) {
+    // One k_block at a time (not unrolled: the loads of every k_block in flight at once would
+    // spill the accumulators).
+#pragma unroll 1
+    for (int kb = 0; kb < kKBlocks; ++kb) {
+      float a[kMyRows], b[kMyCols];  // tCrA(_,_,kb), tCrB(_,_,kb)
+#pragma unroll
+      for (int mi = 0; mi < kMyRows; ++mi) {
+        int r, c;
+        a_coord(mi, kb, r, c);
+        const long long m = m0 + a_row0 + r, k = kt * kBK + a_k0 + c;
+        a[mi] = m < M && k < K ? A[m * a_sm + k * a_sk] : 0.0f;
+      }
+#pragma unroll
+      for (int ni = 0; ni < kMyCols; ++ni) {
+        int r, c;
+        b_coord(ni, kb, r, c);
+        const long long n = n0 + b_row0 + r, k = kt * kBK + b_k0 + c;
+        b[ni] = n < N && k < K ? B[n * b_sn + k * b_sk] : 0.0f;
+      }
+#pragma unroll
+      for (int ni = 0; ni < kMyCols; ++ni)
+#pragma unroll
+        for (int mi = 0; mi < kMyRows; ++mi)
+          acc[mi + kMyRows * ni] = fmaf(a[mi], b[ni], acc[mi + kMyRows * ni]);
+    }
+  }
+  // The epilogue: C = alpha * acc + beta * C inside the problem (beta 0: C is not read).
+#pragma unroll
+  for (int i = 0; i < kFrag; ++i) {
+    int r, c;
+    c_coord(i % kMyRows, i / kMyRows, r, c);
+    const long long m = m0 + c_row0 + r, n = n0 + c_col0 + c;
+    if (m < M && n < N) {
+      float* out = C + (m * c_sm + n * c_sn);
+      *out = beta == 0.0f ? alpha * acc[i] : alpha * acc[i] + beta * *out;
+    }
+  }
+}
+)";
+}
+
+}  // namespace
+
+std::string codegen_kernel(MmaConfig const& cfg, CodegenOptions const& opt) {
+  check_fma(cfg);
+  Partition a = partition_of(cfg, Operand::kA), b = partition_of(cfg, Operand::kB),
+            c = partition_of(cfg, Operand::kC);
+  check_product(cfg, a, b, c);
+  TiledMMA const& mma = cfg.mma;
+  std::ostringstream o;
+  o << "// Generated by tessera" << (opt.command.empty() ? "" : ": `" + opt.command + "`") << "\n"
+    << "// TiledMMA " << cfg.name << ": atom " << mma.atom.name << ", atom layout "
+    << cfg.atom_layout_text << ", permutation " << cfg.permutation_text << ", CTA tile "
+    << cfg.tile[0] << "x" << cfg.tile[1] << "x" << cfg.tile[2] << "\n"
+    << "// The whole GEMM in plain CUDA (no library): accumulators, K-loop, loads and stores with\n"
+    << "// bounds tests. The index code is the library's partitions written out:\n"
+    << "//   tCgC offset(t) + " << to_string(c.frag) << " of C's tile " << to_string(cfg.tensor[0])
+    << "\n//   tCgA rows " << to_string(a.frag_rows) << ", k " << to_string(a.frag_cols)
+    << "\n//   tCgB rows " << to_string(b.frag_rows) << ", k " << to_string(b.frag_cols) << "\n"
+    << "#pragma once\n\n"
+    << "#ifndef __CUDACC__\n#ifndef __host__\n#define __host__\n#endif\n#ifndef "
+       "__device__\n#define __device__\n#endif\n#endif\n\n"
+    << "namespace " << opt.ns << " {\n\n"
+    << "constexpr int kThreads = " << mma.threads() << ";\n"
+    << "constexpr int kBM = " << cfg.tile[0] << ", kBN = " << cfg.tile[1] << ", kBK = "
+    << cfg.tile[2] << ";  // the CTA tile\n"
+    << "constexpr int kMyRows = " << c.frag_rows[1].size() << ", kMyCols = "
+    << c.frag_rows[2].size() << ", kKBlocks = " << a.frag_rows[2].size()
+    << ";\n// tCrC (1,kMyRows,kMyCols), tCrA (1,kMyRows,kKBlocks), tCrB (1,kMyCols,kKBlocks)\n"
+    << "constexpr int kFrag = kMyRows * kMyCols;  // accumulators per thread\n\n";
+  for (auto [pp, prefix] : {std::pair{&a, "a_"}, std::pair{&b, "b_"}, std::pair{&c, "c_"}}) {
+    o << "// " << operand_name(pp->op) << "\n";
+    write_coords(o, cfg, *pp, prefix);
+    o << "\n";
+    write_coord(o, *pp, prefix);
+  }
+  // TESSERA_GEN_HOST_KERNEL: a host build that supplies __global__, __launch_bounds__,
+  // threadIdx and blockIdx runs the kernel on the CPU, one thread at a time (the tests do).
+  o << "#if defined(__CUDACC__) || defined(TESSERA_GEN_HOST_KERNEL)\n";
+  write_kernel_body(o);
+  o << "#endif\n\n}  // namespace " << opt.ns << "\n";
   return o.str();
 }
 

@@ -24,4 +24,11 @@ struct CodegenOptions {
 // product of its rows and its columns (step 1), also `my_rows_cols(tid, my_rows, my_cols)`.
 std::string codegen_partition(MmaConfig const& cfg, CodegenOptions const& opt);
 
+// The whole GEMM kernel in plain CUDA for a scalar-FMA TiledMMA (the step 1 kernel's form):
+// `gemm(M, N, K, alpha, A, a_sm, a_sk, B, b_sn, b_sk, beta, C, c_sm, c_sn)` with the
+// accumulators, the K-loop over k_tiles and k_blocks, the loads of A and B and the stores of C,
+// each tested against M, N, K. Throws std::invalid_argument for an atom that is not one scalar
+// FMA, or fragments that do not meet as rows x columns.
+std::string codegen_kernel(MmaConfig const& cfg, CodegenOptions const& opt);
+
 }  // namespace tessera::tools

@@ -1,5 +1,6 @@
 #include "render.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -11,6 +12,7 @@
 #include "atom_names.hpp"
 #include "hopper_cli.hpp"
 #include "ops.hpp"
+#include "trace.hpp"
 
 namespace tessera::tools {
 namespace {
@@ -540,6 +542,57 @@ AccessOptions access_of(json const& s) {
   return a;
 }
 
+// The TiledMMA of a state: its preset, or its atom, atom layout, permutation and tile.
+MmaConfig mma_of(json const& s) {
+  if (!text_field(s, "preset").empty()) return mma_preset(text_field(s, "preset"));
+  json t = s.value("tile", json::array());
+  if (!t.is_array() || t.size() != 3)
+    throw std::invalid_argument(
+        "a TiledMMA needs a preset, or an atom layout and a CTA tile M N K");
+  int64_t mnk[3];
+  for (int i = 0; i < 3; ++i) mnk[i] = int_field(json{{"t", t[i]}}, "t", 0);
+  return mma_config(text_field(s, "atom", "UniversalFMA"), text_field(s, "atom_layout"),
+                    text_field(s, "perm", "none"), mnk[0], mnk[1], mnk[2]);
+}
+
+// A list of integers of a state ("problem": [M, N, K], "cta": [m, n]); `n` entries.
+std::vector<int64_t> ints_field(json const& s, const char* key, size_t n,
+                                std::vector<int64_t> fallback) {
+  if (!s.contains(key)) return fallback;
+  json const& v = s[key];
+  if (!v.is_array() || v.size() != n)
+    throw std::invalid_argument(std::string("page state: ") + key + " needs " +
+                                std::to_string(n) + " integers, got " + v.dump());
+  std::vector<int64_t> out;
+  for (auto const& x : v) out.push_back(int_field(json{{"x", x}}, "x", 0));
+  return out;
+}
+
+// The thread trace (trace.hpp) of a state: a TiledMMA, "problem", "cta", "thread",
+// "layout_A"/"layout_B"/"layout_C"; "k_tile" is the page's stepper, checked against the K-loop.
+json trace_page_data(json const& s) {
+  ProblemWords w;
+  w.problem = ints_field(s, "problem", 3, {});
+  if (w.problem.empty()) throw std::invalid_argument("a trace needs a problem M N K");
+  w.cta = ints_field(s, "cta", 2, {0, 0});
+  w.thread = int_field(s, "thread", 0);
+  for (Operand op : {Operand::kC, Operand::kA, Operand::kB})
+    w.layout[int(op)] = text_field(s, (std::string("layout_") + operand_name(op)).c_str());
+  TraceInput in = trace_input(mma_of(s), w, "trace");
+  if (int64_t(in.problem[0]) * in.problem[1] > (int64_t(1) << 20) ||
+      int64_t(in.problem[2]) * std::max(in.problem[0], in.problem[1]) > (int64_t(1) << 20))
+    throw std::invalid_argument("trace: the page draws problems of up to 2^20 elements per "
+                                "operand (M*N, M*K, N*K); use `tessera trace` for larger ones");
+  json d = trace_page_json(in);
+  int64_t k = int_field(s, "k_tile", 0), k_tiles = d["k_loop"]["k_tiles"];
+  if (k < 0 || k >= k_tiles)
+    throw std::invalid_argument("trace: k_tile " + std::to_string(k) +
+                                " is outside the K-loop [0, " + std::to_string(k_tiles) + ")");
+  d["k_tile"] = k;
+  d["initial_thread"] = in.thread;
+  return d;
+}
+
 }  // namespace
 
 json page_data(json const& s) {
@@ -563,25 +616,15 @@ json page_data(json const& s) {
   } else if (kind == "mma") {
     std::vector<std::string> compare;
     for (auto const& p : s.value("compare", json::array())) compare.push_back(p.get<std::string>());
-    MmaConfig cfg;
-    if (!text_field(s, "preset").empty()) {
-      cfg = mma_preset(text_field(s, "preset"));
-    } else {
-      json t = s.value("tile", json::array());
-      if (!t.is_array() || t.size() != 3)
-        throw std::invalid_argument(
-            "a TiledMMA needs a preset, or an atom layout and a CTA tile M N K");
-      int64_t mnk[3];
-      for (int i = 0; i < 3; ++i) mnk[i] = int_field(json{{"t", t[i]}}, "t", 0);
-      cfg = mma_config(text_field(s, "atom", "UniversalFMA"), text_field(s, "atom_layout"),
-                       text_field(s, "perm", "none"), mnk[0], mnk[1], mnk[2]);
-    }
+    MmaConfig cfg = mma_of(s);
     data = mma_page_data(cfg, compare, access_of(s));
     if (text_field(s, "preset") ==
         kHopperPreset) {  // kernel 05's shared tiles, wgmma descriptors and TMA boxes
       data["hopper"] = hopper_json();
       data["hopper_text"] = hopper_text(data["hopper"]);
     }
+  } else if (kind == "trace") {
+    return trace_page_data(s);
   } else if (kind == "copy") {
     CopySpec c;
     c.atom = text_field(s, "atom", c.atom);
@@ -590,7 +633,8 @@ json page_data(json const& s) {
     c.dst = text_field(s, "dst");
     data = copy_page_data(c, access_of(s));
   } else {
-    throw std::invalid_argument("page state: kind is layout, op, mma or copy, not " + kind);
+    throw std::invalid_argument("page state: kind is layout, op, mma, trace or copy, not " +
+                                kind);
   }
   int64_t thread = int_field(s, "thread", -1), warp = int_field(s, "warp", -1);
   if (thread >= 0) {

@@ -269,6 +269,54 @@ void check_trace(TraceInput const& in) {
                                 std::to_string(in.cfg.mma.threads()) + ")");
 }
 
+TraceInput trace_input(MmaConfig const& cfg, ProblemWords const& w, std::string const& verb) {
+  try {
+    if (w.problem.size() != 3) throw std::invalid_argument("trace: --problem needs M N K");
+    if (w.cta.size() != 2) throw std::invalid_argument("trace: --cta needs m n");
+    TraceInput in;
+    in.cfg = cfg;
+    for (int i = 0; i < 3; ++i) in.problem[i] = w.problem[size_t(i)];
+    for (int i = 0; i < 3 && in.problem[0] > 0 && in.problem[1] > 0 && in.problem[2] > 0; ++i)
+      in.layout[i] = operand_layout(w.layout[i], Operand(i), in.problem);
+    in.cta[0] = w.cta[0], in.cta[1] = w.cta[1];
+    in.thread = w.thread;
+    check_trace(in);
+    return in;
+  } catch (std::invalid_argument const& e) {  // the rule's message, under the verb's name
+    std::string m = e.what();
+    if (m.rfind("trace: ", 0) == 0) m = m.substr(7);
+    throw std::invalid_argument(verb + ": " + m);
+  }
+}
+
+std::vector<int64_t> use_problem_tiles(TraceInput const& in, MmaConfig& cfg) {
+  std::vector<int64_t> offsets(3);
+  for (Operand op : {Operand::kC, Operand::kA, Operand::kB}) {
+    View tile = operand_tile(in, op, 0);
+    cfg.tensor[int(op)] = tile.layout;
+    offsets[size_t(int(op))] = tile.offset;
+  }
+  return offsets;
+}
+
+json trace_page_json(TraceInput const& in) {
+  json j = trace_json(in);
+  j["kind"] = "trace";
+  j["text"] = trace_text(j);
+  int64_t k_tiles = j["k_loop"]["k_tiles"];
+  for (Operand op : {Operand::kA, Operand::kB, Operand::kC}) {
+    json per_k = json::array();
+    for (int64_t k = 0; k < (op == Operand::kC ? 1 : k_tiles); ++k) {
+      json els = json::array();
+      for (auto const& e : trace_elements(in, op, k))
+        els.push_back({e.coord[0], e.coord[1], e.valid});
+      per_k.push_back(els);
+    }
+    j["elements"][operand_name(op)] = per_k;
+  }
+  return j;
+}
+
 View operand_tile(TraceInput const& in, Operand op, int64_t k_tile) {
   return k_slice(cta_tile(in, op), op, k_tile);
 }

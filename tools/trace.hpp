@@ -46,6 +46,24 @@ struct TraceInput {
 // Throws std::invalid_argument where the layout's shape is not the operand's extents.
 Layout operand_layout(std::string const& text, Operand op, int64_t const problem[3]);
 
+// The problem as the front ends take it (`--problem M N K`, `--layout-A/B/C`, `--cta m n`,
+// `--thread t`; the page's state): one parser for trace, explain, render, analyze and codegen.
+struct ProblemWords {
+  std::vector<int64_t> problem;  // M N K; empty: no problem
+  std::vector<int64_t> cta = {0, 0};
+  std::string layout[3];  // C, A, B: a layout or a major letter (operand_layout)
+  int64_t thread = 0;
+  bool given() const { return !problem.empty(); }
+};
+
+// The trace's input for a TiledMMA and the words, checked (check_trace); errors name `verb`.
+TraceInput trace_input(MmaConfig const& cfg, ProblemWords const& w, std::string const& verb);
+
+// Makes the configuration's operand tensors the CTA's tiles of the problem at k_tile 0, on the
+// problem's strides (gC, gA(_,_,0), gB(_,_,0)); returns their offsets into the problem's tensors,
+// indexed by Operand (C, A, B).
+std::vector<int64_t> use_problem_tiles(TraceInput const& in, MmaConfig& cfg);
+
 // A TiledCopy from the CLI's words: a copy atom ("cp_async:16", "universal:128", a catalog name),
 // its thread and value layouts, and the shared tile's layout (empty: the compact (BM,BK) or
 // (BN,BK) tile, column-major). Throws naming the rule where the copy does not tile the tile.
@@ -72,6 +90,10 @@ View operand_tile(TraceInput const& in, Operand op, int64_t k_tile);
 nlohmann::json trace_json(TraceInput const& in);
 // ... and as text, in the order of the kernel.
 std::string trace_text(nlohmann::json const& trace);
+
+// The trace as the page draws it: trace_json, its text, and every operand's elements of the
+// thread at every k_tile ("elements": {"A": [[[coord0, coord1, valid], ...] per k_tile], ...}).
+nlohmann::json trace_page_json(TraceInput const& in);
 
 // local_tile from CuTe's spelling: tensor "(256,32):(1,256)", tiler "(128,128,8)", coordinate
 // "(0,0,_)" (`_` keeps a mode's tiles) and projection "(1,X,1)" (`X` drops a tiler mode; empty:

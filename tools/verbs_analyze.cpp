@@ -15,6 +15,7 @@
 #include "analyze_report.hpp"
 #include "mma_cli.hpp"
 #include "ops.hpp"
+#include "problem_options.hpp"
 #include "render_options.hpp"
 #include "verbs.hpp"
 
@@ -29,6 +30,7 @@ struct AnalyzeArgs {
   std::string tensor, swizzle, tv, space = "global", direction;
   int64_t elem_bits = 0, max_vector_bits = 128;
   bool sweep_r = false, find_swizzle = false, as_json = false;
+  ProblemWords problem;
 };
 
 std::string positions_text(PermutationChoice const& c) {
@@ -120,6 +122,8 @@ int run_analyze(AnalyzeArgs const& a) {
     if (a.mma.given())
       throw std::invalid_argument(
           "analyze: give --tv or a TiledMMA (--preset, --atom-layout), not both");
+    if (a.problem.given())
+      throw std::invalid_argument("analyze: --problem needs a TiledMMA, not --tv");
     Layout tv = layout_arg(a.tv), tensor = layout_arg(a.tensor);
     spec.elem_bits = a.elem_bits ? a.elem_bits : 32;
     spec.store = a.direction == "store";
@@ -135,18 +139,31 @@ int run_analyze(AnalyzeArgs const& a) {
           "--sweep-r");
     MmaConfig cfg = mma_from_args(a.mma, "analyze");
     Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
+    // With --problem: the CTA's tile of the problem at k_tile 0, at its offset (alignment).
+    int64_t offset = 0;
+    check_problem_options(a.mma.cmd, a.problem, "analyze");
+    if (a.problem.given()) {
+      if (!a.tensor.empty())
+        throw std::invalid_argument("analyze: give --tensor or --problem, not both");
+      offset = use_problem_tiles(trace_input(cfg, a.problem, "analyze"), cfg)[size_t(int(op))];
+    }
     Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : layout_arg(a.tensor);
     spec = mma_access_spec(cfg, op, a.elem_bits, a.direction, spec.space, spec.max_vector_bits);
     TiledMMA mma = cfg.mma;
-    run = [mma, op, tensor](Swizzle s, AccessSpec sp) {
-      return analyze(MmaAccess{mma, op, SwizzledLayout{s, 0, tensor}}, sp);
+    run = [mma, op, tensor, offset](Swizzle s, AccessSpec sp) {
+      return analyze(MmaAccess{mma, op, SwizzledLayout{s, offset, tensor}}, sp);
     };
     const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
     title = cfg.name + ", operand " + operand_name(op) + " " + dims + " = " + to_string(tensor);
     config = {{"name", cfg.name},
               {"operand", operand_name(op)},
               {"tensor", to_string(tensor)},
+              {"offset", offset},
               {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
+    if (a.problem.given())
+      title += " (CTA (" + std::to_string(a.problem.cta[0]) + "," +
+               std::to_string(a.problem.cta[1]) + ")'s tile at offset " + std::to_string(offset) +
+               ")";
   }
   AccessReport r = run(sw, spec);
   json derived;
@@ -204,6 +221,7 @@ void add_analyze_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_flag("--sweep-r", a->sweep_r,
                 "the permutation table: R = 1, 2, 4, 8 for the step 1 kernel's tile");
   cmd->add_flag("--json", a->as_json, "print the analysis as JSON");
+  add_problem_options(cmd, a->problem, false, false);
   verbs.push_back({cmd, [a] { return run_analyze(*a); }});
 }
 

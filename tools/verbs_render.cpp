@@ -10,6 +10,7 @@
 #include "hopper_cli.hpp"
 #include "ops.hpp"
 #include "render.hpp"
+#include "problem_options.hpp"
 #include "render_options.hpp"
 #include "verbs.hpp"
 
@@ -26,6 +27,7 @@ struct RenderArgs {
   int64_t thread = -1;  // selected when the page opens
   int64_t warp = -1;    // the overlay's warp when the page opens
   bool playground = false;
+  ProblemWords problem;  // with a TiledMMA: the thread trace's page
 };
 
 int64_t dtype_bits(std::string const& t) {
@@ -99,6 +101,24 @@ nlohmann::json state_of(RenderArgs& a) {
                {"perm", a.mma.permutation},
                {"tile", a.mma.tile}};
     state["compare"] = a.compare;
+    if (a.problem.given()) {  // the thread trace: the problem, the CTA, the k_tile stepper
+      if (!a.compare.empty() || !a.access.swizzle.empty() || a.access.elem_bits ||
+          !a.access.smem_swizzle.empty() || !a.access.smem_major.empty() || a.warp >= 0 ||
+          a.access.overlay != "owner")
+        throw std::invalid_argument(
+            "render --problem draws the thread trace: --compare-perm, --swizzle, --elem-bits, "
+            "--smem-swizzle, --smem-major, --warp and --overlay are for a TiledMMA page");
+      state["kind"] = "trace";
+      state.erase("compare");
+      state["problem"] = a.problem.problem;
+      state["cta"] = a.problem.cta;
+      for (Operand op : {Operand::kA, Operand::kB, Operand::kC})
+        if (!a.problem.layout[int(op)].empty())
+          state[std::string("layout_") + operand_name(op)] = a.problem.layout[int(op)];
+      state["thread"] = a.thread < 0 ? 0 : a.thread;
+      state["k_tile"] = 0;
+      return state;
+    }
   } else {
     state = {{"kind", "copy"},
              {"atom", a.copy_atom},
@@ -149,6 +169,9 @@ void check_smem(RenderArgs const& a, nlohmann::json const& data) {
 
 int run_render(RenderArgs a) {
   check_flags(a);
+  check_problem_options(a.mma.cmd, a.problem, "render");
+  if (a.problem.given() && !a.mma.given())
+    throw std::invalid_argument("render: --problem needs a TiledMMA (--preset or --atom-layout)");
   nlohmann::json state = state_of(a);
   nlohmann::json data;
   try {
@@ -228,6 +251,7 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("--max-vector-bits", a->access.max_vector_bits,
                   "widest MMA operand access (default 128; a copy "
                   "uses its atom's width)");
+  add_problem_options(cmd, a->problem, false, false);
   verbs.push_back({cmd, [a] { return run_render(*a); }});
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "problem_options.hpp"
 #include "render_options.hpp"
 #include "trace.hpp"
 #include "verbs.hpp"
@@ -15,25 +16,14 @@ namespace {
 
 struct TraceArgs {
   MmaArgs mma;
-  std::vector<int64_t> problem, cta = {0, 0};
-  std::string layout[3];  // C, A, B
+  ProblemWords problem;
   std::vector<std::string> copy[2];  // A, B: atom, thread layout, value layout
   std::string smem[2];
-  int64_t thread = 0;
   bool as_json = false;
 };
 
 int run_trace(TraceArgs const& a) {
-  if (a.problem.size() != 3) throw std::invalid_argument("trace needs --problem M N K");
-  TraceInput in;
-  in.cfg = mma_from_args(a.mma, "trace");
-  for (int i = 0; i < 3; ++i) in.problem[i] = a.problem[i];
-  for (int i = 0; i < 3; ++i) {
-    if (in.problem[i] <= 0) break;  // check_trace names it
-    in.layout[i] = operand_layout(a.layout[i], Operand(i), in.problem);
-  }
-  in.cta[0] = a.cta[0], in.cta[1] = a.cta[1];
-  in.thread = a.thread;
+  TraceInput in = trace_input(mma_from_args(a.mma, "trace"), a.problem, "trace");
   for (int i = 0; i < 2; ++i) {
     Operand op = i == 0 ? Operand::kA : Operand::kB;
     if (!a.copy[i].empty())
@@ -73,14 +63,7 @@ void add_trace_verbs(CLI::App& app, Verbs& verbs) {
       "partitions, fragments, K-loop counts, epilogue, predicates");
   auto a = std::make_shared<TraceArgs>();
   add_mma_options(trace, a->mma);
-  trace->add_option("--problem", a->problem, "the problem M N K")->expected(3)->required();
-  trace->add_option("--layout-A", a->layout[int(Operand::kA)],
-                    "A's (M,K) layout, e.g. \"(256,32):(1,256)\", or M / K: the contiguous mode "
-                    "(default M)");
-  trace->add_option("--layout-B", a->layout[int(Operand::kB)],
-                    "B's (N,K) layout, or N / K (default N)");
-  trace->add_option("--layout-C", a->layout[int(Operand::kC)],
-                    "C's (M,N) layout, or M / N (default N: row-major)");
+  add_problem_options(trace, a->problem, true, true);
   for (int i = 0; i < 2; ++i) {
     std::string x = i == 0 ? "A" : "B";
     trace->add_option("--copy-" + x, a->copy[i],
@@ -91,8 +74,6 @@ void add_trace_verbs(CLI::App& app, Verbs& verbs) {
                       "with --copy-" + x + ": the shared tile's layout (default: the tile, "
                       "column-major)");
   }
-  trace->add_option("--cta", a->cta, "the CTA's m n in the grid (default 0 0)")->expected(2);
-  trace->add_option("--thread", a->thread, "thread index (default 0)");
   trace->add_flag("--json", a->as_json, "print the trace as JSON");
   verbs.push_back({trace, [a] { return run_trace(*a); }});
 

@@ -1019,6 +1019,142 @@ function opPage() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The thread trace (tools/trace.hpp through page_data): the problem's whole A, B and C, the CTA's
+// tiles outlined, the thread's elements lit; a k_tile stepper moves A's and B's tiles and fills
+// the thread's accumulators. Every number is the library's (D), drawn, never recomputed.
+let playTimer = 0;
+const TRACE_THREAD = [230, 120, 20], TRACE_DONE = [246, 200, 150], TRACE_MASK = [200, 30, 30];
+
+// One operand of the problem on a canvas: rows x cols cells (the grid's tiles, so the ragged edge
+// beyond the problem shows), `inside(r, c)` the problem.
+function traceCanvas(id, rows, cols, cell) {
+  const c = el('canvas', {id: 'trace-' + id, width: cols * cell + 1, height: rows * cell + 1});
+  c.dataset.rows = rows, c.dataset.cols = cols, c.dataset.cell = cell;
+  return c;
+}
+function paintTrace(c, probRows, probCols, marks, tiles) {
+  const g = c.getContext('2d'), s = +c.dataset.cell, R = +c.dataset.rows, C = +c.dataset.cols;
+  g.fillStyle = '#c9ced6';  // beyond the problem: the ragged tiles' outside
+  g.fillRect(0, 0, c.width, c.height);
+  g.fillStyle = '#eef0f3';
+  g.fillRect(0, 0, probCols * s, probRows * s);
+  for (const [r, col, rgb, masked] of marks) {
+    g.fillStyle = css(masked && s < 4 ? TRACE_MASK : rgb);  // too small for a cross: red
+    g.fillRect(col * s, r * s, Math.max(1, s - (s > 3)), Math.max(1, s - (s > 3)));
+    if (masked && s >= 4) {  // a masked element: a cross over it
+      g.strokeStyle = css(TRACE_MASK);
+      g.lineWidth = 1;
+      g.beginPath();
+      g.moveTo(col * s, r * s), g.lineTo(col * s + s, r * s + s);
+      g.moveTo(col * s + s, r * s), g.lineTo(col * s, r * s + s);
+      g.stroke();
+    }
+  }
+  for (const [r0, c0, h, w, color, width] of tiles) {
+    g.strokeStyle = color;
+    g.lineWidth = width;
+    g.strokeRect(c0 * s + 0.5, r0 * s + 0.5, w * s, h * s);
+  }
+}
+
+function traceNumbers() {
+  const j = D, k = j.k_loop, rows = [];
+  const add = (field, name, value) => rows.push(el(
+      'tr', {}, el('td', {text: name}), el('td', {class: 'mono', 'data-field': field, text: value})));
+  add('grid', 'grid (CTAs)', `${j.grid[0]} x ${j.grid[1]}`);
+  for (const n of ['A', 'B', 'C'])
+    add(`local_tile.${n}`, j.local_tile[n].name + ' = local_tile', j.local_tile[n].layout);
+  for (const n of ['A', 'B', 'C'])
+    add(`partitions.${n}`, j.partitions[n].name, j.partitions[n].layout);
+  for (const n of ['A', 'B', 'C']) add(`fragments.${n}`, j.fragments[n].name, j.fragments[n].shape);
+  add('k_loop.k_tiles', 'k_tiles', String(k.k_tiles));
+  add('k_loop.k_blocks', 'k_blocks per k_tile', String(k.k_blocks));
+  add('k_loop.per_k_block', `${k.unit}s per k_block`, String(k.per_k_block));
+  add('k_loop.per_k_tile', `${k.unit}s per k_tile`, String(k.per_k_tile));
+  add('k_loop.total', `${k.unit}s in all`, String(k.total));
+  for (const n of ['A', 'B'])
+    add(`k_loop.loads.${n}`, `${n} loads per k_tile`, String(k.loads[n].elements));
+  add('epilogue.elements', 'C stores (epilogue)', String(j.epilogue.elements));
+  for (const n of ['A', 'B', 'C'])
+    add(`predicates.${n}`, `${j.predicates[n].name} masked per k_tile`,
+        j.predicates[n].masked_per_k_tile.join(', '));
+  return el('table', {class: 'summary', id: 'trace-numbers'}, el('tbody', {}, ...rows));
+}
+
+function tracePage() {
+  const j = D, [BM, BN, BK] = j.config.tile_mnk, [M, N, K] = j.problem, kt = j.k_loop.k_tiles;
+  const [cm, cn] = j.cta, Mp = j.grid[0] * BM, Np = j.grid[1] * BN, Kp = kt * BK;
+  let k = Math.min(Math.max(0, state.k_tile || 0), kt - 1);
+  const cell = Math.max(2, Math.min(12, Math.floor(900 / (Math.max(Mp, Np) + Kp))));
+  const cA = traceCanvas('A', Mp, Kp, cell), cB = traceCanvas('B', Kp, Np, cell),
+        cC = traceCanvas('C', Mp, Np, cell);
+  const label = el('span', {id: 'trace-k', class: 'mono'}), step = el('div', {id: 'trace-step'});
+  const button = (id, text, f) => {
+    const b = el('button', {id, text});
+    b.addEventListener('click', f);
+    return b;
+  };
+  const draw = () => {
+    const E = j.elements, mark = (list, rgb) => list.map(([a, b, v]) => [a, b, rgb, !v]);
+    // A: the thread's elements at earlier k_tiles (done), at this one (lit); drawn m down, k across.
+    const a = [], b = [];
+    for (let q = 0; q <= k; ++q) {
+      a.push(...mark(E.A[q], q === k ? TRACE_THREAD : TRACE_DONE));
+      b.push(...mark(E.B[q], q === k ? TRACE_THREAD : TRACE_DONE).map(([n, kk, rgb, m]) =>
+                                                                        [kk, n, rgb, m]));
+    }
+    const fill = (k + 1) / kt, acc = [255 - 200 * fill, 255 - 130 * fill, 255 - 40 * fill];
+    paintTrace(cA, M, K, a, [[cm * BM, 0, BM, Kp, '#7a8594', 1], [cm * BM, k * BK, BM, BK, '#1f5fbf', 2]]);
+    paintTrace(cB, K, N, b, [[0, cn * BN, Kp, BN, '#7a8594', 1], [k * BK, cn * BN, BK, BN, '#1f5fbf', 2]]);
+    paintTrace(cC, M, N, mark(E.C[0], acc.map(Math.round)), [[cm * BM, cn * BN, BM, BN, '#1f5fbf', 2]]);
+    const masked = q => q.filter(e => !e[2]).length;
+    cA.dataset.tile = [cm * BM, k * BK, BM, BK].join(',');
+    cB.dataset.tile = [k * BK, cn * BN, BK, BN].join(',');
+    cA.dataset.lit = E.A[k].length, cB.dataset.lit = E.B[k].length;
+    cA.dataset.masked = masked(E.A[k]), cB.dataset.masked = masked(E.B[k]);
+    cC.dataset.masked = masked(E.C[0]), cC.dataset.filled = `${k + 1}/${kt}`;
+    label.textContent = `k_tile ${k} of ${kt}`;
+    step.textContent = `after k_tile ${k}: tCrC holds sums over k in [0, ${Math.min(K, (k + 1) * BK)})` +
+        ` = ${j.k_loop.per_k_tile * (k + 1)} of ${j.k_loop.total} ${j.k_loop.unit}s; ` +
+        `this k_tile: ${E.A[k].length} loads of A (${masked(E.A[k])} masked), ` +
+        `${E.B[k].length} of B (${masked(E.B[k])} masked)`;
+  };
+  const go = q => {
+    k = (q + kt) % kt;
+    state.k_tile = k;
+    draw();
+    if (wasm) writeHash();
+  };
+  const play = button('trace-play', 'play', () => {
+    if (playTimer) {
+      clearInterval(playTimer), playTimer = 0, play.textContent = 'play';
+      return;
+    }
+    play.textContent = 'pause';
+    playTimer = setInterval(() => go(k + 1), 800);
+  });
+  app.append(
+      el('h1', {text: `Thread ${j.thread} of CTA (${cm},${cn}): ${j.config.name}`}),
+      el('p', {class: 'what',
+               text: `problem M=${M}, N=${N}, K=${K}; A ${j.layouts.A}, B ${j.layouts.B}, ` +
+                   `C ${j.layouts.C}; CTA tile ${BM}x${BN}x${BK}, ${j.config.threads} threads`}),
+      el('div', {class: 'controls'}, button('trace-prev', '◀', () => go(k - 1)), ' ', label, ' ',
+         button('trace-next', '▶', () => go(k + 1)), ' ', play, step),
+      el('div', {class: 'row'},
+         el('div', {class: 'mma'},
+            el('div', {class: 'mma-b'}, el('h3', {text: 'B (k down, n across)'}), cB),
+            el('div', {class: 'mma-a'}, el('h3', {text: 'A (m down, k across)'}), cA),
+            el('div', {class: 'mma-c'}, el('h3', {text: 'C: the accumulators fill'}), cC)),
+         el('div', {class: 'panel side'}, el('h2', {text: 'The trace'}), traceNumbers(),
+            el('p', {class: 'legend',
+                     text: 'blue: the CTA\u2019s tiles (A and B at this k_tile); orange: the ' +
+                         'thread\u2019s elements (pale: earlier k_tiles); red (a cross on large ' +
+                         'cells): masked, outside the problem; grey: the ragged tiles beyond it'}))),
+      el('pre', {id: 'trace-text', text: j.text}));
+  draw();
+}
+
+// ---------------------------------------------------------------------------------------------
 // The inputs: one field per key of the state; typing recomputes the page through the library
 // (WebAssembly) and writes the state into the URL's fragment, so the link restores it.
 const FIELDS = {
@@ -1033,6 +1169,13 @@ const FIELDS = {
     ['swizzle', 'shared swizzle', 'Sw<3,3,3>'], ['space', 'space'],
     ['smem_swizzle', 'wgmma smem swizzle'], ['smem_major', 'major']
   ],
+  trace: [
+    ['preset', 'preset'], ['atom', 'atom'], ['atom_layout', 'atom layout', '(16,16,1):(16,1,0)'],
+    ['perm', 'permutation', 'none or (32,32,16)'], ['tile', 'CTA tile M,N,K', '128,128,8'],
+    ['problem', 'problem M,N,K', '256,128,32'], ['layout_A', 'A', 'M, K or (256,32):(1,256)'],
+    ['layout_B', 'B', 'N, K or (128,32):(1,128)'], ['layout_C', 'C', 'M, N or (256,128):(128,1)'],
+    ['cta', 'CTA m,n', '0,0'], ['thread', 'thread', '0']
+  ],
   copy: [
     ['atom', 'copy atom', 'cp_async:16'], ['elem_bits', 'element bits', '32'],
     ['thr', 'thread layout', '(32,8):(1,32)'], ['val', 'value layout', '(4,1)'],
@@ -1041,9 +1184,11 @@ const FIELDS = {
   ],
 };
 const KINDS =
-    [['layout', 'layout'], ['op', 'algebra op'], ['mma', 'TiledMMA'], ['copy', 'TiledCopy']];
+    [['layout', 'layout'], ['op', 'algebra op'], ['mma', 'TiledMMA'], ['trace', 'thread trace'],
+     ['copy', 'TiledCopy']];
+const LISTS = ['tile', 'problem', 'cta'];  // fields of integers, typed as M,N,K
 const fieldValue = (s, k) => k.startsWith('arg') ? ((s.args || [])[+k.slice(3)] ?? '') :
-    k === 'tile'                                 ? (s.tile || []).join(',') :
+    LISTS.includes(k)                            ? (s[k] || []).join(',') :
     s[k] === undefined || s[k] === null          ? '' :
                                                    String(s[k]);
 const errorBox = el('div', {id: 'error', class: 'error', role: 'alert'});
@@ -1055,18 +1200,18 @@ function stateFromInputs() {
     const v = document.getElementById('in-' + k).value.trim();
     if (k.startsWith('arg')) {
       if (v !== '') (s.args = s.args || []).push(v);
-    } else if (k === 'tile')
-      s.tile = v === '' ?
-          [] :
-          v.split(/[ ,x]+/).filter(x => x !== '').map(x => /^\d+$/.test(x) ? Number(x) : x);
-    else if (k === 'elem_bits') {
-      if (v !== '') s.elem_bits = /^\d+$/.test(v) ? Number(v) : v;
+    } else if (LISTS.includes(k)) {
+      const list = v.split(/[ ,x]+/).filter(x => x !== '').map(x => /^\d+$/.test(x) ? Number(x) : x);
+      if (k === 'tile' || list.length) s[k] = list;
+    } else if (k === 'elem_bits' || (k === 'thread' && kind === 'trace')) {
+      if (v !== '') s[k] = /^\d+$/.test(v) ? Number(v) : v;
     } else if (v !== '')
       s[k] = v;
   }
   if (kind === 'op' && !s.args) s.args = [];
-  if (kind === 'mma' && s.preset)
+  if ((kind === 'mma' || kind === 'trace') && s.preset)
     for (const k of ['atom', 'atom_layout', 'perm', 'tile']) delete s[k];
+  if (kind === 'trace') s.k_tile = 0;  // the stepper starts again on a new trace
   if (kind === 'mma' && !s.preset) s.compare = [];
   if (kind === 'mma' && s.preset && state.kind === 'mma' && state.preset === s.preset)
     s.compare = state.compare || [];
@@ -1118,14 +1263,15 @@ function buildInputs() {
     f.value = fieldValue(state, k) || (k === 'space' ? 'global' : '');
     f.addEventListener(f.tagName === 'SELECT' ? 'change' : 'input', () => {
       if (kind.value === 'mma' &&
-          !['preset', 'swizzle', 'space', 'smem_swizzle', 'smem_major'].includes(k))
+              !['preset', 'swizzle', 'space', 'smem_swizzle', 'smem_major'].includes(k) ||
+          kind.value === 'trace' && ['atom', 'atom_layout', 'perm', 'tile'].includes(k))
         document.getElementById('in-preset').value = '';
       state = stateFromInputs();
       schedule();
     });
     inputs.append(el('label', {}, name + ' ', f));
   }
-  const atoms = kind.value === 'mma' ? CATALOG.atoms : CATALOG.copy_atoms;
+  const atoms = kind.value === 'mma' || kind.value === 'trace' ? CATALOG.atoms : CATALOG.copy_atoms;
   inputs.append(
       el('datalist', {id: `atoms-${kind.value}`}, ...atoms.map(a => el('option', {value: a}))));
   const exp = (text, id, f) => {
@@ -1159,6 +1305,7 @@ function defaults(kind) {
     layout: {kind, layout: '((2,4),(2,4)):((1,8),(2,16))'},
     op: {kind, op: 'logical_divide', args: ['(8,16):(16,1)', '(2,4)']},
     mma: {kind, preset: 'step4', compare: []},
+    trace: {kind, preset: 'step1', problem: [256, 128, 32], cta: [0, 0], thread: 0, k_tile: 0},
     copy: {kind, atom: 'cp_async:16', elem_bits: 32, thr: '(32,8):(1,32)', val: '(4,1)'}
   }[kind];
 }
@@ -1188,11 +1335,12 @@ function fromHash(h) {
   for (const [k, v] of p) {
     if (/^a\d+$/.test(k))
       (s.args = s.args || [])[+k.slice(1)] = v;
-    else if (k === 'tile')
-      s.tile = v.split(',').map(Number);
+    else if (LISTS.includes(k))
+      s[k] = v.split(',').map(Number);
     else if (k === 'compare')
       s.compare = v.split(';');
-    else if (['thread', 'warp', 'elem_bits', 'max_vector_bits'].includes(k) && /^\d+$/.test(v))
+    else if (['thread', 'warp', 'elem_bits', 'max_vector_bits', 'k_tile'].includes(k) &&
+             /^\d+$/.test(v))
       s[k] = Number(v);
     else
       s[k] = v;
@@ -1253,6 +1401,20 @@ function show() {
   onSmem = [];
   hovered = null;
   app.textContent = '';
+  clearInterval(playTimer), playTimer = 0;
+  if (D.kind === 'trace') {  // its own thread (the state's), drawn by tracePage
+    selected = null;
+    tracePage();
+    const c = D.config, f = {
+      atom: c.atom, atom_layout: c.atom_layout, perm: c.permutation, tile: c.tile_mnk.join(',')
+    };
+    if (state.preset)
+      for (const [k, v] of Object.entries(f)) {
+        const e = document.getElementById('in-' + k);
+        if (e) e.value = v;
+      }
+    return;
+  }
   if (D.kind === 'mma')
     mmaPage();
   else if (D.kind === 'copy')
