@@ -180,7 +180,8 @@ TEST(DeviceTensor, SliceOfAWholeTensorKeepsTheUnderscoreModes) {
   const int64_t B = 2, H = 3, S = 5, D = 8, s_seq = 10, s_head = 60, s_batch = 200;
   std::vector<float> q(size_t(B * s_batch));
   for (size_t i = 0; i < q.size(); ++i) q[i] = float(i);
-  auto mQ = make_tensor(q.data(), make_shape(B, H, S, D), make_stride(s_batch, s_head, s_seq, unit));
+  auto mQ =
+      make_tensor(q.data(), make_shape(B, H, S, D), make_stride(s_batch, s_head, s_seq, unit));
   auto q12 = mQ(1, 2, _, _);
   EXPECT_EQ(q12.shape[0], S);
   EXPECT_EQ(q12.shape[1], D);
@@ -189,7 +190,8 @@ TEST(DeviceTensor, SliceOfAWholeTensorKeepsTheUnderscoreModes) {
   static_assert(!decltype(q12.stride)::kStatic.is_static(0), "the seq stride stays run-time");
   for (int64_t i = 0; i < S; ++i)
     for (int64_t d = 0; d < D; ++d)
-      EXPECT_EQ(q12.ptr[q12.stride(Coord<2>{{i, d}})], q[size_t(s_batch + 2 * s_head + i * s_seq + d)]);
+      EXPECT_EQ(q12.ptr[q12.stride(Coord<2>{{i, d}})],
+                q[size_t(s_batch + 2 * s_head + i * s_seq + d)]);
   // Keeping a middle mode: (heads) at batch 0, seq 4, dim 3.
   auto heads = mQ(0, _, 4, 3);
   EXPECT_EQ(heads.shape[0], H);

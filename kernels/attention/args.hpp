@@ -25,20 +25,21 @@ struct AttnArgs {
   int64_t k_sb = 0, k_sh = 0, k_ss = 0;
   int64_t v_sb = 0, v_sh = 0, v_ss = 0;
   int64_t o_sb = 0, o_sh = 0, o_ss = 0;
-  int64_t lse_sb = 0, lse_sh = 0;  // heads_q * seqlen_q, seqlen_q
-  int64_t group = 1;               // heads_q / heads_kv
+  int64_t lse_sb = 0, lse_sh = 0;   // heads_q * seqlen_q, seqlen_q
+  int64_t group = 1;                // heads_q / heads_kv
   float scale = 1, scale_log2 = 1;  // scale and scale * log2(e)
   int causal = 0;
 };
 
-// The SM80 forward kernel's CTA: kBM query rows x kBN keys per step, 4 warps along the rows,
-// kStages (K, V) pairs in flight. Head dim 256 takes 64 rows (its O accumulators are 128 floats
-// per thread) and its shared memory is 160 KB.
+// The SM80 forward kernel's CTA: bm query rows x bn keys per step, 4 warps along the rows,
+// `stages` (K, V) pairs in flight. What fits in 255 registers without spills: per thread, O's
+// accumulators are bm D / 128 floats and S's bm bn / 128. Head dim 64: 128 x 64; 128: 128 x 32
+// (128 x 64 spills); 256: 64 x 64 (160 KB of shared memory).
 struct Fa2Tiles {
   int64_t bm, bn, stages, threads, smem_bytes;
 };
 constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
-  const int64_t bm = head_dim <= 128 ? 128 : 64, bn = 64, stages = 2;
+  const int64_t bm = head_dim <= 128 ? 128 : 64, bn = head_dim == 128 ? 32 : 64, stages = 2;
   return {bm, bn, stages, 128, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
 }
 

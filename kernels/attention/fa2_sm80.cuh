@@ -79,15 +79,18 @@ struct Fa2Cfg {
   // Shared tiles, rows of D elements: 16-byte chunks (3 bits of 8 elements) XOR the row mod 8
   // (the 3 bits from log2(D)), so 8 rows at one chunk column fall in 8 different bank groups.
   static constexpr Swizzle kSwizzle = Swizzle(3, 3, int(log2_exact(kD)) - 3);
-  static constexpr int64_t kQElems = kBM * kD, kKVElems = kStages * kBN * kD;
+  static constexpr int64_t kQElems = kBM * kD, kStageElems = kBN * kD;
+  static constexpr int64_t kKVElems = kStages * kStageElems;
   static constexpr SwizzledLayout kSQ =
       composition(kSwizzle, Layout(make_tuple(kBM, kD), make_tuple(kD, int64_t(1))));
   // K and V as stored: (BN,D,PIPE), rows of D. V is read by P V as its B operand (N,K) = (D,BN):
   // the same memory through (D,BN,PIPE):(1,D,BN D), D-major (ldmatrix.trans).
   static constexpr SwizzledLayout kSKV = composition(
-      kSwizzle, Layout(make_tuple(kBN, kD, int64_t(kStages)), make_tuple(kD, int64_t(1), kBN * kD)));
+      kSwizzle,
+      Layout(make_tuple(kBN, kD, int64_t(kStages)), make_tuple(kD, int64_t(1), kStageElems)));
   static constexpr SwizzledLayout kSVt = composition(
-      kSwizzle, Layout(make_tuple(kD, kBN, int64_t(kStages)), make_tuple(int64_t(1), kD, kBN * kD)));
+      kSwizzle,
+      Layout(make_tuple(kD, kBN, int64_t(kStages)), make_tuple(int64_t(1), kD, kStageElems)));
   static constexpr int64_t kSmemBytes = kTiles.smem_bytes;
 
   // global -> shared: 16-byte cp.async, 16 rows x 8 threads (64 elements) per pass.
@@ -102,10 +105,9 @@ struct Fa2Cfg {
   struct S2R {
     static constexpr Layout kTile =
         Layout(make_tuple(kMma.tile_size(TiledMMA::mode0(kOp)), kMma.tile_size(2)));
-    static constexpr TiledCopy kCopy =
-        TiledCopy{atom::ldmatrix(4, kTrans),
-                  make_layout(kMma.partitioner(kOp, kTile).thread, kMma.thrfrg(kOp, kTile)[1]),
-                  kTile.shape};
+    static constexpr TiledCopy kCopy = TiledCopy{
+        atom::ldmatrix(4, kTrans),
+        make_layout(kMma.partitioner(kOp, kTile).thread, kMma.thrfrg(kOp, kTile)[1]), kTile.shape};
   };
   using S2RQ = S2R<Operand::kA, false>;
   using S2RK = S2R<Operand::kB, false>;
@@ -116,7 +118,7 @@ struct Fa2Cfg {
     static_assert(kMma.threads() == kThreads, "fa2_sm80: the TiledMMA must have the CTA's threads");
     static_assert(kBM % kMma.tile_size(0) == 0 && kBN % 16 == 0 && kD % 16 == 0,
                   "fa2_sm80: the permutation tile (64,16,16) must divide (BM,BN,D)");
-    static_assert(kQElems % kSwizzle.span() == 0 && (kBN * kD) % kSwizzle.span() == 0,
+    static_assert(kQElems % kSwizzle.span() == 0 && kStageElems % kSwizzle.span() == 0,
                   "fa2_sm80: a stage must hold whole swizzle periods");
     static_assert(
         same_partition(S2RQ::kCopy, kMma, Operand::kA, Layout(make_tuple(kBM, kD))) &&
@@ -183,12 +185,12 @@ __global__ void __launch_bounds__(Cfg::kThreads) fa2_sm80_kernel(AttnArgs const 
 
   // The MMA's registers: Q, K (S = Q K^T), V (O = P V), the accumulators S and O.
   const ThrMMA<Cfg> thr_mma{threadIdx.x};
-  auto tSrQ = thr_mma.partition_fragment_A(sQ);  // (V,M,D/16)
-  auto tSrK = thr_mma.partition_fragment_B(sK);  // (V,N,D/16)
+  auto tSrQ = thr_mma.partition_fragment_A(sQ);   // (V,M,D/16)
+  auto tSrK = thr_mma.partition_fragment_B(sK);   // (V,N,D/16)
   auto tOrV = thr_mma.partition_fragment_B(sVt);  // (V,D/8,BN/16)
-  auto tSrS = thr_mma.partition_fragment_C(gS);  // (V,M,N) f32
-  auto tOrO = thr_mma.partition_fragment_C(gO);  // (V,M,D/8) f32
-  auto tScS = thr_mma.partition_C(gS);           // (V,M,N) coordinates (query, key)
+  auto tSrS = thr_mma.partition_fragment_C(gS);   // (V,M,N) f32
+  auto tOrO = thr_mma.partition_fragment_C(gO);   // (V,M,D/8) f32
+  auto tScS = thr_mma.partition_C(gS);            // (V,M,N) coordinates (query, key)
   clear(tOrO);
 
   // shared -> registers: ldmatrix straight into the fragments.
@@ -254,8 +256,8 @@ __global__ void __launch_bounds__(Cfg::kThreads) fa2_sm80_kernel(AttnArgs const 
 
     // Online softmax over the rows of S (this thread's columns, then the quad's).
     auto mx = reduce_rows(thr_mma, tSrS, MaxOp{});  // (rows)
-    auto s_rc = acc_rowcol(thr_mma, tSrS);         // (rows, keys)
-    auto o_rc = acc_rowcol(thr_mma, tOrO);         // (rows, D)
+    auto s_rc = acc_rowcol(thr_mma, tSrS);          // (rows, keys)
+    auto o_rc = acc_rowcol(thr_mma, tOrO);          // (rows, D)
 #pragma unroll
     for (int r = 0; r < s_rc.kLayout[0].size(); ++r) {
       const float m = fmaxf(row_max(r), mx(r));
@@ -277,7 +279,7 @@ __global__ void __launch_bounds__(Cfg::kThreads) fa2_sm80_kernel(AttnArgs const 
     // O += P V_n: P in 16 bits is the A operand, in the registers it was computed in.
     auto tOrP = convert<T>(tSrS);
     auto tOrPa = acc_as_A<Cfg>(thr_mma, tOrP);  // (V,M,BN/16)
-    ptx::cp_async_wait<2>();  // V_n landed (K_{n+1}, V_{n+1} may be in flight)
+    ptx::cp_async_wait<2>();                    // V_n landed (K_{n+1}, V_{n+1} may be in flight)
     __syncthreads();
     auto tXsV_n = tXsV(_, _, _, stage);
 #pragma unroll
@@ -321,8 +323,7 @@ cudaError_t launch_fa2_sm80(AttnArgs const& p, cudaStream_t stream) {
   cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        int(Cfg::kSmemBytes));
   if (e != cudaSuccess) return e;
-  const dim3 grid(unsigned(ceil_div(p.seqlen_q, Cfg::kBM)), unsigned(p.heads_q),
-                  unsigned(p.batch));
+  const dim3 grid(unsigned(ceil_div(p.seqlen_q, Cfg::kBM)), unsigned(p.heads_q), unsigned(p.batch));
   kernel<<<grid, Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(p);
   return cudaGetLastError();
 }
