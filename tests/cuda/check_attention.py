@@ -8,8 +8,9 @@ fa2_sm80.cuh says. Each unit is read from the PTX and the ptxas -v report the bu
   - the key loop (the innermost loop holding mma.sync) issues one step's products and no more:
     S = Q K^T is (BM/64) x (BN/8) x (D/16) m16n8k16 per warp, O += P V (BM/64) x (D/8) x (BN/16),
     of the kernel's dtype only;
-  - the loop reads K with ldmatrix x4, V with ldmatrix x4 .trans, and streams the next K and V
-    with 16-byte cp.async; exp2 through ex2.approx; the row reductions shuffle (shfl.sync.bfly).
+  - the loop reads Q and K with ldmatrix x4, V with ldmatrix x4 .trans, streams the next K and V
+    with 16-byte cp.async, takes one ex2.approx per element of S and per row, and shuffles twice
+    per row (the quad's maximum): exactly those counts.
 
 The tiles (BM, BN) per head dim are kernels/attention/args.hpp's fa2_sm80_tiles.
 
@@ -56,15 +57,21 @@ def check_kernel(name, body, st, d, failures):
     other = [m for m in mma if f".{dtype}." not in m]
     if other:
         failures.append(f"{what}: mma.sync of another type in the key loop: {other[:2]}")
-    ldsm_t = count(loop, "ldmatrix.sync.aligned.m8n8.x4.trans")
-    ldsm = count(loop, "ldmatrix.sync.aligned.m8n8.x4") - ldsm_t
+    ldsm_t = count(loop, "ldmatrix.sync.aligned.x4.trans.m8n8")
+    ldsm = count(loop, "ldmatrix.sync.aligned.x4.m8n8")
     cp = sum(bool(re.match(r"cp\.async\.c[ga]\.shared\.global.*16", i)) for i in loop)
     ex2, shfl = count(loop, "ex2.approx"), count(loop, "shfl.sync.bfly")
-    for n, label in ((ldsm, "ldmatrix x4 (Q, K)"), (ldsm_t, "ldmatrix x4 .trans (V)"),
-                     (cp, "16-byte cp.async (K, V)"), (ex2, "ex2.approx"),
-                     (shfl, "shfl.sync.bfly")):
-        if n == 0:
-            failures.append(f"{what}: no {label} in the key loop")
+    rows = 2 * m_atoms  # a thread's rows of S
+    # Per thread and step: ldmatrix x4 of Q (m-atoms x k-blocks) and K (16-key groups x
+    # k-blocks), of V .trans (16-column groups x 16-key groups); 16-byte cp.async of the next K
+    # and V; one ex2 per element of S and per row (the correction); 2 shuffles per row (max).
+    wants = ((ldsm, m_atoms * (d // 16) + (bn // 16) * (d // 16), "ldmatrix x4 (Q, K)"),
+             (ldsm_t, (d // 16) * (bn // 16), "ldmatrix x4 .trans (V)"),
+             (cp, 2 * bn * d // 8 // 128, "16-byte cp.async (K, V)"),
+             (ex2, bm * bn // 128 + rows, "ex2.approx"), (shfl, 2 * rows, "shfl.sync.bfly"))
+    for n, w, label in wants:
+        if n != w:
+            failures.append(f"{what}: {n} {label} in the key loop, want {w}")
     print(f"{'ok ' if not any(f.startswith(what) for f in failures) else 'BAD'} {what:<10}: "
           f"{regs:>3} registers, {stack} B stack, {spill_st + spill_ld} B spills; key loop "
           f"{len(mma)} mma.sync, {ldsm} ldmatrix, {ldsm_t} ldmatrix.trans, {cp} cp.async, "
