@@ -151,6 +151,36 @@ void reference_row(Case const& c, Tensor4 const& q, Tensor4 const& k, Tensor4 co
   lse = mx + std::log(sum);
 }
 
+// The largest errors of O (absolute) and LSE (relative) over the rows checked: all, or (long
+// problems) the first and last 48 and 160 spread between; returns whether all were checked.
+bool max_errors(Case const& c, Tensor4 const& q, Tensor4 const& k, Tensor4 const& v,
+                Tensor4 const& o, std::vector<uint16_t> const& o_dev,
+                std::vector<uint32_t> const& lse_host, double scale, double& err_o,
+                double& err_lse) {
+  std::vector<int64_t> rows;
+  const bool all = c.sq * c.sk * c.d * c.batch * c.hq <= (int64_t(1) << 27);
+  for (int64_t i = 0; i < c.sq; ++i)
+    if (all || i < 48 || i >= c.sq - 48 || i % std::max<int64_t>(1, c.sq / 160) == 0)
+      rows.push_back(i);
+  std::vector<double> ref;
+  double ref_lse = 0;
+  for (int64_t b = 0; b < c.batch; ++b)
+    for (int64_t h = 0; h < c.hq; ++h)
+      for (int64_t i : rows) {
+        reference_row(c, q, k, v, b, h, i, scale, ref, ref_lse);
+        for (int64_t d = 0; d < c.d; ++d) {
+          const float got = to_float(o_dev[size_t(o.at(b, h, i, d))], c.bf16);
+          const double e = std::isfinite(got) ? std::fabs(got - ref[size_t(d)]) : 1e30;
+          err_o = std::max(err_o, e);
+        }
+        float got_lse;
+        std::memcpy(&got_lse, &lse_host[size_t(64 + (b * c.hq + h) * c.sq + i)], 4);
+        const double e = std::isfinite(got_lse) ? std::fabs(got_lse - ref_lse) : 1e30;
+        err_lse = std::max(err_lse, e / std::max(1.0, std::fabs(ref_lse)));
+      }
+  return all;
+}
+
 int g_failed = 0, g_checks = 0;
 
 bool run_case(Case const& c) {
@@ -197,29 +227,8 @@ bool run_case(Case const& c) {
     guards += (lse_host[size_t(i)] != kLseGuard) + (lse_host[size_t(64 + n_lse + i)] != kLseGuard);
   for (Tensor4 const* t : {&q, &k, &v}) inputs += t->download() != t->host;
 
-  // Rows checked: all, or (long problems) the first and last 48 and 160 spread between.
-  std::vector<int64_t> rows;
-  const bool all = c.sq * c.sk * c.d * c.batch * c.hq <= (int64_t(1) << 27);
-  for (int64_t i = 0; i < c.sq; ++i)
-    if (all || i < 48 || i >= c.sq - 48 || i % std::max<int64_t>(1, c.sq / 160) == 0)
-      rows.push_back(i);
   double err_o = 0, err_lse = 0;
-  std::vector<double> ref;
-  double ref_lse = 0;
-  for (int64_t b = 0; b < c.batch; ++b)
-    for (int64_t h = 0; h < c.hq; ++h)
-      for (int64_t i : rows) {
-        reference_row(c, q, k, v, b, h, i, scale, ref, ref_lse);
-        for (int64_t d = 0; d < c.d; ++d) {
-          const float got = to_float(o_dev[size_t(o.at(b, h, i, d))], bf16);
-          const double e = std::isfinite(got) ? std::fabs(got - ref[size_t(d)]) : 1e30;
-          err_o = std::max(err_o, e);
-        }
-        float got_lse;
-        std::memcpy(&got_lse, &lse_host[size_t(64 + (b * c.hq + h) * c.sq + i)], 4);
-        const double e = std::isfinite(got_lse) ? std::fabs(got_lse - ref_lse) : 1e30;
-        err_lse = std::max(err_lse, e / std::max(1.0, std::fabs(ref_lse)));
-      }
+  const bool all = max_errors(c, q, k, v, o, o_dev, lse_host, scale, err_o, err_lse);
   // O: the dtype's rounding of P (relative 2^-8 bf16, 2^-11 f16) and of the output.
   const double tol_o = bf16 ? 2e-2 : 4e-3, tol_lse = 1e-4;
   const bool ok = st == TESSERA_ATTENTION_SUCCESS && err_o <= tol_o && err_lse <= tol_lse &&
