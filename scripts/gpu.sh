@@ -46,6 +46,9 @@
 #                                              reference on ragged problems in guarded buffers
 #                                              (tests/codegen/kernel_check.cu); TESSERA_EXE names the CLI
 #                                              (default build/tools/tessera, else built in build-gpu-cli)
+#   OUT=/tmp/out scripts/gpu.sh attention      only the attention forward (kernels/attention): float64
+#                                              reference in guarded buffers, memcheck (--quick) and
+#                                              racecheck (--tiny), TFLOP/s; $OUT/attention.md
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -178,6 +181,32 @@ zipfile.ZipFile(pathlib.Path('build-gpu/torch-wheel') / w).extractall(sys.argv[1
   (cd build-gpu && env -u TESSERA_GEMM_LIBRARY PYTHONPATH="$site" TESSERA_COMMIT="$commit" OUT="$OUT" \
      "$py" ../tests/device/torch_ops_test.py ${torch_lib:-} 2>&1) | tee "$OUT/torch_ops.txt" | tail -40
   rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] || status=1
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = attention ]; then
+  step "attention (kernels/attention, tests/device/attention_correctness.cu): float64 reference in guarded buffers, memcheck, racecheck, TFLOP/s"
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+    -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
+    || { cat build-gpu.cmake.log; exit 1; }
+  cmake --build build-gpu -j "$(nproc)" --target attention_correctness 2>&1 | tee build-gpu.attention.log \
+    | grep -E "error|spill"
+  attn=build-gpu/kernels/attention_correctness
+  [ -x $attn ] || { tail -40 build-gpu.attention.log; exit 1; }
+  $attn 2>&1 | tee "$OUT/attention.txt" | grep -vE ": ok$"; [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  if command -v compute-sanitizer >/dev/null; then
+    for tool in memcheck racecheck; do
+      size=--quick; [ $tool = racecheck ] && size=--tiny
+      compute-sanitizer --tool $tool --error-exitcode 9 $attn $size >"$OUT/attention_$tool.txt" 2>&1
+      rc=$?; tail -3 "$OUT/attention_$tool.txt"; echo "-- attention $tool: exit $rc"; [ $rc -eq 0 ] || status=1
+    done
+  fi
+  { echo "# Attention forward (fa2_sm80, mma.sync) on ${gpu:-unknown GPU}"; echo
+    echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "- commit: $commit"
+    echo "- command: OUT=\$OUT bash scripts/gpu.sh attention ($attn)"; echo
+    echo "Correctness: $(grep -E 'checks failed' "$OUT/attention.txt")"; echo; echo '```'
+    sed -n '/^benchmark/,$p' "$OUT/attention.txt"; echo '```'; } >"$OUT/attention.md"
   step "done: status $status"
   exit $status
 fi
@@ -374,7 +403,7 @@ fi
 step "device tests (tests/device/*.cu with a main, not built by CMake)"
 for f in tests/device/*.cu; do
   name=$(basename "$f" .cu)
-  case "$name" in gemm_correctness|gemm_tensorcore|gemm_guards|gemm_graph|tutorial_gemm) continue ;; esac
+  case "$name" in gemm_correctness|gemm_tensorcore|gemm_guards|gemm_graph|tutorial_gemm|attention_correctness) continue ;; esac
   grep -q "int main" "$f" || continue
   echo "-- $name"
   if nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude "$f" -o "build-gpu/$name" -lcublas -lcuda \

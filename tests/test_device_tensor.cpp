@@ -174,6 +174,38 @@ TEST(DeviceTensor, KeptModeSlicesAndAxpby) {
 }
 
 
+TEST(DeviceTensor, SliceOfAWholeTensorKeepsTheUnderscoreModes) {
+  // A (batch, heads, seq, dim) = (2,3,5,8) tensor with padded strides, dim the static unit: the
+  // slice (1, 2, _, _) is (seq, dim):(s_seq, 1) at batch 1, head 2, and every element agrees.
+  const int64_t B = 2, H = 3, S = 5, D = 8, s_seq = 10, s_head = 60, s_batch = 200;
+  std::vector<float> q(size_t(B * s_batch));
+  for (size_t i = 0; i < q.size(); ++i) q[i] = float(i);
+  auto mQ =
+      make_tensor(q.data(), make_shape(B, H, S, D), make_stride(s_batch, s_head, s_seq, unit));
+  auto q12 = mQ(1, 2, _, _);
+  EXPECT_EQ(q12.shape[0], S);
+  EXPECT_EQ(q12.shape[1], D);
+  EXPECT_EQ(q12.stride.s[0], s_seq);
+  static_assert(decltype(q12.stride)::kStatic.v[1] == 1, "the unit stride stays static");
+  static_assert(!decltype(q12.stride)::kStatic.is_static(0), "the seq stride stays run-time");
+  for (int64_t i = 0; i < S; ++i)
+    for (int64_t d = 0; d < D; ++d)
+      EXPECT_EQ(q12.ptr[q12.stride(Coord<2>{{i, d}})],
+                q[size_t(s_batch + 2 * s_head + i * s_seq + d)]);
+  // Keeping a middle mode: (heads) at batch 0, seq 4, dim 3.
+  auto heads = mQ(0, _, 4, 3);
+  EXPECT_EQ(heads.shape[0], H);
+  for (int64_t h = 0; h < H; ++h)
+    EXPECT_EQ(heads.ptr[heads.stride(Coord<1>{{h}})], q[size_t(h * s_head + 4 * s_seq + 3)]);
+  // The tile of a slice is the tile of the rank-2 tensor it names.
+  static constexpr Coord<3> kCta{{4, 4, 8}};
+  auto gQ = local_tile<kCta, Proj{1, 0, 1}>(q12, 1, 0, 0);  // rows 4..7 of (5,8): one inside
+  EXPECT_EQ(gQ(0), q[size_t(s_batch + 2 * s_head + 4 * s_seq)]);
+  EXPECT_TRUE(gQ.inside(0));
+  EXPECT_FALSE(gQ.inside(1));
+}
+
+
 // axpby<128>: step 1's C fragment comes in runs of 4 rows starting at multiples of 4 (16-byte
 // stores along M); a run-time leading dimension that breaks the alignment, or a tile reaching
 // past the matrix, falls back to element stores. Every case: the same result, nothing outside

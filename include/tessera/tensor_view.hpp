@@ -333,12 +333,50 @@ TESSERA_HD constexpr auto make_tensor(T* ptr) {
   return OffsetView<T, kL.layout, kL.swizzle, kAlign>{ptr, kL.offset};
 }
 
+namespace detail {
+// The static strides of the modes of kFix kept by a slice (keep[j]: mode j is `_`).
+template <int R, int K>
+TESSERA_HD constexpr StaticStrides<K> kept_strides(StaticStrides<R> const& fix,
+                                                   const bool (&keep)[R]) {
+  StaticStrides<K> r{};
+  for (int j = 0, k = 0; j < R; ++j)
+    if (keep[j]) r.v[k++] = fix.v[j];
+  return r;
+}
+template <class C>
+TESSERA_HD constexpr int64_t slice_coordinate(C c) {
+  if constexpr (std::is_same_v<C, Underscore>) return 0;
+  else return int64_t(c);
+}
+}  // namespace detail
+
 // A whole tensor: pointer, run-time shape and strides, e.g. (M,K):(1,lda).
+//
+// t(c0, c1, ...) with one integer or `_` per mode is the sub-tensor of the modes marked `_`
+// (CuTe's slice): the integers fix their modes and move the pointer, the kept modes keep their
+// extents and strides (static ones stay static). Attention's (batch, heads, seq, head_dim)
+// tensor of one (b, h): mQ(b, h, _, _), (seq, head_dim):(s_seq, 1). (An identity tensor's slice
+// counts the kept modes' coordinates from 0.)
 template <class T, int R, StaticStrides<R> kFix>
 struct Tensor {
   T* ptr;
   Coord<R> shape;
   Strides<R, kFix> stride;
+
+  template <class... Cs>
+    requires(sizeof...(Cs) == R && R > 1)
+  TESSERA_HD inline auto operator()(Cs... cs) const {
+    static constexpr bool kKeep[R] = {std::is_same_v<Cs, Underscore>...};
+    constexpr int K = (int(std::is_same_v<Cs, Underscore>) + ...);
+    static_assert(K > 0, "Tensor slice: keep at least one mode (`_`)");
+    static constexpr StaticStrides<K> kNewFix = detail::kept_strides<R, K>(kFix, kKeep);
+    const Coord<R> at{{detail::slice_coordinate(cs)...}};
+    Tensor<T, K, kNewFix> r{ptr, {}, {}};
+    if constexpr (!std::is_void_v<T>) r.ptr = ptr + stride(at);
+    for (int j = 0, k = 0; j < R; ++j)
+      if (kKeep[j]) r.shape.v[k] = shape.v[j], r.stride.s[k++] = stride.s[j];
+    return r;
+  }
 };
 
 template <class T, int R, StaticStrides<R> kFix>

@@ -1,0 +1,46 @@
+// kernels/attention/args.hpp -- the attention problem as the kernels see it, and the tiles of the
+// SM80 forward kernel (host and device, no CUDA): the one place the tile sizes are decided.
+//
+//   O = softmax(scale * Q K^T + mask) V  per (batch, head), Q (Sq,D), K and V (Sk,D), O (Sq,D)
+//   LSE(i) = log sum_j exp(scale * S(i,j))  over the unmasked j of row i (natural log)
+//
+// Q head h reads K/V head h / group (GQA: group = heads_q / heads_kv; MQA: heads_kv = 1). The
+// causal mask keeps key j for query i when j <= i (top-left aligned, torch's is_causal:
+// tril(ones(Sq, Sk))), whatever Sq and Sk.
+#pragma once
+
+#include <cstdint>
+
+namespace tessera::attention {
+
+struct AttnArgs {
+  const void* q = nullptr;
+  const void* k = nullptr;
+  const void* v = nullptr;
+  void* o = nullptr;
+  float* lse = nullptr;  // (batch, heads_q, seqlen_q) f32, or null
+  int64_t batch = 0, heads_q = 0, heads_kv = 0, seqlen_q = 0, seqlen_k = 0, head_dim = 0;
+  // Element strides of (batch, head, seq); head_dim's stride is 1. A mode of extent 1 has 0.
+  int64_t q_sb = 0, q_sh = 0, q_ss = 0;
+  int64_t k_sb = 0, k_sh = 0, k_ss = 0;
+  int64_t v_sb = 0, v_sh = 0, v_ss = 0;
+  int64_t o_sb = 0, o_sh = 0, o_ss = 0;
+  int64_t lse_sb = 0, lse_sh = 0;   // heads_q * seqlen_q, seqlen_q
+  int64_t group = 1;                // heads_q / heads_kv
+  float scale = 1, scale_log2 = 1;  // scale and scale * log2(e)
+  int causal = 0;
+};
+
+// The SM80 forward kernel's CTA: bm query rows x bn keys per step, 4 warps along the rows,
+// `stages` (K, V) pairs in flight. What fits in 255 registers without spills: per thread, O's
+// accumulators are bm D / 128 floats and S's bm bn / 128. Head dim 64: 128 x 64; 128: 128 x 32
+// (128 x 64 spills); 256: 64 x 64 (160 KB of shared memory).
+struct Fa2Tiles {
+  int64_t bm, bn, stages, threads, smem_bytes;
+};
+constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
+  const int64_t bm = head_dim <= 128 ? 128 : 64, bn = head_dim == 128 ? 32 : 64, stages = 2;
+  return {bm, bn, stages, 128, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
+}
+
+}  // namespace tessera::attention

@@ -1,0 +1,15 @@
+// kernels/attention/launch.hpp -- the launchers of the attention kernel units, one per head dim
+// (each unit compiles the f16 and bf16 kernels of its head dim).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "args.hpp"
+
+namespace tessera::attention {
+
+cudaError_t launch_fa2_sm80_d64(AttnArgs const& p, bool bf16, cudaStream_t stream);
+cudaError_t launch_fa2_sm80_d128(AttnArgs const& p, bool bf16, cudaStream_t stream);
+cudaError_t launch_fa2_sm80_d256(AttnArgs const& p, bool bf16, cudaStream_t stream);
+
+}  // namespace tessera::attention
