@@ -177,6 +177,17 @@ check(rc != 0 and "close names: SM80_8x8x4_F64F64F64F64_TN," in err, f"atom pref
 rc, _, err = run("explain", "--thread", "3")
 check(rc != 0 and "needs --preset, --atom, or --atom-layout" in err, f"explain no atom: {err!r}")
 
+# show --json: every value; batch knows the verbs' aliases; complement of a negative stride.
+rc, out, _ = run("show", "(4,2):(1,4)", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("layout") == "(4,2):(1,4)" and j.get("values") == [0, 1, 2, 3, 4, 5, 6, 7]
+      and j.get("cosize") == 8, f"show --json: {out!r}")
+rc, out, _ = run("batch", stdin='{"id": 1, "op": "compose", "args": ["(4,2):(1,4)", "2:1"]}\n')
+check(rc == 0 and '"result":"2:1"' in out.replace(" ", ""), f"batch compose alias: {out!r}")
+rc, _, err = run("complement", "(4):(-1)", "8")
+check(rc != 0 and "has the negative stride -1" in err and "positive strides" in err,
+      f"complement negative stride: {err!r}")
+
 # show: big and rank-3 layouts print (capped) tables and say what they leave out.
 rc, out, _ = run("show", "(128,128):(128,1)")
 check(rc == 0 and "    1 |  128  129" in out

@@ -280,7 +280,7 @@ std::span<OpSpec const> table() { return kOps; }
 
 OpSpec const* find(std::string_view name) {
   for (OpSpec const& op : kOps)
-    if (name == op.name) return &op;
+    if (name == op.name || (*op.alias && name == op.alias)) return &op;
   return nullptr;
 }
 

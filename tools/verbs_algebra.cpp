@@ -248,9 +248,25 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
   CLI::App* show = app.add_subcommand("show", "Print a layout and its index table: show LAYOUT");
   show->footer(notation_help());
   auto text = std::make_shared<std::string>();
+  auto json_out = std::make_shared<bool>(false);
   show->add_option("layout", *text, "a layout, a shape or a swizzled layout")->required();
-  verbs.push_back({show, [text] {
+  show->add_flag("--json", *json_out,
+                 "print {layout, shape, size, cosize, values}: values[i] = L(i), i colexicographic");
+  verbs.push_back({show, [text, json_out] {
                      SwizzledLayout l = any_layout_arg(*text);
+                     if (*json_out) {
+                       nlohmann::json values = nlohmann::json::array();
+                       for (int64_t i = 0; i < l.size(); ++i) values.push_back(l(i));
+                       const std::string shown =
+                           is_swizzled(*text) ? to_string(l) : to_string(l.layout);
+                       std::cout << nlohmann::json{{"layout", shown},
+                                                   {"shape", to_string(l.layout.shape)},
+                                                   {"size", l.size()},
+                                                   {"cosize", l.layout.cosize()},
+                                                   {"values", values}}
+                                 << '\n';
+                       return 0;
+                     }
                      if (is_swizzled(*text))
                        std::cout << to_string(l) << "  size " << l.size()
                                  << "  (the plain layout's cosize " << l.layout.cosize() << ")\n";

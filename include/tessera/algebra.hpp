@@ -376,6 +376,12 @@ TESSERA_HD constexpr Layout complement_impl(Layout const& a, IntTuple const& cot
     // = (4,2):(_1,4) where complement(_1:_4, 8) = 8:_1; both are complements. A run-time stride
     // 0 is passed over (CuTe would make an extent 0 of it).
     if (d.v == 0) continue;
+    if (d.v < 0) {
+      Text t;
+      t << "complement: " << a << " has the negative stride " << d.v << " (mode " << s.v << ':'
+        << d.v << "); complement is defined for layouts with positive strides";
+      fail(t);
+    }
     if (d.v < covered.v) {
       Text t;
       t << "complement: " << a << " is not injective: mode " << s.v << ':' << d.v

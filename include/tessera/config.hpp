@@ -124,6 +124,7 @@ namespace rule {
 [[noreturn]] inline void composition_stride_divisibility_fails(Text const& m) { throw Error(m); }
 [[noreturn]] inline void composition_shape_divisibility_fails(Text const& m) { throw Error(m); }
 [[noreturn]] inline void complement_of_a_non_injective_layout(Text const& m) { throw Error(m); }
+[[noreturn]] inline void complement_needs_positive_strides(Text const& m) { throw Error(m); }
 [[noreturn]] inline void complement_cotarget_must_be_positive(Text const& m) { throw Error(m); }
 [[noreturn]] inline void tiler_has_more_modes_than_the_layout(Text const& m) { throw Error(m); }
 [[noreturn]] inline void shape_and_stride_are_not_congruent(Text const& m) { throw Error(m); }
@@ -183,6 +184,8 @@ constexpr bool text_contains(Text const& t, const char* p) {
     rule::complement_cotarget_must_be_positive(m);
   if (text_starts_with(m, "complement: ") && text_contains(m, " is not injective"))
     rule::complement_of_a_non_injective_layout(m);
+  if (text_starts_with(m, "complement: ") && text_contains(m, " has the negative stride "))
+    rule::complement_needs_positive_strides(m);
   if (text_contains(m, ": the tiler ") && text_contains(m, " modes but "))
     rule::tiler_has_more_modes_than_the_layout(m);
   if (text_contains(m, " are not congruent")) rule::shape_and_stride_are_not_congruent(m);
