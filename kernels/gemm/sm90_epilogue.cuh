@@ -99,9 +99,9 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
                                              int consumer, int64_t m0, int64_t n0, float alpha,
                                              void const* map_c) {
   if constexpr (Cfg::kBits == 16) {  // (the 32-bit kernels never store by TMA: the plan's rule)
-    using Epi = SmemEpilogue<Cfg, Cfg::kStoreTile, Cfg::kStoreBuffers>;
-    Epi::template store<typename Cfg::T>(acc, buf, TmaStore<Epi::kTma>{map_c}, m0, n0, consumer,
-                                         [=](float x) { return alpha * x; });
+    using Epi = SmemEpilogue<Cfg, typename Cfg::T, Cfg::kStoreTile, Cfg::kStoreBuffers>;
+    Epi::store(acc, buf, TmaStore<Epi::kTma>{map_c}, m0, n0, consumer,
+               [=](float x) { return alpha * x; });
   }
 }
 

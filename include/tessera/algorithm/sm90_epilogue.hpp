@@ -5,8 +5,8 @@
 //
 //   // the staging tile: one warpgroup's 64 rows x kChunk columns of D, as TMA stores it
 //   static constexpr SwizzledLayout kStage = gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 64, 64);
-//   using Epi = SmemEpilogue<Cfg, kStage, 2>;          // 2 staging buffers in turn
-//   Epi::store<bf16>(acc, buffers, TmaStore<Epi::kTma>{&map_d}, m0, n0, warpgroup,
+//   using Epi = SmemEpilogue<Cfg, bf16, kStage, 2>;    // 2 staging buffers in turn
+//   Epi::store(acc, buffers, TmaStore<Epi::kTma>{&map_d}, m0, n0, warpgroup,
 //                    [&](float x, int64_t row, int64_t col) { return gelu(x + bias[col]); });
 //
 // The plan, all read off layouts at compile time: warpgroup thread t holds value v of the C
@@ -46,8 +46,15 @@
 
 namespace tessera {
 
-template <class Cfg, SwizzledLayout kStage, int kBuffers>
+// The bytes of `buffers` staging tiles of 16-bit elements (for a SharedStorage member).
+TESSERA_HD constexpr int64_t staging_bytes(SwizzledLayout const& stage, int buffers) {
+  return buffers * make_tma_tile(stage, 16).bytes();
+}
+
+template <class Cfg, class T, SwizzledLayout kStage, int kBuffers>
 struct SmemEpilogue {
+  static_assert(sizeof(T) == 2,
+                "rule::ldmatrix_moves_16_bit_elements: SmemEpilogue: stmatrix stores 16-bit values");
   using E = detail::EpilogueCoords<Cfg>;
   static constexpr CoordLayout<2> kThr = E::kThr;  // warpgroup thread -> (row, col)
   static constexpr CoordLayout<2> kFrg = E::kFrg;  // value -> (row, col) from there
@@ -61,15 +68,15 @@ struct SmemEpilogue {
   static constexpr bool kTrans = kRowStride == 1;  // rows contiguous: stmatrix .trans
   static constexpr TmaTile kTma = make_tma_tile(kStage, 16);
   static constexpr int64_t kBufferBytes = kTma.bytes();
-  static constexpr int64_t kBytes = kBuffers * kBufferBytes;  // the staging buffers, all
+  static constexpr int64_t kBytes = staging_bytes(kStage, kBuffers);  // the buffers, all
 
   // ---- the checks (each a static_assert below) ----
-  static constexpr bool tile_is_a_warpgroup_chunk() {
+  TESSERA_HD static constexpr bool tile_is_a_warpgroup_chunk() {
     return Cfg::kMma.atom.m == 64 && Cfg::kMma.atom.threads() == 128 && kRows == 64 &&
            kStage.layout.rank() == 2 && kN % kCols == 0 && kPerChunk % 8 == 0;
   }
   // 16-byte lines: 8 elements contiguous along one mode, whole 16-byte units of the swizzle.
-  static constexpr bool lines_are_16_contiguous_bytes() {
+  TESSERA_HD static constexpr bool lines_are_16_contiguous_bytes() {
     if (!(kRowStride == 1 || kColStride == 1) || kStage.offset % 8 != 0) return false;
     const int64_t other = kTrans ? kColStride : kRowStride;
     if (other % 8 != 0 || (kStage.swizzle.bits > 0 && kStage.swizzle.base < 3)) return false;
@@ -80,7 +87,7 @@ struct SmemEpilogue {
   }
   // The m8n8 register layout: lane l of each warp at (l / 4, 2 (l % 4)) from lane 0, which
   // starts a block (row on a multiple of 8, column 0); values v, v + 1 side by side.
-  static constexpr bool accumulators_are_stmatrix_blocks() {
+  TESSERA_HD static constexpr bool accumulators_are_stmatrix_blocks() {
     for (int64_t t = 0; t < 128; ++t) {
       const int64_t l = t % 32;
       const Coord<2> c = kThr(t), c0 = kThr(t - l);
@@ -94,7 +101,7 @@ struct SmemEpilogue {
     return true;
   }
   // A value stays in its chunk (and in the 64 rows) for every thread.
-  static constexpr bool chunks_are_static() {
+  TESSERA_HD static constexpr bool chunks_are_static() {
     int64_t max_row = 0, max_col = 0;
     for (int64_t t = 0; t < 128; ++t)
       max_row = max64(max_row, kThr(t)[0]), max_col = max64(max_col, kThr(t)[1]);
@@ -110,7 +117,7 @@ struct SmemEpilogue {
     int block[kChunks ? kChunks : 1][kPerChunk / 2 ? kPerChunk / 2 : 1] = {};  // first values
     int row[kValues] = {}, col[kValues] = {};
   };
-  static constexpr Plan make_plan() {
+  TESSERA_HD static constexpr Plan make_plan() {
     Plan p;
     int filled[kChunks ? kChunks : 1] = {};
     for (int v = 0; kOk && v < kValues; v += 2) {
@@ -123,7 +130,7 @@ struct SmemEpilogue {
     return p;
   }
   static constexpr Plan kPlan = make_plan();
-  static constexpr bool plan_is_full() {
+  TESSERA_HD static constexpr bool plan_is_full() {
     for (int j = 0; j < kChunks; ++j)
       for (int q = 0; q < kPerChunk / 2; ++q)
         if (kFrg(kPlan.block[j][q])[1] / kCols != j) return false;
@@ -150,7 +157,6 @@ struct SmemEpilogue {
 
 #if defined(__CUDACC__)
   // Two floats as one 32-bit register of two 16-bit values, the first in the low half.
-  template <class T>
   __device__ __forceinline__ static uint32_t pack2(float lo, float hi) {
     if constexpr (std::is_same_v<T, __half>) {
       const __half2 h = __floats2half2_rn(lo, hi);
@@ -168,13 +174,10 @@ struct SmemEpilogue {
   // of the tile at (m0, n0) (its rows 64 w .. 64 w + 63; thread t = threadIdx.x % 128), through
   // the kBuffers staging buffers at `smem` (kBytes, 1024-byte aligned). The warpgroup syncs on
   // named barrier 1 + w (0 is __syncthreads').
-  template <class T, class F>
+  template <class F>
   __device__ __forceinline__ static void store(float const (&acc)[kValues], uint8_t* smem,
                                                TmaStore<kTma> const& tma, int64_t m0,
                                                int64_t n0, int w, F const& f) {
-    static_assert(sizeof(T) == 2,
-                  "rule::ldmatrix_moves_16_bit_elements: SmemEpilogue: stmatrix stores 16-bit "
-                  "values");
     static constexpr Swizzle kSwizzle = kStage.swizzle;
     static constexpr Plan kP = kPlan;
     static constexpr CoordLayout<2> kT = kThr;  // (re-bound: a member does not fold in device code)
@@ -198,9 +201,9 @@ struct SmemEpilogue {
           if constexpr (kWithCoords) {
             const int64_t r = m0 + 64 * w + first[0] + kP.row[v];
             const int64_t c = n0 + j * kCols + first[1] + kP.col[v];
-            regs[i] = pack2<T>(f(acc[v], r, c), f(acc[v + 1], r, c + 1));
+            regs[i] = pack2(f(acc[v], r, c), f(acc[v + 1], r, c + 1));
           } else {
-            regs[i] = pack2<T>(f(acc[v]), f(acc[v + 1]));
+            regs[i] = pack2(f(acc[v]), f(acc[v + 1]));
           }
           if (lane / 8 == i) row = kP.row[v], col = kP.col[v];
         }
@@ -218,17 +221,17 @@ struct SmemEpilogue {
       ptx::named_barrier_sync(1 + w, 128);
     }
   }
-  template <class T, Layout kL, class F>
+  template <Layout kL, class F>
   __device__ __forceinline__ static void store(Fragment<float, kL> const& acc, uint8_t* smem,
                                                TmaStore<kTma> const& tma, int64_t m0,
                                                int64_t n0, int w, F const& f) {
     static_assert(Fragment<float, kL>::size() == kValues && registers_in_value_order<kL>(),
                   "rule::fragment_is_not_the_partition_of_c: SmemEpilogue takes the TiledMMA's "
                   "accumulators");
-    store<T>(acc.v, smem, tma, m0, n0, w, f);
+    store(acc.v, smem, tma, m0, n0, w, f);
   }
   template <Layout kL>
-  static constexpr bool registers_in_value_order() {
+  TESSERA_HD static constexpr bool registers_in_value_order() {
     for (int64_t i = 0; i < kL.size(); ++i)
       if (kL(i) != i) return false;
     return true;
