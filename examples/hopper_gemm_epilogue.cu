@@ -83,6 +83,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   if (threadIdx.x == 0) {
     prefetch_tma_map(&map_a);
     prefetch_tma_map(&map_b);
+    prefetch_tma_map(&map_d);
     pipe.init();
   }
   cluster_sync_after_init();  // every CTA's barriers are initialized before any multicast
@@ -161,7 +162,8 @@ struct Launch {
   cudaLaunchConfig_t cfg = {};
   Launch(const bf16* a, int64_t lda, const bf16* b, int64_t ldb, Params params) : p(params) {
     constexpr int64_t kSmem = kSharedStorageBytes<Cfg::SharedStorage>;
-    map_a = make_map(Cfg::kA.tma, a, p.m, p.k, lda), map_b = make_map(Cfg::kB.tma, b, p.n, p.k, ldb);
+    map_a = make_map(Cfg::kA.tma, a, p.m, p.k, lda);
+    map_b = make_map(Cfg::kB.tma, b, p.n, p.k, ldb);
     // TMA stores clip D's rows in 16-byte units: n % 8 == 0, else the register epilogue
     p.tma_store = p.n % 8 == 0 && p.ldd % 8 == 0 && reinterpret_cast<uintptr_t>(p.d) % 16 == 0;
     map_d = p.tma_store ? make_map(Epilogue::kTma, p.d, p.m, p.n, p.ldd) : map_a;

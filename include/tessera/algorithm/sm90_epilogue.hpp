@@ -7,7 +7,11 @@
 //   static constexpr SwizzledLayout kStage = gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 64, 64);
 //   using Epi = SmemEpilogue<Cfg, bf16, kStage, 2>;    // 2 staging buffers in turn
 //   Epi::store(acc, buffers, TmaStore<Epi::kTma>{&map_d}, m0, n0, warpgroup,
-//                    [&](float x, int64_t row, int64_t col) { return gelu(x + bias[col]); });
+//              [&](float x, int64_t row, int64_t col) { return gelu(x + bias[col]); });
+//   Epi::drain();                                      // before the CTA exits
+//
+// acc is WarpgroupMMA::partition_fragment_C() (or its registers, float[N/2]); the functor takes
+// (value, row, col) in D, or the value alone (then no coordinate is computed at all).
 //
 // The plan, all read off layouts at compile time: warpgroup thread t holds value v of the C
 // partition at (row, col) = thr(t) + frg(v) of its 64 x N block (EpilogueCoords:
@@ -42,6 +46,7 @@
 #include <cuda_fp16.h>
 
 #include "../atom/copy.hpp"
+#include "../atom/sm90.hpp"
 #endif
 
 namespace tessera {
@@ -54,7 +59,8 @@ TESSERA_HD constexpr int64_t staging_bytes(SwizzledLayout const& stage, int buff
 template <class Cfg, class T, SwizzledLayout kStage, int kBuffers>
 struct SmemEpilogue {
   static_assert(sizeof(T) == 2,
-                "rule::ldmatrix_moves_16_bit_elements: SmemEpilogue: stmatrix stores 16-bit values");
+                "rule::ldmatrix_moves_16_bit_elements: SmemEpilogue: stmatrix stores 16-bit "
+                "values");
   using E = detail::EpilogueCoords<Cfg>;
   static constexpr CoordLayout<2> kThr = E::kThr;  // warpgroup thread -> (row, col)
   static constexpr CoordLayout<2> kFrg = E::kFrg;  // value -> (row, col) from there
