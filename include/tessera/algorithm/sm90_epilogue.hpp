@@ -152,6 +152,14 @@ struct SmemEpilogue {
   static_assert(accumulators_are_stmatrix_blocks(),
                 "rule::accumulators_are_not_stmatrix_blocks: SmemEpilogue: the C partition must be "
                 "wgmma's (8x8 blocks of value pairs in stmatrix's register layout)");
+  // The unswizzled offset of the line lane `lane` addresses in its block (l / 8), whose first
+  // element is at (row, col) of the staging tile: line l % 8 is a row (stmatrix) or a column
+  // (stmatrix .trans) of the block.
+  TESSERA_HD static constexpr int64_t line_offset(int row, int col, int lane) {
+    return kTrans ? kRowStride * row + kColStride * (col + lane % 8)
+                  : kRowStride * (row + lane % 8) + kColStride * col;
+  }
+
   static_assert(chunks_are_static() && plan_is_full(),
                 "rule::values_leave_their_chunk: SmemEpilogue: a value must stay in its chunk of "
                 "kChunk columns for every thread");
@@ -213,9 +221,7 @@ struct SmemEpilogue {
           }
           if (lane / 8 == i) row = kP.row[v], col = kP.col[v];
         }
-        const int64_t at = kTrans ? kRowStride * (warp_row + row) + kColStride * (col + lane % 8)
-                                  : kRowStride * (warp_row + row + lane % 8) + kColStride * col;
-        ptx::stmatrix<4, kTrans>(box + kSwizzle(at), regs);
+        ptx::stmatrix<4, kTrans>(box + kSwizzle(line_offset(warp_row + row, col, lane)), regs);
       }
       fence_view_async_shared();
       ptx::named_barrier_sync(1 + w, 128);
