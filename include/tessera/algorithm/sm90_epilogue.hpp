@@ -128,7 +128,7 @@ struct SmemEpilogue {
     int filled[kChunks ? kChunks : 1] = {};
     for (int v = 0; kOk && v < kValues; v += 2) {
       const int j = int(kFrg(v)[1] / kCols);
-      if (filled[j] == kPerChunk / 2) return Plan{};  // unequal chunks (checked: kPlanOk)
+      if (filled[j] == kPerChunk / 2) return Plan{};  // unequal chunks (plan_is_full fails)
       p.block[j][filled[j]++] = v;
     }
     for (int v = 0; v < kValues; ++v)
@@ -143,6 +143,14 @@ struct SmemEpilogue {
     return true;
   }
 
+  // The unswizzled offset of the line lane `lane` addresses in its block (l / 8), whose first
+  // element is at (row, col) of the staging tile: line l % 8 is a row (stmatrix) or a column
+  // (stmatrix .trans) of the block.
+  TESSERA_HD static constexpr int64_t line_offset(int row, int col, int lane) {
+    return kTrans ? kRowStride * row + kColStride * (col + lane % 8)
+                  : kRowStride * (row + lane % 8) + kColStride * col;
+  }
+
   static_assert(tile_is_a_warpgroup_chunk(),
                 "rule::staging_tile_is_not_a_warpgroup_chunk: SmemEpilogue: the staging tile must "
                 "be (64, kChunk) of a wgmma TiledMMA's 64 x N warpgroup block, kChunk dividing N");
@@ -152,14 +160,6 @@ struct SmemEpilogue {
   static_assert(accumulators_are_stmatrix_blocks(),
                 "rule::accumulators_are_not_stmatrix_blocks: SmemEpilogue: the C partition must be "
                 "wgmma's (8x8 blocks of value pairs in stmatrix's register layout)");
-  // The unswizzled offset of the line lane `lane` addresses in its block (l / 8), whose first
-  // element is at (row, col) of the staging tile: line l % 8 is a row (stmatrix) or a column
-  // (stmatrix .trans) of the block.
-  TESSERA_HD static constexpr int64_t line_offset(int row, int col, int lane) {
-    return kTrans ? kRowStride * row + kColStride * (col + lane % 8)
-                  : kRowStride * (row + lane % 8) + kColStride * col;
-  }
-
   static_assert(chunks_are_static() && plan_is_full(),
                 "rule::values_leave_their_chunk: SmemEpilogue: a value must stay in its chunk of "
                 "kChunk columns for every thread");
