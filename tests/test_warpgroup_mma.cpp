@@ -1,13 +1,16 @@
 // tests/test_warpgroup_mma.cpp -- the Hopper building blocks on the host: the wgmma accumulators
 // (partition_fragment_C of a TiledMMA of wgmma atoms) in the instruction's register order, the
-// fused epilogue's coordinates, staged tiles, the persistent tile scheduler.
+// fused epilogue's coordinates, staged tiles, the persistent tile scheduler, the epilogue through
+// shared memory (its stmatrix plan simulated against the instruction).
 #include <gtest/gtest.h>
 
 #include <set>
 #include <utility>
+#include <vector>
 
 #include <tessera.hpp>
 #include <tessera/algorithm/fused_epilogue.hpp>
+#include <tessera/algorithm/sm90_epilogue.hpp>
 #include <tessera/staged_smem.hpp>
 #include <tessera/stream_k.hpp>
 #include <tessera/tile_scheduler.hpp>
@@ -105,6 +108,55 @@ TEST(TileScheduler, PersistentWalkTakesEveryTileOnce) {
         EXPECT_EQ(count, tm * tn);
         EXPECT_EQ(int64_t(seen.size()), tm * tn);
       }
+}
+
+
+// SmemEpilogue's plan, simulated: every stmatrix.x4 of every warp, chunk and block group, the
+// registers from the instruction's fragment (wgmma_d, not the piece's tables) and each lane's
+// line address from the plan. PTX ISA stmatrix m8n8: thread t holds row t / 4, columns
+// 2 (t % 4), +1 of each matrix; lane 8 i + r addresses line r of matrix i, which receives row r
+// (stmatrix) or column r (.trans) of it. Every element of the staging tile must receive the value
+// at its own (row, col), exactly once per chunk.
+template <SwizzledLayout kStage, int kBuffers>
+void check_staging_plan() {
+  using Cfg = Sm90Cfg<256, 2>;
+  using Epi = SmemEpilogue<Cfg, uint16_t, kStage, kBuffers>;
+  const int64_t cols = Epi::kCols;
+  for (int j = 0; j < Epi::kChunks; ++j) {
+    std::vector<int> written(size_t(64 * cols), 0);
+    for (int w = 0; w < 4; ++w)
+      for (int s = 0; s < Epi::kPerChunk / 8; ++s)
+        for (int lane = 0; lane < 32; ++lane) {
+          const int i = lane / 8, r = lane % 8;
+          const int v = Epi::kPlan.block[j][4 * s + i];
+          // the line's address, as the store computes it (warp w's first row is 16 w)
+          const int64_t line = kStage.swizzle(
+              Epi::line_offset(16 * w + Epi::kPlan.row[v], Epi::kPlan.col[v], lane));
+          for (int k = 0; k < 8; ++k) {
+            // element k of the line: matrix i's (row r, column k), or (row k, column r) .trans
+            const int mrow = Epi::kTrans ? k : r, mcol = Epi::kTrans ? r : k;
+            const int t = 32 * w + 4 * mrow + mcol / 2;
+            const auto [row, col] = wgmma_d(t, v + mcol % 2);
+            ASSERT_GE(col, j * cols) << "value " << v << " of thread " << t;
+            const int64_t want = kStage(make_tuple(row, col - j * cols));
+            ASSERT_EQ(line + k, want) << "chunk " << j << " lane " << lane << " element " << k;
+            ++written[size_t(want)];
+          }
+        }
+    for (int64_t e = 0; e < 64 * cols; ++e) ASSERT_EQ(written[size_t(e)], 1) << "element " << e;
+  }
+}
+
+TEST(SmemEpilogue, StmatrixPlanWritesEveryElementOnceWithItsValue) {
+  // The Hopper example's row-major 64 x 64 chunks (stmatrix) and kernel 05's column-major
+  // 64 x 32 ones (stmatrix .trans), 128-byte swizzled.
+  static constexpr SwizzledLayout kRows = gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 64, 64);
+  static constexpr SwizzledLayout kCols = gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, 32);
+  check_staging_plan<kRows, 2>();
+  check_staging_plan<kCols, 4>();
+  // 64-byte swizzle, 32 columns of a row-major tile.
+  static constexpr SwizzledLayout kNarrow = gmma_smem_tile(GmmaSwizzle::kB64, true, 16, 64, 32);
+  check_staging_plan<kNarrow, 2>();
 }
 
 }  // namespace

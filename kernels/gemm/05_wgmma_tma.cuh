@@ -129,17 +129,6 @@ struct WgmmaTmaCfg {
   static constexpr int kStoreBuffers = int(min64(4, kBN / kChunk));
   static_assert((kBN / kChunk) % kStoreBuffers == 0,
                 "05: a tile's chunks must rotate through the store buffers evenly");
-  // The store tile before its swizzle is (64, kChunk):(1, 64): offset(r, c) = r + 64 c, which the
-  // epilogue computes from its run-time row and column (checked here for every element).
-  static constexpr int64_t kStoreColStride = kStoreTile.layout(make_tuple(0, 1));
-  static constexpr bool store_tile_is_linear() {
-    for (int64_t r = 0; r < 64; ++r)
-      for (int64_t c = 0; c < kChunk; ++c)
-        if (kStoreTile.layout(make_tuple(r, c)) != r + c * kStoreColStride) return false;
-    return true;
-  }
-  static_assert(store_tile_is_linear(), "05: the store tile must be r + stride * c");
-  static_assert(kStoreTma.boxes == 1, "05: one TMA store per chunk");
   static constexpr int64_t kChunkBytes =
       ceil_div(max64(kChunkLd * kChunk * 4, kStoreBuffers * kStoreBytes), int64_t(1024)) * 1024;
   // As many stages as fit beside the epilogue buffers (the ring's barriers take 16 bytes a stage,
@@ -270,34 +259,6 @@ struct WgmmaTmaCfg {
   }
   static constexpr Fragment kFragment = make_fragment();
 
-  // The TMA-store epilogue writes the fragment with stmatrix .x4 .trans: it must be made of 8x8
-  // blocks in stmatrix's register layout. Per warp: lane l at (+l/4, +2(l%4)) from lane 0; value
-  // pairs (2p, 2p+1) side by side in a row, each pair's block origin on multiples of 8.
-  // matrix[j][q] = the first value of the q-th 8x8 block of chunk j.
-  struct Blocks {
-    int matrix[kChunks][kPerChunk / 2] = {};
-  };
-  static constexpr Blocks make_blocks() {
-    for (int64_t t = 0; t < 128; ++t) {
-      const int64_t lane0 = t - t % 32, l = t % 32;
-      if (kThrCrdC(t)[0] != kThrCrdC(lane0)[0] + l / 4 ||
-          kThrCrdC(t)[1] != kThrCrdC(lane0)[1] + 2 * (l % 4) || kThrCrdC(lane0)[1] != 0 ||
-          kThrCrdC(lane0)[0] % 8 != 0)
-        fail("05: the C fragment's lanes are not stmatrix's");
-    }
-    Blocks b;
-    for (int j = 0; j < kChunks; ++j)
-      for (int q = 0; q < kPerChunk / 2; ++q) {
-        const int v = kFragment.value[j][2 * q], w = kFragment.value[j][2 * q + 1];
-        if (w != v + 1 || kFragment.row[w] != kFragment.row[v] ||
-            kFragment.col[w] != kFragment.col[v] + 1 || kFragment.row[v] % 8 != 0 ||
-            kFragment.col[v] % 8 != 0)
-          fail("05: the C fragment's values are not stmatrix's 8x8 blocks");
-        b.matrix[j][q] = v;
-      }
-    return b;
-  }
-  static constexpr Blocks kBlocks = kBits == 16 ? make_blocks() : Blocks{};  // (16-bit C only)
 };
 
 struct WgmmaTmaParams {
@@ -514,7 +475,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
     // This warpgroup's TMA stores have read their shared memory (which goes away with the CTA);
     // their writes to C land before the kernel is complete (bench/results/gemm_plan_rules.md).
-    if (threadIdx.x % 128 == 0) tma_store_wait_read<0>();
+    if (threadIdx.x % 128 == 0) tma_store_wait_read<0>();  // (SmemEpilogue::drain)
   }
   // The CTA leaves once its producer has seen every stage released by the whole cluster
   // (producer_tail): its peers have no arrive on its barriers left.

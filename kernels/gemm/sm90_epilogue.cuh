@@ -2,18 +2,19 @@
 // of the C tile from its wgmma accumulators to global memory.
 //
 // Cfg (05_wgmma_tma.cuh's WgmmaTmaCfg) provides the fragment tables read off the TiledMMA's C
-// partition (kThrCrdC, kFragment, kBlocks), the chunking (kChunk, kChunkLd, kPerChunk) and, for
-// the TMA store, the store tile (kStoreTile, its TmaTile kStoreTma).
+// partition (kThrCrdC, kFragment), the chunking (kChunk, kChunkLd, kPerChunk) and, for the TMA
+// store, the store tile (kStoreTile) and its buffers (kStoreBuffers).
 //   epilogue:      through a padded column-major shared buffer, then predicated (vector) stores
 //                  applying beta: any C;
-//   epilogue_tma:  stmatrix into the swizzled store tile, one TMA store per chunk: 16-bit C,
+//   epilogue_tma:  tessera::SmemEpilogue (algorithm/sm90_epilogue.hpp): stmatrix into the
+//                  swizzled store tile, one TMA store per chunk: 16-bit C,
 //                  beta = 0 and hopper_stores_by_tma (m % 8 == 0: a TMA store clips in 16-byte
 //                  units, common.cuh).
 #pragma once
 
 #include <type_traits>
 
-#include <tessera/atom/copy.hpp>
+#include <tessera/algorithm/sm90_epilogue.hpp>
 #include <tessera/atom/sm90.hpp>
 #include <tessera/tma.hpp>
 
@@ -90,59 +91,17 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
   }
 }
 
-// Two floats as one 32-bit register of two 16-bit values, the first in the low half.
-template <class T>
-__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
-  if constexpr (std::is_same_v<T, __half>) {
-    const __half2 h = __floats2half2_rn(lo, hi);
-    return *reinterpret_cast<const uint32_t*>(&h);
-  } else {
-    const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<const uint32_t*>(&h);
-  }
-}
-
-// The same with TMA stores (16-bit C, beta = 0): per chunk, the fragment (alpha * acc, rounded
-// to T) goes to buffer j % kStoreBuffers in the swizzled box layout, 8x8 blocks at a time with
-// stmatrix (transposed: a block's columns are 16-byte runs of the column-major box); one thread
-// stores the box and waits until the store of chunk j + 1 - kStoreBuffers has read its buffer,
-// so the warpgroup can fill it next.
+// The same with TMA stores (16-bit C, beta = 0): the library's SmemEpilogue on the store tile
+// (64 x kChunk, column-major: stmatrix .trans), kStoreBuffers buffers in turn, alpha applied per
+// value; the stores of a tile's last chunks drain while the next tile's mainloop runs.
 template <class Cfg>
 __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
                                              int consumer, int64_t m0, int64_t n0, float alpha,
                                              void const* map_c) {
-  using T = typename Cfg::T;
-  constexpr int64_t kChunk = Cfg::kChunk;
-  static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
-  static constexpr Swizzle kSwizzle = Cfg::kStoreTile.swizzle;
-  static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
-  static constexpr typename Cfg::Blocks kB = Cfg::kBlocks;
-  const int t = threadIdx.x % 128, lane = t % 32;
-  const int warp_row = int(kThrCrdC(t - lane)[0]);  // the warp's first row (lane 0, column 0)
-#pragma unroll
-  for (int j = 0; j < Cfg::kBN / kChunk; ++j) {
-    T* box = reinterpret_cast<T*>(buf + (j % Cfg::kStoreBuffers) * Cfg::kStoreBytes);
-#pragma unroll
-    for (int s = 0; s < Cfg::kPerChunk / 8; ++s) {  // 4 blocks per stmatrix.x4
-      uint32_t regs[4];
-      int row = 0, col = 0;  // the block this lane addresses: block lane / 8, its column lane % 8
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int v = kB.matrix[j][4 * s + i];
-        regs[i] = pack2<T>(alpha * acc[v], alpha * acc[v + 1]);
-        if (lane / 8 == i) row = kF.row[v], col = kF.col[v];
-      }
-      ptx::stmatrix_x4_trans(
-          box + kSwizzle(warp_row + row + Cfg::kStoreColStride * (col + lane % 8)), regs);
-    }
-    fence_view_async_shared();
-    ptx::named_barrier_sync(1 + consumer, 128);
-    if (t == 0) {
-      copy(TmaStore<Cfg::kStoreTma>{map_c}, box, Coord<2>{{m0 + 64 * consumer, n0 + j * kChunk}});
-      tma_store_commit();
-      tma_store_wait_read<Cfg::kStoreBuffers - 1>();
-    }
-    ptx::named_barrier_sync(1 + consumer, 128);
+  if constexpr (Cfg::kBits == 16) {  // (the 32-bit kernels never store by TMA: the plan's rule)
+    using Epi = SmemEpilogue<Cfg, typename Cfg::T, Cfg::kStoreTile, Cfg::kStoreBuffers>;
+    Epi::store(acc, buf, TmaStore<Epi::kTma>{map_c}, m0, n0, consumer,
+               [=](float x) { return alpha * x; });
   }
 }
 
