@@ -9,6 +9,8 @@
    CMake, Markdown) names a tracker item ("issue" and a number), a numbered spec document
    ("seed" and its number), a work period, or the planning document by its file name.
    Data (JSON, CSV, recorded tool output) is not checked.
+3. Length: no C++ function over 80 lines in python/src/. A function is counted from its first line
+   (at column 0, ending in `{`) to the `}` at column 0 that closes it.
 
 Prints `file:line: rule` for each violation and exits with status 1 if there is any.
 In a git work tree the files are git's (tracked, or untracked and not ignored); elsewhere every
@@ -20,6 +22,9 @@ import subprocess
 import sys
 
 MAX_COLUMNS = 100
+MAX_FUNCTION_LINES = 80
+LENGTH_FOLDERS = ("python/src/",)
+LENGTH_SUFFIXES = (".hpp", ".cpp", ".h", ".cc")
 
 SOURCE_SUFFIXES = (".h", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh", ".py", ".pyi", ".cmake")
 WIDTH_FOLDERS = ("include/", "kernels/", "tools/", "python/src/", "python/tessera/", "tests/",
@@ -75,6 +80,22 @@ def walked_files(root):
     return files
 
 
+def long_functions(path, lines):
+    """Rule 3's violations: (line of the function's start, its length) over the limit."""
+    found, start = [], None
+    for number, line in enumerate(lines, 1):
+        head = line[:1]
+        if start is None and head not in ("", " ", "/", "#", "}") and line.rstrip().endswith("{") \
+                and "(" in line and not line.startswith(("namespace", "struct", "class", "enum")):
+            start = number
+        elif start is not None and head == "}":
+            if number - start + 1 > MAX_FUNCTION_LINES:
+                found.append(f"{path}:{start}: function of {number - start + 1} lines (at most "
+                             f"{MAX_FUNCTION_LINES})")
+            start = None
+    return found
+
+
 def check_file(root, path):
     """The violations of one file, as `path:line: rule` strings."""
     width, words = width_checked(path), words_checked(path)
@@ -93,6 +114,8 @@ def check_file(root, path):
         if match:
             found.append(f"{path}:{number}: history word '{match.group(0)}' (name things by what"
                          " they are)")
+    if path.startswith(LENGTH_FOLDERS) and path.endswith(LENGTH_SUFFIXES):
+        found += long_functions(path, lines)
     return found
 
 

@@ -6,6 +6,8 @@
 # TESSERA_PIP_CUDA=OFF (the default here) leaves libtessera_gemm.so out of the package: the CUDA
 # build compiles every GEMM kernel (minutes), and CI has nvcc but no GPU to run them. The torch
 # tests skip visibly where PyTorch is absent. TESSERA_PIP_CUDA=ON bash scripts/python.sh builds it.
+# TESSERA_FRONTEND_LIBRARY=PATH/libtessera_ops.a (scripts/test.sh: the release build's) links that
+# front-end library instead of compiling tools/ again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=build-python/venv

@@ -45,6 +45,9 @@ CLEAN = {
     "docs/wide.md": "x" * 150 + "\n",  # Markdown: words only, any width
     "bench/sub/wide.cpp": "// " + "x" * 120 + "\n",  # only bench/*.cu, bench/*.cpp are measured
     "build/gen.cpp": "// " + TRACKER + " " + "x" * 120 + "\n",  # build folders are skipped
+    # A function of exactly 80 lines is allowed; so is a longer one outside python/src.
+    "python/src/short.cpp": "void f(int x) {\n" + "  x++;\n" * 78 + "}\n",
+    "tools/long.cpp": "void f(int x) {\n" + "  x++;\n" * 90 + "}\n",
 }
 VIOLATIONS = {
     "kernels/gemm/wide.cu": ("int a;\n" + "// " + "x" * 98 + "\n", 2, "line of 101 columns"),
@@ -55,6 +58,8 @@ VIOLATIONS = {
     "README.md": ("see " + PLANNING + "\n", 1, "history word"),
     "bench/top.cpp": ("// " + "y" * 100 + "\n", 1, "line of 103 columns"),
     "tests/CMakeLists.txt": ("add_test(NAME t COMMAND " + "z" * 80 + ")\n", 1, "columns"),
+    "python/src/long.cpp": ("// two functions\nint g() { return 0; }\nvoid f(int x) {\n"
+                            + "  x++;\n" * 79 + "}\n", 3, "function of 81 lines"),
 }
 
 with tempfile.TemporaryDirectory() as root:

@@ -51,6 +51,7 @@
 #include <tessera/warpgroup_mma.hpp>
 
 #include "elem.cuh"
+#include "per_device_cache.hpp"
 #include "sm90_epilogue.cuh"
 
 namespace tessera::ladder {
@@ -543,10 +544,7 @@ struct ClusterLaunch {
 // stream-K relies on all of them running together). Asked once per device; 0 when there is no GPU.
 template <class Cfg>
 int max_clusters() {
-  static int known[64] = {};
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device >= 64) return 0;
-  if (known[device] == 0) {
+  return per_device([](int) {
     auto kernel = gemm_05_kernel<Cfg>;
     ClusterLaunch<Cfg> launch(nullptr);
     int n = 0;
@@ -554,9 +552,8 @@ int max_clusters() {
                              int(Cfg::kSmemBytes)) != cudaSuccess ||
         cudaOccupancyMaxActiveClusters(&n, kernel, &launch.config) != cudaSuccess)
       return 0;
-    known[device] = n;
-  }
-  return known[device];
+    return n;
+  });
 }
 
 // The clusters resident at once of the kernel on Cfg's tile, or (a_regs, tf32) of its twin that

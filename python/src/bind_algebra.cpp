@@ -41,9 +41,9 @@ nb::object composition_of(nb::handle a, nb::handle b) {
   return nb::cast(composition(l, tiler_of(b)));
 }
 
-}  // namespace
-
-void bind_algebra(nb::module_& m) {
+// Making layouts, reading notation, and the ops that rewrite one layout (flatten, coalesce,
+// filter, composition, complement, the inverses).
+void bind_layout_ops(nb::module_& m) {
   m.def(
       "make_layout",
       [](nb::handle shape, nb::handle stride) {
@@ -84,7 +84,10 @@ void bind_algebra(nb::module_& m) {
   m.def(
       "right_inverse", [](nb::handle a) { return right_inverse(LayoutArg(a)); }, nb::arg("layout"));
   m.def("left_inverse", [](nb::handle a) { return left_inverse(LayoutArg(a)); }, nb::arg("layout"));
+}
 
+// The divides and the products.
+void bind_divides_products(nb::module_& m) {
   m.def(
       "logical_divide",
       [](nb::handle a, nb::handle t) -> nb::object {
@@ -122,7 +125,10 @@ void bind_algebra(nb::module_& m) {
       "raked_product",
       [](nb::handle a, nb::handle b) { return raked_product(LayoutArg(a), LayoutArg(b)); },
       nb::arg("a"), nb::arg("b"), "The copies of A interleave in each mode: ((b0,a0),(b1,a1),..).");
+}
 
+// Coordinates and indices, and the sizes of a layout or a shape.
+void bind_coordinates(nb::module_& m) {
   m.def("crd2idx", [](nb::handle coord, nb::handle shape, nb::handle stride) {
     std::optional<LayoutArg> given;
     std::optional<Layout> made;
@@ -164,7 +170,10 @@ void bind_algebra(nb::module_& m) {
     if (is_layout(x)) return nb::inst_ptr<Layout>(x)->depth();
     return depth(int_tuple_of(x, "depth: a Layout or an int tuple"));
   }, nb::arg("x"));
+}
 
+// Swizzles and swizzled layouts; local_tile (a CTA's tile of a tensor).
+void bind_swizzles_tiles(nb::module_& m) {
   m.def(
       "make_swizzle", [](int b, int mm, int s) { return Swizzle(b, mm, s); }, nb::arg("bits"),
       nb::arg("base"), nb::arg("shift"));
@@ -185,6 +194,15 @@ void bind_algebra(nb::module_& m) {
       },
       nb::arg("layout"), nb::arg("tiler"), nb::arg("coord"), nb::arg("proj") = nb::none(),
       "The CTA's tile: coord None keeps every tile of that mode, proj None drops a tiler mode.");
+}
+
+}  // namespace
+
+void bind_algebra(nb::module_& m) {
+  bind_layout_ops(m);
+  bind_divides_products(m);
+  bind_coordinates(m);
+  bind_swizzles_tiles(m);
 }
 
 }  // namespace tessera::py

@@ -54,9 +54,7 @@ int mode_index(int k, int rank) {
   return i;
 }
 
-}  // namespace
-
-void bind_layout(nb::module_& m) {
+void bind_layout_class(nb::module_& m) {
   auto layout = nb::class_<Layout>(
       m, "Layout", "A CuTe layout Shape:Stride, a function from coordinates to offsets.");
   layout_type = (PyTypeObject*)layout.ptr();
@@ -88,7 +86,9 @@ void bind_layout(nb::module_& m) {
       .def("__reduce__", [](Layout const& l) {
         return nb::make_tuple(nb::type<Layout>(), nb::make_tuple(to_string(l)));
       });
+}
 
+void bind_swizzle(nb::module_& m) {
   nb::class_<Swizzle>(m, "Swizzle",
                       "Sw<B,M,S>: XOR B bits at M+S.. into the bits at M.. of an offset.")
       .def(nb::init<int, int, int>(), nb::arg("bits"), nb::arg("base"), nb::arg("shift"))
@@ -109,7 +109,9 @@ void bind_layout(nb::module_& m) {
       .def("__reduce__", [](Swizzle const& s) {
         return nb::make_tuple(nb::type<Swizzle>(), nb::make_tuple(s.bits, s.base, s.shift));
       });
+}
 
+void bind_swizzled_layout(nb::module_& m) {
   nb::class_<SwizzledLayout>(
       m, "SwizzledLayout",
       "Sw o offset o L: a layout, an offset, then a swizzle (CuTe's ComposedLayout).")
@@ -144,7 +146,9 @@ void bind_layout(nb::module_& m) {
       .def("__reduce__", [](SwizzledLayout const& s) {
         return nb::make_tuple(nb::type<SwizzledLayout>(), nb::make_tuple(to_string(s)));
       });
+}
 
+void bind_view(nb::module_& m) {
   nb::class_<View>(m, "View",
                    "A partition or a tile: an offset and the layout of its elements from there.")
       .def(nb::init<>())
@@ -172,6 +176,15 @@ void bind_layout(nb::module_& m) {
       .def("__hash__", [](View const& v) {
         return nb::hash(nb::str((std::to_string(v.offset) + to_string(v.layout)).c_str()));
       });
+}
+
+}  // namespace
+
+void bind_layout(nb::module_& m) {
+  bind_layout_class(m);
+  bind_swizzle(m);
+  bind_swizzled_layout(m);
+  bind_view(m);
 }
 
 }  // namespace tessera::py

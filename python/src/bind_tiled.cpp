@@ -2,9 +2,9 @@
 //
 //   mma = tessera.make_tiled_mma("UniversalFMA", (16,16,1), ("(16,4):(4,1)", "(16,4):(4,1)", None),
 //                                tile=(128,128,8))
-//   mma.partition_C(tessera.Layout("(128,128):(128,1)"), 0)   # View 0 +
-//   (1,(4,2),(4,2)):(0,(128,8192),(1,64)) print(mma.explain_text("C", 0)) # the five derivation
-//   steps
+//   mma.partition_C(tessera.Layout("(128,128):(128,1)"), 0)
+//       # View 0 + (1,(4,2),(4,2)):(0,(128,8192),(1,64))
+//   print(mma.explain_text("C", 0))   # the five derivation steps
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -33,7 +33,7 @@ std::string atom_layout_text(nb::handle h) {
 MmaConfig make_mma(nb::handle atom, nb::handle atom_layout, nb::handle permutation,
                    nb::handle tile) {
   std::string name = nb::isinstance<PyMmaAtom>(atom) ? nb::inst_ptr<PyMmaAtom>(atom)->key
-                                                      : nb::cast<std::string>(atom);
+                                                     : nb::cast<std::string>(atom);
   std::string layout = atom_layout_text(atom_layout);
   Tiler perm;
   std::string perm_text = "none";
@@ -100,9 +100,7 @@ std::pair<std::string, std::string> report_of(AccessReport const& r) {
   return {tools::report_json(r).dump(), tools::report_text(r)};
 }
 
-}  // namespace
-
-void bind_tiled(nb::module_& m) {
+void bind_atoms(nb::module_& m) {
   nb::class_<PyMmaAtom>(m, "MmaAtom", "One MMA instruction: its shape and thread-value layouts.")
       .def(
           "__init__",
@@ -149,11 +147,11 @@ void bind_tiled(nb::module_& m) {
       .def("__repr__", [](PyCopyAtom const& a) {
         return "CopyAtom(\"" + a.spec + "\", elem_bits=" + std::to_string(a.atom.elem_bits) + ")";
       });
+}
 
-  nb::class_<MmaConfig>(
-      m, "TiledMMA",
-      "An MMA atom tiled over threads, with the CTA tile and operand tensors its pictures use.")
-      .def_prop_ro("name", [](MmaConfig const& c) { return c.name; })
+// The TiledMMA's parts: atom, thread layout, permutation, tile and the operand tensors.
+void def_mma_parts(nb::class_<MmaConfig>& mma) {
+  mma.def_prop_ro("name", [](MmaConfig const& c) { return c.name; })
       .def_prop_ro("atom",
                    [](MmaConfig const& c) {
                      PyMmaAtom a{c.mma.atom, c.mma.atom.name};
@@ -184,9 +182,19 @@ void bind_tiled(nb::module_& m) {
           nb::arg("operand"), "The operand's tensor layout the pictures, explain and analyze use.")
       .def("with_tensors", &with_tensors, nb::arg("C") = nb::none(), nb::arg("A") = nb::none(),
            nb::arg("B") = nb::none(), "A copy whose operand tensors are the given layouts.")
-      .def(
-          "thread_vmnk", [](MmaConfig const& c, int64_t t) { return py_of(c.mma.thread_vmnk(t)); },
-          nb::arg("thread"))
+      .def("__repr__", [](MmaConfig const& c) {
+        return "TiledMMA(" + std::string(c.mma.atom.name) + ", atom_layout " + c.atom_layout_text +
+               ", permutation " + c.permutation_text + ", tile " + std::to_string(c.tile[0]) + "x" +
+               std::to_string(c.tile[1]) + "x" + std::to_string(c.tile[2]) + ", " +
+               std::to_string(c.mma.threads()) + " threads)";
+      });
+}
+
+// A thread's coordinates and its partitions of a tensor.
+void def_mma_partitions(nb::class_<MmaConfig>& mma) {
+  mma.def(
+         "thread_vmnk", [](MmaConfig const& c, int64_t t) { return py_of(c.mma.thread_vmnk(t)); },
+         nb::arg("thread"))
       .def(
           "partition",
           [](MmaConfig const& c, std::string const& op, nb::handle t, int64_t thread) {
@@ -225,17 +233,21 @@ void bind_tiled(nb::module_& m) {
             return nb::make_tuple(p.thread, p.fragment);
           },
           nb::arg("operand"), nb::arg("tensor"),
-          "(thread -> offset layout, fragment layout), as kernels use it.")
-      .def(
-          "_explain_json",
-          [](MmaConfig const& c, std::string const& op, int64_t thread, nb::handle tensor) {
-            MmaConfig cfg = c;
-            Operand o = operand_of(op);
-            cfg.tensor[int(o)] = tensor_or(c, o, tensor);
-            cfg.mma.thread_vmnk(thread);  // the thread's range check, before the derivation
-            return tools::explain_json(cfg, o, thread).dump();
-          },
-          nb::arg("operand"), nb::arg("thread"), nb::arg("tensor") = nb::none())
+          "(thread -> offset layout, fragment layout), as kernels use it.");
+}
+
+// explain, analyze and the thread trace: the JSON and text the Python side wraps.
+void def_mma_reports(nb::class_<MmaConfig>& mma) {
+  mma.def(
+         "_explain_json",
+         [](MmaConfig const& c, std::string const& op, int64_t thread, nb::handle tensor) {
+           MmaConfig cfg = c;
+           Operand o = operand_of(op);
+           cfg.tensor[int(o)] = tensor_or(c, o, tensor);
+           cfg.mma.thread_vmnk(thread);  // the thread's range check, before the derivation
+           return tools::explain_json(cfg, o, thread).dump();
+         },
+         nb::arg("operand"), nb::arg("thread"), nb::arg("tensor") = nb::none())
       .def(
           "explain_text",
           [](MmaConfig const& c, std::string const& op, int64_t thread, nb::handle tensor) {
@@ -280,14 +292,16 @@ void bind_tiled(nb::module_& m) {
             return std::make_pair(j.dump(), tools::trace_text(j));
           },
           nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
-          nb::arg("cta_m"), nb::arg("cta_n"), nb::arg("thread"))
-      .def("__repr__", [](MmaConfig const& c) {
-        return "TiledMMA(" + std::string(c.mma.atom.name) + ", atom_layout " + c.atom_layout_text +
-               ", permutation " + c.permutation_text + ", tile " + std::to_string(c.tile[0]) + "x" +
-               std::to_string(c.tile[1]) + "x" + std::to_string(c.tile[2]) + ", " +
-               std::to_string(c.mma.threads()) + " threads)";
-      });
+          nb::arg("cta_m"), nb::arg("cta_n"), nb::arg("thread"));
+}
 
+void bind_tiled_mma(nb::module_& m) {
+  nb::class_<MmaConfig> mma(
+      m, "TiledMMA",
+      "An MMA atom tiled over threads, with the CTA tile and operand tensors its pictures use.");
+  def_mma_parts(mma);
+  def_mma_partitions(mma);
+  def_mma_reports(mma);
   m.def("make_tiled_mma", &make_mma, nb::arg("atom"),
         nb::arg("atom_layout") = nb::make_tuple(1, 1, 1), nb::arg("permutation") = nb::none(),
         nb::arg("tile") = nb::none(),
@@ -295,13 +309,18 @@ void bind_tiled(nb::module_& m) {
         "entry per "
         "mode (M,N,K), a Layout, an int or None; tile: the CTA tile (M,N,K) for pictures (default: "
         "one pass).");
-  m.def("_mma_preset", [](std::string const& name) {
-    MmaConfig c = tools::mma_preset(name);
-    c.name = name == "step1" ? "the step 1 kernel: UniversalFMA, 16x16 threads"
-                             : "the step 4 kernel: mma.sync m16n8k16, 2x2 warps";
-    return c;
-  }, nb::arg("name"));
+  m.def(
+      "_mma_preset",
+      [](std::string const& name) {
+        MmaConfig c = tools::mma_preset(name);
+        c.name = name == "step1" ? "the step 1 kernel: UniversalFMA, 16x16 threads"
+                                 : "the step 4 kernel: mma.sync m16n8k16, 2x2 warps";
+        return c;
+      },
+      nb::arg("name"));
+}
 
+void bind_tiled_copy(nb::module_& m) {
   nb::class_<PyTiledCopy>(m, "TiledCopy",
                           "A copy atom tiled over threads: a (thread, value) -> tile layout.")
       .def_prop_ro("atom",
@@ -353,18 +372,24 @@ void bind_tiled(nb::module_& m) {
         return "TiledCopy(" + std::string(c.copy.atom.name) + ", layout_tv " +
                to_string(c.copy.layout_tv) + ", tile " + to_string(c.copy.tiler) + ")";
       });
+}
 
-  m.def("make_tiled_copy_tv", [](PyCopyAtom const& atom, nb::handle thr, nb::handle val) {
-    Layout t = PyTuple_Check(thr.ptr()) ? compact_of(int_tuple_of(thr)) : layout_of(thr);
-    Layout v = PyTuple_Check(val.ptr()) ? compact_of(int_tuple_of(val)) : layout_of(val);
-    PyTiledCopy c{make_tiled_copy_tv(atom.atom, t, v), {}};
-    c.spec.atom = atom.spec;
-    c.spec.elem_bits = atom.atom.elem_bits;
-    c.spec.thr = to_string(t);
-    c.spec.val = to_string(v);
-    return c;
-  }, nb::arg("atom"), nb::arg("thr_layout"), nb::arg("val_layout"),
-        "Threads `thr_layout` each copying a `val_layout` block (layouts or shape tuples).");
+// make_tiled_copy_tv (threads and values), make_tiled_copy_A/B/C (after a TiledMMA's operand).
+void bind_copy_makers(nb::module_& m) {
+  m.def(
+      "make_tiled_copy_tv",
+      [](PyCopyAtom const& atom, nb::handle thr, nb::handle val) {
+        Layout t = PyTuple_Check(thr.ptr()) ? compact_of(int_tuple_of(thr)) : layout_of(thr);
+        Layout v = PyTuple_Check(val.ptr()) ? compact_of(int_tuple_of(val)) : layout_of(val);
+        PyTiledCopy c{make_tiled_copy_tv(atom.atom, t, v), {}};
+        c.spec.atom = atom.spec;
+        c.spec.elem_bits = atom.atom.elem_bits;
+        c.spec.thr = to_string(t);
+        c.spec.val = to_string(v);
+        return c;
+      },
+      nb::arg("atom"), nb::arg("thr_layout"), nb::arg("val_layout"),
+      "Threads `thr_layout` each copying a `val_layout` block (layouts or shape tuples).");
   for (auto [name, op] :
        {std::pair{"make_tiled_copy_A", Operand::kA}, std::pair{"make_tiled_copy_B", Operand::kB},
         std::pair{"make_tiled_copy_C", Operand::kC}}) {
@@ -379,6 +404,15 @@ void bind_tiled(nb::module_& m) {
         nb::arg("atom"), nb::arg("tiled_mma"),
         "A TiledCopy whose threads own what the TiledMMA's own of that operand.");
   }
+}
+
+}  // namespace
+
+void bind_tiled(nb::module_& m) {
+  bind_atoms(m);
+  bind_tiled_mma(m);
+  bind_tiled_copy(m);
+  bind_copy_makers(m);
 }
 
 }  // namespace tessera::py

@@ -3,35 +3,15 @@
 
 Row-major, transposed (column-major) and sliced operands, an `out` with beta, on the current
 torch stream (a side stream here), for f32, f16 and bf16. Uses the built package when it imports;
-otherwise loads python/tessera/_gemm.py alone (it needs only ctypes and torch; the compiled module
-may be built for another Python) with TESSERA_GEMM_LIBRARY pointing at the built library.
+otherwise python/tessera of the source tree (tessera_package.py) with TESSERA_GEMM_LIBRARY
+pointing at the built library.
 
 Usage: torch_gemm.py PATH/TO/libtessera_gemm.so     exit 0 all passed, 77 no torch or no GPU
 """
 import os
-import pathlib
 import sys
-import types
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def load_gemm():
-    try:
-        import tessera  # noqa: F401  (the installed package)
-        return tessera.gemm, tessera.Error
-    except ImportError:
-        pkg = types.ModuleType("tessera")
-        pkg.__path__ = [str(ROOT / "python" / "tessera")]
-        shim = types.ModuleType("tessera._tessera")
-
-        class Error(ValueError):
-            pass
-
-        shim.Error = Error
-        sys.modules["tessera"], sys.modules["tessera._tessera"] = pkg, shim
-        from tessera._gemm import gemm
-        return gemm, Error
+from tessera_package import load_tessera
 
 
 def main():
@@ -45,7 +25,8 @@ def main():
         return 77
     if len(sys.argv) > 1:
         os.environ["TESSERA_GEMM_LIBRARY"] = sys.argv[1]
-    gemm, Error = load_gemm()
+    tessera, _ = load_tessera()
+    gemm, Error = tessera.gemm, tessera.Error
     torch.manual_seed(0)
     bound = {torch.float32: 1e-5, torch.float16: 2e-3, torch.bfloat16: 1.5e-2}
     failures = runs = 0

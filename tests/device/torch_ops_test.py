@@ -24,6 +24,8 @@ import subprocess
 import sys
 import time
 
+import tessera_package
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 failures, checks, notes = [], 0, []
 
@@ -225,20 +227,10 @@ def overhead(torch, tessera):
 
 
 def load_tessera():
-    """The installed package; without one (no offline build requirements), python/tessera of the
-    source tree with a stand-in for the compiled module (the operators need only its Error)."""
-    try:
-        import tessera
-    except ImportError:
-        import types
-        pkg = types.ModuleType("tessera")
-        pkg.__path__ = [str(ROOT / "python" / "tessera")]
-        shim = types.ModuleType("tessera._tessera")
-        shim.Error = type("Error", (ValueError,), {})
-        sys.modules["tessera"], sys.modules["tessera._tessera"] = pkg, shim
-        from tessera._gemm import gemm
-        pkg.gemm, pkg.Error, pkg.__file__ = gemm, shim.Error, pkg.__path__[0] + "/__init__.py"
-        tessera = pkg
+    """The installed package, or python/tessera of the source tree (tessera_package.py), with
+    torch.ops.tessera registered."""
+    tessera, from_source = tessera_package.load_tessera()
+    if from_source:
         notes.append("NOTE: source tree, not an installed package")
     import tessera.torch_ops  # noqa: F401  (registers torch.ops.tessera.*)
     return tessera

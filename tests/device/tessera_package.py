@@ -1,0 +1,29 @@
+"""The tessera package for the GPU scripts (torch_gemm.py, torch_ops_test.py).
+
+load_tessera() -> (module, from_source): the installed package when it imports; otherwise
+python/tessera of the source tree with a stand-in for the compiled module (it may be built for
+another Python, or not at all): tessera.gemm needs only ctypes, torch and the Error class, and
+finds the library through TESSERA_GEMM_LIBRARY.
+"""
+import pathlib
+import sys
+import types
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def load_tessera():
+    try:
+        import tessera
+        return tessera, False
+    except ImportError:
+        pass
+    pkg = types.ModuleType("tessera")
+    pkg.__path__ = [str(ROOT / "python" / "tessera")]
+    pkg.__file__ = pkg.__path__[0] + "/__init__.py"
+    shim = types.ModuleType("tessera._tessera")
+    shim.Error = type("Error", (ValueError,), {})
+    sys.modules["tessera"], sys.modules["tessera._tessera"] = pkg, shim
+    from tessera._gemm import gemm
+    pkg.gemm, pkg.Error = gemm, shim.Error
+    return pkg, True
