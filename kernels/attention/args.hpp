@@ -1,5 +1,6 @@
 // kernels/attention/args.hpp -- the attention problem as the kernels see it, and the tiles of the
-// SM80 forward kernel (host and device, no CUDA): the one place the tile sizes are decided.
+// SM80 and Hopper forward kernels (host and device, no CUDA): the one place the tile sizes are
+// decided.
 //
 //   O = softmax(scale * Q K^T + mask) V  per (batch, head), Q (Sq,D), K and V (Sk,D), O (Sq,D)
 //   LSE(i) = log sum_j exp(scale * S(i,j))  over the unmasked j of row i (natural log)
@@ -41,6 +42,19 @@ struct Fa2Tiles {
 constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
   const int64_t bm = head_dim <= 128 ? 128 : 64, bn = head_dim == 128 ? 32 : 64, stages = 2;
   return {bm, bn, stages, 128, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
+}
+
+// The Hopper forward kernel's CTA: one producer warpgroup and two consumer warpgroups of 64 query
+// rows each (bm = 128), bn keys per step, `stages` K and V tiles in flight. Per consumer thread:
+// O's accumulators are D / 2 floats, S's bn / 2, P's bn / 4 registers; with 240 registers per
+// consumer thread head dims 64 and 128 take bn = 128, head dim 256 (128 floats of O) bn = 64.
+// smem_bytes: the tiles (Q, and K, V per stage, 16-bit), before barriers and alignment.
+struct Fa3Tiles {
+  int64_t bm, bn, stages, threads, smem_bytes;
+};
+constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim) {
+  const int64_t bm = 128, bn = head_dim <= 128 ? 128 : 64, stages = 2;
+  return {bm, bn, stages, 384, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
 }
 
 }  // namespace tessera::attention
