@@ -57,4 +57,23 @@ constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim) {
   return {bm, bn, stages, 384, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
 }
 
+// The Hopper kernel reads Q, K and V through rank-4 TMA maps (head_dim, seq, heads, batch): each
+// mode of extent > 1 needs a stride TMA takes (a positive multiple of 16 bytes below 2^40) and
+// every extent fits an int32 box coordinate. A mode of extent 1 takes any stride (0 here).
+constexpr bool tma_mode_ok(int64_t extent, int64_t stride) {
+  return extent <= 0x7fffffff &&
+         (extent <= 1 || (stride >= 8 && stride % 8 == 0 && stride < (int64_t(1) << 39)));
+}
+constexpr bool fa3_sm90_addressable(AttnArgs const& a) {
+  const int64_t s[3][4] = {{a.heads_q, a.seqlen_q, a.q_sh, a.q_ss},
+                           {a.heads_kv, a.seqlen_k, a.k_sh, a.k_ss},
+                           {a.heads_kv, a.seqlen_k, a.v_sh, a.v_ss}};
+  const int64_t sb[3] = {a.q_sb, a.k_sb, a.v_sb};
+  for (int t = 0; t < 3; ++t)
+    if (!tma_mode_ok(a.batch, sb[t]) || !tma_mode_ok(s[t][0], s[t][2]) ||
+        !tma_mode_ok(s[t][1], s[t][3]))
+      return false;
+  return true;
+}
+
 }  // namespace tessera::attention

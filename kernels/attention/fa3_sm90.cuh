@@ -55,10 +55,10 @@ struct Fa3PlusOp {
 // A stage tile's TMA boxes for a rank-4 global tensor: the tile's two modes, then heads and
 // batch with boxes of 1 (a box never crosses into another (batch, head)).
 TESSERA_HD constexpr TmaTile tma_tile_bh(StagedTile const& s) {
-  return make_tma_tile(SwizzledLayout{s.tile.swizzle, s.tile.offset,
-                                      make_layout(s.tile.layout[0], s.tile.layout[1], Layout(1),
-                                                  Layout(1))},
-                       s.elem_bits);
+  return make_tma_tile(
+      SwizzledLayout{s.tile.swizzle, s.tile.offset,
+                     make_layout(s.tile.layout[0], s.tile.layout[1], Layout(1), Layout(1))},
+      s.elem_bits);
 }
 
 template <class T, int64_t D>
@@ -106,17 +106,18 @@ struct Fa3Cfg {
 
   __device__ static constexpr void check() {
     static_assert(kD == 64 || kD == 128 || kD == 256, "fa3_sm90: head_dim must be 64, 128 or 256");
-    static_assert(MmaS::kMma.threads() == 128 * kConsumers && MmaO::kMma.threads() == 128 * kConsumers,
-                  "fa3_sm90: both TiledMMAs must be the consumer warpgroups");
+    static_assert(
+        MmaS::kMma.threads() == 128 * kConsumers && MmaO::kMma.threads() == 128 * kConsumers,
+        "fa3_sm90: both TiledMMAs must be the consumer warpgroups");
     static_assert(kBM == 64 * kConsumers, "fa3_sm90: one 64-row wgmma block per consumer");
     static_assert(kTmaQ.bytes() == kQ.stage_bytes() && kTmaK.bytes() == kK.stage_bytes() &&
                       kTmaV.bytes() == kV.stage_bytes(),
                   "fa3_sm90: the TMA boxes must cover each stage tile");
     static_assert(kSmemBytes <= 227 * 1024 && kTiles.smem_bytes <= kSmemBytes,
                   "fa3_sm90: Q and the (K, V) stages must fit in shared memory");
-    static_assert(kThreads == 128 * (1 + kConsumers) &&
-                      kProducerRegs + kConsumers * kConsumerRegs <= 512,
-                  "fa3_sm90: the roles' registers must fit the register file");
+    static_assert(
+        kThreads == 128 * (1 + kConsumers) && kProducerRegs + kConsumers * kConsumerRegs <= 512,
+        "fa3_sm90: the roles' registers must fit the register file");
   }
 };
 
@@ -253,8 +254,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // O += P V_n: P in 16 bits is the A operand, in the registers it was computed in.
       auto tOrP = convert<T>(tSrS);
       pipe_v.consumer_wait(read_v);
-      gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)),
-           tOrO, true);
+      gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
+           true);
       warpgroup_wait<0>(tOrO);
       pipe_v.consumer_release(read_v.stage);
       read_v.advance();
@@ -288,12 +289,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 }
 
 // ---- host --------------------------------------------------------------------------------------
-// A stride TMA can take: a positive multiple of 16 bytes below 2^40 (a mode of extent 1 may have
-// any, e.g. 0: it is never stepped, so it gets 16 bytes); extents are int32 box coordinates.
-inline bool tma_stride_ok(int64_t extent, int64_t stride) {
-  return extent <= 0x7fffffff &&
-         (extent <= 1 || (stride >= 8 && stride % 8 == 0 && stride * 2 < (int64_t(1) << 40)));
-}
+// A mode's stride in the tensor map: a mode of extent 1 is never stepped and gets 16 bytes.
 inline int64_t tma_stride(int64_t extent, int64_t stride) { return extent <= 1 ? 8 : stride; }
 
 template <class T, int64_t D>
@@ -312,20 +308,18 @@ cudaError_t launch_fa3_sm90(AttnArgs const& p, cudaStream_t stream) {
                           {p.k, p.heads_kv, p.seqlen_k, p.k_sb, p.k_sh, p.k_ss},
                           {p.v, p.heads_kv, p.seqlen_k, p.v_sb, p.v_sh, p.v_ss}};
   const TmaTile tiles[3] = {Cfg::kTmaQ, Cfg::kTmaK, Cfg::kTmaV};
+  if (!fa3_sm90_addressable(p)) return cudaErrorNotSupported;
   for (int i = 0; i < 3; ++i) {
     Operand const& o = ops[i];
-    if (!tma_stride_ok(p.batch, o.sb) || !tma_stride_ok(o.heads, o.sh) ||
-        !tma_stride_ok(o.seq, o.ss))
-      return cudaErrorNotSupported;
     const int64_t sb = tma_stride(p.batch, o.sb), sh = tma_stride(o.heads, o.sh),
                   ss = tma_stride(o.seq, o.ss);
     const bool seq_first = i < 2;
-    const Coord<4> shape = seq_first ? Coord<4>{{o.seq, D, o.heads, p.batch}}
-                                     : Coord<4>{{D, o.seq, o.heads, p.batch}};
+    const Coord<4> shape =
+        seq_first ? Coord<4>{{o.seq, D, o.heads, p.batch}} : Coord<4>{{D, o.seq, o.heads, p.batch}};
     const Coord<4> stride = seq_first ? Coord<4>{{ss, 1, sh, sb}} : Coord<4>{{1, ss, sh, sb}};
-    const TmaArgs args = make_tma_args(tiles[i], tma_data_type<T>(),
-                                       reinterpret_cast<uint64_t>(o.ptr), shape, stride,
-                                       TmaL2Promotion::k256B);
+    const TmaArgs args =
+        make_tma_args(tiles[i], tma_data_type<T>(), reinterpret_cast<uint64_t>(o.ptr), shape,
+                      stride, TmaL2Promotion::k256B);
     if (!tma_encode(&maps[i], args)) return cudaErrorNotSupported;
   }
   auto kernel = fa3_sm90_kernel<Cfg>;
