@@ -9,23 +9,26 @@
 //     Q once (its own one-stage ring), then for each key block n: K_n, V_n into the next stage
 //     of their rings (StagePipeline: a full and an empty barrier per stage), kStages ahead
 //   consumer c = 0, 1 (warpgroups 1, 2, 240 registers), query rows [64 c, 64 c + 64):
-//     wait Q; for each key block n:
-//       wait K_n;  S = Q K_n^T       (wgmma m64n{BN}k16 SS, K-major stages); release K_n
-//       S = -inf where masked        (keys >= Sk; causal: key > query), coordinates from an
-//                                    identity tensor partitioned like S
-//       online softmax on S's rows   (acc_rowcol; reduce_rows: this thread's columns, then the
-//                                    quad that shares the row), O's rows rescaled
-//       P = convert<T>(S)            read as the A operand of the next product (acc_as_A)
-//       wait V_n;  O += P V_n        (wgmma m64n{D}k16 RS, V's stage (D, BN) MN-major); release
-//     O /= l, stored where inside; LSE = scale m + log l by the thread holding column 0
+//     wait Q; S_0 = Q K_0^T, softmax, P_0; for each key block n >= 1:
+//       wait K_n;  issue S_n = Q K_n^T      (wgmma m64n{BN}k16 SS, K-major stages)
+//       wait V_n-1; issue O += P_n-1 V_n-1  (wgmma m64n{D}k16 RS, P from registers: acc_as_A;
+//                                           V's stage (D, BN) MN-major)
+//       wait for S_n (P V in flight); release K_n
+//       S_n = -inf where masked             (keys >= Sk; causal: key > query), coordinates from
+//                                           an identity tensor partitioned like S
+//       online softmax on S_n's rows        (acc_rowcol; reduce_rows: this thread's columns, then
+//                                           the quad that shares the row)
+//       wait for P V; release V_n-1; O's rows rescaled; P_n = convert<T>(S_n)
+//     the last O += P V; O /= l, stored where inside; LSE = scale m + log l (column 0's thread)
 //
 // The tensor maps are rank 4, (head_dim, seq, heads, batch) with the caller's strides, so a box
 // that reaches past the (batch, head)'s sequence is zero-filled by TMA (never the next head's
 // rows, which may hold anything). Both products' TiledMMAs are two wgmma atoms along M (one per
 // consumer); S's accumulator partition is P V's A partition, checked by acc_as_A at compile time.
 //
-// NOTE: each consumer waits for its wgmmas before the softmax (no overlap of the softmax with the
-// next S inside a warpgroup, no ping-pong between the two consumers: README.md, "Not yet").
+// NOTE: the softmax of S_n overlaps P_n-1 V_n-1 inside each consumer (FlashAttention-3's
+// intra-warpgroup overlap); the two consumers are not ordered against each other (no ping-pong:
+// README.md).
 #pragma once
 
 #include <cuda.h>
@@ -206,21 +209,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
     for (int r = 0; r < row_max.size(); ++r) row_max(r) = -INFINITY, row_sum(r) = 0.0f;
 
-    PipelineState<1> read_q;
-    pipe_q.consumer_wait(read_q);
-    const auto tSsQ = mma_s.partition_A(smem.q(_, _, 0));  // this consumer's 64 rows of Q
-    PipelineState<kStages> read_k, read_v;
-    for (int64_t n = 0; n < n_blocks; ++n) {
-      // S = Q K_n^T.
-      pipe_k.consumer_wait(read_k);
-      gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
-      warpgroup_wait<0>(tSrS);
-      pipe_k.consumer_release(read_k.stage);
-      read_k.advance();
-
-      // The mask, where the block reaches past Sk or (causal) above the diagonal.
-      const bool tail = (n + 1) * kBN > p.seqlen_k;
-      if (tail || (p.causal && (n + 1) * kBN - 1 > bm * kBM)) {
+    // The online softmax of key block n's S, in place: the mask (where the block reaches past
+    // Sk or, causal, above the diagonal), the new row maxima, P = exp2(scale log2e (S - m)), the
+    // row sums; `correction` is exp2(scale log2e (m_old - m)), what O's rows are multiplied by.
+    auto correction = make_fragment_like(row_max);  // (rows)
+    const auto softmax = [&](int64_t n) {
+      if ((n + 1) * kBN > p.seqlen_k || (p.causal && (n + 1) * kBN - 1 > bm * kBM)) {
         auto tScS_n = tScS.at(n);
 #pragma unroll
         for (int i = 0; i < tSrS.size(); ++i) {
@@ -228,21 +222,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           if (qk[1] >= p.seqlen_k || (p.causal && qk[1] > qk[0])) tSrS(i) = -INFINITY;
         }
       }
-
-      // Online softmax over the rows of S (this thread's columns, then the quad's).
-      auto mx = reduce_rows(thr_s, tSrS, Fa3MaxOp{});  // (rows)
+      auto mx = reduce_rows(thr_s, tSrS, Fa3MaxOp{});  // (rows): this thread's, then the quad's
       auto s_rc = acc_rowcol(thr_s, tSrS);             // (rows, keys)
-      auto o_rc = acc_rowcol(thr_o, tOrO);             // (rows, D)
 #pragma unroll
       for (int r = 0; r < s_rc.kLayout[0].size(); ++r) {
         const float m = fmaxf(row_max(r), mx(r));
         // NOTE: a row with every key masked so far keeps m = -inf; subtract 0 then (P = 0).
         const float m_scaled = m == -INFINITY ? 0.0f : m * p.scale_log2;
-        const float correction = exp2f(row_max(r) * p.scale_log2 - m_scaled);
+        correction(r) = exp2f(row_max(r) * p.scale_log2 - m_scaled);
         row_max(r) = m;
-        row_sum(r) *= correction;
-#pragma unroll
-        for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= correction;
+        row_sum(r) *= correction(r);
 #pragma unroll
         for (int c = 0; c < s_rc.kLayout[1].size(); ++c)
           s_rc(r, c) = exp2f(s_rc(r, c) * p.scale_log2 - m_scaled);
@@ -250,16 +239,51 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       auto sums = reduce<1>(s_rc, Fa3PlusOp{});  // this thread's part of each row's sum
 #pragma unroll
       for (int r = 0; r < row_sum.size(); ++r) row_sum(r) += sums(r);
+    };
+    const auto rescale_o = [&] {
+      auto o_rc = acc_rowcol(thr_o, tOrO);  // (rows, D)
+#pragma unroll
+      for (int r = 0; r < o_rc.kLayout[0].size(); ++r)
+#pragma unroll
+        for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= correction(r);
+    };
 
-      // O += P V_n: P in 16 bits is the A operand, in the registers it was computed in.
-      auto tOrP = convert<T>(tSrS);
+    PipelineState<1> read_q;
+    pipe_q.consumer_wait(read_q);
+    const auto tSsQ = mma_s.partition_A(smem.q(_, _, 0));  // this consumer's 64 rows of Q
+    PipelineState<kStages> read_k, read_v;
+    // Key block 0: S_0 = Q K_0^T, its softmax (O is still 0), P_0 in 16 bits.
+    pipe_k.consumer_wait(read_k);
+    gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+    warpgroup_wait<0>(tSrS);
+    pipe_k.consumer_release(read_k.stage);
+    read_k.advance();
+    softmax(0);
+    auto tOrP = convert<T>(tSrS);  // P, read as the A operand of P V (acc_as_A)
+    for (int64_t n = 1; n < n_blocks; ++n) {
+      // S_n = Q K_n^T and O += P_{n-1} V_{n-1} in flight together: S_n's softmax runs while the
+      // tensor cores compute P V (FlashAttention-3's overlap inside a warpgroup).
+      pipe_k.consumer_wait(read_k);
+      gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
       pipe_v.consumer_wait(read_v);
       gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
            true);
-      warpgroup_wait<0>(tOrO);
+      warpgroup_wait<1>(tSrS);  // S_n is done; P V may be in flight
+      pipe_k.consumer_release(read_k.stage);
+      read_k.advance();
+      softmax(n);
+      warpgroup_wait<0>(tOrO);  // O = O + P_{n-1} V_{n-1}: rescaled to the new maxima
       pipe_v.consumer_release(read_v.stage);
       read_v.advance();
+      rescale_o();
+      tOrP = convert<T>(tSrS);
     }
+    // The last P V.
+    pipe_v.consumer_wait(read_v);
+    gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
+         true);
+    warpgroup_wait<0>(tOrO);
+    pipe_v.consumer_release(read_v.stage);
 
     // O /= l (the whole row's sum, across the quad), stored as T where inside; LSE by the
     // thread that holds the row's column 0.
