@@ -193,15 +193,14 @@ int tessera_attention(tessera_attention_dtype dtype, const tessera_attention_par
   const bool bf16 = dtype == TESSERA_ATTENTION_BF16;
   const auto st = static_cast<cudaStream_t>(stream);
   namespace ta = tessera::attention;
-  cudaError_t e = cudaErrorNotSupported;
-  if (choose(a) == Kernel::kFa3Sm90)
-    e = p->head_dim == 64    ? ta::launch_fa3_sm90_d64(a, bf16, st)
-        : p->head_dim == 128 ? ta::launch_fa3_sm90_d128(a, bf16, st)
-                             : ta::launch_fa3_sm90_d256(a, bf16, st);
-  if (e == cudaErrorNotSupported)  // not chosen, or its tensor maps could not be encoded
-    e = p->head_dim == 64    ? ta::launch_fa2_sm80_d64(a, bf16, st)
-        : p->head_dim == 128 ? ta::launch_fa2_sm80_d128(a, bf16, st)
-                             : ta::launch_fa2_sm80_d256(a, bf16, st);
+  // The kernel the plan names, and no other (a tensor map the driver refuses is an error).
+  const cudaError_t e = choose(a) == Kernel::kFa3Sm90
+                            ? (p->head_dim == 64    ? ta::launch_fa3_sm90_d64(a, bf16, st)
+                               : p->head_dim == 128 ? ta::launch_fa3_sm90_d128(a, bf16, st)
+                                                    : ta::launch_fa3_sm90_d256(a, bf16, st))
+                            : (p->head_dim == 64    ? ta::launch_fa2_sm80_d64(a, bf16, st)
+                               : p->head_dim == 128 ? ta::launch_fa2_sm80_d128(a, bf16, st)
+                                                    : ta::launch_fa2_sm80_d256(a, bf16, st));
   return e == cudaSuccess ? TESSERA_ATTENTION_SUCCESS : TESSERA_ATTENTION_ERROR_CUDA;
 }
 

@@ -321,8 +321,8 @@ cudaError_t launch_fa3_sm90(AttnArgs const& p, cudaStream_t stream) {
   using Cfg = Fa3Cfg<T, D>;
   // Maps: Q and K (seq, D, heads, batch), V (D, seq, heads, batch); extents and strides in that
   // order (a mode of extent 1 gets a stride TMA accepts). A tensor TMA cannot address (a stride
-  // of 0 along a mode of extent > 1: broadcast heads) is cudaErrorNotSupported: the caller takes
-  // the SM80 kernel.
+  // of 0 along a mode of extent > 1: broadcast heads) is cudaErrorNotSupported: the caller
+  // checks fa3_sm90_addressable first and takes the SM80 kernel for it.
   CUtensorMap maps[3];
   struct Operand {
     const void* ptr;
@@ -344,7 +344,7 @@ cudaError_t launch_fa3_sm90(AttnArgs const& p, cudaStream_t stream) {
     const TmaArgs args =
         make_tma_args(tiles[i], tma_data_type<T>(), reinterpret_cast<uint64_t>(o.ptr), shape,
                       stride, TmaL2Promotion::k256B);
-    if (!tma_encode(&maps[i], args)) return cudaErrorNotSupported;
+    if (!tma_encode(&maps[i], args)) return cudaErrorInvalidValue;  // the driver refused it
   }
   auto kernel = fa3_sm90_kernel<Cfg>;
   cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
