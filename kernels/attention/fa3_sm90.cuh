@@ -27,8 +27,8 @@
 // consumer); S's accumulator partition is P V's A partition, checked by acc_as_A at compile time.
 //
 // NOTE: the softmax of S_n overlaps P_n-1 V_n-1 inside each consumer (FlashAttention-3's
-// intra-warpgroup overlap); the two consumers are not ordered against each other (no ping-pong:
-// README.md).
+// intra-warpgroup overlap), and for head dims <= 128 the two consumers take turns issuing their
+// wgmmas (ping-pong, WarpgroupTurns: one's softmax runs while the other's products do).
 #pragma once
 
 #include <cuda.h>
@@ -72,6 +72,8 @@ struct Fa3Cfg {
   static constexpr int kStages = int(kTiles.stages), kConsumers = 2;
   static constexpr int kThreads = int(kTiles.threads);
   static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
+  // The consumers take turns issuing their wgmmas (FlashAttention-3 does for head dims <= 128).
+  static constexpr bool kPingPong = D <= 128;
   // (M,N,K) of the two products: S = Q K^T is (BM,BN,D), O = P V is (BM,D,BN).
   static constexpr Coord<3> kTileS = {{kBM, kBN, kD}};
   static constexpr Coord<3> kTileO = {{kBM, kD, kBN}};
@@ -252,9 +254,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     pipe_q.consumer_wait(read_q);
     const auto tSsQ = mma_s.partition_A(smem.q(_, _, 0));  // this consumer's 64 rows of Q
     PipelineState<kStages> read_k, read_v;
+    // Ping-pong (Cfg::kPingPong): the two consumers take turns issuing their products, so that
+    // one's softmax runs while the other's wgmmas do. Every consumer takes n_blocks + 1 turns.
+    const WarpgroupTurns<Cfg::kConsumers> turns{consumer};
+    const auto my_turn = [&] {
+      if constexpr (Cfg::kPingPong) turns.wait();
+    };
+    const auto pass_turn = [&] {
+      if constexpr (Cfg::kPingPong) turns.pass();
+    };
+    if constexpr (Cfg::kPingPong) turns.start();
     // Key block 0: S_0 = Q K_0^T, its softmax (O is still 0), P_0 in 16 bits.
     pipe_k.consumer_wait(read_k);
+    my_turn();
     gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+    pass_turn();
     warpgroup_wait<0>(tSrS);
     pipe_k.consumer_release(read_k.stage);
     read_k.advance();
@@ -264,10 +278,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // S_n = Q K_n^T and O += P_{n-1} V_{n-1} in flight together: S_n's softmax runs while the
       // tensor cores compute P V (FlashAttention-3's overlap inside a warpgroup).
       pipe_k.consumer_wait(read_k);
-      gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
       pipe_v.consumer_wait(read_v);
+      my_turn();
+      gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
       gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
            true);
+      pass_turn();
       warpgroup_wait<1>(tSrS);  // S_n is done; P V may be in flight
       pipe_k.consumer_release(read_k.stage);
       read_k.advance();
@@ -280,8 +296,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
     // The last P V.
     pipe_v.consumer_wait(read_v);
+    my_turn();
     gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
          true);
+    pass_turn();
     warpgroup_wait<0>(tOrO);
     pipe_v.consumer_release(read_v.stage);
 

@@ -14,7 +14,8 @@ fa3_sm90.cuh says. Each unit is read from the PTX and the ptxas -v report the bu
     warpgroup: S = Q K^T as D/16 wgmma m64n{BN}k16 (A and B from shared memory) and O += P V as
     BN/16 wgmma m64n{D}k16 with A from registers, of the kernel's dtype only; one ex2.approx per
     element of S and per row (the correction: 2 rows per thread), 2 shuffles per row (the quad's
-    maximum).
+    maximum); for head dims <= 128 one bar.sync and one bar.arrive (the consumers' turns:
+    ping-pong), none for 256.
 
 The tiles (BM, BN) per head dim are kernels/attention/args.hpp's fa3_sm90_tiles.
 
@@ -74,14 +75,17 @@ def check_kernel(name, body, st, d, failures):
         failures.append(f"{what}: wgmma of another type in the key loop: {other[:2]}")
     ex2, shfl = count(loop, "ex2.approx"), count(loop, "shfl.sync.bfly")
     rows = 2  # a thread's rows of its warpgroup's 64 x BN block of S
+    turns = 1 if d <= 128 else 0  # Fa3Cfg::kPingPong
+    bar_sync, bar_arrive = count(loop, "bar.sync"), count(loop, "bar.arrive")
     for n, w, label in ((ex2, 64 * bn // 128 + rows, "ex2.approx"),
-                        (shfl, 2 * rows, "shfl.sync.bfly")):
+                        (shfl, 2 * rows, "shfl.sync.bfly"), (bar_sync, turns, "bar.sync"),
+                        (bar_arrive, turns, "bar.arrive")):
         if n != w:
             failures.append(f"{what}: {n} {label} in the key loop, want {w}")
     print(f"{'ok ' if not any(f.startswith(what) for f in failures) else 'BAD'} {what:<10}: "
           f"{regs:>3} registers at launch (setmaxnreg: producer 24, consumers 240), {stack} B "
           f"stack, {spill_st + spill_ld} B spills; key loop {len(wg)} wgmma, {ex2} ex2, "
-          f"{shfl} shfl; {len(tma)} TMA loads")
+          f"{shfl} shfl, {bar_sync} bar.sync, {bar_arrive} bar.arrive; {len(tma)} TMA loads")
 
 
 def main():
