@@ -10,9 +10,10 @@
 //     of their rings (StagePipeline: a full and an empty barrier per stage), kStages ahead
 //   consumer c = 0, 1 (warpgroups 1, 2, 240 registers), query rows [64 c, 64 c + 64):
 //     wait Q; S_0 = Q K_0^T, softmax, P_0; for each key block n >= 1:
-//       wait K_n;  issue S_n = Q K_n^T      (wgmma m64n{BN}k16 SS, K-major stages)
-//       wait V_n-1; issue O += P_n-1 V_n-1  (wgmma m64n{D}k16 RS, P from registers: acc_as_A;
-//                                           V's stage (D, BN) MN-major)
+//       wait K_n and V_n-1; (ping-pong: wait for this consumer's turn)
+//       issue S_n = Q K_n^T                 (wgmma m64n{BN}k16 SS, K-major stages)
+//       issue O += P_n-1 V_n-1              (wgmma m64n{D}k16 RS, P from registers: acc_as_A;
+//                                           V's stage (D, BN) MN-major); (pass the turn)
 //       wait for S_n (P V in flight); release K_n
 //       S_n = -inf where masked             (keys >= Sk; causal: key > query), coordinates from
 //                                           an identity tensor partitioned like S
