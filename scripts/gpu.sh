@@ -195,6 +195,9 @@ if [ "$mode" = attention ]; then
   attn=build-gpu/kernels/attention_correctness
   [ -x $attn ] || { tail -40 build-gpu.attention.log; exit 1; }
   $attn 2>&1 | tee "$OUT/attention.txt" | grep -vE ": ok$"; [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  # The SM80 kernel too (the library picks fa3_sm90 on an sm_90 device).
+  $attn --quick --kernel fa2_sm80 2>&1 | tee "$OUT/attention_sm80.txt" | grep -vE ": ok$"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   if command -v compute-sanitizer >/dev/null; then
     for tool in memcheck racecheck; do
       size=--quick; [ $tool = racecheck ] && size=--tiny
@@ -202,7 +205,7 @@ if [ "$mode" = attention ]; then
       rc=$?; tail -3 "$OUT/attention_$tool.txt"; echo "-- attention $tool: exit $rc"; [ $rc -eq 0 ] || status=1
     done
   fi
-  { echo "# Attention forward (fa2_sm80, mma.sync) on ${gpu:-unknown GPU}"; echo
+  { echo "# Attention forward (fa3_sm90 on sm_90, else fa2_sm80) on ${gpu:-unknown GPU}"; echo
     echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"; echo "- commit: $commit"
     echo "- command: OUT=\$OUT bash scripts/gpu.sh attention ($attn)"; echo
     echo "Correctness: $(grep -E 'checks failed' "$OUT/attention.txt")"; echo; echo '```'

@@ -59,5 +59,34 @@ __device__ __forceinline__ void consumer_role() {
   ptx::setmaxnreg_inc<kRegs>();
 }
 
+// Consumer warpgroups taking turns to issue their wgmmas (FlashAttention-3's ping-pong): a
+// warpgroup waits for its turn, issues its products, passes the turn to the next warpgroup and
+// then does its other work (a softmax) while the next one's products run. Warpgroup w's turn is
+// named barrier kFirstBarrier + w over 256 threads: its own 128 waiting and the previous
+// warpgroup's 128 arriving. The first warpgroup gives itself its first turn (start):
+//
+//   const WarpgroupTurns<2> turns{consumer};   turns.start();
+//   for (...) { turns.wait(); gemm(...); gemm(...); turns.pass(); softmax ...; }
+//
+// Every warpgroup takes the same number of turns; the last pass leaves one arrival pending on
+// the first warpgroup's barrier, which the CTA's exit discards.
+template <int kWarpgroups, int kFirstBarrier = 1>
+struct WarpgroupTurns {
+  static_assert(kWarpgroups >= 2 && kFirstBarrier >= 1 && kFirstBarrier + kWarpgroups <= 16,
+                "WarpgroupTurns: 2 or more warpgroups, named barriers 1 to 15 (0 is "
+                "__syncthreads')");
+  static constexpr uint32_t kThreads = 2 * kWarpGroupThreads;
+  int warpgroup;  // 0 .. kWarpgroups - 1
+  __device__ __forceinline__ void start() const {
+    if (warpgroup == 0) ptx::named_barrier_arrive(kFirstBarrier, kThreads);
+  }
+  __device__ __forceinline__ void wait() const {
+    ptx::named_barrier_sync(uint32_t(kFirstBarrier + warpgroup), kThreads);
+  }
+  __device__ __forceinline__ void pass() const {
+    ptx::named_barrier_arrive(uint32_t(kFirstBarrier + (warpgroup + 1) % kWarpgroups), kThreads);
+  }
+};
+
 }  // namespace tessera
 #endif

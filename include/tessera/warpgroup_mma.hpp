@@ -183,15 +183,17 @@ __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, A const& a,
                 "rule::tf32_wgmma_reads_k_major: tf32 wgmma reads K-major tiles only");
   if constexpr (kIsC && kSameType && kShape && std::is_same_v<Cfg, CfgB>) {
     constexpr int kTB = kB.major == GmmaMajor::kMN;
+    // NOTE: every k-step's A registers are packed before the fence: a register written between
+    // two wgmmas makes ptxas insert a warpgroup.arrive before the second (C7519), serializing them.
+    uint32_t r[kSteps][4];
+TESSERA_UNROLL
+    for (int j = 0; j < kSteps; ++j) detail::rs_registers(a, j, r[j]);
     fence_operands(acc.v);
     ptx::wgmma_fence();
 TESSERA_UNROLL
-    for (int j = 0; j < kSteps; ++j) {
-      uint32_t r[4];
-      detail::rs_registers(a, j, r);
+    for (int j = 0; j < kSteps; ++j)
       ptx::wgmma_rs<int(WarpgroupMMA<Cfg>::kN), T, kTB>(
-          acc.v, r, b.tensor.descriptor(b.block, j), (accumulate || j > 0) ? 1 : 0);
-    }
+          acc.v, r[j], b.tensor.descriptor(b.block, j), (accumulate || j > 0) ? 1 : 0);
     ptx::wgmma_commit();
   }
 }

@@ -1,5 +1,6 @@
 // kernels/attention/args.hpp -- the attention problem as the kernels see it, and the tiles of the
-// SM80 forward kernel (host and device, no CUDA): the one place the tile sizes are decided.
+// SM80 and Hopper forward kernels (host and device, no CUDA): the one place the tile sizes are
+// decided.
 //
 //   O = softmax(scale * Q K^T + mask) V  per (batch, head), Q (Sq,D), K and V (Sk,D), O (Sq,D)
 //   LSE(i) = log sum_j exp(scale * S(i,j))  over the unmasked j of row i (natural log)
@@ -41,6 +42,38 @@ struct Fa2Tiles {
 constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
   const int64_t bm = head_dim <= 128 ? 128 : 64, bn = head_dim == 128 ? 32 : 64, stages = 2;
   return {bm, bn, stages, 128, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
+}
+
+// The Hopper forward kernel's CTA: one producer warpgroup and two consumer warpgroups of 64 query
+// rows each (bm = 128), bn keys per step, `stages` K and V tiles in flight. Per consumer thread:
+// O's accumulators are D / 2 floats, S's bn / 2, P's bn / 4 registers; with 240 registers per
+// consumer thread head dims 64 and 128 take bn = 128, head dim 256 (128 floats of O) bn = 64.
+// smem_bytes: the tiles (Q, and K, V per stage, 16-bit), before barriers and alignment.
+struct Fa3Tiles {
+  int64_t bm, bn, stages, threads, smem_bytes;
+};
+constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim) {
+  const int64_t bm = 128, bn = head_dim <= 128 ? 128 : 64, stages = 2;
+  return {bm, bn, stages, 384, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
+}
+
+// The Hopper kernel reads Q, K and V through rank-4 TMA maps (head_dim, seq, heads, batch): each
+// mode of extent > 1 needs a stride TMA takes (a positive multiple of 16 bytes below 2^40) and
+// every extent fits an int32 box coordinate. A mode of extent 1 takes any stride (0 here).
+constexpr bool tma_mode_ok(int64_t extent, int64_t stride) {
+  return extent <= 0x7fffffff &&
+         (extent <= 1 || (stride >= 8 && stride % 8 == 0 && stride < (int64_t(1) << 39)));
+}
+constexpr bool fa3_sm90_addressable(AttnArgs const& a) {
+  const int64_t s[3][4] = {{a.heads_q, a.seqlen_q, a.q_sh, a.q_ss},
+                           {a.heads_kv, a.seqlen_k, a.k_sh, a.k_ss},
+                           {a.heads_kv, a.seqlen_k, a.v_sh, a.v_ss}};
+  const int64_t sb[3] = {a.q_sb, a.k_sb, a.v_sb};
+  for (int t = 0; t < 3; ++t)
+    if (!tma_mode_ok(a.batch, sb[t]) || !tma_mode_ok(s[t][0], s[t][2]) ||
+        !tma_mode_ok(s[t][1], s[t][3]))
+      return false;
+  return true;
 }
 
 }  // namespace tessera::attention

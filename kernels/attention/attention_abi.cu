@@ -1,10 +1,13 @@
 // kernels/attention/attention_abi.cu -- the C ABI of include/tessera/attention.h: argument checks
-// (before any CUDA call), the plan's description, the launch of the head dim's kernel.
+// (before any CUDA call), the choice of kernel, the plan's description, the launch of the head
+// dim's kernel.
 #include <cuda_runtime.h>
 #include <tessera/attention.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "args.hpp"
 #include "launch.hpp"
@@ -13,6 +16,7 @@ namespace {
 
 using tessera::attention::AttnArgs;
 using tessera::attention::fa2_sm80_tiles;
+using tessera::attention::fa3_sm90_tiles;
 
 const char* const kMessages[] = {
     "success",
@@ -110,6 +114,24 @@ AttnArgs make_args(const tessera_attention_params& p) {
   return a;
 }
 
+// The kernel for checked arguments: the Hopper one (fa3_sm90) on an sm_90 device where its tensor
+// maps can address Q, K and V, else the SM80 one. TESSERA_ATTENTION_KERNEL=fa2_sm80 in the
+// environment forces the SM80 kernel (tests compare the two on one device).
+enum class Kernel { kFa2Sm80, kFa3Sm90 };
+Kernel choose(AttnArgs const& a) {
+  const char* force = std::getenv("TESSERA_ATTENTION_KERNEL");
+  if (force != nullptr && std::strcmp(force, "fa2_sm80") == 0) return Kernel::kFa2Sm80;
+  int dev = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+    cudaGetLastError();  // no device (a CPU-only plan): the SM80 kernel's description
+    return Kernel::kFa2Sm80;
+  }
+  return major == 9 && minor == 0 && tessera::attention::fa3_sm90_addressable(a) ? Kernel::kFa3Sm90
+                                                                                 : Kernel::kFa2Sm80;
+}
+
 }  // namespace
 
 extern "C" {
@@ -133,17 +155,32 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
     std::snprintf(text, text_size, "nothing to do (batch, heads_q or seqlen_q is 0)");
     return s;
   }
+  const char* mask = p->causal ? "causal (top-left aligned)" : "not causal";
+  const char* dt = dtype == TESSERA_ATTENTION_BF16 ? "bf16" : "f16";
+  if (choose(make_args(*p)) == Kernel::kFa3Sm90) {
+    const auto t = fa3_sm90_tiles(p->head_dim);
+    std::snprintf(text, text_size,
+                  "fa3_sm90: wgmma m64n%lldk16 SS (S) and m64n%lldk16 RS (P V) %s in, f32 "
+                  "accumulate; head_dim %lld; CTA %lld query rows x %lld keys, 1 producer + 2 "
+                  "consumer warpgroups, %lld (K,V) stages by TMA, %lld KB shared; grid %lld x "
+                  "%lld x %lld; %s; GQA group %lld; LSE %s",
+                  (long long)t.bn, (long long)p->head_dim, dt, (long long)p->head_dim,
+                  (long long)t.bm, (long long)t.bn, (long long)t.stages,
+                  (long long)(t.smem_bytes / 1024), (long long)((p->seqlen_q + t.bm - 1) / t.bm),
+                  (long long)p->heads_q, (long long)p->batch, mask,
+                  (long long)(p->heads_q / p->heads_kv), p->lse ? "written" : "not written");
+    return s;
+  }
   const auto t = fa2_sm80_tiles(p->head_dim);
   std::snprintf(text, text_size,
                 "fa2_sm80: mma.sync m16n8k16 %s in, f32 accumulate; head_dim %lld; CTA %lld query "
                 "rows x %lld keys, %lld warps, %lld (K,V) stages by cp.async, %lld KB shared; "
                 "grid %lld x %lld x %lld; %s; GQA group %lld; LSE %s",
-                dtype == TESSERA_ATTENTION_BF16 ? "bf16" : "f16", (long long)p->head_dim,
-                (long long)t.bm, (long long)t.bn, (long long)(t.threads / 32), (long long)t.stages,
-                (long long)(t.smem_bytes / 1024), (long long)((p->seqlen_q + t.bm - 1) / t.bm),
-                (long long)p->heads_q, (long long)p->batch,
-                p->causal ? "causal (top-left aligned)" : "not causal",
-                (long long)(p->heads_q / p->heads_kv), p->lse ? "written" : "not written");
+                dt, (long long)p->head_dim, (long long)t.bm, (long long)t.bn,
+                (long long)(t.threads / 32), (long long)t.stages, (long long)(t.smem_bytes / 1024),
+                (long long)((p->seqlen_q + t.bm - 1) / t.bm), (long long)p->heads_q,
+                (long long)p->batch, mask, (long long)(p->heads_q / p->heads_kv),
+                p->lse ? "written" : "not written");
   return s;
 }
 
@@ -156,9 +193,14 @@ int tessera_attention(tessera_attention_dtype dtype, const tessera_attention_par
   const bool bf16 = dtype == TESSERA_ATTENTION_BF16;
   const auto st = static_cast<cudaStream_t>(stream);
   namespace ta = tessera::attention;
-  const cudaError_t e = p->head_dim == 64    ? ta::launch_fa2_sm80_d64(a, bf16, st)
-                        : p->head_dim == 128 ? ta::launch_fa2_sm80_d128(a, bf16, st)
-                                             : ta::launch_fa2_sm80_d256(a, bf16, st);
+  // The kernel the plan names, and no other (a tensor map the driver refuses is an error).
+  const cudaError_t e = choose(a) == Kernel::kFa3Sm90
+                            ? (p->head_dim == 64    ? ta::launch_fa3_sm90_d64(a, bf16, st)
+                               : p->head_dim == 128 ? ta::launch_fa3_sm90_d128(a, bf16, st)
+                                                    : ta::launch_fa3_sm90_d256(a, bf16, st))
+                            : (p->head_dim == 64    ? ta::launch_fa2_sm80_d64(a, bf16, st)
+                               : p->head_dim == 128 ? ta::launch_fa2_sm80_d128(a, bf16, st)
+                                                    : ta::launch_fa2_sm80_d256(a, bf16, st));
   return e == cudaSuccess ? TESSERA_ATTENTION_SUCCESS : TESSERA_ATTENTION_ERROR_CUDA;
 }
 

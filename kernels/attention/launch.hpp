@@ -11,5 +11,10 @@ namespace tessera::attention {
 cudaError_t launch_fa2_sm80_d64(AttnArgs const& p, bool bf16, cudaStream_t stream);
 cudaError_t launch_fa2_sm80_d128(AttnArgs const& p, bool bf16, cudaStream_t stream);
 cudaError_t launch_fa2_sm80_d256(AttnArgs const& p, bool bf16, cudaStream_t stream);
+// The Hopper kernel (sm_90a): cudaErrorNotSupported, before any launch, where its tensor maps
+// cannot address the inputs (fa3_sm90_addressable false: the SM80 kernel is the one to call).
+cudaError_t launch_fa3_sm90_d64(AttnArgs const& p, bool bf16, cudaStream_t stream);
+cudaError_t launch_fa3_sm90_d128(AttnArgs const& p, bool bf16, cudaStream_t stream);
+cudaError_t launch_fa3_sm90_d256(AttnArgs const& p, bool bf16, cudaStream_t stream);
 
 }  // namespace tessera::attention

@@ -14,6 +14,9 @@
 //   attention_correctness --quick        small lengths only, no benchmark (memcheck)
 //   attention_correctness --tiny         one length pair per dtype, head dim, mask (racecheck)
 //   attention_correctness --bench-only   the benchmark only
+//   ... --kernel fa2_sm80                the SM80 kernel on any device (the library picks
+//                                        fa3_sm90 on an sm_90 device otherwise)
+// Each line names the kernel that ran (the plan's first word).
 // The benchmark prints TFLOP/s = 4 B H Sq Sk D / time (halved when causal), CUDA events over 20
 // launches after 3 warm-ups. Exit status 0 when every check passed.
 #include <cuda_bf16.h>
@@ -235,13 +238,14 @@ bool run_case(Case const& c) {
                   guards == 0 && inputs == 0;
   ++g_checks;
   g_failed += !ok;
+  const std::string kernel = std::string(plan).substr(0, std::string(plan).find(':'));
   std::printf(
-      "%-4s d=%-3lld B=%lld Hq=%lld Hkv=%lld Sq=%-5lld Sk=%-5lld %-6s %-4s scale=%.3f: "
+      "%s %-4s d=%-3lld B=%lld Hq=%lld Hkv=%lld Sq=%-5lld Sk=%-5lld %-6s %-4s scale=%.3f: "
       "max |O err| %.2e, LSE rel err %.2e, %lld guard changes, %lld inputs changed%s: %s\n",
-      bf16 ? "bf16" : "f16", (long long)c.d, (long long)c.batch, (long long)c.hq, (long long)c.hkv,
-      (long long)c.sq, (long long)c.sk, c.causal ? "causal" : "full", c.bshd ? "bshd" : "bhsd",
-      scale, err_o, err_lse, (long long)guards, (long long)inputs, all ? "" : " (sampled rows)",
-      ok ? "ok" : "FAILED");
+      kernel.c_str(), bf16 ? "bf16" : "f16", (long long)c.d, (long long)c.batch, (long long)c.hq,
+      (long long)c.hkv, (long long)c.sq, (long long)c.sk, c.causal ? "causal" : "full",
+      c.bshd ? "bshd" : "bhsd", scale, err_o, err_lse, (long long)guards, (long long)inputs,
+      all ? "" : " (sampled rows)", ok ? "ok" : "FAILED");
   if (!ok && st != TESSERA_ATTENTION_SUCCESS)
     std::printf("  status %d: %s\n", st, tessera_attention_status_string(st));
   if (!ok) std::printf("  plan: %s\n", plan);
@@ -299,6 +303,9 @@ void bench() {
           p.scale = float(1.0 / std::sqrt(double(d)));
           p.causal = causal;
           const auto dt = bf16 ? TESSERA_ATTENTION_BF16 : TESSERA_ATTENTION_F16;
+          char plan[512];
+          tessera_attention_plan(dt, &p, plan, sizeof(plan));
+          const std::string kernel = std::string(plan).substr(0, std::string(plan).find(':'));
           for (int i = 0; i < 3; ++i) tessera_attention(dt, &p, nullptr);
           cudaEvent_t e0, e1;
           CHECK_CUDA(cudaEventCreate(&e0));
@@ -311,9 +318,9 @@ void bench() {
           float ms = 0;
           CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
           const double flops = 4.0 * batch * hq * s * s * d * (causal ? 0.5 : 1.0);
-          std::printf("%-4s d=%-3lld B=%-2lld H=%-2lld S=%-5lld %-6s %8.3f ms  %6.1f TFLOP/s\n",
-                      bf16 ? "bf16" : "f16", (long long)d, (long long)batch, (long long)hq,
-                      (long long)s, causal ? "causal" : "full", ms / reps,
+          std::printf("%s %-4s d=%-3lld B=%-2lld H=%-2lld S=%-5lld %-6s %8.3f ms  %6.1f TFLOP/s\n",
+                      kernel.c_str(), bf16 ? "bf16" : "f16", (long long)d, (long long)batch,
+                      (long long)hq, (long long)s, causal ? "causal" : "full", ms / reps,
                       flops / (ms / reps * 1e-3) / 1e12);
           CHECK_CUDA(cudaEventDestroy(e0));
           CHECK_CUDA(cudaEventDestroy(e1));
@@ -332,8 +339,11 @@ int main(int argc, char** argv) {
       tiny = true;
     else if (a == "--bench-only")
       bench_only = true;
+    else if (a == "--kernel" && i + 1 < argc)
+      setenv("TESSERA_ATTENTION_KERNEL", argv[++i], 1);
     else {
-      std::fprintf(stderr, "usage: %s [--quick | --tiny | --bench-only]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick | --tiny | --bench-only] [--kernel fa2_sm80]\n",
+                   argv[0]);
       return 2;
     }
   }

@@ -4,11 +4,13 @@
 // Every tessera_attention call here has a bad argument or nothing to do, so the library must
 // answer without touching the GPU: the pointers are fake and never dereferenced, and without a
 // GPU any CUDA call would return TESSERA_ATTENTION_ERROR_CUDA instead. tessera_attention_plan
-// makes no CUDA call at all, so it describes good arguments too.
+// launches nothing, so it describes good arguments too: the SM80 kernel's plan, which it gives
+// without a GPU and, on any device, with TESSERA_ATTENTION_KERNEL=fa2_sm80 (set here).
 #include <gtest/gtest.h>
 #include <tessera/attention.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -46,6 +48,7 @@ int run(tessera_attention_params const& p, tessera_attention_dtype dt = TESSERA_
 }
 
 TEST(AttentionAbi, GoodArgumentsArePlanned) {
+  setenv("TESSERA_ATTENTION_KERNEL", "fa2_sm80", 1);
   int s = -1;
   const std::string text = plan(good(), TESSERA_ATTENTION_BF16, &s);
   EXPECT_EQ(s, TESSERA_ATTENTION_SUCCESS);

@@ -195,6 +195,11 @@ __device__ inline void prefetch_tensor_map(void const* tensor_map) {
 __device__ inline void named_barrier_sync(uint32_t id, uint32_t threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
+// Arrives on that barrier without waiting (the barrier completes when `threads` threads have
+// arrived or synced on it).
+__device__ inline void named_barrier_arrive(uint32_t id, uint32_t threads) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
 
 // ---- register budget per warpgroup -------------------------------------------------------------
 template <int kRegs>

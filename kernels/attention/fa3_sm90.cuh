@@ -1,0 +1,379 @@
+// kernels/attention/fa3_sm90.cuh -- attention forward on Hopper (FlashAttention-3's structure):
+// TMA loads into 128-byte swizzled stages, wgmma SS for S = Q K^T, wgmma RS for O += P V with P
+// from registers, a producer warpgroup and two consumer warpgroups with register reallocation.
+// f16 or bf16 in, f32 accumulate, head dim 64, 128 or 256; sm_90a only.
+//
+// One CTA of 3 warpgroups computes kBM = 128 rows of O for one (batch, head):
+//
+//   producer (warpgroup 0, one elected thread, 24 registers):
+//     Q once (its own one-stage ring), then for each key block n: K_n, V_n into the next stage
+//     of their rings (StagePipeline: a full and an empty barrier per stage), kStages ahead
+//   consumer c = 0, 1 (warpgroups 1, 2, 240 registers), query rows [64 c, 64 c + 64):
+//     wait Q; S_0 = Q K_0^T, softmax, P_0; for each key block n >= 1:
+//       wait K_n and V_n-1; (ping-pong: wait for this consumer's turn)
+//       issue S_n = Q K_n^T                 (wgmma m64n{BN}k16 SS, K-major stages)
+//       issue O += P_n-1 V_n-1              (wgmma m64n{D}k16 RS, P from registers: acc_as_A;
+//                                           V's stage (D, BN) MN-major); (pass the turn)
+//       wait for S_n (P V in flight); release K_n
+//       S_n = -inf where masked             (keys >= Sk; causal: key > query), coordinates from
+//                                           an identity tensor partitioned like S
+//       online softmax on S_n's rows        (acc_rowcol; reduce_rows: this thread's columns, then
+//                                           the quad that shares the row)
+//       wait for P V; release V_n-1; O's rows rescaled; P_n = convert<T>(S_n)
+//     the last O += P V; O /= l, stored where inside; LSE = scale m + log l (column 0's thread)
+//
+// The tensor maps are rank 4, (head_dim, seq, heads, batch) with the caller's strides, so a box
+// that reaches past the (batch, head)'s sequence is zero-filled by TMA (never the next head's
+// rows, which may hold anything). Both products' TiledMMAs are two wgmma atoms along M (one per
+// consumer); S's accumulator partition is P V's A partition, checked by acc_as_A at compile time.
+//
+// NOTE: the softmax of S_n overlaps P_n-1 V_n-1 inside each consumer (FlashAttention-3's
+// intra-warpgroup overlap), and for head dims <= 128 the two consumers take turns issuing their
+// wgmmas (ping-pong, WarpgroupTurns: one's softmax runs while the other's products do).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <tessera/algorithm/reduce.hpp>
+#include <tessera/device_tensor.hpp>
+#include <tessera/staged_smem.hpp>
+#include <tessera/tma.hpp>
+#include <tessera/warpgroup.hpp>
+#include <tessera/warpgroup_mma.hpp>
+
+#include "args.hpp"
+#include "launch.hpp"
+
+namespace tessera::attention {
+namespace {
+
+struct Fa3MaxOp {
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct Fa3PlusOp {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+
+// A stage tile's TMA boxes for a rank-4 global tensor: the tile's two modes, then heads and
+// batch with boxes of 1 (a box never crosses into another (batch, head)).
+TESSERA_HD constexpr TmaTile tma_tile_bh(StagedTile const& s) {
+  return make_tma_tile(
+      SwizzledLayout{s.tile.swizzle, s.tile.offset,
+                     make_layout(s.tile.layout[0], s.tile.layout[1], Layout(1), Layout(1))},
+      s.elem_bits);
+}
+
+template <class T, int64_t D>
+struct Fa3Cfg {
+  using Elem = T;
+  static constexpr Fa3Tiles kTiles = fa3_sm90_tiles(D);
+  static constexpr int64_t kD = D, kBM = kTiles.bm, kBN = kTiles.bn;
+  static constexpr int kStages = int(kTiles.stages), kConsumers = 2;
+  static constexpr int kThreads = int(kTiles.threads);
+  static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
+  // The consumers take turns issuing their wgmmas (FlashAttention-3 does for head dims <= 128).
+  static constexpr bool kPingPong = D <= 128;
+  // (M,N,K) of the two products: S = Q K^T is (BM,BN,D), O = P V is (BM,D,BN).
+  static constexpr Coord<3> kTileS = {{kBM, kBN, kD}};
+  static constexpr Coord<3> kTileO = {{kBM, kD, kBN}};
+  // S = Q K^T: wgmma m64n{BN}k16, A and B from shared memory; O += P V: m64n{D}k16, A (P) from
+  // registers. Two atoms along M: consumer c takes rows [64 c, 64 c + 64).
+  struct MmaS {
+    static constexpr TiledMMA kMma =
+        make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
+  };
+  struct MmaO {
+    static constexpr TiledMMA kMma =
+        make_tiled_mma(atom::sm90_64xNx16(kD, true), parse_layout("(2,1,1):(1,0,0)"));
+  };
+  // Stage tiles, 128-byte swizzle: Q (BM,D) K-major in two 64-row wgmma blocks (one per
+  // consumer); K (BN,D) K-major, one block of BN rows; V as P V's B operand (N,K) = (D,BN),
+  // D contiguous (MN-major), one block of D rows.
+  static constexpr StagedTile kQ = make_staged_tile(16, kBM, kD, true, 64, 1);
+  static constexpr StagedTile kK = make_staged_tile(16, kBN, kD, true, kBN, kStages);
+  static constexpr StagedTile kV = make_staged_tile(16, kD, kBN, false, kD, kStages);
+  // Their TMA boxes in the rank-4 maps: Q and K (seq, D, heads, batch), V (D, seq, heads, batch)
+  // (tile mode order; the maps' dimension 0 is head_dim for all three).
+  static constexpr TmaTile kTmaQ = tma_tile_bh(kQ);
+  static constexpr TmaTile kTmaK = tma_tile_bh(kK);
+  static constexpr TmaTile kTmaV = tma_tile_bh(kV);
+  using PipeQ = StagePipeline<1, kConsumers>;
+  using PipeKV = StagePipeline<kStages, kConsumers>;
+  struct SharedStorage {
+    SmemStages<T, kQ> q;
+    SmemStages<T, kK> k;
+    SmemStages<T, kV> v;
+    PipelineStorage<1> pipe_q;
+    PipelineStorage<kStages> pipe_k, pipe_v;
+  };
+  static constexpr int64_t kSmemBytes = kSharedStorageBytes<SharedStorage>;
+
+  __device__ static constexpr void check() {
+    static_assert(kD == 64 || kD == 128 || kD == 256, "fa3_sm90: head_dim must be 64, 128 or 256");
+    static_assert(
+        MmaS::kMma.threads() == 128 * kConsumers && MmaO::kMma.threads() == 128 * kConsumers,
+        "fa3_sm90: both TiledMMAs must be the consumer warpgroups");
+    static_assert(kBM == 64 * kConsumers, "fa3_sm90: one 64-row wgmma block per consumer");
+    static_assert(kTmaQ.bytes() == kQ.stage_bytes() && kTmaK.bytes() == kK.stage_bytes() &&
+                      kTmaV.bytes() == kV.stage_bytes(),
+                  "fa3_sm90: the TMA boxes must cover each stage tile");
+    static_assert(kSmemBytes <= 227 * 1024 && kTiles.smem_bytes <= kSmemBytes,
+                  "fa3_sm90: Q and the (K, V) stages must fit in shared memory");
+    static_assert(
+        kThreads == 128 * (1 + kConsumers) && kProducerRegs + kConsumers * kConsumerRegs <= 512,
+        "fa3_sm90: the roles' registers must fit the register file");
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Grid (q-blocks, heads_q, batch); 384 threads; kSmemBytes of dynamic shared memory.
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    fa3_sm90_kernel(const __grid_constant__ CUtensorMap map_q,
+                    const __grid_constant__ CUtensorMap map_k,
+                    const __grid_constant__ CUtensorMap map_v, AttnArgs const p) {
+  Cfg::check();
+  using T = typename Cfg::Elem;
+  using MmaS = typename Cfg::MmaS;
+  using MmaO = typename Cfg::MmaO;
+  static constexpr Coord<3> kTileS = Cfg::kTileS;  // (BM,BN,D)
+  static constexpr Coord<3> kTileO = Cfg::kTileO;  // (BM,D,BN)
+  constexpr int64_t kD = Cfg::kD, kBM = Cfg::kBM, kBN = Cfg::kBN;
+  constexpr int kStages = Cfg::kStages;
+  const int64_t bm = blockIdx.x, h = blockIdx.y, b = blockIdx.z, h_kv = h / p.group;
+
+  extern __shared__ uint8_t smem_raw[];
+  auto& smem = shared_storage<typename Cfg::SharedStorage>(smem_raw);
+  const typename Cfg::PipeQ pipe_q{smem.pipe_q.full, smem.pipe_q.empty};
+  const typename Cfg::PipeKV pipe_k{smem.pipe_k.full, smem.pipe_k.empty};
+  const typename Cfg::PipeKV pipe_v{smem.pipe_v.full, smem.pipe_v.empty};
+  if (threadIdx.x == 0) {
+    prefetch_tma_map(&map_q), prefetch_tma_map(&map_k), prefetch_tma_map(&map_v);
+    pipe_q.init(), pipe_k.init(), pipe_v.init();
+  }
+  __syncthreads();  // the barriers are initialized before any role uses them
+
+  // Causal (top-left): the last query row of this block sees keys up to itself.
+  const int64_t last = (bm + 1) * kBM;
+  const int64_t keys = p.causal && last < p.seqlen_k ? last : p.seqlen_k;
+  const int64_t n_blocks = ceil_div(keys, kBN);
+
+  if (canonical_warp_group_idx() == 0) {
+    // Producer: Q, then K_n and V_n for every key block, each box origin a tile coordinate of
+    // this (batch, head): Q and K (seq, D, head, batch), V (D, seq, head, batch).
+    producer_role<Cfg::kProducerRegs>();
+    if (canonical_warp_idx_in_group() == 0 && elect_one_sync()) {
+      PipelineState<1> write_q;
+      copy(TmaLoad<Cfg::kTmaQ>{&map_q}, Coord<4>{{bm * kBM, 0, h, b}}, smem.q(_, _, 0).ptr,
+           pipe_q.producer_acquire(write_q, uint32_t(Cfg::kQ.stage_bytes())));
+      PipelineState<kStages> write_k, write_v;
+      for (int64_t n = 0; n < n_blocks; ++n) {
+        copy(TmaLoad<Cfg::kTmaK>{&map_k}, Coord<4>{{n * kBN, 0, h_kv, b}},
+             smem.k(_, _, write_k.stage).ptr,
+             pipe_k.producer_acquire(write_k, uint32_t(Cfg::kK.stage_bytes())));
+        write_k.advance();
+        copy(TmaLoad<Cfg::kTmaV>{&map_v}, Coord<4>{{0, n * kBN, h_kv, b}},
+             smem.v(_, _, write_v.stage).ptr,
+             pipe_v.producer_acquire(write_v, uint32_t(Cfg::kV.stage_bytes())));
+        write_v.advance();
+      }
+      pipe_k.producer_tail(write_k);  // every stage consumed before the producer exits
+      pipe_v.producer_tail(write_v);
+    }
+  } else {
+    consumer_role<Cfg::kConsumerRegs>();
+    const int consumer = canonical_warp_group_idx() - 1;
+    const int64_t thread = int64_t(threadIdx.x) - 128;  // in the consumers' TiledMMAs
+    const WarpgroupMMA<MmaS> mma_s{consumer};
+    const WarpgroupMMA<MmaO> mma_o{consumer};
+    const ThrMMA<MmaS> thr_s{thread};
+    const ThrMMA<MmaO> thr_o{thread};
+
+    // This (batch, head)'s O (Sq,D), and the coordinates of S (Sq,Sk) and of O.
+    const auto bhsd = [](int64_t bb, int64_t hh, int64_t s) { return make_shape(bb, hh, s, kD); };
+    auto mO = make_tensor(static_cast<T*>(p.o), bhsd(p.batch, p.heads_q, p.seqlen_q),
+                          make_stride(p.o_sb, p.o_sh, p.o_ss, unit))(b, h, _, _);
+    auto cQ = make_identity_tensor(mO.shape);
+    auto cS = make_identity_tensor(make_shape(p.seqlen_q, p.seqlen_k));
+    auto gS = local_tile<kTileS, Proj{1, 1, 0}>(cS, bm, _, 0);  // (BM,BN) coordinates
+    auto gO = local_tile<kTileO, Proj{1, 1, 0}>(mO, bm, 0, 0);  // (BM,D)
+    auto cO = local_tile<kTileO, Proj{1, 1, 0}>(cQ, bm, 0, 0);  // (BM,D) coordinates
+
+    auto tSrS = mma_s.partition_fragment_C();  // ((2,2,BN/8),1,1) f32: wgmma's D registers
+    auto tOrO = mma_o.partition_fragment_C();  // ((2,2,D/8),1,1) f32
+    auto tScS = thr_s.partition_C(gS);         // (V,M,N) coordinates (query, key)
+    clear(tOrO);
+
+    // The softmax state of this thread's rows: running maximum (of raw S) and sum.
+    auto row_max = make_fragment_like<float>(acc_rowcol(thr_s, tSrS)(_, 0));  // (rows)
+    auto row_sum = make_fragment_like(row_max);
+#pragma unroll
+    for (int r = 0; r < row_max.size(); ++r) row_max(r) = -INFINITY, row_sum(r) = 0.0f;
+
+    // The online softmax of key block n's S, in place: the mask (where the block reaches past
+    // Sk or, causal, above the diagonal), the new row maxima, P = exp2(scale log2e (S - m)), the
+    // row sums; `correction` is exp2(scale log2e (m_old - m)), what O's rows are multiplied by.
+    auto correction = make_fragment_like(row_max);  // (rows)
+    const auto softmax = [&](int64_t n) {
+      if ((n + 1) * kBN > p.seqlen_k || (p.causal && (n + 1) * kBN - 1 > bm * kBM)) {
+        auto tScS_n = tScS.at(n);
+#pragma unroll
+        for (int i = 0; i < tSrS.size(); ++i) {
+          const Coord<2> qk = tScS_n(i);  // (query, key)
+          if (qk[1] >= p.seqlen_k || (p.causal && qk[1] > qk[0])) tSrS(i) = -INFINITY;
+        }
+      }
+      auto mx = reduce_rows(thr_s, tSrS, Fa3MaxOp{});  // (rows): this thread's, then the quad's
+      auto s_rc = acc_rowcol(thr_s, tSrS);             // (rows, keys)
+#pragma unroll
+      for (int r = 0; r < s_rc.kLayout[0].size(); ++r) {
+        const float m = fmaxf(row_max(r), mx(r));
+        // NOTE: a row with every key masked so far keeps m = -inf; subtract 0 then (P = 0).
+        const float m_scaled = m == -INFINITY ? 0.0f : m * p.scale_log2;
+        correction(r) = exp2f(row_max(r) * p.scale_log2 - m_scaled);
+        row_max(r) = m;
+        row_sum(r) *= correction(r);
+#pragma unroll
+        for (int c = 0; c < s_rc.kLayout[1].size(); ++c)
+          s_rc(r, c) = exp2f(s_rc(r, c) * p.scale_log2 - m_scaled);
+      }
+      auto sums = reduce<1>(s_rc, Fa3PlusOp{});  // this thread's part of each row's sum
+#pragma unroll
+      for (int r = 0; r < row_sum.size(); ++r) row_sum(r) += sums(r);
+    };
+    const auto rescale_o = [&] {
+      auto o_rc = acc_rowcol(thr_o, tOrO);  // (rows, D)
+#pragma unroll
+      for (int r = 0; r < o_rc.kLayout[0].size(); ++r)
+#pragma unroll
+        for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= correction(r);
+    };
+
+    PipelineState<1> read_q;
+    pipe_q.consumer_wait(read_q);
+    const auto tSsQ = mma_s.partition_A(smem.q(_, _, 0));  // this consumer's 64 rows of Q
+    PipelineState<kStages> read_k, read_v;
+    // Ping-pong (Cfg::kPingPong): the two consumers take turns issuing their products, so that
+    // one's softmax runs while the other's wgmmas do. Every consumer takes n_blocks + 1 turns.
+    const WarpgroupTurns<Cfg::kConsumers> turns{consumer};
+    const auto my_turn = [&] {
+      if constexpr (Cfg::kPingPong) turns.wait();
+    };
+    const auto pass_turn = [&] {
+      if constexpr (Cfg::kPingPong) turns.pass();
+    };
+    if constexpr (Cfg::kPingPong) turns.start();
+    // Key block 0: S_0 = Q K_0^T, its softmax (O is still 0), P_0 in 16 bits.
+    pipe_k.consumer_wait(read_k);
+    my_turn();
+    gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+    pass_turn();
+    warpgroup_wait<0>(tSrS);
+    pipe_k.consumer_release(read_k.stage);
+    read_k.advance();
+    softmax(0);
+    auto tOrP = convert<T>(tSrS);  // P, read as the A operand of P V (acc_as_A)
+    for (int64_t n = 1; n < n_blocks; ++n) {
+      // S_n = Q K_n^T and O += P_{n-1} V_{n-1} in flight together: S_n's softmax runs while the
+      // tensor cores compute P V (FlashAttention-3's overlap inside a warpgroup).
+      pipe_k.consumer_wait(read_k);
+      pipe_v.consumer_wait(read_v);
+      my_turn();
+      gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+      gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
+           true);
+      pass_turn();
+      warpgroup_wait<1>(tSrS);  // S_n is done; P V may be in flight
+      pipe_k.consumer_release(read_k.stage);
+      read_k.advance();
+      softmax(n);
+      warpgroup_wait<0>(tOrO);  // O = O + P_{n-1} V_{n-1}: rescaled to the new maxima
+      pipe_v.consumer_release(read_v.stage);
+      read_v.advance();
+      rescale_o();
+      tOrP = convert<T>(tSrS);
+    }
+    // The last P V.
+    pipe_v.consumer_wait(read_v);
+    my_turn();
+    gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
+         true);
+    pass_turn();
+    warpgroup_wait<0>(tOrO);
+    pipe_v.consumer_release(read_v.stage);
+
+    // O /= l (the whole row's sum, across the quad), stored as T where inside; LSE by the
+    // thread that holds the row's column 0.
+    reduce_lanes<acc_row_shuffles<MmaS, decltype(tSrS)>()>(row_sum, Fa3PlusOp{});
+    auto o_rc = acc_rowcol(thr_o, tOrO);
+    auto tOrL = make_fragment_like<float>(tOrO);  // each row's LSE, in O's layout
+    auto l_rc = acc_rowcol(thr_o, tOrL);
+#pragma unroll
+    for (int r = 0; r < o_rc.kLayout[0].size(); ++r) {
+      const float inv = row_sum(r) > 0.0f ? 1.0f / row_sum(r) : 0.0f;
+      const float lse = row_sum(r) > 0.0f ? row_max(r) * p.scale + logf(row_sum(r)) : -INFINITY;
+#pragma unroll
+      for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= inv, l_rc(r, c) = lse;
+    }
+    auto tOgO = thr_o.partition_C(gO);  // (V,M,D/8)
+    auto tOcO = thr_o.partition_C(cO);
+    copy_if(tOcO, convert<T>(tOrO), tOgO);
+    if (p.lse != nullptr) {  // LSE as an (Sq,D) tensor that does not move along D
+      auto mL = make_tensor(p.lse, bhsd(p.batch, p.heads_q, p.seqlen_q),
+                            make_stride(p.lse_sb, p.lse_sh, unit, fixed<0>))(b, h, _, _);
+      auto tOgL = thr_o.partition_C(local_tile<kTileO, Proj{1, 1, 0}>(mL, bm, 0, 0));
+#pragma unroll
+      for (int i = 0; i < tOrL.size(); ++i)
+        if (tOcO(i)[1] == 0 && tOcO.inside(i)) tOgL(i) = tOrL(i);
+    }
+  }
+}
+
+// ---- host --------------------------------------------------------------------------------------
+// A mode's stride in the tensor map: a mode of extent 1 is never stepped and gets 16 bytes.
+inline int64_t tma_stride(int64_t extent, int64_t stride) { return extent <= 1 ? 8 : stride; }
+
+template <class T, int64_t D>
+cudaError_t launch_fa3_sm90(AttnArgs const& p, cudaStream_t stream) {
+  using Cfg = Fa3Cfg<T, D>;
+  // Maps: Q and K (seq, D, heads, batch), V (D, seq, heads, batch); extents and strides in that
+  // order (a mode of extent 1 gets a stride TMA accepts). A tensor TMA cannot address (a stride
+  // of 0 along a mode of extent > 1: broadcast heads) is cudaErrorNotSupported: the caller
+  // checks fa3_sm90_addressable first and takes the SM80 kernel for it.
+  CUtensorMap maps[3];
+  struct Operand {
+    const void* ptr;
+    int64_t heads, seq, sb, sh, ss;
+  };
+  const Operand ops[3] = {{p.q, p.heads_q, p.seqlen_q, p.q_sb, p.q_sh, p.q_ss},
+                          {p.k, p.heads_kv, p.seqlen_k, p.k_sb, p.k_sh, p.k_ss},
+                          {p.v, p.heads_kv, p.seqlen_k, p.v_sb, p.v_sh, p.v_ss}};
+  const TmaTile tiles[3] = {Cfg::kTmaQ, Cfg::kTmaK, Cfg::kTmaV};
+  if (!fa3_sm90_addressable(p)) return cudaErrorNotSupported;
+  for (int i = 0; i < 3; ++i) {
+    Operand const& o = ops[i];
+    const int64_t sb = tma_stride(p.batch, o.sb), sh = tma_stride(o.heads, o.sh),
+                  ss = tma_stride(o.seq, o.ss);
+    const bool seq_first = i < 2;
+    const Coord<4> shape =
+        seq_first ? Coord<4>{{o.seq, D, o.heads, p.batch}} : Coord<4>{{D, o.seq, o.heads, p.batch}};
+    const Coord<4> stride = seq_first ? Coord<4>{{ss, 1, sh, sb}} : Coord<4>{{1, ss, sh, sb}};
+    const TmaArgs args =
+        make_tma_args(tiles[i], tma_data_type<T>(), reinterpret_cast<uint64_t>(o.ptr), shape,
+                      stride, TmaL2Promotion::k256B);
+    if (!tma_encode(&maps[i], args)) return cudaErrorInvalidValue;  // the driver refused it
+  }
+  auto kernel = fa3_sm90_kernel<Cfg>;
+  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       int(Cfg::kSmemBytes));
+  if (e != cudaSuccess) return e;
+  const dim3 grid(unsigned(ceil_div(p.seqlen_q, Cfg::kBM)), unsigned(p.heads_q), unsigned(p.batch));
+  kernel<<<grid, Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(maps[0], maps[1], maps[2], p);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+}  // namespace tessera::attention
