@@ -27,7 +27,7 @@
 // (130 x 300 x 8200, 70 x 520 x 4100, 64 x 300 x 3000, 24 x 300 x 3000 on 03's thin tile, 300 x 1 x
 // 5000, 1 x 300 x 5000 and 16 x 64 x 5000). Exit status 0 when all passed.
 //
-//   gemm_guards [--quick]     --quick: m, n in 1..9 only
+//   gemm_guards [--quick] [--dtype f32|tf32|f16|bf16]   --quick: m, n in 1..9 only
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -285,7 +285,12 @@ std::vector<std::string> kernels_for(tessera_dtype d) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && !std::strcmp(argv[1], "--quick");
+  bool quick = false;
+  const char* only = nullptr;  // --dtype f32|tf32|f16|bf16: that element type's kernels only
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--dtype") && i + 1 < argc) only = argv[++i];
+  }
   const uint64_t seed = std::random_device{}();
   rng.seed(seed);
   std::printf("gemm_guards: seed %llu\n", static_cast<unsigned long long>(seed));
@@ -345,12 +350,16 @@ int main(int argc, char** argv) {
   std::map<std::string, Tally> tally;
   int failures = 0, printed = 0;
   for (tessera_dtype d : {TESSERA_F32, TESSERA_TF32, TESSERA_F16, TESSERA_BF16}) {
+    if (only && std::strcmp(only, dtype_name(d)) != 0) continue;
     Buffer A{d}, B{d}, C{d};
     for (std::string const& kn : kernels_for(d)) {
       const char* kernel = kn.empty() ? nullptr : kn.c_str();
-      Tally& t = tally[std::string(dtype_name(d)) + " " + (kernel ? kernel : "(built-in)")];
+      const std::string name = std::string(dtype_name(d)) + " " + (kernel ? kernel : "(built-in)");
+      Tally& t = tally[name];
       for (Case const& c : cases) run_case(d, kernel, c, A, B, C, t, printed);
       failures += t.failures;
+      std::printf("%-28s %d runs, %d failed\n", name.c_str(), t.runs, t.failures);  // progress
+      std::fflush(stdout);
     }
     for (Buffer* b : {&A, &B, &C}) CHECK_CUDA(cudaFree(b->dev));
   }
