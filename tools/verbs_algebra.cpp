@@ -251,7 +251,8 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
   auto json_out = std::make_shared<bool>(false);
   show->add_option("layout", *text, "a layout, a shape or a swizzled layout")->required();
   show->add_flag("--json", *json_out,
-                 "print {layout, shape, size, cosize, values}: values[i] = L(i), i colexicographic");
+                 "print {layout, shape, size, cosize, values}: values[i] = L(i) (i "
+                 "colexicographic)");
   verbs.push_back({show, [text, json_out] {
                      SwizzledLayout l = any_layout_arg(*text);
                      if (*json_out) {
