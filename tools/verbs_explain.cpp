@@ -64,11 +64,14 @@ int run_explain(ExplainArgs const& a) {
     std::cout << out.dump() << '\n';
     return 0;
   }
+  const auto threads = [](int64_t n) {
+    return std::to_string(n) + (n == 1 ? " thread" : " threads");
+  };
   std::cout << "TiledMMA " << cfg.name << "\n"
             << "  atom " << mma.atom.name << " (" << mma.atom.m << "x" << mma.atom.n << "x"
-            << mma.atom.k << ", " << mma.atom.threads() << " threads), atom layout "
+            << mma.atom.k << ", " << threads(mma.atom.threads()) << "), atom layout "
             << cfg.atom_layout_text << ", permutation " << cfg.permutation_text << "\n"
-            << "  " << mma.threads() << " threads, thread layout (V,M,N,K) "
+            << "  " << threads(mma.threads()) << ", thread layout (V,M,N,K) "
             << tessera::to_string(mma.thr_vmnk) << ", one pass covers " << mma.tile_size(0) << "x"
             << mma.tile_size(1) << "x" << mma.tile_size(2) << ", CTA tile " << cfg.tile[0] << "x"
             << cfg.tile[1] << "x" << cfg.tile[2] << "\n"
