@@ -156,8 +156,8 @@ def _torch():
 def _prepare(query, key, value, is_causal, scale, enable_gqa, return_lse, allocate: bool):
     """Checks, copies of operands the ABI cannot take, the output (and LSE) and the Params.
     allocate=False (the plan): no copy and no output; the Params describe what a run would use."""
-    torch = _torch()
     dims = check(query, key, value, enable_gqa)
+    torch = _torch()
     b, hq, _, sq, _, d = dims
     if torch.is_grad_enabled() and any(t.requires_grad for t in (query, key, value)):
         raise Error("attention: the kernel is a forward without a backward; run it under "
