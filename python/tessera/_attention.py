@@ -130,7 +130,7 @@ def call(lib, dtype: int, p: Params, stream: int = 0):
     """tessera_attention(dtype, p, stream); a status other than success raises its message."""
     status = lib.tessera_attention(dtype, ctypes.byref(p), stream or None)
     if status != 0:
-        raise Error("attention: " + lib.tessera_attention_status_string(status).decode())
+        raise _status_error(lib, status)
 
 
 def plan(lib, dtype: int, p: Params) -> str:
@@ -138,8 +138,15 @@ def plan(lib, dtype: int, p: Params) -> str:
     text = ctypes.create_string_buffer(1024)
     status = lib.tessera_attention_plan(dtype, ctypes.byref(p), text, len(text))
     if status != 0:
-        raise Error("attention: " + lib.tessera_attention_status_string(status).decode())
+        raise _status_error(lib, status)
     return text.value.decode()
+
+
+def _status_error(lib, status: int) -> Error:
+    """The Error of a status, with the library's message ("tessera_attention: ..." becomes
+    "attention: ...")."""
+    text = lib.tessera_attention_status_string(status).decode()
+    return Error("attention: " + text.removeprefix("tessera_attention: "))
 
 
 def _torch():

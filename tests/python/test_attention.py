@@ -179,7 +179,8 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
   return 0;
 }
 const char* tessera_attention_status_string(int s) {
-  return s == TESSERA_ATTENTION_ERROR_HEAD_DIM ? "head_dim must be 64, 128 or 256" : "other";
+  return s == TESSERA_ATTENTION_ERROR_HEAD_DIM ? "tessera_attention: head_dim must be 64, 128 or 256"
+                                                : "other";
 }
 """
 
@@ -198,7 +199,7 @@ def test_call_and_plan_through_the_c_abi(tmp_path):
     with pytest.raises(tessera.Error, match="attention: other"):
         _attention.call(lib, 7, p)
     p.head_dim = 100
-    with pytest.raises(tessera.Error, match="attention: head_dim must be 64, 128 or 256"):
+    with pytest.raises(tessera.Error, match="^attention: head_dim must be 64, 128 or 256$"):
         _attention.plan(lib, 2, p)
 
 
