@@ -45,8 +45,9 @@ def load(stem: str, env_var: str, declare, op: str):
             tried[-1] += f" ({e})"
             continue
         return declare(lib)
-    raise Error(f"{op}: lib{stem}.so was not found. " + build_note(stem, env_var) + " Tried: "
-                + ", ".join(tried))
+    note = (f"{env_var} is set: only it was tried (unset it to search the package and a build)."
+            if os.environ.get(env_var) else build_note(stem, env_var))
+    raise Error(f"{op}: lib{stem}.so was not found. " + note + " Tried: " + ", ".join(tried))
 
 
 def build_note(stem: str, env_var: str) -> str:
