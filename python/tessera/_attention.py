@@ -17,6 +17,7 @@ tessera.Error carrying its message. PyTorch is imported only when attention runs
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import math
 
@@ -25,6 +26,7 @@ from ._tessera import Error
 
 # tessera_attention_dtype of include/tessera/attention.h, by torch dtype name
 DTYPES = {"torch.float16": 2, "torch.bfloat16": 3}
+DEVICE = "cuda"  # the device type the kernels run on (a CPU test's stand-in library sets "cpu")
 _lib = None
 _i64, _vp = ctypes.c_int64, ctypes.c_void_p
 
@@ -81,7 +83,7 @@ def check(query, key, value, enable_gqa: bool):
         if str(t.dtype) != str(query.dtype):
             raise Error(f"attention: {name} has dtype {t.dtype} but query has {query.dtype} "
                         f"(one dtype for all)")
-        if t.device.type != "cuda":
+        if t.device.type != DEVICE:
             raise Error(f"attention: {name} is on {_device(t)}; tessera's kernels run on CUDA "
                         f"tensors")
         if _device(t) != _device(query):
@@ -160,6 +162,16 @@ def _torch():
     return torch
 
 
+@contextlib.contextmanager
+def _on_device(torch, device):
+    """The tensors' device made current; yields its current torch stream (cudaStream_t)."""
+    if device.type != "cuda":  # a CPU test's stand-in library: no stream
+        yield 0
+        return
+    with torch.cuda.device(device):
+        yield torch.cuda.current_stream(device).cuda_stream
+
+
 def _prepare(query, key, value, is_causal, scale, enable_gqa, return_lse, allocate: bool):
     """Checks, copies of operands the ABI cannot take, the output (and LSE) and the Params.
     allocate=False (the plan): no copy and no output; the Params describe what a run would use."""
@@ -198,7 +210,7 @@ def _prepare(query, key, value, is_causal, scale, enable_gqa, return_lse, alloca
     ptrs = [(t.data_ptr() if allocate or abi_strides(t) else 16, s) for t, s in ops]
     p = params(dims, *ptrs, o, lse.data_ptr() if lse is not None else (16 if return_lse else 0),
                scale, is_causal)
-    return p, DTYPES[str(query.dtype)], out, lse, notes
+    return p, DTYPES[str(query.dtype)], out, lse, notes, [t for t, _ in ops]
 
 
 def attention(query, key, value, is_causal: bool = False, scale=None, enable_gqa: bool = False,
@@ -206,12 +218,13 @@ def attention(query, key, value, is_causal: bool = False, scale=None, enable_gqa
     """scaled_dot_product_attention(query, key, value, is_causal=..., scale=..., enable_gqa=...)
     by tessera's kernels, on the current torch stream: a new tensor shaped like query, and with
     return_lse=True also the float32 row log-sum-exp (batch, heads_q, seqlen_q) (natural log)."""
-    p, dtype, out, lse, _ = _prepare(query, key, value, is_causal, scale, enable_gqa, return_lse,
-                                     allocate=True)
+    # operands: the tensors p points at (copies among them) are alive until the launch is queued
+    p, dtype, out, lse, _, operands = _prepare(query, key, value, is_causal, scale, enable_gqa,
+                                               return_lse, allocate=True)
     lib = load_library()
-    torch = _torch()
-    with torch.cuda.device(query.device):
-        call(lib, dtype, p, torch.cuda.current_stream(query.device).cuda_stream)
+    with _on_device(_torch(), query.device) as stream:
+        call(lib, dtype, p, stream)
+    del operands  # freed after the launch, in its stream's order (torch's caching allocator)
     return (out, lse) if return_lse else out
 
 
@@ -220,9 +233,9 @@ def attention_plan(query, key, value, is_causal: bool = False, scale=None,
     """What attention(...) would run on these tensors, without running it: the library's
     description (kernel, instruction, tiles, warps, stages, shared memory, grid, mask, GQA group),
     after the copies it would make, if any."""
-    p, dtype, _, _, notes = _prepare(query, key, value, is_causal, scale, enable_gqa, return_lse,
-                                     allocate=False)
+    p, dtype, _, _, notes, _ = _prepare(query, key, value, is_causal, scale, enable_gqa,
+                                        return_lse, allocate=False)
     lib = load_library()
-    with _torch().cuda.device(query.device):
+    with _on_device(_torch(), query.device):
         text = plan(lib, dtype, p)
     return "; ".join(notes + [text])

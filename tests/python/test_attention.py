@@ -179,8 +179,8 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
   return 0;
 }
 const char* tessera_attention_status_string(int s) {
-  return s == TESSERA_ATTENTION_ERROR_HEAD_DIM ? "tessera_attention: head_dim must be 64, 128 or 256"
-                                                : "other";
+  return s == TESSERA_ATTENTION_ERROR_HEAD_DIM
+             ? "tessera_attention: head_dim must be 64, 128 or 256" : "other";
 }
 """
 
@@ -218,3 +218,133 @@ def test_torch_cpu_tensors_are_refused(no_library):
     q = torch.zeros(1, 2, 3, 64, dtype=torch.float16)
     with pytest.raises(tessera.Error, match="query is on cpu"):
         tessera.attention(q, q, q)
+
+
+# A stand-in for libtessera_attention.so computing the forward on the CPU (f32 math on the same
+# f16/bf16 inputs) from the parameters it is given: tessera.attention's strides, addresses, copies,
+# output layout, GQA, mask, scale and LSE end to end on CPU torch tensors.
+CPU_FORWARD = r"""
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tessera/attention.h>
+static float load(int dt, const void* base, int64_t i) {
+  uint16_t h;
+  memcpy(&h, (const char*)base + 2 * i, 2);
+  if (dt == TESSERA_ATTENTION_BF16) {
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+  _Float16 x;
+  memcpy(&x, &h, 2);
+  return (float)x;
+}
+static void store(int dt, void* base, int64_t i, float f) {
+  uint16_t h;
+  if (dt == TESSERA_ATTENTION_BF16) {  /* round to nearest even */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    h = (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+  } else {
+    _Float16 x = (_Float16)f;
+    memcpy(&h, &x, 2);
+  }
+  memcpy((char*)base + 2 * i, &h, 2);
+}
+int tessera_attention(tessera_attention_dtype dt, const tessera_attention_params* p, void* st) {
+  (void)st;
+  if (dt != TESSERA_ATTENTION_F16 && dt != TESSERA_ATTENTION_BF16) return 8;
+  const int64_t g = p->heads_q / p->heads_kv, D = p->head_dim, sk = p->seqlen_k;
+  float* s = malloc(sizeof(float) * sk);
+  for (int64_t b = 0; b < p->batch; ++b)
+    for (int64_t h = 0; h < p->heads_q; ++h)
+      for (int64_t i = 0; i < p->seqlen_q; ++i) {
+        const int64_t q0 = b * p->q_strides[0] + h * p->q_strides[1] + i * p->q_strides[2];
+        const int64_t k0 = b * p->k_strides[0] + (h / g) * p->k_strides[1];
+        const int64_t v0 = b * p->v_strides[0] + (h / g) * p->v_strides[1];
+        float mx = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < sk; ++j) {
+          float dot = 0;
+          for (int64_t e = 0; e < D; ++e)
+            dot += load(dt, p->q, q0 + e) * load(dt, p->k, k0 + j * p->k_strides[2] + e);
+          s[j] = p->causal && j > i ? -INFINITY : p->scale * dot;
+          mx = s[j] > mx ? s[j] : mx;
+        }
+        for (int64_t j = 0; j < sk; ++j) sum += expf(s[j] - mx);
+        for (int64_t e = 0; e < D; ++e) {
+          float acc = 0;
+          for (int64_t j = 0; j < sk; ++j)
+            acc += expf(s[j] - mx) * load(dt, p->v, v0 + j * p->v_strides[2] + e);
+          store(dt, p->o, b * p->o_strides[0] + h * p->o_strides[1] + i * p->o_strides[2] + e,
+                acc / sum);
+        }
+        if (p->lse) p->lse[(b * p->heads_q + h) * p->seqlen_q + i] = mx + logf(sum);
+      }
+  free(s);
+  return 0;
+}
+int tessera_attention_plan(tessera_attention_dtype dt, const tessera_attention_params* p,
+                           char* text, size_t n) {
+  (void)dt; (void)p;
+  strncpy(text, "cpu stand-in", n);
+  return 0;
+}
+const char* tessera_attention_status_string(int s) { return s ? "failed" : "success"; }
+"""
+
+
+@pytest.fixture
+def cpu_forward(tmp_path, monkeypatch):
+    torch = pytest.importorskip("torch", reason="SKIPPED: PyTorch is not installed")
+    lib = _attention.declare(ctypes.CDLL(str(compile_c(tmp_path, CPU_FORWARD, shared=True))))
+    monkeypatch.setattr(_attention, "_lib", lib)
+    monkeypatch.setattr(_attention, "DEVICE", "cpu")
+    return torch
+
+
+def cpu_tensor(torch, shape, dtype, layout):
+    b, h, s, d = shape
+    if layout == "bshd":
+        return torch.randn(b, s, h, d, dtype=dtype).transpose(1, 2)
+    if layout == "strided":  # head_dim stride 2: copied before the call
+        return torch.randn(b, h, s, 2 * d, dtype=dtype)[..., ::2]
+    return torch.randn(b, h, s, d, dtype=dtype)
+
+
+@pytest.mark.parametrize("b,hq,hk,sq,sk,causal,layout,scale", [
+    (2, 3, 3, 7, 7, True, "bhsd", None),
+    (1, 2, 2, 5, 19, True, "bshd", None),      # seqlen_q < seqlen_k, causal (top-left)
+    (1, 2, 2, 19, 5, True, "bhsd", 0.3),       # seqlen_q > seqlen_k
+    (2, 4, 2, 9, 11, False, "bshd", None),     # GQA
+    (1, 3, 1, 6, 8, True, "strided", None),    # MQA, copied operands
+])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_forward_through_a_cpu_stand_in(cpu_forward, b, hq, hk, sq, sk, causal, layout, scale,
+                                        dtype):
+    torch = cpu_forward
+    dt = getattr(torch, dtype)
+    torch.manual_seed(hq * 100 + sq)
+    q = cpu_tensor(torch, (b, hq, sq, 64), dt, layout)
+    k, v = (cpu_tensor(torch, (b, hk, sk, 64), dt, layout) for _ in range(2))
+    out, lse = tessera.attention(q, k, v, is_causal=causal, scale=scale, enable_gqa=hq != hk,
+                                 return_lse=True)
+    kf, vf = (t.float().repeat_interleave(hq // hk, 1) for t in (k, v))
+    ref = torch.nn.functional.scaled_dot_product_attention(q.float(), kf, vf, is_causal=causal,
+                                                           scale=scale)
+    scores = q.float() @ kf.transpose(-1, -2) * (scale or 64 ** -0.5)
+    if causal:
+        scores = scores.masked_fill(torch.ones(sq, sk, dtype=torch.bool).triu(1), float("-inf"))
+    assert out.shape == q.shape and out.dtype == dt and lse.shape == (b, hq, sq)
+    if layout == "bshd":  # the output keeps query's order of modes
+        assert out.stride() == (sq * hq * 64, 64, hq * 64, 1)
+    else:
+        assert out.is_contiguous()
+    tol = 2e-3 if dtype == "float16" else 1.6e-2
+    assert (out.float() - ref).abs().max().item() <= tol
+    assert (lse - torch.logsumexp(scores, -1)).abs().max().item() <= 1e-4
+    copies = "".join(f"{n} is copied to contiguous storage; " for n in ("query", "key", "value")
+                     if layout == "strided")
+    assert tessera.attention_plan(q, k, v, enable_gqa=hq != hk) == copies + "cpu stand-in"
