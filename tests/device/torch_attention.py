@@ -68,6 +68,7 @@ def run_cases(torch, tessera):
             q = make(torch, (b, hq, sq, d), dtype, layout)
             k, v = (make(torch, (b, hk, sk, d), dtype, layout) for _ in range(2))
             gqa = hq != hk
+            side.wait_stream(torch.cuda.current_stream())  # the inputs, made on the default one
             with torch.cuda.stream(side):
                 out, lse = tessera.attention(q, k, v, is_causal=causal, scale=scale,
                                              enable_gqa=gqa, return_lse=True)
