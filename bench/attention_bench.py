@@ -12,6 +12,7 @@ attention_sdpa.json (GPU, date, commit, command; per dtype the geometric mean of
 tessera / cuDNN and the rows below 0.9).
 
 Usage: attention_bench.py [--quick] [--out DIR] [--library PATH/libtessera_attention.so]
+TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded.
 """
 import argparse
 import datetime
@@ -189,8 +190,9 @@ def main():
     fns = backends(torch, tessera)
     header = {"GPU": torch.cuda.get_device_name(),
               "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
-              "commit": commit(), "command": "python3 bench/attention_bench.py "
-              + " ".join(sys.argv[1:]), "torch": torch.__version__,
+              "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
+              or "python3 bench/attention_bench.py " + " ".join(sys.argv[1:]),
+              "torch": torch.__version__,
               "cuDNN": torch.backends.cudnn.version()}
     rows = []
     torch.manual_seed(0)

@@ -208,7 +208,8 @@ if [ "$mode" = attention-torch ]; then
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   step "bench/attention_bench.py: tessera.attention against SDPA's cuDNN and flash backends"
   quick=""; [ "$tc_mode" = quick ] && quick=--quick
-  TESSERA_COMMIT="$commit" "$py" bench/attention_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
+  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh attention-torch${quick:+ quick}" \
+    "$py" bench/attention_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
     | tee "$OUT/attention_sdpa.txt" | tail -12
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   step "done: status $status"
