@@ -132,6 +132,13 @@ def commit() -> str:
         return "unknown"
 
 
+def cudnn_version(torch):
+    try:
+        return torch.backends.cudnn.version()
+    except RuntimeError as e:  # a cuDNN that does not match torch's
+        return f"unknown ({str(e).splitlines()[0][:80]})"
+
+
 def fmt(x, spec=".0f"):
     return "n/a" if x is None else format(x, spec)
 
@@ -193,7 +200,7 @@ def main():
               "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
               or "python3 bench/attention_bench.py " + " ".join(sys.argv[1:]),
               "torch": torch.__version__,
-              "cuDNN": torch.backends.cudnn.version()}
+              "cuDNN": cudnn_version(torch)}
     rows = []
     torch.manual_seed(0)
     for dt, d, b, hq, hk, sq, sk, causal in suite(args.quick):
