@@ -49,6 +49,10 @@
 #   OUT=/tmp/out scripts/gpu.sh attention      only the attention forward (kernels/attention): float64
 #                                              reference in guarded buffers, memcheck (--quick) and
 #                                              racecheck (--tiny), TFLOP/s; $OUT/attention.md
+#   OUT=/tmp/out scripts/gpu.sh attention-torch [quick]   tessera.attention against torch SDPA (math
+#                                              backend, float32) (tests/device/torch_attention.py), then
+#                                              bench/attention_bench.py (cuDNN and flash backends, launches
+#                                              interleaved; quick: 6 rows): $OUT/attention_sdpa.md, .json
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -181,6 +185,33 @@ zipfile.ZipFile(pathlib.Path('build-gpu/torch-wheel') / w).extractall(sys.argv[1
   (cd build-gpu && env -u TESSERA_GEMM_LIBRARY PYTHONPATH="$site" TESSERA_COMMIT="$commit" OUT="$OUT" \
      "$py" ../tests/device/torch_ops_test.py ${torch_lib:-} 2>&1) | tee "$OUT/torch_ops.txt" | tail -40
   rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] || status=1
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = attention-torch ]; then
+  step "tessera.attention on torch tensors against torch SDPA (tests/device/torch_attention.py), then bench/attention_bench.py"
+  py=""
+  for p in python3 /opt/torch/.venv/bin/python; do
+    if command -v "$p" >/dev/null && "$p" -c "import torch" 2>/dev/null; then py=$p; break; fi
+  done
+  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+  # The library from the CMake build of `attention` mode (build-gpu, incremental); the package from
+  # the source tree (tests/device/tessera_package.py), the library named by its path.
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+    -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
+    && cmake --build build-gpu -j "$(nproc)" --target tessera_attention >build-gpu.attention-torch.log 2>&1 \
+    || { tail -40 build-gpu.cmake.log build-gpu.attention-torch.log; exit 1; }
+  lib=$PWD/build-gpu/kernels/libtessera_attention.so
+  (cd build-gpu && env -u TESSERA_ATTENTION_LIBRARY "$py" ../tests/device/torch_attention.py "$lib" 2>&1) \
+    | tee "$OUT/torch_attention.txt" | tail -40
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  step "bench/attention_bench.py: tessera.attention against SDPA's cuDNN and flash backends"
+  quick=""; [ "$tc_mode" = quick ] && quick=--quick
+  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh attention-torch${quick:+ quick}" \
+    "$py" bench/attention_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
+    | tee "$OUT/attention_sdpa.txt" | tail -12
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   step "done: status $status"
   exit $status
 fi

@@ -24,6 +24,7 @@ from ._tessera import (  # noqa: F401
     tiled_product, zipped_divide, zipped_product,
 )
 from . import _pages, presets  # noqa: F401
+from ._attention import attention, attention_plan  # noqa: F401
 from ._gemm import gemm  # noqa: F401
 from ._tiled import AccessReport, Explanation, Step, ThrCopy, ThrMMA, Trace  # noqa: F401
 
@@ -32,7 +33,8 @@ __all__ = [
     "AccessReport", "ComposedLayout", "CopyAtom", "Error", "Explanation", "Layout", "MmaAtom",
     "Swizzle", "Step", "SwizzledLayout", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA", "Trace",
     "View",
-    "analyze", "blocked_product", "coalesce", "complement", "composition", "cosize", "crd2idx",
+    "analyze", "attention", "attention_plan", "blocked_product", "coalesce", "complement",
+    "composition", "cosize", "crd2idx",
     "depth", "explain", "filter", "flat_divide", "flat_product", "flatten", "gemm", "idx2crd",
     "left_inverse", "local_tile", "logical_divide", "logical_product", "make_composed_layout",
     "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B",

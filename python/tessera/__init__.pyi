@@ -1,6 +1,6 @@
 # Type stubs of the tessera package (the compiled tessera._tessera and the pure-Python part), so
 # editors complete the API. tests/python/test_stubs.py keeps them in step with the package.
-from typing import Any, Iterator, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Iterator, Literal, Optional, Sequence, Tuple, Union, overload
 
 IntTuple = Union[int, Tuple["IntTuple", ...]]
 LayoutLike = Union["Layout", str]
@@ -298,5 +298,19 @@ def render(obj: Union[Layout, TiledMMA, TiledCopy], path: Optional[str] = None,
 # (tessera.torch_ops, imported with PyTorch on the first call).
 def gemm(a: Any, b: Any, out: Any = None, alpha: float = 1.0, beta: float = 0.0,
          tf32: bool = False) -> Any: ...
+
+# Attention forward of libtessera_attention.so on CUDA torch tensors, with
+# torch.nn.functional.scaled_dot_product_attention's layout: (batch, heads, seq, head_dim).
+@overload
+def attention(query: Any, key: Any, value: Any, is_causal: bool = False,
+              scale: Optional[float] = None, enable_gqa: bool = False,
+              return_lse: Literal[False] = False) -> Any: ...
+@overload
+def attention(query: Any, key: Any, value: Any, is_causal: bool = False,
+              scale: Optional[float] = None, enable_gqa: bool = False, *,
+              return_lse: Literal[True]) -> Tuple[Any, Any]: ...
+def attention_plan(query: Any, key: Any, value: Any, is_causal: bool = False,
+                   scale: Optional[float] = None, enable_gqa: bool = False,
+                   return_lse: bool = False) -> str: ...
 
 from . import presets as presets

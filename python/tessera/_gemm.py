@@ -6,34 +6,18 @@ computed as C^T = B^T A^T. PyTorch is imported only when gemm is called: the ope
 (torch.library, torch.compile, autograd) are in torch_ops.py.
 
 `pip install .` puts libtessera_gemm.so beside this file when nvcc was found (and
-TESSERA_PIP_CUDA was not OFF); _build.py, written by the same build, says which.
+TESSERA_PIP_CUDA was not OFF); _library.py finds it.
 """
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-import os
-import pathlib
 
+from . import _library
 from ._tessera import Error
 
 # tessera_dtype of include/tessera/gemm.h
 DTYPES = {"float32": 0, "tf32": 1, "float16": 2, "bfloat16": 3}
 _lib = None
-
-
-def _candidates():
-    env = os.environ.get("TESSERA_GEMM_LIBRARY")
-    if env:
-        yield pathlib.Path(env)
-        return
-    here = pathlib.Path(__file__).resolve().parent
-    yield here / "libtessera_gemm.so"
-    for root in (here.parent.parent, pathlib.Path.cwd()):  # a source checkout's build folder
-        yield root / "build" / "kernels" / "libtessera_gemm.so"
-    found = ctypes.util.find_library("tessera_gemm")
-    if found:
-        yield pathlib.Path(found)
 
 
 def declare(lib):
@@ -49,39 +33,11 @@ def declare(lib):
 
 def load_library():
     """libtessera_gemm.so: $TESSERA_GEMM_LIBRARY, beside the package, build/kernels/ of a checkout,
-    or the system's library path."""
+    or the system's library path (_library.py)."""
     global _lib
-    if _lib is not None:
-        return _lib
-    tried = []
-    for path in _candidates():
-        tried.append(str(path))
-        if path.is_absolute() and not path.exists():
-            continue
-        try:
-            lib = ctypes.CDLL(str(path))
-        except OSError as e:
-            tried[-1] += f" ({e})"
-            continue
-        _lib = declare(lib)
-        return lib
-    raise Error("gemm: libtessera_gemm.so was not found. " + _build_note() + " Tried: "
-                + ", ".join(tried))
-
-
-def _build_note() -> str:
-    """Why this installation has no CUDA library, from what `pip install .` recorded."""
-    try:
-        from . import _build
-    except ImportError:  # a source tree, not an installed package
-        return ("Build it with CMake where nvcc is present (cmake --preset default && "
-                "cmake --build build --target tessera_gemm) or pip install . there; or set "
-                "TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so.")
-    if _build.CUDA:
-        return "pip install . built it, but it is not beside the package (" + _build.NOTE + ")."
-    return ("This package was installed without it (" + _build.NOTE + "): reinstall with "
-            "`pip install .` on a machine with nvcc, or set "
-            "TESSERA_GEMM_LIBRARY=/path/to/libtessera_gemm.so.")
+    if _lib is None:
+        _lib = _library.load("tessera_gemm", "TESSERA_GEMM_LIBRARY", declare, "gemm")
+    return _lib
 
 
 def operand(shape, strides, what: str):
