@@ -16,13 +16,14 @@ from __future__ import annotations
 from . import _tessera
 from ._tessera import (  # noqa: F401
     CopyAtom, Error, Layout, MmaAtom, Swizzle, SwizzledLayout, TiledCopy, TiledMMA, View,
-    blocked_product, complement, composition, coalesce, cosize, crd2idx, depth, filter, flat_divide,
+    blocked_product, complement, composition, cosize, crd2idx, depth, filter, flat_divide,
     flat_product, flatten, idx2crd, left_inverse, local_tile, logical_divide,
     logical_product, make_composed_layout, make_layout, make_layout_modes, make_swizzle,
-    make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C, make_tiled_copy_tv, make_tiled_mma,
-    parse_int_tuple, parse_tiler, raked_product, rank, right_inverse, size, tiled_divide,
+    make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C, make_tiled_copy_tv,
+    parse_int_tuple, parse_tiler, raked_product, rank, right_inverse, tiled_divide,
     tiled_product, zipped_divide, zipped_product,
 )
+from ._cute_dsl import coalesce, make_tiled_mma, size  # noqa: F401  (CuTe DSL's keywords too)
 from . import _pages, presets  # noqa: F401
 from ._attention import attention, attention_plan  # noqa: F401
 from ._gemm import gemm  # noqa: F401
