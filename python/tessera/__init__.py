@@ -105,3 +105,4 @@ Layout.to_svg = _pages.layout_svg
 TiledMMA.to_svg = _pages.partition_svg
 TiledCopy.to_svg = lambda self, side="S", thread=None: _pages.partition_svg(self, side, thread)
 del _cls
+del annotations  # (the __future__ import's name: not part of the package)
