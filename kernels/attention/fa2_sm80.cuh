@@ -34,6 +34,7 @@
 
 #include "args.hpp"
 #include "launch.hpp"
+#include "online_softmax.cuh"
 
 namespace tessera::attention {
 namespace {
@@ -47,13 +48,6 @@ struct ElemMma<__half> {
 template <>
 struct ElemMma<__nv_bfloat16> {
   using Op = atom::SM80_16x8x16_F32BF16BF16F32_TN;
-};
-
-struct MaxOp {
-  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
-};
-struct PlusOp {
-  __device__ float operator()(float a, float b) const { return a + b; }
 };
 
 TESSERA_HD constexpr int64_t log2_exact(int64_t x) {
@@ -207,6 +201,7 @@ __global__ void __launch_bounds__(Cfg::kThreads) fa2_sm80_kernel(AttnArgs const 
   // The softmax state of this thread's rows: running maximum (of raw S) and sum.
   auto row_max = make_fragment_like<float>(acc_rowcol(thr_mma, tSrS)(_, 0));  // (rows)
   auto row_sum = make_fragment_like(row_max);
+  auto correction = make_fragment_like(row_max);  // what O's rows are multiplied by, per block
 #pragma unroll
   for (int r = 0; r < row_max.size(); ++r) row_max(r) = -INFINITY, row_sum(r) = 0.0f;
 
@@ -243,38 +238,9 @@ __global__ void __launch_bounds__(Cfg::kThreads) fa2_sm80_kernel(AttnArgs const 
       gemm(thr_mma, tSrQ(_, _, kb), tSrK(_, _, kb), tSrS);
     }
 
-    // The mask, where the block reaches past Sk or (causal) above the diagonal.
-    const bool tail = (n + 1) * kBN > p.seqlen_k;
-    if (tail || (p.causal && (n + 1) * kBN - 1 > bm * kBM)) {
-      auto tScS_n = tScS.at(n);
-#pragma unroll
-      for (int i = 0; i < tSrS.size(); ++i) {
-        const Coord<2> qk = tScS_n(i);  // (query, key)
-        if (qk[1] >= p.seqlen_k || (p.causal && qk[1] > qk[0])) tSrS(i) = -INFINITY;
-      }
-    }
-
-    // Online softmax over the rows of S (this thread's columns, then the quad's).
-    auto mx = reduce_rows(thr_mma, tSrS, MaxOp{});  // (rows)
-    auto s_rc = acc_rowcol(thr_mma, tSrS);          // (rows, keys)
-    auto o_rc = acc_rowcol(thr_mma, tOrO);          // (rows, D)
-#pragma unroll
-    for (int r = 0; r < s_rc.kLayout[0].size(); ++r) {
-      const float m = fmaxf(row_max(r), mx(r));
-      // NOTE: a row with every key masked so far keeps m = -inf; subtract 0 then (P = 0).
-      const float m_scaled = m == -INFINITY ? 0.0f : m * p.scale_log2;
-      const float correction = exp2f(row_max(r) * p.scale_log2 - m_scaled);
-      row_max(r) = m;
-      row_sum(r) *= correction;
-#pragma unroll
-      for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= correction;
-#pragma unroll
-      for (int c = 0; c < s_rc.kLayout[1].size(); ++c)
-        s_rc(r, c) = exp2f(s_rc(r, c) * p.scale_log2 - m_scaled);
-    }
-    auto sums = reduce<1>(s_rc, PlusOp{});  // this thread's part of each row's sum
-#pragma unroll
-    for (int r = 0; r < row_sum.size(); ++r) row_sum(r) += sums(r);
+    // The mask and the online softmax over the rows of S; O's rows rescaled to the new maxima.
+    softmax_block<kBM, kBN>(thr_mma, tSrS, tScS.at(n), n, bm, p, row_max, row_sum, correction);
+    rescale_rows(thr_mma, tOrO, correction);
 
     // O += P V_n: P in 16 bits is the A operand, in the registers it was computed in.
     auto tOrP = convert<T>(tSrS);
@@ -290,30 +256,8 @@ __global__ void __launch_bounds__(Cfg::kThreads) fa2_sm80_kernel(AttnArgs const 
   }
   ptx::cp_async_wait<0>();
 
-  // O /= l (the whole row's sum, across the quad), stored as T where inside; LSE by the thread
-  // that holds the row's column 0.
-  reduce_lanes<acc_row_shuffles<Cfg, decltype(tSrS)>()>(row_sum, PlusOp{});
-  auto o_rc = acc_rowcol(thr_mma, tOrO);
-  auto tOrL = make_fragment_like<float>(tOrO);  // each row's LSE, in O's layout
-  auto l_rc = acc_rowcol(thr_mma, tOrL);
-#pragma unroll
-  for (int r = 0; r < o_rc.kLayout[0].size(); ++r) {
-    const float inv = row_sum(r) > 0.0f ? 1.0f / row_sum(r) : 0.0f;
-    const float lse = row_sum(r) > 0.0f ? row_max(r) * p.scale + logf(row_sum(r)) : -INFINITY;
-#pragma unroll
-    for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= inv, l_rc(r, c) = lse;
-  }
-  auto tOgO = thr_mma.partition_C(gO);  // (V,M,D/8)
-  auto tOcO = thr_mma.partition_C(cO);
-  copy_if(tOcO, convert<T>(tOrO), tOgO);
-  if (p.lse != nullptr) {  // LSE as an (Sq,D) tensor that does not move along D
-    auto mL = make_tensor(p.lse, bhsd(p.batch, p.heads_q, p.seqlen_q),
-                          make_stride(p.lse_sb, p.lse_sh, unit, fixed<0>))(b, h, _, _);
-    auto tOgL = thr_mma.partition_C(local_tile<kTileO, Proj{1, 1, 0}>(mL, bm, 0, 0));
-#pragma unroll
-    for (int i = 0; i < tOrL.size(); ++i)
-      if (tOcO(i)[1] == 0 && tOcO.inside(i)) tOgL(i) = tOrL(i);
-  }
+  store_output<T, Cfg, decltype(tSrS), kTileO>(thr_mma, tOrO, row_max, row_sum, gO, cO, p, b, h,
+                                               bm);
 }
 
 template <class T, int64_t D>

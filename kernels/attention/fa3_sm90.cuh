@@ -45,16 +45,10 @@
 
 #include "args.hpp"
 #include "launch.hpp"
+#include "online_softmax.cuh"
 
 namespace tessera::attention {
 namespace {
-
-struct Fa3MaxOp {
-  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
-};
-struct Fa3PlusOp {
-  __device__ float operator()(float a, float b) const { return a + b; }
-};
 
 // A stage tile's TMA boxes for a rank-4 global tensor: the tile's two modes, then heads and
 // batch with boxes of 1 (a box never crosses into another (batch, head)).
@@ -212,44 +206,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
     for (int r = 0; r < row_max.size(); ++r) row_max(r) = -INFINITY, row_sum(r) = 0.0f;
 
-    // The online softmax of key block n's S, in place: the mask (where the block reaches past
-    // Sk or, causal, above the diagonal), the new row maxima, P = exp2(scale log2e (S - m)), the
-    // row sums; `correction` is exp2(scale log2e (m_old - m)), what O's rows are multiplied by.
+    // The online softmax of key block n's S, in place (online_softmax.cuh); O's rows are
+    // rescaled by `correction` once the product in flight with it is done.
     auto correction = make_fragment_like(row_max);  // (rows)
     const auto softmax = [&](int64_t n) {
-      if ((n + 1) * kBN > p.seqlen_k || (p.causal && (n + 1) * kBN - 1 > bm * kBM)) {
-        auto tScS_n = tScS.at(n);
-#pragma unroll
-        for (int i = 0; i < tSrS.size(); ++i) {
-          const Coord<2> qk = tScS_n(i);  // (query, key)
-          if (qk[1] >= p.seqlen_k || (p.causal && qk[1] > qk[0])) tSrS(i) = -INFINITY;
-        }
-      }
-      auto mx = reduce_rows(thr_s, tSrS, Fa3MaxOp{});  // (rows): this thread's, then the quad's
-      auto s_rc = acc_rowcol(thr_s, tSrS);             // (rows, keys)
-#pragma unroll
-      for (int r = 0; r < s_rc.kLayout[0].size(); ++r) {
-        const float m = fmaxf(row_max(r), mx(r));
-        // NOTE: a row with every key masked so far keeps m = -inf; subtract 0 then (P = 0).
-        const float m_scaled = m == -INFINITY ? 0.0f : m * p.scale_log2;
-        correction(r) = exp2f(row_max(r) * p.scale_log2 - m_scaled);
-        row_max(r) = m;
-        row_sum(r) *= correction(r);
-#pragma unroll
-        for (int c = 0; c < s_rc.kLayout[1].size(); ++c)
-          s_rc(r, c) = exp2f(s_rc(r, c) * p.scale_log2 - m_scaled);
-      }
-      auto sums = reduce<1>(s_rc, Fa3PlusOp{});  // this thread's part of each row's sum
-#pragma unroll
-      for (int r = 0; r < row_sum.size(); ++r) row_sum(r) += sums(r);
+      softmax_block<kBM, kBN>(thr_s, tSrS, tScS.at(n), n, bm, p, row_max, row_sum, correction);
     };
-    const auto rescale_o = [&] {
-      auto o_rc = acc_rowcol(thr_o, tOrO);  // (rows, D)
-#pragma unroll
-      for (int r = 0; r < o_rc.kLayout[0].size(); ++r)
-#pragma unroll
-        for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= correction(r);
-    };
+    const auto rescale_o = [&] { rescale_rows(thr_o, tOrO, correction); };
 
     PipelineState<1> read_q;
     pipe_q.consumer_wait(read_q);
@@ -304,30 +267,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     warpgroup_wait<0>(tOrO);
     pipe_v.consumer_release(read_v.stage);
 
-    // O /= l (the whole row's sum, across the quad), stored as T where inside; LSE by the
-    // thread that holds the row's column 0.
-    reduce_lanes<acc_row_shuffles<MmaS, decltype(tSrS)>()>(row_sum, Fa3PlusOp{});
-    auto o_rc = acc_rowcol(thr_o, tOrO);
-    auto tOrL = make_fragment_like<float>(tOrO);  // each row's LSE, in O's layout
-    auto l_rc = acc_rowcol(thr_o, tOrL);
-#pragma unroll
-    for (int r = 0; r < o_rc.kLayout[0].size(); ++r) {
-      const float inv = row_sum(r) > 0.0f ? 1.0f / row_sum(r) : 0.0f;
-      const float lse = row_sum(r) > 0.0f ? row_max(r) * p.scale + logf(row_sum(r)) : -INFINITY;
-#pragma unroll
-      for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= inv, l_rc(r, c) = lse;
-    }
-    auto tOgO = thr_o.partition_C(gO);  // (V,M,D/8)
-    auto tOcO = thr_o.partition_C(cO);
-    copy_if(tOcO, convert<T>(tOrO), tOgO);
-    if (p.lse != nullptr) {  // LSE as an (Sq,D) tensor that does not move along D
-      auto mL = make_tensor(p.lse, bhsd(p.batch, p.heads_q, p.seqlen_q),
-                            make_stride(p.lse_sb, p.lse_sh, unit, fixed<0>))(b, h, _, _);
-      auto tOgL = thr_o.partition_C(local_tile<kTileO, Proj{1, 1, 0}>(mL, bm, 0, 0));
-#pragma unroll
-      for (int i = 0; i < tOrL.size(); ++i)
-        if (tOcO(i)[1] == 0 && tOcO.inside(i)) tOgL(i) = tOrL(i);
-    }
+    store_output<T, MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, gO, cO, p, b, h,
+                                                  bm);
   }
 }
 
