@@ -78,15 +78,17 @@ def check_kernel(name, body, st, d, failures):
           f"{ex2} ex2, {shfl} shfl")
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    failures = []
-    for source in sys.argv[1:]:
+def check_units(sources, kernel, check, failures, check_report=None):
+    """Each unit's f16 and bf16 kernels named `kernel`, by check(name, body, stats, d, failures);
+    check_report(source, ptxas report, failures) first where given."""
+    for source in sources:
         d = int(re.search(r"_d(\d+)\.cu$", source).group(1))
-        stats = ptxas_stats(artifacts.ptxas(source))
+        report = artifacts.ptxas(source)
+        if check_report:
+            check_report(source, report, failures)
+        stats = ptxas_stats(report)
         bodies = kernel_bodies(artifacts.ptx(source))
-        names = [n for n in bodies if "fa2_sm80_kernel" in n]
+        names = [n for n in bodies if kernel in n]
         if len(names) != 2 or {("bfloat16" in n) for n in names} != {True, False}:
             failures.append(f"{os.path.basename(source)}: want the f16 and bf16 kernels, "
                             f"found {names}")
@@ -94,14 +96,20 @@ def main():
             if n not in stats:
                 failures.append(f"{os.path.basename(source)}: no ptxas report for {n}")
                 continue
-            check_kernel(n, bodies[n], stats[n], d, failures)
+            check(n, bodies[n], stats[n], d, failures)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    failures = []
+    check_units(sys.argv[1:], "fa2_sm80_kernel", check_kernel, failures)
     for f in failures:
         print("FAIL:", f)
     if failures:
         sys.exit(1)
     print("PASSED: the attention kernels' key loops are their products, ldmatrix, cp.async; "
           "no stack, no spills, no local memory")
-
 
 if __name__ == "__main__":
     main()

@@ -27,18 +27,14 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import artifacts  # noqa: E402  (same directory)
-from check_ffma import kernel_bodies, loops  # noqa: E402
-from check_fold import opcode, ptxas_stats  # noqa: E402
+from check_attention import check_units, count  # noqa: E402  (same directory)
+from check_ffma import loops  # noqa: E402
+from check_fold import opcode  # noqa: E402
 
 
 def tiles(d):
     """(BM, BN): args.hpp's fa3_sm90_tiles."""
     return 128, (128 if d <= 128 else 64)
-
-
-def count(insns, prefix):
-    return sum(opcode(i).startswith(prefix) for i in insns)
 
 
 def check_kernel(name, body, st, d, failures):
@@ -88,26 +84,17 @@ def check_kernel(name, body, st, d, failures):
           f"{shfl} shfl, {bar_sync} bar.sync, {bar_arrive} bar.arrive; {len(tma)} TMA loads")
 
 
+def serialized_wgmma(source, report, failures):
+    """ptxas's warnings that it serialized or fenced wgmmas by itself (C7510-C7520)."""
+    for m in re.finditer(r"\(C75(1\d|20)\)[^\n]*", report):
+        failures.append(f"{os.path.basename(source)}: ptxas: {m.group(0)[:160]}")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     failures = []
-    for source in sys.argv[1:]:
-        d = int(re.search(r"_d(\d+)\.cu$", source).group(1))
-        report = artifacts.ptxas(source)
-        for m in re.finditer(r"\(C75(1\d|20)\)[^\n]*", report):
-            failures.append(f"{os.path.basename(source)}: ptxas: {m.group(0)[:160]}")
-        stats = ptxas_stats(report)
-        bodies = kernel_bodies(artifacts.ptx(source))
-        names = [n for n in bodies if "fa3_sm90_kernel" in n]
-        if len(names) != 2 or {("bfloat16" in n) for n in names} != {True, False}:
-            failures.append(f"{os.path.basename(source)}: want the f16 and bf16 kernels, "
-                            f"found {names}")
-        for n in sorted(names):
-            if n not in stats:
-                failures.append(f"{os.path.basename(source)}: no ptxas report for {n}")
-                continue
-            check_kernel(n, bodies[n], stats[n], d, failures)
+    check_units(sys.argv[1:], "fa3_sm90_kernel", check_kernel, failures, serialized_wgmma)
     for f in failures:
         print("FAIL:", f)
     if failures:
