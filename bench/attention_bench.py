@@ -156,8 +156,8 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
         {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
     lines = ["# tessera.attention against torch SDPA (cuDNN and flash backends)", ""]
     lines += [f"- {k}: {v}" for k, v in header.items()] + [""]
-    lines += ["TFLOP/s = 4·B·H·Sq·Sk·D / time (halved when causal); launches interleaved in one "
-              "process; max error: tessera against torch's math backend in float32 (batch 0, "
+    lines += ["TFLOP/s = 4·B·H·Sq·Sk·D / time (halved when causal); launches interleaved in "
+              "one process; max error: tessera against torch's math backend in float32 (batch 0, "
               "heads 0-1).", ""]
     for dt, s in summary.items():
         lines.append(f"- {dt}: geometric mean of ratio_cudnn {fmt(s['geomean_ratio_cudnn'], '.3f')}"

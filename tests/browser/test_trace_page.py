@@ -194,7 +194,7 @@ try:
     check(driver.find_element(By.ID, "trace-k").text == "k_tile 1 of 4", "previous: k_tile 1")
     click("trace-play")
     wait("return document.getElementById('trace-k').textContent === 'k_tile 2 of 4'",
-         "play: the next k_tile", timeout=5)
+         "play: the next k_tile")
     click("trace-play")  # pause
     paused = driver.find_element(By.ID, "trace-k").text
     time.sleep(1.0)

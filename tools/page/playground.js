@@ -1060,7 +1060,8 @@ function paintTrace(c, probRows, probCols, marks, tiles) {
 function traceNumbers() {
   const j = D, k = j.k_loop, rows = [];
   const add = (field, name, value) => rows.push(el(
-      'tr', {}, el('td', {text: name}), el('td', {class: 'mono', 'data-field': field, text: value})));
+      'tr', {}, el('td', {text: name}),
+      el('td', {class: 'mono', 'data-field': field, text: value})));
   add('grid', 'grid (CTAs)', `${j.grid[0]} x ${j.grid[1]}`);
   for (const n of ['A', 'B', 'C'])
     add(`local_tile.${n}`, j.local_tile[n].name + ' = local_tile', j.local_tile[n].layout);
@@ -1096,7 +1097,7 @@ function tracePage() {
   };
   const draw = () => {
     const E = j.elements, mark = (list, rgb) => list.map(([a, b, v]) => [a, b, rgb, !v]);
-    // A: the thread's elements at earlier k_tiles (done), at this one (lit); drawn m down, k across.
+    // A: the thread's elements at earlier k_tiles (done), at this one (lit); m down, k across.
     const a = [], b = [];
     for (let q = 0; q <= k; ++q) {
       a.push(...mark(E.A[q], q === k ? TRACE_THREAD : TRACE_DONE));
@@ -1104,9 +1105,10 @@ function tracePage() {
                                                                         [kk, n, rgb, m]));
     }
     const fill = (k + 1) / kt, acc = [255 - 200 * fill, 255 - 130 * fill, 255 - 40 * fill];
-    paintTrace(cA, M, K, a, [[cm * BM, 0, BM, Kp, '#7a8594', 1], [cm * BM, k * BK, BM, BK, '#1f5fbf', 2]]);
-    paintTrace(cB, K, N, b, [[0, cn * BN, Kp, BN, '#7a8594', 1], [k * BK, cn * BN, BK, BN, '#1f5fbf', 2]]);
-    paintTrace(cC, M, N, mark(E.C[0], acc.map(Math.round)), [[cm * BM, cn * BN, BM, BN, '#1f5fbf', 2]]);
+    const grey = '#7a8594', blue = '#1f5fbf';
+    paintTrace(cA, M, K, a, [[cm * BM, 0, BM, Kp, grey, 1], [cm * BM, k * BK, BM, BK, blue, 2]]);
+    paintTrace(cB, K, N, b, [[0, cn * BN, Kp, BN, grey, 1], [k * BK, cn * BN, BK, BN, blue, 2]]);
+    paintTrace(cC, M, N, mark(E.C[0], acc.map(Math.round)), [[cm * BM, cn * BN, BM, BN, blue, 2]]);
     const masked = q => q.filter(e => !e[2]).length;
     cA.dataset.tile = [cm * BM, k * BK, BM, BK].join(',');
     cB.dataset.tile = [k * BK, cn * BN, BK, BN].join(',');
@@ -1114,7 +1116,8 @@ function tracePage() {
     cA.dataset.masked = masked(E.A[k]), cB.dataset.masked = masked(E.B[k]);
     cC.dataset.masked = masked(E.C[0]), cC.dataset.filled = `${k + 1}/${kt}`;
     label.textContent = `k_tile ${k} of ${kt}`;
-    step.textContent = `after k_tile ${k}: tCrC holds sums over k in [0, ${Math.min(K, (k + 1) * BK)})` +
+    step.textContent =
+        `after k_tile ${k}: tCrC holds sums over k in [0, ${Math.min(K, (k + 1) * BK)})` +
         ` = ${j.k_loop.per_k_tile * (k + 1)} of ${j.k_loop.total} ${j.k_loop.unit}s; ` +
         `this k_tile: ${E.A[k].length} loads of A (${masked(E.A[k])} masked), ` +
         `${E.B[k].length} of B (${masked(E.B[k])} masked)`;
@@ -1148,8 +1151,9 @@ function tracePage() {
          el('div', {class: 'panel side'}, el('h2', {text: 'The trace'}), traceNumbers(),
             el('p', {class: 'legend',
                      text: 'blue: the CTA\u2019s tiles (A and B at this k_tile); orange: the ' +
-                         'thread\u2019s elements (pale: earlier k_tiles); red (a cross on large ' +
-                         'cells): masked, outside the problem; grey: the ragged tiles beyond it'}))),
+                         'thread\u2019s elements (pale: earlier k_tiles); red (a cross on ' +
+                         'large cells): masked, outside the problem; grey: the ragged tiles ' +
+                         'beyond it'}))),
       el('pre', {id: 'trace-text', text: j.text}));
   draw();
 }
@@ -1201,7 +1205,8 @@ function stateFromInputs() {
     if (k.startsWith('arg')) {
       if (v !== '') (s.args = s.args || []).push(v);
     } else if (LISTS.includes(k)) {
-      const list = v.split(/[ ,x]+/).filter(x => x !== '').map(x => /^\d+$/.test(x) ? Number(x) : x);
+      const list = v.split(/[ ,x]+/).filter(x => x !== '')
+                      .map(x => /^\d+$/.test(x) ? Number(x) : x);
       if (k === 'tile' || list.length) s[k] = list;
     } else if (k === 'elem_bits' || (k === 'thread' && kind === 'trace')) {
       if (v !== '') s[k] = /^\d+$/.test(v) ? Number(v) : v;
