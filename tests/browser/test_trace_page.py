@@ -26,25 +26,9 @@ import tempfile
 import time
 import urllib.parse
 
-SKIP = 77
-
-
-def skip(why):
-    print(f"SKIP: {why}")
-    sys.exit(SKIP)
-
-
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-except ImportError:
-    system = "/usr/bin/python3"  # Debian's python3-selenium lives in the system interpreter
-    if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system) \
-            and not os.environ.get("TESSERA_BROWSER_REEXEC"):
-        os.environ["TESSERA_BROWSER_REEXEC"] = "1"
-        os.execv(system, [system, *sys.argv])
-    skip("Selenium for Python is not installed (Debian: python3-selenium)")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
+from selenium.webdriver.common.by import By  # noqa: E402
 
 exe, page = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 work = os.path.abspath(sys.argv[3] if len(sys.argv) > 3
@@ -61,16 +45,6 @@ def check(cond, what):
         failures.append(what)
 
 
-chrome = os.environ.get("CHROME_BIN") or shutil.which("chromium") or shutil.which(
-    "chromium-browser")
-driver_exe = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver") or (
-    "/usr/lib/chromium/chromedriver" if os.path.exists("/usr/lib/chromium/chromedriver") else None)
-if not chrome:
-    skip("Chromium is not installed (Debian: chromium)")
-if not driver_exe:
-    skip("chromedriver is not installed (Debian: chromium-driver)")
-
-
 def tessera(*args):
     p = subprocess.run([exe, *args], capture_output=True, text=True)
     if p.returncode != 0:
@@ -78,19 +52,7 @@ def tessera(*args):
     return p.stdout
 
 
-opts = webdriver.ChromeOptions()
-opts.binary_location = chrome
-profile = tempfile.mkdtemp(prefix="tessera-chromium-")
-for a in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1400,1000",
-          "--force-device-scale-factor=1"]:
-    opts.add_argument(a)
-opts.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-try:
-    driver = webdriver.Chrome(service=Service(executable_path=driver_exe), options=opts)
-except Exception as e:  # noqa: BLE001 -- a browser that cannot start here is an environment problem
-    sys.exit(f"Chromium did not start: {e}")
+driver, profile = chromium.start()
 
 
 def wait(js, what, timeout=60):
@@ -263,6 +225,7 @@ try:
     driver.save_screenshot(os.path.join(work, "trace_ragged.png"))
 finally:
     driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
 
 if failures:
     print(f"{len(failures)} failures")
