@@ -46,6 +46,9 @@
 #                                              reference on ragged problems in guarded buffers
 #                                              (tests/codegen/kernel_check.cu); TESSERA_EXE names the CLI
 #                                              (default build/tools/tessera, else built in build-gpu-cli)
+#   OUT=/tmp/out scripts/gpu.sh attention-profile   Nsight Compute of tessera.attention beside
+#                                              SDPA's cuDNN backend on suite rows
+#                                              (TESSERA_PROFILE_ROWS): $OUT/attention_profile_*.txt
 #   OUT=/tmp/out scripts/gpu.sh attention      only the attention forward (kernels/attention): float64
 #                                              reference in guarded buffers, memcheck (--quick) and
 #                                              racecheck (--tiny), TFLOP/s; $OUT/attention.md
@@ -212,6 +215,33 @@ if [ "$mode" = attention-torch ]; then
     "$py" bench/attention_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
     | tee "$OUT/attention_sdpa.txt" | tail -12
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = attention-profile ]; then
+  step "Nsight Compute: tessera.attention beside SDPA's cuDNN backend on suite rows (bench/attention_profile.py)"
+  py=""
+  for p in python3 /opt/torch/.venv/bin/python; do
+    if command -v "$p" >/dev/null && "$p" -c "import torch" 2>/dev/null; then py=$p; break; fi
+  done
+  [ -n "$py" ] && command -v ncu >/dev/null || { echo "SKIPPED: no Python with torch or no ncu"; exit 0; }
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+    -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
+    && cmake --build build-gpu -j "$(nproc)" --target tessera_attention >build-gpu.attention-profile.log 2>&1 \
+    || { tail -40 build-gpu.cmake.log build-gpu.attention-profile.log; exit 1; }
+  # Rows: TESSERA_PROFILE_ROWS, e.g. "bfloat16:128:512 bfloat16:128:16384:causal".
+  for row in ${TESSERA_PROFILE_ROWS:-bfloat16:128:512 bfloat16:128:16384 bfloat16:256:4096}; do
+    IFS=: read -r dt d s c <<<"$row"
+    name="attention_profile_${dt}_d${d}_s${s}${c:+_causal}"
+    ncu --nvtx --nvtx-include "profile/" --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+      --section Occupancy --section LaunchStats \
+      "$py" bench/attention_profile.py --dtype "$dt" --head-dim "$d" --seqlen "$s" \
+      ${c:+--causal} --library "$PWD/build-gpu/kernels/libtessera_attention.so" \
+      >"$OUT/$name.txt" 2>&1 || status=1
+    echo "-- $name: $(grep -c 'Section: GPU Speed Of Light' "$OUT/$name.txt") kernels profiled"
+  done
   step "done: status $status"
   exit $status
 fi

@@ -46,15 +46,29 @@ constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
 
 // The Hopper forward kernel's CTA: one producer warpgroup and two consumer warpgroups of 64 query
 // rows each (bm = 128), bn keys per step, `stages` K and V tiles in flight. Per consumer thread:
-// O's accumulators are D / 2 floats, S's bn / 2, P's bn / 4 registers; with 240 registers per
-// consumer thread head dims 64 and 128 take bn = 128, head dim 256 (128 floats of O) bn = 64.
+// O's accumulators are D / 2 floats, S's bn / 2, P's bn / 4 registers, within 240 registers.
+// The wider bn, the fewer steps (barriers, row maxima, O rescales) per key: head dim 64 takes
+// 192 keys, 128 takes 176; causal, 128 for both (a wider block masks more of the diagonal);
+// head dim 256 (128 floats of O) takes 80, where Q and two (K, V) stages fill shared memory.
 // smem_bytes: the tiles (Q, and K, V per stage, 16-bit), before barriers and alignment.
 struct Fa3Tiles {
   int64_t bm, bn, stages, threads, smem_bytes;
 };
-constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim) {
-  const int64_t bm = 128, bn = head_dim <= 128 ? 128 : 64, stages = 2;
+constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim, bool causal) {
+  const int64_t bm = 128, stages = 2;
+  const int64_t bn = head_dim == 256 ? 64 : causal ? 128 : head_dim == 64 ? 176 : 128;
   return {bm, bn, stages, 384, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
+}
+
+// The Hopper kernel's grid: one CTA per SM over its tiles (query blocks x heads x batch), each CTA
+// walking tiles blockIdx.x, + grid, ... so that a tile's Q and first K, V load while the previous
+// tile's last product and its stores run. Causal tiles differ in length (a block's keys end at
+// its diagonal), and a fixed walk would give some CTAs the long ones: there one CTA per tile, the
+// longest first, and the hardware hands tiles to SMs as they free.
+constexpr int64_t fa3_sm90_ctas(AttnArgs const& a, int64_t sms) {
+  const int64_t bm = fa3_sm90_tiles(a.head_dim, a.causal).bm;
+  const int64_t tiles = (a.seqlen_q + bm - 1) / bm * a.heads_q * a.batch;
+  return a.causal || tiles < sms ? tiles : sms;
 }
 
 // The Hopper kernel reads Q, K and V through rank-4 TMA maps (head_dim, seq, heads, batch): each

@@ -158,17 +158,28 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
   const char* mask = p->causal ? "causal (top-left aligned)" : "not causal";
   const char* dt = dtype == TESSERA_ATTENTION_BF16 ? "bf16" : "f16";
   if (choose(make_args(*p)) == Kernel::kFa3Sm90) {
-    const auto t = fa3_sm90_tiles(p->head_dim);
+    const auto t = fa3_sm90_tiles(p->head_dim, p->causal != 0);
+    const AttnArgs a = make_args(*p);
+    int dev = 0, sms = 1;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+      cudaGetLastError();
+    const long long q_blocks = (p->seqlen_q + t.bm - 1) / t.bm,
+                    ctas = tessera::attention::fa3_sm90_ctas(a, sms),
+                    tiles = q_blocks * p->heads_q * p->batch;
+    const char* walk = ctas < tiles ? "persistent: each walks tiles"
+                       : p->causal  ? "one per tile, a head's last query block first"
+                                    : "one per tile";
     std::snprintf(text, text_size,
                   "fa3_sm90: wgmma m64n%lldk16 SS (S) and m64n%lldk16 RS (P V) %s in, f32 "
                   "accumulate; head_dim %lld; CTA %lld query rows x %lld keys, 1 producer + 2 "
-                  "consumer warpgroups, %lld (K,V) stages by TMA, %lld KB shared; grid %lld x "
-                  "%lld x %lld; %s; GQA group %lld; LSE %s",
+                  "consumer warpgroups, %lld (K,V) stages by TMA, %lld KB shared; %lld tiles "
+                  "(%lld x %lld x %lld) on %lld CTAs (%s); %s; GQA group %lld; LSE %s",
                   (long long)t.bn, (long long)p->head_dim, dt, (long long)p->head_dim,
                   (long long)t.bm, (long long)t.bn, (long long)t.stages,
-                  (long long)(t.smem_bytes / 1024), (long long)((p->seqlen_q + t.bm - 1) / t.bm),
-                  (long long)p->heads_q, (long long)p->batch, mask,
-                  (long long)(p->heads_q / p->heads_kv), p->lse ? "written" : "not written");
+                  (long long)(t.smem_bytes / 1024), tiles, q_blocks, (long long)p->heads_q,
+                  (long long)p->batch, ctas,
+                  walk, mask, (long long)(p->heads_q / p->heads_kv), p->lse ? "written" : "not written");
     return s;
   }
   const auto t = fa2_sm80_tiles(p->head_dim);

@@ -243,7 +243,7 @@ __global__ void __launch_bounds__(Cfg::kThreads) fa2_sm80_kernel(AttnArgs const 
     rescale_rows(thr_mma, tOrO, correction);
 
     // O += P V_n: P in 16 bits is the A operand, in the registers it was computed in.
-    auto tOrP = convert<T>(tSrS);
+    auto tOrP = convert_pairs<T>(tSrS);
     auto tOrPa = acc_as_A<Cfg>(thr_mma, tOrP);  // (V,M,BN/16)
     ptx::cp_async_wait<2>();                    // V_n landed (K_{n+1}, V_{n+1} may be in flight)
     __syncthreads();

@@ -19,7 +19,7 @@
 //                                           an identity tensor partitioned like S
 //       online softmax on S_n's rows        (acc_rowcol; reduce_rows: this thread's columns, then
 //                                           the quad that shares the row)
-//       wait for P V; release V_n-1; O's rows rescaled; P_n = convert<T>(S_n)
+//       wait for P V; release V_n-1; O's rows rescaled; P_n = convert_pairs<T>(S_n)
 //     the last O += P V; O /= l, stored where inside; LSE = scale m + log l (column 0's thread)
 //
 // The tensor maps are rank 4, (head_dim, seq, heads, batch) with the caller's strides, so a box
@@ -59,10 +59,10 @@ TESSERA_HD constexpr TmaTile tma_tile_bh(StagedTile const& s) {
       s.elem_bits);
 }
 
-template <class T, int64_t D>
+template <class T, int64_t D, bool kCausalTiles>
 struct Fa3Cfg {
   using Elem = T;
-  static constexpr Fa3Tiles kTiles = fa3_sm90_tiles(D);
+  static constexpr Fa3Tiles kTiles = fa3_sm90_tiles(D, kCausalTiles);
   static constexpr int64_t kD = D, kBM = kTiles.bm, kBN = kTiles.bn;
   static constexpr int kStages = int(kTiles.stages), kConsumers = 2;
   static constexpr int kThreads = int(kTiles.threads);
@@ -121,8 +121,14 @@ struct Fa3Cfg {
   }
 };
 
+// A CTA's work item: query block bm of (batch b, head h), and its number of key blocks.
+struct Fa3Tile {
+  int64_t bm, h, b, n_blocks;
+};
+
 // ---------------------------------------------------------------------------------------------
-// Grid (q-blocks, heads_q, batch); 384 threads; kSmemBytes of dynamic shared memory.
+// Grid: fa3_sm90_ctas CTAs over the q-blocks x heads_q x batch tiles; 384 threads; kSmemBytes of
+// dynamic shared memory.
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     fa3_sm90_kernel(const __grid_constant__ CUtensorMap map_q,
@@ -136,7 +142,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   static constexpr Coord<3> kTileO = Cfg::kTileO;  // (BM,D,BN)
   constexpr int64_t kD = Cfg::kD, kBM = Cfg::kBM, kBN = Cfg::kBN;
   constexpr int kStages = Cfg::kStages;
-  const int64_t bm = blockIdx.x, h = blockIdx.y, b = blockIdx.z, h_kv = h / p.group;
 
   extern __shared__ uint8_t smem_raw[];
   auto& smem = shared_storage<typename Cfg::SharedStorage>(smem_raw);
@@ -149,29 +154,44 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   __syncthreads();  // the barriers are initialized before any role uses them
 
-  // Causal (top-left): the last query row of this block sees keys up to itself.
-  const int64_t last = (bm + 1) * kBM;
-  const int64_t keys = p.causal && last < p.seqlen_k ? last : p.seqlen_k;
-  const int64_t n_blocks = ceil_div(keys, kBN);
+  // The CTA's tiles: t = blockIdx.x, blockIdx.x + gridDim.x, ... (one each when the grid has a
+  // CTA per tile). Tile t is query block t % q_blocks of (batch, head) t / q_blocks; causal, a
+  // head's blocks are taken last block first: the longest key loops before the shortest.
+  const int64_t q_blocks = ceil_div(p.seqlen_q, kBM), tiles = q_blocks * p.heads_q * p.batch;
+  const auto tile_of = [&](int64_t t) {
+    const int64_t in_head = t % q_blocks, hb = t / q_blocks;
+    const int64_t bm = p.causal ? q_blocks - 1 - in_head : in_head;
+    // Causal (top-left): the last query row of the block sees keys up to itself.
+    const int64_t last = (bm + 1) * kBM;
+    const int64_t keys = p.causal && last < p.seqlen_k ? last : p.seqlen_k;
+    return Fa3Tile{bm, hb % p.heads_q, hb / p.heads_q, ceil_div(keys, kBN)};
+  };
 
   if (canonical_warp_group_idx() == 0) {
-    // Producer: Q, then K_n and V_n for every key block, each box origin a tile coordinate of
-    // this (batch, head): Q and K (seq, D, head, batch), V (D, seq, head, batch).
+    // Producer: per tile Q, then K_n and V_n for every key block, each box origin a tile
+    // coordinate of the (batch, head): Q and K (seq, D, head, batch), V (D, seq, head, batch).
+    // The next tile's Q waits until both consumers have read this one's for the last time.
     producer_role<Cfg::kProducerRegs>();
     if (canonical_warp_idx_in_group() == 0 && elect_one_sync()) {
       PipelineState<1> write_q;
-      copy(TmaLoad<Cfg::kTmaQ>{&map_q}, Coord<4>{{bm * kBM, 0, h, b}}, smem.q(_, _, 0).ptr,
-           pipe_q.producer_acquire(write_q, uint32_t(Cfg::kQ.stage_bytes())));
       PipelineState<kStages> write_k, write_v;
-      for (int64_t n = 0; n < n_blocks; ++n) {
-        copy(TmaLoad<Cfg::kTmaK>{&map_k}, Coord<4>{{n * kBN, 0, h_kv, b}},
-             smem.k(_, _, write_k.stage).ptr,
-             pipe_k.producer_acquire(write_k, uint32_t(Cfg::kK.stage_bytes())));
-        write_k.advance();
-        copy(TmaLoad<Cfg::kTmaV>{&map_v}, Coord<4>{{0, n * kBN, h_kv, b}},
-             smem.v(_, _, write_v.stage).ptr,
-             pipe_v.producer_acquire(write_v, uint32_t(Cfg::kV.stage_bytes())));
-        write_v.advance();
+      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const Fa3Tile w = tile_of(t);
+        const int64_t h_kv = w.h / p.group;
+        copy(TmaLoad<Cfg::kTmaQ>{&map_q}, Coord<4>{{w.bm * kBM, 0, w.h, w.b}},
+             smem.q(_, _, 0).ptr,
+             pipe_q.producer_acquire(write_q, uint32_t(Cfg::kQ.stage_bytes())));
+        write_q.advance();
+        for (int64_t n = 0; n < w.n_blocks; ++n) {
+          copy(TmaLoad<Cfg::kTmaK>{&map_k}, Coord<4>{{n * kBN, 0, h_kv, w.b}},
+               smem.k(_, _, write_k.stage).ptr,
+               pipe_k.producer_acquire(write_k, uint32_t(Cfg::kK.stage_bytes())));
+          write_k.advance();
+          copy(TmaLoad<Cfg::kTmaV>{&map_v}, Coord<4>{{0, n * kBN, h_kv, w.b}},
+               smem.v(_, _, write_v.stage).ptr,
+               pipe_v.producer_acquire(write_v, uint32_t(Cfg::kV.stage_bytes())));
+          write_v.advance();
+        }
       }
       pipe_k.producer_tail(write_k);  // every stage consumed before the producer exits
       pipe_v.producer_tail(write_v);
@@ -184,42 +204,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const WarpgroupMMA<MmaO> mma_o{consumer};
     const ThrMMA<MmaS> thr_s{thread};
     const ThrMMA<MmaO> thr_o{thread};
-
-    // This (batch, head)'s O (Sq,D), and the coordinates of S (Sq,Sk) and of O.
-    const auto bhsd = [](int64_t bb, int64_t hh, int64_t s) { return make_shape(bb, hh, s, kD); };
-    auto mO = make_tensor(static_cast<T*>(p.o), bhsd(p.batch, p.heads_q, p.seqlen_q),
-                          make_stride(p.o_sb, p.o_sh, p.o_ss, unit))(b, h, _, _);
-    auto cQ = make_identity_tensor(mO.shape);
-    auto cS = make_identity_tensor(make_shape(p.seqlen_q, p.seqlen_k));
-    auto gS = local_tile<kTileS, Proj{1, 1, 0}>(cS, bm, _, 0);  // (BM,BN) coordinates
-    auto gO = local_tile<kTileO, Proj{1, 1, 0}>(mO, bm, 0, 0);  // (BM,D)
-    auto cO = local_tile<kTileO, Proj{1, 1, 0}>(cQ, bm, 0, 0);  // (BM,D) coordinates
-
-    auto tSrS = mma_s.partition_fragment_C();  // ((2,2,BN/8),1,1) f32: wgmma's D registers
-    auto tOrO = mma_o.partition_fragment_C();  // ((2,2,D/8),1,1) f32
-    auto tScS = thr_s.partition_C(gS);         // (V,M,N) coordinates (query, key)
-    clear(tOrO);
-
-    // The softmax state of this thread's rows: running maximum (of raw S) and sum.
-    auto row_max = make_fragment_like<float>(acc_rowcol(thr_s, tSrS)(_, 0));  // (rows)
-    auto row_sum = make_fragment_like(row_max);
-#pragma unroll
-    for (int r = 0; r < row_max.size(); ++r) row_max(r) = -INFINITY, row_sum(r) = 0.0f;
-
-    // The online softmax of key block n's S, in place (online_softmax.cuh); O's rows are
-    // rescaled by `correction` once the product in flight with it is done.
-    auto correction = make_fragment_like(row_max);  // (rows)
-    const auto softmax = [&](int64_t n) {
-      softmax_block<kBM, kBN>(thr_s, tSrS, tScS.at(n), n, bm, p, row_max, row_sum, correction);
-    };
-    const auto rescale_o = [&] { rescale_rows(thr_o, tOrO, correction); };
-
-    PipelineState<1> read_q;
-    pipe_q.consumer_wait(read_q);
     const auto tSsQ = mma_s.partition_A(smem.q(_, _, 0));  // this consumer's 64 rows of Q
+    PipelineState<1> read_q;
     PipelineState<kStages> read_k, read_v;
     // Ping-pong (Cfg::kPingPong): the two consumers take turns issuing their products, so that
-    // one's softmax runs while the other's wgmmas do. Every consumer takes n_blocks + 1 turns.
+    // one's softmax runs while the other's wgmmas do. Every consumer takes n_blocks + 1 turns a
+    // tile, and both walk the same tiles.
     const WarpgroupTurns<Cfg::kConsumers> turns{consumer};
     const auto my_turn = [&] {
       if constexpr (Cfg::kPingPong) turns.wait();
@@ -228,47 +218,89 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if constexpr (Cfg::kPingPong) turns.pass();
     };
     if constexpr (Cfg::kPingPong) turns.start();
-    // Key block 0: S_0 = Q K_0^T, its softmax (O is still 0), P_0 in 16 bits.
-    pipe_k.consumer_wait(read_k);
-    my_turn();
-    gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
-    pass_turn();
-    warpgroup_wait<0>(tSrS);
-    pipe_k.consumer_release(read_k.stage);
-    read_k.advance();
-    softmax(0);
-    auto tOrP = convert<T>(tSrS);  // P, read as the A operand of P V (acc_as_A)
-    for (int64_t n = 1; n < n_blocks; ++n) {
-      // S_n = Q K_n^T and O += P_{n-1} V_{n-1} in flight together: S_n's softmax runs while the
-      // tensor cores compute P V (FlashAttention-3's overlap inside a warpgroup).
+
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+      const Fa3Tile w = tile_of(t);
+      const int64_t bm = w.bm, n_blocks = w.n_blocks;
+      // This (batch, head)'s O (Sq,D), and the coordinates of S (Sq,Sk) and of O.
+      auto mO = make_tensor(static_cast<T*>(p.o), make_shape(p.batch, p.heads_q, p.seqlen_q, kD),
+                            make_stride(p.o_sb, p.o_sh, p.o_ss, unit))(w.b, w.h, _, _);
+      auto cQ = make_identity_tensor(mO.shape);
+      auto cS = make_identity_tensor(make_shape(p.seqlen_q, p.seqlen_k));
+      auto gS = local_tile<kTileS, Proj{1, 1, 0}>(cS, bm, _, 0);  // (BM,BN) coordinates
+      auto gO = local_tile<kTileO, Proj{1, 1, 0}>(mO, bm, 0, 0);  // (BM,D)
+      auto cO = local_tile<kTileO, Proj{1, 1, 0}>(cQ, bm, 0, 0);  // (BM,D) coordinates
+
+      auto tSrS = mma_s.partition_fragment_C();  // ((2,2,BN/8),1,1) f32: wgmma's D registers
+      auto tOrO = mma_o.partition_fragment_C();  // ((2,2,D/8),1,1) f32
+      auto tScS = thr_s.partition_C(gS);         // (V,M,N) coordinates (query, key)
+      clear(tOrO);
+
+      // The softmax state of this thread's rows: running maximum (of raw S) and sum.
+      auto row_max = make_fragment_like<float>(acc_rowcol(thr_s, tSrS)(_, 0));  // (rows)
+      auto row_sum = make_fragment_like(row_max);
+#pragma unroll
+      for (int r = 0; r < row_max.size(); ++r) row_max(r) = -INFINITY, row_sum(r) = 0.0f;
+
+      // The online softmax of key block n's S, in place (online_softmax.cuh); O's rows are
+      // rescaled by `correction` once the product in flight with it is done.
+      auto correction = make_fragment_like(row_max);  // (rows)
+      const auto softmax = [&](int64_t n) {
+        softmax_block<kBM, kBN>(thr_s, tSrS, tScS.at(n), n, bm, p, row_max, row_sum, correction);
+      };
+      const auto rescale_o = [&] { rescale_rows(thr_o, tOrO, correction); };
+      // After the tile's last S = Q K^T: Q's stage is free for the next tile's Q.
+      const auto release_q_after = [&](int64_t n) {
+        if (n == n_blocks - 1) pipe_q.consumer_release(0);
+      };
+
+      pipe_q.consumer_wait(read_q);
+      read_q.advance();
+      // Key block 0: S_0 = Q K_0^T, its softmax (O is still 0), P_0 in 16 bits.
       pipe_k.consumer_wait(read_k);
-      pipe_v.consumer_wait(read_v);
       my_turn();
       gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
-      gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
-           true);
       pass_turn();
-      warpgroup_wait<1>(tSrS);  // S_n is done; P V may be in flight
+      warpgroup_wait<0>(tSrS);
       pipe_k.consumer_release(read_k.stage);
       read_k.advance();
-      softmax(n);
-      warpgroup_wait<0>(tOrO);  // O = O + P_{n-1} V_{n-1}: rescaled to the new maxima
+      release_q_after(0);
+      softmax(0);
+      auto tOrP = convert_pairs<T>(tSrS);  // P, read as the A operand of P V (acc_as_A)
+      for (int64_t n = 1; n < n_blocks; ++n) {
+        // S_n = Q K_n^T and O += P_{n-1} V_{n-1} in flight together: S_n's softmax runs while
+        // the tensor cores compute P V (FlashAttention-3's overlap inside a warpgroup).
+        pipe_k.consumer_wait(read_k);
+        pipe_v.consumer_wait(read_v);
+        my_turn();
+        gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+        gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)),
+             tOrO, true);
+        pass_turn();
+        warpgroup_wait<1>(tSrS);  // S_n is done; P V may be in flight
+        pipe_k.consumer_release(read_k.stage);
+        read_k.advance();
+        release_q_after(n);
+        softmax(n);
+        warpgroup_wait<0>(tOrO);  // O = O + P_{n-1} V_{n-1}: rescaled to the new maxima
+        pipe_v.consumer_release(read_v.stage);
+        read_v.advance();
+        rescale_o();
+        tOrP = convert_pairs<T>(tSrS);
+      }
+      // The last P V.
+      pipe_v.consumer_wait(read_v);
+      my_turn();
+      gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)),
+           tOrO, true);
+      pass_turn();
+      warpgroup_wait<0>(tOrO);
       pipe_v.consumer_release(read_v.stage);
       read_v.advance();
-      rescale_o();
-      tOrP = convert<T>(tSrS);
-    }
-    // The last P V.
-    pipe_v.consumer_wait(read_v);
-    my_turn();
-    gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)), tOrO,
-         true);
-    pass_turn();
-    warpgroup_wait<0>(tOrO);
-    pipe_v.consumer_release(read_v.stage);
 
-    store_output<T, MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, gO, cO, p, b, h,
-                                                  bm);
+      store_output<T, MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, gO, cO, p,
+                                                    w.b, w.h, bm);
+    }
   }
 }
 
@@ -276,9 +308,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // A mode's stride in the tensor map: a mode of extent 1 is never stepped and gets 16 bytes.
 inline int64_t tma_stride(int64_t extent, int64_t stride) { return extent <= 1 ? 8 : stride; }
 
-template <class T, int64_t D>
-cudaError_t launch_fa3_sm90(AttnArgs const& p, cudaStream_t stream) {
-  using Cfg = Fa3Cfg<T, D>;
+template <class T, int64_t D, bool kCausalTiles>
+cudaError_t launch_fa3_sm90_tiles(AttnArgs const& p, cudaStream_t stream) {
+  using Cfg = Fa3Cfg<T, D, kCausalTiles>;
   // Maps: Q and K (seq, D, heads, batch), V (D, seq, heads, batch); extents and strides in that
   // order (a mode of extent 1 gets a stride TMA accepts). A tensor TMA cannot address (a stride
   // of 0 along a mode of extent > 1: broadcast heads) is cudaErrorNotSupported: the caller
@@ -310,9 +342,23 @@ cudaError_t launch_fa3_sm90(AttnArgs const& p, cudaStream_t stream) {
   cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        int(Cfg::kSmemBytes));
   if (e != cudaSuccess) return e;
-  const dim3 grid(unsigned(ceil_div(p.seqlen_q, Cfg::kBM)), unsigned(p.heads_q), unsigned(p.batch));
+  int dev = 0, sms = 0;
+  if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+      (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+    return e;
+  const dim3 grid(unsigned(fa3_sm90_ctas(p, sms)));
   kernel<<<grid, Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(maps[0], maps[1], maps[2], p);
   return cudaGetLastError();
+}
+
+// The kernel of the tiles fa3_sm90_tiles gives (head dim, causal): one kernel where both agree.
+template <class T, int64_t D>
+cudaError_t launch_fa3_sm90(AttnArgs const& p, cudaStream_t stream) {
+  if constexpr (fa3_sm90_tiles(D, true).bn == fa3_sm90_tiles(D, false).bn)
+    return launch_fa3_sm90_tiles<T, D, false>(p, stream);
+  else
+    return p.causal ? launch_fa3_sm90_tiles<T, D, true>(p, stream)
+                    : launch_fa3_sm90_tiles<T, D, false>(p, stream);
 }
 
 }  // namespace

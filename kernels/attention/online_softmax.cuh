@@ -5,6 +5,7 @@
 #pragma once
 
 #include <tessera/device_tensor.hpp>
+#include <tessera/fragment_convert.hpp>
 
 #include "args.hpp"
 
@@ -84,7 +85,7 @@ __device__ __forceinline__ void store_output(Thr const& thr_o, O& tOrO, R const&
   }
   auto tOgO = thr_o.partition_C(gO);  // (V,M,D/8)
   auto tOcO = thr_o.partition_C(cO);
-  copy_if(tOcO, convert<T>(tOrO), tOgO);
+  copy_if(tOcO, convert_pairs<T>(tOrO), tOgO);
   if (p.lse != nullptr) {  // LSE as an (Sq,D) tensor that does not move along D
     auto mL = make_tensor(p.lse, make_shape(p.batch, p.heads_q, p.seqlen_q, kTileO[1]),
                           make_stride(p.lse_sb, p.lse_sh, unit, fixed<0>))(b, h, _, _);

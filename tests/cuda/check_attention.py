@@ -78,9 +78,9 @@ def check_kernel(name, body, st, d, failures):
           f"{ex2} ex2, {shfl} shfl")
 
 
-def check_units(sources, kernel, check, failures, check_report=None):
-    """Each unit's f16 and bf16 kernels named `kernel`, by check(name, body, stats, d, failures);
-    check_report(source, ptxas report, failures) first where given."""
+def check_units(sources, kernel, check, failures, check_report=None, variants=lambda d: 1):
+    """Each unit's f16 and bf16 kernels named `kernel` (variants(d) of each), by check(name, body,
+    stats, d, failures); check_report(source, ptxas report, failures) first where given."""
     for source in sources:
         d = int(re.search(r"_d(\d+)\.cu$", source).group(1))
         report = artifacts.ptxas(source)
@@ -89,9 +89,10 @@ def check_units(sources, kernel, check, failures, check_report=None):
         stats = ptxas_stats(report)
         bodies = kernel_bodies(artifacts.ptx(source))
         names = [n for n in bodies if kernel in n]
-        if len(names) != 2 or {("bfloat16" in n) for n in names} != {True, False}:
-            failures.append(f"{os.path.basename(source)}: want the f16 and bf16 kernels, "
-                            f"found {names}")
+        bf16 = sum("bfloat16" in n for n in names)
+        if bf16 != variants(d) or len(names) - bf16 != variants(d):
+            failures.append(f"{os.path.basename(source)}: want {variants(d)} f16 and bf16 "
+                            f"kernels each, found {names}")
         for n in sorted(names):
             if n not in stats:
                 failures.append(f"{os.path.basename(source)}: no ptxas report for {n}")

@@ -3,7 +3,8 @@
 fa3_sm90.cuh says. Each unit is read from the PTX and the ptxas -v report the build kept
 (tessera_cuda_checked_sources, cmake/TesseraCudaChecks.cmake):
 
-  - two kernels per unit, f16 and bf16, each with 0 bytes stack frame, 0 bytes spill stores and
+  - per unit the f16 and bf16 kernels of each tile width (one, or one for causal calls and one
+    for the rest), each with 0 bytes stack frame, 0 bytes spill stores and
     loads (ptxas), no local memory and no call in the PTX, and no wgmma that ptxas had to
     serialize or fence by itself (warnings C7510-C7520 in the report);
   - register reallocation: one setmaxnreg.dec (the producer) and one setmaxnreg.inc (the
@@ -17,7 +18,8 @@ fa3_sm90.cuh says. Each unit is read from the PTX and the ptxas -v report the bu
     maximum); for head dims <= 128 one bar.sync and one bar.arrive (the consumers' turns:
     ping-pong), none for 256.
 
-The tiles (BM, BN) per head dim are kernels/attention/args.hpp's fa3_sm90_tiles.
+The tiles (BM, BN) per head dim and causal flag are kernels/attention/args.hpp's fa3_sm90_tiles;
+a kernel's flag is the Fa3Cfg's third template argument in its mangled name (Lb0E or Lb1E).
 
 Usage: check_attention_sm90.py ARTIFACT [...]   (${TESSERA_CUDA_ARTIFACTS}/tessera_attention/
 fa3_sm90_d*.cu)
@@ -32,14 +34,19 @@ from check_ffma import loops  # noqa: E402
 from check_fold import opcode  # noqa: E402
 
 
-def tiles(d):
+def tiles(d, causal):
     """(BM, BN): args.hpp's fa3_sm90_tiles."""
-    return 128, (128 if d <= 128 else 64)
+    return 128, (176 if d == 64 and not causal else 64 if d == 256 else 128)
 
 
 def check_kernel(name, body, st, d, failures):
     dtype = "bf16" if "bfloat16" in name else "f16"
-    what = f"d={d} {dtype}"
+    causal = re.search(r"Fa3CfgI\w+?Ll\d+ELb([01])E", name)
+    if causal is None:
+        failures.append(f"{name}: no Fa3Cfg<T, D, causal tiles> in the kernel's name")
+        return
+    bm, bn = tiles(d, causal.group(1) == "1")
+    what = f"d={d} {dtype} bn={bn}"
     stack, spill_st, spill_ld, regs = st
     if (stack, spill_st, spill_ld) != (0, 0, 0):
         failures.append(f"{what}: {stack} B stack, {spill_st} B spill stores, {spill_ld} B spill "
@@ -57,7 +64,6 @@ def check_kernel(name, body, st, d, failures):
     if count(insns, "cp.async.ca") + count(insns, "cp.async.cg") + count(insns, "ld.global.v4"):
         failures.append(f"{what}: cp.async or 16-byte ld.global beside the TMA loads")
     loop = min((l for l in loops(body) if count(l, "wgmma.mma_async") > 0), key=len, default=[])
-    bm, bn = tiles(d)
     wg = [opcode(i) for i in loop if opcode(i).startswith("wgmma.mma_async")]
     s_mma = [m for m in wg if f".m64n{bn}k16." in m]
     o_mma = [m for m in wg if f".m64n{d}k16." in m]
@@ -78,7 +84,7 @@ def check_kernel(name, body, st, d, failures):
                         (bar_arrive, turns, "bar.arrive")):
         if n != w:
             failures.append(f"{what}: {n} {label} in the key loop, want {w}")
-    print(f"{'ok ' if not any(f.startswith(what) for f in failures) else 'BAD'} {what:<10}: "
+    print(f"{'ok ' if not any(f.startswith(what) for f in failures) else 'BAD'} {what:<17}: "
           f"{regs:>3} registers at launch (setmaxnreg: producer 24, consumers 240), {stack} B "
           f"stack, {spill_st + spill_ld} B spills; key loop {len(wg)} wgmma, {ex2} ex2, "
           f"{shfl} shfl, {bar_sync} bar.sync, {bar_arrive} bar.arrive; {len(tma)} TMA loads")
@@ -94,7 +100,8 @@ def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     failures = []
-    check_units(sys.argv[1:], "fa3_sm90_kernel", check_kernel, failures, serialized_wgmma)
+    check_units(sys.argv[1:], "fa3_sm90_kernel", check_kernel, failures, serialized_wgmma,
+                lambda d: 1 if tiles(d, True) == tiles(d, False) else 2)
     for f in failures:
         print("FAIL:", f)
     if failures:
