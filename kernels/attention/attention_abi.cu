@@ -178,8 +178,8 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
                   (long long)t.bn, (long long)p->head_dim, dt, (long long)p->head_dim,
                   (long long)t.bm, (long long)t.bn, (long long)t.stages,
                   (long long)(t.smem_bytes / 1024), tiles, q_blocks, (long long)p->heads_q,
-                  (long long)p->batch, ctas,
-                  walk, mask, (long long)(p->heads_q / p->heads_kv), p->lse ? "written" : "not written");
+                  (long long)p->batch, ctas, walk, mask, (long long)(p->heads_q / p->heads_kv),
+                  p->lse ? "written" : "not written");
     return s;
   }
   const auto t = fa2_sm80_tiles(p->head_dim);
