@@ -12,6 +12,7 @@ attention_sdpa.json (GPU, date, commit, command; per dtype the geometric mean of
 tessera / cuDNN and the rows below 0.9).
 
 Usage: attention_bench.py [--quick] [--out DIR] [--library PATH/libtessera_attention.so]
+                          [--rows REGEX]
 TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded.
 """
 import argparse
@@ -20,6 +21,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import statistics
 import subprocess
 import sys
@@ -185,6 +187,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="six rows (a smoke run)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     ap.add_argument("--library", help="libtessera_attention.so (else the package's)")
+    ap.add_argument("--rows", help="only the rows whose name matches this regular expression, "
+                    "e.g. 'bfloat16 d256'")
     args = ap.parse_args()
     import torch
     if not torch.cuda.is_available():
@@ -204,6 +208,9 @@ def main():
     rows = []
     torch.manual_seed(0)
     for dt, d, b, hq, hk, sq, sk, causal in suite(args.quick):
+        name = f"{dt} d{d} b{b} h{hq}/{hk} s{sq}{' causal' if causal else ''}"
+        if args.rows and not re.search(args.rows, name):
+            continue
         dtype = getattr(torch, dt)
         q = torch.randn(b, hq, sq, d, device="cuda", dtype=dtype)
         k, v = (torch.randn(b, hk, sk, d, device="cuda", dtype=dtype) for _ in range(2))
@@ -215,7 +222,6 @@ def main():
             err = max_error(torch, tessera, q, k, v, causal, gqa)
         except tessera.Error:
             err = None
-        name = f"{dt} d{d} b{b} h{hq}/{hk} s{sq}{' causal' if causal else ''}"
         ratio = tf["tessera"] / tf["cudnn"] if tf["tessera"] and tf["cudnn"] else None
         rows.append({"name": name, "dtype": dt, "head_dim": d, "batch": b, "heads_q": hq,
                      "heads_kv": hk, "seqlen_q": sq, "seqlen_k": sk, "causal": causal,

@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include <tessera/config.hpp>
+
 namespace tessera::attention {
 
 struct AttnArgs {
@@ -54,21 +56,54 @@ constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
 struct Fa3Tiles {
   int64_t bm, bn, stages, threads, smem_bytes;
 };
-constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim, bool causal) {
+TESSERA_HD constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim, bool causal) {
   const int64_t bm = 128, stages = 2;
   const int64_t bn = head_dim == 256 ? 64 : causal ? 128 : head_dim == 64 ? 176 : 128;
   return {bm, bn, stages, 384, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
 }
 
-// The Hopper kernel's grid: one CTA per SM over its tiles (query blocks x heads x batch), each CTA
-// walking tiles blockIdx.x, + grid, ... so that a tile's Q and first K, V load while the previous
-// tile's last product and its stores run. Causal tiles differ in length (a block's keys end at
-// its diagonal), and a fixed walk would give some CTAs the long ones: there one CTA per tile, the
-// longest first, and the hardware hands tiles to SMs as they free.
+// The Hopper kernel's walk over its tiles (query blocks x heads x batch): a persistent grid of
+// `ctas` CTAs, each taking work units cta, cta + ctas, ... so that a tile's Q and first K, V load
+// while the previous tile's last product and stores run. A unit is one query block, or, causal,
+// two of one head: blocks q_blocks - 1 - u and u, whose key loops (each block's keys end at its
+// diagonal) add up to the same length for every u, so a fixed walk gives every CTA the same work;
+// an odd count leaves each head's middle block, a unit of half that length, and those come last.
+// E.g. causal, 5 query blocks, 2 heads: units (4, 0) (3, 1) of head 0, the same of head 1, then
+// (2) of head 0 and (2) of head 1; key blocks 6, 6, 6, 6, 3, 3.
+struct Fa3Walk {
+  int64_t q_blocks = 1, per_unit = 1;  // query blocks a head; in a whole unit
+  int64_t whole_per_head = 1, whole = 0, units = 0, ctas = 1;
+  bool causal = false;
+  struct Step {
+    int64_t unit, i;  // the unit, and the tile within it
+  };
+  TESSERA_HD constexpr Step first(int64_t cta) const { return {cta, 0}; }
+  TESSERA_HD constexpr bool valid(Step s) const { return s.unit < units; }
+  TESSERA_HD constexpr Step next(Step s) const {
+    const int64_t tiles = s.unit < whole ? per_unit : 1;
+    return s.i + 1 < tiles ? Step{s.unit, s.i + 1} : Step{s.unit + ctas, 0};
+  }
+  TESSERA_HD constexpr int64_t q_block(Step s) const {
+    if (s.unit >= whole) return q_blocks / 2;  // a middle block (causal, odd q_blocks)
+    const int64_t u = s.unit % whole_per_head;
+    return !causal ? u : s.i == 0 ? q_blocks - 1 - u : u;
+  }
+  TESSERA_HD constexpr int64_t head_batch(Step s) const {
+    return s.unit < whole ? s.unit / whole_per_head : s.unit - whole;
+  }
+};
+TESSERA_HD constexpr Fa3Walk fa3_sm90_walk(AttnArgs const& a, int64_t ctas) {
+  const int64_t bm = fa3_sm90_tiles(a.head_dim, a.causal).bm, heads = a.heads_q * a.batch;
+  Fa3Walk w;
+  w.q_blocks = (a.seqlen_q + bm - 1) / bm, w.per_unit = a.causal ? 2 : 1, w.causal = a.causal;
+  w.whole_per_head = w.q_blocks / w.per_unit, w.whole = w.whole_per_head * heads;
+  w.units = w.whole + w.q_blocks % w.per_unit * heads, w.ctas = ctas;
+  return w;
+}
+// The grid: one CTA per SM, or per unit where there are fewer units.
 constexpr int64_t fa3_sm90_ctas(AttnArgs const& a, int64_t sms) {
-  const int64_t bm = fa3_sm90_tiles(a.head_dim, a.causal).bm;
-  const int64_t tiles = (a.seqlen_q + bm - 1) / bm * a.heads_q * a.batch;
-  return a.causal || tiles < sms ? tiles : sms;
+  const int64_t units = fa3_sm90_walk(a, 1).units;
+  return units < sms ? units : sms;
 }
 
 // The Hopper kernel reads Q, K and V through rank-4 TMA maps (head_dim, seq, heads, batch): each

@@ -166,20 +166,18 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
       cudaGetLastError();
     const long long q_blocks = (p->seqlen_q + t.bm - 1) / t.bm,
                     ctas = tessera::attention::fa3_sm90_ctas(a, sms),
-                    tiles = q_blocks * p->heads_q * p->batch;
-    const char* walk = ctas < tiles ? "persistent: each walks tiles"
-                       : p->causal  ? "one per tile, a head's last query block first"
-                                    : "one per tile";
+                    units = tessera::attention::fa3_sm90_walk(a, ctas).units;
+    const char* unit = p->causal ? "units of two (u, last - u)" : "units of one";
     std::snprintf(text, text_size,
                   "fa3_sm90: wgmma m64n%lldk16 SS (S) and m64n%lldk16 RS (P V) %s in, f32 "
                   "accumulate; head_dim %lld; CTA %lld query rows x %lld keys, 1 producer + 2 "
-                  "consumer warpgroups, %lld (K,V) stages by TMA, %lld KB shared; %lld tiles "
-                  "(%lld x %lld x %lld) on %lld CTAs (%s); %s; GQA group %lld; LSE %s",
+                  "consumer warpgroups, %lld (K,V) stages by TMA, %lld KB shared; %lld x %lld x "
+                  "%lld query blocks in %lld %s, walked by %lld CTAs; %s; GQA group %lld; LSE %s",
                   (long long)t.bn, (long long)p->head_dim, dt, (long long)p->head_dim,
                   (long long)t.bm, (long long)t.bn, (long long)t.stages,
-                  (long long)(t.smem_bytes / 1024), tiles, q_blocks, (long long)p->heads_q,
-                  (long long)p->batch, ctas, walk, mask, (long long)(p->heads_q / p->heads_kv),
-                  p->lse ? "written" : "not written");
+                  (long long)(t.smem_bytes / 1024), q_blocks, (long long)p->heads_q,
+                  (long long)p->batch, units, unit, ctas, mask,
+                  (long long)(p->heads_q / p->heads_kv), p->lse ? "written" : "not written");
     return s;
   }
   const auto t = fa2_sm80_tiles(p->head_dim);

@@ -127,8 +127,8 @@ struct Fa3Tile {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Grid: fa3_sm90_ctas CTAs over the q-blocks x heads_q x batch tiles; 384 threads; kSmemBytes of
-// dynamic shared memory.
+// Grid: fa3_sm90_ctas CTAs walking the q-blocks x heads_q x batch tiles (Fa3Walk); 384 threads;
+// kSmemBytes of dynamic shared memory.
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     fa3_sm90_kernel(const __grid_constant__ CUtensorMap map_q,
@@ -154,13 +154,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   __syncthreads();  // the barriers are initialized before any role uses them
 
-  // The CTA's tiles: t = blockIdx.x, blockIdx.x + gridDim.x, ... (one each when the grid has a
-  // CTA per tile). Tile t is query block t % q_blocks of (batch, head) t / q_blocks; causal, a
-  // head's blocks are taken last block first: the longest key loops before the shortest.
-  const int64_t q_blocks = ceil_div(p.seqlen_q, kBM), tiles = q_blocks * p.heads_q * p.batch;
-  const auto tile_of = [&](int64_t t) {
-    const int64_t in_head = t % q_blocks, hb = t / q_blocks;
-    const int64_t bm = p.causal ? q_blocks - 1 - in_head : in_head;
+  // The CTA's tiles (Fa3Walk, args.hpp: whole units of one or, causal, two query blocks).
+  const Fa3Walk walk = fa3_sm90_walk(p, gridDim.x);
+  const auto tile_of = [&](Fa3Walk::Step t) {
+    const int64_t bm = walk.q_block(t), hb = walk.head_batch(t);
     // Causal (top-left): the last query row of the block sees keys up to itself.
     const int64_t last = (bm + 1) * kBM;
     const int64_t keys = p.causal && last < p.seqlen_k ? last : p.seqlen_k;
@@ -175,7 +172,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (canonical_warp_idx_in_group() == 0 && elect_one_sync()) {
       PipelineState<1> write_q;
       PipelineState<kStages> write_k, write_v;
-      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+      for (auto t = walk.first(blockIdx.x); walk.valid(t); t = walk.next(t)) {
         const Fa3Tile w = tile_of(t);
         const int64_t h_kv = w.h / p.group;
         copy(TmaLoad<Cfg::kTmaQ>{&map_q}, Coord<4>{{w.bm * kBM, 0, w.h, w.b}},
@@ -219,7 +216,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     };
     if constexpr (Cfg::kPingPong) turns.start();
 
-    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    for (auto t = walk.first(blockIdx.x); walk.valid(t); t = walk.next(t)) {
       const Fa3Tile w = tile_of(t);
       const int64_t bm = w.bm, n_blocks = w.n_blocks;
       // This (batch, head)'s O (Sq,D), and the coordinates of S (Sq,Sk) and of O.
