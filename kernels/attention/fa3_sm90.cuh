@@ -133,7 +133,8 @@ template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     fa3_sm90_kernel(const __grid_constant__ CUtensorMap map_q,
                     const __grid_constant__ CUtensorMap map_k,
-                    const __grid_constant__ CUtensorMap map_v, AttnArgs const p) {
+                    const __grid_constant__ CUtensorMap map_v, AttnArgs const p,
+                    Fa3Walk const walk) {
   Cfg::check();
   using T = typename Cfg::Elem;
   using MmaS = typename Cfg::MmaS;
@@ -154,8 +155,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   __syncthreads();  // the barriers are initialized before any role uses them
 
-  // The CTA's tiles (Fa3Walk, args.hpp: whole units of one or, causal, two query blocks).
-  const Fa3Walk walk = fa3_sm90_walk(p, gridDim.x);
+  // The CTA's tiles: `walk` (args.hpp: whole units of one or, causal, two query blocks), made by
+  // the host for this grid; a kernel argument, so its numbers take no registers.
   const auto tile_of = [&](Fa3Walk::Step t) {
     const int64_t bm = walk.q_block(t), hb = walk.head_batch(t);
     // Causal (top-left): the last query row of the block sees keys up to itself.
@@ -344,7 +345,8 @@ cudaError_t launch_fa3_sm90_tiles(AttnArgs const& p, cudaStream_t stream) {
       (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
     return e;
   const dim3 grid(unsigned(fa3_sm90_ctas(p, sms)));
-  kernel<<<grid, Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(maps[0], maps[1], maps[2], p);
+  kernel<<<grid, Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(maps[0], maps[1], maps[2], p,
+                                                                   fa3_sm90_walk(p, grid.x));
   return cudaGetLastError();
 }
 
