@@ -4,8 +4,9 @@
 Usage: cli_attention.py TESSERA_EXE [WORK_DIR]
 
 For each kernel and head dim, the explanation of a few threads is checked against
-  - brute force over the TiledMMAs' thread-value partitions (`tessera batch`, every thread's
-    (row, col) of S's accumulators and of P V's A operand): the threads owning each of a thread's
+  - brute force over the TiledMMAs' thread-value partitions (`tessera explain` of each TiledMMA
+    spelled out by atom, atom layout, permutation and tile: every thread's (row, col) of S's
+    accumulators, and of P V's A operand): the threads owning each of a thread's
     rows of S are exactly the lanes it names, its registers of each row are those at that row, and
     every A register pair holds the S elements of the accumulators it names;
   - the PTX ISA's fragment tables (wgmma's D and A, mma.sync m16n8k16's C and A), written here
@@ -39,12 +40,17 @@ def run(*args, stdin=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def batch(case):
-    rc, out, err = run("batch", stdin=json.dumps(case) + "\n")
-    ans = json.loads(out.splitlines()[0])
-    if rc != 0 or "error" in ans:
-        raise SystemExit(f"batch {case}: {rc} {out} {err}")
-    return ans
+def partition(case, operand, thread):
+    """(row, col) of every value of one thread's `operand` fragment, from the TiledMMA given by
+    its atom, atom layout, permutation and tile (the generic path, not the preset)."""
+    args = ["explain", "--atom", case["atom"], "--atom-layout", case["atom_layout"], "--tile",
+            *map(str, case["tile_mnk"]), "--operand", operand, "--thread", str(thread), "--json"]
+    if "permutation" in case:
+        args += ["--perm", case["permutation"]]
+    rc, out, err = run(*args)
+    if rc != 0:
+        raise SystemExit(f"explain {args}: {rc} {err}")
+    return json.loads(out)["operands"][operand]["coords"]
 
 
 # The kernels' tiles (kernels/attention/args.hpp) and TiledMMAs (tiled_mmas.hpp), as batch cases.
@@ -63,8 +69,8 @@ def cases(kernel, d):
         s = {"atom": "SM80_16x8x16_F32F16F16F32_TN", "atom_layout": "(4,1,1)",
              "permutation": "(64,16,16)"}
         o = dict(s)
-    s.update(id="S", tile_mnk=[bm, bn, d])
-    o.update(id="O", tile_mnk=[bm, d, bn])
+    s.update(tile_mnk=[bm, bn, d], threads=256 if kernel == "fa3_sm90" else 128)
+    o.update(tile_mnk=[bm, d, bn])
     return s, o
 
 
@@ -86,8 +92,8 @@ def ptx_a(t, j, m, s):
 def check_variant(kernel, d, threads):
     bm, bn = tiles(kernel, d)
     s_case, o_case = cases(kernel, d)
-    s_coords = batch(s_case)["C"]["coords"]  # [thread][register] = [row, col] of S
-    a_coords = batch(o_case)["A"]["coords"]  # [thread][A value (V,M,K)] = [row, key] of P
+    # [thread][register] = [row, col] of S, every thread: the owners of each row by brute force.
+    s_coords = [partition(s_case, "C", u) for u in range(s_case["threads"])]
     owners = {}
     for u, frag in enumerate(s_coords):
         for r, _ in frag:
@@ -102,6 +108,7 @@ def check_variant(kernel, d, threads):
         a = json.loads(out)["attention"]
         th = a["thread"]
         mine = s_coords[t]
+        a_mine = partition(o_case, "A", t)  # [A value (V,M,K)] = [row, key] of P
         rows = sorted({r for r, _ in mine})
         check(th["rows"] == rows == ptx_rows(kernel, t, bm),
               f"{name} thread {t} rows {th['rows']} vs partition {rows}")
@@ -138,16 +145,15 @@ def check_variant(kernel, d, threads):
                 j = e["a_values"][h]
                 flat = j + v * (e["m"] + m_tiles * e["k_step"])
                 check(e["a_values"] == [2 * e["register"], 2 * e["register"] + 1]
-                      and a_coords[t][flat] == mine[i] == ptx_a(t, j, e["m"], e["k_step"]),
-                      f"{name} thread {t} A register {e}: A {a_coords[t][flat]}, S {mine[i]}")
+                      and a_mine[flat] == mine[i] == ptx_a(t, j, e["m"], e["k_step"]),
+                      f"{name} thread {t} A register {e}: A {a_mine[flat]}, S {mine[i]}")
         check(len(a["p_to_a"]) * 2 == len(mine), f"{name}: every accumulator read once as A")
         check(a["rows_of"][t] == rows and a["row_threads"][t] == th["row_threads"],
               f"{name} thread {t}: the page's per-thread rows and lanes")
 
 
 check_variant("fa3_sm90", 128, [0, 37, 130, 255])
-check_variant("fa3_sm90", 256, [0, 77, 201])
-check_variant("fa3_sm90", 64, [5])
+check_variant("fa3_sm90", 256, [77, 201])
 check_variant("fa2_sm80", 64, [0, 37, 127])
 check_variant("fa2_sm80", 128, [66])
 
@@ -156,7 +162,7 @@ check_variant("fa2_sm80", 128, [66])
 rc, out, err = run("explain", "--preset", "attention", "--thread", "37", "--operand", "C")
 check(rc == 0 and "thread 37 (warpgroup 0, warp 1, lane 5)" in out
       and "reduces S rows 17, 25 (32 keys each" in out
-      and "shuffle xor 1 with lane 4 (thread 36) shuffle xor 2 with lane 7 (thread 39)" in out
+      and "shuffle xor 1 with lane 4 (thread 36), shuffle xor 2 with lane 7 (thread 39)" in out
       and "lanes 4,5,6,7 (threads 36,37,38,39) hold rows 17,25" in out
       and "k-step 0 (keys 0-15): a0=(S0 [17,2], S1 [17,3]) a1=(S2 [25,2], S3 [25,3])" in out
       and "k-step 7 (keys 112-127)" in out

@@ -94,7 +94,7 @@ json attn_product(MmaConfig const& cfg, const char* what, Layout const& frg_c) {
           {"threads", m.threads()},
           {"thr_layout_vmnk", to_string(m.thr_vmnk)},
           {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}},
-          {"fragment_c", to_string(frg_c)}};
+          {"fragment_c", to_string(frg_c.shape)}};
 }
 
 // The chosen thread: its rows (in acc_rowcol order), their registers, the lanes it shuffles with.
@@ -199,7 +199,7 @@ json attention_json(AttentionVariant const& v, int64_t thread) {
           {"bn", w.bn},
           {"S", attn_product(attention_config(v, 'S'), "S = Q K^T", Layout(w.c.fragment.shape))},
           {"O", attn_product(attention_config(v, 'O'), "O += P V", Layout(frg_o.shape))},
-          {"p_fragment_a", to_string(Layout(w.p_as_a.shape))},
+          {"p_fragment_a", to_string(w.p_as_a.shape)},
           {"rowcol", to_string(w.rowcol)},
           {"row_shuffles", masks},
           {"p_as_a", to_string(w.p_as_a)},
@@ -230,15 +230,16 @@ std::string attention_text(json const& j) {
     << j["p_as_a"].get<std::string>() << "\n";
   json const& t = j["thread"];
   const int64_t id = t["thread"];
-  o << "\nthread " << id << " (warpgroup " << t["warpgroup"] << ", warp " << t["warp"]
-    << ", lane " << t["lane"] << ")\n  reduces S rows " << attn_join(t["rows"], ", ") << " ("
+  o << "\nthread " << id << " (";
+  if (j["kernel"] == "fa3_sm90") o << "warpgroup " << t["warpgroup"] << ", ";
+  o << "warp " << t["warp"] << ", lane " << t["lane"] << ")\n  reduces S rows " << attn_join(t["rows"], ", ") << " ("
     << t["cols"].size() << " keys each in its registers: " << attn_join(t["cols"]) << ")\n";
   for (size_t r = 0; r < t["rows"].size(); ++r)
     o << "    row " << t["rows"][r] << ": registers " << attn_join(t["row_registers"][r]) << "\n";
   o << "  row max and row sum: over its registers of the row (reduce<1>), then";
   for (auto const& s : t["shuffles"])
-    o << " shuffle xor " << s["xor"] << " with lane " << s["lane"] << " (thread " << s["thread"]
-      << ")";
+    o << (s == t["shuffles"][0] ? "" : ",") << " shuffle xor " << s["xor"] << " with lane "
+      << s["lane"] << " (thread " << s["thread"] << ")";
   o << ":\n    lanes " << attn_join(t["row_lanes"]) << " (threads " << attn_join(t["row_threads"])
     << ") hold rows " << attn_join(t["rows"]) << " of S and all end with the rows' results\n";
   o << "  P -> A of O += P V: P = convert<T>(S) keeps the registers; each pair of accumulators "

@@ -88,6 +88,7 @@ void check_flags(RenderArgs const& a) {
 // The flags as the page's state (render.hpp): the page opens with them in its inputs.
 nlohmann::json state_of(RenderArgs& a) {
   nlohmann::json state;
+  if (!a.mma.given()) attention_chosen(a.mma, "render");  // --kernel without the preset: an error
   if (a.playground) {  // the playground's first page: a divide, whose inputs invite the next op
     state = {{"kind", "op"}, {"op", "logical_divide"}, {"args", {"(8,16):(16,1)", "(2,4)"}}};
   } else if (!a.layout.empty()) {

@@ -7,7 +7,7 @@ Checks, against `tessera explain --preset attention --json` (the Hopper kernel, 
     the explanation names (36-39), its own cells outlined, the shuffle butterfly's lines (xor 1, 2);
   - the P -> A picture (SVG): 64 accumulators, 32 A registers, one link per accumulator, each
     accumulator at the (row, key) of S the explanation gives;
-  - selecting thread 130 redraws both for its rows (66, 74) and lanes (128-131);
+  - selecting thread 130 redraws both for its rows (64, 72) and lanes (128-131);
   - the preset menu offers "attention", with the kernel and head-dim choices beside it;
   - no console error.
 Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
