@@ -116,7 +116,8 @@ def check_variant(kernel, d, threads):
               f"{name} thread {t} cols {th['cols']}")
         check(th["register_coords"] == mine, f"{name} thread {t} register coords")
         for r, regs in zip(th["rows"], th["row_registers"]):
-            want = sorted((i for i, (rr, _) in enumerate(mine) if rr == r), key=lambda i: mine[i][1])
+            want = sorted((i for i, (rr, _) in enumerate(mine) if rr == r),
+                          key=lambda i: mine[i][1])
             check(regs == want, f"{name} thread {t} registers of row {r}: {regs} vs {want}")
         # The lanes it names own exactly its rows: brute force over every thread's partition.
         for r in rows:

@@ -7,6 +7,7 @@
 // accumulators 8 s .. 8 s + 7 (keys 16 s .. 16 s + 15).
 #include "attention_cli.hpp"
 
+#include <attention/args.hpp>
 #include <attention/tiled_mmas.hpp>
 #include <set>
 #include <sstream>
@@ -45,7 +46,7 @@ AttnViews attn_views(AttentionVariant const& v) {
   AttnViews w;
   if (v.kernel == "fa3_sm90") {
     const attention::Fa3Tiles t = attention::fa3_sm90_tiles(v.head_dim);
-    w.s = attention::fa3_sm90_mma_s(v.head_dim);
+    w.s = attention::fa3_sm90_mma_s(t.bn);
     w.o = attention::fa3_sm90_mma_o(v.head_dim);
     w.bm = t.bm, w.bn = t.bn;
   } else {
@@ -232,8 +233,9 @@ std::string attention_text(json const& j) {
   const int64_t id = t["thread"];
   o << "\nthread " << id << " (";
   if (j["kernel"] == "fa3_sm90") o << "warpgroup " << t["warpgroup"] << ", ";
-  o << "warp " << t["warp"] << ", lane " << t["lane"] << ")\n  reduces S rows " << attn_join(t["rows"], ", ") << " ("
-    << t["cols"].size() << " keys each in its registers: " << attn_join(t["cols"]) << ")\n";
+  o << "warp " << t["warp"] << ", lane " << t["lane"] << ")\n  reduces S rows "
+    << attn_join(t["rows"], ", ") << " (" << t["cols"].size()
+    << " keys each in its registers: " << attn_join(t["cols"]) << ")\n";
   for (size_t r = 0; r < t["rows"].size(); ++r)
     o << "    row " << t["rows"][r] << ": registers " << attn_join(t["row_registers"][r]) << "\n";
   o << "  row max and row sum: over its registers of the row (reduce<1>), then";

@@ -76,7 +76,7 @@ struct Fa3Cfg {
   // S = Q K^T: wgmma m64n{BN}k16, A and B from shared memory; O += P V: m64n{D}k16, A (P) from
   // registers. Two atoms along M: consumer c takes rows [64 c, 64 c + 64) (tiled_mmas.hpp).
   struct MmaS {
-    static constexpr TiledMMA kMma = fa3_sm90_mma_s(D);
+    static constexpr TiledMMA kMma = fa3_sm90_mma_s(kBN);
   };
   struct MmaO {
     static constexpr TiledMMA kMma = fa3_sm90_mma_o(D);

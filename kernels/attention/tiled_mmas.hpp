@@ -13,14 +13,11 @@
 #include <tessera/atom/mma.hpp>
 #include <tessera/tiled_mma.hpp>
 
-#include "args.hpp"
-
 namespace tessera::attention {
 
-// S = Q K^T of the Hopper kernel: (M,N,K) = (BM,BN,D).
-TESSERA_HD constexpr TiledMMA fa3_sm90_mma_s(int64_t head_dim) {
-  return make_tiled_mma(atom::sm90_64xNx16(fa3_sm90_tiles(head_dim).bn, false),
-                        parse_layout("(2,1,1):(1,0,0)"));
+// S = Q K^T of the Hopper kernel: (M,N,K) = (BM,BN,D), bn = fa3_sm90_tiles(D).bn keys per step.
+TESSERA_HD constexpr TiledMMA fa3_sm90_mma_s(int64_t bn) {
+  return make_tiled_mma(atom::sm90_64xNx16(bn, false), parse_layout("(2,1,1):(1,0,0)"));
 }
 
 // O += P V of the Hopper kernel: (M,N,K) = (BM,D,BN), A (P) from registers.

@@ -118,8 +118,9 @@ dims = driver.execute_script(
 check("fa2_sm80" in kernels and "256" in dims, f"kernel and head dim choices: {kernels} {dims}")
 errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 check(not errors, f"no console error: {errors}")
-driver.save_screenshot(os.path.join(os.environ.get("TESSERA_SCREENSHOT_DIR") or work,
-                                    "attention_page.png"))
+driver.set_window_size(1400, 2400)  # the whole panel in view
+driver.find_element(By.ID, "attention").screenshot(
+    os.path.join(os.environ.get("TESSERA_SCREENSHOT_DIR") or work, "attention_page.png"))
 driver.quit()
 shutil.rmtree(profile, ignore_errors=True)
 if failures:

@@ -959,6 +959,7 @@ function mmaPage() {
       controls(D.threads));
   if (D.hopper_text)
     app.append(el('pre', {text: D.hopper_text}));  // kernel 05: tiles, descriptors, TMA boxes
+  if (D.attention) app.append(attentionPanel(D.operands[0]));  // S's rows, lanes; P -> A
   const across = Math.max(480, Math.min(1100, window.innerWidth - 160)),
         down = Math.max(480, window.innerHeight - 100);
   const cell = Math.max(2, Math.min(28, Math.floor(across / (N + K)), Math.floor(down / (M + K))));
@@ -995,7 +996,6 @@ function mmaPage() {
              el('h3', {text: 'Fragment of the selected thread'}), fragmentPanel(g, id),
              el('h3', {text: 'Derivation of the partition'}), stepsPanel(g))));
   app.append(row);
-  if (D.attention) app.append(attentionPanel(gC));
   if (D.compare.length) comparePanels(gC);
 }
 
