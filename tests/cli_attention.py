@@ -181,6 +181,10 @@ check(rc == 0 and "reduces S rows 1, 9, 65, 73" in out and "m-tile 1" in out
 rc, _, err = run("explain", "--preset", "step4", "--kernel", "fa2_sm80")
 check(rc == 1 and "--kernel and --head-dim choose the attention kernel" in err,
       f"--kernel without the preset: {rc} {err!r}")
+rc, _, err = run("render", "--layout", "4:1", "--kernel", "fa2_sm80", "-o",
+                 os.path.join(work, "layout.html"))
+check(rc == 1 and "render: --kernel and --head-dim choose the attention kernel" in err,
+      f"render --kernel without the preset: {rc} {err!r}")
 rc, _, err = run("explain", "--preset", "attention", "--head-dim", "96")
 check(rc != 0 and "96" in err, f"--head-dim 96: {rc} {err!r}")
 rc, _, err = run("explain", "--preset", "attention", "--thread", "256")

@@ -9,6 +9,8 @@ Checks, against `tessera explain --preset attention --json` (the Hopper kernel, 
     accumulator at the (row, key) of S the explanation gives;
   - selecting thread 130 redraws both for its rows (64, 72) and lanes (128-131);
   - the preset menu offers "attention", with the kernel and head-dim choices beside it;
+  - with the library as WebAssembly in the page (the playground target built), choosing the SM80
+    kernel at head dim 64 recomputes the page: thread 0's four rows, lanes and registers;
   - no console error.
 Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
 """
@@ -44,9 +46,10 @@ def tessera(*args):
     return p.stdout
 
 
-def explain(thread):
-    return json.loads(tessera("explain", "--preset", "attention", "--thread", str(thread),
-                              "--operand", "C", "--json"))["attention"]["thread"]
+def explain(thread, kernel="fa3_sm90", d=128):
+    return json.loads(tessera("explain", "--preset", "attention", "--kernel", kernel, "--head-dim",
+                              str(d), "--thread", str(thread), "--operand", "C",
+                              "--json"))["attention"]
 
 
 page = os.path.join(work, "attention.html")
@@ -64,15 +67,16 @@ def wait(js, what, timeout=60):
     return False
 
 
-def pictures(thread):
-    want = explain(thread)
+def pictures(thread, kernel="fa3_sm90", d=128):
+    a = explain(thread, kernel, d)
+    want, bn, n = a["thread"], a["bn"], len(a["thread"]["register_coords"])
     wait(f"return (document.getElementById('attn-rows-info') || {{}}).textContent"
          f"?.startsWith('thread {thread} ')", f"thread {thread}'s pictures")
     cells = driver.execute_script(
         "return [...document.querySelectorAll('#attn-rows rect.attn-cell')].map(r => "
         "[+r.dataset.row, +r.dataset.col, +r.dataset.thread, r.classList.contains('attn-mine')])")
-    check(len(cells) == 2 * 128 and sorted({c[0] for c in cells}) == want["rows"],
-          f"thread {thread}: the rows picture is rows {want['rows']} x 128 keys ({len(cells)})")
+    check(len(cells) == len(want["rows"]) * bn and sorted({c[0] for c in cells}) == want["rows"],
+          f"thread {thread}: the rows picture is rows {want['rows']} x {bn} keys ({len(cells)})")
     check(sorted({c[2] for c in cells}) == want["row_threads"],
           f"thread {thread}: the rows' owners are the lanes named, {want['row_threads']}")
     mine = sorted((c[0], c[1]) for c in cells if c[3])
@@ -93,9 +97,9 @@ def pictures(thread):
         "return [...document.querySelectorAll('#attn-p2a line.attn-link')].map(l => "
         "+l.dataset.acc)")
     check(sorted(accs) == [[i, *rc] for i, rc in enumerate(want["register_coords"])]
-          and regs == 32 and sorted(links) == list(range(64)),
-          f"thread {thread}: P -> A, 64 accumulators at their (row, key), 32 A registers, "
-          f"64 links ({len(accs)}, {regs}, {len(links)})")
+          and regs == n // 2 and sorted(links) == list(range(n)),
+          f"thread {thread}: P -> A, {n} accumulators at their (row, key), {n // 2} A registers, "
+          f"{n} links ({len(accs)}, {regs}, {len(links)})")
 
 
 driver.get("file://" + page)
@@ -116,6 +120,20 @@ kernels = driver.execute_script(
 dims = driver.execute_script(
     "return [...document.querySelectorAll('#in-head_dim option')].map(o => o.value)")
 check("fa2_sm80" in kernels and "256" in dims, f"kernel and head dim choices: {kernels} {dims}")
+# With the library as WebAssembly in the page (the playground target writes it beside the CLI;
+# render embeds it) the kernel and head-dim choices recompute the page, as in the playground.
+if driver.execute_script("return CATALOG.live"):
+    wait("return window.tesseraLive === true", "the library (WebAssembly)")
+    for k, v in (("kernel", "fa2_sm80"), ("head_dim", "64")):
+        driver.execute_script(f"const s = document.getElementById('in-{k}'); s.value = '{v}'; "
+                              "s.dispatchEvent(new Event('change'));")
+    wait("return (document.querySelector('#attention h2') || {}).textContent?.includes("
+         "'fa2_sm80') && document.querySelector('#attention h2').textContent.endsWith(' 64')",
+         "the SM80 kernel at head dim 64")
+    pictures(0, "fa2_sm80", 64)
+else:
+    print("note: no WebAssembly library in the page (the playground target): the live choices "
+          "are not checked")
 errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 check(not errors, f"no console error: {errors}")
 driver.set_window_size(1400, 2400)  # the whole panel in view
