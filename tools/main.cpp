@@ -88,7 +88,10 @@ int run_ops(CLI::App& app) {
       "step4 (the step 4 kernel: SM80_16x8x16_F32F16F16F32_TN, 128 threads, 128x128x32), "
       "hopper (kernel 05: SM90_64x256x16_F32F16F16_SS, two consumer warpgroups, 128x256x64, with "
       "its "
-      "shared tiles, wgmma descriptors and TMA boxes)\n");
+      "shared tiles, wgmma descriptors and TMA boxes), "
+      "attention (the attention kernels' S = Q K^T and O += P V: each thread's rows of S, the "
+      "lanes that share them, P's accumulators as P V's A registers; explain and render take "
+      "--kernel fa3_sm90|fa2_sm80 and --head-dim 64|128|256)\n");
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "atom_names.hpp"
+#include "attention_cli.hpp"
 
 namespace tessera::tools {
 namespace {
@@ -108,7 +109,11 @@ MmaConfig mma_preset(std::string const& name) {
     c.name = "hopper (kernel 05's TiledMMA): SM90_64x256x16_F32F16F16_SS, two consumer warpgroups";
     return c;
   }
-  throw std::invalid_argument("unknown preset '" + name + "' (known: step1, step4, hopper)");
+  // The attention kernels' S = Q K^T (the Hopper kernel, head dim 128; explain and render take
+  // --kernel and --head-dim).
+  if (name == kAttentionPreset) return attention_config({}, 'S');
+  throw std::invalid_argument("unknown preset '" + name +
+                              "' (known: step1, step4, hopper, attention)");
 }
 
 json operand_coords(MmaConfig const& cfg, Operand op) {

@@ -24,7 +24,8 @@ inline constexpr const char* kCopyAtomSpellings =
     "any copy atom of tessera atoms (e.g. SM75_U16x8_LDSM_T), or cp_async:4|8|16, universal:BITS, "
     "ldmatrix:x1|x2|x4[t]";
 
-// Presets "step1" and "step4" (the step 1 and step 4 kernels' configurations).
+// Presets "step1" and "step4" (the step 1 and step 4 kernels' configurations), "hopper" (kernel
+// 05) and "attention" (S = Q K^T of the Hopper attention kernel, attention_cli.hpp).
 // Throws std::invalid_argument.
 MmaConfig mma_preset(std::string const& name);
 

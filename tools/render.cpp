@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "atom_names.hpp"
+#include "attention_cli.hpp"
 #include "hopper_cli.hpp"
 #include "ops.hpp"
 #include "trace.hpp"
@@ -542,8 +543,17 @@ AccessOptions access_of(json const& s) {
   return a;
 }
 
+// The attention kernel of a state: "kernel" and "head_dim" (the defaults where absent).
+AttentionVariant attention_of(json const& s) {
+  AttentionVariant v;
+  v.kernel = text_field(s, "kernel", v.kernel);
+  v.head_dim = int_field(s, "head_dim", v.head_dim);
+  return v;
+}
+
 // The TiledMMA of a state: its preset, or its atom, atom layout, permutation and tile.
 MmaConfig mma_of(json const& s) {
+  if (text_field(s, "preset") == kAttentionPreset) return attention_config(attention_of(s), 'S');
   if (!text_field(s, "preset").empty()) return mma_preset(text_field(s, "preset"));
   json t = s.value("tile", json::array());
   if (!t.is_array() || t.size() != 3)
@@ -623,6 +633,9 @@ json page_data(json const& s) {
       data["hopper"] = hopper_json();
       data["hopper_text"] = hopper_text(data["hopper"]);
     }
+    if (text_field(s, "preset") == kAttentionPreset)  // S's rows and lanes, P as P V's A
+      data["attention"] =
+          attention_json(attention_of(s), std::max<int64_t>(0, int_field(s, "thread", 0)));
   } else if (kind == "trace") {
     return trace_page_data(s);
   } else if (kind == "copy") {

@@ -22,10 +22,10 @@ struct MmaArgs {
 inline void add_mma_options(CLI::App* cmd, MmaArgs& a) {
   a.cmd = cmd;
   cmd->add_option("--preset", a.preset,
-                  "step1, step4 or hopper: the TiledMMAs of the step 1 kernel (scalar FMA, 256 "
-                  "threads), the step 4 kernel (mma.sync m16n8k16, 128 threads) and kernel 05 "
-                  "(wgmma m64n256k16, "
-                  "two warpgroups)");
+                  "step1, step4, hopper or attention: the TiledMMAs of the step 1 kernel (scalar "
+                  "FMA, 256 threads), the step 4 kernel (mma.sync m16n8k16, 128 threads), kernel "
+                  "05 (wgmma m64n256k16, two warpgroups) and the attention kernels' S = Q K^T "
+                  "(with O += P V, S's row reductions and P as P V's A: explain, render)");
   cmd->add_option("--atom", a.atom,
                   "MMA atom: any of tessera atoms by CuTe's name, e.g. UniversalFMA, "
                   "SM80_16x8x16_F32F16F16F32_TN, "

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "attention_cli.hpp"
 #include "hopper_cli.hpp"
 #include "mma_cli.hpp"
 #include "ops.hpp"
@@ -79,7 +80,7 @@ std::string render_page(nlohmann::json const& state, nlohmann::json const& data,
   nlohmann::json catalog = {
       {"ops", op_menu()},
       {"atoms", mma_atom_names()},
-      {"presets", {"step1", "step4", kHopperPreset}},
+      {"presets", {"step1", "step4", kHopperPreset, kAttentionPreset}},
       {"copy_atoms",
        {"cp_async:4", "cp_async:8", "cp_async:16", "universal:32", "universal:64", "universal:128",
         "ldmatrix:x1", "ldmatrix:x2", "ldmatrix:x4", "ldmatrix:x4t"}},

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "attention_options.hpp"
 #include "hopper_cli.hpp"
 #include "mma_cli.hpp"
 #include "problem_options.hpp"
@@ -22,6 +23,7 @@ struct ExplainArgs {
   std::string operand = "all";
   bool as_json = false;
   ProblemWords problem;  // and the thread
+  AttentionVariant attention;  // with --preset attention
 };
 
 // With --problem: each operand's tensor is the CTA's tile of the problem at k_tile 0, on the
@@ -42,9 +44,11 @@ std::string use_problem(ExplainArgs const& a, MmaConfig& cfg) {
 }
 
 int run_explain(ExplainArgs const& a) {
-  auto const& [args, operand, as_json, problem] = a;
+  auto const& [args, operand, as_json, problem, attention] = a;
   int64_t thread = problem.thread;
   MmaConfig cfg = mma_from_args(args, "explain");
+  const bool attn = attention_chosen(args, "explain");
+  if (attn) cfg = attention_config(attention, 'S');
   std::string problem_note = use_problem(a, cfg);
   std::vector<tessera::Operand> ops;
   for (auto op : {tessera::Operand::kC, tessera::Operand::kA, tessera::Operand::kB})
@@ -61,6 +65,7 @@ int run_explain(ExplainArgs const& a) {
                   {"thr_layout_vmnk", tessera::to_string(mma.thr_vmnk)}}}};
     for (auto op : ops) out["operands"][tessera::operand_name(op)] = explain_json(cfg, op, thread);
     if (args.preset == kHopperPreset) out["hopper"] = hopper_json();
+    if (attn) out["attention"] = attention_json(attention, thread);
     std::cout << out.dump() << '\n';
     return 0;
   }
@@ -82,6 +87,8 @@ int run_explain(ExplainArgs const& a) {
   for (auto op : ops) std::cout << explain_text(cfg, op, thread) << '\n';
   // Kernel 05: what its wgmma and TMA read off the shared-memory tiles.
   if (args.preset == kHopperPreset) std::cout << hopper_text(hopper_json());
+  // The attention kernels: S's rows per thread, the lanes sharing them, P read as P V's A.
+  if (attn) std::cout << attention_text(attention_json(attention, thread));
   return 0;
 }
 
@@ -97,6 +104,7 @@ void add_explain_verb(CLI::App& app, Verbs& verbs) {
       ->check(CLI::IsMember({"C", "A", "B", "all"}));
   explain->add_flag("--json", a->as_json, "print the derivation as JSON");
   add_problem_options(explain, a->problem, false, true);
+  add_attention_options(explain, a->attention);
   verbs.push_back({explain, [a] { return run_explain(*a); }});
 }
 

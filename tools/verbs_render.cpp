@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "attention_options.hpp"
 #include "hopper_cli.hpp"
 #include "ops.hpp"
 #include "render.hpp"
@@ -28,6 +29,7 @@ struct RenderArgs {
   int64_t warp = -1;    // the overlay's warp when the page opens
   bool playground = false;
   ProblemWords problem;  // with a TiledMMA: the thread trace's page
+  AttentionVariant attention;  // with --preset attention
 };
 
 int64_t dtype_bits(std::string const& t) {
@@ -86,13 +88,19 @@ void check_flags(RenderArgs const& a) {
 // The flags as the page's state (render.hpp): the page opens with them in its inputs.
 nlohmann::json state_of(RenderArgs& a) {
   nlohmann::json state;
+  if (!a.mma.given()) attention_chosen(a.mma, "render");  // --kernel without the preset: an error
   if (a.playground) {  // the playground's first page: a divide, whose inputs invite the next op
     state = {{"kind", "op"}, {"op", "logical_divide"}, {"args", {"(8,16):(16,1)", "(2,4)"}}};
   } else if (!a.layout.empty()) {
     state = {{"kind", "layout"}, {"layout", a.layout}};
   } else if (a.mma.given()) {
     mma_from_args(a.mma, "render");  // the flag rules (a preset fixes the rest)
-    if (!a.mma.preset.empty())
+    if (attention_chosen(a.mma, "render"))
+      state = {{"kind", "mma"},
+               {"preset", a.mma.preset},
+               {"kernel", a.attention.kernel},
+               {"head_dim", a.attention.head_dim}};
+    else if (!a.mma.preset.empty())
       state = {{"kind", "mma"}, {"preset", a.mma.preset}};
     else
       state = {{"kind", "mma"},
@@ -252,6 +260,7 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
                   "widest MMA operand access (default 128; a copy "
                   "uses its atom's width)");
   add_problem_options(cmd, a->problem, false, false);
+  add_attention_options(cmd, a->attention);
   verbs.push_back({cmd, [a] { return run_render(*a); }});
 }
 

@@ -35,6 +35,7 @@
 #include "args.hpp"
 #include "launch.hpp"
 #include "online_softmax.cuh"
+#include "tiled_mmas.hpp"
 
 namespace tessera::attention {
 namespace {
@@ -66,9 +67,7 @@ struct Fa2Cfg {
   // (M,N,K) of the two products: S = Q K^T is (BM,BN,D), O = P V is (BM,D,BN).
   static constexpr Coord<3> kTileS = {{kBM, kBN, kD}};
   static constexpr Coord<3> kTileO = {{kBM, kD, kBN}};
-  static constexpr TiledMMA kMma =
-      make_tiled_mma(MmaOp::atom(), Layout(make_tuple(int64_t(4), int64_t(1), int64_t(1))),
-                     make_tile(Layout(64), Layout(16), Layout(16)));
+  static constexpr TiledMMA kMma = fa2_sm80_mma(MmaOp::atom());
 
   // Shared tiles, rows of D elements: 16-byte chunks (3 bits of 8 elements) XOR the row mod 8
   // (the 3 bits from log2(D)), so 8 rows at one chunk column fall in 8 different bank groups.

@@ -46,6 +46,7 @@
 #include "args.hpp"
 #include "launch.hpp"
 #include "online_softmax.cuh"
+#include "tiled_mmas.hpp"
 
 namespace tessera::attention {
 namespace {
@@ -73,14 +74,12 @@ struct Fa3Cfg {
   static constexpr Coord<3> kTileS = {{kBM, kBN, kD}};
   static constexpr Coord<3> kTileO = {{kBM, kD, kBN}};
   // S = Q K^T: wgmma m64n{BN}k16, A and B from shared memory; O += P V: m64n{D}k16, A (P) from
-  // registers. Two atoms along M: consumer c takes rows [64 c, 64 c + 64).
+  // registers. Two atoms along M: consumer c takes rows [64 c, 64 c + 64) (tiled_mmas.hpp).
   struct MmaS {
-    static constexpr TiledMMA kMma =
-        make_tiled_mma(atom::sm90_64xNx16(kBN, false), parse_layout("(2,1,1):(1,0,0)"));
+    static constexpr TiledMMA kMma = fa3_sm90_mma_s(kBN);
   };
   struct MmaO {
-    static constexpr TiledMMA kMma =
-        make_tiled_mma(atom::sm90_64xNx16(kD, true), parse_layout("(2,1,1):(1,0,0)"));
+    static constexpr TiledMMA kMma = fa3_sm90_mma_o(D);
   };
   // Stage tiles, 128-byte swizzle: Q (BM,D) K-major in two 64-row wgmma blocks (one per
   // consumer); K (BN,D) K-major, one block of BN rows; V as P V's B operand (N,K) = (D,BN),

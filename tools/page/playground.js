@@ -804,6 +804,141 @@ function select(t) {
 }
 
 
+// ---------------------------------------------------------------------------------------------
+// The attention kernels (--preset attention; render.cpp's "attention", computed by
+// attention_cli.cpp from the kernels' own TiledMMAs): the selected thread's rows of S with the
+// lanes that share them and the shuffles that combine them, and its accumulators read as the A
+// registers of O += P V. Both pictures are SVG.
+function svgEl(tag, attrs, ...kids) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  for (const k of kids) e.append(k);
+  return e;
+}
+function svgText(x, y, text, attrs) {
+  return svgEl('text', Object.assign({x, y, 'font-family': 'monospace', 'font-size': 10}, attrs),
+               text);
+}
+
+function attentionPanel(gC) {
+  const A = D.attention, S = A.S, O = A.O;
+  const mma = m => `${m.atom} (${m.atom_mnk.join('x')}), atom layout ${m.atom_layout}, ` +
+      `permutation ${m.permutation}, ${m.threads} threads (V,M,N,K) ${m.thr_layout_vmnk}, tile ` +
+      `${m.tile_mnk.join('x')}, accumulators ${m.fragment_c} f32`;
+  const rowsInfo = el('div', {class: 'layout', id: 'attn-rows-info'}),
+        rowsBox = el('div', {class: 'attn-svg', id: 'attn-rows-box'}),
+        p2aInfo = el('div', {class: 'layout', id: 'attn-p2a-info'}),
+        p2aBox = el('div', {class: 'attn-svg', id: 'attn-p2a-box'});
+  onSelect.push(t => {
+    const th = t === null ? 0 : t, lanes = A.row_threads[th].map(u => u % 32);
+    rowsInfo.textContent = `thread ${th} (warp ${th >> 5}, lane ${th % 32}) reduces rows ${
+        A.rows_of[th].join(', ')} of S with lanes ${lanes.join(', ')} (threads ${
+        A.row_threads[th].join(', ')}): shuffle xor ${A.row_shuffles.join(', ')}`;
+    rowsBox.textContent = '';
+    rowsBox.append(attentionRows(gC, th));
+    p2aInfo.textContent = `thread ${th}: P = convert<T>(S) keeps the registers; two 16-bit ` +
+        'values make one 32-bit A register (low half first)';
+    p2aBox.textContent = '';
+    p2aBox.append(attentionPToA(gC, th));
+  });
+  return el('div', {class: 'panel', id: 'attention'},
+            el('h2', {text: `Attention: ${A.title}, head dim ${A.head_dim}`}), summary([
+              ['S = Q K^T', mma(S)], ['O += P V', mma(O)],
+              ['rows of S (acc_rowcol)', `(rows, keys) -> register ${A.rowcol}`],
+              ['row reduction (row_shuffles)', `shuffle xor ${A.row_shuffles.join(', ')}`],
+              ['P as A (acc_as_A)', `(V,M,K) ${A.p_fragment_a} -> register ${A.p_as_a}`]
+            ]),
+            el('h3', {text: 'The rows of S the selected thread reduces, and the lanes sharing it'}),
+            rowsInfo, rowsBox,
+            el('h3', {text: 'P\'s accumulators as the A operand of O += P V'}), p2aInfo, p2aBox);
+}
+
+// Thread th's rows of S, every cell colored by its owner (all of them the row's lanes; th's own
+// cells outlined), and the butterfly of the shuffles that give every lane the rows' results.
+function attentionRows(gC, th) {
+  const A = D.attention, rows = A.rows_of[th], share = A.row_threads[th], C = gC.cols;
+  const cs = Math.max(4, Math.min(16, Math.floor(1000 / C))), top = 14, strip = cs + top + 4;
+  const lanesY = rows.length * strip + 10, steps = A.row_shuffles.length, gapX = 90;
+  const height = lanesY + share.length * 18 + 8, width = Math.max(C * cs, (steps + 1) * gapX + 120);
+  const svg = svgEl('svg', {id: 'attn-rows', width, height, viewBox: `0 0 ${width} ${height}`});
+  rows.forEach((r, k) => {
+    const y = k * strip + top;
+    svg.append(svgText(0, y - 3, `row ${r}`));
+    for (let c = 0; c < C; ++c) {
+      const u = gC.owner[r * C + c], mine = u === th;
+      svg.append(svgEl('rect', {
+        class: 'attn-cell' + (mine ? ' attn-mine' : ''), x: c * cs, y, width: cs - 1,
+        height: cs, fill: css(share.includes(u) ? threadColor(u) : dimColor()),
+        stroke: mine ? '#000' : 'none', 'data-row': r, 'data-col': c, 'data-thread': u
+      }, svgEl('title', {}, `S (${r},${c}): thread ${u}, lane ${u % 32}`)));
+    }
+  });
+  // The butterfly: column s holds every lane after s shuffles; xor x pairs lane u with u ^ x.
+  const yOf = u => lanesY + 12 + share.indexOf(u) * 18, xOf = s => 60 + s * gapX;
+  share.forEach(u => svg.append(svgEl('rect', {
+    x: 0, y: yOf(u) - 9, width: 10, height: 10, fill: css(threadColor(u))
+  }), svgText(14, yOf(u), `lane ${u % 32}`, {'font-weight': u === th ? 'bold' : 'normal'})));
+  A.row_shuffles.forEach((x, s) => {
+    svg.append(svgText(xOf(s) + gapX / 2 - 16, lanesY + 2, `xor ${x}`));
+    for (const u of share)
+      svg.append(svgEl('line', {
+        class: 'attn-shuffle', x1: xOf(s), y1: yOf(u) - 4, x2: xOf(s + 1), y2: yOf(u ^ x) - 4,
+        stroke: css(threadColor(u)), 'stroke-width': 1.5, 'data-xor': x, 'data-from': u,
+        'data-to': u ^ x
+      }));
+  });
+  return svg;
+}
+
+// Thread th's accumulator registers (f32, with their (row, key) in S) above the A registers of
+// P V they become (two 16-bit halves each), one block per k-step (and m-tile) of the A view.
+function attentionPToA(gC, th) {
+  const A = D.attention, frag = fragOf(gC, th), bw = 46, blocks = new Map();
+  for (const e of A.p_to_a) {
+    const key = `${e.k_step},${e.m}`;
+    if (!blocks.has(key)) blocks.set(key, []);
+    blocks.get(key).push(e);
+  }
+  const list = [...blocks.values()], wBlock = 2 * bw * list[0].length + 24, bh = 110;
+  const per = Math.max(1, Math.floor(1100 / wBlock));
+  const width = per * wBlock, height = Math.ceil(list.length / per) * bh;
+  const svg = svgEl('svg', {id: 'attn-p2a', width, height, viewBox: `0 0 ${width} ${height}`});
+  list.forEach((regs, b) => {
+    const x0 = (b % per) * wBlock, y0 = Math.floor(b / per) * bh, e0 = regs[0];
+    svg.append(svgText(x0, y0 + 10, `k-step ${e0.k_step}${
+        A.kernel === 'fa2_sm80' ? `, m-tile ${e0.m}` : ''} (keys ${16 * e0.k_step}-${
+        16 * e0.k_step + 15})`));
+    // The block's accumulators in register order above, the A registers' halves below.
+    const accs = regs.flatMap(e => e.c).sort((a, b) => a - b);
+    accs.forEach((i, p) => {
+      const x = x0 + p * bw, k = frag[i], rc = `(${Math.floor(k / gC.cols)},${k % gC.cols})`;
+      svg.append(svgEl('rect', {
+        class: 'attn-acc', x, y: y0 + 16, width: bw - 2, height: 26, fill: '#eef3fb',
+        stroke: '#7a8899', 'data-reg': i, 'data-row': Math.floor(k / gC.cols),
+        'data-col': k % gC.cols
+      }, svgEl('title', {}, `accumulator ${i} = S${rc}`)),
+                 svgText(x + 3, y0 + 27, `S${i}`), svgText(x + 3, y0 + 38, rc, {'font-size': 9}));
+    });
+    regs.forEach((e, q) => {
+      const x = x0 + 2 * q * bw;
+      svg.append(
+          svgEl('rect', {
+            class: 'attn-areg', x, y: y0 + 70, width: 2 * bw - 2, height: 26, fill: '#fbf3e6',
+            stroke: '#a8873d', 'data-k': e.k_step, 'data-m': e.m, 'data-register': e.register
+          }, svgEl('title', {}, `A register ${e.register} of k-step ${e.k_step}: values ${
+              e.a_values.join(', ')} (16 bits each) = accumulators ${e.c.join(', ')}`)),
+          svgText(x + 3, y0 + 81, `a${e.register}: A ${e.a_values.join(',')}`),
+          svgText(x + 3, y0 + 92, `lo S${e.c[0]} | hi S${e.c[1]}`, {'font-size': 9}));
+      e.c.forEach((i, h) => svg.append(svgEl('line', {
+        class: 'attn-link', x1: x0 + accs.indexOf(i) * bw + bw / 2 - 1, y1: y0 + 42,
+        x2: x + h * bw + bw / 2 - 1, y2: y0 + 70, stroke: '#555', 'data-acc': i,
+        'data-a': `${e.k_step}.${e.m}.${e.register}.${h}`
+      })));
+    });
+  });
+  return svg;
+}
+
 // The MMA arrangement (as CuTe's print_latex draws it): A (M x K) left, B above (drawn K x N, its
 // n axis across as C's), C (M x N) in the middle; one cell size for all three so rows and columns
 // line up.
@@ -824,6 +959,7 @@ function mmaPage() {
       controls(D.threads));
   if (D.hopper_text)
     app.append(el('pre', {text: D.hopper_text}));  // kernel 05: tiles, descriptors, TMA boxes
+  if (D.attention) app.append(attentionPanel(D.operands[0]));  // S's rows, lanes; P -> A
   const across = Math.max(480, Math.min(1100, window.innerWidth - 160)),
         down = Math.max(480, window.innerHeight - 100);
   const cell = Math.max(2, Math.min(28, Math.floor(across / (N + K)), Math.floor(down / (M + K))));
@@ -1168,7 +1304,8 @@ const FIELDS = {
     ['arg2', 'C', '(third argument)']
   ],
   mma: [
-    ['preset', 'preset'], ['atom', 'atom'], ['atom_layout', 'atom layout', '(2,2,1)'],
+    ['preset', 'preset'], ['kernel', 'kernel'], ['head_dim', 'head dim'], ['atom', 'atom'],
+    ['atom_layout', 'atom layout', '(2,2,1)'],
     ['perm', 'permutation', 'none or (32,32,16)'], ['tile', 'CTA tile M,N,K', '128,128,32'],
     ['swizzle', 'shared swizzle', 'Sw<3,3,3>'], ['space', 'space'],
     ['smem_swizzle', 'wgmma smem swizzle'], ['smem_major', 'major']
@@ -1191,6 +1328,8 @@ const KINDS =
     [['layout', 'layout'], ['op', 'algebra op'], ['mma', 'TiledMMA'], ['trace', 'thread trace'],
      ['copy', 'TiledCopy']];
 const LISTS = ['tile', 'problem', 'cta'];  // fields of integers, typed as M,N,K
+// The attention preset's choices (attention_cli.hpp): shown only with that preset.
+const ATTENTION_FIELDS = {kernel: ['fa3_sm90', 'fa2_sm80'], head_dim: ['64', '128', '256']};
 const fieldValue = (s, k) => k.startsWith('arg') ? ((s.args || [])[+k.slice(3)] ?? '') :
     LISTS.includes(k)                            ? (s[k] || []).join(',') :
     s[k] === undefined || s[k] === null          ? '' :
@@ -1201,7 +1340,9 @@ const inputs = el('div', {id: 'inputs', class: 'inputs'});
 function stateFromInputs() {
   const kind = document.getElementById('in-kind').value, s = {kind};
   for (const [k] of FIELDS[kind]) {
-    const v = document.getElementById('in-' + k).value.trim();
+    const e = document.getElementById('in-' + k);
+    if (!e) continue;  // a field this state does not show (the attention preset's)
+    const v = e.value.trim();
     if (k.startsWith('arg')) {
       if (v !== '') (s.args = s.args || []).push(v);
     } else if (LISTS.includes(k)) {
@@ -1216,6 +1357,7 @@ function stateFromInputs() {
   if (kind === 'op' && !s.args) s.args = [];
   if ((kind === 'mma' || kind === 'trace') && s.preset)
     for (const k of ['atom', 'atom_layout', 'perm', 'tile']) delete s[k];
+  if (s.preset !== 'attention') delete s.kernel, delete s.head_dim;
   if (kind === 'trace') s.k_tile = 0;  // the stepper starts again on a new trace
   if (kind === 'mma' && !s.preset) s.compare = [];
   if (kind === 'mma' && s.preset && state.kind === 'mma' && state.preset === s.preset)
@@ -1236,7 +1378,11 @@ function buildInputs() {
   inputs.append(el('label', {}, 'show ', kind));
   for (const [k, name, hint] of FIELDS[kind.value]) {
     let f;
-    if (k === 'op') {
+    if (ATTENTION_FIELDS[k] && state.preset !== 'attention') continue;
+    if (ATTENTION_FIELDS[k]) {  // the attention preset's kernel and head dim ('': the default)
+      f = el('select', {id: 'in-' + k}, el('option', {value: '', text: '(default)'}));
+      for (const v of ATTENTION_FIELDS[k]) f.append(el('option', {value: v, text: v}));
+    } else if (k === 'op') {
       f = el('select', {id: 'in-op'});
       for (const o of CATALOG.ops)
         f.append(el('option', {value: o.name, text: o.name, title: o.help}));
@@ -1267,11 +1413,13 @@ function buildInputs() {
       });
     f.value = fieldValue(state, k) || (k === 'space' ? 'global' : '');
     f.addEventListener(f.tagName === 'SELECT' ? 'change' : 'input', () => {
-      if (kind.value === 'mma' &&
-              !['preset', 'swizzle', 'space', 'smem_swizzle', 'smem_major'].includes(k) ||
+      const keep =
+          ['preset', 'swizzle', 'space', 'smem_swizzle', 'smem_major', 'kernel', 'head_dim'];
+      if (kind.value === 'mma' && !keep.includes(k) ||
           kind.value === 'trace' && ['atom', 'atom_layout', 'perm', 'tile'].includes(k))
         document.getElementById('in-preset').value = '';
       state = stateFromInputs();
+      if (k === 'preset' && kind.value === 'mma') buildInputs();  // the attention fields
       schedule();
     });
     inputs.append(el('label', {}, name + ' ', f));
