@@ -15,6 +15,9 @@ namespace {
 
 using TilerOp = Layout (*)(Layout const&, Tiler const&);
 
+constexpr const char* kProductOperand =
+    "a product's operand is a Layout, its notation or a shape (its compact layout)";
+
 // logical_divide / logical_product: a Layout tiler takes the direct overload.
 template <Layout (*ByLayout)(Layout const&, Layout const&),
           Layout (*ByTiler)(Layout const&, Tiler const&)>
@@ -119,11 +122,17 @@ void bind_divides_products(nb::module_& m) {
                              "logical_product regrouped (block0,..,repeat0,..).");
   m.def(
       "blocked_product",
-      [](nb::handle a, nb::handle b) { return blocked_product(LayoutArg(a), LayoutArg(b)); },
+      [](nb::handle a, nb::handle b) {
+        return blocked_product(layout_or_shape_of(a, kProductOperand),
+                               layout_or_shape_of(b, kProductOperand));
+      },
       nb::arg("a"), nb::arg("b"), "Each copy of A stays a contiguous block: ((a0,b0),(a1,b1),..).");
   m.def(
       "raked_product",
-      [](nb::handle a, nb::handle b) { return raked_product(LayoutArg(a), LayoutArg(b)); },
+      [](nb::handle a, nb::handle b) {
+        return raked_product(layout_or_shape_of(a, kProductOperand),
+                             layout_or_shape_of(b, kProductOperand));
+      },
       nb::arg("a"), nb::arg("b"), "The copies of A interleave in each mode: ((b0,a0),(b1,a1),..).");
 }
 

@@ -22,6 +22,10 @@ namespace {
 
 using tools::MmaConfig;
 
+// The tensors of partition_* and thrfrg: a shape alone is its compact layout, as CuTe's
+// partition_shape_C / partition_fragment_C take a shape.
+constexpr const char* kTensor = "a tensor is a Layout, its notation or a shape (compact)";
+
 // An atom layout over (M,N,K): a Layout, its notation, or a shape (compact).
 std::string atom_layout_text(nb::handle h) {
   if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()) || PyLong_Check(h.ptr()))
@@ -198,38 +202,38 @@ void def_mma_partitions(nb::class_<MmaConfig>& mma) {
       .def(
           "partition",
           [](MmaConfig const& c, std::string const& op, nb::handle t, int64_t thread) {
-            return c.mma.partition(operand_of(op), layout_of(t), thread);
+            return c.mma.partition(operand_of(op), layout_or_shape_of(t, kTensor), thread);
           },
           nb::arg("operand"), nb::arg("tensor"), nb::arg("thread"))
       .def(
           "partition_C",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_C(layout_of(t), thread);
+            return c.mma.partition_C(layout_or_shape_of(t, kTensor), thread);
           },
           nb::arg("tensor"), nb::arg("thread"))
       .def(
           "partition_A",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_A(layout_of(t), thread);
+            return c.mma.partition_A(layout_or_shape_of(t, kTensor), thread);
           },
           nb::arg("tensor"), nb::arg("thread"))
       .def(
           "partition_B",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_B(layout_of(t), thread);
+            return c.mma.partition_B(layout_or_shape_of(t, kTensor), thread);
           },
           nb::arg("tensor"), nb::arg("thread"))
       .def(
           "thrfrg",
           [](MmaConfig const& c, std::string const& op, nb::handle t) {
-            return c.mma.thrfrg(operand_of(op), layout_of(t));
+            return c.mma.thrfrg(operand_of(op), layout_or_shape_of(t, kTensor));
           },
           nb::arg("operand"), nb::arg("tensor"),
           "Steps 1-4: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN))).")
       .def(
           "partitioner",
           [](MmaConfig const& c, std::string const& op, nb::handle t) {
-            ThreadPartition p = c.mma.partitioner(operand_of(op), layout_of(t));
+            ThreadPartition p = c.mma.partitioner(operand_of(op), layout_or_shape_of(t, kTensor));
             return nb::make_tuple(p.thread, p.fragment);
           },
           nb::arg("operand"), nb::arg("tensor"),
@@ -334,18 +338,20 @@ void bind_tiled_copy(nb::module_& m) {
       .def(
           "partition_S",
           [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
-            return c.copy.partition_S(layout_of(t), thread);
+            return c.copy.partition_S(layout_or_shape_of(t, kTensor), thread);
           },
           nb::arg("tensor"), nb::arg("thread"))
       .def(
           "partition_D",
           [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
-            return c.copy.partition_D(layout_of(t), thread);
+            return c.copy.partition_D(layout_or_shape_of(t, kTensor), thread);
           },
           nb::arg("tensor"), nb::arg("thread"))
       .def(
           "retile",
-          [](PyTiledCopy const& c, nb::handle frag) { return retile(c.copy, layout_of(frag)); },
+          [](PyTiledCopy const& c, nb::handle frag) {
+            return retile(c.copy, layout_or_shape_of(frag, kTensor));
+          },
           nb::arg("fragment"),
           "An MMA register fragment regrouped in the copy's value order (retile_S / retile_D).")
       .def(

@@ -159,6 +159,17 @@ class LayoutArg {
   Layout const* p_;
 };
 
+// A layout argument that may be given as a shape, where a plain shape means its compact layout
+// (CuTe's make_layout(shape)): a Layout, its notation, an int n (n:1) or a tuple of ints
+// ((2,3) -> (2,3):(1,2)). The blocks and tilers of blocked_product / raked_product and the
+// tensors of partition_* take it.
+inline Layout layout_or_shape_of(nb::handle h, const char* what) {
+  PyObject* p = h.ptr();
+  if (PyLong_Check(p) || PyTuple_Check(p) || PyList_Check(p))
+    return compact_of(int_tuple_of(h, what));
+  return layout_of(h, what);
+}
+
 // One entry of a by-mode tiler: a layout, an integer n (n:1) or a shape (its compact layout).
 inline Layout tiler_entry_of(nb::handle h) {
   if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
@@ -208,8 +219,10 @@ inline TileCoord tile_coord_of(nb::handle h, const char* what) {
   TileCoord c;
   if (!PyTuple_Check(h.ptr()) && !PyList_Check(h.ptr())) type_error(what, h);
   for (nb::handle x : h) {
-    if (is_keep(x)) c.add(_);
-    else c.add(int_of(x, what));
+    if (is_keep(x))
+      c.add(_);
+    else
+      c.add(int_of(x, what));
   }
   return c;
 }

@@ -24,6 +24,8 @@ from ._tessera import (  # noqa: F401
     tiled_product, zipped_divide, zipped_product,
 )
 from ._cute_dsl import coalesce, make_tiled_mma, size  # noqa: F401  (CuTe DSL's keywords too)
+from . import nvgpu  # noqa: F401  (CuTe DSL's copy operations)
+from .nvgpu import make_copy_atom  # noqa: F401
 from . import _pages, presets  # noqa: F401
 from ._attention import attention, attention_plan  # noqa: F401
 from ._gemm import gemm  # noqa: F401
@@ -38,9 +40,10 @@ __all__ = [
     "composition", "cosize", "crd2idx",
     "depth", "explain", "filter", "flat_divide", "flat_product", "flatten", "gemm", "idx2crd",
     "left_inverse", "local_tile", "logical_divide", "logical_product", "make_composed_layout",
-    "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B",
-    "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "parse_int_tuple", "parse_tiler",
-    "presets", "raked_product", "rank", "render", "right_inverse", "size", "tiled_divide",
+    "make_copy_atom", "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A",
+    "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "nvgpu",
+    "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render", "right_inverse",
+    "size", "tiled_divide",
     "tiled_product", "trace", "zipped_divide", "zipped_product",
 ]
 Error.__module__ = "tessera"
