@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "docs.hpp"
 
 namespace tessera::py {
 
@@ -103,8 +104,7 @@ void bind_layout_class(nb::module_& m) {
           [](Layout* self, nb::handle shape, nb::handle stride) {
             new (self) Layout(make_layout_of(shape, stride));
           },
-          nb::arg("shape"), nb::arg("stride") = nb::none(),
-          "Layout(\"(4,3):(1,8)\"), Layout((4,3), (1,8)), or Layout((4,3)) (compact column-major).")
+          nb::arg("shape"), nb::arg("stride") = nb::none(), SIG_DOC(layout_init))
       .def_prop_ro("shape", [](Layout const& l) { return py_of(l.shape); })
       .def_prop_ro("stride", [](Layout const& l) { return py_of(l.stride); })
       .def("size", &Layout::size, "Number of coordinates: the product of the shape.")
@@ -112,10 +112,12 @@ void bind_layout_class(nb::module_& m) {
       .def("rank", &Layout::rank, "Number of top-level modes.")
       .def("depth", &Layout::depth, "Nesting depth of the shape (0 for an integer).")
       .def("__len__", &Layout::rank)
-      .def("__call__",
-           [](nb::handle self, nb::args args) {
-             return call_layout(*nb::inst_ptr<Layout>(self), args, self);
-           })
+      .def(
+          "__call__",
+          [](nb::handle self, nb::args args) {
+            return call_layout(*nb::inst_ptr<Layout>(self), args, self);
+          },
+          SIG_DOC(layout_call))
       .def("__getitem__", [](Layout const& l, int k) { return l[mode_index(k, l.rank())]; })
       .def("__str__", &str_of<Layout>)
       .def("__repr__", [](Layout const& l) { return "Layout(\"" + to_string(l) + "\")"; })

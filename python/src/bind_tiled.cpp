@@ -13,6 +13,7 @@
 #include "atom_names.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "docs.hpp"
 #include "tiled.hpp"
 #include "trace.hpp"
 
@@ -198,46 +199,44 @@ void def_mma_parts(nb::class_<MmaConfig>& mma) {
 void def_mma_partitions(nb::class_<MmaConfig>& mma) {
   mma.def(
          "thread_vmnk", [](MmaConfig const& c, int64_t t) { return py_of(c.mma.thread_vmnk(t)); },
-         nb::arg("thread"))
+         nb::arg("thread"), SIG_DOC(thread_vmnk))
       .def(
           "partition",
           [](MmaConfig const& c, std::string const& op, nb::handle t, int64_t thread) {
             return c.mma.partition(operand_of(op), layout_or_shape_of(t, kTensor), thread);
           },
-          nb::arg("operand"), nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("operand"), nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition))
       .def(
           "partition_C",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
             return c.mma.partition_C(layout_or_shape_of(t, kTensor), thread);
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_C))
       .def(
           "partition_A",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
             return c.mma.partition_A(layout_or_shape_of(t, kTensor), thread);
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_A))
       .def(
           "partition_B",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
             return c.mma.partition_B(layout_or_shape_of(t, kTensor), thread);
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_B))
       .def(
           "thrfrg",
           [](MmaConfig const& c, std::string const& op, nb::handle t) {
             return c.mma.thrfrg(operand_of(op), layout_or_shape_of(t, kTensor));
           },
-          nb::arg("operand"), nb::arg("tensor"),
-          "Steps 1-4: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN))).")
+          nb::arg("operand"), nb::arg("tensor"), SIG_DOC(thrfrg))
       .def(
           "partitioner",
           [](MmaConfig const& c, std::string const& op, nb::handle t) {
             ThreadPartition p = c.mma.partitioner(operand_of(op), layout_or_shape_of(t, kTensor));
             return nb::make_tuple(p.thread, p.fragment);
           },
-          nb::arg("operand"), nb::arg("tensor"),
-          "(thread -> offset layout, fragment layout), as kernels use it.");
+          nb::arg("operand"), nb::arg("tensor"), SIG_DOC(partitioner));
 }
 
 // explain, analyze and the thread trace: the JSON and text the Python side wraps.
@@ -340,20 +339,19 @@ void bind_tiled_copy(nb::module_& m) {
           [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
             return c.copy.partition_S(layout_or_shape_of(t, kTensor), thread);
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_S))
       .def(
           "partition_D",
           [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
             return c.copy.partition_D(layout_or_shape_of(t, kTensor), thread);
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_D))
       .def(
           "retile",
           [](PyTiledCopy const& c, nb::handle frag) {
             return retile(c.copy, layout_or_shape_of(frag, kTensor));
           },
-          nb::arg("fragment"),
-          "An MMA register fragment regrouped in the copy's value order (retile_S / retile_D).")
+          nb::arg("fragment"), SIG_DOC(retile))
       .def(
           "_analyze",
           [](PyTiledCopy const& c, bool dst, nb::handle tensor, std::string const& space,
@@ -394,21 +392,21 @@ void bind_copy_makers(nb::module_& m) {
         c.spec.val = to_string(v);
         return c;
       },
-      nb::arg("atom"), nb::arg("thr_layout"), nb::arg("val_layout"),
-      "Threads `thr_layout` each copying a `val_layout` block (layouts or shape tuples).");
-  for (auto [name, op] :
-       {std::pair{"make_tiled_copy_A", Operand::kA}, std::pair{"make_tiled_copy_B", Operand::kB},
-        std::pair{"make_tiled_copy_C", Operand::kC}}) {
+      nb::arg("atom"), nb::arg("thr_layout"), nb::arg("val_layout"), SIG_DOC(make_tiled_copy_tv));
+  const char* names[3] = {"make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C"};
+  const Operand ops[3] = {Operand::kA, Operand::kB, Operand::kC};
+  for (int i = 0; i < 3; ++i) {
+    Operand op = ops[i];
     m.def(
-        name,
+        names[i],
         [op](PyCopyAtom const& atom, MmaConfig const& mma) {
           PyTiledCopy c{make_tiled_copy(atom.atom, mma.mma, op), {}};
           c.spec.atom = atom.spec;
           c.spec.elem_bits = atom.atom.elem_bits;
           return c;
         },
-        nb::arg("atom"), nb::arg("tiled_mma"),
-        "A TiledCopy whose threads own what the TiledMMA's own of that operand.");
+        nb::arg("atom"), nb::arg("tiled_mma"), nb::sig(docs::make_tiled_copy_operand[i].sig),
+        docs::make_tiled_copy_operand[i].text);
   }
 }
 

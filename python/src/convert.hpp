@@ -126,13 +126,16 @@ inline bool is_keep(nb::handle h) {
   return h.is_none() || (PyUnicode_Check(h.ptr()) && text_of(h) == "_");
 }
 
-// A Layout argument: a Layout, or its notation (a shape alone means the compact layout).
+// A Layout argument: a Layout, or its notation or C++ spelling (a shape alone means the compact
+// layout).
 inline Layout layout_of(nb::handle h,
                         const char* what = "expected a tessera.Layout or its notation") {
   if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
   if (PyUnicode_Check(h.ptr())) {
-    std::string_view s = text_of(h);
-    return s.find(':') == std::string_view::npos ? compact_of(parse_int_tuple(s)) : parse_layout(s);
+    // CuTe's C++ spellings ("Layout<Shape<_4,_8>,Stride<_8,_1>>") as their notation first: a
+    // shape alone (no ':') is the compact layout.
+    std::string s = from_cpp_spelling(text_of(h));
+    return s.find(':') == std::string::npos ? compact_of(parse_int_tuple(s)) : parse_layout(s);
   }
   type_error(what, h);
 }

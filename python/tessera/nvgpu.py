@@ -18,7 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+from typing import TYPE_CHECKING, Any, Union
+
 from . import _tessera
+
+if TYPE_CHECKING:
+    from . import CopyAtom
 
 # Element types by name: CuTe DSL's (Float16), CuTe C++'s (half_t), PyTorch's and short ones.
 _BITS = {
@@ -33,9 +38,13 @@ _BITS = {
 _BITS_OF = {name: bits for bits, names in _BITS.items() for name in names}
 
 
-def element_bits(dtype) -> int:
+def element_bits(dtype: int | str | Any) -> int:
     """The width in bits of an element type: an int (bits), a name ("f16", "Float16", "half_t",
-    "bfloat16"), a CuTe DSL numeric type (its .width) or a PyTorch / NumPy dtype (its itemsize)."""
+    "bfloat16"), a CuTe DSL numeric type (its .width) or a PyTorch / NumPy dtype (its itemsize).
+
+    >>> element_bits("Float16"), element_bits("half_t"), element_bits("tf32"), element_bits(8)
+    (16, 16, 32, 8)
+    """
     if isinstance(dtype, bool):
         raise TypeError(f"an element type, got {dtype!r}")
     if isinstance(dtype, int):
@@ -118,12 +127,15 @@ class StMatrix8x8x16bOp(_MatrixOp):
     _cpp, _cpp_kind = "SM90", "STSM"
 
 
+CopyOp = Union[CopyUniversalOp, CopyG2SOp, LdMatrix8x8x16bOp, StMatrix8x8x16bOp]
+
 # As CuTe DSL's modules: cute.nvgpu.cpasync.CopyG2SOp, cute.nvgpu.warp.LdMatrix8x8x16bOp.
 cpasync = SimpleNamespace(CopyG2SOp=CopyG2SOp)
 warp = SimpleNamespace(LdMatrix8x8x16bOp=LdMatrix8x8x16bOp, StMatrix8x8x16bOp=StMatrix8x8x16bOp)
 
 
-def make_copy_atom(op, dtype, *, num_bits_per_copy: int | None = None) -> _tessera.CopyAtom:
+def make_copy_atom(op: CopyOp | str, dtype: int | str | Any, *,
+                   num_bits_per_copy: int | None = None) -> CopyAtom:
     """make_copy_atom(op, dtype, *, num_bits_per_copy=None): CuTe DSL's copy atom of an operation
     for elements of `dtype` (see element_bits), as the CopyAtom of CuTe's C++ name.
 
@@ -132,8 +144,9 @@ def make_copy_atom(op, dtype, *, num_bits_per_copy: int | None = None) -> _tesse
     CuTe's C++ atom ("SM75_U32x4_LDSM_N", "Copy_Atom<UniversalCopy<uint128_t>, half_t>") or
     tessera's short form ("universal:128", "cp_async:16", "ldmatrix:x4t").
 
-        make_copy_atom(tessera.nvgpu.CopyUniversalOp(), "f16", num_bits_per_copy=128)
-            # CopyAtom("UniversalCopy<uint128_t>", elem_bits=16): 8 halves a thread
+    >>> atom = make_copy_atom(nvgpu.CopyUniversalOp(), "f16", num_bits_per_copy=128)
+    >>> atom, atom.layout_src_tv
+    (CopyAtom("UniversalCopy<uint128_t>", elem_bits=16), Layout("(1,8):(0,1)"))
     """
     bits = element_bits(dtype)
     if isinstance(op, str):
