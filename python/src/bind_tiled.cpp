@@ -25,7 +25,20 @@ using tools::MmaConfig;
 
 // The tensors of partition_* and thrfrg: a shape alone is its compact layout, as CuTe's
 // partition_shape_C / partition_fragment_C take a shape.
-constexpr const char* kTensor = "a tensor is a Layout, its notation or a shape (compact)";
+constexpr const char* kTensor =
+    "a tensor is a Layout, a View (a tile), its notation or a shape (compact)";
+
+// A partition of a tensor that may be a View (a tile of local_tile): the partition of its layout
+// shifted by the tile's offset, so thr_mma.partition_C(gC) is the partition of the tile gC in the
+// whole tensor, as CuTe's partition of a tile is.
+template <class F>
+View partition_of(nb::handle tensor, F const& partition) {
+  if (!nb::isinstance<View>(tensor)) return partition(layout_or_shape_of(tensor, kTensor));
+  View const& tile = *nb::inst_ptr<View>(tensor);
+  View p = partition(tile.layout);
+  p.offset = checked_add(p.offset, tile.offset);
+  return p;
+}
 
 // An atom layout over (M,N,K): a Layout, its notation, or a shape (compact).
 std::string atom_layout_text(nb::handle h) {
@@ -203,25 +216,26 @@ void def_mma_partitions(nb::class_<MmaConfig>& mma) {
       .def(
           "partition",
           [](MmaConfig const& c, std::string const& op, nb::handle t, int64_t thread) {
-            return c.mma.partition(operand_of(op), layout_or_shape_of(t, kTensor), thread);
+            return partition_of(
+                t, [&](Layout const& l) { return c.mma.partition(operand_of(op), l, thread); });
           },
           nb::arg("operand"), nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition))
       .def(
           "partition_C",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_C(layout_or_shape_of(t, kTensor), thread);
+            return partition_of(t, [&](Layout const& l) { return c.mma.partition_C(l, thread); });
           },
           nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_C))
       .def(
           "partition_A",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_A(layout_or_shape_of(t, kTensor), thread);
+            return partition_of(t, [&](Layout const& l) { return c.mma.partition_A(l, thread); });
           },
           nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_A))
       .def(
           "partition_B",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_B(layout_or_shape_of(t, kTensor), thread);
+            return partition_of(t, [&](Layout const& l) { return c.mma.partition_B(l, thread); });
           },
           nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_B))
       .def(
@@ -337,13 +351,13 @@ void bind_tiled_copy(nb::module_& m) {
       .def(
           "partition_S",
           [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
-            return c.copy.partition_S(layout_or_shape_of(t, kTensor), thread);
+            return partition_of(t, [&](Layout const& l) { return c.copy.partition_S(l, thread); });
           },
           nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_S))
       .def(
           "partition_D",
           [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
-            return c.copy.partition_D(layout_or_shape_of(t, kTensor), thread);
+            return partition_of(t, [&](Layout const& l) { return c.copy.partition_D(l, thread); });
           },
           nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_D))
       .def(

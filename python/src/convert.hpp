@@ -133,9 +133,12 @@ inline Layout layout_of(nb::handle h,
   if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
   if (PyUnicode_Check(h.ptr())) {
     // CuTe's C++ spellings ("Layout<Shape<_4,_8>,Stride<_8,_1>>") as their notation first: a
-    // shape alone (no ':') is the compact layout.
-    std::string s = from_cpp_spelling(text_of(h));
-    return s.find(':') == std::string::npos ? compact_of(parse_int_tuple(s)) : parse_layout(s);
+    // shape alone (no ':') is the compact layout; C++'s bare integers are run-time (as the CLI's).
+    std::string_view given = text_of(h);
+    bool cpp = is_cpp_spelling(given);
+    std::string s = from_cpp_spelling(given);
+    if (s.find(':') == std::string::npos) return compact_of(parse_int_tuple(s, cpp));
+    return parse_layout(s, cpp);
   }
   type_error(what, h);
 }

@@ -277,16 +277,17 @@ View(32, "(32,16,4):(1,128,2048)"))doc"};
 // ---- TiledMMA and TiledCopy ---------------------------------------------------------------------
 
 inline constexpr Doc partition_C = {
-    "def partition_C(self, tensor: LayoutLike | IntTuple, thread: int) -> View",
-    R"doc(Thread `thread`'s part of the C tensor (a shape alone is its compact layout): its offset
-and the (FrgV,RestM,RestN) layout of its values, as CuTe's thr_mma.partition_C(tensor).
+    "def partition_C(self, tensor: LayoutLike | View | IntTuple, thread: int) -> View",
+    R"doc(Thread `thread`'s part of the C tensor (a shape alone is its compact layout; a View, the
+tile of local_tile, adds its offset): its offset and the (FrgV,RestM,RestN) layout of its
+values, as CuTe's thr_mma.partition_C(tensor).
 
 >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
 >>> mma.partition_C(Layout("(32,32):(32,1)"), 0)
 View(0, "((2,2),1,2):((1,256),0,16)"))doc"};
 
 inline constexpr Doc partition_A = {
-    "def partition_A(self, tensor: LayoutLike | IntTuple, thread: int) -> View",
+    "def partition_A(self, tensor: LayoutLike | View | IntTuple, thread: int) -> View",
     R"doc(Thread `thread`'s part of the A tensor (M,K): (FrgV,RestM,RestK), as partition_C.
 
 >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
@@ -294,7 +295,7 @@ inline constexpr Doc partition_A = {
 View(0, "((2,2,2),1,1):((32,8,256),0,0)"))doc"};
 
 inline constexpr Doc partition_B = {
-    "def partition_B(self, tensor: LayoutLike | IntTuple, thread: int) -> View",
+    "def partition_B(self, tensor: LayoutLike | View | IntTuple, thread: int) -> View",
     R"doc(Thread `thread`'s part of the B tensor (N,K): (FrgV,RestN,RestK), as partition_C.
 
 >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
@@ -302,7 +303,8 @@ inline constexpr Doc partition_B = {
 View(0, "((2,2),1,1):((16,128),0,0)"))doc"};
 
 inline constexpr Doc partition = {
-    "def partition(self, operand: str, tensor: LayoutLike | IntTuple, thread: int) -> View",
+    "def partition(self, operand: str, tensor: LayoutLike | View | IntTuple, thread: int)"
+    " -> View",
     R"doc(partition_C, partition_A or partition_B by the operand's letter "C", "A" or "B".
 
 >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
@@ -337,7 +339,7 @@ atom and the atom's place over M, N and K.
 (5, 1, 0, 0))doc"};
 
 inline constexpr Doc partition_S = {
-    "def partition_S(self, tensor: LayoutLike | IntTuple, thread: int) -> View",
+    "def partition_S(self, tensor: LayoutLike | View | IntTuple, thread: int) -> View",
     R"doc(Thread `thread`'s part of the copy's source tensor: (CopyV,RestM,RestN), as CuTe's
 thr_copy.partition_S(tensor); a shape alone is its compact layout.
 
@@ -346,7 +348,7 @@ thr_copy.partition_S(tensor); a shape alone is its compact layout.
 View(24, "((8,1),1,1):((1,0),0,0)"))doc"};
 
 inline constexpr Doc partition_D = {
-    "def partition_D(self, tensor: LayoutLike | IntTuple, thread: int) -> View",
+    "def partition_D(self, tensor: LayoutLike | View | IntTuple, thread: int) -> View",
     R"doc(Thread `thread`'s part of the copy's destination tensor, as partition_S.
 
 >>> copy = make_tiled_copy_tv(CopyAtom("universal:128", 16), (8, 4), (8, 1))

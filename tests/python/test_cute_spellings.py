@@ -73,7 +73,7 @@ def test_partitions_take_shapes():
     copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("universal:128", 16), (8, 4), (8, 1))
     assert copy.partition_S((64, 4), 3) == copy.partition_S(Layout((64, 4)), 3)
     assert copy.get_slice(3).partition_D((64, 4)) == copy.partition_D(Layout((64, 4)), 3)
-    with pytest.raises(TypeError, match="a tensor is a Layout, its notation or a shape"):
+    with pytest.raises(TypeError, match="a tensor is a Layout, a View .a tile., its notation or a shape"):
         mma.partition_C(2.5, 0)
 
 
@@ -122,3 +122,21 @@ def test_make_copy_atom_errors():
         tessera.make_copy_atom(nvgpu.warp.LdMatrix8x8x16bOp(), "f16", num_bits_per_copy=128)
     with pytest.raises(TypeError, match="op is a tessera.nvgpu operation"):
         tessera.make_copy_atom(42, "f16")
+
+
+def test_partition_of_a_tile_keeps_its_offset():
+    # thr_mma.partition_C(gC), as the CuTe DSL writes it: the tile's offset carries over, and the
+    # threads' parts of CTA (1,0)'s tile cover exactly that tile's elements of the tensor.
+    mma = tessera.presets.step1()
+    mC = Layout("(256,128):(128,1)")
+    gC = tessera.local_tile(mC, (128, 128, 8), (1, 0, None), proj=(1, 1, None))
+    assert gC.offset == 128 * 128
+    part = mma.get_slice(0).partition_C(gC)
+    assert part.offset == gC.offset + mma.partition_C(gC.layout, 0).offset
+    assert part.layout == mma.partition_C(gC.layout, 0).layout
+    owned = sorted(mma.partition_C(gC, t)(i) for t in range(mma.size())
+                   for i in range(mma.partition_C(gC, t).size()))
+    assert owned == sorted(gC(i) for i in range(gC.size()))
+    copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("universal:128", 32), (32, 8), (4, 1))
+    assert copy.get_slice(3).partition_S(gC).offset == \
+        gC.offset + copy.partition_S(gC.layout, 3).offset
