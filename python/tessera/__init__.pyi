@@ -276,7 +276,8 @@ def make_composed_layout(swizzle: Swizzle, offset: int, layout: LayoutLike) -> S
 # Tensors' tiles and thread partitions.
 def local_tile(layout: LayoutLike, tiler: IntTuple, coord: Sequence[Optional[int]],
                proj: Optional[Sequence[Optional[int]]] = None) -> View: ...
-def make_tiled_mma(atom: Union[MmaAtom, str], atom_layout: Union[LayoutLike, IntTuple] = (1, 1, 1),
+def make_tiled_mma(atom: Union[MmaAtom, str],
+                   atom_layout: Optional[Union[LayoutLike, IntTuple]] = None,
                    permutation: Optional[Tiler] = None,
                    tile: Optional[Tuple[int, int, int]] = None, *,
                    atom_layout_mnk: Optional[Union[LayoutLike, IntTuple]] = None,

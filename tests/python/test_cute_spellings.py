@@ -98,6 +98,14 @@ def test_make_copy_atom_is_the_cpp_atom(op, dtype, bits, name):
         (same.layout_src_tv, same.layout_dst_tv, same.layout_ref_tv)
 
 
+def test_make_copy_atom_reads_cute_dsl_types():
+    class Float16:  # a CuTe DSL numeric type: its width in bits
+        width = 16
+    atom = tessera.make_copy_atom(nvgpu.CopyUniversalOp(), Float16, num_bits_per_copy=64)
+    assert (atom.name, atom.elem_bits) == ("UniversalCopy<uint64_t>", 16)
+    assert str(atom.layout_src_tv) == "(1,4):(0,1)"
+
+
 def test_make_copy_atom_layouts():
     # 128 bits of f16: one thread, 8 values; ldmatrix.x4: 32 threads, 8 halves each.
     assert str(tessera.make_copy_atom(nvgpu.CopyUniversalOp(), "f16", num_bits_per_copy=128)

@@ -23,7 +23,9 @@ METHODS = [
     ("TiledMMA", "partition_C"), ("TiledMMA", "partition_A"), ("TiledMMA", "partition_B"),
     ("TiledMMA", "partition"), ("TiledMMA", "thrfrg"), ("TiledMMA", "partitioner"),
     ("TiledMMA", "thread_vmnk"), ("TiledCopy", "partition_S"), ("TiledCopy", "partition_D"),
-    ("TiledCopy", "retile"),
+    ("TiledCopy", "retile"), ("ThrMMA", "partition_C"), ("ThrMMA", "partition_A"),
+    ("ThrMMA", "partition_B"), ("ThrCopy", "partition_S"), ("ThrCopy", "partition_D"),
+    ("ThrCopy", "retile_S"), ("ThrCopy", "retile_D"),
 ]
 ALL = [(n, getattr(tessera, n)) for n in FUNCTIONS] + \
     [(f"{c}.{m}", getattr(getattr(tessera, c), m)) for c, m in METHODS]
