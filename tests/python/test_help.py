@@ -81,3 +81,20 @@ def test_docstring_explains_and_its_examples_run(name, f):
     out = []
     runner.run(test, out=out.append)
     assert runner.failures == 0, f"{name}: an example's answer differs:\n" + "".join(out)
+
+
+def test_the_op_tables_functions_name_their_arguments():
+    # The ops bound from the op table (upcast, tile_to_shape, ...): named, typed, positional.
+    table = {op["name"] for op in tessera._tessera.ops()}
+    generated = [n for n in ("nullspace", "upcast", "downcast", "recast_layout",
+                             "max_common_layout", "max_common_vector", "tile_to_shape",
+                             "layout_add", "swizzle_layout") if n in table]
+    assert len(generated) >= 8
+    for name in generated:
+        sig = getattr(tessera._tessera, name).__doc__.split("\n", 1)[0]
+        assert "*args" not in sig and "object" not in sig, sig
+        params = parameters(sig)
+        assert len(set(p.split(":")[0] for p in params)) == len(params), f"repeated names: {sig}"
+        assert all(":" in p for p in params), sig
+    up = tessera._tessera.upcast.__doc__.split("\n", 1)[0]
+    assert up == "upcast(layout: LayoutLike, n: int, /)", up
