@@ -142,6 +142,61 @@ PartitionRun copy_partition(AnalyzeArgs const& a, AccessSpec& spec, std::string&
   };
 }
 
+// --tv TV --tensor T: any (thread,value) -> index layout over a tensor.
+PartitionRun tv_partition(AnalyzeArgs const& a, AccessSpec& spec, std::string& title,
+                          json& config) {
+  if (a.tensor.empty())
+    throw std::invalid_argument("analyze --tv needs --tensor, the layout the TV indexes");
+  if (a.mma.given())
+    throw std::invalid_argument(
+        "analyze: give --tv or a TiledMMA (--preset, --atom-layout), not both");
+  if (a.problem.given())
+    throw std::invalid_argument("analyze: --problem needs a TiledMMA, not --tv");
+  Layout tv = layout_arg(a.tv), tensor = layout_arg(a.tensor);
+  spec.elem_bits = a.elem_bits ? a.elem_bits : 32;
+  spec.store = a.direction == "store";
+  title = "TV " + to_string(tv) + " over " + to_string(tensor);
+  config = {{"tv", to_string(tv)}, {"tensor", to_string(tensor)}};
+  return [tv, tensor](Swizzle s, AccessSpec sp) {
+    return analyze(TvAccess{tv, SwizzledLayout{s, 0, tensor}}, sp);
+  };
+}
+
+// A TiledMMA's operand (--preset or --atom, --atom-layout, --tile; --operand), over its tensor,
+// --tensor, or with --problem the CTA's tile of the problem at k_tile 0, at its offset.
+PartitionRun mma_partition(AnalyzeArgs const& a, AccessSpec& spec, std::string& title,
+                           json& config) {
+  if (!a.mma.given())
+    throw std::invalid_argument(
+        "analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, --copy, "
+        "--thr and --val, or --sweep-r");
+  MmaConfig cfg = mma_from_args(a.mma, "analyze");
+  Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
+  int64_t offset = 0;
+  check_problem_options(a.mma.cmd, a.problem, "analyze");
+  if (a.problem.given()) {
+    if (!a.tensor.empty())
+      throw std::invalid_argument("analyze: give --tensor or --problem, not both");
+    offset = use_problem_tiles(trace_input(cfg, a.problem, "analyze"), cfg)[size_t(int(op))];
+  }
+  Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : layout_arg(a.tensor);
+  spec = mma_access_spec(cfg, op, a.elem_bits, a.direction, spec.space, spec.max_vector_bits);
+  const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
+  title = cfg.name + ", operand " + operand_name(op) + " " + dims + " = " + to_string(tensor);
+  config = {{"name", cfg.name},
+            {"operand", operand_name(op)},
+            {"tensor", to_string(tensor)},
+            {"offset", offset},
+            {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
+  if (a.problem.given())
+    title += " (CTA (" + std::to_string(a.problem.cta[0]) + "," + std::to_string(a.problem.cta[1]) +
+             ")'s tile at offset " + std::to_string(offset) + ")";
+  TiledMMA mma = cfg.mma;
+  return [mma, op, tensor, offset](Swizzle s, AccessSpec sp) {
+    return analyze(MmaAccess{mma, op, SwizzledLayout{s, offset, tensor}}, sp);
+  };
+}
+
 int run_analyze(AnalyzeArgs const& a) {
   if (a.sweep_r) {
     if (a.mma.given() || !a.tv.empty() || !a.copy.empty())
@@ -161,53 +216,9 @@ int run_analyze(AnalyzeArgs const& a) {
   if (!a.copy.empty()) {
     run = copy_partition(a, spec, title, config);
   } else if (!a.tv.empty()) {
-    if (a.tensor.empty())
-      throw std::invalid_argument("analyze --tv needs --tensor, the layout the TV indexes");
-    if (a.mma.given())
-      throw std::invalid_argument(
-          "analyze: give --tv or a TiledMMA (--preset, --atom-layout), not both");
-    if (a.problem.given())
-      throw std::invalid_argument("analyze: --problem needs a TiledMMA, not --tv");
-    Layout tv = layout_arg(a.tv), tensor = layout_arg(a.tensor);
-    spec.elem_bits = a.elem_bits ? a.elem_bits : 32;
-    spec.store = a.direction == "store";
-    run = [tv, tensor](Swizzle s, AccessSpec sp) {
-      return analyze(TvAccess{tv, SwizzledLayout{s, 0, tensor}}, sp);
-    };
-    title = "TV " + to_string(tv) + " over " + to_string(tensor);
-    config = {{"tv", to_string(tv)}, {"tensor", to_string(tensor)}};
+    run = tv_partition(a, spec, title, config);
   } else {
-    if (!a.mma.given())
-      throw std::invalid_argument(
-          "analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, --copy, "
-          "--thr and --val, or --sweep-r");
-    MmaConfig cfg = mma_from_args(a.mma, "analyze");
-    Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
-    // With --problem: the CTA's tile of the problem at k_tile 0, at its offset (alignment).
-    int64_t offset = 0;
-    check_problem_options(a.mma.cmd, a.problem, "analyze");
-    if (a.problem.given()) {
-      if (!a.tensor.empty())
-        throw std::invalid_argument("analyze: give --tensor or --problem, not both");
-      offset = use_problem_tiles(trace_input(cfg, a.problem, "analyze"), cfg)[size_t(int(op))];
-    }
-    Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : layout_arg(a.tensor);
-    spec = mma_access_spec(cfg, op, a.elem_bits, a.direction, spec.space, spec.max_vector_bits);
-    TiledMMA mma = cfg.mma;
-    run = [mma, op, tensor, offset](Swizzle s, AccessSpec sp) {
-      return analyze(MmaAccess{mma, op, SwizzledLayout{s, offset, tensor}}, sp);
-    };
-    const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
-    title = cfg.name + ", operand " + operand_name(op) + " " + dims + " = " + to_string(tensor);
-    config = {{"name", cfg.name},
-              {"operand", operand_name(op)},
-              {"tensor", to_string(tensor)},
-              {"offset", offset},
-              {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
-    if (a.problem.given())
-      title += " (CTA (" + std::to_string(a.problem.cta[0]) + "," +
-               std::to_string(a.problem.cta[1]) + ")'s tile at offset " + std::to_string(offset) +
-               ")";
+    run = mma_partition(a, spec, title, config);
   }
   AccessReport r = run(sw, spec);
   json derived;
