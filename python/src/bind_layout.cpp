@@ -105,8 +105,12 @@ void bind_layout_class(nb::module_& m) {
             new (self) Layout(make_layout_of(shape, stride));
           },
           nb::arg("shape"), nb::arg("stride") = nb::none(), SIG_DOC(layout_init))
-      .def_prop_ro("shape", [](Layout const& l) { return py_of(l.shape); })
-      .def_prop_ro("stride", [](Layout const& l) { return py_of(l.stride); })
+      .def_prop_ro(
+          "shape", [](Layout const& l) { return py_of(l.shape); },
+          nb::sig("def shape(self) -> IntTuple"), "The shape, as nested tuples of ints.")
+      .def_prop_ro(
+          "stride", [](Layout const& l) { return py_of(l.stride); },
+          nb::sig("def stride(self) -> IntTuple"), "The stride, as nested tuples of ints.")
       .def("size", &Layout::size, "Number of coordinates: the product of the shape.")
       .def("cosize", &Layout::cosize, "L(size - 1) + 1: the extent of the codomain.")
       .def("rank", &Layout::rank, "Number of top-level modes.")
@@ -164,7 +168,8 @@ void bind_swizzled_layout(nb::module_& m) {
           [](SwizzledLayout* self, Swizzle const& s, int64_t offset, nb::handle l) {
             new (self) SwizzledLayout{s, offset, layout_of(l)};
           },
-          nb::arg("swizzle"), nb::arg("offset"), nb::arg("layout"))
+          nb::arg("swizzle"), nb::arg("offset"), nb::arg("layout"),
+          nb::sig("def __init__(self, swizzle: Swizzle, offset: int, layout: LayoutLike) -> None"))
       .def(
           "__init__",
           [](SwizzledLayout* self, std::string const& s) {
@@ -202,7 +207,8 @@ void bind_view(nb::module_& m) {
           [](View* self, int64_t offset, nb::handle l) {
             new (self) View{offset, layout_of(l)};
           },
-          nb::arg("offset"), nb::arg("layout"))
+          nb::arg("offset"), nb::arg("layout"),
+          nb::sig("def __init__(self, offset: int, layout: LayoutLike) -> None"))
       .def_ro("offset", &View::offset)
       .def_ro("layout", &View::layout)
       .def("size", [](View const& v) { return v.layout.size(); })

@@ -199,7 +199,10 @@ void def_mma_parts(nb::class_<MmaConfig>& mma) {
           [](MmaConfig const& c, std::string const& op) { return c.tensor[int(operand_of(op))]; },
           nb::arg("operand"), "The operand's tensor layout the pictures, explain and analyze use.")
       .def("with_tensors", &with_tensors, nb::arg("C") = nb::none(), nb::arg("A") = nb::none(),
-           nb::arg("B") = nb::none(), "A copy whose operand tensors are the given layouts.")
+           nb::arg("B") = nb::none(),
+           nb::sig("def with_tensors(self, C: LayoutLike | None = None, A: LayoutLike | None = "
+                   "None, B: LayoutLike | None = None) -> TiledMMA"),
+           "A copy whose operand tensors are the given layouts.")
       .def("__repr__", [](MmaConfig const& c) {
         return "TiledMMA(" + std::string(c.mma.atom.name) + ", atom_layout " + c.atom_layout_text +
                ", permutation " + c.permutation_text + ", tile " + std::to_string(c.tile[0]) + "x" +
@@ -275,6 +278,8 @@ void def_mma_reports(nb::class_<MmaConfig>& mma) {
             return tools::explain_text(cfg, o, thread);
           },
           nb::arg("operand") = "C", nb::arg("thread") = 0, nb::arg("tensor") = nb::none(),
+          nb::sig("def explain_text(self, operand: str = 'C', thread: int = 0, "
+                  "tensor: LayoutLike | None = None) -> str"),
           "The derivation of a thread's fragment, as `tessera explain` prints it.")
       .def(
           "_analyze",
@@ -345,7 +350,9 @@ void bind_tiled_copy(nb::module_& m) {
                      return PyCopyAtom{c.copy.atom, c.spec.atom};
                    })
       .def_prop_ro("layout_tv", [](PyTiledCopy const& c) { return c.copy.layout_tv; })
-      .def_prop_ro("tiler_mn", [](PyTiledCopy const& c) { return py_of(c.copy.tiler); })
+      .def_prop_ro(
+          "tiler_mn", [](PyTiledCopy const& c) { return py_of(c.copy.tiler); },
+          nb::sig("def tiler_mn(self) -> IntTuple"), "The tile the copy covers, (M,N).")
       .def(
           "size", [](PyTiledCopy const& c) { return c.copy.threads(); }, "Number of threads.")
       .def(

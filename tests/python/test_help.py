@@ -98,3 +98,13 @@ def test_the_op_tables_functions_name_their_arguments():
         assert all(":" in p for p in params), sig
     up = tessera._tessera.upcast.__doc__.split("\n", 1)[0]
     assert up == "upcast(layout: LayoutLike, n: int, /)", up
+
+
+@pytest.mark.parametrize("cls", ["Layout", "Swizzle", "SwizzledLayout", "View", "MmaAtom",
+                                 "CopyAtom", "TiledMMA", "TiledCopy", "ThrMMA", "ThrCopy"])
+def test_class_help_names_every_type(cls):
+    text = pydoc.render_doc(getattr(tessera, cls), renderer=pydoc.plaintext)
+    shown = [ln.strip() for ln in text.splitlines()
+             if "(" in ln and "builtins.object" not in ln and "Create and return" not in ln]
+    untyped = [ln for ln in shown if ": object" in ln or "-> object" in ln]
+    assert not untyped, f"{cls}: help() shows `object`: {untyped}"
