@@ -195,8 +195,13 @@ void bind_swizzles_tiles(nb::module_& m) {
                           : tile_coord_of(proj, "local_tile: proj is a tuple of 1 and None");
         IntTuple shape = int_tuple_of(tiler, "local_tile: the tiler is a shape tuple");
         compact_of(shape);  // its extents are checked as a layout's
-        return local_tile(LayoutArg(l), shape,
-                          tile_coord_of(coord, "local_tile: coord is a tuple of ints and None"), p);
+        TileCoord c = tile_coord_of(coord, "local_tile: coord is a tuple of ints and None");
+        if (!nb::isinstance<View>(l)) return local_tile(LayoutArg(l), shape, c, p);
+        // A tile of a tile (a View): the inner tile's offset adds the outer one's.
+        View const& outer = *nb::inst_ptr<View>(l);
+        View tile = local_tile(outer.layout, shape, c, p);
+        tile.offset = checked_add(tile.offset, outer.offset);
+        return tile;
       },
       nb::arg("layout"), nb::arg("tiler"), nb::arg("coord"), nb::arg("proj") = nb::none(),
       SIG_DOC(local_tile));

@@ -264,10 +264,11 @@ inline constexpr Doc make_composed_layout = {
 SwizzledLayout("Sw<3,4,3> o 0 o (8,64):(64,1)"))doc"};
 
 inline constexpr Doc local_tile = {
-    "def local_tile(layout: LayoutLike, tiler: IntTuple, coord: Sequence[int | None],"
+    "def local_tile(layout: LayoutLike | View, tiler: IntTuple, coord: Sequence[int | None],"
     " proj: Sequence[int | None] | None = None) -> View",
     R"doc(The CTA's tile of a tensor: the tile at `coord` of the tensor divided by the tiler shape;
-a None in coord keeps every tile of that mode, a None in proj drops that tiler mode.
+a None in coord keeps every tile of that mode, a None in proj drops that tiler mode. The tensor
+may be a tile itself (a View): the result keeps its offset.
 
 >>> local_tile(Layout("(128,64):(1,128)"), (32, 16), (1, 2))
 View(4128, "(32,16):(1,128)")

@@ -148,3 +148,13 @@ def test_partition_of_a_tile_keeps_its_offset():
     copy = tessera.make_tiled_copy_tv(tessera.CopyAtom("universal:128", 32), (32, 8), (4, 1))
     assert copy.get_slice(3).partition_S(gC).offset == \
         gC.offset + copy.partition_S(gC.layout, 3).offset
+
+
+def test_local_tile_of_a_tile_keeps_its_offset():
+    mC = Layout("(256,128):(128,1)")
+    gC = tessera.local_tile(mC, (128, 128), (1, 0))
+    assert (gC.offset, str(gC.layout)) == (128 * 128, "(128,128):(128,1)")
+    sub = tessera.local_tile(gC, (32, 64), (2, 1))  # rows 64.., columns 64.. of the tile
+    assert sub.offset == gC.offset + 64 * 128 + 64
+    assert [sub(i) for i in range(sub.size())] == \
+        [mC(128 + 64 + r, 64 + c) for c in range(64) for r in range(32)]
