@@ -188,6 +188,60 @@ rc, _, err = run("complement", "(4):(-1)", "8")
 check(rc != 0 and "has the negative stride -1" in err and "positive strides" in err,
       f"complement negative stride: {err!r}")
 
+# show --cute / --runtime, as the op verbs: CuTe's print (static _4, run-time 4), and it reads back.
+rc, out, _ = run("show", "(4,(2,3)):(2,(8,1))", "--cute")
+check(rc == 0 and out.splitlines()[0] == "(_4,(_2,_3)):(_2,(_8,_1))  size 24  cosize 17",
+      f"show --cute: {out!r}")
+rc, out, _ = run("show", "((_2,_2),4):((_1,8),64)", "--cute")
+check(rc == 0 and out.startswith("((_2,_2),4):((_1,8),64)  size 16"), f"show --cute mixed: {out!r}")
+rc, out, _ = run("show", "(4,2):(1,4)", "--runtime", "--cute", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("layout") == "(4,2):(1,4)" and j.get("shape") == "(4,2)", f"show --runtime: {out!r}")
+rc, out, _ = run("show", "(4,2):(1,4)", "--cute", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("layout") == "(_4,_2):(_1,_4)" and j.get("values") == list(range(8)),
+      f"show --cute --json: {out!r}")
+rc, out, _ = run("show", "Sw<3,4,3> o 0 o (8,64):(64,1)", "--cute")
+printed = out.split("  size")[0]
+check(rc == 0 and printed == "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", f"show --cute swizzled: {out!r}")
+rc2, again, _ = run("show", printed, "--json")
+rc3, plain, _ = run("show", "Sw<3,4,3> o 0 o (8,64):(64,1)", "--json")
+check(rc2 == 0 and rc3 == 0 and json.loads(again)["values"] == json.loads(plain)["values"],
+      "show --cute: CuTe's print reads back as the same layout")
+
+# analyze --copy: a TiledCopy's source or destination accesses, the numbers of Python's
+# analyze(tiled_copy) and of --tv with the copy's TV layout.
+copy = ["--copy", "universal:128", "--thr", "(16,8):(8,1)", "--val", "(4,1)"]
+rc, out, err = run("analyze", *copy)
+check(rc == 0 and out.startswith("analyze TiledCopy UniversalCopy (thr (16,8):(8,1), val "
+                                 "(4,1):(1,4)), source (64,8):(1,64), global memory")
+      and "verdict     128-bit loads" in out and "coalesced [great]" in out,
+      f"analyze --copy: {out!r} {err!r}")
+rc, out, err = run("analyze", *copy, "--side", "D", "--tensor", "(64,8):(8,1)", "--json")
+j = json.loads(out) if rc == 0 else {}
+check(j.get("config", {}).get("side") == "D"
+      and j.get("config", {}).get("layout_tv") == "((8,16),4):((64,4),1)"
+      and j.get("analysis", {}).get("access") == "store", f"analyze --copy --json: {out!r}")
+rc, tv_out, _ = run("analyze", "--tv", "((8,16),4):((64,4),1)", "--tensor", "(64,8):(8,1)",
+                    "--access", "store", "--json")
+check(rc == 0 and j and json.loads(tv_out)["analysis"]["global"] == j["analysis"]["global"]
+      and json.loads(tv_out)["analysis"]["vector_bits"] == j["analysis"]["vector_bits"] == 32,
+      f"analyze --copy is --tv of its TV layout: {tv_out!r}")
+rc, out, _ = run("analyze", "--copy", "ldmatrix:x4", "--elem-bits", "16", "--thr", "(32,1)",
+                 "--val", "(1,8)", "--space", "shared", "--tensor", "(32,8):(8,1)",
+                 "--find-swizzle")
+check(rc == 0 and "TiledCopy SM75_U32x4_LDSM_N" in out and "bank conflicts" in out
+      and "swizzle     Sw<" in out, f"analyze --copy ldmatrix: {out!r}")
+for args, want in [
+    (["analyze", "--copy", "universal:128", "--val", "(4,1)"],
+     "analyze --copy needs --thr and --val layouts"),
+    (["analyze", *copy, "--preset", "step1"],
+     "analyze: give --copy, --tv or a TiledMMA (--preset, --atom-layout), one of them"),
+    (["analyze", *copy, "--side", "C"], "--side"),
+]:
+    rc, _, err = run(*args)
+    check(rc != 0 and want in err, f"{args}: {err!r}")
+
 # show: big and rank-3 layouts print (capped) tables and say what they leave out.
 rc, out, _ = run("show", "(128,128):(128,1)")
 check(rc == 0 and "    1 |  128  129" in out

@@ -80,6 +80,44 @@ int run_op_verb(OpSpec const& op, std::vector<std::string> const& words, OpFlags
   return 0;
 }
 
+// CuTe's print of a layout or a swizzled layout: static _4, run-time 4; Sw<3,4,3> o _0 o L.
+std::string cute_text(SwizzledLayout const& l, bool swizzled) {
+  if (!swizzled) return to_cute_string(l.layout);
+  return to_string(l.swizzle) + " o _" + std::to_string(l.offset) + " o " +
+         to_cute_string(l.layout);
+}
+
+// show: the layout (as notation, or CuTe's print with --cute), its size and cosize, and its index
+// table; --json every value.
+int run_show(std::string const& text, OpFlags const& f) {
+  const bool swizzled = is_swizzled(text);
+  SwizzledLayout l = swizzled ? parse_swizzled_layout(text, f.runtime)
+                              : SwizzledLayout{Swizzle(), 0, layout_arg(text, f.runtime)};
+  const std::string shown = f.cute     ? cute_text(l, swizzled)
+                            : swizzled ? to_string(l)
+                                       : to_string(l.layout);
+  if (f.as_json) {
+    nlohmann::json values = nlohmann::json::array();
+    for (int64_t i = 0; i < l.size(); ++i) values.push_back(l(i));
+    std::cout << nlohmann::json{{"layout", shown},
+                                {"shape", f.cute ? to_cute_string(l.layout.shape)
+                                                 : to_string(l.layout.shape)},
+                                {"size", l.size()},
+                                {"cosize", l.layout.cosize()},
+                                {"values", values}}
+              << '\n';
+    return 0;
+  }
+  if (swizzled)
+    std::cout << shown << "  size " << l.size() << "  (the plain layout's cosize "
+              << l.layout.cosize() << ")\n";
+  else
+    std::cout << shown << "  size " << l.size() << "  cosize " << l.layout.cosize() << '\n';
+  std::cout.flush();
+  print_table(l);
+  return 0;
+}
+
 // The worked examples of the layout algebra tutorial, computed by the library.
 int run_demo() {
   using namespace tessera;
@@ -248,36 +286,16 @@ void add_algebra_verbs(CLI::App& app, Verbs& verbs) {
   CLI::App* show = app.add_subcommand("show", "Print a layout and its index table: show LAYOUT");
   show->footer(notation_help());
   auto text = std::make_shared<std::string>();
-  auto json_out = std::make_shared<bool>(false);
+  auto show_flags = std::make_shared<OpFlags>();
   show->add_option("layout", *text, "a layout, a shape or a swizzled layout")->required();
-  show->add_flag("--json", *json_out,
+  show->add_flag("--json", show_flags->as_json,
                  "print {layout, shape, size, cosize, values}: values[i] = L(i) (i "
                  "colexicographic)");
-  verbs.push_back({show, [text, json_out] {
-                     SwizzledLayout l = any_layout_arg(*text);
-                     if (*json_out) {
-                       nlohmann::json values = nlohmann::json::array();
-                       for (int64_t i = 0; i < l.size(); ++i) values.push_back(l(i));
-                       const std::string shown =
-                           is_swizzled(*text) ? to_string(l) : to_string(l.layout);
-                       std::cout << nlohmann::json{{"layout", shown},
-                                                   {"shape", to_string(l.layout.shape)},
-                                                   {"size", l.size()},
-                                                   {"cosize", l.layout.cosize()},
-                                                   {"values", values}}
-                                 << '\n';
-                       return 0;
-                     }
-                     if (is_swizzled(*text))
-                       std::cout << to_string(l) << "  size " << l.size()
-                                 << "  (the plain layout's cosize " << l.layout.cosize() << ")\n";
-                     else
-                       std::cout << to_string(l.layout) << "  size " << l.size() << "  cosize "
-                                 << l.layout.cosize() << '\n';
-                     std::cout.flush();
-                     print_table(l);
-                     return 0;
-                   }});
+  show->add_flag("--runtime", show_flags->runtime,
+                 "bare integers are run-time values (CuTe's int); _4 stays static (CuTe's Int<4>)");
+  show->add_flag("--cute", show_flags->cute,
+                 "print the layout as CuTe's C++ does: static _4, run-time 4");
+  verbs.push_back({show, [text, show_flags] { return run_show(*text, *show_flags); }});
 }
 
 }  // namespace tessera::tools

@@ -3,7 +3,10 @@
 //   tessera analyze --preset step1                       C stores of the step-1 tile
 //   tessera analyze --preset step4 --operand A --space shared --swizzle "Sw<3,3,3>"
 //   tessera analyze --tv "(32,4):(4,1)" --tensor 128:1   any TV layout over a tensor
+//   tessera analyze --copy universal:128 --thr "(16,8):(8,1)" --val "(1,4)" --side D
+//                                                        a TiledCopy's source or destination
 //   tessera analyze --sweep-r                            the permutation table: R = 1, 2, 4, 8
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -16,6 +19,7 @@
 #include "mma_cli.hpp"
 #include "ops.hpp"
 #include "problem_options.hpp"
+#include "render.hpp"
 #include "render_options.hpp"
 #include "verbs.hpp"
 
@@ -28,6 +32,7 @@ struct AnalyzeArgs {
   MmaArgs mma;
   std::string operand = "C";
   std::string tensor, swizzle, tv, space = "global", direction;
+  std::string copy, thr, val, side = "S";  // a TiledCopy: --copy ATOM --thr T --val V --side S|D
   int64_t elem_bits = 0, max_vector_bits = 128;
   bool sweep_r = false, find_swizzle = false, as_json = false;
   ProblemWords problem;
@@ -100,12 +105,104 @@ int run_sweep(bool as_json) {
   return 0;
 }
 
+using PartitionRun = std::function<AccessReport(Swizzle, AccessSpec)>;
+
+// --copy ATOM --thr T --val V: the TiledCopy's source (--side S) or destination (D) accesses over
+// --tensor (default: the copy's tile, column-major), each thread at most its atom's width per
+// access, as the copy's page and Python's analyze(tiled_copy) measure them.
+PartitionRun copy_partition(AnalyzeArgs const& a, AccessSpec& spec, std::string& title,
+                            json& config) {
+  if (a.thr.empty() || a.val.empty())
+    throw std::invalid_argument("analyze --copy needs --thr and --val layouts");
+  if (a.mma.given() || !a.tv.empty())
+    throw std::invalid_argument(
+        "analyze: give --copy, --tv or a TiledMMA (--preset, --atom-layout), one of them");
+  if (a.problem.given()) throw std::invalid_argument("analyze: --problem needs a TiledMMA");
+  const int64_t bits = a.elem_bits ? a.elem_bits : 32;
+  TiledCopy copy =
+      make_tiled_copy_tv(copy_atom_of(a.copy, bits), layout_arg(a.thr), layout_arg(a.val));
+  const bool dst = a.side == "D";
+  Layout tensor = a.tensor.empty() ? Layout(copy.tiler) : layout_arg(a.tensor);
+  Layout atom_side = dst ? copy.atom.dst_tv : copy.atom.src_tv;
+  spec.elem_bits = bits;
+  spec.store = a.direction.empty() ? dst : a.direction == "store";
+  spec.max_vector_bits = std::min<int64_t>(
+      a.max_vector_bits, (atom_side.rank() >= 2 ? atom_side[1].size() : 1) * bits);
+  title = std::string("TiledCopy ") + copy.atom.name + " (thr " + to_string(layout_arg(a.thr)) +
+          ", val " + to_string(layout_arg(a.val)) + "), " + (dst ? "destination " : "source ") +
+          to_string(tensor);
+  config = {{"copy", copy.atom.name},
+            {"thr", a.thr},
+            {"val", a.val},
+            {"side", dst ? "D" : "S"},
+            {"tensor", to_string(tensor)},
+            {"layout_tv", to_string(copy.layout_tv)}};
+  return [copy, tensor, dst](Swizzle s, AccessSpec sp) {
+    return analyze(CopyAccess{copy, SwizzledLayout{s, 0, tensor}, dst}, sp);
+  };
+}
+
+// --tv TV --tensor T: any (thread,value) -> index layout over a tensor.
+PartitionRun tv_partition(AnalyzeArgs const& a, AccessSpec& spec, std::string& title,
+                          json& config) {
+  if (a.tensor.empty())
+    throw std::invalid_argument("analyze --tv needs --tensor, the layout the TV indexes");
+  if (a.mma.given())
+    throw std::invalid_argument(
+        "analyze: give --tv or a TiledMMA (--preset, --atom-layout), not both");
+  if (a.problem.given())
+    throw std::invalid_argument("analyze: --problem needs a TiledMMA, not --tv");
+  Layout tv = layout_arg(a.tv), tensor = layout_arg(a.tensor);
+  spec.elem_bits = a.elem_bits ? a.elem_bits : 32;
+  spec.store = a.direction == "store";
+  title = "TV " + to_string(tv) + " over " + to_string(tensor);
+  config = {{"tv", to_string(tv)}, {"tensor", to_string(tensor)}};
+  return [tv, tensor](Swizzle s, AccessSpec sp) {
+    return analyze(TvAccess{tv, SwizzledLayout{s, 0, tensor}}, sp);
+  };
+}
+
+// A TiledMMA's operand (--preset or --atom, --atom-layout, --tile; --operand), over its tensor,
+// --tensor, or with --problem the CTA's tile of the problem at k_tile 0, at its offset.
+PartitionRun mma_partition(AnalyzeArgs const& a, AccessSpec& spec, std::string& title,
+                           json& config) {
+  if (!a.mma.given())
+    throw std::invalid_argument(
+        "analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, --copy, "
+        "--thr and --val, or --sweep-r");
+  MmaConfig cfg = mma_from_args(a.mma, "analyze");
+  Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
+  int64_t offset = 0;
+  check_problem_options(a.mma.cmd, a.problem, "analyze");
+  if (a.problem.given()) {
+    if (!a.tensor.empty())
+      throw std::invalid_argument("analyze: give --tensor or --problem, not both");
+    offset = use_problem_tiles(trace_input(cfg, a.problem, "analyze"), cfg)[size_t(int(op))];
+  }
+  Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : layout_arg(a.tensor);
+  spec = mma_access_spec(cfg, op, a.elem_bits, a.direction, spec.space, spec.max_vector_bits);
+  const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
+  title = cfg.name + ", operand " + operand_name(op) + " " + dims + " = " + to_string(tensor);
+  config = {{"name", cfg.name},
+            {"operand", operand_name(op)},
+            {"tensor", to_string(tensor)},
+            {"offset", offset},
+            {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
+  if (a.problem.given())
+    title += " (CTA (" + std::to_string(a.problem.cta[0]) + "," + std::to_string(a.problem.cta[1]) +
+             ")'s tile at offset " + std::to_string(offset) + ")";
+  TiledMMA mma = cfg.mma;
+  return [mma, op, tensor, offset](Swizzle s, AccessSpec sp) {
+    return analyze(MmaAccess{mma, op, SwizzledLayout{s, offset, tensor}}, sp);
+  };
+}
+
 int run_analyze(AnalyzeArgs const& a) {
   if (a.sweep_r) {
-    if (a.mma.given() || !a.tv.empty())
+    if (a.mma.given() || !a.tv.empty() || !a.copy.empty())
       throw std::invalid_argument(
           "analyze: --sweep-r is its own table; it takes no "
-          "--preset, --atom-layout or --tv");
+          "--preset, --atom-layout, --tv or --copy");
     return run_sweep(a.as_json);
   }
   AccessSpec spec;
@@ -115,55 +212,13 @@ int run_analyze(AnalyzeArgs const& a) {
   std::string title;
   json config;
   // The partition under analysis, for a given swizzle (derive_swizzle tries several).
-  std::function<AccessReport(Swizzle, AccessSpec)> run;
-  if (!a.tv.empty()) {
-    if (a.tensor.empty())
-      throw std::invalid_argument("analyze --tv needs --tensor, the layout the TV indexes");
-    if (a.mma.given())
-      throw std::invalid_argument(
-          "analyze: give --tv or a TiledMMA (--preset, --atom-layout), not both");
-    if (a.problem.given())
-      throw std::invalid_argument("analyze: --problem needs a TiledMMA, not --tv");
-    Layout tv = layout_arg(a.tv), tensor = layout_arg(a.tensor);
-    spec.elem_bits = a.elem_bits ? a.elem_bits : 32;
-    spec.store = a.direction == "store";
-    run = [tv, tensor](Swizzle s, AccessSpec sp) {
-      return analyze(TvAccess{tv, SwizzledLayout{s, 0, tensor}}, sp);
-    };
-    title = "TV " + to_string(tv) + " over " + to_string(tensor);
-    config = {{"tv", to_string(tv)}, {"tensor", to_string(tensor)}};
+  PartitionRun run;
+  if (!a.copy.empty()) {
+    run = copy_partition(a, spec, title, config);
+  } else if (!a.tv.empty()) {
+    run = tv_partition(a, spec, title, config);
   } else {
-    if (!a.mma.given())
-      throw std::invalid_argument(
-          "analyze needs --preset, --atom-layout and --tile M N K, --tv and --tensor, or "
-          "--sweep-r");
-    MmaConfig cfg = mma_from_args(a.mma, "analyze");
-    Operand op = a.operand == "A" ? Operand::kA : a.operand == "B" ? Operand::kB : Operand::kC;
-    // With --problem: the CTA's tile of the problem at k_tile 0, at its offset (alignment).
-    int64_t offset = 0;
-    check_problem_options(a.mma.cmd, a.problem, "analyze");
-    if (a.problem.given()) {
-      if (!a.tensor.empty())
-        throw std::invalid_argument("analyze: give --tensor or --problem, not both");
-      offset = use_problem_tiles(trace_input(cfg, a.problem, "analyze"), cfg)[size_t(int(op))];
-    }
-    Layout tensor = a.tensor.empty() ? cfg.tensor[int(op)] : layout_arg(a.tensor);
-    spec = mma_access_spec(cfg, op, a.elem_bits, a.direction, spec.space, spec.max_vector_bits);
-    TiledMMA mma = cfg.mma;
-    run = [mma, op, tensor, offset](Swizzle s, AccessSpec sp) {
-      return analyze(MmaAccess{mma, op, SwizzledLayout{s, offset, tensor}}, sp);
-    };
-    const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
-    title = cfg.name + ", operand " + operand_name(op) + " " + dims + " = " + to_string(tensor);
-    config = {{"name", cfg.name},
-              {"operand", operand_name(op)},
-              {"tensor", to_string(tensor)},
-              {"offset", offset},
-              {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
-    if (a.problem.given())
-      title += " (CTA (" + std::to_string(a.problem.cta[0]) + "," +
-               std::to_string(a.problem.cta[1]) + ")'s tile at offset " + std::to_string(offset) +
-               ")";
+    run = mma_partition(a, spec, title, config);
   }
   AccessReport r = run(sw, spec);
   json derived;
@@ -207,6 +262,13 @@ void add_analyze_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("--tensor", a->tensor,
                   "the operand's tensor layout (default: the configuration's)");
   cmd->add_option("--tv", a->tv, "a (thread,value) -> tensor index layout, instead of a TiledMMA");
+  cmd->add_option("--copy", a->copy,
+                  "a TiledCopy's atom instead of a TiledMMA: cp_async:4|8|16, universal:BITS, "
+                  "ldmatrix:x1|x2|x4[t] or a copy atom of `tessera atoms`");
+  cmd->add_option("--thr", a->thr, "the TiledCopy's thread layout, e.g. \"(32,8):(1,32)\"");
+  cmd->add_option("--val", a->val, "the TiledCopy's value layout, e.g. (4,1)");
+  cmd->add_option("--side", a->side, "the TiledCopy's source S (default) or destination D")
+      ->check(CLI::IsMember({"S", "D"}));
   cmd->add_option("--swizzle", a->swizzle, "swizzle the tensor, e.g. \"Sw<3,3,3>\"");
   cmd->add_option("--space", a->space, "global (default) or shared")
       ->check(CLI::IsMember({"global", "shared"}));

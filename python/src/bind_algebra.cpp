@@ -8,12 +8,16 @@
 
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "docs.hpp"
 
 namespace tessera::py {
 
 namespace {
 
 using TilerOp = Layout (*)(Layout const&, Tiler const&);
+
+constexpr const char* kProductOperand =
+    "a product's operand is a Layout, its notation or a shape (its compact layout)";
 
 // logical_divide / logical_product: a Layout tiler takes the direct overload.
 template <Layout (*ByLayout)(Layout const&, Layout const&),
@@ -25,10 +29,10 @@ Layout split_op(nb::handle a, nb::handle t) {
 }
 
 template <TilerOp F>
-void def_tiler_op(nb::module_& m, const char* name, const char* doc) {
+void def_tiler_op(nb::module_& m, const char* name, docs::Doc const& doc) {
   m.def(
       name, [](nb::handle a, nb::handle t) { return F(LayoutArg(a), tiler_of(t)); },
-      nb::arg("layout"), nb::arg("tiler"), doc);
+      nb::arg("layout"), nb::arg("tiler"), nb::sig(doc.sig), doc.text);
 }
 
 nb::object composition_of(nb::handle a, nb::handle b) {
@@ -52,38 +56,40 @@ void bind_layout_ops(nb::module_& m) {
         return Layout(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"),
                       int_tuple_of(stride, "make_layout: stride is an int or a tuple of ints"));
       },
-      nb::arg("shape"), nb::arg("stride") = nb::none(),
-      "make_layout(shape, stride=None): stride None is the compact column-major stride.");
+      nb::arg("shape"), nb::arg("stride") = nb::none(), SIG_DOC(make_layout));
   m.def("make_layout_modes", [](nb::args modes) {
     LayoutBuilder b;
     for (nb::handle x : modes) b.add(layout_of(x));
     return b.get();
-  }, "The layouts as the modes of one layout: make_layout_modes(4:1, 3:4) = (4,3):(1,4).");
+  }, SIG_DOC(make_layout_modes));
   m.def(
       "parse_int_tuple", [](std::string const& s) { return py_of(parse_int_tuple(s)); },
-      nb::arg("notation"), "\"(2,(3,4))\" -> (2, (3, 4)).");
+      nb::arg("notation"), SIG_DOC(parse_int_tuple));
   m.def(
       "parse_tiler", [](std::string const& s) { return to_string(parse_tiler(s)); },
-      nb::arg("notation"), "Checks a tiler's notation and prints it back in canonical form.");
-  m.def("flatten", [](nb::handle a) { return flatten(LayoutArg(a)); }, nb::arg("layout"));
+      nb::arg("notation"), SIG_DOC(parse_tiler));
+  m.def(
+      "flatten", [](nb::handle a) { return flatten(LayoutArg(a)); }, nb::arg("layout"),
+      SIG_DOC(flatten));
   m.def("coalesce", [](nb::handle a, nb::handle profile) {
     LayoutArg l(a);
     return profile.is_none() ? coalesce(l)
                              : coalesce(l, int_tuple_of(profile, "coalesce: profile"));
   }, nb::arg("layout"), nb::arg("profile") = nb::none(),
         "Merge modes keeping the function; a tuple profile coalesces mode by mode.");
-  m.def("filter", [](nb::handle a) { return filter(LayoutArg(a)); }, nb::arg("layout"),
-        "Drop stride-0 and size-1 modes, then coalesce.");
-  m.def("composition", &composition_of, nb::arg("a"), nb::arg("b"),
-        "R = A o B: R(c) = A(B(c)). B is a Layout or a tiler; A may be a Swizzle or a "
-        "SwizzledLayout.");
+  m.def(
+      "filter", [](nb::handle a) { return filter(LayoutArg(a)); }, nb::arg("layout"),
+      SIG_DOC(filter));
+  m.def("composition", &composition_of, nb::arg("a"), nb::arg("b"), SIG_DOC(composition));
   m.def("complement", [](nb::handle a, nb::handle cotarget) {
     return complement(LayoutArg(a), product(int_tuple_of(cotarget, "complement: cotarget")));
-  }, nb::arg("layout"), nb::arg("cotarget") = 1,
-        "The ordered layout of the offsets in [0, cotarget) that the layout does not reach.");
+  }, nb::arg("layout"), nb::arg("cotarget") = 1, SIG_DOC(complement));
   m.def(
-      "right_inverse", [](nb::handle a) { return right_inverse(LayoutArg(a)); }, nb::arg("layout"));
-  m.def("left_inverse", [](nb::handle a) { return left_inverse(LayoutArg(a)); }, nb::arg("layout"));
+      "right_inverse", [](nb::handle a) { return right_inverse(LayoutArg(a)); }, nb::arg("layout"),
+      SIG_DOC(right_inverse));
+  m.def(
+      "left_inverse", [](nb::handle a) { return left_inverse(LayoutArg(a)); }, nb::arg("layout"),
+      SIG_DOC(left_inverse));
 }
 
 // The divides and the products.
@@ -95,8 +101,7 @@ void bind_divides_products(nb::module_& m) {
           return nb::cast(logical_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
         return nb::cast(split_op<logical_divide, logical_divide>(a, t));
       },
-      nb::arg("layout"), nb::arg("tiler"),
-      "A / B = A o (B, complement(B, size A)), mode by mode for a tuple tiler.");
+      nb::arg("layout"), nb::arg("tiler"), SIG_DOC(logical_divide));
   m.def(
       "zipped_divide",
       [](nb::handle a, nb::handle t) -> nb::object {
@@ -104,27 +109,28 @@ void bind_divides_products(nb::module_& m) {
           return nb::cast(zipped_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
         return nb::cast(zipped_divide(LayoutArg(a), tiler_of(t)));
       },
-      nb::arg("layout"), nb::arg("tiler"), "logical_divide regrouped ((tiles),(rests)).");
-  def_tiler_op<tiled_divide>(m, "tiled_divide",
-                             "logical_divide regrouped ((tiles),rest0,rest1,..).");
-  def_tiler_op<flat_divide>(m, "flat_divide",
-                            "logical_divide regrouped (tile0,tile1,..,rest0,rest1,..).");
+      nb::arg("layout"), nb::arg("tiler"), SIG_DOC(zipped_divide));
+  def_tiler_op<tiled_divide>(m, "tiled_divide", docs::tiled_divide);
+  def_tiler_op<flat_divide>(m, "flat_divide", docs::flat_divide);
   m.def("logical_product", &split_op<logical_product, logical_product>, nb::arg("layout"),
-        nb::arg("tiler"), "A x B = (A, complement(A, size A * cosize B) o B).");
-  def_tiler_op<zipped_product>(m, "zipped_product",
-                               "logical_product regrouped ((blocks),(repeats)).");
-  def_tiler_op<tiled_product>(m, "tiled_product",
-                              "logical_product regrouped ((blocks),repeat0,repeat1,..).");
-  def_tiler_op<flat_product>(m, "flat_product",
-                             "logical_product regrouped (block0,..,repeat0,..).");
+        nb::arg("tiler"), SIG_DOC(logical_product));
+  def_tiler_op<zipped_product>(m, "zipped_product", docs::zipped_product);
+  def_tiler_op<tiled_product>(m, "tiled_product", docs::tiled_product);
+  def_tiler_op<flat_product>(m, "flat_product", docs::flat_product);
   m.def(
       "blocked_product",
-      [](nb::handle a, nb::handle b) { return blocked_product(LayoutArg(a), LayoutArg(b)); },
-      nb::arg("a"), nb::arg("b"), "Each copy of A stays a contiguous block: ((a0,b0),(a1,b1),..).");
+      [](nb::handle a, nb::handle b) {
+        return blocked_product(layout_or_shape_of(a, kProductOperand),
+                               layout_or_shape_of(b, kProductOperand));
+      },
+      nb::arg("a"), nb::arg("b"), SIG_DOC(blocked_product));
   m.def(
       "raked_product",
-      [](nb::handle a, nb::handle b) { return raked_product(LayoutArg(a), LayoutArg(b)); },
-      nb::arg("a"), nb::arg("b"), "The copies of A interleave in each mode: ((b0,a0),(b1,a1),..).");
+      [](nb::handle a, nb::handle b) {
+        return raked_product(layout_or_shape_of(a, kProductOperand),
+                             layout_or_shape_of(b, kProductOperand));
+      },
+      nb::arg("a"), nb::arg("b"), SIG_DOC(raked_product));
 }
 
 // Coordinates and indices, and the sizes of a layout or a shape.
@@ -138,8 +144,7 @@ void bind_coordinates(nb::module_& m) {
     Layout const& l = given ? given->get() : *made;
     return l(checked_coordinate(
         int_tuple_of(coord, "crd2idx: the coordinate is an int or a tuple of ints"), l.shape));
-  }, nb::arg("coord"), nb::arg("layout"), nb::arg("stride") = nb::none(),
-        "crd2idx(coord, layout) or crd2idx(coord, shape, stride): the offset of a coordinate.");
+  }, nb::arg("coord"), nb::arg("layout"), nb::arg("stride") = nb::none(), SIG_DOC(crd2idx));
   m.def(
       "idx2crd",
       [](nb::handle idx, nb::handle shape) {
@@ -154,32 +159,33 @@ void bind_coordinates(nb::module_& m) {
         }
         return py_of(idx2crd(i, s));
       },
-      nb::arg("idx"), nb::arg("shape"),
-      "The natural (colexicographic) coordinate of an index in a shape.");
+      nb::arg("idx"), nb::arg("shape"), SIG_DOC(idx2crd));
   m.def("size", [](nb::handle x) {
     if (is_layout(x)) return nb::inst_ptr<Layout>(x)->size();
     if (nb::isinstance<SwizzledLayout>(x)) return nb::inst_ptr<SwizzledLayout>(x)->size();
     return product(int_tuple_of(x, "size: a Layout or an int tuple"));
   }, nb::arg("x"));
-  m.def("cosize", [](nb::handle x) { return LayoutArg(x).get().cosize(); }, nb::arg("layout"));
+  m.def(
+      "cosize", [](nb::handle x) { return LayoutArg(x).get().cosize(); }, nb::arg("layout"),
+      SIG_DOC(cosize));
   m.def("rank", [](nb::handle x) {
     if (is_layout(x)) return nb::inst_ptr<Layout>(x)->rank();
     return int_tuple_of(x, "rank: a Layout or an int tuple").rank();
-  }, nb::arg("x"));
+  }, nb::arg("x"), SIG_DOC(rank));
   m.def("depth", [](nb::handle x) {
     if (is_layout(x)) return nb::inst_ptr<Layout>(x)->depth();
     return depth(int_tuple_of(x, "depth: a Layout or an int tuple"));
-  }, nb::arg("x"));
+  }, nb::arg("x"), SIG_DOC(depth));
 }
 
 // Swizzles and swizzled layouts; local_tile (a CTA's tile of a tensor).
 void bind_swizzles_tiles(nb::module_& m) {
   m.def(
       "make_swizzle", [](int b, int mm, int s) { return Swizzle(b, mm, s); }, nb::arg("bits"),
-      nb::arg("base"), nb::arg("shift"));
+      nb::arg("base"), nb::arg("shift"), SIG_DOC(make_swizzle));
   m.def("make_composed_layout", [](Swizzle const& s, int64_t offset, nb::handle l) {
     return SwizzledLayout{s, offset, LayoutArg(l)};
-  }, nb::arg("swizzle"), nb::arg("offset"), nb::arg("layout"), "Sw o offset o L.");
+  }, nb::arg("swizzle"), nb::arg("offset"), nb::arg("layout"), SIG_DOC(make_composed_layout));
 
   m.def(
       "local_tile",
@@ -189,11 +195,16 @@ void bind_swizzles_tiles(nb::module_& m) {
                           : tile_coord_of(proj, "local_tile: proj is a tuple of 1 and None");
         IntTuple shape = int_tuple_of(tiler, "local_tile: the tiler is a shape tuple");
         compact_of(shape);  // its extents are checked as a layout's
-        return local_tile(LayoutArg(l), shape,
-                          tile_coord_of(coord, "local_tile: coord is a tuple of ints and None"), p);
+        TileCoord c = tile_coord_of(coord, "local_tile: coord is a tuple of ints and None");
+        if (!nb::isinstance<View>(l)) return local_tile(LayoutArg(l), shape, c, p);
+        // A tile of a tile (a View): the inner tile's offset adds the outer one's.
+        View const& outer = *nb::inst_ptr<View>(l);
+        View tile = local_tile(outer.layout, shape, c, p);
+        tile.offset = checked_add(tile.offset, outer.offset);
+        return tile;
       },
       nb::arg("layout"), nb::arg("tiler"), nb::arg("coord"), nb::arg("proj") = nb::none(),
-      "The CTA's tile: coord None keeps every tile of that mode, proj None drops a tiler mode.");
+      SIG_DOC(local_tile));
 }
 
 }  // namespace

@@ -2,6 +2,12 @@
 // its arguments and help line, and each op the hand-written bindings (bind_algebra.cpp) do not
 // define becomes a function of the same name, reading Python values by the op's argument kinds:
 //   tessera._tessera.upcast(Layout("(4,8):(1,4)"), 2) == Layout("(2,8):(1,2)").
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <string>
+#include <vector>
+
 #include <nanobind/stl/string.h>
 
 #include <op_args.hpp>
@@ -62,6 +68,48 @@ nb::object py_value(tools::Value const& v) {
   return nb::cast(std::get<Swizzle>(v));
 }
 
+// The Python type of an argument kind, as the stub (tessera/__init__.pyi) spells it.
+const char* type_name(ArgKind k) {
+  switch (k) {
+    case ArgKind::kLayout: return "LayoutLike";
+    case ArgKind::kAnyLayout: return "LayoutLike | SwizzledLayout";
+    case ArgKind::kTiler: return "Tiler";
+    case ArgKind::kTilerOrSwizzled: return "Tiler | SwizzledLayout";
+    case ArgKind::kShape:
+    case ArgKind::kTuple: return "IntTuple";
+    case ArgKind::kIndex:
+    case ArgKind::kCount:
+    case ArgKind::kBit: return "int";
+    case ArgKind::kBitList: return "Swizzle | tuple[int, int, int]";
+    case ArgKind::kOrder: break;
+  }
+  return "str";
+}
+
+// help()'s signature of an op of the table: its arguments named by their roles ("the layout" ->
+// layout; a repeated name gets a, b), typed by their kinds, positional only, the optional ones
+// = None: "def upcast(layout: LayoutLike, n: int, /)". Kept for the life of the module.
+const char* signature(tools::OpSpec const& op) {
+  static std::deque<std::string> kept;
+  std::vector<std::string> names;
+  for (int i = 0; i < op.max_args; ++i) {
+    std::string role = op.args[i].role;
+    if (role.rfind("the ", 0) == 0) role = role.substr(4);
+    for (char& c : role) c = c == ' ' ? '_' : char(std::tolower(static_cast<unsigned char>(c)));
+    names.push_back(role);
+  }
+  std::vector<std::string> given = names;
+  for (int i = 0; i < op.max_args; ++i)
+    if (std::count(given.begin(), given.end(), given[i]) > 1) names[i] = std::string(1, 'a' + i);
+  std::string s = std::string("def ") + op.name + "(";
+  for (int i = 0; i < op.max_args; ++i) {
+    s += names[i] + ": " + type_name(op.args[i].kind);
+    if (i >= op.min_args) s += " | None = None";
+    s += ", ";
+  }
+  return kept.emplace_back(s + "/)").c_str();
+}
+
 nb::object run(tools::OpSpec const& op, nb::args given) {
   int n = int(given.size());
   if (n < op.min_args || n > op.max_args) {
@@ -87,7 +135,9 @@ void bind_ops(nb::module_& m) {
     entry["min_args"] = op.min_args, entry["help"] = op.help;
     table.append(entry);
     if (nb::hasattr(m, op.name)) continue;  // a hand-written binding with Python's conveniences
-    m.def(op.name, [&op](nb::args given) { return run(op, given); }, op.help);
+    m.def(
+        op.name, [&op](nb::args given) { return run(op, given); }, nb::sig(signature(op)),
+        op.help);
   }
   m.def("ops", [table] { return table; },
         "The layout ops of the library (the CLI's verbs, `tessera batch`): name, alias, argument "

@@ -13,6 +13,7 @@
 #include "atom_names.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "docs.hpp"
 #include "tiled.hpp"
 #include "trace.hpp"
 
@@ -21,6 +22,23 @@ namespace tessera::py {
 namespace {
 
 using tools::MmaConfig;
+
+// The tensors of partition_* and thrfrg: a shape alone is its compact layout, as CuTe's
+// partition_shape_C / partition_fragment_C take a shape.
+constexpr const char* kTensor =
+    "a tensor is a Layout, a View (a tile), its notation or a shape (compact)";
+
+// A partition of a tensor that may be a View (a tile of local_tile): the partition of its layout
+// shifted by the tile's offset, so thr_mma.partition_C(gC) is the partition of the tile gC in the
+// whole tensor, as CuTe's partition of a tile is.
+template <class F>
+View partition_of(nb::handle tensor, F const& partition) {
+  if (!nb::isinstance<View>(tensor)) return partition(layout_or_shape_of(tensor, kTensor));
+  View const& tile = *nb::inst_ptr<View>(tensor);
+  View p = partition(tile.layout);
+  p.offset = checked_add(p.offset, tile.offset);
+  return p;
+}
 
 // An atom layout over (M,N,K): a Layout, its notation, or a shape (compact).
 std::string atom_layout_text(nb::handle h) {
@@ -181,7 +199,10 @@ void def_mma_parts(nb::class_<MmaConfig>& mma) {
           [](MmaConfig const& c, std::string const& op) { return c.tensor[int(operand_of(op))]; },
           nb::arg("operand"), "The operand's tensor layout the pictures, explain and analyze use.")
       .def("with_tensors", &with_tensors, nb::arg("C") = nb::none(), nb::arg("A") = nb::none(),
-           nb::arg("B") = nb::none(), "A copy whose operand tensors are the given layouts.")
+           nb::arg("B") = nb::none(),
+           nb::sig("def with_tensors(self, C: LayoutLike | None = None, A: LayoutLike | None = "
+                   "None, B: LayoutLike | None = None) -> TiledMMA"),
+           "A copy whose operand tensors are the given layouts.")
       .def("__repr__", [](MmaConfig const& c) {
         return "TiledMMA(" + std::string(c.mma.atom.name) + ", atom_layout " + c.atom_layout_text +
                ", permutation " + c.permutation_text + ", tile " + std::to_string(c.tile[0]) + "x" +
@@ -194,46 +215,45 @@ void def_mma_parts(nb::class_<MmaConfig>& mma) {
 void def_mma_partitions(nb::class_<MmaConfig>& mma) {
   mma.def(
          "thread_vmnk", [](MmaConfig const& c, int64_t t) { return py_of(c.mma.thread_vmnk(t)); },
-         nb::arg("thread"))
+         nb::arg("thread"), SIG_DOC(thread_vmnk))
       .def(
           "partition",
           [](MmaConfig const& c, std::string const& op, nb::handle t, int64_t thread) {
-            return c.mma.partition(operand_of(op), layout_of(t), thread);
+            return partition_of(
+                t, [&](Layout const& l) { return c.mma.partition(operand_of(op), l, thread); });
           },
-          nb::arg("operand"), nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("operand"), nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition))
       .def(
           "partition_C",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_C(layout_of(t), thread);
+            return partition_of(t, [&](Layout const& l) { return c.mma.partition_C(l, thread); });
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_C))
       .def(
           "partition_A",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_A(layout_of(t), thread);
+            return partition_of(t, [&](Layout const& l) { return c.mma.partition_A(l, thread); });
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_A))
       .def(
           "partition_B",
           [](MmaConfig const& c, nb::handle t, int64_t thread) {
-            return c.mma.partition_B(layout_of(t), thread);
+            return partition_of(t, [&](Layout const& l) { return c.mma.partition_B(l, thread); });
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_B))
       .def(
           "thrfrg",
           [](MmaConfig const& c, std::string const& op, nb::handle t) {
-            return c.mma.thrfrg(operand_of(op), layout_of(t));
+            return c.mma.thrfrg(operand_of(op), layout_or_shape_of(t, kTensor));
           },
-          nb::arg("operand"), nb::arg("tensor"),
-          "Steps 1-4: ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN))).")
+          nb::arg("operand"), nb::arg("tensor"), SIG_DOC(thrfrg))
       .def(
           "partitioner",
           [](MmaConfig const& c, std::string const& op, nb::handle t) {
-            ThreadPartition p = c.mma.partitioner(operand_of(op), layout_of(t));
+            ThreadPartition p = c.mma.partitioner(operand_of(op), layout_or_shape_of(t, kTensor));
             return nb::make_tuple(p.thread, p.fragment);
           },
-          nb::arg("operand"), nb::arg("tensor"),
-          "(thread -> offset layout, fragment layout), as kernels use it.");
+          nb::arg("operand"), nb::arg("tensor"), SIG_DOC(partitioner));
 }
 
 // explain, analyze and the thread trace: the JSON and text the Python side wraps.
@@ -258,6 +278,8 @@ void def_mma_reports(nb::class_<MmaConfig>& mma) {
             return tools::explain_text(cfg, o, thread);
           },
           nb::arg("operand") = "C", nb::arg("thread") = 0, nb::arg("tensor") = nb::none(),
+          nb::sig("def explain_text(self, operand: str = 'C', thread: int = 0, "
+                  "tensor: LayoutLike | None = None) -> str"),
           "The derivation of a thread's fragment, as `tessera explain` prints it.")
       .def(
           "_analyze",
@@ -328,26 +350,29 @@ void bind_tiled_copy(nb::module_& m) {
                      return PyCopyAtom{c.copy.atom, c.spec.atom};
                    })
       .def_prop_ro("layout_tv", [](PyTiledCopy const& c) { return c.copy.layout_tv; })
-      .def_prop_ro("tiler_mn", [](PyTiledCopy const& c) { return py_of(c.copy.tiler); })
+      .def_prop_ro(
+          "tiler_mn", [](PyTiledCopy const& c) { return py_of(c.copy.tiler); },
+          nb::sig("def tiler_mn(self) -> IntTuple"), "The tile the copy covers, (M,N).")
       .def(
           "size", [](PyTiledCopy const& c) { return c.copy.threads(); }, "Number of threads.")
       .def(
           "partition_S",
           [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
-            return c.copy.partition_S(layout_of(t), thread);
+            return partition_of(t, [&](Layout const& l) { return c.copy.partition_S(l, thread); });
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_S))
       .def(
           "partition_D",
           [](PyTiledCopy const& c, nb::handle t, int64_t thread) {
-            return c.copy.partition_D(layout_of(t), thread);
+            return partition_of(t, [&](Layout const& l) { return c.copy.partition_D(l, thread); });
           },
-          nb::arg("tensor"), nb::arg("thread"))
+          nb::arg("tensor"), nb::arg("thread"), SIG_DOC(partition_D))
       .def(
           "retile",
-          [](PyTiledCopy const& c, nb::handle frag) { return retile(c.copy, layout_of(frag)); },
-          nb::arg("fragment"),
-          "An MMA register fragment regrouped in the copy's value order (retile_S / retile_D).")
+          [](PyTiledCopy const& c, nb::handle frag) {
+            return retile(c.copy, layout_or_shape_of(frag, kTensor));
+          },
+          nb::arg("fragment"), SIG_DOC(retile))
       .def(
           "_analyze",
           [](PyTiledCopy const& c, bool dst, nb::handle tensor, std::string const& space,
@@ -388,21 +413,21 @@ void bind_copy_makers(nb::module_& m) {
         c.spec.val = to_string(v);
         return c;
       },
-      nb::arg("atom"), nb::arg("thr_layout"), nb::arg("val_layout"),
-      "Threads `thr_layout` each copying a `val_layout` block (layouts or shape tuples).");
-  for (auto [name, op] :
-       {std::pair{"make_tiled_copy_A", Operand::kA}, std::pair{"make_tiled_copy_B", Operand::kB},
-        std::pair{"make_tiled_copy_C", Operand::kC}}) {
+      nb::arg("atom"), nb::arg("thr_layout"), nb::arg("val_layout"), SIG_DOC(make_tiled_copy_tv));
+  const char* names[3] = {"make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C"};
+  const Operand ops[3] = {Operand::kA, Operand::kB, Operand::kC};
+  for (int i = 0; i < 3; ++i) {
+    Operand op = ops[i];
     m.def(
-        name,
+        names[i],
         [op](PyCopyAtom const& atom, MmaConfig const& mma) {
           PyTiledCopy c{make_tiled_copy(atom.atom, mma.mma, op), {}};
           c.spec.atom = atom.spec;
           c.spec.elem_bits = atom.atom.elem_bits;
           return c;
         },
-        nb::arg("atom"), nb::arg("tiled_mma"),
-        "A TiledCopy whose threads own what the TiledMMA's own of that operand.");
+        nb::arg("atom"), nb::arg("tiled_mma"), nb::sig(docs::make_tiled_copy_operand[i].sig),
+        docs::make_tiled_copy_operand[i].text);
   }
 }
 

@@ -126,13 +126,19 @@ inline bool is_keep(nb::handle h) {
   return h.is_none() || (PyUnicode_Check(h.ptr()) && text_of(h) == "_");
 }
 
-// A Layout argument: a Layout, or its notation (a shape alone means the compact layout).
+// A Layout argument: a Layout, or its notation or C++ spelling (a shape alone means the compact
+// layout).
 inline Layout layout_of(nb::handle h,
                         const char* what = "expected a tessera.Layout or its notation") {
   if (is_layout(h)) return *nb::inst_ptr<Layout>(h);
   if (PyUnicode_Check(h.ptr())) {
-    std::string_view s = text_of(h);
-    return s.find(':') == std::string_view::npos ? compact_of(parse_int_tuple(s)) : parse_layout(s);
+    // CuTe's C++ spellings ("Layout<Shape<_4,_8>,Stride<_8,_1>>") as their notation first: a
+    // shape alone (no ':') is the compact layout; C++'s bare integers are run-time (as the CLI's).
+    std::string_view given = text_of(h);
+    bool cpp = is_cpp_spelling(given);
+    std::string s = from_cpp_spelling(given);
+    if (s.find(':') == std::string::npos) return compact_of(parse_int_tuple(s, cpp));
+    return parse_layout(s, cpp);
   }
   type_error(what, h);
 }
@@ -158,6 +164,17 @@ class LayoutArg {
   std::optional<Layout> own_;
   Layout const* p_;
 };
+
+// A layout argument that may be given as a shape, where a plain shape means its compact layout
+// (CuTe's make_layout(shape)): a Layout, its notation, an int n (n:1) or a tuple of ints
+// ((2,3) -> (2,3):(1,2)). The blocks and tilers of blocked_product / raked_product and the
+// tensors of partition_* take it.
+inline Layout layout_or_shape_of(nb::handle h, const char* what) {
+  PyObject* p = h.ptr();
+  if (PyLong_Check(p) || PyTuple_Check(p) || PyList_Check(p))
+    return compact_of(int_tuple_of(h, what));
+  return layout_of(h, what);
+}
 
 // One entry of a by-mode tiler: a layout, an integer n (n:1) or a shape (its compact layout).
 inline Layout tiler_entry_of(nb::handle h) {
@@ -208,8 +225,10 @@ inline TileCoord tile_coord_of(nb::handle h, const char* what) {
   TileCoord c;
   if (!PyTuple_Check(h.ptr()) && !PyList_Check(h.ptr())) type_error(what, h);
   for (nb::handle x : h) {
-    if (is_keep(x)) c.add(_);
-    else c.add(int_of(x, what));
+    if (is_keep(x))
+      c.add(_);
+    else
+      c.add(int_of(x, what));
   }
   return c;
 }

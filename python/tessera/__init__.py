@@ -24,6 +24,8 @@ from ._tessera import (  # noqa: F401
     tiled_product, zipped_divide, zipped_product,
 )
 from ._cute_dsl import coalesce, make_tiled_mma, size  # noqa: F401  (CuTe DSL's keywords too)
+from . import nvgpu  # noqa: F401  (CuTe DSL's copy operations)
+from .nvgpu import make_copy_atom  # noqa: F401
 from . import _pages, presets  # noqa: F401
 from ._attention import attention, attention_plan  # noqa: F401
 from ._gemm import gemm  # noqa: F401
@@ -38,18 +40,25 @@ __all__ = [
     "composition", "cosize", "crd2idx",
     "depth", "explain", "filter", "flat_divide", "flat_product", "flatten", "gemm", "idx2crd",
     "left_inverse", "local_tile", "logical_divide", "logical_product", "make_composed_layout",
-    "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A", "make_tiled_copy_B",
-    "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "parse_int_tuple", "parse_tiler",
-    "presets", "raked_product", "rank", "render", "right_inverse", "size", "tiled_divide",
+    "make_copy_atom", "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A",
+    "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "nvgpu",
+    "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render", "right_inverse",
+    "size", "tiled_divide",
     "tiled_product", "trace", "zipped_divide", "zipped_product",
 ]
 Error.__module__ = "tessera"
 ComposedLayout = SwizzledLayout  # the CuTe DSL's name for Sw o offset o L
 
 
-def render(obj, path=None, thread: int | None = None) -> str:
+def render(obj: Layout | TiledMMA | TiledCopy, path: str | None = None,
+           thread: int | None = None) -> str:
     """The self-contained page `tessera render` writes (a Layout, a TiledMMA or a TiledCopy made
-    by make_tiled_copy_tv); written to `path` when given. `thread` is selected when it opens."""
+    by make_tiled_copy_tv); written to `path` when given. `thread` is selected when it opens.
+
+    >>> page = render(Layout("(4,3):(1,4)"))
+    >>> page.startswith("<!doctype html>") and "(4,3):(1,4)" in page
+    True
+    """
     page = _pages.page_of(obj, thread)
     if path is not None:
         with open(path, "w", encoding="utf-8") as f:
@@ -57,29 +66,52 @@ def render(obj, path=None, thread: int | None = None) -> str:
     return page
 
 
-def explain(tiled_mma: TiledMMA, operand: str = "C", thread: int = 0, tensor=None) -> Explanation:
-    """The five steps from an operand's tensor to one thread's fragment (`tessera explain`)."""
+def explain(tiled_mma: TiledMMA, operand: str = "C", thread: int = 0,
+            tensor: Layout | str | None = None) -> Explanation:
+    """The five steps from an operand's tensor to one thread's fragment (`tessera explain`):
+    .steps (each op and its layout), .offset + .fragment (the thread's values), .coords (the
+    (row, col) of each value in the tile); str() is the CLI's text.
+
+    >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    >>> e = explain(mma, "C", 5)
+    >>> e.offset, e.fragment, e.coords[:2]
+    (18, Layout("((2,2),1,1):((1,128),512,16)"), [(1, 2), (1, 3)])
+    """
     return Explanation(tiled_mma, operand, thread, tensor)
 
 
-def trace(tiled_mma, problem, A=None, B=None, C=None, cta=(0, 0), thread: int = 0) -> Trace:
+def trace(tiled_mma: TiledMMA | str, problem: tuple[int, int, int], A: Layout | str | None = None,
+          B: Layout | str | None = None, C: Layout | str | None = None,
+          cta: tuple[int, int] = (0, 0), thread: int = 0) -> Trace:
     """One thread of one CTA through a tiled GEMM on a problem (M, N, K), as `tessera trace`:
     `tiled_mma` a TiledMMA or a preset name ("step1", "step4", "hopper"); A, B, C layouts (or
     their text, or the letter of the contiguous mode; default A M-major, B N-major, C row-major).
+
+    >>> t = trace("step4", (256, 256, 64))
+    >>> t.grid, t.k_loop["k_tiles"]
+    ((2, 2), 2)
     """
     if isinstance(tiled_mma, str):
         tiled_mma = _tessera._mma_preset(tiled_mma)
     return Trace(tiled_mma, problem, A, B, C, cta, thread)
 
 
-def analyze(obj, operand: str | None = None, tensor=None, space: str = "global",
-            access: str | None = None,
-            elem_bits: int = 0, swizzle=None, max_vector_bits: int = 128) -> AccessReport:
+def analyze(obj: TiledMMA | TiledCopy, operand: str | None = None,
+            tensor: Layout | str | None = None, space: str = "global", access: str | None = None,
+            elem_bits: int = 0, swizzle: Swizzle | str | None = None,
+            max_vector_bits: int = 128) -> AccessReport:
     """Vector width, sectors and bank conflicts of a partition (`tessera analyze`).
 
     A TiledMMA's operand "C" (default), "A" or "B"; a TiledCopy's side "S" (default) or "D". The
     tensor defaults to the TiledMMA's operand tensor (the copy's tile); `swizzle` (a Swizzle or
-    "Sw<B,M,S>") swizzles it; elem_bits 0 means 16 for f16/bf16 MMA A/B, else 32."""
+    "Sw<B,M,S>") swizzles it; elem_bits 0 means 16 for f16/bf16 MMA A/B, else 32. The report is
+    a dict (`tessera analyze --json`) whose str() is the CLI's text.
+
+    >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    >>> r = analyze(mma, "C")
+    >>> r["vector_bits"], r.grade
+    (64, 'ok')
+    """
     if isinstance(obj, TiledMMA):
         return AccessReport(obj._analyze(operand or "C", tensor, space, access, elem_bits, swizzle,
                                          max_vector_bits))

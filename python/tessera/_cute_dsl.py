@@ -11,41 +11,51 @@ Each keyword has one meaning: giving both spellings of an argument is an error.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from . import _tessera
 
-_UNSET = object()
+if TYPE_CHECKING:  # the stub's names, for the annotations help() shows
+    from . import IntTuple, Layout, MmaAtom, SwizzledLayout, Tiler, TiledMMA
 
 
 def _one_of(name: str, ours, theirs, their_name: str, default):
-    if ours is not _UNSET and theirs is not _UNSET:
+    """The argument given under tessera's name or CuTe DSL's (None: not given), or `default`."""
+    if ours is not None and theirs is not None:
         raise TypeError(f"{name}: give {their_name} or its tessera name, not both")
-    if theirs is not _UNSET:
+    if theirs is not None:
         return theirs
-    return default if ours is _UNSET else ours
+    return default if ours is None else ours
 
 
-def make_tiled_mma(atom, atom_layout=_UNSET, permutation=_UNSET, tile=None, *,
-                   atom_layout_mnk=_UNSET, permutation_mnk=_UNSET):
-    """make_tiled_mma(atom, atom_layout=(1,1,1), permutation=None, tile=None): a TiledMMA of
-    `atom` (an MmaAtom or its name, in any spelling `tessera atoms` knows) repeated over
-    atom_layout (M,N,K), each mode permuted by `permutation` (one entry per mode: a Layout, an
-    int or None); `tile` is the CTA tile (M,N,K) for pictures (default: one pass). CuTe DSL's
-    names atom_layout_mnk= and permutation_mnk= are the same arguments.
+def make_tiled_mma(atom: MmaAtom | str, atom_layout: Layout | str | IntTuple | None = None,
+                   permutation: Tiler | None = None, tile: tuple[int, int, int] | None = None, *,
+                   atom_layout_mnk: Layout | str | IntTuple | None = None,
+                   permutation_mnk: Tiler | None = None) -> TiledMMA:
+    """A TiledMMA: `atom` (an MmaAtom or its name, in any spelling `tessera atoms` knows)
+    repeated over atom_layout (M,N,K) (None: one atom, (1,1,1)), each mode permuted by
+    `permutation` (one entry per mode: a Layout, an int or None); `tile` is the CTA tile (M,N,K)
+    for pictures (default: one pass of the atoms). CuTe DSL's names atom_layout_mnk= and
+    permutation_mnk= are the same arguments.
 
-        make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", atom_layout_mnk=(2, 2, 1),
-                       permutation_mnk=(32, 32, 16))
+    >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", atom_layout_mnk=(2, 2, 1),
+    ...                      permutation_mnk=(32, 32, 16))
+    >>> mma.size(), [mma.tile_size_mnk(i) for i in range(3)]
+    (128, [32, 32, 16])
     """
     layout = _one_of("make_tiled_mma", atom_layout, atom_layout_mnk, "atom_layout_mnk", (1, 1, 1))
     perm = _one_of("make_tiled_mma", permutation, permutation_mnk, "permutation_mnk", None)
     return _tessera.make_tiled_mma(atom, layout, perm, tile)
 
 
-def size(x, mode=None):
+def size(x: Layout | SwizzledLayout | IntTuple, mode: int | Sequence[int] | None = None) -> int:
     """The number of coordinates of a Layout, SwizzledLayout or int tuple; with `mode` (CuTe
     DSL's mode=[i, j, ...]: a path of mode indices), of that mode.
 
-        size(Layout("((2,3),4):((1,2),6)"))            # 24
-        size(Layout("((2,3),4):((1,2),6)"), mode=[0])  # 6
+    >>> size(Layout("((2,3),4):((1,2),6)"))
+    24
+    >>> size(Layout("((2,3),4):((1,2),6)"), mode=[0])
+    6
     """
     if mode is None:
         return _tessera.size(x)
@@ -58,12 +68,15 @@ def size(x, mode=None):
     return _tessera.size(x)
 
 
-def coalesce(layout, profile=_UNSET, *, target_profile=_UNSET):
+def coalesce(layout: Layout | str, profile: IntTuple | None = None, *,
+             target_profile: IntTuple | None = None) -> Layout:
     """Merge modes keeping the function; a tuple `profile` (CuTe DSL: target_profile=) coalesces
-    mode by mode.
+    mode by mode, keeping the profile's modes.
 
-        coalesce(Layout("(2,(1,6)):(1,(6,2))"))                          # 12:1
-        coalesce(Layout("(2,(1,6)):(1,(6,2))"), target_profile=(1, 1))   # (2,6):(1,2)
+    >>> coalesce(Layout("(2,(1,6)):(1,(6,2))"))
+    Layout("12:1")
+    >>> coalesce(Layout("(2,(1,6)):(1,(6,2))"), target_profile=(1, 1))
+    Layout("(2,6):(1,2)")
     """
     p = _one_of("coalesce", profile, target_profile, "target_profile", None)
     return _tessera.coalesce(layout, p)

@@ -8,7 +8,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 from . import _tessera
+
+if TYPE_CHECKING:  # the stub's names, for the annotations help() shows
+    from . import IntTuple, Layout, View
 
 
 class ThrMMA:
@@ -18,13 +23,32 @@ class ThrMMA:
         tiled_mma.thread_vmnk(thread)  # the range check, with the library's message
         self.tiled_mma, self.thread = tiled_mma, thread
 
-    def partition_C(self, tensor):
+    def partition_C(self, tensor: Layout | View | str | IntTuple) -> View:
+        """This thread's part of the C tensor (M,N): (FrgV,RestM,RestN) from its offset; the tensor
+        a Layout, a tile (View, its offset kept) or a shape (its compact layout).
+
+        >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+        >>> mma.get_slice(5).partition_C(Layout("(32,32):(32,1)"))
+        View(34, "((2,2),1,2):((1,256),0,16)")
+        """
         return self.tiled_mma.partition_C(tensor, self.thread)
 
-    def partition_A(self, tensor):
+    def partition_A(self, tensor: Layout | View | str | IntTuple) -> View:
+        """This thread's part of the A tensor (M,K): (FrgV,RestM,RestK), as partition_C.
+
+        >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+        >>> mma.get_slice(5).partition_A((32, 16))
+        View(65, "((2,2,2),1,1):((32,8,256),0,0)")
+        """
         return self.tiled_mma.partition_A(tensor, self.thread)
 
-    def partition_B(self, tensor):
+    def partition_B(self, tensor: Layout | View | str | IntTuple) -> View:
+        """This thread's part of the B tensor (N,K): (FrgV,RestN,RestK), as partition_C.
+
+        >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+        >>> mma.get_slice(5).partition_B((32, 16))
+        View(65, "((2,2),2,1):((32,256),16,0)")
+        """
         return self.tiled_mma.partition_B(tensor, self.thread)
 
     def __repr__(self):
@@ -37,16 +61,41 @@ class ThrCopy:
     def __init__(self, tiled_copy, thread: int):
         self.tiled_copy, self.thread = tiled_copy, thread
 
-    def partition_S(self, tensor):
+    def partition_S(self, tensor: Layout | View | str | IntTuple) -> View:
+        """This thread's part of the copy's source tensor: (CopyV,RestM,RestN) from its offset;
+        the tensor a Layout, a tile (View, its offset kept) or a shape (its compact layout).
+
+        >>> copy = make_tiled_copy_tv(CopyAtom("universal:128", 16), Layout("(32,8):(8,1)"), (1, 8))
+        >>> copy.get_slice(3).partition_S(Layout("(32,64):(64,1)"))
+        View(24, "((8,1),1,1):((1,0),0,0)")
+        """
         return self.tiled_copy.partition_S(tensor, self.thread)
 
-    def partition_D(self, tensor):
+    def partition_D(self, tensor: Layout | View | str | IntTuple) -> View:
+        """This thread's part of the copy's destination tensor, as partition_S.
+
+        >>> copy = make_tiled_copy_tv(CopyAtom("universal:128", 16), Layout("(32,8):(8,1)"), (1, 8))
+        >>> copy.get_slice(3).partition_D((32, 64))
+        View(768, "((8,1),1,1):((32,0),0,0)")
+        """
         return self.tiled_copy.partition_D(tensor, self.thread)
 
-    def retile_S(self, fragment):
+    def retile_S(self, fragment: Layout | str | IntTuple) -> Layout:
+        """A register fragment regrouped in the copy's value order (CuTe's retile_S).
+
+        >>> copy = make_tiled_copy_tv(CopyAtom("universal:128", 16), Layout("(32,8):(8,1)"), (1, 8))
+        >>> copy.get_slice(0).retile_S(Layout("(8,1,1):(1,0,0)"))
+        Layout("((8,1),1,1):((1,0),0,0)")
+        """
         return self.tiled_copy.retile(fragment)
 
-    def retile_D(self, fragment):
+    def retile_D(self, fragment: Layout | str | IntTuple) -> Layout:
+        """A register fragment regrouped in the copy's value order (CuTe's retile_D).
+
+        >>> copy = make_tiled_copy_tv(CopyAtom("universal:128", 16), Layout("(32,8):(8,1)"), (1, 8))
+        >>> copy.get_slice(0).retile_D(Layout("(8,1,1):(1,0,0)"))
+        Layout("((8,1),1,1):((1,0),0,0)")
+        """
         return self.tiled_copy.retile(fragment)
 
     def __repr__(self):

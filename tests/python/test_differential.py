@@ -136,6 +136,7 @@ _past_end = [False]
 def at(L, x):
     if not 0 <= x < L.size():
         _past_end[0] = True
+        return ts.crd2idx(x, L)  # CuTe's linear extension (calling L checks its domain)
     return L(x)
 
 

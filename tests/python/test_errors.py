@@ -96,7 +96,14 @@ def test_coordinates_and_tuples():
         "idx2crd: index -5 is negative; the indices of shape (4,4) run from 0 to 15")
     assert "empty tuple" in message(lambda: Layout((), ()))
     assert "empty tuple" in message(lambda: Layout(((), 4), ((), 1)))
-    assert L(12) == 24 and L(3, 3) == 27  # past the extent: CuTe's linear extension
+    # A layout is called on its domain; crd2idx keeps CuTe's linear extension past the extent.
+    with pytest.raises(IndexError, match=r"index 12 is out of range for the layout \(4,3\):\(1,8\) "
+                                         r"of size 12: its indices run from 0 to 11"):
+        L(12)
+    with pytest.raises(IndexError, match=r"coordinate \(3,3\) is out of range .* its entry 3 is "
+                                         r"past the extent 3 of its mode"):
+        L(3, 3)
+    assert tessera.crd2idx(12, L) == 24 and tessera.crd2idx((3, 3), L) == 27
 
 
 def test_shapes_with_zero_extents():
