@@ -45,7 +45,7 @@ AttnViews attn_views(AttentionVariant const& v) {
                                 " is not one of the kernels' (64, 128, 256)");
   AttnViews w;
   if (v.kernel == "fa3_sm90") {
-    const attention::Fa3Tiles t = attention::fa3_sm90_tiles(v.head_dim);
+    const attention::Fa3Tiles t = attention::fa3_sm90_tiles(v.head_dim, false);  // not causal
     w.s = attention::fa3_sm90_mma_s(t.bn);
     w.o = attention::fa3_sm90_mma_o(v.head_dim);
     w.bm = t.bm, w.bn = t.bn;

@@ -3,11 +3,13 @@
 // from registers, a producer warpgroup and two consumer warpgroups with register reallocation.
 // f16 or bf16 in, f32 accumulate, head dim 64, 128 or 256; sm_90a only.
 //
-// One CTA of 3 warpgroups computes kBM = 128 rows of O for one (batch, head):
+// A persistent CTA of 3 warpgroups walks tiles (Fa3Walk, args.hpp); a tile is kBM = 128 rows of O
+// of one (batch, head):
 //
-//   producer (warpgroup 0, one elected thread, 24 registers):
-//     Q once (its own one-stage ring), then for each key block n: K_n, V_n into the next stage
-//     of their rings (StagePipeline: a full and an empty barrier per stage), kStages ahead
+//   producer (warpgroup 0, one elected thread, 24 registers), per tile:
+//     Q (its own one-stage ring: the next tile's Q once both consumers have done the last S of
+//     this one), then for each key block n: K_n, V_n into the next stage of their rings
+//     (StagePipeline: a full and an empty barrier per stage), kStages ahead
 //   consumer c = 0, 1 (warpgroups 1, 2, 240 registers), query rows [64 c, 64 c + 64):
 //     wait Q; S_0 = Q K_0^T, softmax, P_0; for each key block n >= 1:
 //       wait K_n and V_n-1; (ping-pong: wait for this consumer's turn)

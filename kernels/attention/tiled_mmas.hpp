@@ -7,7 +7,7 @@
 //                      O += P V    wgmma m64n{D}k16 RS, the same arrangement, P from registers
 //   SM80 (fa2_sm80)    both        mma.sync m16n8k16, 4 warps along M, permutation (64,16,16)
 //
-// BN comes from the tiles (args.hpp): head dim 64 or 128 -> BN 128, head dim 256 -> BN 64.
+// BN comes from the tiles (args.hpp, fa3_sm90_tiles: per head dim and causal flag).
 #pragma once
 
 #include <tessera/atom/mma.hpp>
@@ -15,7 +15,7 @@
 
 namespace tessera::attention {
 
-// S = Q K^T of the Hopper kernel: (M,N,K) = (BM,BN,D), bn = fa3_sm90_tiles(D).bn keys per step.
+// S = Q K^T of the Hopper kernel: (M,N,K) = (BM,BN,D), bn = fa3_sm90_tiles(D, causal).bn keys per step.
 TESSERA_HD constexpr TiledMMA fa3_sm90_mma_s(int64_t bn) {
   return make_tiled_mma(atom::sm90_64xNx16(bn, false), parse_layout("(2,1,1):(1,0,0)"));
 }
