@@ -6,10 +6,9 @@
 #   CUTLASS    a CUTLASS checkout (its include/ and tools/util/include), ideally the commit
 #              FlashAttention pins as csrc/cutlass
 #   RUNS       rounds (default 1); the table shows each compile's median CPU seconds
-# FA3 is compiled with hopper/setup.py's nvcc flags and torch's CUDAExtension defaults, twice per
-# dtype: with the FLASHATTENTION_DISABLE_* flags of every feature the tessera kernel lacks
-# ("min": 2 kernels, causal and not) and with none ("all": what a default build compiles from
-# that file). FA3 (default "min_bf16_128 min_fp16_128 all_bf16_128") names its compiles as
+# FA3 is compiled with hopper/setup.py's nvcc flags and torch's CUDAExtension defaults, either
+# with the FLASHATTENTION_DISABLE_* flags of every feature the tessera kernel lacks ("min": 2
+# kernels, causal and not) or with none ("all": what a default build compiles from that file). FA3 (default "min_bf16_128 min_fp16_128 all_bf16_128") names its compiles as
 # FLAGS_DTYPE_HDIM; each round compiles tessera's unit of that head dim just before each of them
 # (the pairs back to back), then TESSERA (default "64 256"), the other tessera units, once.
 # Each FA3 compile takes minutes of CPU and 5 GB of memory. Prints a Markdown table.
@@ -19,7 +18,8 @@ cutlass=$(cd "$2" && pwd)
 runs=${3:-1}
 nvcc=${4:-nvcc}
 root=$(cd "$(dirname "$0")/.." && pwd)
-# WORK keeps the runs' times and logs (default: a temporary directory, removed at the end).
+# WORK keeps the runs' times and logs (default: a temporary directory, removed at the end);
+# RUNS=0 with the WORK of an earlier run prints that run's table again.
 if [[ -n ${WORK:-} ]]; then work=$WORK; mkdir -p "$work"; else
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
@@ -56,7 +56,8 @@ once() {
 # The median CPU seconds (lower middle for an even count) and the largest peak RSS over the runs.
 summary() {
   local cpu rss
-  cpu=$(cut -d' ' -f1 "$work/$1.t" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  cpu=$(cut -d' ' -f1 "$work/$1.t" | sort -n |
+    awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
   rss=$(cut -d' ' -f2 "$work/$1.t" | sort -n | tail -1)
   echo "$cpu $rss $(cut -d' ' -f1 "$work/$1.t" | paste -sd/)"
 }
@@ -86,7 +87,8 @@ for ((r = 1; r <= runs; r++)); do
   done
 done
 
-echo "| compile | kernels | CPU s: median (runs) | peak RSS MB | tessera / FA3 per file | per kernel |"
+echo -n "| compile | kernels | CPU s: median (runs) | peak RSS MB "
+echo "| tessera / FA3 per file | per kernel |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 for t in "$work"/t*.t; do
   d=$(basename "$t" .t)
@@ -106,7 +108,8 @@ row() {  # name, kernels, cpu, runs, rss, head dim
 for c in "${fa3[@]}"; do
   read -r fl dt d <<<"${c//_/ }"
   read -r cpu rss all < <(summary "$c")
-  row "FA3 flash_fwd_hdim${d}_${dt}_sm90.cu, $fl flags" "$(fa_kernels "$c")" "$cpu" "$all" "$rss" "$d"
+  row "FA3 flash_fwd_hdim${d}_${dt}_sm90.cu, $fl flags" "$(fa_kernels "$c")" "$cpu" "$all" "$rss" \
+    "$d"
 done
 # tessera's unit holds both dtypes: beside it, FA3's two files of one head dim and flags.
 for c in "${fa3[@]}"; do
