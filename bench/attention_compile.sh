@@ -8,10 +8,11 @@
 #   RUNS       rounds (default 1); the table shows each compile's median CPU seconds
 # FA3 is compiled with hopper/setup.py's nvcc flags and torch's CUDAExtension defaults, either
 # with the FLASHATTENTION_DISABLE_* flags of every feature the tessera kernel lacks ("min": 2
-# kernels, causal and not) or with none ("all": what a default build compiles from that file). FA3 (default "min_bf16_128 min_fp16_128 all_bf16_128") names its compiles as
-# FLAGS_DTYPE_HDIM; each round compiles tessera's unit of that head dim just before each of them
+# kernels, causal and not) or with none ("all": what a default build compiles from that file).
+# FA3 (default "min_bf16_128 min_fp16_128 all_bf16_128") names its compiles FLAGS_DTYPE_HDIM;
+# each round compiles tessera's unit of that head dim just before each of them
 # (the pairs back to back), then TESSERA (default "64 256"), the other tessera units, once.
-# Each FA3 compile takes minutes of CPU and 5 GB of memory. Prints a Markdown table.
+# Each FA3 compile takes minutes of CPU and 5-6 GiB of memory. Prints a Markdown table.
 set -euo pipefail
 fa=$(cd "$1" && pwd)
 cutlass=$(cd "$2" && pwd)
@@ -83,11 +84,11 @@ for ((r = 1; r <= runs; r++)); do
       once "$key" "${fa_flags[@]}" "${extra[@]}" \
         -c "$fa/instantiations/flash_fwd_hdim${d}_${dt}_sm90.cu"
     fi
-    echo "round $r $key: $(tail -1 "$work/$key.t") (CPU s, peak RSS MB, wall s)" >&2
+    echo "round $r $key: $(tail -1 "$work/$key.t") (CPU s, peak RSS MiB, wall s)" >&2
   done
 done
 
-echo -n "| compile | kernels | CPU s: median (runs) | peak RSS MB "
+echo -n "| compile | kernels | CPU s: median (runs) | peak RSS MiB "
 echo "| tessera / FA3 per file | per kernel |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 for t in "$work"/t*.t; do
@@ -106,6 +107,7 @@ row() {  # name, kernels, cpu, runs, rss, head dim
              (tc / tk) / (c / k) }'
 }
 for c in "${fa3[@]}"; do
+  [[ -f $work/$c.t ]] || continue  # (RUNS=0 over a WORK that lacks it)
   read -r fl dt d <<<"${c//_/ }"
   read -r cpu rss all < <(summary "$c")
   row "FA3 flash_fwd_hdim${d}_${dt}_sm90.cu, $fl flags" "$(fa_kernels "$c")" "$cpu" "$all" "$rss" \
@@ -114,7 +116,7 @@ done
 # tessera's unit holds both dtypes: beside it, FA3's two files of one head dim and flags.
 for c in "${fa3[@]}"; do
   read -r fl dt d <<<"${c//_/ }"
-  [[ $dt == bf16 && -f $work/${fl}_fp16_$d.t ]] || continue
+  [[ $dt == bf16 && -f $work/$c.t && -f $work/${fl}_fp16_$d.t ]] || continue
   b=$(summary "$c" | cut -d' ' -f1)
   h=$(summary "${fl}_fp16_$d" | cut -d' ' -f1)
   k=$(($(fa_kernels "$c") + $(fa_kernels "${fl}_fp16_$d")))
