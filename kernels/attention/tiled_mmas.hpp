@@ -15,7 +15,8 @@
 
 namespace tessera::attention {
 
-// S = Q K^T of the Hopper kernel: (M,N,K) = (BM,BN,D), bn = fa3_sm90_tiles(D, causal).bn keys per step.
+// S = Q K^T of the Hopper kernel: (M,N,K) = (BM,BN,D), bn = fa3_sm90_tiles(D, causal).bn keys
+// per step.
 TESSERA_HD constexpr TiledMMA fa3_sm90_mma_s(int64_t bn) {
   return make_tiled_mma(atom::sm90_64xNx16(bn, false), parse_layout("(2,1,1):(1,0,0)"));
 }
