@@ -56,7 +56,7 @@ def partition(case, operand, thread):
 # The kernels' tiles (kernels/attention/args.hpp) and TiledMMAs (tiled_mmas.hpp), as batch cases.
 def tiles(kernel, d):
     if kernel == "fa3_sm90":
-        return 128, (176 if d == 64 else 128 if d == 128 else 64)  # args.hpp, not causal
+        return 128, (176 if d <= 128 else 80)  # args.hpp, not causal
     return (128 if d <= 128 else 64), (32 if d == 128 else 64)
 
 
@@ -162,12 +162,12 @@ check_variant("fa2_sm80", 128, [66])
 # 37 is warp 1, lane 5: rows 16 + 1 and + 8; the quad 36-39; k-step 0's a0 = S (17,2), (17,3)).
 rc, out, err = run("explain", "--preset", "attention", "--thread", "37", "--operand", "C")
 check(rc == 0 and "thread 37 (warpgroup 0, warp 1, lane 5)" in out
-      and "reduces S rows 17, 25 (32 keys each" in out
+      and "reduces S rows 17, 25 (44 keys each" in out
       and "shuffle xor 1 with lane 4 (thread 36), shuffle xor 2 with lane 7 (thread 39)" in out
       and "lanes 4,5,6,7 (threads 36,37,38,39) hold rows 17,25" in out
       and "k-step 0 (keys 0-15): a0=(S0 [17,2], S1 [17,3]) a1=(S2 [25,2], S3 [25,3])" in out
-      and "k-step 7 (keys 112-127)" in out
-      and "S = Q K^T: TiledMMA of SM90_64xNx16_F32F16F16_SS (64x128x16), atom layout "
+      and "k-step 10 (keys 160-175)" in out
+      and "S = Q K^T: TiledMMA of SM90_64xNx16_F32F16F16_SS (64x176x16), atom layout "
           "(2,1,1):(1,0,0)" in out
       and "O += P V: TiledMMA of SM90_64xNx16_F32F16F16_RS (64x128x16)" in out
       and "lanes sharing a row (row_shuffles): shuffle xor 1, 2" in out,

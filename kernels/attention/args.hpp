@@ -49,16 +49,16 @@ constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
 // The Hopper forward kernel's CTA: one producer warpgroup and two consumer warpgroups of 64 query
 // rows each (bm = 128), bn keys per step, `stages` K and V tiles in flight. Per consumer thread:
 // O's accumulators are D / 2 floats, S's bn / 2, P's bn / 4 registers, within 240 registers.
-// The wider bn, the fewer steps (barriers, row maxima, O rescales) per key: head dim 64 takes
-// 192 keys, 128 takes 176; causal, 128 for both (a wider block masks more of the diagonal);
-// head dim 256 (128 floats of O) takes 80, where Q and two (K, V) stages fill shared memory.
+// The wider bn, the fewer steps (barriers, row maxima, O rescales) per key: head dims 64 and
+// 128 take 176 keys, 256 (128 floats of O) 80, where Q and two (K, V) stages fill shared memory;
+// causal, 128 and 64 (a narrower block masks less past the diagonal and ends nearer it).
 // smem_bytes: the tiles (Q, and K, V per stage, 16-bit), before barriers and alignment.
 struct Fa3Tiles {
   int64_t bm, bn, stages, threads, smem_bytes;
 };
 TESSERA_HD constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim, bool causal) {
   const int64_t bm = 128, stages = 2;
-  const int64_t bn = head_dim == 256 ? 64 : causal ? 128 : head_dim == 64 ? 176 : 128;
+  const int64_t bn = head_dim == 256 ? (causal ? 64 : 80) : causal ? 128 : 176;
   return {bm, bn, stages, 384, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
 }
 
