@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: release build (host tests, CLI, CUDA compile checks when nvcc is present,
-# the playground page as WebAssembly),
-# the Python package (pip install . and pytest), the same host tests under ASan+UBSan, and a
-# bounded libFuzzer run.
+# The whole test suite: release build (CLI, CUDA compile checks when nvcc is present, the
+# playground page as WebAssembly), the Python package (pip install . and pytest), the host unit
+# tests and the CLI under ASan+UBSan, and a bounded libFuzzer run beside the sanitizer's tests.
+# Every test runs once: the host unit tests only in the sanitizer build (TESSERA_UNIT_TESTS=OFF in
+# the release build; `cmake --preset default -DTESSERA_UNIT_TESTS=ON` brings them back there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -27,7 +28,7 @@ stage() {
 }
 
 stage "release build and tests"
-cmake --preset default
+cmake --preset default -DTESSERA_UNIT_TESTS=OFF
 # Everything, and the playground page: the library compiled to WebAssembly (em++, from deps.sh's
 # emscripten), in one build so that its compiles share the cores with the rest. The CUDA checks
 # of ctest read what this build kept of each kernel (cmake/TesseraCudaChecks.cmake).
@@ -39,13 +40,19 @@ stage "Python package (pip install ., pytest)"
 # flags) instead of compiling tools/ a second time; a user's `pip install .` compiles it.
 TESSERA_FRONTEND_LIBRARY=$PWD/build/tools/libtessera_ops.a bash scripts/python.sh
 
-stage "ASan + UBSan"
-cmake --preset asan
-cmake --build build-asan -j "$jobs"
-ctest --preset asan -j "$jobs"
-
-stage "libFuzzer (bounded)"
+stage "ASan + UBSan, and the bounded libFuzzer run beside its tests"
+# The fuzz target (clang, libFuzzer) is one unit; its 60 s run is one process, so it runs beside
+# the sanitizer build's ctest instead of after it, its output printed when both are done.
 cmake --preset fuzz
 cmake --build build-fuzz -j "$jobs"
-ctest --test-dir build-fuzz --output-on-failure
+cmake --preset asan
+cmake --build build-asan -j "$jobs"
+ctest --test-dir build-fuzz --output-on-failure >build-fuzz/ctest.log 2>&1 &
+fuzz_pid=$!
+asan_rc=0 fuzz_rc=0
+ctest --preset asan -j "$jobs" || asan_rc=$?
+wait "$fuzz_pid" || fuzz_rc=$?
+echo "== libFuzzer (bounded), beside the ASan + UBSan tests:"
+cat build-fuzz/ctest.log
+if [ "$asan_rc" -ne 0 ] || [ "$fuzz_rc" -ne 0 ]; then exit 1; fi
 stage ""
