@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: release build (host tests, CLI, CUDA compile checks when nvcc is present,
-# the playground page as WebAssembly),
-# the Python package (pip install . and pytest), the same host tests under ASan+UBSan, and a
-# bounded libFuzzer run.
+# The whole test suite: release build (CLI, CUDA compile checks when nvcc is present, the
+# playground page as WebAssembly), the Python package (pip install . and pytest), the host unit
+# tests and the CLI under ASan+UBSan, and a bounded libFuzzer run beside the sanitizer's tests.
+# Every test runs once: the host unit tests only in the sanitizer build (TESSERA_UNIT_TESTS=OFF in
+# the release build; `cmake --preset default -DTESSERA_UNIT_TESTS=ON` brings them back there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -26,26 +27,52 @@ stage() {
   return 0
 }
 
-stage "release build and tests"
-cmake --preset default
+# Work that leaves a core idle (one process; tests that ctest runs alone) goes beside the next
+# command: `beside LOG COMMAND...` starts it with its output in LOG; `joined RC` waits for it,
+# prints LOG and fails if it or the command beside it (whose exit status is RC) failed.
+beside() {
+  beside_log=$1
+  shift
+  "$@" >"$beside_log" 2>&1 &
+  beside_pid=$!
+}
+joined() {
+  local rc=0
+  wait "$beside_pid" || rc=$?
+  cat "$beside_log"
+  if [ "$1" -ne 0 ] || [ "$rc" -ne 0 ]; then exit 1; fi
+}
+
+stage "release build"
+cmake --preset default -DTESSERA_UNIT_TESTS=OFF
 # Everything, and the playground page: the library compiled to WebAssembly (em++, from deps.sh's
 # emscripten), in one build so that its compiles share the cores with the rest. The CUDA checks
 # of ctest read what this build kept of each kernel (cmake/TesseraCudaChecks.cmake).
 cmake --build build -j "$jobs" --target all playground
-ctest --preset default -j "$jobs"
 
-stage "Python package (pip install ., pytest)"
+stage "release tests, and the Python package (pip install ., pytest) beside them"
 # The module links the front-end library the release build compiled (same sources, compiler and
-# flags) instead of compiling tools/ a second time; a user's `pip install .` compiles it.
-TESSERA_FRONTEND_LIBRARY=$PWD/build/tools/libtessera_ops.a bash scripts/python.sh
+# flags) instead of compiling tools/ a second time; a user's `pip install .` compiles it. The
+# browser tests run alone (RUN_SERIAL), leaving a core to the package's compile and pytest.
+beside build/python.log env TESSERA_FRONTEND_LIBRARY="$PWD/build/tools/libtessera_ops.a" \
+  bash scripts/python.sh
+rc=0
+ctest --preset default -j "$jobs" || rc=$?
+echo "== Python package (pip install ., pytest), beside the release tests:"
+joined "$rc"
 
-stage "ASan + UBSan"
-cmake --preset asan
-cmake --build build-asan -j "$jobs"
-ctest --preset asan -j "$jobs"
-
-stage "libFuzzer (bounded)"
+stage "fuzz and ASan + UBSan builds"
+# The fuzz build compiles its target alone (clang, libFuzzer; tests/fuzz).
 cmake --preset fuzz
 cmake --build build-fuzz -j "$jobs"
-ctest --test-dir build-fuzz --output-on-failure
+cmake --preset asan
+cmake --build build-asan -j "$jobs"
+
+stage "ASan + UBSan tests, and the bounded libFuzzer run beside them"
+# The fuzzer is one process for 60 s: beside the sanitizer tests instead of after them.
+beside build-fuzz/ctest.log ctest --test-dir build-fuzz --output-on-failure
+rc=0
+ctest --preset asan -j "$jobs" || rc=$?
+echo "== libFuzzer (bounded), beside the ASan + UBSan tests:"
+joined "$rc"
 stage ""
