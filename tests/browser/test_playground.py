@@ -236,9 +236,14 @@ try:
     svg = driver.execute_script("return window.tessera.svg()")
     try:
         root = ET.fromstring(svg)
-        rects = root.findall(".//{http://www.w3.org/2000/svg}rect[@class='cell']")
-        check(root.tag == "{http://www.w3.org/2000/svg}svg" and len(rects) == 8,
-              f"SVG export: valid SVG with one rect per cell ({len(rects)} of 8)")
+        # The result's picture (g#layout) beside the op's inputs A (8 x 16) and B (4 x 2).
+        rects = root.findall(".//{http://www.w3.org/2000/svg}g[@id='layout']"
+                             "/{http://www.w3.org/2000/svg}rect[@class='cell']")
+        every = root.findall(".//{http://www.w3.org/2000/svg}rect[@class='cell']")
+        check(root.tag == "{http://www.w3.org/2000/svg}svg" and len(rects) == 8 and
+              len(every) == 8 + 128 + 8,
+              f"SVG export: valid SVG with one rect per cell of the result ({len(rects)} of 8) "
+              f"and of A and B ({len(every)} of 144)")
     except ET.ParseError as e:
         check(False, f"SVG export is not valid XML: {e}")
     png = driver.execute_script("return window.tessera.png()")
