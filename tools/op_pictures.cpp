@@ -204,10 +204,11 @@ json complement_pictures(Layout const& a, Layout const& r, json& out) {
 // so row r's chunks of 2^M are permuted by XOR with r.
 json swizzle_pictures(Swizzle const& sw, json& out) {
   const int64_t rows = int64_t(1) << sw.bits, cols = sw.span() / rows;
-  if (rows * cols > kMaxPictureCells) {
-    out["tiles"] = 0;
-    return json::array();
-  }
+  if (rows * cols > kMaxPictureCells)
+    throw std::invalid_argument("swizzle: the block " + std::to_string(rows) + " x " +
+                                std::to_string(cols) + " of " + to_string(sw) +
+                                " is past the pictures' " + std::to_string(kMaxPictureCells) +
+                                " cells");
   const int zzz_at = sw.base - std::min(0, sw.shift);
   Layout block(make_tuple(rows, cols), make_tuple(cols, int64_t(1)));
   auto field = [sw, zzz_at](int64_t o) { return (o & sw.zzz_mask()) >> zzz_at; };

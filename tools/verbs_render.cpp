@@ -67,6 +67,8 @@ Playground playground_files() {
 }
 
 void check_flags(RenderArgs const& a) {
+  if (!a.op_args.empty() && a.op.empty())
+    throw std::invalid_argument("render: --args needs --op");
   int what =
       int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty()) + int(a.playground) +
       int(!a.op.empty());
@@ -74,8 +76,7 @@ void check_flags(RenderArgs const& a) {
     throw std::invalid_argument(
         "render needs exactly one of --layout, --op, --preset (or --atom-layout/--tile), --copy "
         "and --playground");
-  if (!a.op_args.empty() && a.op.empty())
-    throw std::invalid_argument("render: --args needs --op");
+
   if (a.output.empty()) throw std::invalid_argument("render needs -o FILE.html");
   if (!a.compare.empty() && !a.mma.given())
     throw std::invalid_argument("render: --compare-perm needs a TiledMMA");

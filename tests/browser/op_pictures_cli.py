@@ -9,6 +9,7 @@ Usage: op_pictures_cli.py TESSERA_EXE [WORK_DIR]
   - zipped_divide(24:1 as (4,6):(1,4), 4:2): tile k0 + 2 k1 holds 2a + k0 + 8 k1;
   - blocked_product and raked_product((2,2):(1,2), (2,3):(1,2)): copy k holds 4k..4k+3, as a 2x2
     block (blocked) or spread over the rows and columns (raked);
+  - logical_product by mode: copy (k0, k1) where the result's coordinate has b = (k0, k1);
   - composition: every result cell's value is the value of A's cell it is tagged with;
   - swizzle 3 4 3: the 8 x 128 block before and after, the values Sw<3,4,3>(o) and the tags the
     offset's bits 4..6: before, every row alike; after, row r the XOR of row 0 with r;
@@ -114,6 +115,18 @@ for op in ("blocked_product", "raked_product"):
             if op == "blocked_product" else
             sorted((r, c) for r in (k0, k0 + 2) for c in (k1, k1 + 3)))
     check(where == want, f"{op}: copy 5 at {where} (expected {want})")
+
+# By mode: logical_product((2,3):(1,2), (2,2)) = ((2,2),(3,2)): copy (k0, k1) holds the result's
+# rows a0 + 2 k0 and columns a1 + 3 k1.
+pics = svg("logical_product", "(2,3):(1,2)", "(2,2)")
+if len(pics) == 3:
+    res = cells(pics[2])
+    check(all(sorted((r, c) for r, c, _ in res.get(k0 + 2 * k1, [])) ==
+              sorted((a0 + 2 * k0, a1 + 3 * k1) for a0 in range(2) for a1 in range(3))
+              for k0 in range(2) for k1 in range(2)) and len(res) == 4,
+          "logical_product by mode: copy (k0, k1) at rows 2 k0.., columns 3 k1..")
+else:
+    check(False, f"logical_product: A, B and the result ({len(pics)} pictures)")
 
 # 4. composition: a result cell holds the value of the element of A it is tagged with.
 pics = svg("composition", "(8,16):(16,1)", "(4,2):(2,1)")
