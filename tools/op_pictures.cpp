@@ -58,6 +58,11 @@ Layout tiler_layout(Tiler const& t) {
   return b.get();
 }
 
+// A layout as its notation: a plain one without the identity swizzle's "Sw<0,0,0> o 0 o".
+std::string notation(SwizzledLayout const& l) {
+  return l.swizzle == Swizzle() && l.offset == 0 ? to_string(l.layout) : to_string(l);
+}
+
 SwizzledLayout any_layout(Arg const& a) {
   if (auto const* s = std::get_if<SwizzledLayout>(&a)) return *s;
   return SwizzledLayout{Swizzle(), 0, std::get<Layout>(a)};
@@ -85,19 +90,17 @@ json divide_pictures(std::string const& op, SwizzledLayout const& a, Tiler const
   }
   auto tile_at = [tile_of, n](int64_t x) { return x >= 0 && x < n ? tile_of[x] : int64_t(-1); };
   json p = json::array();
-  p.push_back(grid("A " + to_string(a), "input", a.layout, values_of(a),
+  const Layout z = zipped_divide(a.layout, t);
+  const SwizzledLayout zs{a.swizzle, a.offset, z}, tile0{a.swizzle, a.offset, z[0]};
+  p.push_back(grid("A " + notation(a), "input", a.layout, values_of(a),
                    [&](int64_t i) { return tile_of[i]; }));
-  Layout tl = tiler_layout(t);
-  p.push_back(grid("the tiler " + to_string(t) + " (a tile's shape)", "input", tl,
-                   values_of(tl), constant(0)));
-  p.push_back(grid("result " + to_string(r), "result", r.layout, values_of(r),
+  p.push_back(grid("the tiler " + to_string(t) + ": tile 0 of A", "input", z[0],
+                   values_of(tile0), constant(0)));
+  p.push_back(grid("result " + notation(r), "result", r.layout, values_of(r),
                    [&](int64_t j) { return tile_at(rd(j)); }));
-  if (op != "zipped_divide") {  // the (tile, rest) modes: tile k is column k
-    Layout z = zipped_divide(a.layout, t);
-    SwizzledLayout zs{a.swizzle, a.offset, z};
+  if (op != "zipped_divide")  // the (tile, rest) modes: tile k is column k
     p.push_back(grid("(tile, rest) = zipped_divide: column k is tile k", "result", z,
                      values_of(zs), [per_tile](int64_t j) { return j / per_tile; }));
-  }
   out["tiles"] = zd[1].size();
   out["tile_kind"] = "tile";
   return p;
@@ -165,11 +168,11 @@ json composition_pictures(SwizzledLayout const& a, Tiler const& t, SwizzledLayou
   };
   Layout bl = tiler_layout(t);
   json p = json::array();
-  p.push_back(grid("A " + to_string(a) + ": element x", "input", a.layout, values_of(a),
+  p.push_back(grid("A " + notation(a) + ": element x", "input", a.layout, values_of(a),
                    [](int64_t i) { return i; }));
   p.push_back(grid("B " + to_string(t) + ": the element of A each coordinate picks", "input",
                    rd, values_of(bl.size() == rd.size() ? bl : rd), reach));
-  p.push_back(grid("A o B = " + to_string(r), "result", r.layout, values_of(r), reach));
+  p.push_back(grid("A o B = " + notation(r), "result", r.layout, values_of(r), reach));
   out["tiles"] = n;
   out["tile_kind"] = "element of A";
   return p;
@@ -232,11 +235,11 @@ json plain_pictures(OpSpec const& spec, std::span<Arg const> args, OpResult cons
                         std::holds_alternative<SwizzledLayout>(args[i]);
     if (!layout) continue;
     SwizzledLayout l = any_layout(args[i]);
-    p.push_back(grid(std::string(spec.args[i].role) + " " + to_string(l), "input", l.layout,
+    p.push_back(grid(std::string(spec.args[i].role) + " " + notation(l), "input", l.layout,
                      values_of(l), kNoTile));
   }
   if (auto l = layout_of(r.value))
-    p.push_back(grid("result " + to_string(*l), "result", l->layout, values_of(*l), kNoTile));
+    p.push_back(grid("result " + notation(*l), "result", l->layout, values_of(*l), kNoTile));
   return p;
 }
 

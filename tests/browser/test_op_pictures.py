@@ -112,6 +112,7 @@ try:
               "logical_divide: (tile, rest) is 8 x 16, one color per column")
         # Hover result cell (0, 0) (tile 0): A's outline layer marks exactly tile 0's 8 cells.
         c = driver.find_element(By.ID, "grid-layout")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", c)
         cell = int(c.get_attribute("data-cell"))
         ActionChains(driver).move_to_element_with_offset(
             c, cell // 2 - c.size["width"] // 2, cell // 2 - c.size["height"] // 2).perform()

@@ -1179,7 +1179,8 @@ function opPictures() {
       id,
       rows: p.rows,
       cols: p.cols,
-      cell: cellSize(p.rows, p.cols, 420, 3, 44),
+      // 420 pixels for the longer side, but a wide picture (a swizzle's block) gets up to 1300
+      cell: Math.max(cellSize(p.rows, p.cols, 420, 3, 44), Math.min(12, Math.floor(1300 / p.cols))),
       color: i => packed(color(i)),
       label: i => [String(p.values[i])],
       edge: (i, j) => p.tile[i] !== p.tile[j] ? 2 : 0,
