@@ -129,6 +129,7 @@ try:
         hover = driver.find_element(By.ID, "hover-op").get_attribute("data-tile")
         check(hover == "0" and marked == tile0,
               f"logical_divide: hovering the result's tile 0 outlines A's {tile0} ({marked})")
+        driver.execute_script("document.getElementById('op-inputs').scrollIntoView()")
         driver.save_screenshot(os.path.join(shots, "op_logical_divide.png"))
         svg = ET.fromstring(driver.execute_script("return window.tessera.svg()"))
         groups = svg.findall("{http://www.w3.org/2000/svg}g")
