@@ -12,6 +12,7 @@
 #include "atom_names.hpp"
 #include "attention_cli.hpp"
 #include "hopper_cli.hpp"
+#include "op_pictures.hpp"
 #include "ops.hpp"
 #include "trace.hpp"
 
@@ -623,6 +624,15 @@ json page_data(json const& s) {
     data["args"] = args;
     data["result"] = r.result;
     data["note"] = r.note;
+    try {  // the inputs beside the result, the cells tagged by tile (op_pictures.hpp)
+      json pics = op_pictures(op, args, r);
+      data["pictures"] = pics["pictures"];
+      data["tiles"] = pics["tiles"];
+      data["tile_kind"] = pics["tile_kind"];
+    } catch (std::exception const& e) {
+      data["pictures"] = json::array();
+      data["pictures_error"] = e.what();
+    }
   } else if (kind == "mma") {
     std::vector<std::string> compare;
     for (auto const& p : s.value("compare", json::array())) compare.push_back(p.get<std::string>());

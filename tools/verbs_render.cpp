@@ -9,6 +9,7 @@
 
 #include "attention_options.hpp"
 #include "hopper_cli.hpp"
+#include "op_pictures.hpp"
 #include "ops.hpp"
 #include "render.hpp"
 #include "problem_options.hpp"
@@ -21,6 +22,8 @@ namespace {
 struct RenderArgs {
   MmaArgs mma;
   std::string layout, output;
+  std::string op;                // an algebra op (ops.hpp) and its arguments as typed
+  std::vector<std::string> op_args;
   std::vector<std::string> compare;
   CopySpec copy;
   AccessOptions access;
@@ -64,12 +67,16 @@ Playground playground_files() {
 }
 
 void check_flags(RenderArgs const& a) {
+  if (!a.op_args.empty() && a.op.empty())
+    throw std::invalid_argument("render: --args needs --op");
   int what =
-      int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty()) + int(a.playground);
+      int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty()) + int(a.playground) +
+      int(!a.op.empty());
   if (what != 1)
     throw std::invalid_argument(
-        "render needs exactly one of --layout, --preset (or --atom-layout/--tile), --copy and "
-        "--playground");
+        "render needs exactly one of --layout, --op, --preset (or --atom-layout/--tile), --copy "
+        "and --playground");
+
   if (a.output.empty()) throw std::invalid_argument("render needs -o FILE.html");
   if (!a.compare.empty() && !a.mma.given())
     throw std::invalid_argument("render: --compare-perm needs a TiledMMA");
@@ -93,6 +100,8 @@ nlohmann::json state_of(RenderArgs& a) {
     state = {{"kind", "op"}, {"op", "logical_divide"}, {"args", {"(8,16):(16,1)", "(2,4)"}}};
   } else if (!a.layout.empty()) {
     state = {{"kind", "layout"}, {"layout", a.layout}};
+  } else if (!a.op.empty()) {
+    state = {{"kind", "op"}, {"op", a.op}, {"args", a.op_args}};
   } else if (a.mma.given()) {
     mma_from_args(a.mma, "render");  // the flag rules (a preset fixes the rest)
     if (attention_chosen(a.mma, "render"))
@@ -136,7 +145,7 @@ nlohmann::json state_of(RenderArgs& a) {
              {"src", a.copy.src},
              {"dst", a.copy.dst}};
   }
-  if (state["kind"] != "layout") {
+  if (state["kind"] != "layout" && state["kind"] != "op") {
     state["space"] = a.access.space, state["overlay"] = a.access.overlay,
     state["swizzle"] = a.access.swizzle;
     state["access"] = a.access.access, state["max_vector_bits"] = a.access.max_vector_bits;
@@ -189,6 +198,17 @@ int run_render(RenderArgs a) {
     throw std::invalid_argument(m.rfind("render", 0) == 0 ? m : "render: " + m);
   }
   if (!a.access.smem_swizzle.empty() || !a.access.smem_major.empty()) check_smem(a, data);
+  if (a.output.ends_with(".svg")) {  // the op's pictures alone, for slides and papers
+    if (state["kind"] != "op")
+      throw std::invalid_argument("render: -o FILE.svg draws an op (--op); other pages are HTML");
+    std::string call = a.op + "(";
+    for (size_t i = 0; i < a.op_args.size(); ++i) call += (i ? ", " : "") + a.op_args[i];
+    std::string svg = op_svg(call + ") = " + data["result"].get<std::string>(), data["pictures"]);
+    std::ofstream f(a.output, std::ios::binary);
+    if (!(f << svg)) throw std::invalid_argument("render: cannot write " + a.output);
+    std::cerr << "tessera: wrote " << a.output << "\n";
+    return 0;
+  }
   Playground wasm = playground_files();
   if (a.playground && wasm.wasm.empty())
     throw std::invalid_argument(
@@ -209,10 +229,16 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
       "render",
       "Write one self-contained interactive HTML page of a layout, a TiledMMA or a TiledCopy");
   auto a = std::make_shared<RenderArgs>();
-  cmd->add_option("-o,--output", a->output, "the HTML file to write")->required();
+  cmd->add_option("-o,--output", a->output, "the HTML file to write (an op: .svg writes its SVG)")
+      ->required();
   cmd->add_option("--layout", a->layout,
                   "a layout, e.g. \"(8,8):(8,1)\", a shape, or a swizzled layout "
                   "\"Sw<3,4,3> o 0 o (8,64):(64,1)\": its values as a grid");
+  cmd->add_option("--op", a->op,
+                  "an algebra op (as `tessera batch` names it), drawn with its inputs beside its "
+                  "result and the tiles coloured, e.g. --op logical_divide --args "
+                  "\"(8,16):(16,1)\" \"(2,4)\"");
+  cmd->add_option("--args", a->op_args, "the op's arguments, as its verb takes them");
   add_mma_options(cmd, a->mma);
   cmd->add_flag("--playground", a->playground,
                 "the playground: the page with its inputs only (needs the "

@@ -6,6 +6,7 @@ Usage: test_playground.py TESSERA_EXE PLAYGROUND_HTML ORACLE_DIR [WORK_DIR]
 Checks:
   - window.tessera.batch answers the whole public oracle (layout and TiledMMA cases, plus a
     malformed line) exactly as `tessera batch` does, line for line;
+  - an op draws its inputs beside its result (logical_divide typed, swizzle from the URL);
   - typing a layout (send_keys) updates the result, the index table and the picture; a malformed
     layout shows the parse error with its position and a caret, and the page keeps working;
   - an algebra op typed in the inputs gives the CLI's answer; the URL fragment restores the state;
@@ -227,6 +228,11 @@ try:
     typed("in-arg1", "(2,4)")
     want = tessera("logical_divide", "(8,16):(16,1)", "(2,4)").splitlines()[0]
     check(text("result") == want, f"typed logical_divide: {text('result')} (CLI: {want})")
+    roles = driver.execute_script(
+        "return [...document.querySelectorAll('.op-picture')].map(p => p.dataset.role)")
+    check(roles == ["input", "input", "result", "result"] and grid("layout") == (8, 16),
+          f"typed logical_divide: A and the tiler drawn beside the result and (tile, rest) "
+          f"({roles}, result {grid('layout')})")
     choose("in-op", "composition")
     typed("in-arg1", "(4,2):(2,1)")
     want = tessera("composition", "(8,16):(16,1)", "(4,2):(2,1)").splitlines()[0]
@@ -236,9 +242,14 @@ try:
     svg = driver.execute_script("return window.tessera.svg()")
     try:
         root = ET.fromstring(svg)
-        rects = root.findall(".//{http://www.w3.org/2000/svg}rect[@class='cell']")
-        check(root.tag == "{http://www.w3.org/2000/svg}svg" and len(rects) == 8,
-              f"SVG export: valid SVG with one rect per cell ({len(rects)} of 8)")
+        # The result's picture (g#layout) beside the op's inputs A (8 x 16) and B (4 x 2).
+        rects = root.findall(".//{http://www.w3.org/2000/svg}g[@id='layout']"
+                             "/{http://www.w3.org/2000/svg}rect[@class='cell']")
+        every = root.findall(".//{http://www.w3.org/2000/svg}rect[@class='cell']")
+        check(root.tag == "{http://www.w3.org/2000/svg}svg" and len(rects) == 8 and
+              len(every) == 8 + 128 + 8,
+              f"SVG export: valid SVG with one rect per cell of the result ({len(rects)} of 8) "
+              f"and of A and B ({len(every)} of 144)")
     except ET.ParseError as e:
         check(False, f"SVG export is not valid XML: {e}")
     png = driver.execute_script("return window.tessera.png()")
@@ -249,6 +260,14 @@ try:
     check(vals == ["op", "composition", "(8,16):(16,1)", "(4,2):(2,1)"] and text("result") == want,
           f"the shared URL restores the state ({'#' + shared.split('#')[1][:60]}: {vals}, "
           f"{text('result')})")
+
+    # The swizzle op from a URL: the block before and after, computed by the WebAssembly library.
+    load(url + "#kind=op&op=swizzle&a0=3&a1=4&a2=3", "swizzle")
+    roles = driver.execute_script(
+        "return [...document.querySelectorAll('.op-picture')].map(p => p.dataset.role)")
+    check(roles == ["input", "result"] and grid("layout") == (8, 128) and
+          text("result") == "Sw<3,4,3>",
+          f"swizzle 3 4 3: before and after drawn, 8 x 128 ({roles}, {text('result')})")
 
     # 4. A TiledMMA from the inputs (step 4's atom, custom), then a wgmma (m64n256) configuration.
     driver.get(url)

@@ -1143,15 +1143,74 @@ function opPage() {
       `${D.op}(${D.args.map(a => typeof a === 'string' ? a : JSON.stringify(a)).join(', ')})`;
   app.append(el('h1', {text: call}), summary([
                ['result', D.result], ...(D.note ? [['note', D.note]] : []),
-               ...(D.rows ?
-                       [
-                         ['size', D.size], ['cosize', D.cosize],
-                         ['picture', `${D.rows} x ${D.cols}: mode 0 down, the rest across`]
-                       ] :
-                       [])
+               ...(D.rows ? [['size', D.size], ['cosize', D.cosize]] : []),
+               ...(D.tiles ? [['colours', `${D.tiles} (one per ${D.tile_kind})`]] : []),
+               ...(D.pictures_error ? [['pictures', D.pictures_error]] : [])
              ]));
   app.lastChild.querySelector('td.mono').id = 'result';
-  if (D.rows) app.append(layoutPicture());
+  if (D.pictures && D.pictures.length)
+    app.append(opPictures());
+  else if (D.rows)
+    app.append(layoutPicture());
+}
+
+// One color per tile (op_pictures.cpp's tile_color: the same golden-angle hues).
+const tileColor = k => hsl((k * 137.508 + 20) % 360, 0.65, 0.68);
+let hoverTile = null;  // the tile under the pointer: outlined in every picture of the op
+
+// An op's inputs beside its result (render.cpp's "pictures", computed by op_pictures.cpp): every
+// cell colored by the tile the library tags it with (untagged cells by value), the boundaries
+// between tiles drawn, and the hovered cell's tile outlined in every picture. The first result
+// keeps the id "layout" (grid-layout), as a layout's picture.
+function opPictures() {
+  const hover = el('div', {class: 'hover mono', id: 'hover-op', text: 'hover a cell'});
+  const rows = {
+    input: el('div', {class: 'row', id: 'op-inputs'}),
+    result: el('div', {class: 'row', id: 'op-results'})
+  };
+  let results = 0;
+  hoverTile = null;
+  D.pictures.forEach((p, k) => {
+    const id = p.role === 'result' && results++ === 0 ? 'layout' : `pic${k}`;
+    const hi = p.values.reduce((a, b) => Math.max(a, b), 1), byTile = new Map();
+    p.tile.forEach((t, i) => t >= 0 && (byTile.get(t) || byTile.set(t, []).get(t)).push(i));
+    const color = i => p.tile[i] >= 0 ? tileColor(p.tile[i]) : valueColor(p.values[i], hi);
+    const view = gridView({
+      id,
+      rows: p.rows,
+      cols: p.cols,
+      // 420 pixels for the longer side, but a wide picture (a swizzle's block) gets up to 1300
+      cell: Math.max(cellSize(p.rows, p.cols, 420, 3, 44), Math.min(12, Math.floor(1300 / p.cols))),
+      color: i => packed(color(i)),
+      label: i => [String(p.values[i])],
+      edge: (i, j) => p.tile[i] !== p.tile[j] ? 2 : 0,
+      hover: i => {
+        const row = Math.floor(i / p.cols), col = i % p.cols, t = p.tile[i];
+        hover.textContent = `${p.title}: (${row},${col}) -> ${p.values[i]}` +
+            (t >= 0 ? `, ${D.tile_kind} ${t}` : '');
+        Object.assign(hover.dataset, {pic: k, row, col, value: p.values[i], tile: t});
+        hoverTile = t >= 0 ? t : null;
+        for (const f of onHover) f();
+      },
+      marked: () => hoverTile === null ? null : byTile.get(hoverTile) || [],
+    });
+    rows[p.role].append(el(
+        'div',
+        {class: 'panel op-picture', 'data-role': p.role, 'data-pic': k, 'data-grid': id},
+        el('h3', {text: p.title}), view.node));
+    pictures.push({
+      id,
+      title: p.title,
+      rows: p.rows,
+      cols: p.cols,
+      color,
+      label: i => String(p.values[i])
+    });
+  });
+  if (D.rows) rows.result.append(el('div', {class: 'panel side'}, indexTable()));
+  return el(
+      'div', {}, el('h2', {text: 'Inputs'}), rows.input, el('h2', {text: 'Result'}),
+      rows.result, hover);
 }
 
 // ---------------------------------------------------------------------------------------------
