@@ -98,6 +98,17 @@ struct WarpgroupMMA {
 namespace detail {
 // Whether a TiledMMA's wgmma atom is an FP8 one (m64nNk32: 32 one-byte elements of K).
 TESSERA_HD constexpr bool is_fp8_wgmma(TiledMMA const& mma) { return mma.atom.k == 32; }
+// Whether the FP8 formats an atom's name spells (CuTe's "..._F32E4M3E5M2_SS_TN": A, then B) are
+// TA and TB; true for a name that spells none.
+template <class TA, class TB>
+TESSERA_HD constexpr bool names_formats(MmaAtom const& a) {
+  const char* p = a.name;
+  while (*p && !(p[0] == 'F' && p[1] == '3' && p[2] == '2' && p[3] == 'E')) ++p;
+  if (!*p) return true;
+  auto is_e4m3 = [](const char* f) { return f[1] == '4' && f[2] == 'M' && f[3] == '3'; };
+  return is_e4m3(p + 3) == std::is_same_v<TA, __nv_fp8_e4m3> &&
+         is_e4m3(p + 7) == std::is_same_v<TB, __nv_fp8_e4m3>;
+}
 }  // namespace detail
 
 // acc += A B over one k-tile (all K blocks of the stage): one wgmma per 32 bytes of K, one commit
@@ -126,7 +137,12 @@ __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, GmmaSlice<CfgA, T
   static_assert(kAtomFits,
                 "rule::element_type_is_not_the_instructions: FP8 stages need a TiledMMA of an FP8 "
                 "wgmma atom (m64nNk32, atom::sm90_64xNx32_f8), and an FP8 atom FP8 stages");
-  if constexpr (kSameMma && kIsC && kTakes && kAtomFits)
+  constexpr bool kFormats = !kWgmmaFp8<TA> || detail::names_formats<TA, TB>(Cfg::kMma.atom);
+  static_assert(kFormats,
+                "rule::element_type_is_not_the_instructions: the stages' FP8 formats (A, B) are "
+                "not the ones the TiledMMA's atom names (E4M3 = __nv_fp8_e4m3, E5M2 = "
+                "__nv_fp8_e5m2)");
+  if constexpr (kSameMma && kIsC && kTakes && kAtomFits && kFormats)
     gemm<int(WarpgroupMMA<Cfg>::kN), TA>(a.tensor, a.block, b.tensor, b.block, acc.v, accumulate);
 }
 
@@ -182,11 +198,12 @@ __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, A const& a,
                 "rule::a_is_not_in_registers: this TiledMMA's wgmma atom reads A from shared "
                 "memory (SS): pass partition_A of a stage, or make the TiledMMA with the RS atom");
   using TA = detail::element_of<A>;
-  constexpr bool kSameType = kWgmmaTakes<TA, T> && detail::is_fp8_wgmma(kMma) == kWgmmaFp8<T>;
+  constexpr bool kSameType = kWgmmaTakes<TA, T> && detail::is_fp8_wgmma(kMma) == kWgmmaFp8<T> &&
+                             (!kWgmmaFp8<T> || detail::names_formats<TA, T>(kMma.atom));
   static_assert(kSameType,
                 "rule::element_type_is_not_the_instructions: A's registers and B's stage must hold "
-                "the same element type (convert<T>(acc) first), or two FP8 formats for a TiledMMA "
-                "of an FP8 wgmma atom");
+                "the same element type (convert<T>(acc) first), or the two FP8 formats the "
+                "TiledMMA's FP8 wgmma atom names");
   static constexpr Layout kA = A::kLayout;
   constexpr int kSteps = int(kB.blocks[1].size());
   constexpr bool kShape = kA.rank() == 3 && kA[0].size() == kMma.atom.a_tv[1].size() &&
