@@ -6,7 +6,7 @@
 //                   each pair of formats (e4m3, e5m2);
 //   fp8_rs_<a>_<b>: A from registers (the RS atom's 16 values per k-step), one warpgroup.
 // Each kernel must issue four wgmma.mma_async.sync.aligned.m64n128k32.f32.<a>.<b> (one per
-// k-step), with no local memory, stack or spills.
+// k-step), with no local memory, stack or spills, and none serialized by ptxas.
 #include <cuda_fp8.h>
 
 #include <tessera/warpgroup_mma.hpp>
@@ -80,8 +80,14 @@ __device__ void rs_body(uint8_t const* a, uint8_t const* b, float* c) {
   __syncthreads();
   constexpr int kSteps = int(kBK / 32);
   Fragment<TA, Layout(make_tuple(16, 1, kSteps))> rA;  // (V,1,K): the RS atom's values per k-step
+  // Four values per 32-bit load (a register of the RS operand, lowest value first).
+  auto const* words = reinterpret_cast<uint32_t const*>(a) + threadIdx.x * 4 * kSteps;
   TESSERA_UNROLL
-  for (int i = 0; i < 16 * kSteps; ++i) rA(i).__x = a[threadIdx.x * 16 * kSteps + i];
+  for (int i = 0; i < 4 * kSteps; ++i) {
+    const uint32_t w = words[i];
+    TESSERA_UNROLL
+    for (int b = 0; b < 4; ++b) rA(4 * i + b).__x = uint8_t(w >> (8 * b));
+  }
   const WarpgroupMMA<Cfg> mma{0};
   auto acc = mma.partition_fragment_C();
   gemm(mma, rA, mma.partition_B(sB(_, _, 0)), acc, false);
