@@ -215,6 +215,20 @@ TEST(AtomCatalog, KernelAtomsAgree) {
     std::string rs = "SM90_64x" + std::to_string(n) + "x16_F32F16F16_RS";
     same(atom::sm90_64xNx16(n, false), ss.c_str());
     same(atom::sm90_64xNx16(n, true), rs.c_str());
+    // FP8: each pair of formats, SS and RS (K-major, "TN").
+    const char* f8[2] = {"E4M3", "E5M2"};
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b)
+        for (bool regs : {false, true}) {
+          std::string name = "SM90_64x" + std::to_string(n) + "x32_F32" + f8[a] + f8[b] +
+                             (regs ? "_RS_TN" : "_SS_TN");
+          MmaAtom x = atom::sm90_64xNx32_f8(n, regs, atom::Fp8(a), atom::Fp8(b));
+          same(x, name.c_str());
+          // The kernel atom's name is CuTe's with N for the number.
+          std::string generic = name;
+          generic.replace(8, std::to_string(n).size(), "N");
+          EXPECT_EQ(std::string(x.name), generic);
+        }
   }
   auto same_copy = [](CopyAtom const& x, const char* name, int64_t elem) {
     SCOPED_TRACE(name);

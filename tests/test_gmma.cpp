@@ -6,6 +6,7 @@
 
 #include <tessera.hpp>
 #include <tessera/gmma.hpp>
+#include <tessera/staged_smem.hpp>
 
 using namespace tessera;
 
@@ -95,6 +96,27 @@ TEST(GmmaDesc, Tf32AndEncoding) {
     GmmaOperand now = make_gmma_operand(tile, 16, 256, 16);
     EXPECT_EQ(now.desc.encode(0x4000), old.encode(0x4000)) << k_major;
   }
+}
+
+// FP8 (one-byte elements), the FP8 GEMM's stage: K-major only, one 128-byte swizzled row holds 128
+// elements of K (four k-steps of 32); Sw<3,4,3> on elements (16-byte chunks are 16 elements).
+TEST(GmmaDesc, Fp8KMajor) {
+  SwizzledLayout tile = gmma_smem_tile(GmmaSwizzle::kB128, true, 8, 128, 128);
+  EXPECT_EQ(to_string(tile.swizzle), "Sw<3,4,3>");
+  EXPECT_EQ(to_string(tile.layout), "((8,16),(128,1)):((128,1024),(1,16384))");
+  GmmaOperand op = make_gmma_operand(tile, 8, 64, 32);
+  // SBO: 8 rows of 128 bytes; blocks: 64 rows (8 KiB) apart along M, k-steps 32 bytes apart.
+  expect_operand(op, {GmmaMajor::kK, 1, 16, 1024, "(2,4):(8192,32)"});
+  EXPECT_EQ(op.block_bytes(1, 3), 8192 + 3 * 32);
+  // The staged tile reads the same blocks (256 / 8 = 32 elements deep) and TMA boxes of bytes.
+  constexpr StagedTile kA = make_staged_tile(8, 128, 128, true, 64, 4);
+  expect_operand(kA.mma, {GmmaMajor::kK, 1, 16, 1024, "(2,4):(8192,32)"});
+  EXPECT_EQ(kA.stage_bytes(), 16384);
+  EXPECT_EQ(kA.tma.bytes(), 16384);
+  // MN-major FP8 is not a wgmma layout: the rule says so.
+  EXPECT_NE(error_of([] { (void)make_staged_tile(8, 128, 128, false, 128, 1); })
+                .find("the 8-bit operand tile"),
+            std::string::npos);
 }
 
 TEST(GmmaDesc, RulesNamed) {

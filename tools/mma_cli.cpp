@@ -38,7 +38,10 @@ std::vector<std::string> const& mma_atom_names() {
                                                  "SM90_64x64x16_F32F16F16_SS",
                                                  "SM90_64x128x16_F32F16F16_SS",
                                                  "SM90_64x256x16_F32F16F16_SS",
-                                                 "SM90_64x128x16_F32F16F16_RS"};
+                                                 "SM90_64x128x16_F32F16F16_RS",
+                                                 "SM90_64x128x32_F32E4M3E4M3_SS_TN",
+                                                 "SM90_64x256x32_F32E4M3E4M3_SS_TN",
+                                                 "SM90_64x128x32_F32E4M3E4M3_RS_TN"};
   return names;
 }
 

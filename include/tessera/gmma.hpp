@@ -233,53 +233,64 @@ TESSERA_UNROLL
   for (int i = 0; i < N; ++i) ptx::fence_operand(acc[i]);
 }
 
-// gemm for an SM90 warpgroup MMA (m64nNk16 / k8), one k-tile: acc (64 x N) += A(block
+// gemm for an SM90 warpgroup MMA (m64nNk16 / k8 / k32), one k-tile: acc (64 x N) += A(block
 // a_row, all K) * B(block b_row, all K)^T, one wgmma per K block, A and B from shared memory.
+// A and B hold one 16-bit type or float (tf32), or FP8 (e4m3, e5m2) in any pair (TA, TB).
 // The wgmma discipline is here: operand fences, wgmma.fence before the first instruction, one
 // commit group for the k-tile. `accumulate` false overwrites acc at the first instruction.
 // Wait with warpgroup_wait<n>(acc) before reading acc or reusing the stage.
-template <int N, class T, GmmaOperand kA, GmmaOperand kB, int kAcc>
-__device__ __forceinline__ void gemm(GmmaTensor<T, kA> const& a, int a_row,
-                                     GmmaTensor<T, kB> const& b, int b_row, float (&acc)[kAcc],
+template <int N, class TA, GmmaOperand kA, class TB, GmmaOperand kB, int kAcc>
+__device__ __forceinline__ void gemm(GmmaTensor<TA, kA> const& a, int a_row,
+                                     GmmaTensor<TB, kB> const& b, int b_row, float (&acc)[kAcc],
                                      bool accumulate) {
   static_assert(N % 8 == 0 && N >= 8 && N <= 256 && kAcc == N / 2 && kB.mn == N,
                 "rule::wgmma_n_does_not_match: gemm<N> is wgmma m64nNk (N a multiple of 8 in "
                 "[8, 256]): N/2 accumulators per thread and B blocks of N rows");
   static_assert(kA.mn == 64, "rule::wgmma_n_does_not_match: wgmma blocks of A are 64 rows");
-  static_assert(kA.k == kB.k && kA.k * int64_t(sizeof(T)) == 32,
+  static_assert(kWgmmaTakes<TA, TB>,
+                "rule::wgmma_cannot_mix_these_element_types: A and B tiles of one type (__half, "
+                "__nv_bfloat16, float as tf32) or two FP8 formats (__nv_fp8_e4m3, __nv_fp8_e5m2)");
+  static_assert(kA.k == kB.k && kA.k * int64_t(sizeof(TA)) == 32 && sizeof(TA) == sizeof(TB),
                 "gemm: A and B blocks are 32 bytes deep");
   static_assert(kA.blocks[1].size() == kB.blocks[1].size(),
                 "gemm: A and B tiles must have as many K blocks");
-  static_assert(sizeof(T) == 2 || (kA.major == GmmaMajor::kK && kB.major == GmmaMajor::kK),
-                "gemm: tf32 wgmma reads K-major tiles only");
+  static_assert(kWgmmaTransposes<TA> || (kA.major == GmmaMajor::kK && kB.major == GmmaMajor::kK),
+                "rule::wgmma_reads_tf32_and_fp8_k_major: tf32 and FP8 wgmma read K-major tiles "
+                "only");
   constexpr int kSteps = int(kA.blocks[1].size());
   constexpr int kTA = kA.major == GmmaMajor::kMN, kTB = kB.major == GmmaMajor::kMN;
-  if constexpr (kAcc == N / 2 && N % 8 == 0) {  // (else only the message above)
+  if constexpr (kAcc == N / 2 && N % 8 == 0 && kWgmmaTakes<TA, TB>) {  // (else the messages)
     fence_operands(acc);
     ptx::wgmma_fence();
 TESSERA_UNROLL
     for (int j = 0; j < kSteps; ++j)
-      ptx::wgmma_ss<N, T, kTA, kTB>(acc, a.descriptor(a_row, j), b.descriptor(b_row, j),
-                                    (accumulate || j > 0) ? 1 : 0);
+      ptx::wgmma_ss<N, TA, TB, kTA, kTB>(acc, a.descriptor(a_row, j), b.descriptor(b_row, j),
+                                         (accumulate || j > 0) ? 1 : 0);
     ptx::wgmma_commit();
   }
 }
 
-// The same with A from registers: a[j] is the k-step j fragment (4 registers) of the RS atom.
-template <int N, class T, int kSteps, GmmaOperand kB>
+// The same with A from registers: a[j] is the k-step j fragment (4 registers) of the RS atom,
+// holding values of TA (B's type T, or the other FP8 format).
+template <int N, class T, class TA = T, int kSteps, GmmaOperand kB>
 __device__ __forceinline__ void gemm(uint32_t const (&a)[kSteps][4], GmmaTensor<T, kB> const& b,
                                      int b_row, float (&acc)[N / 2], bool accumulate) {
   static_assert(kB.mn == N && kB.k * int64_t(sizeof(T)) == 32,
                 "gemm: B blocks are N rows, 32 bytes deep");
   static_assert(kB.blocks[1].size() == kSteps, "gemm: one A fragment per K block of B");
-  static_assert(sizeof(T) == 2 || kB.major == GmmaMajor::kK,
-                "gemm: tf32 wgmma reads K-major tiles only");
+  static_assert(kWgmmaTakes<TA, T>,
+                "rule::wgmma_cannot_mix_these_element_types: A's registers and B's tile of one "
+                "type, or two FP8 formats");
+  static_assert(kWgmmaTransposes<T> || kB.major == GmmaMajor::kK,
+                "rule::wgmma_reads_tf32_and_fp8_k_major: tf32 and FP8 wgmma read K-major tiles "
+                "only");
   constexpr int kTB = kB.major == GmmaMajor::kMN;
   fence_operands(acc);
   ptx::wgmma_fence();
 TESSERA_UNROLL
   for (int j = 0; j < kSteps; ++j)
-    ptx::wgmma_rs<N, T, kTB>(acc, a[j], b.descriptor(b_row, j), (accumulate || j > 0) ? 1 : 0);
+    ptx::wgmma_rs<N, TA, T, kTB>(acc, a[j], b.descriptor(b_row, j),
+                                 (accumulate || j > 0) ? 1 : 0);
   ptx::wgmma_commit();
 }
 

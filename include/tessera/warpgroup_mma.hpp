@@ -95,12 +95,31 @@ struct WarpgroupMMA {
   __device__ __forceinline__ static FragmentC partition_fragment_C() { return {}; }
 };
 
+namespace detail {
+// Whether a TiledMMA's wgmma atom is an FP8 one (m64nNk32: 32 one-byte elements of K).
+TESSERA_HD constexpr bool is_fp8_wgmma(TiledMMA const& mma) { return mma.atom.k == 32; }
+// Whether the FP8 formats an atom's name spells (CuTe's "..._F32E4M3E5M2_SS_TN": A, then B) are
+// TA and TB; true for a name that spells none.
+template <class TA, class TB>
+TESSERA_HD constexpr bool names_formats(MmaAtom const& a) {
+  const char* p = a.name;
+  while (*p && !(p[0] == 'F' && p[1] == '3' && p[2] == '2' && p[3] == 'E')) ++p;
+  if (!*p) return true;
+  auto is_e4m3 = [](const char* f) { return f[1] == '4' && f[2] == 'M' && f[3] == '3'; };
+  return is_e4m3(p + 3) == std::is_same_v<TA, __nv_fp8_e4m3> &&
+         is_e4m3(p + 7) == std::is_same_v<TB, __nv_fp8_e4m3>;
+}
+}  // namespace detail
+
 // acc += A B over one k-tile (all K blocks of the stage): one wgmma per 32 bytes of K, one commit
 // group. `accumulate` false overwrites acc at the first instruction. Checked at compile time: A,
-// B and the accumulators are partitions of this TiledMMA.
-template <class Cfg, class CfgA, class CfgB, class T, GmmaOperand kA, GmmaOperand kB, Layout kL>
-__device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, GmmaSlice<CfgA, T, kA> const& a,
-                                     GmmaSlice<CfgB, T, kB> const& b, Fragment<float, kL>& acc,
+// B and the accumulators are partitions of this TiledMMA; A and B are element types one wgmma
+// multiplies (one 16-bit type or tf32, or FP8 in any pair: e4m3 x e5m2), FP8 tiles exactly for
+// a TiledMMA of an FP8 atom (sm90_64xNx32_f8).
+template <class Cfg, class CfgA, class CfgB, class TA, GmmaOperand kA, class TB, GmmaOperand kB,
+          Layout kL>
+__device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, GmmaSlice<CfgA, TA, kA> const& a,
+                                     GmmaSlice<CfgB, TB, kB> const& b, Fragment<float, kL>& acc,
                                      bool accumulate) {
   constexpr bool kSameMma = std::is_same_v<Cfg, CfgA> && std::is_same_v<Cfg, CfgB>;
   static_assert(
@@ -110,8 +129,21 @@ __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, GmmaSlice<CfgA, T
   static_assert(kIsC,
                 "rule::fragment_is_not_the_partition_of_c: the accumulators must be "
                 "WarpgroupMMA::partition_fragment_C()'s (the wgmma atom's N/2 floats)");
-  if constexpr (kSameMma && kIsC)
-    gemm<int(WarpgroupMMA<Cfg>::kN), T>(a.tensor, a.block, b.tensor, b.block, acc.v, accumulate);
+  constexpr bool kTakes = kWgmmaTakes<TA, TB>;
+  static_assert(kTakes,
+                "rule::wgmma_cannot_mix_these_element_types: A and B stages of one type (__half, "
+                "__nv_bfloat16, float as tf32) or two FP8 formats (__nv_fp8_e4m3, __nv_fp8_e5m2)");
+  constexpr bool kAtomFits = detail::is_fp8_wgmma(Cfg::kMma) == kWgmmaFp8<TA>;
+  static_assert(kAtomFits,
+                "rule::element_type_is_not_the_instructions: FP8 stages need a TiledMMA of an FP8 "
+                "wgmma atom (m64nNk32, atom::sm90_64xNx32_f8), and an FP8 atom FP8 stages");
+  constexpr bool kFormats = !kWgmmaFp8<TA> || detail::names_formats<TA, TB>(Cfg::kMma.atom);
+  static_assert(kFormats,
+                "rule::element_type_is_not_the_instructions: the stages' FP8 formats (A, B) are "
+                "not the ones the TiledMMA's atom names (E4M3 = __nv_fp8_e4m3, E5M2 = "
+                "__nv_fp8_e5m2)");
+  if constexpr (kSameMma && kIsC && kTakes && kAtomFits && kFormats)
+    gemm<int(WarpgroupMMA<Cfg>::kN), TA>(a.tensor, a.block, b.tensor, b.block, acc.v, accumulate);
 }
 
 // The accumulators of this WarpgroupMMA (any value type: convert<__half>(acc)) as the A operand
@@ -131,8 +163,8 @@ namespace detail {
 TESSERA_HD constexpr bool reads_a_from_registers(TiledMMA const& mma) {
   return mma.atom.a_tv[0](1) != mma.atom.a_tv[0](0);
 }
-// k-step j of an RS A operand (V,1,K) as wgmma's four registers: 16-bit values two to a
-// register (low half first), tf32 one.
+// k-step j of an RS A operand (V,1,K) as wgmma's four registers: FP8 values four to a register,
+// 16-bit values two (lowest first), tf32 one.
 template <class A>
 __device__ __forceinline__ void rs_registers(A const& a, int j, uint32_t (&r)[4]) {
   using T = element_of<A>;
@@ -165,10 +197,13 @@ __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, A const& a,
   static_assert(detail::reads_a_from_registers(kMma),
                 "rule::a_is_not_in_registers: this TiledMMA's wgmma atom reads A from shared "
                 "memory (SS): pass partition_A of a stage, or make the TiledMMA with the RS atom");
-  constexpr bool kSameType = std::is_same_v<detail::element_of<A>, T>;
+  using TA = detail::element_of<A>;
+  constexpr bool kSameType = kWgmmaTakes<TA, T> && detail::is_fp8_wgmma(kMma) == kWgmmaFp8<T> &&
+                             (!kWgmmaFp8<T> || detail::names_formats<TA, T>(kMma.atom));
   static_assert(kSameType,
                 "rule::element_type_is_not_the_instructions: A's registers and B's stage must hold "
-                "the same element type (convert<T>(acc) first)");
+                "the same element type (convert<T>(acc) first), or the two FP8 formats the "
+                "TiledMMA's FP8 wgmma atom names");
   static constexpr Layout kA = A::kLayout;
   constexpr int kSteps = int(kB.blocks[1].size());
   constexpr bool kShape = kA.rank() == 3 && kA[0].size() == kMma.atom.a_tv[1].size() &&
@@ -179,8 +214,9 @@ __device__ __forceinline__ void gemm(WarpgroupMMA<Cfg> const&, A const& a,
   static_assert(kB.mn == WarpgroupMMA<Cfg>::kN && kB.k * int64_t(sizeof(T)) == 32,
                 "rule::wgmma_n_does_not_match: B's blocks must be the atom's N rows, 32 bytes "
                 "deep");
-  static_assert(sizeof(T) == 2 || kB.major == GmmaMajor::kK,
-                "rule::tf32_wgmma_reads_k_major: tf32 wgmma reads K-major tiles only");
+  static_assert(kWgmmaTransposes<T> || kB.major == GmmaMajor::kK,
+                "rule::wgmma_reads_tf32_and_fp8_k_major: tf32 and FP8 wgmma read K-major tiles "
+                "only");
   if constexpr (kIsC && kSameType && kShape && std::is_same_v<Cfg, CfgB>) {
     constexpr int kTB = kB.major == GmmaMajor::kMN;
     // NOTE: every k-step's A registers are packed before the fence: a register written between
@@ -192,7 +228,7 @@ TESSERA_UNROLL
     ptx::wgmma_fence();
 TESSERA_UNROLL
     for (int j = 0; j < kSteps; ++j)
-      ptx::wgmma_rs<int(WarpgroupMMA<Cfg>::kN), T, kTB>(
+      ptx::wgmma_rs<int(WarpgroupMMA<Cfg>::kN), TA, T, kTB>(
           acc.v, r[j], b.tensor.descriptor(b.block, j), (accumulate || j > 0) ? 1 : 0);
     ptx::wgmma_commit();
   }

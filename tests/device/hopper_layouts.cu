@@ -1,7 +1,8 @@
 // Device test: wgmma and TMA driven by tessera/gmma.hpp and tessera/tma.hpp, against the hardware.
 //
-//   1. gemm(GmmaTensor A, GmmaTensor B, acc) for N = 8, 64, 136, 256, f16 / bf16 / tf32, SS and
-//      RS, A and B each K-major or MN-major with the swizzle modes none, 32B, 64B, 128B: the
+//   1. gemm(GmmaTensor A, GmmaTensor B, acc) for N = 8, 64, 128, 136, 256, f16 / bf16 / tf32 /
+//      e4m3 / e5m2, SS and RS, A and B each K-major or MN-major (FP8 and tf32: K-major) with the
+//      swizzle modes none, 32B, 64B, 128B: the
 //      descriptors come from make_gmma_operand of the stage tile's layout. The host writes an
 //      image of each tile (element (r, k) at tile(r, k), swizzle applied), one warpgroup copies
 //      it to shared memory and runs one k-tile (BK = one 128-byte row: 4 wgmma k-steps), the
@@ -19,6 +20,7 @@
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -42,6 +44,7 @@ template <class T>
 T to_elem(float x) {
   if constexpr (std::is_same_v<T, __half>) return __float2half_rn(x);
   else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(x);
+  else if constexpr (sizeof(T) == 1) return T(x);  // FP8: small integers are exact
   else return x;
 }
 
@@ -77,7 +80,8 @@ struct Config {
   static constexpr int64_t kBytesA = 64 * kBK<T> * int64_t(sizeof(T)),
                            kBytesB = C.n * kBK<T> * int64_t(sizeof(T));
   static constexpr int kSteps = int(kBK<T> / kInstK<T>);
-  static constexpr MmaAtom kAtom = atom::sm90_64xNx16(C.n, C.rs);
+  static constexpr MmaAtom kAtom = sizeof(T) == 1 ? atom::sm90_64xNx32_f8(C.n, C.rs)
+                                                  : atom::sm90_64xNx16(C.n, C.rs);
 };
 
 // threads 0..127: copy the tile images to shared memory, one k-tile of wgmma, accumulators out.
@@ -133,22 +137,22 @@ void run_wgmma(const char* type) {
   for (auto& x : a) x = float(pick(rng));
   for (auto& x : b) x = float(pick(rng));
   std::vector<uint4> ia = image<T>(Cfg::kTileA, 64, kK, a), ib = image<T>(Cfg::kTileB, C.n, kK, b);
-  // RS: thread t's registers of k-step j: A values a_tv(t, v) = m + 64 k of the k-step, pairs
-  // (2p, 2p+1) packed low first (16-bit), one value per register (tf32).
+  // RS: thread t's registers of k-step j: A values a_tv(t, v) = m + 64 k of the k-step, values
+  // (e p, .., e p + e - 1) packed low first in register p (e = 4 FP8, 2 16-bit values).
   std::vector<uint32_t> regs(size_t(Cfg::kSteps * 128 * 4), 0);
   if (C.rs) {
-    static_assert(!C.rs || sizeof(T) == 2, "the RS case is 16-bit");
+    static_assert(!C.rs || sizeof(T) <= 2, "the RS cases are 16-bit or FP8");
+    constexpr int e = int(4 / sizeof(T));
     for (int j = 0; j < Cfg::kSteps; ++j)
       for (int t = 0; t < 128; ++t)
         for (int p = 0; p < 4; ++p) {
-          uint16_t h[2];
-          for (int e = 0; e < 2; ++e) {
-            const int64_t idx = Cfg::kAtom.a_tv(make_tuple(t, 2 * p + e));
+          T h[e];
+          for (int q = 0; q < e; ++q) {
+            const int64_t idx = Cfg::kAtom.a_tv(make_tuple(t, e * p + q));
             const int64_t m = idx % 64, k = idx / 64 + j * kInstK<T>;
-            const T v = to_elem<T>(a[size_t(m + 64 * k)]);
-            std::memcpy(&h[e], &v, 2);
+            h[q] = to_elem<T>(a[size_t(m + 64 * k)]);
           }
-          regs[size_t((j * 128 + t) * 4 + p)] = uint32_t(h[0]) | uint32_t(h[1]) << 16;
+          std::memcpy(&regs[size_t((j * 128 + t) * 4 + p)], h, 4);
         }
   }
   uint4 *da = nullptr, *db = nullptr;
@@ -334,6 +338,12 @@ int main() {
   run_wgmma<float, Case{64, true, S::kInterleave, true, S::kB64, false}>("tf32");
   run_wgmma<__half, Case{64, true, S::kB128, true, S::kB128, true}>("f16");
   run_wgmma<__nv_bfloat16, Case{256, true, S::kB128, false, S::kB128, true}>("bf16");
+  // FP8 (m64nNk32, K-major only): the FP8 GEMM's 128-byte swizzle, other swizzles, RS.
+  run_wgmma<__nv_fp8_e4m3, Case{128, true, S::kB128, true, S::kB128, false}>("e4m3");
+  run_wgmma<__nv_fp8_e5m2, Case{64, true, S::kB64, true, S::kInterleave, false}>("e5m2");
+  run_wgmma<__nv_fp8_e4m3, Case{256, true, S::kB32, true, S::kB128, false}>("e4m3");
+  run_wgmma<__nv_fp8_e4m3, Case{128, true, S::kB128, true, S::kB128, true}>("e4m3");
+  run_wgmma<__nv_fp8_e5m2, Case{64, true, S::kB128, true, S::kB64, true}>("e5m2");
 
   run_tma<S::kInterleave, true>();
   run_tma<S::kB32, true>();

@@ -54,6 +54,12 @@ def test_catalog_atoms():
     assert tessera.make_tiled_mma(a, (2, 2, 1)).tile_mnk == (16, 16, 4)
     rs = tessera.make_tiled_mma("SM90_64x24x16_F32BF16BF16_RS", (1, 1, 1))
     assert rs.tile_mnk == (64, 24, 16)
+    # FP8 wgmma (the kernels' atom and the catalog's other formats): CuTe's 8-bit RS A layout.
+    for name in ("SM90_64x128x32_F32E4M3E4M3_RS_TN", "SM90_64x128x32_F32E5M2E4M3_RS_TN"):
+        f8 = tessera.MmaAtom(name)
+        assert f8.shape_mnk == (64, 128, 32)
+        assert str(f8.layout_a_tv) == "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))"
+        assert str(f8.layout_b_tv) == "(128,(128,32)):(0,(1,128))"
     c = tessera.CopyAtom("SM90_U16x8_STSM_T", 16)
     assert str(c.layout_dst_tv) == "(32,8):(8,1)"
     with pytest.raises(Exception, match="close names: SM80_8x8x4_F64F64F64F64_TN"):

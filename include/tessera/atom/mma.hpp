@@ -98,6 +98,30 @@ TESSERA_HD constexpr MmaAtom sm90_64xNx8_tf32(int64_t n, bool a_in_registers) {
   return a;
 }
 
+// The FP8 formats wgmma multiplies (PTX .e4m3, .e5m2; CUDA's __nv_fp8_e4m3, __nv_fp8_e5m2).
+enum class Fp8 { kE4M3, kE5M2 };
+
+// wgmma.mma_async m64nNk32, FP8 inputs (A and B each e4m3 or e5m2), f32 accumulators: the same C;
+// K is 32 deep (32 bytes, as every wgmma). FP8 has no transposed form: A and B are K-major
+// ("TN"). RS's A is ((4,8,4),(4,2,2)):((256,1,16),(64,8,1024)): lane t0 + 4 t1 of warp w holds
+// (t1 + 16w + 8 v1, 4 t0 + v0 + 16 v2), four values (one register) per v1 + 2 v2.
+TESSERA_HD constexpr MmaAtom sm90_64xNx32_f8(int64_t n, bool a_in_registers, Fp8 a = Fp8::kE4M3,
+                                             Fp8 b = Fp8::kE4M3) {
+  MmaAtom r = sm90_64xNx16(n, a_in_registers);
+  // CuTe's names, N written as N (the names of sm90_64xNx16's atoms), indexed [a][b][rs].
+  constexpr const char* kNames[2][2][2] = {
+      {{"SM90_64xNx32_F32E4M3E4M3_SS_TN", "SM90_64xNx32_F32E4M3E4M3_RS_TN"},
+       {"SM90_64xNx32_F32E4M3E5M2_SS_TN", "SM90_64xNx32_F32E4M3E5M2_RS_TN"}},
+      {{"SM90_64xNx32_F32E5M2E4M3_SS_TN", "SM90_64xNx32_F32E5M2E4M3_RS_TN"},
+       {"SM90_64xNx32_F32E5M2E5M2_SS_TN", "SM90_64xNx32_F32E5M2E5M2_RS_TN"}}};
+  r.name = kNames[int(a)][int(b)][a_in_registers ? 1 : 0];
+  r.k = 32;
+  r.a_tv = a_in_registers ? parse_layout("((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))")
+                          : parse_layout("(128,(64,32)):(0,(1,64))");
+  r.b_tv = Layout(make_tuple(128, make_tuple(n, 32)), make_tuple(0, make_tuple(1, n)));
+  return r;
+}
+
 }  // namespace atom
 
 // The atoms by name, for the CLI and tests. Returns false for an unknown name.
@@ -121,6 +145,12 @@ TESSERA_HD constexpr bool mma_atom_by_name(const char* name, MmaAtom& out) {
     out = atom::sm90_64xNx16(256, false);
   else if (same(name, "SM90_64x128x16_F32F16F16_RS") || same(name, "sm90_64x128x16_rs"))
     out = atom::sm90_64xNx16(128, true);
+  else if (same(name, "SM90_64x128x32_F32E4M3E4M3_SS_TN") || same(name, "sm90_64x128x32_e4m3"))
+    out = atom::sm90_64xNx32_f8(128, false);
+  else if (same(name, "SM90_64x256x32_F32E4M3E4M3_SS_TN") || same(name, "sm90_64x256x32_e4m3"))
+    out = atom::sm90_64xNx32_f8(256, false);
+  else if (same(name, "SM90_64x128x32_F32E4M3E4M3_RS_TN") || same(name, "sm90_64x128x32_e4m3_rs"))
+    out = atom::sm90_64xNx32_f8(128, true);
   else return false;
   return true;
 }

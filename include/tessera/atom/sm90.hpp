@@ -16,6 +16,49 @@
 #if defined(__CUDACC__)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+namespace tessera {
+
+// The element types wgmma multiplies, as shared memory and A's registers hold them: kBits per
+// element (0: not a wgmma type). 16-bit types and tf32 (float) multiply their own type; the FP8
+// formats multiply each other in any pair (e4m3 x e5m2 too). Only 16-bit tiles may be MN-major:
+// the PTX ISA has the transposed layouts (imm-trans-a/b) for .f16 and .bf16 only.
+template <class T>
+struct WgmmaElement {
+  static constexpr int kBits = 0;
+};
+template <>
+struct WgmmaElement<__half> {
+  static constexpr int kBits = 16;
+};
+template <>
+struct WgmmaElement<__nv_bfloat16> {
+  static constexpr int kBits = 16;
+};
+template <>
+struct WgmmaElement<float> {  // read as tf32 (the top 19 bits)
+  static constexpr int kBits = 32;
+};
+template <>
+struct WgmmaElement<__nv_fp8_e4m3> {
+  static constexpr int kBits = 8;
+};
+template <>
+struct WgmmaElement<__nv_fp8_e5m2> {
+  static constexpr int kBits = 8;
+};
+template <class T>
+inline constexpr bool kWgmmaFp8 = WgmmaElement<T>::kBits == 8;
+// Whether one wgmma instruction multiplies A of TA by B of TB.
+template <class TA, class TB>
+inline constexpr bool kWgmmaTakes = WgmmaElement<TA>::kBits != 0 &&
+                                    (std::is_same_v<TA, TB> || (kWgmmaFp8<TA> && kWgmmaFp8<TB>));
+// Whether tiles of T may be MN-major (transposed).
+template <class T>
+inline constexpr bool kWgmmaTransposes = WgmmaElement<T>::kBits == 16;
+
+}  // namespace tessera
 
 namespace tessera::ptx {
 
@@ -228,7 +271,7 @@ __device__ inline void fence_operand(float& r) { asm volatile("" : "+f"(r)::"mem
 __device__ inline void keep_live(uint32_t r) { asm volatile("" ::"r"(r) : "memory"); }
 
 // ---- wgmma for every N (8..256 step 8) ----------------------------------------------------------
-// m64nNk{16,8} with F32 accumulators d[N/2] in the atom's C order (mma.hpp, sm90_64xNx16). The
+// m64nNk{16,8,32} with F32 accumulators d[N/2] in the atom's C order (mma.hpp, sm90_64xNx16). The
 // instruction names its N/2 accumulator registers in one brace list, so the operand list and the
 // template string depend on N. Every form puts its four other operands first (%0..%3: A's
 // descriptor or two 64-bit halves of its registers, B's descriptor, scale-d, and for SS an unused
@@ -311,7 +354,8 @@ __device__ inline void keep_live(uint32_t r) { asm volatile("" ::"r"(r) : "memor
                               X(208, 26, TYPE, TAIL) X(216, 27, TYPE, TAIL) X(224, 28, TYPE, TAIL) \
                                   X(232, 29, TYPE, TAIL) X(240, 30, TYPE, TAIL)                    \
                                       X(248, 31, TYPE, TAIL) X(256, 32, TYPE, TAIL)
-// SS: A and B from shared memory; TYPE is "k16.f32.f16.f16"-like, TAIL the transposes.
+// SS: A and B from shared memory; TYPE is "k16.f32.f16.f16"-like, TAIL the transposes (none for
+// tf32 and FP8).
 #define TESSERA_WGMMA_SS_CASE(n, g, TYPE, TAIL)                              \
   if constexpr (N == n)                                                      \
     asm volatile(                                                            \
@@ -329,17 +373,44 @@ __device__ inline void keep_live(uint32_t r) { asm volatile("" ::"r"(r) : "memor
         "}, {a0, a1, a2, a3}, %2, p, 1, 1" TAIL ";\n}\n"                       \
         : "+l"(a01), "+l"(a23), "+l"(desc_b), "+r"(scale_d), TESSERA_WGMMA_C_##g);
 
-// D (64 x N, F32) = A * B^T + scale_d * D for element type T (__half, __nv_bfloat16; float: tf32,
-// K-major only). kTransA / kTransB: 0 = K-major tile, 1 = MN-major.
-template <int N, class T, int kTransA, int kTransB>
+// The messages of the rules every wgmma form checks.
+#define TESSERA_WGMMA_N_RULE "wgmma: N must be a multiple of 8 in [8, 256]"
+#define TESSERA_WGMMA_TYPES_RULE                                                              \
+  "rule::wgmma_cannot_mix_these_element_types: wgmma multiplies A and B of one type (__half, " \
+  "__nv_bfloat16, float as tf32) or two FP8 formats (__nv_fp8_e4m3, __nv_fp8_e5m2, any pair)"
+#define TESSERA_WGMMA_MAJOR_RULE                                                               \
+  "rule::wgmma_reads_tf32_and_fp8_k_major: only 16-bit operands (__half, __nv_bfloat16) may be " \
+  "MN-major (transposed); tf32 and FP8 tiles must be K-major"
+// One FP8 form (FORM: SS or RS) for A of TA and B of TB: m64nNk32, no transpose immediates.
+#define TESSERA_WGMMA_FP8(FORM)                                                   \
+  constexpr bool kA4 = std::is_same_v<TA, __nv_fp8_e4m3>;                         \
+  constexpr bool kB4 = std::is_same_v<TB, __nv_fp8_e4m3>;                         \
+  if constexpr (kA4 && kB4) {                                                     \
+    TESSERA_WGMMA_NS(TESSERA_WGMMA_##FORM##_CASE, "k32.f32.e4m3.e4m3", "")        \
+  } else if constexpr (kA4) {                                                     \
+    TESSERA_WGMMA_NS(TESSERA_WGMMA_##FORM##_CASE, "k32.f32.e4m3.e5m2", "")        \
+  } else if constexpr (kB4) {                                                     \
+    TESSERA_WGMMA_NS(TESSERA_WGMMA_##FORM##_CASE, "k32.f32.e5m2.e4m3", "")        \
+  } else {                                                                        \
+    TESSERA_WGMMA_NS(TESSERA_WGMMA_##FORM##_CASE, "k32.f32.e5m2.e5m2", "")        \
+  }
+
+// D (64 x N, F32) = A * B^T + scale_d * D for A of TA and B of TB (kWgmmaTakes: __half,
+// __nv_bfloat16, float as tf32, each with itself; FP8 in any pair). kTransA / kTransB: 0 = K-major
+// tile, 1 = MN-major (16-bit types only).
+template <int N, class TA, class TB, int kTransA, int kTransB>
 __device__ inline void wgmma_ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int scale_d) {
-  static_assert(N >= 8 && N <= 256 && N % 8 == 0, "wgmma: N must be a multiple of 8 in [8, 256]");
-  static_assert(sizeof(T) == 2 || (kTransA == 0 && kTransB == 0),
-                "wgmma: tf32 reads K-major tiles only");
+  static_assert(N >= 8 && N <= 256 && N % 8 == 0, TESSERA_WGMMA_N_RULE);
+  static_assert(kWgmmaTakes<TA, TB>, TESSERA_WGMMA_TYPES_RULE);
+  static_assert(kWgmmaTransposes<TA> || (kTransA == 0 && kTransB == 0), TESSERA_WGMMA_MAJOR_RULE);
   uint32_t pad = 0;
-  if constexpr (sizeof(T) == 4) {
+  if constexpr (!kWgmmaTakes<TA, TB>) {
+    // (only the message above)
+  } else if constexpr (kWgmmaFp8<TA>) {
+    TESSERA_WGMMA_FP8(SS)
+  } else if constexpr (sizeof(TA) == 4) {
     TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k8.f32.tf32.tf32", "")
-  } else if constexpr (std::is_same_v<T, __half>) {
+  } else if constexpr (std::is_same_v<TA, __half>) {
     if constexpr (kTransA == 0 && kTransB == 0) {
       TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 0, 0")
     }
@@ -353,8 +424,6 @@ __device__ inline void wgmma_ss(float (&d)[N / 2], uint64_t desc_a, uint64_t des
       TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.f16.f16", ", 1, 1")
     }
   } else {
-    static_assert(std::is_same_v<T, __nv_bfloat16>,
-                  "wgmma: T is __half, __nv_bfloat16 or float (tf32)");
     if constexpr (kTransA == 0 && kTransB == 0) {
       TESSERA_WGMMA_NS(TESSERA_WGMMA_SS_CASE, "k16.f32.bf16.bf16", ", 0, 0")
     }
@@ -369,17 +438,22 @@ __device__ inline void wgmma_ss(float (&d)[N / 2], uint64_t desc_a, uint64_t des
     }
   }
 }
-// The same with A from registers a[0..4) (the A fragment of sm90_64xNx16's RS atom: 8 16-bit
-// values or 4 tf32 values, packed low first). Only B has a transpose.
-template <int N, class T, int kTransB>
+// The same with A from registers a[0..4) (the A fragment of the RS atoms: 8 16-bit values, 4 tf32
+// values or 16 FP8 values, packed low first), A's values of TA. Only B has a transpose.
+template <int N, class TA, class TB, int kTransB>
 __device__ inline void wgmma_rs(float (&d)[N / 2], uint32_t const (&a)[4], uint64_t desc_b,
                                 int scale_d) {
-  static_assert(N >= 8 && N <= 256 && N % 8 == 0, "wgmma: N must be a multiple of 8 in [8, 256]");
-  static_assert(sizeof(T) == 2 || kTransB == 0, "wgmma: tf32 reads K-major tiles only");
+  static_assert(N >= 8 && N <= 256 && N % 8 == 0, TESSERA_WGMMA_N_RULE);
+  static_assert(kWgmmaTakes<TA, TB>, TESSERA_WGMMA_TYPES_RULE);
+  static_assert(kWgmmaTransposes<TB> || kTransB == 0, TESSERA_WGMMA_MAJOR_RULE);
   uint64_t a01 = uint64_t(a[0]) | uint64_t(a[1]) << 32, a23 = uint64_t(a[2]) | uint64_t(a[3]) << 32;
-  if constexpr (sizeof(T) == 4) {
+  if constexpr (!kWgmmaTakes<TA, TB>) {
+    // (only the message above)
+  } else if constexpr (kWgmmaFp8<TA>) {
+    TESSERA_WGMMA_FP8(RS)
+  } else if constexpr (sizeof(TA) == 4) {
     TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k8.f32.tf32.tf32", "")
-  } else if constexpr (std::is_same_v<T, __half>) {
+  } else if constexpr (std::is_same_v<TA, __half>) {
     if constexpr (kTransB == 0) {
       TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.f16.f16", ", 0")
     }
@@ -387,8 +461,6 @@ __device__ inline void wgmma_rs(float (&d)[N / 2], uint32_t const (&a)[4], uint6
       TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.f16.f16", ", 1")
     }
   } else {
-    static_assert(std::is_same_v<T, __nv_bfloat16>,
-                  "wgmma: T is __half, __nv_bfloat16 or float (tf32)");
     if constexpr (kTransB == 0) {
       TESSERA_WGMMA_NS(TESSERA_WGMMA_RS_CASE, "k16.f32.bf16.bf16", ", 0")
     }
@@ -397,6 +469,10 @@ __device__ inline void wgmma_rs(float (&d)[N / 2], uint32_t const (&a)[4], uint6
     }
   }
 }
+#undef TESSERA_WGMMA_FP8
+#undef TESSERA_WGMMA_MAJOR_RULE
+#undef TESSERA_WGMMA_TYPES_RULE
+#undef TESSERA_WGMMA_N_RULE
 #undef TESSERA_WGMMA_SS_CASE
 #undef TESSERA_WGMMA_RS_CASE
 #undef TESSERA_WGMMA_NS
