@@ -56,6 +56,11 @@ CASES = [  # (b, hq, hk, sq, sk, d, causal, layout, scale)
     (2, 6, 1, 129, 257, 64, False, "bhsd", None),      # MQA
     (1, 4, 4, 513, 77, 256, True, "strided", None),    # copied by tessera.attention
     (2, 16, 16, 4096, 4096, 128, True, "bhsd", None),
+    # More tiles than CTAs: each persistent CTA walks several (ragged ends inside the walk).
+    (4, 16, 16, 2000, 2000, 64, False, "bhsd", None),
+    (2, 16, 4, 1500, 3000, 128, False, "bshd", None),
+    (2, 8, 8, 2048, 1111, 256, False, "bhsd", None),
+    (6, 8, 8, 1111, 1111, 64, True, "bhsd", None),     # 9 query blocks: middle blocks last
 ]
 
 
