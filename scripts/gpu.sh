@@ -68,6 +68,21 @@ OUT=${OUT:-/tmp/tessera-gpu}
 mkdir -p "$OUT"
 status=0
 step() { echo; echo "== $*"; }
+# The first Python that imports torch (the machine's, or the torch venv's), or nothing.
+torch_python() {
+  local p
+  for p in python3 /opt/torch/.venv/bin/python; do
+    if command -v "$p" >/dev/null && "$p" -c "import torch" 2>/dev/null; then echo "$p"; return; fi
+  done
+}
+# libtessera_attention.so in build-gpu (the release CMake build, incremental); LOG: its build log.
+attention_library() {
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+    -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON \
+    >build-gpu.cmake.log 2>&1 \
+    && cmake --build build-gpu -j "$(nproc)" --target tessera_attention >"$1" 2>&1 \
+    || { tail -40 build-gpu.cmake.log "$1"; return 1; }
+}
 
 commit=${TESSERA_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
@@ -151,10 +166,7 @@ fi
 
 if [ "$mode" = torch ]; then
   step "the Python package with its CUDA library, as a PyTorch user installs it (pip install .)"
-  py=""
-  for p in python3 /opt/torch/.venv/bin/python; do
-    if command -v "$p" >/dev/null && "$p" -c "import torch" 2>/dev/null; then py=$p; break; fi
-  done
+  py=$(torch_python)
   [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
   site=$PWD/build-gpu/torch-site
   rm -rf "$site" build-gpu/torch-wheel && mkdir -p "$site" build-gpu/torch-wheel
@@ -194,17 +206,11 @@ fi
 
 if [ "$mode" = attention-torch ]; then
   step "tessera.attention on torch tensors against torch SDPA (tests/device/torch_attention.py), then bench/attention_bench.py"
-  py=""
-  for p in python3 /opt/torch/.venv/bin/python; do
-    if command -v "$p" >/dev/null && "$p" -c "import torch" 2>/dev/null; then py=$p; break; fi
-  done
+  py=$(torch_python)
   [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
   # The library from the CMake build of `attention` mode (build-gpu, incremental); the package from
   # the source tree (tests/device/tessera_package.py), the library named by its path.
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
-    -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
-    && cmake --build build-gpu -j "$(nproc)" --target tessera_attention >build-gpu.attention-torch.log 2>&1 \
-    || { tail -40 build-gpu.cmake.log build-gpu.attention-torch.log; exit 1; }
+  attention_library build-gpu.attention-torch.log || exit 1
   lib=$PWD/build-gpu/kernels/libtessera_attention.so
   (cd build-gpu && env -u TESSERA_ATTENTION_LIBRARY "$py" ../tests/device/torch_attention.py "$lib" 2>&1) \
     | tee "$OUT/torch_attention.txt" | tail -40
@@ -220,16 +226,13 @@ if [ "$mode" = attention-torch ]; then
 fi
 
 if [ "$mode" = attention-profile ]; then
-  step "Nsight Compute: tessera.attention beside SDPA's cuDNN backend on suite rows (bench/attention_profile.py)"
-  py=""
-  for p in python3 /opt/torch/.venv/bin/python; do
-    if command -v "$p" >/dev/null && "$p" -c "import torch" 2>/dev/null; then py=$p; break; fi
-  done
-  [ -n "$py" ] && command -v ncu >/dev/null || { echo "SKIPPED: no Python with torch or no ncu"; exit 0; }
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
-    -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
-    && cmake --build build-gpu -j "$(nproc)" --target tessera_attention >build-gpu.attention-profile.log 2>&1 \
-    || { tail -40 build-gpu.cmake.log build-gpu.attention-profile.log; exit 1; }
+  step "Nsight Compute: tessera.attention beside SDPA's cuDNN backend on suite rows" \
+    "(bench/attention_profile.py)"
+  py=$(torch_python)
+  if [ -z "$py" ] || ! command -v ncu >/dev/null; then
+    echo "SKIPPED: no Python with torch or no ncu"; exit 0
+  fi
+  attention_library build-gpu.attention-profile.log || exit 1
   # Rows: TESSERA_PROFILE_ROWS, e.g. "bfloat16:128:512 bfloat16:128:16384:causal".
   for row in ${TESSERA_PROFILE_ROWS:-bfloat16:128:512 bfloat16:128:16384 bfloat16:256:4096}; do
     IFS=: read -r dt d s c <<<"$row"
@@ -360,10 +363,7 @@ step "the ABI as a library: CUDA graph capture and replay, the caller's workspac
 "$bin/gemm_graph" 2>&1 | tee "$OUT/gemm_graph.txt" | tail -8
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 step "tessera.gemm on torch tensors against torch.matmul (tests/device/torch_gemm.py)"
-torch_py=""
-for py in python3 /opt/torch/.venv/bin/python; do
-  if command -v "$py" >/dev/null && "$py" -c "import torch" 2>/dev/null; then torch_py=$py; break; fi
-done
+torch_py=$(torch_python)
 if [ -n "$torch_py" ]; then
   "$torch_py" tests/device/torch_gemm.py "$PWD/$bin/libtessera_gemm.so" 2>&1 | tee "$OUT/torch_gemm.txt" | tail -4
   rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
