@@ -28,7 +28,30 @@
 extern "C" {
 #endif
 
-typedef enum { TESSERA_F32 = 0, TESSERA_TF32 = 1, TESSERA_F16 = 2, TESSERA_BF16 = 3 } tessera_dtype;
+/* Element types. E4M3 and E5M2 are the FP8 formats (inputs of tessera_scaled_gemm only). */
+typedef enum {
+  TESSERA_F32 = 0,
+  TESSERA_TF32 = 1,
+  TESSERA_F16 = 2,
+  TESSERA_BF16 = 3,
+  TESSERA_E4M3 = 4,
+  TESSERA_E5M2 = 5
+} tessera_dtype;
+
+/* How tessera_scaled_gemm scales the product (scales are fp32 device pointers; kb = ceil(k / 128)
+   blocks of K, the partial sum of each block promoted to fp32 with its scales):
+   TENSOR:         one scale each, scale_a[0] and scale_b[0];
+   ROW:            a scale per row of op(A) and per column of op(B): scale_a[i], scale_b[j];
+   BLOCK_A_ROWS:   per row of op(A) and block of K, scale_a[i + b * m] (1 x 128 blocks, m-major),
+                   per 128 x 128 block of op(B), scale_b[b + (j / 128) * kb] (DeepGEMM's layout);
+   BLOCK_B_COLUMNS: the mirror: per 128 x 128 block of op(A), scale_a[b + (i / 128) * kb], per
+                   column of op(B) and block of K, scale_b[j + b * n]. */
+typedef enum {
+  TESSERA_SCALE_TENSOR = 0,
+  TESSERA_SCALE_ROW = 1,
+  TESSERA_SCALE_BLOCK_A_ROWS = 2,
+  TESSERA_SCALE_BLOCK_B_COLUMNS = 3
+} tessera_scaling;
 
 /* Status codes: 0 is success; each other value has a message from tessera_status_string. */
 enum {
@@ -44,7 +67,8 @@ enum {
   TESSERA_ERROR_UNSUPPORTED_DTYPE = 9, /* the kernel cannot run this dtype (not yet implemented) */
   TESSERA_ERROR_TOO_LARGE = 10,        /* a size needs more CTAs than one launch can have */
   TESSERA_ERROR_CUDA = 11,             /* the CUDA runtime reported an error (launch or device) */
-  TESSERA_ERROR_WORKSPACE = 12 /* tessera_gemm_ex: workspace too small or not 256-byte aligned */
+  TESSERA_ERROR_WORKSPACE = 12, /* tessera_gemm_ex: workspace too small or not 256-byte aligned */
+  TESSERA_ERROR_INVALID_SCALE = 13 /* tessera_scaled_gemm: unknown scaling, or a scale is NULL */
 };
 
 /* C = alpha * op(A) * op(B) + beta * C, column-major like BLAS, op = 'N' or 'T'.
@@ -106,6 +130,29 @@ TESSERA_GEMM_API int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, 
                                        const void* A, int64_t lda, const void* B, int64_t ldb,
                                        float beta, const void* C, int64_t ldc, char* text,
                                        size_t text_size);
+
+/* FP8: C = alpha * scale_a * scale_b * op(A) * op(B) + beta * C, with A and B in FP8 (a_type and
+   b_type TESSERA_E4M3 or TESSERA_E5M2, the same format for both), accumulated in fp32, and C of
+   c_type (TESSERA_F32, TESSERA_F16 or TESSERA_BF16); the scales as `scaling` says. Arguments and
+   statuses as tessera_gemm's; kernel 05 (NULL or "05_wgmma_tma"), which reads FP8 K-major only:
+   an operand that is not (transa 'N' for A, transb 'T' for B), or not 16-byte aligned, is packed
+   K-major into scratch first (tessera_gemm_plan says so). */
+TESSERA_GEMM_API int tessera_scaled_gemm(const char* kernel, tessera_dtype a_type,
+                                         tessera_dtype b_type, tessera_dtype c_type, char transa,
+                                         char transb, int64_t m, int64_t n, int64_t k, float alpha,
+                                         const void* A, int64_t lda, const void* B, int64_t ldb,
+                                         tessera_scaling scaling, const float* scale_a,
+                                         const float* scale_b, float beta, void* C, int64_t ldc,
+                                         void* stream);
+/* What tessera_scaled_gemm with these arguments would do (as tessera_gemm_plan). */
+TESSERA_GEMM_API int tessera_scaled_gemm_plan(const char* kernel, tessera_dtype a_type,
+                                              tessera_dtype b_type, tessera_dtype c_type,
+                                              char transa, char transb, int64_t m, int64_t n,
+                                              int64_t k, const void* A, int64_t lda, const void* B,
+                                              int64_t ldb, tessera_scaling scaling,
+                                              const float* scale_a, const float* scale_b,
+                                              const void* C, int64_t ldc, char* text,
+                                              size_t text_size);
 
 TESSERA_GEMM_API const char* tessera_gemm_kernels(void);            /* comma-separated names */
 TESSERA_GEMM_API const char* tessera_gemm_kernels_for(

@@ -1,13 +1,15 @@
 // kernels/gemm/05_wgmma_tma.cuh -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA,
 // written in the vocabulary: this file is the schedule; the layouts say the rest.
 //
-// One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu: 128 x 256,
+// One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32,e4m3,e5m2}.cu:
+// 128 x 256,
 // _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short one;
 // the plan picks one per problem, plan.cpp), so that each compiles on its own in a few seconds and
 // the eleven build in parallel.
 //
 // What it adds to 04, each a decision made once in WgmmaTmaCfg:
-//   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32); two consumer
+//   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16), m64n256k8 (tf32) or m64n256k32 (FP8:
+//     e4m3 or e5m2, C stored as fp32, f16 or bf16 after the call's scales); two consumer
 //     warpgroups tile the CTA's 128x256 block along M (TiledMMA of atoms (2,1,1)), 128 F32
 //     accumulators per thread (skinny problems: 128 x 128 or 128 x 64, and for f16 and bf16 the
 //     short 64 x 64 tile of one consumer warpgroup, _m64.cu);
@@ -95,6 +97,8 @@ struct WgmmaTmaCfg {
       "05: one or two consumer warpgroups; A through registers needs two (kPermM covers 128 rows)");
   // wgmma_tile transposes only narrow tiles
   static constexpr bool kSwappable = kBN < WgmmaShape::kWideN;
+  // tf32 and FP8 wgmma read K-major stage tiles only (the plan packs other operands first).
+  static constexpr bool kKMajorOnly = kBits != 16;
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
   // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster; 2 rather
   // than 1 or 4: bench/results/gemm_plan_rules.md).
@@ -160,12 +164,19 @@ struct WgmmaTmaCfg {
   // columns, to 8 distinct chunks of a row: 32 banks (without it, rows 0-7: two chunks that the
   // swizzle sends to the same 4, a 2-way conflict). Checked by a_loads_conflict_free().
   static constexpr Layout kPermM = parse_layout("(4,2,2,2,2,2):(1,16,4,8,32,64)");
-  static constexpr TiledMMA kMma =
-      kARegs ? make_tiled_mma(atom::sm90_64xNx8_tf32(kBN, true), parse_layout("(2,1,1):(1,0,0)"),
-                              make_tile(kPermM, Layout(kBN), Layout(8)))
-             : make_tiled_mma(atom::sm90_64xNx16(kBN, false),
-                              kConsumers == 2 ? parse_layout("(2,1,1):(1,0,0)")
-                                              : parse_layout("(1,1,1):(0,0,0)"));
+  static constexpr TiledMMA make_mma() {
+    const Layout along_m = kConsumers == 2 ? parse_layout("(2,1,1):(1,0,0)")
+                                           : parse_layout("(1,1,1):(0,0,0)");
+    if constexpr (kARegs)
+      return make_tiled_mma(atom::sm90_64xNx8_tf32(kBN, true), along_m,
+                            make_tile(kPermM, Layout(kBN), Layout(8)));
+    else if constexpr (kBits == 8)
+      return make_tiled_mma(atom::sm90_64xNx32_f8(kBN, false, Info::kFormat, Info::kFormat),
+                            along_m);
+    else
+      return make_tiled_mma(atom::sm90_64xNx16(kBN, false), along_m);
+  }
+  static constexpr TiledMMA kMma = make_mma();
 
   // A through registers: the MN-major stage tile as TMA writes it (the 16-bit kernels' MN-major
   // GMMA tile, here of 32-bit elements), and the shared -> register copy whose (thread, value)
@@ -276,6 +287,10 @@ struct WgmmaTmaParams {
                        // tiles_n), grouped
   float* partials;  // stream-K: a slot of partial sums per consumer warpgroup of the grid,
   uint32_t* flags;  // and its flag (zeroed before the launch)
+  // FP8 inputs: C's element type and the scales (GemmArgs, args.hpp).
+  OutType c_type;
+  Scaling scaling;
+  const float *scale_a, *scale_b;
 };
 
 // Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
@@ -362,6 +377,56 @@ __device__ __forceinline__ void mainloop(typename WarpgroupMMA<Cfg>::FragmentC& 
   mainloop_mma(WarpgroupMMA<Cfg>{consumer}, pipe, read, sA, sB, acc, k_tiles);
 }
 
+// Every accumulator of a thread lies on its first row or 8 rows below (the m64nN atom's C).
+template <class Cfg>
+TESSERA_HD constexpr bool values_on_two_rows() {
+  for (int v = 0; v < Cfg::kAcc; ++v)
+    if (Cfg::kFragment.row[v] != 0 && Cfg::kFragment.row[v] != 8) return false;
+  return true;
+}
+
+// Consumer, FP8 with block scales (Scaling::kBlockA, the plan's orientation; DeepGEMM's
+// promotion): each k-tile, 128 of K and one block of scales, is a product of its own, `part`,
+// retired before it is added into acc with its scales, acc += sa(row) sb part in fp32: sa one per
+// row of A and block, sb one per block for the tile's columns (at most 128: one block of B's
+// rows). k_begin: the index of the first k-tile in K (stream-K ranges start anywhere).
+template <class Cfg>
+__device__ __forceinline__ void mainloop_block_scaled(
+    typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_begin, int64_t k_tiles,
+    typename Cfg::Pipeline const& pipe, uint8_t* smem, PipelineState<Cfg::kStages>& read,
+    int consumer, int64_t tm, int64_t tn, WgmmaTmaParams const& p) {
+  using T = typename Cfg::T;
+  static_assert(Cfg::kBK == WgmmaShape::kBlockScaleK && Cfg::kBN <= WgmmaShape::kBlockScaleK &&
+                    values_on_two_rows<Cfg>(),
+                "05: block scales need one block of K per k-tile, at most one block of B's rows "
+                "per tile, and each thread's values on two rows");
+  SmemStagesAt<T, Cfg::template A<true>::kStaged, Cfg::kStageBytes> sA{smem};
+  SmemStagesAt<T, Cfg::template B<true>::kStaged, Cfg::kStageBytes> sB{smem + Cfg::kStageBytesA};
+  const WarpgroupMMA<Cfg> mma{consumer};
+  typename WarpgroupMMA<Cfg>::FragmentC part;
+  static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
+  static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
+  const int64_t row = tm * Cfg::kBM + 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
+  const float* scale_b = p.scale_b + tn * Cfg::kBN / WgmmaShape::kBlockScaleK * p.k_tiles;
+  for (int64_t k = 0; k < k_tiles; ++k) {
+    const float* scale_a = p.scale_a + (k_begin + k) * p.m;
+    const float sb = scale_b[k_begin + k];  // (loads issued before the wait)
+    const float s0 = row < p.m ? scale_a[row] * sb : 0.0f;
+    const float s8 = row + 8 < p.m ? scale_a[row + 8] * sb : 0.0f;
+    pipe.consumer_wait(read);
+    gemm(mma, mma.partition_A(sA(_, _, read.stage)), mma.partition_B(sB(_, _, read.stage)), part,
+         false);
+    warpgroup_wait<0>(part);
+    pipe.consumer_release(read.stage);
+    read.advance();
+TESSERA_UNROLL
+    for (int v = 0; v < Cfg::kAcc; ++v) {
+      const float x = part.v[v] * (kF.row[v] == 0 ? s0 : s8);
+      acc.v[v] = k == 0 ? x : acc.v[v] + x;
+    }
+  }
+}
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_05_kernel(const __grid_constant__ CUtensorMap map_a,
@@ -408,9 +473,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             copy(TmaLoad<Cfg::ARegs::kTma>{&map_a}, a_at, stage, full);
             copy(TmaLoad<Cfg::template B<true>::kTma>{&map_b}, b_at, stage + Cfg::kStageBytesA,
                  full, rank);
-          } else if constexpr (Cfg::kBits == 32) {
-            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full,
-                                        rank);  // tf32: K-major only
+          } else if constexpr (Cfg::kKMajorOnly) {
+            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
           } else if (p.a_k_major) {
             if (p.b_k_major)
               load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
@@ -441,8 +505,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kARegs) {
         mainloop_a_regs<Cfg>(acc.v, k_tiles, pipe, smem, read);
-      } else if constexpr (Cfg::kBits == 32) {
-        mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);  // tf32: K-major only
+      } else if constexpr (Cfg::kBits == 8 && Cfg::kBN <= WgmmaShape::kBlockScaleK) {
+        if (p.scaling == Scaling::kBlockA)
+          mainloop_block_scaled<Cfg>(acc, s.k_begin, k_tiles, pipe, smem, read, consumer, tm, tn,
+                                     p);
+        else mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
+      } else if constexpr (Cfg::kKMajorOnly) {
+        mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
       } else if (p.a_k_major) {
         if (p.b_k_major) mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
         else mainloop<Cfg, true, false>(acc, k_tiles, pipe, smem, read, consumer);
@@ -515,7 +584,8 @@ TmaOperand prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t ro
   const bool k_major = s_k == 1;
   if (!pack) return {ptr, k_major ? s_r : s_k, k_major};
   // (packed fp32 is rounded to tf32, as 04 does in registers)
-  using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
+  using Bits = std::conditional_t<Cfg::kBits == 8, uint8_t,
+                                  std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>>;
   int64_t ld_packed = 0;
   void* packed = nullptr;
   *err = pack_operand<Bits, Cfg::kBits == 32>(scratch, &packed, &ld_packed, ptr, s_r, s_k, rows, k);
@@ -575,6 +645,11 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if constexpr (Cfg::kBits == 32 && !Cfg::kARegs)
     if (run.a_through_registers) return launch_tile<typename Cfg::WithARegs>(run, stream);
   if (run.resident < 1) return cudaErrorInvalidConfiguration;  // (no GPU when planned)
+  // Block scales reach the kernel oriented with A's per-row scales, on a tile of at most one block
+  // of B's rows (the plan's rule "block scales").
+  if (g.scaling == Scaling::kBlockB ||
+      (g.scaling == Scaling::kBlockA && Cfg::kBN > WgmmaShape::kBlockScaleK))
+    return cudaErrorInvalidConfiguration;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
   const TmaOperand a =
@@ -597,12 +672,13 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
       make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma,
                   b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
   CUtensorMap map_c = map_a;  // (unused unless tma_store)
-  if (ok && run.tma_store)
+  if (ok && run.tma_store && Cfg::kBits == 16)
     ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
                    ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
-                   a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr};
+                   a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr,
+                   g.c_type, g.scaling, g.scale_a, g.scale_b};
   p.order = GroupedOrder(ceil_div(p.tiles_m, int64_t(Cfg::kCluster)), p.tiles_n, Cfg::kGroupM);
   if (p.work.streams()) {
     const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);

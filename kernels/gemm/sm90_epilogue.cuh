@@ -5,7 +5,7 @@
 // partition (kThrCrdC, kFragment), the chunking (kChunk, kChunkLd, kPerChunk) and, for the TMA
 // store, the store tile (kStoreTile) and its buffers (kStoreBuffers).
 //   epilogue:      through a padded column-major shared buffer, then predicated (vector) stores
-//                  applying beta: any C;
+//                  applying beta (FP8 inputs: and the scales, C fp32, f16 or bf16): any C;
 //   epilogue_tma:  tessera::SmemEpilogue (algorithm/sm90_epilogue.hpp): stmatrix into the
 //                  swizzled store tile, one TMA store per chunk: 16-bit C,
 //                  beta = 0 and hopper_stores_by_tma (m % 8 == 0: a TMA store clips in 16-byte
@@ -22,28 +22,29 @@
 
 namespace tessera::ladder {
 
-// One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment goes to
-// the shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 elements per
-// thread along C's contiguous dimension, C = chunk + beta * C, predicated on the matrix
-// (identity tensor). Column-major C (c_sm = 1): thread t takes rows 4(t%16).. +3 of columns
-// t/16 + 8i; row-major C (the swapped problem's C^T, c_sn = 1): row t%64 of columns
-// 4(t/64) + 8i .. +3.
-template <class Cfg, class Params>
-__device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* buf, int consumer,
-                                         int64_t m0, int64_t n0, Params const& p) {
-  using T = typename Cfg::T;
-  using Info = typename Cfg::Info;
+// One consumer's 64 x kBN part of the C tile, C of element type TC: per chunk of kChunk columns,
+// the fragment goes to the shared buffer (scaled by alpha), then the warpgroup copies the chunk
+// out, 4 elements per thread along C's contiguous dimension, C = scale * chunk + beta * C
+// (scale: 1, or with row scaling scale_a[m] scale_b[n]), predicated on the matrix. Column-major
+// C (c_sm = 1): thread t takes rows 4(t%16).. +3 of columns t/16 + 8i; row-major C (the swapped
+// problem's C^T, c_sn = 1): row t%64 of columns 4(t/64) + 8i .. +3.
+template <class Cfg, class TC, class Params>
+__device__ __forceinline__ void epilogue_as(float const (&acc)[Cfg::kAcc], float* buf,
+                                            int consumer, int64_t m0, int64_t n0, Params const& p,
+                                            float alpha) {
+  using Info = OutInfo<TC>;
   constexpr int64_t kChunk = Cfg::kChunk, kLd = Cfg::kChunkLd;
   static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
   const int t = threadIdx.x % 128;  // this thread in the consumer warpgroup
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
   const Coord<2> first = kThrCrdC(t);  // (row, col) of the thread's first value
   const int row = int(first[0]), col = int(first[1]);
-  T* c = static_cast<T*>(p.c);
+  TC* c = static_cast<TC*>(p.c);
   // C's contiguous dimension: rows, or columns (only the narrow tile runs swapped problems)
   const bool by_rows = !Cfg::kSwappable || p.c_sm == 1;
   const int64_t ld = by_rows ? p.c_sn : p.c_sm;
   const bool vector_ok = reinterpret_cast<uintptr_t>(c) % 16 == 0 && ld % 4 == 0;
+  const bool by_row_scales = p.scaling == Scaling::kRow;
   const int64_t rows = min64(p.m - m0 - 64 * consumer, 64);  // this consumer's rows inside C
   const int r0 = by_rows ? 4 * (t % 16) : t % 64, c0 = by_rows ? t / 16 : 4 * (t / 64);
 #pragma unroll
@@ -51,7 +52,7 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
 #pragma unroll
     for (int i = 0; i < Cfg::kPerChunk; ++i) {
       const int v = kF.value[j][i];
-      buf[row + kF.row[v] + kLd * (col + kF.col[v])] = p.alpha * acc[v];
+      buf[row + kF.row[v] + kLd * (col + kF.col[v])] = alpha * acc[v];
     }
     ptx::named_barrier_sync(1 + consumer, 128);
 #pragma unroll
@@ -69,13 +70,17 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
       }
       // in bounds of the 4: rows r.. inside C (by_rows) or columns n.. inside C
       const int64_t inside = by_rows ? rows - r : p.n - n;
-      T* dst = c + (m0 + 64 * consumer + r) * p.c_sm + n * p.c_sn;
+      const int64_t m = m0 + 64 * consumer + r;
+      if (by_row_scales)
+        for (int e = 0; e < 4 && e < inside; ++e)
+          out[e] *= p.scale_a[by_rows ? m + e : m] * p.scale_b[by_rows ? n : n + e];
+      TC* dst = c + m * p.c_sm + n * p.c_sn;
       if (vector_ok && inside >= 4) {
         // 4 consecutive elements: one 8-byte (16-bit) or 16-byte (fp32) access.
-        using Vec = std::conditional_t<sizeof(T) == 2, uint2, uint4>;
+        using Vec = std::conditional_t<sizeof(TC) == 2, uint2, uint4>;
         Vec old, val;
-        T* o = reinterpret_cast<T*>(&old);
-        T* w = reinterpret_cast<T*>(&val);
+        TC* o = reinterpret_cast<TC*>(&old);
+        TC* w = reinterpret_cast<TC*>(&val);
         if (p.beta != 0.0f) old = *reinterpret_cast<const Vec*>(dst);
 #pragma unroll
         for (int e = 0; e < 4; ++e)
@@ -88,6 +93,25 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
       }
     }
     ptx::named_barrier_sync(1 + consumer, 128);  // the buffer is free for the next chunk
+  }
+}
+
+// The C type: the kernel's own element type, or for FP8 inputs the call's (fp32, f16 or bf16),
+// with a scale per tensor folded into alpha.
+template <class Cfg, class Params>
+__device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* buf, int consumer,
+                                         int64_t m0, int64_t n0, Params const& p) {
+  if constexpr (Cfg::kBits == 8) {
+    const float alpha =
+        p.scaling == Scaling::kTensor ? p.alpha * *p.scale_a * *p.scale_b : p.alpha;
+    if (p.c_type == OutType::kBF16)
+      epilogue_as<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, p, alpha);
+    else if (p.c_type == OutType::kF16)
+      epilogue_as<Cfg, __half>(acc, buf, consumer, m0, n0, p, alpha);
+    else
+      epilogue_as<Cfg, float>(acc, buf, consumer, m0, n0, p, alpha);
+  } else {
+    epilogue_as<Cfg, typename Cfg::T>(acc, buf, consumer, m0, n0, p, p.alpha);
   }
 }
 

@@ -29,6 +29,7 @@ from .nvgpu import make_copy_atom  # noqa: F401
 from . import _pages, presets  # noqa: F401
 from ._attention import attention, attention_plan  # noqa: F401
 from ._gemm import gemm  # noqa: F401
+from ._scaled_mm import scaled_mm, scaled_mm_plan  # noqa: F401
 from ._tiled import AccessReport, Explanation, Step, ThrCopy, ThrMMA, Trace  # noqa: F401
 
 __version__ = "0.1.0"
@@ -43,7 +44,7 @@ __all__ = [
     "make_copy_atom", "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "nvgpu",
     "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render", "right_inverse",
-    "size", "tiled_divide",
+    "scaled_mm", "scaled_mm_plan", "size", "tiled_divide",
     "tiled_product", "trace", "zipped_divide", "zipped_product",
 ]
 Error.__module__ = "tessera"

@@ -307,6 +307,11 @@ def render(obj: Union[Layout, TiledMMA, TiledCopy], path: Optional[str] = None,
 # (tessera.torch_ops, imported with PyTorch on the first call).
 def gemm(a: Any, b: Any, out: Any = None, alpha: float = 1.0, beta: float = 0.0,
          tf32: bool = False) -> Any: ...
+# The FP8 GEMM (e4m3 or e5m2 in, scales per tensor or per row/column) with torch._scaled_mm's
+# conventions.
+def scaled_mm(a: Any, b: Any, scale_a: Any, scale_b: Any, out_dtype: Any = None,
+              out: Any = None) -> Any: ...
+def scaled_mm_plan(a: Any, b: Any, scale_a: Any, scale_b: Any, out_dtype: Any = None) -> str: ...
 
 # Attention forward of libtessera_attention.so on CUDA torch tensors, with
 # torch.nn.functional.scaled_dot_product_attention's layout: (batch, heads, seq, head_dim).
