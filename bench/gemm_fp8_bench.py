@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""tessera.scaled_mm (FP8 e4m3, out bf16) against torch._scaled_mm (cuBLASLt) in one process,
-launches interleaved (GPU; scripts/gpu.sh fp8 runs it).
+"""tessera.scaled_mm (FP8 e4m3, out bf16) against torch._scaled_mm (cuBLASLt; block scales through
+torch.nn.functional.scaled_mm) in one process, launches interleaved (GPU; scripts/gpu.sh fp8).
 
 Rows: squares 2048-16384, DeepGEMM's shapes (M = 64, 128, 4096 against (N, K) = (2112, 7168),
 (24576, 1536), (32768, 512), (7168, 16384), (4096, 7168), (7168, 2048)) and transformer
-projections (y = x W^T, x of M tokens), each with per-tensor and row-wise scales. TFLOP/s =
+projections (y = x W^T, x of M tokens), each with per-tensor, row-wise and block scales (1 x 128
+on a, 128 x 128 on b). TFLOP/s =
 2 M N K / time from CUDA events around batches of launches, the two taking turns batch by batch,
 the median batch of each; ratio = tessera / cuBLASLt. Writes gemm_fp8.md and gemm_fp8.json (GPU,
 date, commit, command; per scaling the geometric mean of the ratio and the rows below 0.9).
@@ -69,31 +70,67 @@ def time_pair(torch, fns, reps=7, batch_ms=10.0):
     return {name: statistics.median(t) for name, t in per.items()}
 
 
-def measure(torch, tessera, m, n, k, rows: bool):
-    """(tessera TFLOP/s, cuBLASLt TFLOP/s, max relative difference of the two outputs)."""
+def block_scaled_mm(torch, a, b, sa, sb):
+    """cuBLASLt's block-scaled call through torch.nn.functional.scaled_mm (1 x 128 on a, 128 x
+    128 on b), or None where this torch has none; the scale layouts it accepts are tried in turn
+    (a's scales M-major, b's (KB, NB) either major)."""
+    F = torch.nn.functional
+    if not hasattr(F, "scaled_mm") or not hasattr(F, "ScalingType"):
+        return None
+    kinds = (F.ScalingType.BlockWise1x128, F.ScalingType.BlockWise128x128)
+    sa_m_major = sa.t().contiguous().t()
+    for ta, tb in ((sa_m_major, sb), (sa_m_major, sb.t().contiguous().t()), (sa, sb)):
+        def run(ta=ta, tb=tb):
+            return F.scaled_mm(a, b, ta, kinds[0], tb, kinds[1], output_dtype=torch.bfloat16)
+        try:
+            run()
+            return run
+        except (RuntimeError, TypeError, ValueError) as e:
+            last = str(e).splitlines()[0][:120]
+    print(f"  cuBLASLt block scales: n/a ({last})", flush=True)
+    return None
+
+
+def scales(torch, m, n, k, scaling):
+    """(scale_a, scale_b) of the scaling: one each, per row and column, or per block."""
+    if scaling == "row":
+        return torch.rand(m, 1, device="cuda") + 0.5, torch.rand(1, n, device="cuda") + 0.5
+    if scaling == "block":
+        kb, nb = -(-k // 128), -(-n // 128)
+        return torch.rand(m, kb, device="cuda") + 0.5, torch.rand(kb, nb, device="cuda") + 0.5
+    return torch.tensor(0.7, device="cuda"), torch.tensor(1.3, device="cuda")
+
+
+def measure(torch, tessera, m, n, k, scaling):
+    """(tessera TFLOP/s, cuBLASLt TFLOP/s or None, max relative difference of the outputs)."""
     fp8 = torch.float8_e4m3fn
     a = (torch.randn(m, k, device="cuda") * 2).to(fp8)
     b = (torch.randn(n, k, device="cuda") * 2).to(fp8).t()  # (K, N) column-major
-    sa = (torch.rand(m, 1, device="cuda") + 0.5) if rows else torch.tensor(0.7, device="cuda")
-    sb = (torch.rand(1, n, device="cuda") + 0.5) if rows else torch.tensor(1.3, device="cuda")
+    sa, sb = scales(torch, m, n, k, scaling)
     out = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
-    fns = {"tessera": lambda: tessera.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, out=out),
-           "cublaslt": lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)}
+    theirs = block_scaled_mm(torch, a, b, sa, sb) if scaling == "block" else \
+        (lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16))
+    fns = {"tessera": lambda: tessera.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, out=out)}
+    if theirs:
+        fns["cublaslt"] = theirs
     secs = time_pair(torch, fns)
-    ref = torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16).float()
-    diff = ((out.float() - ref).abs().max() / ref.abs().max().clamp(min=1e-30)).item()
     f = 2.0 * m * n * k
+    if not theirs:
+        return f / secs["tessera"] / 1e12, None, None
+    ref = theirs().float()
+    diff = ((out.float() - ref).abs().max() / ref.abs().max().clamp(min=1e-30)).item()
     return f / secs["tessera"] / 1e12, f / secs["cublaslt"] / 1e12, diff
 
 
 def write(out_dir: pathlib.Path, header: dict, rows: list):
     summary = {}
-    for scaling in ("tensor", "row"):
-        ratios = [r["ratio"] for r in rows if r["scaling"] == scaling]
+    for scaling in ("tensor", "row", "block"):
+        ratios = [r["ratio"] for r in rows if r["scaling"] == scaling and r["ratio"]]
         summary[scaling] = {
             "geomean_ratio": math.exp(statistics.fmean(map(math.log, ratios))) if ratios else None,
             "rows": len(ratios),
-            "below_0.9": [r["name"] for r in rows if r["scaling"] == scaling and r["ratio"] < 0.9]}
+            "below_0.9": [r["name"] for r in rows if r["scaling"] == scaling and r["ratio"]
+                          and r["ratio"] < 0.9]}
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gemm_fp8.json").write_text(json.dumps(
         {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
@@ -137,14 +174,15 @@ def main():
     rows = []
     torch.manual_seed(0)
     for group, m, n, k in shapes(args.quick):
-        for scaling in ("tensor", "row"):
-            ours, theirs, diff = measure(torch, tessera, m, n, k, scaling == "row")
+        for scaling in ("tensor", "row", "block"):
+            ours, theirs, diff = measure(torch, tessera, m, n, k, scaling)
             name = f"{m}x{n}x{k} {scaling}"
+            ratio = ours / theirs if theirs else None
             rows.append({"name": name, "group": group, "m": m, "n": n, "k": k,
                          "scaling": scaling, "tflops_tessera": ours, "tflops_cublaslt": theirs,
-                         "ratio": ours / theirs, "difference": diff})
-            print(f"{name}: tessera {ours:.0f}  cuBLASLt {theirs:.0f}  ratio {ours / theirs:.2f}"
-                  f"  diff {diff:.1e}", flush=True)
+                         "ratio": ratio, "difference": diff})
+            print(f"{name}: tessera {ours:.0f}  cuBLASLt {fmt(theirs)}  ratio {fmt(ratio, '.2f')}"
+                  f"  diff {fmt(diff, '.1e')}", flush=True)
     summary = write(pathlib.Path(args.out), header, rows)
     for scaling, s in summary.items():
         print(f"{scaling}: geomean ratio {fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; "
