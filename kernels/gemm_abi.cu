@@ -49,6 +49,9 @@ cudaError_t launch_05_e5m2_n128(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_e5m2_n64(WgmmaRun const&, cudaStream_t);
 int clusters_05_e4m3_n256(bool), clusters_05_e4m3_n128(bool), clusters_05_e4m3_n64(bool);
 int clusters_05_e5m2_n256(bool), clusters_05_e5m2_n128(bool), clusters_05_e5m2_n64(bool);
+cudaError_t launch_05_e4m3_blocks(WgmmaRun const&, cudaStream_t);
+cudaError_t launch_05_e5m2_blocks(WgmmaRun const&, cudaStream_t);
+int clusters_05_e4m3_blocks(bool), clusters_05_e5m2_blocks(bool);
 cudaError_t launch_06_f32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
 cudaError_t launch_06_f16(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
@@ -83,7 +86,11 @@ constexpr WgmmaEntry kWgmma[5][4] = {
      {launch_05_e5m2_n128, clusters_05_e5m2_n128},
      {launch_05_e5m2_n64, clusters_05_e5m2_n64},
      {nullptr, nullptr}}};
-WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn) {
+// FP8 with block scales: [E4M3, E5M2], the 128 x 64 tile.
+constexpr WgmmaEntry kWgmmaBlocks[2] = {{launch_05_e4m3_blocks, clusters_05_e4m3_blocks},
+                                        {launch_05_e5m2_blocks, clusters_05_e5m2_blocks}};
+WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn, bool block_scaled) {
+  if (block_scaled) return kWgmmaBlocks[dtype == TESSERA_E4M3 ? 0 : 1];
   const int by_type = dtype == TESSERA_TF32   ? 0
                       : dtype == TESSERA_F16  ? 1
                       : dtype == TESSERA_BF16 ? 2
@@ -96,7 +103,7 @@ WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn) {
 // The GPU as the plan sees it: the kernels' occupancy queries, asked once per device.
 struct ThisGpu final : GemmDevice {
   int wgmma_clusters(tessera_dtype dtype, int64_t bm, int64_t bn, bool a_regs) const override {
-    WgmmaEntry const& e = wgmma_entry(dtype, bm, bn);
+    WgmmaEntry const& e = wgmma_entry(dtype, bm, bn, false);  // (the block-scaled kernel's too)
     return e.clusters ? e.clusters(a_regs) : 0;
   }
   int simt_ctas(int64_t bn) const override { return ctas_03(bn); }
@@ -117,8 +124,11 @@ cudaError_t launch_plan(GemmPlan const& plan, cudaStream_t s) {
       return d == TESSERA_F16    ? launch_04_f16(p, s)
              : d == TESSERA_BF16 ? launch_04_bf16(p, s)
                                  : launch_04_tf32(p, s);
-    case GemmKernel::kWgmmaTma:
-      return wgmma_entry(d, plan.tile_m, plan.tile_n).launch(wgmma_run(plan), s);
+    case GemmKernel::kWgmmaTma: {
+      const Scaling sc = plan.args.scaling;
+      const bool blocks = sc == Scaling::kBlockA || sc == Scaling::kBlockB;
+      return wgmma_entry(d, plan.tile_m, plan.tile_n, blocks).launch(wgmma_run(plan), s);
+    }
     case GemmKernel::kSkinny: {
       auto* launch = d == TESSERA_F32    ? launch_06_f32
                      : d == TESSERA_TF32 ? launch_06_tf32

@@ -86,7 +86,7 @@ cuda_library() {
     -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON \
     >build-gpu.cmake.log 2>&1 \
     && cmake --build build-gpu -j "$(nproc)" --target "$1" >"$2" 2>&1 \
-    || { tail -40 build-gpu.cmake.log "$2"; return 1; }
+    || { tail -n 40 build-gpu.cmake.log "$2"; return 1; }
 }
 attention_library() { cuda_library tessera_attention "$1"; }
 

@@ -79,15 +79,20 @@ struct StageTile {
 // through registers (tf32 with A MN-major, which wgmma cannot read from shared memory).
 // kConsumers_: consumer warpgroups, 64 rows of the tile each (2: 128 rows; 1: the short tile of
 // skinny problems, 64 rows, f16 and bf16 on 64 columns).
-template <Elem E, int64_t kTileN, bool kARegs_ = false, int kConsumers_ = 2>
+// kBlockScaled_: FP8 with block scales on the kBlockScaledN-wide tile (mainloop_block_scaled; a
+// kernel of its own: its sums are not wgmma accumulators, those of the other mainloops are).
+template <Elem E, int64_t kTileN, bool kARegs_ = false, int kConsumers_ = 2,
+          bool kBlockScaled_ = false>
 struct WgmmaTmaCfg {
   using Info = ElemOut<E>;
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
-  static constexpr bool kARegs = kARegs_;
+  static constexpr bool kARegs = kARegs_, kBlockScaled = kBlockScaled_;
+  static_assert(!kBlockScaled || (kBits == 8 && kTileN == WgmmaShape::kBlockScaledN),
+                "05: block scales are for FP8 on the kBlockScaledN-wide tile (the plan's rule)");
   static_assert(!kARegs || kBits == 32,
                 "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
-  using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_>;
+  using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_, kBlockScaled_>;
   static constexpr int kConsumers = kConsumers_, kThreads = 128 * (kConsumers + 1),
                        kAcc = int(kTileN / 2);
   static constexpr int64_t kBM = WgmmaShape::kConsumerRows * kConsumers, kBN = kTileN;
@@ -357,8 +362,8 @@ template <class Cfg>
 __device__ __forceinline__ void store_tile(float const (&acc)[Cfg::kAcc], uint8_t* buf,
                                            int consumer, int64_t tm, int64_t tn,
                                            WgmmaTmaParams const& p, void const* map_c) {
-  if (Cfg::kBits == 16 && p.tma_store)
-    epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p.alpha, map_c);
+  if (Cfg::kBits != 32 && p.tma_store)
+    epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p, map_c);
   else
     epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * Cfg::kBM, tn * Cfg::kBN, p);
 }
@@ -389,7 +394,9 @@ TESSERA_HD constexpr bool values_on_two_rows() {
 // promotion): each k-tile, 128 of K and one block of scales, is a product of its own, `part`,
 // retired before it is added into acc with its scales, acc += sa(row) sb part in fp32: sa one per
 // row of A and block, sb one per block for the tile's columns (at most 128: one block of B's
-// rows). k_begin: the index of the first k-tile in K (stream-K ranges start anywhere).
+// rows). The tensor cores run the other consumer warpgroup's product while this one promotes;
+// the scales of k-tile k + 1 are loaded while k runs. k_begin: the index of the first k-tile in
+// K (stream-K ranges start anywhere).
 template <class Cfg>
 __device__ __forceinline__ void mainloop_block_scaled(
     typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_begin, int64_t k_tiles,
@@ -408,22 +415,31 @@ __device__ __forceinline__ void mainloop_block_scaled(
   static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
   const int64_t row = tm * Cfg::kBM + 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
   const float* scale_b = p.scale_b + tn * Cfg::kBN / WgmmaShape::kBlockScaleK * p.k_tiles;
-  for (int64_t k = 0; k < k_tiles; ++k) {
+  // k-tile k's scales of the thread's two rows, and of B's block
+  const auto scales = [&](int64_t k, float& a0, float& a8, float& b) {
     const float* scale_a = p.scale_a + (k_begin + k) * p.m;
-    const float sb = scale_b[k_begin + k];  // (loads issued before the wait)
-    const float s0 = row < p.m ? scale_a[row] * sb : 0.0f;
-    const float s8 = row + 8 < p.m ? scale_a[row + 8] * sb : 0.0f;
+    a0 = row < p.m ? scale_a[row] : 0.0f;
+    a8 = row + 8 < p.m ? scale_a[row + 8] : 0.0f;
+    b = scale_b[k_begin + k];
+  };
+  float a0, a8, b;
+  scales(0, a0, a8, b);
+  for (int64_t k = 0; k < k_tiles; ++k) {
     pipe.consumer_wait(read);
     gemm(mma, mma.partition_A(sA(_, _, read.stage)), mma.partition_B(sB(_, _, read.stage)), part,
          false);
+    float next_a0 = 0.0f, next_a8 = 0.0f, next_b = 0.0f;
+    if (k + 1 < k_tiles) scales(k + 1, next_a0, next_a8, next_b);
     warpgroup_wait<0>(part);
     pipe.consumer_release(read.stage);
     read.advance();
+    const float s0 = a0 * b, s8 = a8 * b;
 TESSERA_UNROLL
     for (int v = 0; v < Cfg::kAcc; ++v) {
       const float x = part.v[v] * (kF.row[v] == 0 ? s0 : s8);
       acc.v[v] = k == 0 ? x : acc.v[v] + x;
     }
+    a0 = next_a0, a8 = next_a8, b = next_b;
   }
 }
 
@@ -505,11 +521,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kARegs) {
         mainloop_a_regs<Cfg>(acc.v, k_tiles, pipe, smem, read);
-      } else if constexpr (Cfg::kBits == 8 && Cfg::kBN <= WgmmaShape::kBlockScaleK) {
-        if (p.scaling == Scaling::kBlockA)
-          mainloop_block_scaled<Cfg>(acc, s.k_begin, k_tiles, pipe, smem, read, consumer, tm, tn,
-                                     p);
-        else mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
+      } else if constexpr (Cfg::kBlockScaled) {
+        mainloop_block_scaled<Cfg>(acc, s.k_begin, k_tiles, pipe, smem, read, consumer, tm, tn, p);
       } else if constexpr (Cfg::kKMajorOnly) {
         mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
       } else if (p.a_k_major) {
@@ -645,10 +658,9 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if constexpr (Cfg::kBits == 32 && !Cfg::kARegs)
     if (run.a_through_registers) return launch_tile<typename Cfg::WithARegs>(run, stream);
   if (run.resident < 1) return cudaErrorInvalidConfiguration;  // (no GPU when planned)
-  // Block scales reach the kernel oriented with A's per-row scales, on a tile of at most one block
-  // of B's rows (the plan's rule "block scales").
-  if (g.scaling == Scaling::kBlockB ||
-      (g.scaling == Scaling::kBlockA && Cfg::kBN > WgmmaShape::kBlockScaleK))
+  // Block scales reach the block-scaled kernel oriented with A's per-row scales (the plan's rule
+  // "block scales"), and no other scaling does.
+  if (g.scaling == Scaling::kBlockB || (g.scaling == Scaling::kBlockA) != Cfg::kBlockScaled)
     return cudaErrorInvalidConfiguration;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
@@ -661,19 +673,33 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   // A (M, K) and B (N, K), each for the TMA tile of its major.
   constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
+  // (MN-major tiles: 16-bit operands, and tf32's A through registers; the plan packs the others)
   constexpr TmaTile kTmaAMN = [] {
     if constexpr (Cfg::kARegs) return Cfg::ARegs::kTma;
+    else if constexpr (Cfg::kKMajorOnly) return Cfg::template A<true>::kTma;
     else return Cfg::template A<false>::kTma;
+  }();
+  constexpr TmaTile kTmaBMN = [] {
+    if constexpr (Cfg::kKMajorOnly) return Cfg::template B<true>::kTma;
+    else return Cfg::template B<false>::kTma;
   }();
   CUtensorMap map_a, map_b;
   bool ok =
       make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : kTmaAMN, a.ptr, g.m, g.k, a.ld,
                   !a.k_major, kL2) &&
-      make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma,
+      make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : kTmaBMN,
                   b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
-  CUtensorMap map_c = map_a;  // (unused unless tma_store)
-  if (ok && run.tma_store && Cfg::kBits == 16)
-    ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
+  CUtensorMap map_c = map_a;  // (unused unless tma_store: 16-bit C)
+  if (ok && run.tma_store) {
+    if constexpr (Cfg::kBits == 16)
+      ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
+    else if (g.c_type == OutType::kBF16)
+      ok = make_map<__nv_bfloat16>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
+                                   TmaL2Promotion::kNone);
+    else
+      ok = make_map<__half>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
+                            TmaL2Promotion::kNone);
+  }
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
                    ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),

@@ -101,8 +101,9 @@ bool wgmma_reads(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes, bool
          (as_a && wgmma_reads_through_registers(ptr, s_k, bytes));
 }
 
-// Rule "TMA store": 16-bit C, beta = 0 (C not read), 16-byte aligned, m % 8 == 0 -- a TMA store
-// clips a box at the bounds in 16-byte units, so it would write rows between m and ldc.
+// Rule "TMA store": 16-bit C (16-bit or FP8 inputs), beta = 0 (C not read), 16-byte aligned,
+// m % 8 == 0 -- a TMA store clips a box at the bounds in 16-byte units, so it would write rows
+// between m and ldc.
 bool wgmma_stores_by_tma(int64_t bytes, float beta, int64_t m, const void* c, int64_t ldc) {
   return bytes == 2 && beta == 0.0f && m * bytes % 16 == 0 &&
          tma_addressable(reinterpret_cast<uintptr_t>(c), ldc * bytes);
@@ -222,13 +223,13 @@ Schedule schedule_of(StreamK const& w) {
                        : Schedule::kWholeTiles;
 }
 
-// Rule "block scales": kernel 05 promotes each 128-deep block of K with its A rows' scales and
-// the one scale of B's 128 rows the tile spans: the tile is at most 128 wide, and the operand with
-// a scale per row (1 x 128 blocks) is the kernel's A: the problem as given for BLOCK_A_ROWS,
-// transposed for BLOCK_B_COLUMNS.
+// Rule "block scales": kernel 05's block-scaled kernel promotes each 128-deep block of K with its
+// A rows' scales and the one scale of B's 128 rows the tile spans: its tile is 128 x 128, and the
+// operand with a scale per row (1 x 128 blocks) is the kernel's A: the problem as given for
+// BLOCK_A_ROWS, transposed for BLOCK_B_COLUMNS.
 WgmmaTile block_scaled_tile(WgmmaTile t, Scaling s) {
   if (s != Scaling::kBlockA && s != Scaling::kBlockB) return t;
-  return {min64(t.bn, WgmmaShape::kBlockScaleK), s == Scaling::kBlockB};
+  return {WgmmaShape::kBlockScaledN, s == Scaling::kBlockB};
 }
 
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
@@ -268,7 +269,8 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
   }
-  plan.tma_store = !tile.transposed && wgmma_stores_by_tma(bytes, c.beta, c.m, c.c, c.ldc);
+  const int64_t c_bytes = c.scaled ? elem_bytes(c.c_dtype) : bytes;
+  plan.tma_store = !tile.transposed && wgmma_stores_by_tma(c_bytes, c.beta, c.m, c.c, c.ldc);
 }
 
 // Kernel 04: rule "cp.async reads" (aligned16) -- an unaligned operand is packed first.

@@ -7,7 +7,7 @@
 //   epilogue:      through a padded column-major shared buffer, then predicated (vector) stores
 //                  applying beta (FP8 inputs: and the scales, C fp32, f16 or bf16): any C;
 //   epilogue_tma:  tessera::SmemEpilogue (algorithm/sm90_epilogue.hpp): stmatrix into the
-//                  swizzled store tile, one TMA store per chunk: 16-bit C,
+//                  swizzled store tile, one TMA store per chunk: 16-bit C (FP8 inputs too),
 //                  beta = 0 and hopper_stores_by_tma (m % 8 == 0: a TMA store clips in 16-byte
 //                  units, common.cuh).
 #pragma once
@@ -116,16 +116,43 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
 }
 
 // The same with TMA stores (16-bit C, beta = 0): the library's SmemEpilogue on the store tile
-// (64 x kChunk, column-major: stmatrix .trans), kStoreBuffers buffers in turn, alpha applied per
-// value; the stores of a tile's last chunks drain while the next tile's mainloop runs.
-template <class Cfg>
+// (64 x kChunk, column-major: stmatrix .trans), kStoreBuffers buffers in turn, alpha (and FP8's
+// scales) applied per value; the stores of a tile's last chunks drain while the next tile's
+// mainloop runs.
+template <class Cfg, class TC, class F>
+__device__ __forceinline__ void store_by_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
+                                             int consumer, int64_t m0, int64_t n0,
+                                             void const* map_c, F const& f) {
+  using Epi = SmemEpilogue<Cfg, TC, Cfg::kStoreTile, Cfg::kStoreBuffers>;
+  Epi::store(acc, buf, TmaStore<Epi::kTma>{map_c}, m0, n0, consumer, f);
+}
+
+template <class Cfg, class Params>
 __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
-                                             int consumer, int64_t m0, int64_t n0, float alpha,
-                                             void const* map_c) {
+                                             int consumer, int64_t m0, int64_t n0,
+                                             Params const& p, void const* map_c) {
   if constexpr (Cfg::kBits == 16) {  // (the 32-bit kernels never store by TMA: the plan's rule)
-    using Epi = SmemEpilogue<Cfg, typename Cfg::T, Cfg::kStoreTile, Cfg::kStoreBuffers>;
-    Epi::store(acc, buf, TmaStore<Epi::kTma>{map_c}, m0, n0, consumer,
-               [=](float x) { return alpha * x; });
+    const float alpha = p.alpha;
+    store_by_tma<Cfg, typename Cfg::T>(acc, buf, consumer, m0, n0, map_c,
+                                       [=](float x) { return alpha * x; });
+  } else if constexpr (Cfg::kBits == 8) {  // C f16 or bf16
+    const float alpha =
+        p.scaling == Scaling::kTensor ? p.alpha * *p.scale_a * *p.scale_b : p.alpha;
+    const float *sa = p.scale_a, *sb = p.scale_b;
+    const int64_t m = p.m, n = p.n;
+    const auto by_rows = [=](float x, int64_t r, int64_t c) {
+      return r < m && c < n ? alpha * x * sa[r] * sb[c] : 0.0f;
+    };
+    const auto plain = [=](float x) { return alpha * x; };
+    const bool bf16 = p.c_type == OutType::kBF16;
+    if (p.scaling == Scaling::kRow && bf16)
+      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c, by_rows);
+    else if (p.scaling == Scaling::kRow)
+      store_by_tma<Cfg, __half>(acc, buf, consumer, m0, n0, map_c, by_rows);
+    else if (bf16)
+      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c, plain);
+    else
+      store_by_tma<Cfg, __half>(acc, buf, consumer, m0, n0, map_c, plain);
   }
 }
 

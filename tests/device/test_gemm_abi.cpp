@@ -618,11 +618,12 @@ TEST(GemmAbi, ScaledFp8Plan) {
   EXPECT_TRUE(has(p, "kernel 05_wgmma_tma, the built-in choice for E4M3")) << p;
   EXPECT_TRUE(has(p, "A read by TMA where it lies (K-major)")) << p;
   EXPECT_TRUE(has(p, "B read by TMA where it lies (K-major)")) << p;
-  EXPECT_FALSE(has(p, "C stored by TMA")) << p;
+  EXPECT_TRUE(has(p, "C stored by TMA")) << p;  // (bf16 C)
   // 'N','T': both MN-major: FP8 wgmma reads K-major tiles only, so both are packed first.
   p = scaled_plan(TESSERA_E5M2, TESSERA_F32, TESSERA_SCALE_TENSOR, 'N', 'T', 4096, 4096, 4096,
                   4096, 4096);
   EXPECT_TRUE(has(p, "E5M2 x E5M2 -> F32, per-tensor scales")) << p;
+  EXPECT_FALSE(has(p, "C stored by TMA")) << p;  // (fp32 C)
   EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (MN-major: FP8 wgmma reads "
                      "K-major tiles only)"))
       << p;
@@ -632,7 +633,7 @@ TEST(GemmAbi, ScaledFp8Plan) {
                   4096);
   EXPECT_TRUE(has(p, "kernel 05_wgmma_tma")) << p;
   EXPECT_TRUE(has(p, "tile 128 x 64")) << p;
-  // Block scales: at most 128 columns a tile, the operand with per-row scales as the kernel's A
+  // Block scales: 128 x 128 tiles, the operand with per-row scales as the kernel's A
   // (as given for BLOCK_A_ROWS, transposed for BLOCK_B_COLUMNS, whatever m and n are).
   p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_A_ROWS, 'T', 'N', 4096, 4096,
                   4096, 4096, 4096);
