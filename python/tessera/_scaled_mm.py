@@ -1,12 +1,13 @@
-"""tessera.scaled_mm: the FP8 GEMM of libtessera_gemm.so (tessera_scaled_gemm, include/tessera/gemm.h)
-on CUDA torch tensors, with torch._scaled_mm's conventions:
+"""tessera.scaled_mm: the FP8 GEMM of libtessera_gemm.so (tessera_scaled_gemm of
+include/tessera/gemm.h) on CUDA torch tensors, with torch._scaled_mm's conventions:
 
     out (M,N) = (a (M,K) @ b (K,N)) * scale_a * scale_b, stored as out_dtype
 
 a and b are float8_e4m3fn or float8_e5m2 (one format for both); scale_a and scale_b are float32,
 one element each (per tensor), (M,1) and (1,N) (per row of a and per column of b), or blocks as
 DeepGEMM scales them: (M, ceil(K/128)) for a (1 x 128 blocks) and (ceil(K/128), ceil(N/128)) for b
-(128 x 128 blocks), the fp32 partial sum of each 128 of K promoted with its scales; out_dtype is torch.bfloat16 (the default), torch.float16 or torch.float32. torch._scaled_mm wants
+(128 x 128 blocks), the fp32 partial sum of each 128 of K promoted with its scales. out_dtype
+is torch.bfloat16 (the default), torch.float16 or torch.float32. torch._scaled_mm wants
 a row-major and b column-major, which the kernel reads where they lie (K-major both); any other
 row- or column-major operand is packed first (tessera.scaled_mm_plan says so).
 
@@ -28,7 +29,8 @@ SCALE_TENSOR, SCALE_ROW, SCALE_BLOCK_A_ROWS, SCALE_BLOCK_B_COLUMNS = 0, 1, 2, 3
 
 def declare(lib):
     """tessera_scaled_gemm's and tessera_scaled_gemm_plan's signatures on the loaded library."""
-    i64, f32, vp, ch, i = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p, ctypes.c_char, ctypes.c_int
+    i64, f32, vp = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
+    ch, i = ctypes.c_char, ctypes.c_int
     lib.tessera_scaled_gemm.argtypes = [ctypes.c_char_p, i, i, i, ch, ch, i64, i64, i64, f32, vp,
                                         i64, vp, i64, i, vp, vp, f32, vp, i64, vp]
     lib.tessera_scaled_gemm.restype = i
