@@ -657,7 +657,9 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   GemmArgs const& g = run.args.p;
   if constexpr (Cfg::kBits == 32 && !Cfg::kARegs)
     if (run.a_through_registers) return launch_tile<typename Cfg::WithARegs>(run, stream);
-  if (run.resident < 1) return cudaErrorInvalidConfiguration;  // (no GPU when planned)
+  // (no GPU when planned; max_clusters also lets this kernel have its shared memory, once per
+  // device: the plan may have asked another kernel of the same tile, as for block scales)
+  if (run.resident < 1 || max_clusters<Cfg>() < 1) return cudaErrorInvalidConfiguration;
   // Block scales reach the block-scaled kernel oriented with A's per-row scales (the plan's rule
   // "block scales"), and no other scaling does.
   if (g.scaling == Scaling::kBlockB || (g.scaling == Scaling::kBlockA) != Cfg::kBlockScaled)
