@@ -34,6 +34,11 @@ DEEPGEMM_NK = ((2112, 7168), (24576, 1536), (32768, 512), (7168, 16384), (4096, 
 PROJECTIONS = ((4096, 6144, 4096), (4096, 4096, 4096), (4096, 28672, 4096), (4096, 4096, 14336))
 
 
+# Scalings, each against cuBLASLt doing the same: promoted sums (fp32 every 128 of K, cuBLASLt's
+# default), or "fast" (use_fast_accum=True on both sides: all of K in the tensor cores).
+SCALINGS = ("tensor", "row", "block", "tensor fast", "row fast")
+
+
 def shapes(quick: bool):
     """(group, M, N, K)."""
     if quick:
@@ -101,16 +106,18 @@ def scales(torch, m, n, k, scaling):
     return torch.tensor(0.7, device="cuda"), torch.tensor(1.3, device="cuda")
 
 
-def measure(torch, tessera, m, n, k, scaling):
-    """(tessera TFLOP/s, cuBLASLt TFLOP/s or None, max relative difference of the outputs)."""
+def measure(torch, tessera, m, n, k, scaling, fast=False):
+    """(tessera TFLOP/s, cuBLASLt TFLOP/s or None, max relative difference of the outputs);
+    fast: use_fast_accum on both sides."""
     fp8 = torch.float8_e4m3fn
     a = (torch.randn(m, k, device="cuda") * 2).to(fp8)
     b = (torch.randn(n, k, device="cuda") * 2).to(fp8).t()  # (K, N) column-major
     sa, sb = scales(torch, m, n, k, scaling)
     out = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
     theirs = block_scaled_mm(torch, a, b, sa, sb) if scaling == "block" else \
-        (lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16))
-    fns = {"tessera": lambda: tessera.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, out=out)}
+        (lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, use_fast_accum=fast))
+    fns = {"tessera": lambda: tessera.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, out=out,
+                                                use_fast_accum=fast)}
     if theirs:
         fns["cublaslt"] = theirs
     secs = time_pair(torch, fns)
@@ -124,7 +131,7 @@ def measure(torch, tessera, m, n, k, scaling):
 
 def write(out_dir: pathlib.Path, header: dict, rows: list):
     summary = {}
-    for scaling in ("tensor", "row", "block"):
+    for scaling in SCALINGS:
         ratios = [r["ratio"] for r in rows if r["scaling"] == scaling and r["ratio"]]
         summary[scaling] = {
             "geomean_ratio": math.exp(statistics.fmean(map(math.log, ratios))) if ratios else None,
@@ -138,7 +145,9 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
     lines += [f"- {k}: {v}" for k, v in header.items()] + [""]
     lines += ["e4m3 x e4m3 -> bf16, a row-major and b column-major (torch's layout); TFLOP/s = "
               "2·M·N·K / time, launches interleaved in one process; difference: max |tessera - "
-              "cuBLASLt| / max |cuBLASLt|.", ""]
+              "cuBLASLt| / max |cuBLASLt|. Scalings: per tensor, per row and column, per block "
+              "(1 x 128 on a, 128 x 128 on b), all with the partial sums promoted to fp32 every "
+              "128 of K on both sides; \"fast\": use_fast_accum=True on both sides.", ""]
     for scaling, s in summary.items():
         lines.append(f"- {scaling} scales: geometric mean of the ratio "
                      f"{fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; below 0.9: "
@@ -174,8 +183,9 @@ def main():
     rows = []
     torch.manual_seed(0)
     for group, m, n, k in shapes(args.quick):
-        for scaling in ("tensor", "row", "block"):
-            ours, theirs, diff = measure(torch, tessera, m, n, k, scaling)
+        for scaling in SCALINGS:
+            ours, theirs, diff = measure(torch, tessera, m, n, k, scaling.split()[0],
+                                         scaling.endswith("fast"))
             name = f"{m}x{n}x{k} {scaling}"
             ratio = ours / theirs if theirs else None
             rows.append({"name": name, "group": group, "m": m, "n": n, "k": k,

@@ -49,9 +49,9 @@ cudaError_t launch_05_e5m2_n128(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_e5m2_n64(WgmmaRun const&, cudaStream_t);
 int clusters_05_e4m3_n256(bool), clusters_05_e4m3_n128(bool), clusters_05_e4m3_n64(bool);
 int clusters_05_e5m2_n256(bool), clusters_05_e5m2_n128(bool), clusters_05_e5m2_n64(bool);
-cudaError_t launch_05_e4m3_blocks(WgmmaRun const&, cudaStream_t);
-cudaError_t launch_05_e5m2_blocks(WgmmaRun const&, cudaStream_t);
-int clusters_05_e4m3_blocks(bool), clusters_05_e5m2_blocks(bool);
+cudaError_t launch_05_e4m3_promoted(WgmmaRun const&, cudaStream_t);
+cudaError_t launch_05_e5m2_promoted(WgmmaRun const&, cudaStream_t);
+int clusters_05_e4m3_promoted(bool), clusters_05_e5m2_promoted(bool);
 cudaError_t launch_06_f32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
 cudaError_t launch_06_f16(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
@@ -86,11 +86,12 @@ constexpr WgmmaEntry kWgmma[5][4] = {
      {launch_05_e5m2_n128, clusters_05_e5m2_n128},
      {launch_05_e5m2_n64, clusters_05_e5m2_n64},
      {nullptr, nullptr}}};
-// FP8 with block scales: [E4M3, E5M2], the 128 x 64 tile.
-constexpr WgmmaEntry kWgmmaBlocks[2] = {{launch_05_e4m3_blocks, clusters_05_e4m3_blocks},
-                                        {launch_05_e5m2_blocks, clusters_05_e5m2_blocks}};
-WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn, bool block_scaled) {
-  if (block_scaled) return kWgmmaBlocks[dtype == TESSERA_E4M3 ? 0 : 1];
+// FP8 with its sums promoted to fp32 every 128 of K: [E4M3, E5M2], the 128 x 128 tile.
+constexpr WgmmaEntry kWgmmaPromoted[2] = {
+    {launch_05_e4m3_promoted, clusters_05_e4m3_promoted},
+    {launch_05_e5m2_promoted, clusters_05_e5m2_promoted}};
+WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn, bool promoted) {
+  if (promoted) return kWgmmaPromoted[dtype == TESSERA_E4M3 ? 0 : 1];
   const int by_type = dtype == TESSERA_TF32   ? 0
                       : dtype == TESSERA_F16  ? 1
                       : dtype == TESSERA_BF16 ? 2
@@ -103,7 +104,7 @@ WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn, bool 
 // The GPU as the plan sees it: the kernels' occupancy queries, asked once per device.
 struct ThisGpu final : GemmDevice {
   int wgmma_clusters(tessera_dtype dtype, int64_t bm, int64_t bn, bool a_regs) const override {
-    WgmmaEntry const& e = wgmma_entry(dtype, bm, bn, false);  // (the block-scaled kernel's too)
+    WgmmaEntry const& e = wgmma_entry(dtype, bm, bn, false);  // (the promoted kernel's too)
     return e.clusters ? e.clusters(a_regs) : 0;
   }
   int simt_ctas(int64_t bn) const override { return ctas_03(bn); }
@@ -124,11 +125,9 @@ cudaError_t launch_plan(GemmPlan const& plan, cudaStream_t s) {
       return d == TESSERA_F16    ? launch_04_f16(p, s)
              : d == TESSERA_BF16 ? launch_04_bf16(p, s)
                                  : launch_04_tf32(p, s);
-    case GemmKernel::kWgmmaTma: {
-      const Scaling sc = plan.args.scaling;
-      const bool blocks = sc == Scaling::kBlockA || sc == Scaling::kBlockB;
-      return wgmma_entry(d, plan.tile_m, plan.tile_n, blocks).launch(wgmma_run(plan), s);
-    }
+    case GemmKernel::kWgmmaTma:
+      return wgmma_entry(d, plan.tile_m, plan.tile_n, plan.args.promoted)
+          .launch(wgmma_run(plan), s);
     case GemmKernel::kSkinny: {
       auto* launch = d == TESSERA_F32    ? launch_06_f32
                      : d == TESSERA_TF32 ? launch_06_tf32
@@ -200,10 +199,12 @@ GemmCall scaled_call(const char* kernel, tessera_dtype a_type, tessera_dtype b_t
                      tessera_dtype c_type, char transa, char transb, int64_t m, int64_t n,
                      int64_t k, float alpha, const void* A, int64_t lda, const void* B,
                      int64_t ldb, tessera_scaling scaling, const float* scale_a,
-                     const float* scale_b, float beta, const void* C, int64_t ldc) {
+                     const float* scale_b, tessera_accumulation accumulation, float beta,
+                     const void* C, int64_t ldc) {
   GemmCall call{kernel, a_type, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc};
   call.scaled = true, call.b_dtype = b_type, call.c_dtype = c_type;
   call.scaling = scaling, call.scale_a = scale_a, call.scale_b = scale_b;
+  call.accumulation = accumulation;
   return call;
 }
 
@@ -216,10 +217,12 @@ extern "C" int tessera_scaled_gemm(const char* kernel, tessera_dtype a_type, tes
                                    tessera_dtype c_type, char transa, char transb, int64_t m,
                                    int64_t n, int64_t k, float alpha, const void* A, int64_t lda,
                                    const void* B, int64_t ldb, tessera_scaling scaling,
-                                   const float* scale_a, const float* scale_b, float beta, void* C,
+                                   const float* scale_a, const float* scale_b,
+                                   tessera_accumulation accumulation, float beta, void* C,
                                    int64_t ldc, void* stream) {
-  const GemmCall call = scaled_call(kernel, a_type, b_type, c_type, transa, transb, m, n, k,
-                                    alpha, A, lda, B, ldb, scaling, scale_a, scale_b, beta, C, ldc);
+  const GemmCall call =
+      scaled_call(kernel, a_type, b_type, c_type, transa, transb, m, n, k, alpha, A, lda, B, ldb,
+                  scaling, scale_a, scale_b, accumulation, beta, C, ldc);
   GemmPlan plan = make_gemm_plan(call, ThisGpu{}, overrides_from_env());
   return run_plan(plan, nullptr, 0, stream);
 }
@@ -229,10 +232,12 @@ extern "C" int tessera_scaled_gemm_plan(const char* kernel, tessera_dtype a_type
                                         char transb, int64_t m, int64_t n, int64_t k,
                                         const void* A, int64_t lda, const void* B, int64_t ldb,
                                         tessera_scaling scaling, const float* scale_a,
-                                        const float* scale_b, const void* C, int64_t ldc,
-                                        char* text, size_t text_size) {
-  const GemmCall call = scaled_call(kernel, a_type, b_type, c_type, transa, transb, m, n, k, 1.0f,
-                                    A, lda, B, ldb, scaling, scale_a, scale_b, 0.0f, C, ldc);
+                                        const float* scale_b, tessera_accumulation accumulation,
+                                        const void* C, int64_t ldc, char* text,
+                                        size_t text_size) {
+  const GemmCall call =
+      scaled_call(kernel, a_type, b_type, c_type, transa, transb, m, n, k, 1.0f, A, lda, B, ldb,
+                  scaling, scale_a, scale_b, accumulation, 0.0f, C, ldc);
   const GemmPlan plan = make_gemm_plan(call, ThisGpu{}, overrides_from_env());
   if (text && text_size > 0) std::snprintf(text, text_size, "%s", describe(plan).c_str());
   return plan.status;

@@ -53,6 +53,12 @@ typedef enum {
   TESSERA_SCALE_BLOCK_B_COLUMNS = 3
 } tessera_scaling;
 
+/* How tessera_scaled_gemm accumulates: PROMOTED adds the tensor cores' partial sum of every 128
+   of K into fp32 accumulators (their FP8 accumulation keeps fewer bits than fp32; cuBLASLt's
+   default, torch._scaled_mm's use_fast_accum=False), FAST accumulates all of K in the tensor
+   cores (use_fast_accum=True: faster, less accurate). Block scales are always promoted. */
+typedef enum { TESSERA_ACCUMULATE_PROMOTED = 0, TESSERA_ACCUMULATE_FAST = 1 } tessera_accumulation;
+
 /* Status codes: 0 is success; each other value has a message from tessera_status_string. */
 enum {
   TESSERA_SUCCESS = 0,
@@ -68,7 +74,8 @@ enum {
   TESSERA_ERROR_TOO_LARGE = 10,        /* a size needs more CTAs than one launch can have */
   TESSERA_ERROR_CUDA = 11,             /* the CUDA runtime reported an error (launch or device) */
   TESSERA_ERROR_WORKSPACE = 12, /* tessera_gemm_ex: workspace too small or not 256-byte aligned */
-  TESSERA_ERROR_INVALID_SCALE = 13 /* tessera_scaled_gemm: unknown scaling, or a scale is NULL */
+  TESSERA_ERROR_INVALID_SCALE = 13 /* tessera_scaled_gemm: unknown scaling or accumulation, a NULL
+                                      scale, or block scales with FAST accumulation */
 };
 
 /* C = alpha * op(A) * op(B) + beta * C, column-major like BLAS, op = 'N' or 'T'.
@@ -142,8 +149,8 @@ TESSERA_GEMM_API int tessera_scaled_gemm(const char* kernel, tessera_dtype a_typ
                                          char transb, int64_t m, int64_t n, int64_t k, float alpha,
                                          const void* A, int64_t lda, const void* B, int64_t ldb,
                                          tessera_scaling scaling, const float* scale_a,
-                                         const float* scale_b, float beta, void* C, int64_t ldc,
-                                         void* stream);
+                                         const float* scale_b, tessera_accumulation accumulation,
+                                         float beta, void* C, int64_t ldc, void* stream);
 /* What tessera_scaled_gemm with these arguments would do (as tessera_gemm_plan). */
 TESSERA_GEMM_API int tessera_scaled_gemm_plan(const char* kernel, tessera_dtype a_type,
                                               tessera_dtype b_type, tessera_dtype c_type,
@@ -151,8 +158,8 @@ TESSERA_GEMM_API int tessera_scaled_gemm_plan(const char* kernel, tessera_dtype 
                                               int64_t k, const void* A, int64_t lda, const void* B,
                                               int64_t ldb, tessera_scaling scaling,
                                               const float* scale_a, const float* scale_b,
-                                              const void* C, int64_t ldc, char* text,
-                                              size_t text_size);
+                                              tessera_accumulation accumulation, const void* C,
+                                              int64_t ldc, char* text, size_t text_size);
 
 TESSERA_GEMM_API const char* tessera_gemm_kernels(void);            /* comma-separated names */
 TESSERA_GEMM_API const char* tessera_gemm_kernels_for(

@@ -79,20 +79,21 @@ struct StageTile {
 // through registers (tf32 with A MN-major, which wgmma cannot read from shared memory).
 // kConsumers_: consumer warpgroups, 64 rows of the tile each (2: 128 rows; 1: the short tile of
 // skinny problems, 64 rows, f16 and bf16 on 64 columns).
-// kBlockScaled_: FP8 with block scales on the kBlockScaledN-wide tile (mainloop_block_scaled; a
-// kernel of its own: its sums are not wgmma accumulators, those of the other mainloops are).
+// kPromoted_: FP8 whose sums are promoted to fp32 every k-tile, with block scales or not, on the
+// kPromotedN-wide tile (mainloop_promoted; a kernel of its own: its sums are not wgmma
+// accumulators, those of the other mainloops are).
 template <Elem E, int64_t kTileN, bool kARegs_ = false, int kConsumers_ = 2,
-          bool kBlockScaled_ = false>
+          bool kPromoted_ = false>
 struct WgmmaTmaCfg {
   using Info = ElemOut<E>;
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
-  static constexpr bool kARegs = kARegs_, kBlockScaled = kBlockScaled_;
-  static_assert(!kBlockScaled || (kBits == 8 && kTileN == WgmmaShape::kBlockScaledN),
-                "05: block scales are for FP8 on the kBlockScaledN-wide tile (the plan's rule)");
+  static constexpr bool kARegs = kARegs_, kPromoted = kPromoted_;
+  static_assert(!kPromoted || (kBits == 8 && kTileN == WgmmaShape::kPromotedN),
+                "05: promoted sums are FP8's, on the kPromotedN-wide tile (the plan's rule)");
   static_assert(!kARegs || kBits == 32,
                 "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
-  using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_, kBlockScaled_>;
+  using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_, kPromoted_>;
   static constexpr int kConsumers = kConsumers_, kThreads = 128 * (kConsumers + 1),
                        kAcc = int(kTileN / 2);
   static constexpr int64_t kBM = WgmmaShape::kConsumerRows * kConsumers, kBN = kTileN;
@@ -390,22 +391,23 @@ TESSERA_HD constexpr bool values_on_two_rows() {
   return true;
 }
 
-// Consumer, FP8 with block scales (Scaling::kBlockA, the plan's orientation; DeepGEMM's
-// promotion): each k-tile, 128 of K and one block of scales, is a product of its own, `part`,
-// retired before it is added into acc with its scales, acc += sa(row) sb part in fp32: sa one per
+// Consumer, FP8 with its sums promoted to fp32 (DeepGEMM's promotion, cuBLASLt's default): each
+// k-tile, 128 of K, is a product of its own, `part`, retired before it is added into acc, with
+// block scales (Scaling::kBlockA, the plan's orientation) acc += sa(row) sb part: sa one per
 // row of A and block, sb one per block for the tile's columns (at most 128: one block of B's
-// rows). The tensor cores run the other consumer warpgroup's product while this one promotes;
-// the scales of k-tile k + 1 are loaded while k runs. k_begin: the index of the first k-tile in
-// K (stream-K ranges start anywhere).
+// rows); with other scalings acc += part (their scales are the epilogue's). The tensor cores
+// run the other consumer warpgroup's product while this one promotes; the scales of k-tile
+// k + 1 are loaded while k runs. k_begin: the index of the first k-tile in K (stream-K ranges
+// start anywhere).
 template <class Cfg>
-__device__ __forceinline__ void mainloop_block_scaled(
+__device__ __forceinline__ void mainloop_promoted(
     typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_begin, int64_t k_tiles,
     typename Cfg::Pipeline const& pipe, uint8_t* smem, PipelineState<Cfg::kStages>& read,
     int consumer, int64_t tm, int64_t tn, WgmmaTmaParams const& p) {
   using T = typename Cfg::T;
   static_assert(Cfg::kBK == WgmmaShape::kBlockScaleK && Cfg::kBN <= WgmmaShape::kBlockScaleK &&
                     values_on_two_rows<Cfg>(),
-                "05: block scales need one block of K per k-tile, at most one block of B's rows "
+                "05: promoted sums need one block of K per k-tile, at most one block of B's rows "
                 "per tile, and each thread's values on two rows");
   SmemStagesAt<T, Cfg::template A<true>::kStaged, Cfg::kStageBytes> sA{smem};
   SmemStagesAt<T, Cfg::template B<true>::kStaged, Cfg::kStageBytes> sB{smem + Cfg::kStageBytesA};
@@ -415,8 +417,11 @@ __device__ __forceinline__ void mainloop_block_scaled(
   static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
   const int64_t row = tm * Cfg::kBM + 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
   const float* scale_b = p.scale_b + tn * Cfg::kBN / WgmmaShape::kBlockScaleK * p.k_tiles;
-  // k-tile k's scales of the thread's two rows, and of B's block
+  // k-tile k's scales of the thread's two rows, and of B's block (1 without block scales)
+  const bool by_blocks = p.scaling == Scaling::kBlockA;
   const auto scales = [&](int64_t k, float& a0, float& a8, float& b) {
+    a0 = a8 = b = 1.0f;
+    if (!by_blocks) return;
     const float* scale_a = p.scale_a + (k_begin + k) * p.m;
     a0 = row < p.m ? scale_a[row] : 0.0f;
     a8 = row + 8 < p.m ? scale_a[row + 8] : 0.0f;
@@ -521,8 +526,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kARegs) {
         mainloop_a_regs<Cfg>(acc.v, k_tiles, pipe, smem, read);
-      } else if constexpr (Cfg::kBlockScaled) {
-        mainloop_block_scaled<Cfg>(acc, s.k_begin, k_tiles, pipe, smem, read, consumer, tm, tn, p);
+      } else if constexpr (Cfg::kPromoted) {
+        mainloop_promoted<Cfg>(acc, s.k_begin, k_tiles, pipe, smem, read, consumer, tm, tn, p);
       } else if constexpr (Cfg::kKMajorOnly) {
         mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
       } else if (p.a_k_major) {
@@ -660,9 +665,9 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   // (no GPU when planned; max_clusters also lets this kernel have its shared memory, once per
   // device: the plan may have asked another kernel of the same tile, as for block scales)
   if (run.resident < 1 || max_clusters<Cfg>() < 1) return cudaErrorInvalidConfiguration;
-  // Block scales reach the block-scaled kernel oriented with A's per-row scales (the plan's rule
-  // "block scales"), and no other scaling does.
-  if (g.scaling == Scaling::kBlockB || (g.scaling == Scaling::kBlockA) != Cfg::kBlockScaled)
+  // Promoted sums run on the promoted kernel, block scales oriented with A's per-row scales (the
+  // plan's rule "promoted sums").
+  if (g.scaling == Scaling::kBlockB || g.promoted != Cfg::kPromoted)
     return cudaErrorInvalidConfiguration;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);

@@ -31,6 +31,7 @@ struct GemmArgs {
   Scaling scaling = Scaling::kNone;  // FP8 only: C = alpha * scales * sum_k A B + beta * C
   const float* scale_a = nullptr;    // kTensor: scale_a[0]; kRow: scale_a[m]; blocks: gemm.h
   const float* scale_b = nullptr;    // kTensor: scale_b[0]; kRow: scale_b[n]
+  bool promoted = false;  // FP8: the partial sums of every 128 of K added into fp32
 };
 
 // GemmArgs with C addressed through two strides, C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc) as

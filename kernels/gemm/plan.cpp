@@ -133,6 +133,11 @@ int validate_scaled(GemmCall const& c) {
   if (int(c.scaling) < TESSERA_SCALE_TENSOR || int(c.scaling) > TESSERA_SCALE_BLOCK_B_COLUMNS)
     return TESSERA_ERROR_INVALID_SCALE;
   if (!c.scale_a || !c.scale_b) return TESSERA_ERROR_INVALID_SCALE;
+  const bool blocks =
+      c.scaling == TESSERA_SCALE_BLOCK_A_ROWS || c.scaling == TESSERA_SCALE_BLOCK_B_COLUMNS;
+  if (c.accumulation == TESSERA_ACCUMULATE_FAST ? blocks
+                                                : c.accumulation != TESSERA_ACCUMULATE_PROMOTED)
+    return TESSERA_ERROR_INVALID_SCALE;  // (block scales are promoted per block)
   return TESSERA_SUCCESS;
 }
 
@@ -202,6 +207,7 @@ GemmArgs kernel_args(GemmCall const& c) {
     constexpr Scaling kScalings[] = {Scaling::kTensor, Scaling::kRow, Scaling::kBlockA,
                                      Scaling::kBlockB};
     p.scaling = kScalings[c.scaling];
+    p.promoted = c.accumulation == TESSERA_ACCUMULATE_PROMOTED;
     p.scale_a = c.scale_a, p.scale_b = c.scale_b;
   }
   // Rule "single row": a row contiguous along K (A with m = 1, B with n = 1; BLAS lets 'N' give
@@ -223,13 +229,15 @@ Schedule schedule_of(StreamK const& w) {
                        : Schedule::kWholeTiles;
 }
 
-// Rule "block scales": kernel 05's block-scaled kernel promotes each 128-deep block of K with its
-// A rows' scales and the one scale of B's 128 rows the tile spans: its tile is 128 x 128, and the
-// operand with a scale per row (1 x 128 blocks) is the kernel's A: the problem as given for
-// BLOCK_A_ROWS, transposed for BLOCK_B_COLUMNS.
-WgmmaTile block_scaled_tile(WgmmaTile t, Scaling s) {
-  if (s != Scaling::kBlockA && s != Scaling::kBlockB) return t;
-  return {WgmmaShape::kBlockScaledN, s == Scaling::kBlockB};
+// Rule "promoted sums": FP8 sums promoted to fp32 every 128 of K run on the promoted kernel,
+// whose tile is 128 x 128 (the sums and a k-tile's product in registers); with block scales,
+// which it applies per k-tile (its A rows' scales, one for B's 128 rows), the operand with a
+// scale per row is the kernel's A: the problem as given for BLOCK_A_ROWS, transposed for
+// BLOCK_B_COLUMNS.
+WgmmaTile promoted_tile(WgmmaTile t, GemmArgs const& p) {
+  if (!p.promoted) return t;
+  const bool by_blocks = p.scaling == Scaling::kBlockA || p.scaling == Scaling::kBlockB;
+  return {WgmmaShape::kPromotedN, by_blocks ? p.scaling == Scaling::kBlockB : t.transposed};
 }
 
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
@@ -238,10 +246,10 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   const GemmArgs& p = plan.args;
   const int64_t bytes = elem_bytes(c.dtype);
   const int wide = device.wgmma_clusters(c.dtype, WgmmaShape::kBM, WgmmaShape::kWideN, false);
-  const WgmmaTile tile = block_scaled_tile(
+  const WgmmaTile tile = promoted_tile(
       wgmma_tile(c.m, c.n, wgmma_k_tiles(c.k, bytes), wide, has_short_tile(c.dtype),
                  wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width),
-      p.scaling);
+      p);
   // The operands in the kernel's roles (A's role may take registers), then the caller's names.
   const GemmArgs q = oriented(p, tile.transposed).p;
   const bool first = !wgmma_reads(q.a, q.a_sm, q.a_sk, bytes, true);

@@ -37,7 +37,7 @@ struct WgmmaShape {
   static constexpr int64_t kBM = 128, kShortBM = 64, kConsumerRows = 64, kCluster = 2;
   static constexpr int64_t kKTileBytes = 128, kWideN = 256;
   static constexpr int64_t kBlockScaleK = 128;  // FP8 block scales: 128 of K (one k-tile)
-  static constexpr int64_t kBlockScaledN = 128;  // and the tile's width
+  static constexpr int64_t kPromotedN = 128;     // FP8 promoted to fp32: the tile's width
   static constexpr int64_t kShortMinSmall = 16;  // the short tile's smallest skinny side
 };
 struct WgmmaTile {
@@ -119,6 +119,7 @@ struct GemmCall {
   tessera_scaling scaling = TESSERA_SCALE_TENSOR;
   const float* scale_a = nullptr;
   const float* scale_b = nullptr;
+  tessera_accumulation accumulation = TESSERA_ACCUMULATE_PROMOTED;
 };
 
 enum class QuickReturn { kNone, kEmpty, kScaleC };  // m or n is 0; C = beta * C (k or alpha 0)

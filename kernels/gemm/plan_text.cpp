@@ -45,8 +45,9 @@ const char* status_text(int status) {
              "bytes these arguments need";
     case TESSERA_ERROR_INVALID_SCALE:
       return "invalid scales: scaling must be TESSERA_SCALE_TENSOR, TESSERA_SCALE_ROW, "
-             "TESSERA_SCALE_BLOCK_A_ROWS or TESSERA_SCALE_BLOCK_B_COLUMNS, and scale_a and "
-             "scale_b device pointers to fp32 (gemm.h says how many each takes)";
+             "TESSERA_SCALE_BLOCK_A_ROWS or TESSERA_SCALE_BLOCK_B_COLUMNS, scale_a and scale_b "
+             "device pointers to fp32 (gemm.h says how many each takes), and accumulation "
+             "TESSERA_ACCUMULATE_PROMOTED or TESSERA_ACCUMULATE_FAST (block scales: PROMOTED)";
     default:
       return "unknown status code";
   }
@@ -79,9 +80,11 @@ string problem_words(GemmCall const& c) {
   char dims[200];
   std::snprintf(dims, sizeof dims, "%s", "");
   if (c.scaled)
-    std::snprintf(dims, sizeof dims, "%s x %s -> %s, %s scales, ", dtype_name(c.dtype),
-                  dtype_name(c.b_dtype), dtype_name(c.c_dtype),
-                  scaling_name(c.scaling));
+    std::snprintf(dims, sizeof dims, "%s x %s -> %s, %s scales, %s,", dtype_name(c.dtype),
+                  dtype_name(c.b_dtype), dtype_name(c.c_dtype), scaling_name(c.scaling),
+                  c.accumulation == TESSERA_ACCUMULATE_FAST
+                      ? "fast accumulation (all of K in the tensor cores)"
+                      : "sums promoted to fp32 every 128 of K");
   const string scaled = dims;
   std::snprintf(dims, sizeof dims,
                 "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: ",

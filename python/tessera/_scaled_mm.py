@@ -32,10 +32,10 @@ def declare(lib):
     i64, f32, vp = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
     ch, i = ctypes.c_char, ctypes.c_int
     lib.tessera_scaled_gemm.argtypes = [ctypes.c_char_p, i, i, i, ch, ch, i64, i64, i64, f32, vp,
-                                        i64, vp, i64, i, vp, vp, f32, vp, i64, vp]
+                                        i64, vp, i64, i, vp, vp, i, f32, vp, i64, vp]
     lib.tessera_scaled_gemm.restype = i
     lib.tessera_scaled_gemm_plan.argtypes = [ctypes.c_char_p, i, i, i, ch, ch, i64, i64, i64, vp,
-                                             i64, vp, i64, i, vp, vp, vp, i64, ctypes.c_char_p,
+                                             i64, vp, i64, i, vp, vp, i, vp, i64, ctypes.c_char_p,
                                              ctypes.c_size_t]
     lib.tessera_scaled_gemm_plan.restype = i
     return lib
@@ -86,7 +86,7 @@ def check(a, b, scale_a, scale_b, out_dtype):
                 f"128 x 128 blocks of b)")
 
 
-def _arguments(a, b, out, scale_a, scale_b, scaling):
+def _arguments(a, b, out, scale_a, scale_b, scaling, fast: bool = False):
     """tessera_scaled_gemm's arguments after the kernel name and the three types, up to the
     stream: out row-major is computed as out^T = b^T a^T, which swaps the operands and scales
     (and the block scales' roles: a's per-row scales become the call's B's per column). Block
@@ -100,13 +100,15 @@ def _arguments(a, b, out, scale_a, scale_b, scaling):
         sa, sb = scale_a.contiguous(), scale_b.contiguous()
     (first, s_first), (second, s_second) = ((b, sb), (a, sa)) if swap else ((a, sa), (b, sb))
     return [ta.encode(), tb.encode(), m, n, k, 1.0, first.data_ptr(), lda, second.data_ptr(), ldb,
-            scaling, s_first.data_ptr(), s_second.data_ptr(), 0.0, out.data_ptr(), ldc], (sa, sb)
+            scaling, s_first.data_ptr(), s_second.data_ptr(), int(fast), 0.0, out.data_ptr(),
+            ldc], (sa, sb)
 
 
-def scaled_mm(a, b, scale_a, scale_b, out_dtype=None, out=None):
+def scaled_mm(a, b, scale_a, scale_b, out_dtype=None, out=None, use_fast_accum: bool = False):
     """(a @ b) * scale_a * scale_b as out_dtype (default torch.bfloat16), torch._scaled_mm's
-    conventions (module docstring); out: an (M,N) tensor of out_dtype to write into. Runs on the
-    current torch stream.
+    conventions (module docstring); out: an (M,N) tensor of out_dtype to write into. The tensor
+    cores' partial sums are promoted to fp32 every 128 of K unless use_fast_accum (as torch's
+    flag: faster, less accurate; not with block scales). Runs on the current torch stream.
 
     >>> y = tessera.scaled_mm(x_fp8, w_fp8.t(), x_scale, w_scale, out_dtype=torch.bfloat16)
     """
@@ -121,7 +123,10 @@ def scaled_mm(a, b, scale_a, scale_b, out_dtype=None, out=None):
     elif tuple(out.shape) != (m, n) or out.dtype != out_dtype:
         raise Error(f"scaled_mm: out is {tuple(out.shape)} {out.dtype}, expected ({m}, {n}) "
                     f"{out_dtype}")
-    args, keep = _arguments(a, b, out, scale_a, scale_b, scaling)
+    if use_fast_accum and scaling == SCALE_BLOCK_A_ROWS:
+        raise Error("scaled_mm: block scales are promoted per block of K; use_fast_accum=True "
+                    "does not apply to them")
+    args, keep = _arguments(a, b, out, scale_a, scale_b, scaling, use_fast_accum)
     lib = declare(_gemm.load_library())
     fp8, c = FP8[str(a.dtype)], OUT[str(out_dtype)]
     stream = torch.cuda.current_stream(a.device).cuda_stream
@@ -132,14 +137,14 @@ def scaled_mm(a, b, scale_a, scale_b, out_dtype=None, out=None):
     return out
 
 
-def scaled_mm_plan(a, b, scale_a, scale_b, out_dtype=None) -> str:
+def scaled_mm_plan(a, b, scale_a, scale_b, out_dtype=None, use_fast_accum: bool = False) -> str:
     """What tessera.scaled_mm would do with these arguments, in words (no launch)."""
     import torch
     out_dtype = out_dtype or torch.bfloat16
     scaling = check(a, b, scale_a, scale_b, out_dtype)
     out = torch.empty((a.shape[0], b.shape[1]), dtype=out_dtype, device=a.device)
-    args, _ = _arguments(a, b, out, scale_a, scale_b, scaling)
-    args = args[:5] + args[6:13] + args[14:]  # (without alpha and beta: the plan takes neither)
+    args, _ = _arguments(a, b, out, scale_a, scale_b, scaling, use_fast_accum)
+    args = args[:5] + args[6:14] + args[15:]  # (without alpha and beta: the plan takes neither)
     lib = declare(_gemm.load_library())
     fp8, c = FP8[str(a.dtype)], OUT[str(out_dtype)]
     text = ctypes.create_string_buffer(1024)

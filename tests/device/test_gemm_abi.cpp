@@ -568,15 +568,17 @@ const float* kScaleA = reinterpret_cast<const float*>(0x4000);
 const float* kScaleB = reinterpret_cast<const float*>(0x5000);
 int scaled(tessera_dtype a, tessera_dtype b, tessera_dtype c, tessera_scaling s,
            const float* sa = kScaleA, const float* sb = kScaleB, const char* kernel = nullptr,
-           int64_t m = 4, int64_t n = 4) {
+           int64_t m = 4, int64_t n = 4,
+           tessera_accumulation acc = TESSERA_ACCUMULATE_PROMOTED) {
   return tessera_scaled_gemm(kernel, a, b, c, 'T', 'N', m, n, 32, 1.0f, kA, 32, kB, 32, s, sa, sb,
-                             0.0f, kC, 4, nullptr);
+                             acc, 0.0f, kC, 4, nullptr);
 }
 std::string scaled_plan(tessera_dtype a, tessera_dtype c, tessera_scaling s, char ta, char tb,
-                        int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb) {
+                        int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                        tessera_accumulation acc = TESSERA_ACCUMULATE_FAST) {
   char text[1024] = "unchanged";
   tessera_scaled_gemm_plan(nullptr, a, a, c, ta, tb, m, n, k, kA, lda, kB, ldb, s, kScaleA,
-                           kScaleB, kC, m, text, sizeof text);
+                           kScaleB, acc, kC, m, text, sizeof text);
   return text;
 }
 
@@ -603,6 +605,13 @@ TEST(GemmAbi, ScaledFp8Statuses) {
             TESSERA_ERROR_INVALID_SCALE);
   EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, tensor, kScaleA, kScaleB, "04"),
             TESSERA_ERROR_UNSUPPORTED_DTYPE);  // 05 only
+  // Block scales are promoted per block: fast accumulation does not apply; unknown modes.
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_A_ROWS, kScaleA,
+                   kScaleB, nullptr, 4, 4, TESSERA_ACCUMULATE_FAST),
+            TESSERA_ERROR_INVALID_SCALE);
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, tensor, kScaleA, kScaleB, nullptr, 4,
+                   4, tessera_accumulation(5)),
+            TESSERA_ERROR_INVALID_SCALE);
   // m = 0: nothing to do, nothing touched.
   EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, row, kScaleA, kScaleB, "05", 0),
             TESSERA_SUCCESS);
@@ -614,7 +623,15 @@ TEST(GemmAbi, ScaledFp8Plan) {
   // 'T','N' (A k x m, B k x n column-major): both K-major, read where they lie.
   std::string p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_ROW, 'T', 'N', 4096, 4096,
                               4096, 4096, 4096);
-  EXPECT_TRUE(has(p, "E4M3 x E4M3 -> BF16, row-wise scales, TN m=4096 n=4096 k=4096")) << p;
+  EXPECT_TRUE(has(p, "E4M3 x E4M3 -> BF16, row-wise scales, fast accumulation (all of K in the "
+                     "tensor cores), TN m=4096 n=4096 k=4096"))
+      << p;
+  EXPECT_TRUE(has(p, "tile 128 x 256")) << p;
+  // Promoted sums: the promoted kernel's 128 x 128 tile, the orientation the tile rule chose.
+  p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_ROW, 'T', 'N', 4096, 4096, 4096, 4096,
+                  4096, TESSERA_ACCUMULATE_PROMOTED);
+  EXPECT_TRUE(has(p, "row-wise scales, sums promoted to fp32 every 128 of K, TN")) << p;
+  EXPECT_TRUE(has(p, "tile 128 x 128")) << p;
   EXPECT_TRUE(has(p, "kernel 05_wgmma_tma, the built-in choice for E4M3")) << p;
   EXPECT_TRUE(has(p, "A read by TMA where it lies (K-major)")) << p;
   EXPECT_TRUE(has(p, "B read by TMA where it lies (K-major)")) << p;
@@ -636,15 +653,15 @@ TEST(GemmAbi, ScaledFp8Plan) {
   // Block scales: 128 x 128 tiles, the operand with per-row scales as the kernel's A
   // (as given for BLOCK_A_ROWS, transposed for BLOCK_B_COLUMNS, whatever m and n are).
   p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_A_ROWS, 'T', 'N', 4096, 4096,
-                  4096, 4096, 4096);
+                  4096, 4096, 4096, TESSERA_ACCUMULATE_PROMOTED);
   EXPECT_TRUE(has(p, "1 x 128 (A) and 128 x 128 (B) block scales")) << p;
   EXPECT_TRUE(has(p, "tile 128 x 128")) << p;
   EXPECT_FALSE(has(p, "transposed")) << p;
   p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_B_COLUMNS, 'T', 'N', 7168, 128,
-                  4096, 4096, 4096);
+                  4096, 4096, 4096, TESSERA_ACCUMULATE_PROMOTED);
   EXPECT_TRUE(has(p, "128 x 128 (A) and 1 x 128 (B) block scales")) << p;
   EXPECT_TRUE(has(p, "on the transposed problem")) << p;
   p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_A_ROWS, 'T', 'N', 128, 7168,
-                  4096, 4096, 4096);
+                  4096, 4096, 4096, TESSERA_ACCUMULATE_PROMOTED);
   EXPECT_FALSE(has(p, "transposed")) << p;
 }

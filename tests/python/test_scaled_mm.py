@@ -100,7 +100,9 @@ def test_row_major_out_swaps_operands_and_scales():
     assert args[:5] == [b"T", b"N", 80, 96, 64]
     assert args[6:10] == [b.data_ptr(), 64, a.data_ptr(), 64]
     assert args[11:13] == [sb.data_ptr(), sa.data_ptr()]
-    assert args[14:] == [out.data_ptr(), 80]
+    assert args[13:] == [0, 0.0, out.data_ptr(), 80]  # (promoted sums, beta, C, ldc)
+    args, _ = _scaled_mm._arguments(a, b, out, sa, sb, _scaled_mm.SCALE_ROW, fast=True)
+    assert args[13] == 1
 
 
 def test_signatures_match_the_header():
