@@ -71,11 +71,17 @@ Playground playground_files() {
   return p;
 }
 
+// A TiledMMA is asked for: a preset, an atom layout, or one atom alone (--atom, as CuTe's
+// TiledMMA of one atom).
+bool mma_given(RenderArgs const& a) {
+  return a.mma.given() || (a.mma.cmd && a.mma.cmd->count("--atom"));
+}
+
 void check_flags(RenderArgs const& a) {
   if (!a.op_args.empty() && a.op.empty())
     throw std::invalid_argument("render: --args needs --op");
   int what =
-      int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty()) + int(a.playground) +
+      int(!a.layout.empty()) + int(mma_given(a)) + int(!a.copy_atom.empty()) + int(a.playground) +
       int(!a.op.empty()) + int(!a.tv.empty());
   if (what != 1)
     throw std::invalid_argument(
@@ -84,11 +90,11 @@ void check_flags(RenderArgs const& a) {
   if (!a.tv.empty() && a.mma.tile.size() != 2)
     throw std::invalid_argument("render --tv " + a.tv +
                                 " needs the tile it maps into: --tile M N (rows, columns)");
-  if (a.mma.given() && a.mma.tile.size() == 2)
+  if (mma_given(a) && a.mma.tile.size() == 2)
     throw std::invalid_argument("render: a TiledMMA's --tile is M N K (3 values), got 2");
 
   if (a.output.empty()) throw std::invalid_argument("render needs -o FILE.html");
-  if (!a.compare.empty() && !a.mma.given())
+  if (!a.compare.empty() && !mma_given(a))
     throw std::invalid_argument("render: --compare-perm needs a TiledMMA");
   if (!a.layout.empty() &&
       (!a.access.swizzle.empty() || a.access.overlay != "owner" || a.access.elem_bits))
@@ -105,15 +111,16 @@ void check_flags(RenderArgs const& a) {
 // The flags as the page's state (render.hpp): the page opens with them in its inputs.
 nlohmann::json state_of(RenderArgs& a) {
   nlohmann::json state;
-  if (!a.mma.given()) attention_chosen(a.mma, "render");  // --kernel without the preset: an error
+  if (!mma_given(a)) attention_chosen(a.mma, "render");  // --kernel without the preset: an error
   if (a.playground) {  // the playground's first page: a divide, whose inputs invite the next op
     state = {{"kind", "op"}, {"op", "logical_divide"}, {"args", {"(8,16):(16,1)", "(2,4)"}}};
   } else if (!a.layout.empty()) {
     state = {{"kind", "layout"}, {"layout", a.layout}};
   } else if (!a.op.empty()) {
     state = {{"kind", "op"}, {"op", a.op}, {"args", a.op_args}};
-  } else if (a.mma.given()) {
-    mma_from_args(a.mma, "render");  // the flag rules (a preset fixes the rest)
+  } else if (mma_given(a)) {
+    // The flag rules (a preset fixes the rest); one atom's tile where none is given.
+    const MmaConfig cfg = mma_from_args(a.mma, "render");
     if (attention_chosen(a.mma, "render"))
       state = {{"kind", "mma"},
                {"preset", a.mma.preset},
@@ -124,9 +131,9 @@ nlohmann::json state_of(RenderArgs& a) {
     else
       state = {{"kind", "mma"},
                {"atom", a.mma.atom},
-               {"atom_layout", a.mma.atom_layout},
+               {"atom_layout", a.mma.atom_layout.empty() ? "(1,1,1)" : a.mma.atom_layout},
                {"perm", a.mma.permutation},
-               {"tile", a.mma.tile}};
+               {"tile", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
     state["compare"] = a.compare;
     if (a.problem.given()) {  // the thread trace: the problem, the CTA, the k_tile stepper
       if (!a.compare.empty() || !a.access.swizzle.empty() || a.access.elem_bits ||
@@ -252,7 +259,7 @@ bool write_picture(RenderArgs const& a, std::string const& format, nlohmann::jso
 int run_render(RenderArgs a) {
   check_flags(a);
   check_problem_options(a.mma.cmd, a.problem, "render");
-  if (a.problem.given() && !a.mma.given())
+  if (a.problem.given() && !mma_given(a))
     throw std::invalid_argument("render: --problem needs a TiledMMA (--preset or --atom-layout)");
   const std::string format = format_of(a);
   if (!a.tv.empty()) return write_picture(a, format, {}, {}), 0;
