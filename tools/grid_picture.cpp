@@ -39,10 +39,15 @@ int colour_class(GridPicture const& p, int64_t cell) {
   return int(((p.value[cell] % 8) + 8) % 8);
 }
 std::string fill_of(GridPicture const& p, int k) {
-  if (k < 0) return "#ffffff";
-  if (p.tv) return "rgb(" + tv_rgb(k) + ")";
-  int g = 255 - kGreys[k] * 255 / 100;
-  return "rgb(" + std::to_string(g) + "," + std::to_string(g) + "," + std::to_string(g) + ")";
+  int r = 255, g = 255, b = 255;
+  if (k >= 0 && p.tv) {
+    r = kPastels[k][0], g = kPastels[k][1], b = kPastels[k][2];
+  } else if (k >= 0) {
+    r = g = b = 255 - kGreys[k] * 255 / 100;
+  }
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "#%02x%02x%02x", r, g, b);
+  return hex;
 }
 
 // The width of a monospace text at a font size (0.6 em per character).
@@ -50,7 +55,7 @@ double text_width(std::string const& s, double font) { return 0.6 * font * doubl
 
 // The cells as <rect>s with their labels (small grids).
 void labelled_cells(std::string& out, GridPicture const& p, double x0, double y0, double s) {
-  out += "<g class=\"cells\" stroke=\"#444\" stroke-width=\"0.5\">";
+  out += "<g class=\"cells\" text-anchor=\"middle\">";
   for (int64_t r = 0; r < p.rows; ++r)
     for (int64_t c = 0; c < p.cols; ++c) {
       const int64_t cell = r * p.cols + c;
@@ -59,11 +64,9 @@ void labelled_cells(std::string& out, GridPicture const& p, double x0, double y0
       out += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(s) +
              "\" height=\"" + num(s) + "\" fill=\"" + fill_of(p, k) + "\"/>";
       if (k < 0) continue;
-      const bool white = !p.tv && kGreys[k] >= 50;
-      std::string attrs = " text-anchor=\"middle\" stroke=\"none\"";
-      if (white) attrs += " fill=\"#fff\"";
+      const std::string white = !p.tv && kGreys[k] >= 50 ? " fill=\"#fff\"" : "";
       auto text = [&](std::string const& t, double dy) {
-        out += "<text x=\"" + num(x + s / 2) + "\" y=\"" + num(y + dy) + "\"" + attrs + ">" + t +
+        out += "<text x=\"" + num(x + s / 2) + "\" y=\"" + num(y + dy) + "\"" + white + ">" + t +
                "</text>";
       };
       if (p.tv) {
@@ -74,6 +77,14 @@ void labelled_cells(std::string& out, GridPicture const& p, double x0, double y0
       }
     }
   out += "</g>";
+  std::string d;  // the grid lines: one path
+  for (int64_t r = 1; r < p.rows; ++r)
+    d += "M" + num(x0) + " " + num(y0 + double(r) * s) + "h" + num(double(p.cols) * s);
+  for (int64_t c = 1; c < p.cols; ++c)
+    d += "M" + num(x0 + double(c) * s) + " " + num(y0) + "v" + num(double(p.rows) * s);
+  if (!d.empty())
+    out += "<path class=\"grid\" fill=\"none\" stroke=\"#444\" stroke-width=\"0.5\" d=\"" + d +
+           "\"/>";
 }
 
 // The cells as one path per colour, horizontal runs of one colour merged (large grids).

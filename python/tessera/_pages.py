@@ -36,7 +36,7 @@ _NOTE = ('<div style="font:12px sans-serif;color:#555;margin:2px 0 6px">Static p
 _FIT = '<div style="max-width:100%">{svg}</div>'
 # Grids above this many cells are drawn without labels (one path per colour): a notebook cell
 # stays small for a 128 x 128 tile.
-_NOTEBOOK_LABEL_CELLS = 64 * 64
+_NOTEBOOK_LABEL_CELLS = 32 * 32
 
 
 def _fit(svg: str) -> str:
@@ -58,7 +58,12 @@ def repr_html(obj) -> str | None:
     except _tessera.Error:
         return None
     pictures = "".join(_fit(svg) for svg in svgs)
-    return (f'<div class="tessera-picture" style="max-width:100%">{_NOTE}'
+    name = str(obj)
+    if isinstance(obj, _tessera.TiledMMA) and obj.name not in name:  # a preset's own name first
+        name = f"{obj.name}: {name}"
+    name = html.escape(name)
+    return (f'<div class="tessera-picture" style="max-width:100%">'
+            f'<div style="font:13px monospace">{name}</div>{_NOTE}'
             f'<div style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start">'
             f'{pictures}</div></div>')
 
