@@ -3,8 +3,8 @@
 is tests/python/test_cheatsheet.py), each ```jsonl block of docs/batch.md goes through `tessera
 batch` and must give the ```json block after it, and each `$ tessera ...` line of a ```console
 block (README.md, docs/batch.md) must print the lines under it; each command of docs/pictures.md's
-tessera CLI column writes its picture (its Python column is tests/python/test_pictures.py). In expected lines `...` stands for
-any text (an image or a message shortened in the docs).
+tessera CLI column writes its picture (its Python column is tests/python/test_pictures.py). In
+expected lines `...` stands for any text (an image or a message shortened in the docs).
 
 Usage: doc_examples.py TESSERA_EXE CXX_COMPILER INCLUDE_DIR
 """

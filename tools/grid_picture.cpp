@@ -127,7 +127,8 @@ double legend(std::string& out, GridPicture const& p, double x0, double y) {
   out += "<text x=\"" + num(x0) + "\" y=\"" + num(y + 36) + "\">" + key + "</text>";
   double x = x0 + text_width(key, 11) + 6;
   for (int k = 0; k < 8; ++k, x += 34) {
-    out += "<rect x=\"" + num(x) + "\" y=\"" + num(y + 25) + "\" width=\"14\" height=\"14\" fill=\"" +
+    out += "<rect x=\"" + num(x) + "\" y=\"" + num(y + 25) +
+           "\" width=\"14\" height=\"14\" fill=\"" +
            fill_of(p, k) + "\" stroke=\"#444\" stroke-width=\"0.5\"/><text x=\"" + num(x + 17) +
            "\" y=\"" + num(y + 36) + "\">" + std::to_string(k) + "</text>";
   }

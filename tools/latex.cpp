@@ -100,8 +100,8 @@ std::string mma_latex(json const& data) {
                     a = owner_picture(data["operands"][1], threads),
                     b = owner_picture(data["operands"][2], threads);
   const int64_t M = data["tile"][0], N = data["tile"][1], K = data["tile"][2];
-  std::string out = header("% " + data["name"].get<std::string>() + "\n% LayoutC: " + c.title + "\n% LayoutA: " +
-                           a.title + "\n% LayoutB: " + b.title + "\n");
+  std::string out = header("% " + data["name"].get<std::string>() + "\n% LayoutC: " + c.title +
+                           "\n% LayoutA: " + a.title + "\n% LayoutB: " + b.title + "\n");
   out += cells(c, 0, 0, false) + grid(0, 0, M, N);
   out += cells(a, 0, -K - 1, false) + grid(0, -K - 1, M, -1);
   out += labels(M, 0, -K - 2, K, -1, -K - 1);

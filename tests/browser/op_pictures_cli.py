@@ -173,7 +173,7 @@ if pics:
 
 # 7. Flag errors.
 for args, msg in [(["--args", "4:1"], "--args needs --op"),
-                  (["--layout", "8:1"], "draws an op")]:
+                  (["--preset", "step1"], "this mma page is HTML")]:
     p = subprocess.run([exe, "render", *args, "-o", os.path.join(work, "x.svg")],
                        capture_output=True, text=True)
     check(p.returncode != 0 and msg in p.stderr, f"render {args} -o x.svg: {p.stderr.strip()}")
