@@ -106,7 +106,7 @@ def _layout_cells(layout) -> tuple[int, int]:
     return rows, _product(shape) // max(rows, 1)
 
 
-def layout_svg(layout) -> str:
+def layout_svg(layout: _tessera.Layout | _tessera.SwizzledLayout) -> str:
     """A layout (or a swizzled layout) as its index table, titled by its notation: mode 0 down,
     the rest across, each cell its offset, with ticks and a legend (grid_picture.hpp).
 
@@ -128,7 +128,7 @@ def _tile_of(tile) -> tuple[int, int]:
     return int(tile[0]), int(tile[1])
 
 
-def draw_tv(tv_layout, tile) -> str:
+def draw_tv(tv_layout: _tessera.Layout | str, tile: tuple[int, int] | str) -> str:
     """A TV layout (thread, value) -> index of the tile (M, N) as SVG, as PyCuTe's draw_svg_tv and
     CuTe's print_latex_tv: each cell T<thread> V<value> (the first pair reaching it), coloured by
     thread; index i is the cell (i mod M, i div M).
@@ -142,8 +142,9 @@ def draw_tv(tv_layout, tile) -> str:
     return _tessera._tv_svg(tv_layout, rows, cols)
 
 
-def to_latex(obj, tile=None) -> str:
-    """A standalone LaTeX/TikZ document, as CuTe's print_latex writes it (tools/latex.hpp): a
+def to_latex(obj: _tessera.Layout | _tessera.SwizzledLayout | _tessera.TiledMMA
+             | _tessera.TiledCopy | str, tile: tuple[int, int] | None = None) -> str:
+    r"""A standalone LaTeX/TikZ document, as CuTe's print_latex writes it (tools/latex.hpp): a
     Layout or SwizzledLayout (cells its offsets, greys by offset mod 8), a TV layout with its tile
     (M, N) (cells T#V#, coloured by thread), a TiledMMA (A left of C, B above it) or a TiledCopy
     (S and D). `pdflatex` compiles it alone.
