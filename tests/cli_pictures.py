@@ -128,7 +128,11 @@ def check_tv():
             (["--tv", tv, "--tile", "8", "4", "--latex", "-o", "-"], "outside the 8x4 tile"),
             (["--tv", "8:1", "--tile", "8", "1", "-o", "x.svg"], "has rank 1"),
             (["--tv", tv, "--tile", "8", "8", "-o", "x.html"], "draws SVG or TikZ"),
-            (["--preset", "step1", "--format", "svg", "-o", "-"], "this mma page is HTML")]:
+            (["--preset", "step1", "--problem", "256", "128", "32", "--format", "svg", "-o", "-"],
+             "this trace page is HTML"),
+            (["--preset", "step1", "--operand", "X", "--format", "svg", "-o", "-"],
+             "a TiledMMA has C, A and B"),
+            (["--preset", "step1", "--operand", "A", "--latex", "-o", "-"], "picks the SVG's")]:
         rc, out, err = run(*args)
         check(rc != 0 and message in err, f"render {args}: {rc} {err!r}, not {message!r}")
 
@@ -149,6 +153,12 @@ def check_mma():
     want.update(tv_cells(B, N, K, lambda n, k: (k - K - 1, n)))
     check(got == want, "TiledMMA nodes differ: " + str(
         [(k, got.get(k), w) for k, w in want.items() if got.get(k) != w][:5]))
+    # The SVG of A alone: each of the 32 threads owns 8 of its 256 cells.
+    rc, svg, err = run("--atom", "SM80_16x8x16_F32F16F16F32_TN", "--operand", "A", "-o", "-",
+                       "--format", "svg")
+    texts = [t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    check(rc == 0 and all(texts.count(f"T{t}") == 8 for t in range(32)) and
+          texts.count("V7") == 32, f"--operand A svg: {err} {texts[:20]}")
     # A few by hand: thread 5 holds C(1,2) as V0 and C(9,3) as V3 (row t/4 + 8(v/2), column
     # 2(t%4) + v%2); A(1,8) is T4's V4, B's (n=0, k=8) is T0's V2.
     for at, text in [((1, 2), "T5 \\\\ V0"), ((9, 3), "T5 \\\\ V3"), ((1, 8 - K - 1), "T4 \\\\ V4"),

@@ -27,6 +27,7 @@ struct RenderArgs {
   std::string tv;      // a TV layout drawn on --tile M N (the raw TV picture)
   std::string format;  // html, svg or tikz; empty: by the output's extension
   bool latex = false;  // --latex: --format tikz
+  std::string operand;  // the SVG's picture of a TiledMMA (C, A, B) or a TiledCopy (S, D)
   std::string op;                // an algebra op (ops.hpp) and its arguments as typed
   std::vector<std::string> op_args;
   std::vector<std::string> compare;
@@ -205,6 +206,10 @@ void check_smem(RenderArgs const& a, nlohmann::json const& data) {
 std::string format_of(RenderArgs const& a) {
   if (a.latex && !a.format.empty() && a.format != "tikz")
     throw std::invalid_argument("render: --latex is --format tikz, not --format " + a.format);
+  if (!a.operand.empty() && (a.latex || (!a.format.empty() && a.format != "svg") ||
+                             (a.format.empty() && !a.output.ends_with(".svg"))))
+    throw std::invalid_argument("render: --operand picks the SVG's picture (-o FILE.svg or "
+                                "--format svg); the page and the LaTeX draw every operand");
   if (a.latex) return "tikz";
   if (!a.format.empty()) return a.format;
   if (a.output.ends_with(".svg")) return "svg";
@@ -241,6 +246,15 @@ bool write_picture(RenderArgs const& a, std::string const& format, nlohmann::jso
     write_out(a, tikz ? picture_latex(p) : picture_svg(p), tikz ? "LaTeX/TikZ" : "SVG");
   } else if (tikz && (kind == "mma" || kind == "copy")) {
     write_out(a, kind == "mma" ? mma_latex(data) : copy_latex(data), "LaTeX/TikZ");
+  } else if (kind == "mma" || kind == "copy") {  // one operand's picture
+    const std::string names = kind == "mma" ? "CAB" : "SD";
+    const std::string op = a.operand.empty() ? names.substr(0, 1) : a.operand;
+    if (op.size() != 1 || names.find(op) == std::string::npos)
+      throw std::invalid_argument("render --operand " + op + ": a " +
+                                  (kind == "mma" ? "TiledMMA has C, A and B" :
+                                                   "TiledCopy has S and D"));
+    const nlohmann::json& g = data["operands"][names.find(op)];
+    write_out(a, picture_svg(owner_picture(g, data["threads"].get<int64_t>())), "SVG");
   } else if (!tikz && kind == "op") {  // the op's pictures alone
     std::string call = a.op + "(";
     for (size_t i = 0; i < a.op_args.size(); ++i) call += (i ? ", " : "") + a.op_args[i];
@@ -248,10 +262,9 @@ bool write_picture(RenderArgs const& a, std::string const& format, nlohmann::jso
               "SVG");
   } else {
     throw std::invalid_argument("render: --format " + format + " draws " +
-                                (tikz ? "a layout, a TV layout (--tv), a TiledMMA or a TiledCopy"
-                                      : "a layout, a TV layout (--tv) or an op (--op)") +
-                                "; this " + kind + " page is HTML" +
-                                (tikz ? "" : " (or --format tikz)"));
+                                "a layout, a TV layout (--tv), a TiledMMA or a TiledCopy" +
+                                (tikz ? "" : " or an op (--op)") + "; this " + kind +
+                                " page is HTML");
   }
   return true;
 }
@@ -300,6 +313,9 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
                   "D); default by -o's extension")
       ->check(CLI::IsMember({"html", "svg", "tikz"}));
   cmd->add_flag("--latex", a->latex, "--format tikz");
+  cmd->add_option("--operand", a->operand,
+                  "the SVG's picture: a TiledMMA's C (default), A or B, a TiledCopy's S "
+                  "(default) or D, each cell T#V#");
   cmd->add_option("--tv", a->tv,
                   "a TV layout (thread, value) -> index of the --tile M N tile, drawn with each "
                   "cell's T#V# as CuTe's print_latex_tv, e.g. --tv \"((4,8),2):((16,1),8)\" "
