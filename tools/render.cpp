@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "atom_names.hpp"
+#include "grid_picture.hpp"
 #include "attention_cli.hpp"
 #include "hopper_cli.hpp"
 #include "op_pictures.hpp"
@@ -328,7 +329,7 @@ std::string per_mode_permutation(std::string const& p) {
 json layout_page_data(SwizzledLayout const& l) {
   int64_t rows = l.rank() >= 2 ? l.layout[0].size() : 1;
   int64_t cols = l.size() / rows;
-  check_cells(rows, cols, "the layout " + to_string(l));
+  check_cells(rows, cols, "the layout " + layout_notation(l));
   std::vector<int64_t> values(rows * cols);
   json coords = json::array();
   coords.get_ref<json::array_t&>().resize(rows * cols);
@@ -339,7 +340,7 @@ json layout_page_data(SwizzledLayout const& l) {
       coords[r * cols + c] = to_string(idx2crd(i, l.layout.shape));
     }
   // A swizzle permutes offsets in place: the cosize is that of the plain layout.
-  return {{"kind", "layout"}, {"layout", to_string(l)},
+  return {{"kind", "layout"}, {"layout", layout_notation(l)},
           {"size", l.size()}, {"cosize", l.layout.cosize()},
           {"rank", l.rank()}, {"rows", rows},
           {"cols", cols},     {"values", values},
