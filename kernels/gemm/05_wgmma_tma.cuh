@@ -392,13 +392,15 @@ TESSERA_HD constexpr bool values_on_two_rows() {
 }
 
 // Consumer, FP8 with its sums promoted to fp32 (DeepGEMM's promotion, cuBLASLt's default): each
-// k-tile, 128 of K, is a product of its own, `part`, retired before it is added into acc, with
-// block scales (Scaling::kBlockA, the plan's orientation) acc += sa(row) sb part: sa one per
-// row of A and block, sb one per block for the tile's columns (at most 128: one block of B's
-// rows); with other scalings acc += part (their scales are the epilogue's). The tensor cores
-// run the other consumer warpgroup's product while this one promotes; the scales of k-tile
-// k + 1 are loaded while k runs. k_begin: the index of the first k-tile in K (stream-K ranges
-// start anywhere).
+// k-tile, 128 of K, is a product of its own, added into acc once retired, with block scales
+// (Scaling::kBlockA, the plan's orientation) acc += sa(row) sb part: sa one per row of A and
+// block, sb one per block for the tile's columns (at most 128: one block of B's rows); with other
+// scalings acc += part (their scales are the epilogue's). k-tiles go in pairs, into two
+// fragments, `even` and `odd`, issued together: k is promoted while k + 1 runs. Nothing is in
+// flight between pairs (else ptxas cannot tell which fragment a wait retired and serializes
+// the wgmmas, C7514); the other consumer warpgroup's products fill that gap. A kernel of its own:
+// beside the other mainloops' accumulators ptxas serializes its wgmmas too. k_begin: the index
+// of the first k-tile in K (stream-K ranges start anywhere).
 template <class Cfg>
 __device__ __forceinline__ void mainloop_promoted(
     typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_begin, int64_t k_tiles,
@@ -412,39 +414,57 @@ __device__ __forceinline__ void mainloop_promoted(
   SmemStagesAt<T, Cfg::template A<true>::kStaged, Cfg::kStageBytes> sA{smem};
   SmemStagesAt<T, Cfg::template B<true>::kStaged, Cfg::kStageBytes> sB{smem + Cfg::kStageBytesA};
   const WarpgroupMMA<Cfg> mma{consumer};
-  typename WarpgroupMMA<Cfg>::FragmentC part;
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
   static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
   const int64_t row = tm * Cfg::kBM + 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
   const float* scale_b = p.scale_b + tn * Cfg::kBN / WgmmaShape::kBlockScaleK * p.k_tiles;
-  // k-tile k's scales of the thread's two rows, and of B's block (1 without block scales)
-  const bool by_blocks = p.scaling == Scaling::kBlockA;
-  const auto scales = [&](int64_t k, float& a0, float& a8, float& b) {
-    a0 = a8 = b = 1.0f;
-    if (!by_blocks) return;
-    const float* scale_a = p.scale_a + (k_begin + k) * p.m;
-    a0 = row < p.m ? scale_a[row] : 0.0f;
-    a8 = row + 8 < p.m ? scale_a[row + 8] : 0.0f;
-    b = scale_b[k_begin + k];
+  // k-tile k's scales of the thread's two rows (times B's block's; 1 without block scales)
+  struct RowScales {
+    float s0 = 1.0f, s8 = 1.0f;
   };
-  float a0, a8, b;
-  scales(0, a0, a8, b);
-  for (int64_t k = 0; k < k_tiles; ++k) {
+  const bool by_blocks = p.scaling == Scaling::kBlockA;
+  const auto scales = [&](int64_t k) {
+    RowScales r;
+    if (!by_blocks) return r;
+    const float* scale_a = p.scale_a + (k_begin + k) * p.m;
+    const float b = scale_b[k_begin + k];
+    r.s0 = row < p.m ? scale_a[row] * b : 0.0f;
+    r.s8 = row + 8 < p.m ? scale_a[row + 8] * b : 0.0f;
+    return r;
+  };
+  using Frag = typename WarpgroupMMA<Cfg>::FragmentC;
+  Frag even, odd;
+  const auto issue = [&](Frag& part) {
     pipe.consumer_wait(read);
     gemm(mma, mma.partition_A(sA(_, _, read.stage)), mma.partition_B(sB(_, _, read.stage)), part,
          false);
-    float next_a0 = 0.0f, next_a8 = 0.0f, next_b = 0.0f;
-    if (k + 1 < k_tiles) scales(k + 1, next_a0, next_a8, next_b);
-    warpgroup_wait<0>(part);
-    pipe.consumer_release(read.stage);
+    const int stage = read.stage;
     read.advance();
-    const float s0 = a0 * b, s8 = a8 * b;
+    return stage;
+  };
+  // acc (+)= part scaled by r, once part (k-tile k, in stage `stage`) is done.
+  const auto promote = [&](Frag& part, int64_t k, int stage, RowScales r) {
+    warpgroup_wait<1>(part);  // (or <0>: the caller's order says which group is done)
+    pipe.consumer_release(stage);
 TESSERA_UNROLL
     for (int v = 0; v < Cfg::kAcc; ++v) {
-      const float x = part.v[v] * (kF.row[v] == 0 ? s0 : s8);
+      const float x = part.v[v] * (kF.row[v] == 0 ? r.s0 : r.s8);
       acc.v[v] = k == 0 ? x : acc.v[v] + x;
     }
-    a0 = next_a0, a8 = next_a8, b = next_b;
+  };
+  int64_t k = 0;
+  for (; k + 1 < k_tiles; k += 2) {
+    const RowScales r0 = scales(k), r1 = scales(k + 1);  // (loaded while the products run)
+    const int first = issue(even), second = issue(odd);
+    promote(even, k, first, r0);  // k + 1 runs meanwhile
+    warpgroup_wait<0>(odd);
+    promote(odd, k + 1, second, r1);
+  }
+  if (k < k_tiles) {
+    const RowScales r = scales(k);
+    const int last = issue(even);
+    warpgroup_wait<0>(even);
+    promote(even, k, last, r);
   }
 }
 
