@@ -219,7 +219,8 @@ function paintMini(g) {
   m.hidden = r0 === 0 && c0 === 0 && r1 === g.R && c1 === g.C;
   m.dataset.view = [r0, r1, c0, c1].join(',');
   if (m.hidden) return;
-  const x = m.getContext('2d'), img = x.createImageData(w, h), buf = new Uint32Array(img.data.buffer);
+  const x = m.getContext('2d'), img = x.createImageData(w, h);
+  const buf = new Uint32Array(img.data.buffer);
   for (let y = 0; y < h; ++y) {
     const r = Math.floor(y * g.R / h);
     for (let k = 0; k < w; ++k) {
@@ -518,7 +519,8 @@ function ownershipGrid(g, id, box, transpose, atomOf) {
 function ownershipLegend(g, sm, look) {
   if (sm)
     return 'color and number: the 4-byte shared-memory bank of the element\'s swizzled address ' +
-        '(or its swizzled offset, as chosen above); lines: wgmma blocks (red), swizzle atoms (blue)';
+        '(or its swizzled offset, as chosen above); ' +
+        'lines: wgmma blocks (red), swizzle atoms (blue)';
   if (look.replicated)
     return 'every thread reads the whole tile: color and V# = value index (offset order)';
   return 'color: the owning thread; label T#/V#: thread # holds the element as its value # ' +
@@ -1801,24 +1803,7 @@ function buildInputs() {
   const atoms = kind.value === 'mma' || kind.value === 'trace' ? CATALOG.atoms : CATALOG.copy_atoms;
   inputs.append(
       el('datalist', {id: `atoms-${kind.value}`}, ...atoms.map(a => el('option', {value: a}))));
-  const exp = (text, id, f) => {
-    const b = el('button', {id, text});
-    b.addEventListener('click', f);
-    return b;
-  };
-  inputs.append(
-      exp('copy link', 'share',
-          () => {
-            writeHash();
-            navigator.clipboard && navigator.clipboard.writeText(location.href).catch(() => {});
-          }),
-      el('label', {}, ' export ', exportWhich),
-      exp('SVG', 'export-svg',
-          () => download(`tessera-${exportWhich.value}.svg`,
-                         'data:image/svg+xml;charset=utf-8,' +
-                             encodeURIComponent(toSvg(exportWhich.value)))),
-      exp('PNG', 'export-png',
-          () => download(`tessera-${exportWhich.value}.png`, toPng(exportWhich.value))));
+  inputs.append(...shareButtons());
   exportChoices();
   if (!wasm)
     inputs.append(el('span', {
@@ -1829,6 +1814,28 @@ function buildInputs() {
           ' this page was written without the WebAssembly build: ' +
               'build the playground target (see README) for live inputs'
     }));
+}
+
+// Copy the link; export all pictures or one as SVG or PNG.
+function shareButtons() {
+  const exp = (text, id, f) => {
+    const b = el('button', {id, text});
+    b.addEventListener('click', f);
+    return b;
+  };
+  const which = () => exportWhich.value;
+  return [
+    exp('copy link', 'share',
+        () => {
+          writeHash();
+          navigator.clipboard && navigator.clipboard.writeText(location.href).catch(() => {});
+        }),
+    el('label', {}, ' export ', exportWhich),
+    exp('SVG', 'export-svg',
+        () => download(`tessera-${which()}.svg`,
+                       'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(toSvg(which())))),
+    exp('PNG', 'export-png', () => download(`tessera-${which()}.png`, toPng(which())))
+  ];
 }
 
 // Which pictures the export buttons write: all, or one.
@@ -2013,16 +2020,19 @@ function sceneOf(p, x0, y0, items) {
   const rowName = p.rowName || 'row', colName = p.colName || 'column';
   const tickW = textWidth(String(p.rows - 1), 10) + 8, axisW = 14;
   const left = x0 + axisW + tickW, top = y0 + 20 + 14 + 16;
-  const text = (x, y, t, size, extra) => items.push(Object.assign({k: 'text', x, y, t, size}, extra));
+  const text = (x, y, t, size, extra) =>
+      items.push(Object.assign({k: 'text', x, y, t, size}, extra));
   text(x0, y0 + 14, plainName(p.title), 14, {bold: true, cls: 'x-title'});
   text(left, y0 + 32, `${colName} \u2192`, 11, {cls: 'x-axis'});
   text(x0 + 10, top, `${rowName} \u2193`, 11, {cls: 'x-axis', rotate: true});
   for (let c = 0; c < p.cols; c += step) {
-    items.push({k: 'line', x1: left + c * s + s / 2, y1: top - 4, x2: left + c * s + s / 2, y2: top});
+    const x = left + c * s + s / 2;
+    items.push({k: 'line', x1: x, y1: top - 4, x2: x, y2: top});
     text(left + c * s + s / 2, top - 6, String(c), 10, {anchor: 'middle', cls: 'x-tick'});
   }
   for (let r = 0; r < p.rows; r += step) {
-    items.push({k: 'line', x1: left - 4, y1: top + r * s + s / 2, x2: left, y2: top + r * s + s / 2});
+    const y = top + r * s + s / 2;
+    items.push({k: 'line', x1: left - 4, y1: y, x2: left, y2: y});
     text(left - 6, top + r * s + s / 2 + 3, String(r), 10, {anchor: 'end', cls: 'x-tick'});
   }
   for (let i = 0; i < p.rows * p.cols; ++i) {
@@ -2033,7 +2043,8 @@ function sceneOf(p, x0, y0, items) {
     const ls = p.label(i), chars = Math.max(0, ...ls.map(t => t.length));
     const fs = Math.floor(Math.min(12, (s - 3) / (ls.length * 1.15), (s - 3) / (0.62 * chars)));
     if (s >= 20 && ls.length && fs >= 7)
-      ls.forEach((t, k) => text(x + s / 2, y + s / 2 + (k - (ls.length - 1) / 2) * fs * 1.1 + fs * 0.35,
+      ls.forEach((t, k) => text(x + s / 2,
+                                y + s / 2 + (k - (ls.length - 1) / 2) * fs * 1.1 + fs * 0.35,
                                 t, fs, {anchor: 'middle', cls: 'x-label'}));
   }
   let y = top + p.rows * s + 18, w = left - x0 + p.cols * s;
@@ -2072,7 +2083,8 @@ function svgItem(it) {
 }
 function toSvg(which) {
   const sc = exportScene(which);
-  const body = sc.groups.map(g => `<g id="${g.id}" class="picture">${g.items.map(svgItem).join('')}</g>`);
+  const body = sc.groups.map(
+      g => `<g id="${g.id}" class="picture">${g.items.map(svgItem).join('')}</g>`);
   return `<svg xmlns="${SVG_NS}" width="${sc.width}" height="${sc.height}" ` +
       `viewBox="0 0 ${sc.width} ${sc.height}"><rect class="background" width="100%" ` +
       `height="100%" fill="#fff"/>${body.join('')}</svg>`;
