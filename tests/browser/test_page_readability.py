@@ -210,7 +210,7 @@ def check_tables():
                                       return r.getClientRects().length > 1; }).length""")
     check(overflow() <= 0 and wrapped == 0,
           f"hopper: the page does not overflow ({overflow()}), no table cell wraps ({wrapped})")
-    driver.execute_script("document.getElementById('hopper').scrollIntoView()")
+    driver.execute_script("document.getElementById('tma-preset-scroll').scrollIntoView()")
     driver.save_screenshot(os.path.join(shots, "playground_hopper_tma.png"))
 
 
@@ -342,7 +342,7 @@ def check_export():
                 "'#export-which option')].map(o => o.value)")
     check(titles == ["all", "B", "A", "C"], f"step4: export all or one picture ({titles})")
     title = js("return window.tessera.page(window.tessera.state()).operands[0].title")
-    check_svg("C", title, 128, 128, False)
+    check_svg("C", title, 128, 128, True)
     root = ET.fromstring(js("return window.tessera.svg('all')"))
     ids = [g.get("id") for g in root.iter(SVG + "g") if g.get("class") == "picture"]
     clipped = js(CLIPPED, js("return window.tessera.svg('all')"))

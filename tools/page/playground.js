@@ -420,9 +420,10 @@ function listenPointer(g) {
     if (ev.ctrlKey || ev.metaKey) {
       ev.preventDefault();
       zoomGrid(g, ev.deltaY < 0 ? 1.5 : 1 / 1.5, ev.clientX - b.left, ev.clientY - b.top);
-    } else if (g.C * view.cell > g.W || g.R * view.cell > g.H) {
-      ev.preventDefault();
+    } else {  // pan, as a scrolling panel: at the picture's edge the page scrolls instead
+      const {ox, oy} = view;
       pan(view.ox + ev.deltaX, view.oy + ev.deltaY);
+      if (view.ox !== ox || view.oy !== oy) ev.preventDefault();
     }
   }, {passive: false});
 }
@@ -463,7 +464,7 @@ function ownershipGrid(g, id, box, transpose, atomOf) {
   // offset; lines at wgmma blocks (red) and swizzle atoms (blue).
   const sm = g.smem && !g.smem.error ? g.smem : null;
   const look = ownershipLook(g, sm);
-  const legend = ownershipLegend(g, sm, look);
+  const legend = box.legend === false && !sm ? undefined : ownershipLegend(g, sm, look);
   const view = gridView({
     id,
     rows: R,
@@ -1201,14 +1202,15 @@ function mmaPage() {
         ['CTA tile', `${M} x ${N} x ${K}`]
       ]),
       controls(D.threads));
-  if (D.hopper) app.append(hopperPanel());  // kernel 05: tiles, descriptors, TMA boxes
   if (D.attention) app.append(attentionPanel(D.operands[0]));  // S's rows, lanes; P -> A
   // C's viewport, A beside it (C's rows) and B above it (C's columns), all at one cell size that
   // shows an atom of C where it fits, and legible T#V# labels.
-  const side = Math.max(320, Math.min(512, window.innerWidth - 700)), deep = 288;
+  const side = Math.max(320, Math.min(512, window.innerWidth - 700)), deep = 224;
   const start = startCell(M, N, side, side, TV_PX, [D.atom_mnk[0], D.atom_mnk[1]]);
-  const boxC = {start, maxW: side, maxH: side}, boxA = {start, maxW: deep, maxH: side},
-        boxB = {start, maxW: side, maxH: deep};
+  // (the legend under C says what A's and B's thread colors and labels mean as well)
+  const boxC = {start, maxW: side, maxH: side},
+        boxA = {start, maxW: deep, maxH: side, legend: false},
+        boxB = {start, maxW: side, maxH: deep, legend: false};
   const [gC, gA, gB] = D.operands;
   // One atom instance: the atom's threads (a block of D.thr_vmnk's first mode) and a run of values
   // (atom elements / atom threads); a line where it changes. A scalar atom has no boundary to draw.
@@ -1243,6 +1245,7 @@ function mmaPage() {
              el('h3', {text: 'Fragment of the selected thread'}), fragmentPanel(g, id),
              el('h3', {text: 'Derivation of the partition'}), stepsPanel(g))));
   app.append(row);
+  if (D.hopper) app.append(hopperPanel());  // kernel 05: tiles, descriptors, TMA boxes
   if (D.compare.length) comparePanels(gC);
 }
 
@@ -2015,7 +2018,9 @@ function exported(which) {
 
 // One picture's items at (x0, y0); returns [width, height].
 function sceneOf(p, x0, y0, items) {
-  const s = Math.max(4, Math.min(28, Math.floor(1600 / Math.max(p.rows, p.cols))));
+  // labelled 28-pixel cells (as CuTe's print_latex labels every cell) up to 128 x 128, smaller
+  // unlabelled ones beyond
+  const s = Math.max(4, Math.min(28, Math.floor(3600 / Math.max(p.rows, p.cols))));
   const step = [1, 2, 4, 8, 16, 32, 64, 128].find(k => k * s >= 24) || 256;
   const rowName = p.rowName || 'row', colName = p.colName || 'column';
   const tickW = textWidth(String(p.rows - 1), 10) + 8, axisW = 14;
@@ -2024,7 +2029,7 @@ function sceneOf(p, x0, y0, items) {
       items.push(Object.assign({k: 'text', x, y, t, size}, extra));
   text(x0, y0 + 14, plainName(p.title), 14, {bold: true, cls: 'x-title'});
   text(left, y0 + 32, `${colName} \u2192`, 11, {cls: 'x-axis'});
-  text(x0 + 10, top, `${rowName} \u2193`, 11, {cls: 'x-axis', rotate: true});
+  text(x0 + 10, top, `\u2190 ${rowName}`, 11, {cls: 'x-axis', rotate: true});  // reads down
   for (let c = 0; c < p.cols; c += step) {
     const x = left + c * s + s / 2;
     items.push({k: 'line', x1: x, y1: top - 4, x2: x, y2: top});
