@@ -373,7 +373,7 @@ def check_pictures():
           f"step4: C opens on at least one whole 16 x 8 atom ({c['H'] // c['cell']} x "
           f"{c['W'] // c['cell']} cells in view)")
     driver.execute_script("window.scrollTo(0, 0)")
-    driver.save_screenshot(os.path.join(shots, "playground_step4_default.png"))
+    driver.save_screenshot(os.path.join(work, "playground_step4_default.png"))
     load("#kind=copy&atom=cp_async:16&elem_bits=32&thr=(32,8):(1,32)&val=(4,1)")
     legible("TiledCopy", True)
 

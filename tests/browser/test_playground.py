@@ -342,7 +342,8 @@ try:
     PIXEL = """const r = arguments[1], k = arguments[2];
                window.tessera.reveal(arguments[0].slice(5), r, k);  // the cell in the view
                const c = document.getElementById(arguments[0]), n = +c.dataset.cell;
-               const x = (k + 0.5) * n - +c.dataset.ox, y = (r + 0.5) * n - +c.dataset.oy;
+               // a pixel in from the top-left corner, clear of the label
+               const x = k * n + 2 - +c.dataset.ox, y = r * n + 2 - +c.dataset.oy;
                return Array.from(c.getContext('2d').getImageData(x, y, 1, 1).data).slice(0, 3);"""
     cells = [(r, c) for r in range(0, 64, 3) for c in range(16)]
     color = {rc: tuple(driver.execute_script(PIXEL, "grid-A", *rc)) for rc in cells}

@@ -171,29 +171,50 @@ function paintCells(g) {
   g.canvas.dataset.font = cell >= 16 && spec.label ? paintLabels(g, r0, r1, c0, c1) : 0;
 }
 
-// The labels of the visible cells, each as large as fits (at most 14 pixels); returns the
-// smallest font drawn (0: none).
+// The labels of the visible cells in one type size, as large as the widest fits (at most 14
+// pixels; none under 7); returns the size (0: none drawn).
 function paintLabels(g, r0, r1, c0, c1) {
-  const {ctx, C, spec} = g, cell = g.view.cell;
-  let least = 0;
-  ctx.fillStyle = '#000';
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
+  const {ctx, C, spec} = g, cell = g.view.cell, all = [];
+  let lines = 1, chars = 1;
   for (let r = r0; r < r1; ++r)
     for (let c = c0; c < c1; ++c) {
       const ls = spec.label(r * C + c, cell);
       if (!ls || !ls.length) continue;
-      const chars = Math.max(...ls.map(s => s.length)), [x, y] = cellRect(g, r, c);
-      const fs = Math.floor(
-          Math.min(14, (cell - 3) / (ls.length * 1.15), (cell - 3) / (0.62 * chars)));
-      if (fs < 7) continue;  // unreadable: the hover line says it
-      if (!least) g.canvas.dataset.label = ls.join(' ');  // the first drawn (for tests)
-      least = least ? Math.min(least, fs) : fs;
-      ctx.font = `${fs}px monospace`;
-      ls.forEach((s, k) => ctx.fillText(
-                     s, x + cell / 2, y + cell / 2 + (k - (ls.length - 1) / 2) * fs * 1.1));
+      all.push([r, c, ls]);
+      lines = Math.max(lines, ls.length);
+      for (const t of ls) chars = Math.max(chars, t.length);
     }
-  return least;
+  const fs = Math.floor(Math.min(14, (cell - 3) / (lines * 1.15), (cell - 3) / (0.62 * chars)));
+  if (!all.length || fs < 7) return 0;  // unreadable: the hover line says it
+  g.canvas.dataset.label = all[0][2].join(' ');  // the first drawn (for tests)
+  for (const [r, c, ls] of all) {
+    const [x, y] = cellRect(g, r, c);
+    ls.forEach((t, k) => {
+      const sp = labelSprite(t, fs), mid = y + cell / 2 + (k - (ls.length - 1) / 2) * fs * 1.1;
+      ctx.drawImage(sp, Math.round(x + (cell - sp.width) / 2), Math.round(mid - sp.height / 2));
+    });
+  }
+  return fs;
+}
+
+// A label drawn once into a small canvas per (text, size), then copied (drawImage is several
+// times faster than fillText, and a page redraws hundreds of labels per thread pick).
+const sprites = new Map();
+function labelSprite(text, fs) {
+  const key = fs + ' ' + text;
+  let sp = sprites.get(key);
+  if (sp) return sp;
+  const font = `${fs}px monospace`;
+  measurer.font = font;
+  sp = el('canvas', {width: Math.ceil(measurer.measureText(text).width) + 2, height: fs + 4});
+  const x = sp.getContext('2d');
+  x.font = font;
+  x.fillStyle = '#000';
+  x.textBaseline = 'middle';
+  x.fillText(text, 1, sp.height / 2);
+  if (sprites.size > 20000) sprites.clear();
+  sprites.set(key, sp);
+  return sp;
 }
 
 // Everything, after a zoom or a pan: the cells, the boundary lines, the rulers, the outline and
