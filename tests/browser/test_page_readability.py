@@ -161,6 +161,12 @@ def check_zoom():
     check(a["cell"] == b["cell"] == c["cell"] and a["oy"] == c["oy"] and b["ox"] == c["ox"],
           f"A and B follow C's zoom: cells {a['cell']}, {b['cell']}, {c['cell']}; A's rows at "
           f"{a['oy']} (C {c['oy']}), B's columns at {b['ox']} (C {c['ox']})")
+    driver.find_element(By.ID, "zoom-fit-A").click()
+    whole = [(g["id"], g["cell"], g["mini"]) for g in grids()]
+    check(all(not mini and g["rows"] * g["cell"] <= g["H"] and g["cols"] * g["cell"] <= g["W"]
+              for g, (_, _, mini) in zip(grids(), whole)),
+          f"'whole' on A shows the whole of A, B and C (id, cell, minimap shown): {whole}")
+    driver.find_element(By.ID, "zoom-start-C").click()
 
 
 def shown(el_id):
@@ -182,7 +188,8 @@ def check_thread_range():
     check("9" in msg and "0 to 3" in msg, f"warp 9 of 4: an error naming the range ({msg!r})")
     load("#kind=mma&preset=step4&thread=500")
     msg = driver.find_element(By.ID, "error-message").text if shown("error") else ""
-    check("500" in msg, f"thread=500 in the link: the library's error ({msg!r})")
+    check("500" in msg and "0 to 127" in msg,
+          f"thread=500 in the link: the library's error names the range ({msg!r})")
 
 
 def overflow():

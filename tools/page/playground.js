@@ -457,14 +457,14 @@ function zoomBar(g) {
     return b;
   };
   const reset = cell => () => {
-    g.view.cell = cell;
+    g.view.cell = cell();
     g.view.ox = g.view.oy = 0;
     moved(g);
   };
   return el('div', {class: 'zoombar'}, button('+', 'zoom-in', 'zoom in', () => zoomGrid(g, 1.5)),
             button('\u2212', 'zoom-out', 'zoom out', () => zoomGrid(g, 1 / 1.5)),
-            button('whole', 'zoom-fit', 'the whole picture', reset(g.fit)),
-            button('1:1', 'zoom-start', 'the starting size', reset(g.start)), g.zoomInfo);
+            button('whole', 'zoom-fit', 'the whole picture', reset(() => g.fit)),
+            button('1:1', 'zoom-start', 'the starting size', reset(() => g.start)), g.zoomInfo);
 }
 
 // A picture of thread ownership (grid JSON from render.cpp); `transpose` draws it columns down
