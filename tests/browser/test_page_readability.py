@@ -104,7 +104,8 @@ def grids():
     return js("""return [...document.querySelectorAll('canvas[id^="grid-"]')].map(c => {
       const id = c.id.slice(5), m = document.getElementById('mini-' + id);
       return Object.assign({id, label: c.dataset.label, font: +c.dataset.font,
-                            rows: +c.dataset.rows, cols: +c.dataset.cols, mini: !m.hidden,
+                            rows: +c.dataset.rows, cols: +c.dataset.cols,
+                            mini: m.getBoundingClientRect().width > 0,
                             miniView: m.dataset.view}, window.tessera.view(id));
     });""")
 
