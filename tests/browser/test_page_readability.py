@@ -158,6 +158,15 @@ def check_zoom():
               f"ctrl + wheel {'in' if up else 'out'} ({size_b} -> {size_a}-pixel cells): the "
               f"cell under the pointer stays (row, col) {cell_b} -> {cell_a}, the point moved "
               f"{moved:.2f} pixels")
+    v = js("return window.tessera.view('C')")
+    x, y = v["W"] / 2, v["H"] / 2  # the view's center
+    before, _, size_b = pointer_data("C", x, y)
+    driver.find_element(By.ID, "zoom-in-C").click()
+    after, _, size_a = pointer_data("C", x, y)
+    moved = max(abs(before[0] - after[0]), abs(before[1] - after[1])) * size_a
+    check(size_a > size_b and moved <= 1.0,
+          f"the + button ({size_b} -> {size_a}-pixel cells) keeps the view's center: the point "
+          f"({before[0]:.2f}, {before[1]:.2f}) cells moved {moved:.2f} pixels")
     c, a, b = (js("return window.tessera.view(arguments[0])", n) for n in "CAB")
     check(a["cell"] == b["cell"] == c["cell"] and a["oy"] == c["oy"] and b["ox"] == c["ox"],
           f"A and B follow C's zoom: cells {a['cell']}, {b['cell']}, {c['cell']}; A's rows at "
