@@ -383,7 +383,6 @@ def check_pictures():
     for preset in ("step4", "hopper", "attention"):
         load(f"#kind=mma&preset={preset}")
         legible(preset, True)
-    c = js("return window.tessera.view('C')")
     load("#kind=mma&preset=step4")
     c = js("return window.tessera.view('C')")
     check(c["H"] // c["cell"] >= 16 and c["W"] // c["cell"] >= 8,
