@@ -339,8 +339,8 @@ def check_svg(which, title, rows, cols, labels):
     check(texts("x-title") == [title] and "0" in ticks and str(cols - 1 - (cols - 1) % 8) in ticks
           and len(cells) == rows * cols and texts("x-legend") and not clipped
           and len(texts("x-label")) >= (rows * cols if labels else 0),
-          f"SVG of {which}: title {texts('title')}, {len(ticks)} tick labels, {len(cells)} cells "
-          f"({rows} x {cols}), {len(texts('label'))} labels, legend {texts('legend')[:2]}, "
+          f"SVG of {which}: title {texts('x-title')}, {len(ticks)} tick labels, {len(cells)} cells "
+          f"({rows} x {cols}), {len(texts('x-label'))} labels, legend {texts('x-legend')[:2]}, "
           f"clipped {clipped[:3]}")
     w, h = int(root.get("width")), int(root.get("height"))
     size = png_size(js("return window.tessera.png(arguments[0])", which))
@@ -358,16 +358,18 @@ def check_export():
     titles = js("return window.tessera.state() && [...document.querySelectorAll("
                 "'#export-which option')].map(o => o.value)")
     check(titles == ["all", "B", "A", "C"], f"step4: export all or one picture ({titles})")
-    title = js("return window.tessera.page(window.tessera.state()).operands[0].title")
-    check_svg("C", title, 128, 128, True)
-    root = ET.fromstring(js("return window.tessera.svg('all')"))
+    title = js("return window.tessera.page(window.tessera.state()).operands[1].title")
+    check_svg("A", title, 128, 32, True)
+    load("#kind=op&op=logical_divide&a0=(8,16):(16,1)&a1=(2,4)")
+    svg = js("return window.tessera.svg('all')")
+    root, clipped = ET.fromstring(svg), js(CLIPPED, svg)
     ids = [g.get("id") for g in root.iter(SVG + "g") if g.get("class") == "picture"]
-    clipped = js(CLIPPED, js("return window.tessera.svg('all')"))
-    check(ids == ["B", "A", "C"] and not clipped,
-          f"SVG of all pictures: {ids}, nothing outside the viewBox ({clipped[:3]})")
-    path = os.path.join(work, "step4_C.png")
-    with open(path, "wb") as f:
-        f.write(base64.b64decode(js("return window.tessera.png('C')").split(",", 1)[1]))
+    legends = [t for t in root.iter(SVG + "text") if t.get("class") == "x-legend"]
+    check(ids == ["pic0", "pic1", "layout", "pic3"] and len(legends) >= 4 and not clipped,
+          f"SVG of all pictures (logical_divide's inputs and results): {ids}, "
+          f"{len(legends)} legend lines, nothing outside the viewBox ({clipped[:3]})")
+    with open(os.path.join(work, "logical_divide.png"), "wb") as f:
+        f.write(base64.b64decode(js("return window.tessera.png('all')").split(",", 1)[1]))
 
 
 def check_pictures():
