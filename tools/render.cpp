@@ -663,13 +663,18 @@ json page_data(json const& s) {
   int64_t thread = int_field(s, "thread", -1), warp = int_field(s, "warp", -1);
   if (thread >= 0) {
     if (!data.contains("threads") || thread >= data["threads"].get<int64_t>())
-      throw std::invalid_argument("thread " + std::to_string(thread) +
-                                  " is not a thread of this page");
+      throw std::invalid_argument(
+          "thread " + std::to_string(thread) + " is not a thread of this page" +
+          (data.contains("threads")
+               ? " (threads 0 to " + std::to_string(data["threads"].get<int64_t>() - 1) + ")"
+               : std::string(" (it has no threads)")));
     data["initial_thread"] = thread;
   }
   if (data.contains("operands")) {
     if (warp >= 0 && warp * 32 >= data["threads"].get<int64_t>())
-      throw std::invalid_argument("warp " + std::to_string(warp) + " is not a warp of this page");
+      throw std::invalid_argument(
+          "warp " + std::to_string(warp) + " is not a warp of this page (warps 0 to " +
+          std::to_string((data["threads"].get<int64_t>() + 31) / 32 - 1) + ")");
     data["initial_overlay"] = access_of(s).overlay;
     data["initial_warp"] = warp < 0 ? 0 : warp;
   }
