@@ -1,10 +1,14 @@
 // One picture as a grid of cells, and its SVG (grid_picture.hpp).
 #include "grid_picture.hpp"
 
+#include <map>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+
+#include "op_pictures.hpp"
 
 namespace tessera::tools {
 namespace {
@@ -33,14 +37,21 @@ std::string num(double v) {
   return buf;
 }
 
-// The fill of a cell, its colour class (0..7, -1 blank) and whether its text should be white.
-int colour_class(GridPicture const& p, int64_t cell) {
-  if (p.tv) return p.thread[cell] < 0 ? -1 : int(p.thread[cell] % 8);
-  return int(((p.value[cell] % 8) + 8) % 8);
+// The fill of a cell, its colour class (0..7: CuTe's; a key of colour_by; -1 blank) and whether
+// its text should be white.
+int64_t colour_class(GridPicture const& p, int64_t cell) {
+  if (p.tv) return p.thread[cell] < 0 ? -1 : p.thread[cell] % 8;
+  if (!p.colour_by.empty()) return p.key[cell];
+  return ((p.value[cell] % 8) + 8) % 8;
 }
-std::string fill_of(GridPicture const& p, int k) {
+bool white_text(GridPicture const& p, int64_t k) {
+  return !p.tv && p.colour_by.empty() && kGreys[k] >= 50;
+}
+std::string fill_of(GridPicture const& p, int64_t k) {
   int r = 255, g = 255, b = 255;
-  if (k >= 0 && p.tv) {
+  if (k >= 0 && !p.tv && !p.colour_by.empty()) {
+    return p.colour_by == "bank" ? bank_color(k) : tile_color(k);
+  } else if (k >= 0 && p.tv) {
     r = kPastels[k][0], g = kPastels[k][1], b = kPastels[k][2];
   } else if (k >= 0) {
     r = g = b = 255 - kGreys[k] * 255 / 100;
@@ -59,12 +70,12 @@ void labelled_cells(std::string& out, GridPicture const& p, double x0, double y0
   for (int64_t r = 0; r < p.rows; ++r)
     for (int64_t c = 0; c < p.cols; ++c) {
       const int64_t cell = r * p.cols + c;
-      const int k = colour_class(p, cell);
+      const int64_t k = colour_class(p, cell);
       const double x = x0 + double(c) * s, y = y0 + double(r) * s;
       out += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(s) +
              "\" height=\"" + num(s) + "\" fill=\"" + fill_of(p, k) + "\"/>";
       if (k < 0) continue;
-      const std::string white = !p.tv && kGreys[k] >= 50 ? " fill=\"#fff\"" : "";
+      const std::string white = white_text(p, k) ? " fill=\"#fff\"" : "";
       auto text = [&](std::string const& t, double dy) {
         out += "<text x=\"" + num(x + s / 2) + "\" y=\"" + num(y + dy) + "\"" + white + ">" + t +
                "</text>";
@@ -89,10 +100,10 @@ void labelled_cells(std::string& out, GridPicture const& p, double x0, double y0
 
 // The cells as one path per colour, horizontal runs of one colour merged (large grids).
 void merged_cells(std::string& out, GridPicture const& p, double x0, double y0, double s) {
-  std::vector<std::string> paths(8);
+  std::map<int64_t, std::string> paths;
   for (int64_t r = 0; r < p.rows; ++r)
     for (int64_t c = 0; c < p.cols;) {
-      const int k = colour_class(p, r * p.cols + c);
+      const int64_t k = colour_class(p, r * p.cols + c);
       int64_t e = c + 1;
       while (e < p.cols && colour_class(p, r * p.cols + e) == k) ++e;
       if (k >= 0)
@@ -101,8 +112,7 @@ void merged_cells(std::string& out, GridPicture const& p, double x0, double y0, 
       c = e;
     }
   out += "<g class=\"cells\">";
-  for (int k = 0; k < 8; ++k)
-    if (!paths[k].empty()) out += "<path fill=\"" + fill_of(p, k) + "\" d=\"" + paths[k] + "\"/>";
+  for (auto const& [k, d] : paths) out += "<path fill=\"" + fill_of(p, k) + "\" d=\"" + d + "\"/>";
   out += "</g>";
 }
 
@@ -113,24 +123,32 @@ int64_t tick_step(double s, double label_px) {
   return step;
 }
 
-// The legend under the grid: the axes, what a cell shows, the colours (8 swatches).
+// The legend under the grid: the axes, what a cell shows, the colours (up to 8 swatches).
 double legend(std::string& out, GridPicture const& p, double x0, double y) {
   const std::string axes = "rows: " + p.row_name + " (down), columns: " + p.col_name + " (across)";
+  const bool keyed = !p.tv && !p.colour_by.empty();
   const std::string cells =
-      p.tv ? "cell: T<thread> V<value>, the first (thread, value) that reaches it"
-           : "cell: the offset at (row, column); shade: offset mod 8";
+      p.tv    ? "cell: T<thread> V<value>, the first (thread, value) that reaches it"
+      : keyed ? "cell: the offset at (row, column); colour: " + p.key_says
+              : "cell: the offset at (row, column); shade: offset mod 8";
   out += "<g class=\"legend\" font-size=\"11\"><text x=\"" + num(x0) + "\" y=\"" + num(y) +
          "\">" + xml(axes) + "</text><text x=\"" + num(x0) + "\" y=\"" + num(y + 16) + "\">" +
          xml(cells) + "</text>";
   double w = std::max(text_width(axes, 11), text_width(cells, 11));
-  const std::string key = p.tv ? "thread mod 8:" : "offset mod 8:";
+  const std::string key = p.tv ? "thread mod 8:" : keyed ? p.colour_by + ":" : "offset mod 8:";
   out += "<text x=\"" + num(x0) + "\" y=\"" + num(y + 36) + "\">" + key + "</text>";
   double x = x0 + text_width(key, 11) + 6;
-  for (int k = 0; k < 8; ++k, x += 34) {
+  const int64_t swatches = keyed ? std::min<int64_t>(8, p.keys) : 8;
+  for (int64_t k = 0; k < swatches; ++k, x += 34) {
     out += "<rect x=\"" + num(x) + "\" y=\"" + num(y + 25) +
            "\" width=\"14\" height=\"14\" fill=\"" +
            fill_of(p, k) + "\" stroke=\"#444\" stroke-width=\"0.5\"/><text x=\"" + num(x + 17) +
            "\" y=\"" + num(y + 36) + "\">" + std::to_string(k) + "</text>";
+  }
+  if (keyed && p.keys > swatches) {
+    const std::string more = "... " + std::to_string(p.keys) + " in all";
+    out += "<text x=\"" + num(x) + "\" y=\"" + num(y + 36) + "\">" + xml(more) + "</text>";
+    x += text_width(more, 11);
   }
   out += "</g>";
   return std::max(w, x - x0);
@@ -160,6 +178,28 @@ GridPicture layout_picture(SwizzledLayout const& l) {
   for (int64_t m = 0; m < p.rows; ++m)
     for (int64_t n = 0; n < p.cols; ++n) p.value[size_t(m * p.cols + n)] = l(m + n * p.rows);
   return p;
+}
+
+void colour_layout(GridPicture& p, SwizzledLayout const& l, std::string const& colour,
+                   int64_t elem_bits, std::string const& tiler) {
+  if (colour.empty() || colour == "value") return;
+  if (colour != "bank" && colour != "tile")
+    throw std::invalid_argument("a layout is coloured by value, bank or tile, not " + colour);
+  p.colour_by = colour;
+  p.key.assign(p.value.size(), -1);
+  if (colour == "bank") {
+    for (size_t i = 0; i < p.value.size(); ++i) p.key[i] = smem_bank(p.value[i], elem_bits);
+    p.keys = 32;
+    p.key_says = "the 4-byte shared-memory bank of the offset (offset * " +
+                 std::to_string(elem_bits) + " bits / 32 mod 32)";
+    return;
+  }
+  const ElementTiles et = element_tiles(l.layout.shape, parse_tiler(tiler));
+  for (int64_t m = 0; m < p.rows; ++m)
+    for (int64_t n = 0; n < p.cols; ++n)
+      p.key[size_t(m * p.cols + n)] = et.tile[size_t(m + n * p.rows)];
+  p.keys = et.tiles;
+  p.key_says = "the tile of the tiler " + tiler + " (numbered as zipped_divide's rest mode)";
 }
 
 GridPicture tv_picture(Layout const& tv, int64_t rows, int64_t cols) {

@@ -28,6 +28,13 @@ struct GridPicture {
   std::vector<int64_t> value;      // per cell: the offset (or the value index of a TV cell)
   std::vector<int64_t> thread;     // per cell (TV pictures): the owning thread, -1 for none
   int64_t threads = 0;             // TV pictures: the number of threads
+  // A value picture coloured otherwise than by CuTe's greys (colour_layout): colour_by "bank" or
+  // "tile", per cell its key (-1: white), one hue per key (op_pictures.hpp's bank_color and
+  // tile_color, as the page), the number of keys and what a key is (the legend's words).
+  std::string colour_by;
+  std::vector<int64_t> key;
+  int64_t keys = 0;
+  std::string key_says;
 };
 
 // A layout as CuTe prints it: a plain layout without the identity swizzle's "Sw<0,0,0> o 0 o".
@@ -37,6 +44,14 @@ std::string layout_notation(SwizzledLayout const& l);
 // across (rank 1 is one column; ranks above 2 fold the trailing modes colexicographically):
 // cell (m, n) holds L(m + n*M).
 GridPicture layout_picture(SwizzledLayout const& l);
+
+// A layout's picture coloured by "value" (CuTe's greys: unchanged), "bank" (the 4-byte
+// shared-memory bank of each cell's offset at `elem_bits`, op_pictures.hpp's smem_bank) or
+// "tile" (the tile `tiler` assigns each element, element_tiles: as the divides number them).
+// Sw<3,4,3> o (8,64):(64,1) by bank at 16 bits: row 0's banks are 0,0,1,1,..; row 2's start at
+// 8 (its chunk bits 4..6 XOR 1). Throws tessera::Error for a tiler that does not fit.
+void colour_layout(GridPicture& p, SwizzledLayout const& l, std::string const& colour,
+                   int64_t elem_bits, std::string const& tiler);
 
 // A TV layout (thread, value) -> index of a rows x cols tile (colexicographic: index i is the
 // cell (i mod rows, i / rows)), as CuTe's print_latex_tv: a cell shows the first (t, v), threads

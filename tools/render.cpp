@@ -545,6 +545,58 @@ AccessOptions access_of(json const& s) {
   return a;
 }
 
+// The element size of a state's banks: "elem_bits", 16 where absent.
+int64_t bank_bits(json const& s) {
+  const int64_t b = int_field(s, "elem_bits", 16);
+  if (b < 8 || b > 128 || (b & (b - 1)) != 0)
+    throw std::invalid_argument("the element size " + std::to_string(b) +
+                                " bits is not a power of two from 8 to 128");
+  return b;
+}
+
+// How a state's layout or op pictures are coloured: "colour" (value, bank or tile).
+void check_colour(json const& s) {
+  const std::string c = text_field(s, "colour", "value");
+  if (c != "value" && c != "bank" && c != "tile")
+    throw std::invalid_argument("a picture is coloured by value, bank or tile, not " + c);
+}
+
+// A layout's colourings (render.hpp): per cell the bank of its offset at "elem_bits", and with
+// a "tiler" the tile it assigns each element (element_tiles, as the divides' pictures).
+void layout_colours(json& data, SwizzledLayout const& l, json const& s) {
+  check_colour(s);
+  const int64_t bits = bank_bits(s), rows = data["rows"], cols = data["cols"];
+  std::vector<int64_t> const values = data["values"];
+  std::vector<int64_t> bank(values.size());
+  for (size_t i = 0; i < values.size(); ++i) bank[i] = smem_bank(values[i], bits);
+  data["elem_bits"] = bits, data["bank"] = bank;
+  const std::string tiler = text_field(s, "tiler");
+  if (tiler.empty()) return;
+  ElementTiles et;
+  try {
+    et = element_tiles(l.layout.shape, parse_tiler(tiler));
+  } catch (tessera::Error const& e) {
+    throw std::invalid_argument("the tiler " + tiler + " (colour by tile) of the layout " +
+                                layout_notation(l) + ": " + e.what());
+  }
+  std::vector<int64_t> tile(size_t(rows * cols));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) tile[size_t(r * cols + c)] = et.tile[size_t(r + c * rows)];
+  data["tiler"] = tiler, data["tile"] = tile, data["tiles"] = et.tiles;
+}
+
+// An op's pictures' banks at the state's "elem_bits": per picture "bank", per cell.
+void op_banks(json& data, json const& s) {
+  check_colour(s);
+  const int64_t bits = bank_bits(s);
+  data["elem_bits"] = bits;
+  for (json& p : data["pictures"]) {
+    std::vector<int64_t> bank;
+    for (auto const& v : p["values"]) bank.push_back(smem_bank(v.get<int64_t>(), bits));
+    p["bank"] = bank;
+  }
+}
+
 // The attention kernel of a state: "kernel" and "head_dim" (the defaults where absent).
 AttentionVariant attention_of(json const& s) {
   AttentionVariant v;
@@ -612,7 +664,9 @@ json page_data(json const& s) {
   std::string kind = text_field(s, "kind", "layout");
   json data;
   if (kind == "layout") {
-    data = layout_page_data(any_layout_arg(text_field(s, "layout")));
+    const SwizzledLayout l = any_layout_arg(text_field(s, "layout"));
+    data = layout_page_data(l);
+    layout_colours(data, l, s);
   } else if (kind == "op") {
     std::string op = text_field(s, "op");
     json args = s.value("args", json::array());
@@ -634,6 +688,7 @@ json page_data(json const& s) {
       data["pictures"] = json::array();
       data["pictures_error"] = e.what();
     }
+    op_banks(data, s);
   } else if (kind == "mma") {
     std::vector<std::string> compare;
     for (auto const& p : s.value("compare", json::array())) compare.push_back(p.get<std::string>());

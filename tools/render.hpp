@@ -57,8 +57,12 @@ CopyAtom copy_atom_of(std::string const& spec, int64_t elem_bits);
 
 // A page's state, the one JSON object the page's inputs, its URL fragment and `tessera render`'s
 // flags all describe, and the page data it names. "kind" is one of
-//   layout: "layout" (a layout, a shape or a swizzled layout);
-//   op:     "op" (an op of ops.hpp) and "args" (its arguments as typed); the result's picture;
+//   layout: "layout" (a layout, a shape or a swizzled layout); the data adds per cell "bank"
+//           (smem_bank of the offset at "elem_bits", default 16) and, with a "tiler" ("(2,4)"),
+//           "tile" (element_tiles: the tile it assigns each element) and "tiles";
+//   op:     "op" (an op of ops.hpp) and "args" (its arguments as typed); the result's picture,
+//           the inputs' and results' pictures (op_pictures.hpp), each with per cell "bank";
+//   layout and op: "colour", the picture's colouring when the page opens (value, bank, tile);
 //   mma:    "preset", or "atom", "atom_layout", "perm", "tile" [M,N,K]; "compare" (permutations);
 //   copy:   "atom" (cp_async:16, ...), "elem_bits", "thr", "val", "src", "dst";
 // mma and copy also take the access options ("space", "overlay", "swizzle", "elem_bits", "access",

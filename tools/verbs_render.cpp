@@ -29,6 +29,8 @@ struct RenderArgs {
   bool latex = false;  // --latex: --format tikz
   std::string operand;  // the SVG's picture of a TiledMMA (C, A, B) or a TiledCopy (S, D)
   std::string op;                // an algebra op (ops.hpp) and its arguments as typed
+  std::string colour;            // a layout's or an op's pictures: value, bank or tile
+  std::string tiler;             // a layout coloured by tile: the tiler, e.g. "(2,4)"
   std::vector<std::string> op_args;
   std::vector<std::string> compare;
   CopySpec copy;
@@ -78,6 +80,20 @@ bool mma_given(RenderArgs const& a) {
   return a.mma.given() || (a.mma.cmd && a.mma.cmd->count("--atom"));
 }
 
+// --colour, --tiler and --elem-bits of a layout's or an op's pictures.
+void check_colour_flags(RenderArgs const& a) {
+  const bool pictures = !a.layout.empty() || !a.op.empty();
+  if (!a.colour.empty() && !pictures)
+    throw std::invalid_argument("render --colour " + a.colour +
+                                " colours a layout's (--layout) or an op's (--op) pictures");
+  if (!a.tiler.empty() && a.layout.empty())
+    throw std::invalid_argument("render --tiler " + a.tiler +
+                                " colours a layout (--layout) by tile; an op's tiles are its own");
+  if (a.colour == "tile" && !a.layout.empty() && a.tiler.empty())
+    throw std::invalid_argument("render --colour tile needs the tiler whose tiles colour the "
+                                "layout: --tiler, e.g. --tiler \"(2,4)\"");
+}
+
 void check_flags(RenderArgs const& a) {
   if (!a.op_args.empty() && a.op.empty())
     throw std::invalid_argument("render: --args needs --op");
@@ -97,10 +113,10 @@ void check_flags(RenderArgs const& a) {
   if (a.output.empty()) throw std::invalid_argument("render needs -o FILE.html");
   if (!a.compare.empty() && !mma_given(a))
     throw std::invalid_argument("render: --compare-perm needs a TiledMMA");
-  if (!a.layout.empty() &&
-      (!a.access.swizzle.empty() || a.access.overlay != "owner" || a.access.elem_bits))
-    throw std::invalid_argument(
-        "render: --swizzle, --overlay and --elem-bits need a TiledMMA or a TiledCopy");
+  if ((!a.layout.empty() || !a.op.empty()) &&
+      (!a.access.swizzle.empty() || a.access.overlay != "owner"))
+    throw std::invalid_argument("render: --swizzle and --overlay need a TiledMMA or a TiledCopy");
+  check_colour_flags(a);
   if (a.access.elem_bits && (a.access.elem_bits < 8 || a.access.elem_bits > 128 ||
                              (a.access.elem_bits & (a.access.elem_bits - 1)) != 0))
     throw std::invalid_argument("render: --elem-bits " + std::to_string(a.access.elem_bits) +
@@ -163,7 +179,11 @@ nlohmann::json state_of(RenderArgs& a) {
              {"src", a.copy.src},
              {"dst", a.copy.dst}};
   }
-  if (state["kind"] != "layout" && state["kind"] != "op") {
+  if (state["kind"] == "layout" || state["kind"] == "op") {  // the pictures' colouring
+    if (!a.colour.empty()) state["colour"] = a.colour;
+    if (!a.tiler.empty()) state["tiler"] = a.tiler;
+    if (a.access.elem_bits) state["elem_bits"] = a.access.elem_bits;
+  } else {
     state["space"] = a.access.space, state["overlay"] = a.access.overlay,
     state["swizzle"] = a.access.swizzle;
     state["access"] = a.access.access, state["max_vector_bits"] = a.access.max_vector_bits;
@@ -239,10 +259,16 @@ bool write_picture(RenderArgs const& a, std::string const& format, nlohmann::jso
   }
   const std::string kind = a.tv.empty() ? state["kind"].get<std::string>() : "tv";
   const bool tikz = format == "tikz";
+  if (tikz && !a.colour.empty() && a.colour != "value")
+    throw std::invalid_argument("render --colour " + a.colour +
+                                ": the LaTeX/TikZ picture is coloured as CuTe's print_latex (by "
+                                "value); --colour draws the SVG (-o FILE.svg) and the page");
   if (kind == "tv" || kind == "layout") {
-    const GridPicture p = kind == "tv" ? tv_picture(layout_arg(a.tv), a.mma.tile[0],
-                                                     a.mma.tile[1])
-                                       : layout_picture(any_layout_arg(a.layout));
+    GridPicture p = kind == "tv" ? tv_picture(layout_arg(a.tv), a.mma.tile[0], a.mma.tile[1])
+                                 : layout_picture(any_layout_arg(a.layout));
+    if (kind == "layout" && !tikz)
+      colour_layout(p, any_layout_arg(a.layout), a.colour,
+                    data["elem_bits"].get<int64_t>(), a.tiler);
     write_out(a, tikz ? picture_latex(p) : picture_svg(p), tikz ? "LaTeX/TikZ" : "SVG");
   } else if (tikz && (kind == "mma" || kind == "copy")) {
     write_out(a, kind == "mma" ? mma_latex(data) : copy_latex(data), "LaTeX/TikZ");
@@ -258,7 +284,9 @@ bool write_picture(RenderArgs const& a, std::string const& format, nlohmann::jso
   } else if (!tikz && kind == "op") {  // the op's pictures alone
     std::string call = a.op + "(";
     for (size_t i = 0; i < a.op_args.size(); ++i) call += (i ? ", " : "") + a.op_args[i];
-    write_out(a, op_svg(call + ") = " + data["result"].get<std::string>(), data["pictures"]),
+    write_out(a,
+              op_svg(call + ") = " + data["result"].get<std::string>(), data,
+                     a.colour.empty() ? "tile" : a.colour),
               "SVG");
   } else {
     throw std::invalid_argument("render: --format " + format + " draws " +
@@ -328,6 +356,14 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
                   "result and the tiles coloured, e.g. --op logical_divide --args "
                   "\"(8,16):(16,1)\" \"(2,4)\"");
   cmd->add_option("--args", a->op_args, "the op's arguments, as its verb takes them");
+  cmd->add_option("--colour,--color", a->colour,
+                  "a layout's or an op's pictures coloured by value (a layout's default), bank "
+                  "(the 4-byte shared-memory bank of the offset at --elem-bits, default 16: a "
+                  "swizzle's XOR pattern) or tile (--tiler's tiles; an op's default, its tiles)")
+      ->check(CLI::IsMember({"value", "bank", "tile"}));
+  cmd->add_option("--tiler", a->tiler,
+                  "a layout coloured by tile (--colour tile): the tiler whose tiles colour it, "
+                  "numbered as zipped_divide's rest mode, e.g. \"(2,4)\"");
   add_mma_options(cmd, a->mma);
   cmd->get_option("--tile")->expected(2, 3)->description(
       "a TiledMMA's CTA tile M N K, or the tile M N of --tv");
@@ -358,7 +394,7 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("--warp", a->warp, "the overlay's warp when the page opens (default 0)");
   cmd->add_option("--elem-bits", a->access.elem_bits,
                   "element size for the analysis (default: 16 for f16/bf16 MMA "
-                  "A/B, else 32; a copy's --dtype)");
+                  "A/B, else 32; a copy's --dtype); a layout's or an op's banks (default 16)");
   cmd->add_option("--swizzle", a->access.swizzle,
                   "swizzle of the shared-memory picture, e.g. \"Sw<3,3,3>\"");
   cmd->add_option("--access", a->access.access,
