@@ -14,6 +14,14 @@ Usage: op_pictures_cli.py TESSERA_EXE [WORK_DIR]
   - swizzle 3 4 3: the 8 x 128 block before and after, the values Sw<3,4,3>(o) and the tags the
     offset's bits 4..6: before, every row alike; after, row r the XOR of row 0 with r;
   - complement(4:2, 16): copy k of A at offset R(k), the codomain 0..15 covered;
+  - the axes and the legend, as the page's export: every picture's column ticks sit over the
+    cells of their column and its row ticks left of their row, from 0 by one power-of-two step
+    to the last index; a legend says what the colours, lines and numbers are, with swatches in
+    the tiles' colours; every text and rect lies inside the viewBox (text by its width at 0.6 em
+    per character);
+  - --colour bank: swizzle 3 4 3's cells coloured by the 4-byte bank of Sw<3,4,3>(o) at 16 bits,
+    computed here: cells share a fill exactly when they share a bank; --colour value: one fill
+    per value;
   - the flag errors.
 """
 import os
@@ -35,14 +43,15 @@ def check(cond, what):
         failures.append(what)
 
 
-def svg(op, *args):
-    out = os.path.join(work, op + ".svg")
-    p = subprocess.run([exe, "render", "--op", op, "--args", *args, "-o", out],
+def svg(op, *args, flags=(), root=False):
+    out = os.path.join(work, op + "".join(flags) + ".svg")
+    p = subprocess.run([exe, "render", "--op", op, "--args", *args, *flags, "-o", out],
                        capture_output=True, text=True)
     if p.returncode != 0:
         check(False, f"render --op {op} {args}: {p.stderr.strip()}")
-        return []
-    return ET.parse(out).getroot().findall(f"{NS}g[@class='picture']")
+        return None if root else []
+    doc = ET.parse(out).getroot()
+    return doc if root else doc.findall(f"{NS}g[@class='picture']")
 
 
 def cells(pic):
@@ -171,10 +180,106 @@ if pics:
     check(len(pics) == 4 and {k: values(c) for k, c in res.items()} == want,
           "complement(4:2, 16) = (2,2):(1,8): copy k0 + 2 k1 reaches 2a + k0 + 8 k1 of 0..15")
 
-# 7. Flag errors.
+# 7. The axes and the legend, all inside the viewBox.
+def text_box(t):
+    """(x0, y0, x1, y1) of a <text>: its width at 0.6 em per character, anchored."""
+    fs = float(t.get("font-size") or 0) or float(t.get("_fs"))
+    x, y, w = float(t.get("x")), float(t.get("y")), 0.6 * fs * len(t.text or "")
+    anchor = t.get("text-anchor") or t.get("_anchor") or "start"
+    x0 = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+    return x0, y - fs, x0 + w, y + 0.3 * fs
+
+
+def inherit(node, fs=None, anchor=None):
+    """Every element with the font size and anchor its groups give it."""
+    fs = node.get("font-size") or fs
+    anchor = node.get("text-anchor") or anchor
+    node.set("_fs", fs or "0")
+    node.set("_anchor", anchor or "start")
+    for child in node:
+        inherit(child, fs, anchor)
+
+
+doc = svg("logical_divide", "(8,16):(16,1)", "(2,4)", root=True)
+if doc is not None:
+    inherit(doc)
+    _, _, width, height = (float(v) for v in doc.get("viewBox").split())
+    outside = []
+    for t in doc.iter(f"{NS}text"):
+        x0, y0, x1, y1 = text_box(t)
+        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+            outside.append(t.text)
+    for r in doc.iter(f"{NS}rect"):
+        if r.get("class") == "background":
+            continue
+        x, y = float(r.get("x", 0)), float(r.get("y", 0))
+        if x < 0 or y < 0 or x + float(r.get("width")) > width or \
+                y + float(r.get("height")) > height:
+            outside.append("rect")
+    check(not outside, f"op SVG: every text and rect inside the viewBox ({outside[:3]})")
+    ticks_ok = True
+    for pic in doc.findall(f"{NS}g[@class='picture']"):
+        rects = [r for r in pic.iter(f"{NS}rect") if r.get("class") == "cell"]
+        rows = 1 + max(int(r.get("data-row")) for r in rects)
+        cols = 1 + max(int(r.get("data-col")) for r in rects)
+        s = float(rects[0].get("width")) + 1
+        x_of = {int(r.get("data-col")): float(r.get("x")) + s / 2 for r in rects}
+        y_of = {int(r.get("data-row")): float(r.get("y")) + s / 2 for r in rects}
+        ticks = pic.find(f"{NS}g[@class='ticks']")
+        col_t = [t for t in ticks if t.get("class") == "tick col"] if ticks is not None else []
+        row_t = [t for t in ticks if t.get("class") == "tick row"] if ticks is not None else []
+        # a column tick centred over its column, a row tick's baseline 4 below its row's middle
+        for ts, n, at, key, dy in ((col_t, cols, x_of, "x", 0), (row_t, rows, y_of, "y", 4)):
+            idx = [int(t.text) for t in ts]
+            step = idx[1] - idx[0] if len(idx) > 1 else max(1, n)
+            ticks_ok &= bool(idx) and idx == list(range(0, n, step)) and step & (step - 1) == 0
+            ticks_ok &= all(abs(float(t.get(key)) - dy - at[i]) < 1 for t, i in zip(ts, idx))
+        ticks_ok &= all(float(t.get("y")) < min(y_of.values()) - s / 2 for t in col_t)
+        ticks_ok &= all(float(t.get("x")) < min(x_of.values()) - s / 2 for t in row_t)
+    check(ticks_ok, "op SVG: each picture's column ticks over their columns, row ticks left "
+          "of their rows, 0 by a power-of-two step")
+    legend = doc.find(f"{NS}g[@class='legend']")
+    words = " ".join(t.text for t in legend.iter(f"{NS}text")) if legend is not None else ""
+    swatches = [r.get("fill") for r in legend.iter(f"{NS}rect")] if legend is not None else []
+    tile_fills = {g.get("data-tile"): g.get("fill") for g in doc.iter(f"{NS}g")
+                  if g.get("class") == "tile"}
+    check("colour: the tile" in words and "black lines" in words and "rows: mode 0" in words
+          and len(swatches) == 8 and swatches == [tile_fills[str(k)] for k in range(8)],
+          f"op SVG: the legend says the colours, lines and axes, 8 tile swatches ({words[:80]})")
+
+# 8. --colour bank and value.
+pics = svg("swizzle", "3", "4", "3", flags=("--colour", "bank"))
+if len(pics) == 2:
+    def sw(o):
+        return o ^ ((o & (7 << 7)) >> 3)
+
+    for pic, f, what in ((pics[0], lambda o: o, "before"), (pics[1], sw, "after")):
+        fill_of, bank_of = {}, {}
+        ok = True
+        for r in pic.iter(f"{NS}rect"):
+            if r.get("class") != "cell":
+                continue
+            bank = (f(128 * int(r.get("data-row")) + int(r.get("data-col"))) * 16 // 32) % 32
+            ok &= fill_of.setdefault(bank, r.get("fill")) == r.get("fill")
+            ok &= bank_of.setdefault(r.get("fill"), bank) == bank
+        check(ok and len(fill_of) == 32,
+              f"swizzle --colour bank: {what}, cells share a fill exactly when they share the "
+              f"bank of their offset at 16 bits ({len(fill_of)} banks)")
+pics = svg("logical_divide", "(8,16):(16,1)", "(2,4)", flags=("--colour", "value"))
+if pics:
+    fills = {r.get("fill") for r in pics[0].iter(f"{NS}rect") if r.get("class") == "cell"}
+    check(len(fills) == 128, f"logical_divide --colour value: A's 128 values, 128 fills "
+          f"({len(fills)})")
+
+# 9. Flag errors.
 for args, msg in [(["--args", "4:1"], "--args needs --op"),
                   (["--preset", "step1", "--problem", "256", "128", "32"],
-                   "this trace page is HTML")]:
+                   "this trace page is HTML"),
+                  (["--op", "swizzle", "--args", "3", "4", "3", "--colour", "blue"],
+                   "--colour: blue not in"),
+                  (["--op", "swizzle", "--args", "3", "4", "3", "--tiler", "(2,4)"],
+                   "an op's tiles are its own"),
+                  (["--preset", "step1", "--colour", "bank"], "colours a layout's")]:
     p = subprocess.run([exe, "render", *args, "-o", os.path.join(work, "x.svg")],
                        capture_output=True, text=True)
     check(p.returncode != 0 and msg in p.stderr, f"render {args} -o x.svg: {p.stderr.strip()}")

@@ -327,22 +327,37 @@ function drawRulers(g, r0, r1, c0, c1) {
   }
 }
 
-// The hovered thread's outline.
+// The hovered thread's outline (`marked`: its cells, lightened and framed); and the hovered
+// element (`element`: an op's cells of one element of A, in every picture) filled with
+// ELEMENT_MARK and framed thick.
+const ELEMENT_MARK = 'rgba(210,0,170,0.45)';
 function drawOutline(g) {
   const {W, H, C} = g, hc = g.hi.getContext('2d');
   hc.clearRect(0, 0, W, H);
   const cells = g.spec.marked ? g.spec.marked() : null;
-  if (!cells) return;
-  const cell = g.view.cell;
+  const mine = g.spec.element ? g.spec.element() : null;
+  if (!cells && !mine) return;
+  const cell = g.view.cell, own = new Set(mine || []);
+  const each = (list, f) => {
+    for (const i of list) {
+      const [x, y] = cellRect(g, Math.floor(i / C), i % C);
+      if (!(x + cell < 0 || y + cell < 0 || x > W || y > H)) f(x, y);
+    }
+  };
   hc.strokeStyle = '#000';
   hc.lineWidth = cell >= 8 ? 2 : 1;
   hc.fillStyle = 'rgba(255,255,255,0.35)';
-  for (const i of cells) {
-    const [x, y] = cellRect(g, Math.floor(i / C), i % C);
-    if (x + cell < 0 || y + cell < 0 || x > W || y > H) continue;
+  each((cells || []).filter(i => !own.has(i)), (x, y) => {
     hc.fillRect(x, y, cell, cell);
     hc.strokeRect(x + 0.5, y + 0.5, Math.max(1, cell - 2), Math.max(1, cell - 2));
-  }
+  });
+  hc.fillStyle = ELEMENT_MARK;
+  hc.strokeStyle = 'rgb(150,0,120)';
+  hc.lineWidth = cell >= 8 ? 3 : 1;
+  each(own, (x, y) => {
+    hc.fillRect(x, y, cell, cell);
+    hc.strokeRect(x + 1, y + 1, Math.max(1, cell - 3), Math.max(1, cell - 3));
+  });
 }
 
 function clampView(g) {
@@ -1357,10 +1372,44 @@ function copyPage() {
   app.append(row);
 }
 
-// A layout's values (or an op's result) as a picture and an index table.
+// How a layout's or an op's pictures are colored (the state's "colour"): 'value' (the value
+// gradient), 'bank' (the 4-byte shared-memory bank of the offset, the library's "bank") or 'tile'
+// (a layout: the tiles of the "tiler" field; an op: its tiles). Picking one redraws the page.
+function colourOf() {
+  const c = state.colour || (D.kind === 'op' && D.tiles ? 'tile' : 'value');
+  return c === 'tile' && D.kind === 'op' && !D.tiles ? 'value' : c;
+}
+function colourControls(modes) {
+  const box = el('div', {class: 'overlay colour', id: 'colour'}, 'Color by ');
+  for (const [m, name] of modes) {
+    const r = el('input', {type: 'radio', name: 'colour', id: 'colour-' + m, value: m});
+    r.checked = colourOf() === m;
+    r.addEventListener('change', () => {
+      if (!r.checked) return;
+      state = Object.assign({}, state, {colour: m});
+      if (wasm) writeHash();
+      show();
+    });
+    box.append(el('label', {}, r, ' ' + name));
+  }
+  return box;
+}
+const bankWords = () =>
+    `the 4-byte shared-memory bank of the offset (${D.elem_bits}-bit elements: ` +
+    `offset * ${D.elem_bits} / 32 mod 32)`;
+
+// A layout's values (or an op's result) as a picture and an index table, colored by value, by
+// bank or by the tiles of a tiler.
 function layoutPicture() {
   const hover = el('div', {class: 'hover mono', id: 'hover-layout', text: 'hover a cell'});
-  const hiOf = D.cosize - 1;
+  const hiOf = D.cosize - 1, by = D.bank ? colourOf() : 'value';
+  const color = by === 'bank'          ? i => idColor(D.bank[i]) :
+      by === 'tile' && D.tile          ? i => D.tile[i] >= 0 ? tileColor(D.tile[i]) : restColor() :
+                                         i => valueColor(D.values[i], hiOf);
+  const says = by === 'bank' ? `color: ${bankWords()}` :
+      by === 'tile' && D.tile ? `color: the tile of the tiler ${D.tiler} (${D.tiles} tiles, ` +
+          'numbered as zipped_divide\'s rest mode); lines: tile boundaries' :
+      by === 'tile' ? 'color by tile: type a tiler, e.g. (2,4), in the tiler field' : null;
   const view = gridView({
     id: 'layout',
     rows: D.rows,
@@ -1368,13 +1417,17 @@ function layoutPicture() {
     start: startCell(D.rows, D.cols, 640, 640, fitsDigits(String(hiOf).length)),
     maxW: 640,
     maxH: 640,
-    legend: valueLegend(hiOf, 'number in a cell: its value index L(row, col) (the offset)'),
-    color: i => packed(valueColor(D.values[i], hiOf)),
+    legend: says ? `number in a cell: its value index L(row, col) (the offset); ${says}` :
+                   valueLegend(hiOf, 'number in a cell: its value index L(row, col) (the offset)'),
+    color: i => packed(color(i)),
     label: i => [String(D.values[i])],
+    edge: by === 'tile' && D.tile ? (i, j) => D.tile[i] !== D.tile[j] ? 2 : 0 : undefined,
     hover: i => {
       const row = Math.floor(i / D.cols), col = i % D.cols;
-      hover.textContent = `(${row},${col}): coordinate ${D.coords[i]} -> value ${D.values[i]}`;
-      Object.assign(hover.dataset, {row, col, coord: D.coords[i], value: D.values[i]});
+      const bank = D.bank ? D.bank[i] : -1, tile = D.tile ? D.tile[i] : -1;
+      hover.textContent = `(${row},${col}): coordinate ${D.coords[i]} -> value ${D.values[i]}` +
+          (bank >= 0 ? `, bank ${bank}` : '') + (tile >= 0 ? `, tile ${tile}` : '');
+      Object.assign(hover.dataset, {row, col, coord: D.coords[i], value: D.values[i], bank, tile});
     },
   });
   pictures.push({
@@ -1382,13 +1435,18 @@ function layoutPicture() {
     title: D.layout,
     rows: D.rows,
     cols: D.cols,
-    legend: ['number and color: the value index L(row, col)',
-             `color: red (0) to blue (${hiOf})`],
-    color: i => valueColor(D.values[i], hiOf),
+    legend: ['number: the value index L(row, col)',
+             says || `color: the value index, red (0) to blue (${hiOf})`],
+    color,
     label: i => [String(D.values[i])]
   });
   return el(
-      'div', {class: 'row'}, el('div', {class: 'panel'}, view.node, hover),
+      'div', {class: 'row'},
+      el('div', {class: 'panel'},
+         D.bank ? colourControls([['value', 'value'], ['bank', 'bank'],
+                                  ['tile', 'tile (the tiler field)']]) :
+                  null,
+         view.node, hover),
       el('div', {class: 'panel side'}, indexTable()));
 }
 
@@ -1452,11 +1510,20 @@ function opPage() {
 // One color per tile (op_pictures.cpp's tile_color: the same golden-angle hues).
 const tileColor = k => hsl((k * 137.508 + 20) % 360, 0.65, 0.68);
 let hoverTile = null;  // the tile under the pointer: outlined in every picture of the op
+let hoverElement = null;  // the element of A under the pointer: marked in every picture
+
+// A picture's cells by key (its "tile" or "element" list): key -> cells.
+function cellsBy(list) {
+  const by = new Map();
+  (list || []).forEach((t, i) => t >= 0 && (by.get(t) || by.set(t, []).get(t)).push(i));
+  return by;
+}
 
 // An op's inputs beside its result (render.cpp's "pictures", computed by op_pictures.cpp): every
-// cell colored by the tile the library tags it with (untagged cells by value), the boundaries
-// between tiles drawn, and the hovered cell's tile outlined in every picture. The first result
-// keeps the id "layout" (grid-layout), as a layout's picture.
+// cell colored by the tile the library tags it with (untagged cells by value), by value or by
+// bank (the chooser), the boundaries between tiles drawn; hovering a cell outlines its tile and
+// marks its element of A (the library's "element") in every picture. The first result keeps the
+// id "layout" (grid-layout), as a layout's picture.
 function opPictures() {
   const hover = el('div', {class: 'hover mono', id: 'hover-op', text: 'hover a cell'});
   const rows = {
@@ -1464,12 +1531,20 @@ function opPictures() {
     result: el('div', {class: 'row', id: 'op-results'})
   };
   let results = 0;
-  hoverTile = null;
+  hoverTile = hoverElement = null;
+  const by = colourOf();
   D.pictures.forEach((p, k) => {
     const id = p.role === 'result' && results++ === 0 ? 'layout' : `pic${k}`;
-    const hi = p.values.reduce((a, b) => Math.max(a, b), 1), byTile = new Map();
-    p.tile.forEach((t, i) => t >= 0 && (byTile.get(t) || byTile.set(t, []).get(t)).push(i));
-    const color = i => p.tile[i] >= 0 ? tileColor(p.tile[i]) : valueColor(p.values[i], hi);
+    const hi = p.values.reduce((a, b) => Math.max(a, b), 1);
+    const byTile = cellsBy(p.tile), byElement = cellsBy(p.element);
+    const color = by === 'bank' && p.bank ? i => idColor(p.bank[i]) :
+        by === 'tile'                     ? i => p.tile[i] >= 0 ? tileColor(p.tile[i]) :
+                                                                  valueColor(p.values[i], hi) :
+                                            i => valueColor(p.values[i], hi);
+    const says = by === 'bank' ? `color: ${bankWords()}` :
+        by === 'tile' && D.tiles ? `color: the ${D.tile_kind} (one color each, the same in ` +
+            'every picture)' :
+                                   null;
     const wide = p.cols > 4 * p.rows;
     const view = gridView({
       id,
@@ -1479,21 +1554,14 @@ function opPictures() {
       start: startCell(p.rows, p.cols, wide ? 1000 : 420, 420, fitsDigits(String(hi).length)),
       maxW: wide ? 1000 : 420,
       maxH: 420,
-      legend: D.tiles ? `color: the ${D.tile_kind} (one color each, the same in every picture); ` +
-              'number: the value index' :
-                        valueLegend(hi, 'number in a cell: its value index'),
+      legend: says ? `${says}; number: the value index` :
+                     valueLegend(hi, 'number in a cell: its value index'),
       color: i => packed(color(i)),
       label: i => [String(p.values[i])],
       edge: (i, j) => p.tile[i] !== p.tile[j] ? 2 : 0,
-      hover: i => {
-        const row = Math.floor(i / p.cols), col = i % p.cols, t = p.tile[i];
-        hover.textContent = `${p.title}: (${row},${col}) -> ${p.values[i]}` +
-            (t >= 0 ? `, ${D.tile_kind} ${t}` : '');
-        Object.assign(hover.dataset, {pic: k, row, col, value: p.values[i], tile: t});
-        hoverTile = t >= 0 ? t : null;
-        for (const f of onHover) f();
-      },
+      hover: i => opHover(hover, p, k, i),
       marked: () => hoverTile === null ? null : byTile.get(hoverTile) || [],
+      element: () => hoverElement === null ? null : byElement.get(hoverElement) || [],
     });
     rows[p.role].append(el(
         'div',
@@ -1504,16 +1572,32 @@ function opPictures() {
       title: p.title,
       rows: p.rows,
       cols: p.cols,
-      legend: [D.tiles ? `color: the ${D.tile_kind}; number: the value index` :
-                         `number and color: the value index (red 0 to blue ${hi})`],
+      legend: [(says || `color: the value index (red 0 to blue ${hi})`) +
+               '; number: the value index'],
       color,
       label: i => [String(p.values[i])]
     });
   });
   if (D.rows) rows.result.append(el('div', {class: 'panel side'}, indexTable()));
+  const modes = [...(D.tiles ? [['tile', D.tile_kind]] : []), ['value', 'value'],
+                 ['bank', 'bank']];
   return el(
-      'div', {}, el('h2', {text: 'Inputs'}), rows.input, el('h2', {text: 'Result'}),
-      rows.result, hover);
+      'div', {}, colourControls(modes), el('h2', {text: 'Inputs'}), rows.input,
+      el('h2', {text: 'Result'}), rows.result, hover);
+}
+
+// The hover line of an op's picture p (number k), cell i; its tile and element marked in every
+// picture.
+function opHover(hover, p, k, i) {
+  const row = Math.floor(i / p.cols), col = i % p.cols, t = p.tile[i];
+  const e = p.element ? p.element[i] : -1, bank = p.bank ? p.bank[i] : -1;
+  hover.textContent = `${p.title}: (${row},${col}) -> ${p.values[i]}` +
+      (t >= 0 ? `, ${D.tile_kind} ${t}` : '') + (e >= 0 ? `, element ${e} of A` : '') +
+      (bank >= 0 ? `, bank ${bank}` : '');
+  Object.assign(hover.dataset, {pic: k, row, col, value: p.values[i], tile: t, element: e, bank});
+  hoverTile = t >= 0 ? t : null;
+  hoverElement = e >= 0 ? e : null;
+  for (const f of onHover) f();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1660,10 +1744,13 @@ function tracePage() {
 // The inputs: one field per key of the state; typing recomputes the page through the library
 // (WebAssembly) and writes the state into the URL's fragment, so the link restores it.
 const FIELDS = {
-  layout: [['layout', 'layout', '(8,8):(8,1), a shape (4,8), or Sw<3,4,3> o 0 o (8,64):(64,1)']],
+  layout: [
+    ['layout', 'layout', '(8,8):(8,1), a shape (4,8), or Sw<3,4,3> o 0 o (8,64):(64,1)'],
+    ['tiler', 'tiler', '(2,4): color by tile'], ['elem_bits', 'element bits', '16 (banks)']
+  ],
   op: [
     ['op', 'op'], ['arg0', 'A', 'layout'], ['arg1', 'B', 'tiler, layout or integer'],
-    ['arg2', 'C', '(third argument)']
+    ['arg2', 'C', '(third argument)'], ['elem_bits', 'element bits', '16 (banks)']
   ],
   mma: [
     ['preset', 'preset'], ['kernel', 'kernel'], ['head_dim', 'head dim'], ['atom', 'atom'],
@@ -1753,6 +1840,8 @@ function stateFromInputs() {
       s[k] = v;
   }
   if (kind === 'op' && !s.args) s.args = [];
+  if ((kind === 'layout' || kind === 'op') && state.kind === kind && state.colour)
+    s.colour = state.colour;  // the color chooser's, kept while the fields change
   if ((kind === 'mma' || kind === 'trace') && s.preset)
     for (const k of ['atom', 'atom_layout', 'perm', 'tile']) delete s[k];
   if (s.preset !== 'attention') delete s.kernel, delete s.head_dim;
