@@ -300,10 +300,11 @@ std::string svg_cells(json const& p, int64_t x0, int64_t y0, int64_t s, Look con
   for (int64_t x : v) hi = std::max(hi, x);
   for (int64_t i = 0; i < rows * cols; ++i) {
     const int64_t r = i / cols, c = i % cols;
-    const std::string fill = look.colour == "bank"                  ? bank_color(smem_bank(v[i],
-                                                                          look.elem_bits))
-                             : look.colour == "value" || t[i] < 0 ? value_color(v[i], hi)
-                                                                    : "";
+    std::string fill;  // none: the tile group's
+    if (look.colour == "bank")
+      fill = bank_color(smem_bank(v[i], look.elem_bits));
+    else if (look.colour == "value" || t[i] < 0)
+      fill = value_color(v[i], hi);
     groups[t[i]] += "<rect class=\"cell\" x=\"" + n2s(x0 + c * s) + "\" y=\"" +
                     n2s(y0 + r * s) + "\" width=\"" + n2s(s - 1) + "\" height=\"" + n2s(s - 1) +
                     "\" data-row=\"" + n2s(r) + "\" data-col=\"" + n2s(c) + "\" data-value=\"" +
@@ -360,8 +361,8 @@ Drawn svg_picture(json const& p, int64_t x, int64_t y, int64_t s, Look const& lo
     o += "<text class=\"tick col\" x=\"" + n2s(left + c * s + s / 2) + "\" y=\"" + n2s(top - 5) +
          "\" text-anchor=\"middle\">" + n2s(c) + "</text>";
   for (int64_t r = 0; r < rows; r += rstep)
-    o += "<text class=\"tick row\" x=\"" + n2s(left - 4) + "\" y=\"" + n2s(top + r * s + s / 2 + 4) +
-         "\" text-anchor=\"end\">" + n2s(r) + "</text>";
+    o += "<text class=\"tick row\" x=\"" + n2s(left - 4) + "\" y=\"" +
+         n2s(top + r * s + s / 2 + 4) + "\" text-anchor=\"end\">" + n2s(r) + "</text>";
   o += "</g>" + svg_cells(p, left, top, s, look);
   std::vector<int64_t> const v = p["values"];
   int64_t widest = 1;

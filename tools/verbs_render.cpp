@@ -324,6 +324,39 @@ int run_render(RenderArgs a) {
   return 0;
 }
 
+// The memory-access overlay (analysis.hpp): bank or sector of one warp's accesses, and the
+// numbers; wgmma's shared-memory tiles.
+void add_access_options(CLI::App* cmd, RenderArgs& a) {
+  cmd->add_option("--space", a.access.space,
+                  "memory the operands are in for the headline verdict: global (default) "
+                  "or shared; the page shows both")
+      ->check(CLI::IsMember({"global", "shared"}));
+  cmd->add_option("--overlay", a.access.overlay,
+                  "overlay when the page opens: owner (default), bank or sector")
+      ->check(CLI::IsMember({"owner", "bank", "sector"}));
+  cmd->add_option("--warp", a.warp, "the overlay's warp when the page opens (default 0)");
+  cmd->add_option("--elem-bits", a.access.elem_bits,
+                  "element size for the analysis (default: 16 for f16/bf16 MMA "
+                  "A/B, else 32; a copy's --dtype); a layout's or an op's banks (default 16)");
+  cmd->add_option("--swizzle", a.access.swizzle,
+                  "swizzle of the shared-memory picture, e.g. \"Sw<3,3,3>\"");
+  cmd->add_option("--access", a.access.access,
+                  "load or store (default: C stores, A/B loads; copy source loads, "
+                  "destination stores)")
+      ->check(CLI::IsMember({"load", "store"}));
+  cmd->add_option("--smem-swizzle", a.access.smem_swizzle,
+                  "wgmma's shared-memory A/B tiles: the swizzle mode of "
+                  "the canonical tile (default: 128B, else the widest the tile takes)")
+      ->check(CLI::IsMember({"none", "32B", "64B", "128B"}));
+  cmd->add_option("--smem-major", a.access.smem_major,
+                  "wgmma's shared-memory A/B tiles: K-major (default) or "
+                  "MN-major")
+      ->check(CLI::IsMember({"K", "MN"}));
+  cmd->add_option("--max-vector-bits", a.access.max_vector_bits,
+                  "widest MMA operand access (default 128; a copy "
+                  "uses its atom's width)");
+}
+
 }  // namespace
 
 void add_render_verb(CLI::App& app, Verbs& verbs) {
@@ -382,36 +415,7 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
   cmd->add_option("--src", a->copy.src, "copy source tensor (default: the tile, column-major)");
   cmd->add_option("--dst", a->copy.dst,
                   "copy destination tensor (default: the tile, column-major)");
-  // The memory-access overlay (analysis.hpp): bank or sector of one warp's accesses, and the
-  // numbers.
-  cmd->add_option("--space", a->access.space,
-                  "memory the operands are in for the headline verdict: global (default) "
-                  "or shared; the page shows both")
-      ->check(CLI::IsMember({"global", "shared"}));
-  cmd->add_option("--overlay", a->access.overlay,
-                  "overlay when the page opens: owner (default), bank or sector")
-      ->check(CLI::IsMember({"owner", "bank", "sector"}));
-  cmd->add_option("--warp", a->warp, "the overlay's warp when the page opens (default 0)");
-  cmd->add_option("--elem-bits", a->access.elem_bits,
-                  "element size for the analysis (default: 16 for f16/bf16 MMA "
-                  "A/B, else 32; a copy's --dtype); a layout's or an op's banks (default 16)");
-  cmd->add_option("--swizzle", a->access.swizzle,
-                  "swizzle of the shared-memory picture, e.g. \"Sw<3,3,3>\"");
-  cmd->add_option("--access", a->access.access,
-                  "load or store (default: C stores, A/B loads; copy source loads, "
-                  "destination stores)")
-      ->check(CLI::IsMember({"load", "store"}));
-  cmd->add_option("--smem-swizzle", a->access.smem_swizzle,
-                  "wgmma's shared-memory A/B tiles: the swizzle mode of "
-                  "the canonical tile (default: 128B, else the widest the tile takes)")
-      ->check(CLI::IsMember({"none", "32B", "64B", "128B"}));
-  cmd->add_option("--smem-major", a->access.smem_major,
-                  "wgmma's shared-memory A/B tiles: K-major (default) or "
-                  "MN-major")
-      ->check(CLI::IsMember({"K", "MN"}));
-  cmd->add_option("--max-vector-bits", a->access.max_vector_bits,
-                  "widest MMA operand access (default 128; a copy "
-                  "uses its atom's width)");
+  add_access_options(cmd, *a);
   add_problem_options(cmd, a->problem, false, false);
   add_attention_options(cmd, a->attention);
   verbs.push_back({cmd, [a] { return run_render(*a); }});

@@ -9,9 +9,17 @@ Checks, reading the canvases' pixels at every cell (a corner, clear of the label
     a color exactly when the library tags them with one tile (the page data's "tile"); A's
     picture the same; so the result no longer looks like its input: A's tile colors are the
     result's, and the (tile, rest) picture has one color per column;
-  - hovering a result cell outlines the cells of its tile in A's picture (hover linking);
+  - hovering a result cell outlines the cells of its tile in A's picture (hover linking), and
+    marks the very element it shows: hovering result cell (3, 5) marks exactly one cell of A,
+    the one holding the same value (A is injective: the value names the element); so does
+    hovering the (tile, rest) form's cell (1, 2), another element than A's (1, 2);
+  - blocked_product((2,2):(1,2), (2,3):(1,2)): hovering result cell (3, 4), value v, marks A's
+    cell holding v mod 4 (the element of A, cosize 4) and outlines B's cell holding v / 4 (the
+    copy);
   - swizzle 3 4 3: the block before and after: before, every row's colors alike; after, rows
-    0 and 1 differ (the XOR), and 8 colors;
+    0 and 1 differ (the XOR), and 8 colors; colored by bank (the chooser), cells share a color
+    exactly when they share the bank of their offset at 16 bits, computed here: before,
+    (128 r + c) / 2 mod 32 (every row alike), after Sw<3,4,3>(128 r + c) / 2 mod 32;
   - the SVG export holds every picture; no console error.
 Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
 Screenshots go to $TESSERA_SCREENSHOT_DIR when set (e.g. docs/), else WORK_DIR.
@@ -81,6 +89,33 @@ return [D, [...document.querySelectorAll('.op-picture')].map(p => {
 """
 
 
+# The cells of a picture its overlay layer marks at their middles: [tile outlines, element marks]
+# (an element mark is ELEMENT_MARK's magenta: red well above green).
+MARKS = """
+window.tessera.whole(arguments[0]);  // every cell on the canvas (the marks kept)
+const h = document.getElementById('hi-' + arguments[0]), g = document.getElementById(
+    'grid-' + arguments[0]), cell = +g.dataset.cell, C = +g.dataset.cols;
+const px = h.getContext('2d').getImageData(0, 0, h.width, h.height).data, out = [[], []];
+for (let i = 0; i < +g.dataset.rows * C; ++i) {
+  const x = (i % C) * cell + (cell >> 1), y = Math.floor(i / C) * cell + (cell >> 1);
+  const o = 4 * (y * h.width + x);
+  if (px[o + 3] > 0) out[px[o] > px[o + 1] + 80 ? 1 : 0].push(i);
+}
+return out;
+"""
+
+
+def hover_cell(grid, row, col):
+    """The pointer over cell (row, col) of a picture (the whole picture in view)."""
+    driver.execute_script("window.tessera.whole(arguments[0])", grid)
+    c = driver.find_element(By.ID, "grid-" + grid)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", c)
+    cell = int(c.get_attribute("data-cell"))
+    ActionChains(driver).move_to_element_with_offset(
+        c, col * cell + cell // 2 - c.size["width"] // 2,
+        row * cell + cell // 2 - c.size["height"] // 2).perform()
+
+
 def same_partition(colors, tiles):
     """Cells share a color exactly when they share a tile."""
     color_of, tile_of = {}, {}
@@ -131,13 +166,51 @@ try:
         hover = driver.find_element(By.ID, "hover-op").get_attribute("data-tile")
         check(hover == "0" and marked == tile0,
               f"logical_divide: hovering the result's tile 0 outlines A's {tile0} ({marked})")
+        # Hover result cell (3, 5): A's cell of the same value marked, its tile outlined.
+        hover_cell("layout", 3, 5)
+        value = D["pictures"][res["pic"]]["values"][3 * res["cols"] + 5]
+        tiles_, element = driver.execute_script(MARKS, a["grid"])
+        want = [i for i, v in enumerate(D["pictures"][a["pic"]]["values"]) if v == value]
+        check(len(want) == 1 and element == want,
+              f"logical_divide: hovering result (3,5) = {value} marks A's cell {want} "
+              f"({element})")
+        check(len(tiles_) == 7 and all(D["pictures"][a["pic"]]["tile"][i] ==
+                                       D["pictures"][a["pic"]]["tile"][want[0]] for i in tiles_),
+              f"logical_divide: and outlines the other 7 cells of its tile ({tiles_})")
+        # The (tile, rest) form's cell (1, 2) is another element than A's cell (1, 2).
+        hover_cell(zipped["grid"], 1, 2)
+        value = D["pictures"][zipped["pic"]]["values"][1 * zipped["cols"] + 2]
+        _, element = driver.execute_script(MARKS, a["grid"])
+        want = [i for i, v in enumerate(D["pictures"][a["pic"]]["values"]) if v == value]
+        check(element == want and want != [1 * 16 + 2],
+              f"logical_divide: hovering (tile, rest) (1,2) = {value} marks A's cell {want} "
+              f"({element})")
         driver.execute_script("document.getElementById('op-inputs').scrollIntoView()")
         driver.save_screenshot(os.path.join(shots, "op_logical_divide.png"))
         svg = ET.fromstring(driver.execute_script("return window.tessera.svg()"))
         groups = svg.findall("{http://www.w3.org/2000/svg}g")
         check(len(groups) == 4, f"logical_divide: the SVG export holds 4 pictures ({len(groups)})")
 
-    # 2. swizzle: before and after, the XOR visible.
+    # 2. blocked_product: hovering a result cell marks its element of A and its copy in B.
+    load(page("blocked_product", "blocked_product", "(2,2):(1,2)", "(2,3):(1,2)"))
+    D, pics = driver.execute_script(CELL_COLORS)
+    if [p["role"] for p in pics] == ["input", "input", "result"]:
+        a, b, res = pics
+        hover_cell(res["grid"], 3, 4)
+        value = D["pictures"][res["pic"]]["values"][3 * res["cols"] + 4]
+        a_vals, b_vals = (D["pictures"][p["pic"]]["values"] for p in (a, b))
+        _, a_el = driver.execute_script(MARKS, a["grid"])
+        b_tile, _ = driver.execute_script(MARKS, b["grid"])
+        check(a_el == [a_vals.index(value % 4)],
+              f"blocked_product: hovering result (3,4) = {value} marks A's cell of value "
+              f"{value % 4} ({a_el})")
+        check(b_tile == [b_vals.index(value // 4)],
+              f"blocked_product: and outlines B's cell of value {value // 4}, its copy ({b_tile})")
+        driver.save_screenshot(os.path.join(shots, "op_blocked_product.png"))
+    else:
+        check(False, f"blocked_product: A, B and the result ({[p['role'] for p in pics]})")
+
+    # 3. swizzle: before and after, the XOR visible.
     load(page("swizzle", "swizzle", "3", "4", "3"))
     D, pics = driver.execute_script(CELL_COLORS)
     check([p["role"] for p in pics] == ["input", "result"], "swizzle: before and after drawn")
@@ -151,6 +224,23 @@ try:
         check(same_partition(after["colors"], D["pictures"][1]["tile"]),
               "swizzle: after, cells share a color exactly when they share the ZZZ bits")
         driver.save_screenshot(os.path.join(shots, "op_swizzle.png"))
+        # Colored by bank: the bank of each offset at 16 bits.
+        driver.find_element(By.ID, "colour-bank").click()
+        time.sleep(0.1)
+        D, pics = driver.execute_script(CELL_COLORS)
+        before, after = pics
+
+        def sw(o):
+            return o ^ ((o & (7 << 7)) >> 3)
+
+        banks = [[(f(128 * r + c) // 2) % 32 for r in range(8) for c in range(128)]
+                 for f in (lambda o: o, sw)]
+        check(same_partition(before["colors"], banks[0]) and
+              all(row(before, r) == row(before, 0) for r in range(8)),
+              "swizzle by bank: before, the bank of 128 r + c at 16 bits, every row alike")
+        check(same_partition(after["colors"], banks[1]) and row(after, 0) != row(after, 1),
+              "swizzle by bank: after, the bank of Sw<3,4,3>(128 r + c), rows 0 and 1 differ")
+        driver.save_screenshot(os.path.join(shots, "op_swizzle_banks.png"))
     errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
     check(not errors, f"no console error ({errors[:2]})")
 finally:

@@ -1746,11 +1746,11 @@ function tracePage() {
 const FIELDS = {
   layout: [
     ['layout', 'layout', '(8,8):(8,1), a shape (4,8), or Sw<3,4,3> o 0 o (8,64):(64,1)'],
-    ['tiler', 'tiler', '(2,4): color by tile'], ['elem_bits', 'element bits', '16 (banks)']
+    ['tiler', 'tiler', '(2,4): color by tile'], ['elem_bits', 'element bits', '16']
   ],
   op: [
     ['op', 'op'], ['arg0', 'A', 'layout'], ['arg1', 'B', 'tiler, layout or integer'],
-    ['arg2', 'C', '(third argument)'], ['elem_bits', 'element bits', '16 (banks)']
+    ['arg2', 'C', '(third argument)'], ['elem_bits', 'element bits', '16']
   ],
   mma: [
     ['preset', 'preset'], ['kernel', 'kernel'], ['head_dim', 'head dim'], ['atom', 'atom'],
