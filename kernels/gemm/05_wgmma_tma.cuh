@@ -720,12 +720,10 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if (ok && run.tma_store) {
     if constexpr (Cfg::kBits == 16)
       ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
-    else if (g.c_type == OutType::kBF16)
-      ok = make_map<__nv_bfloat16>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
+    else  // (FP8: bf16 C, the plan's rule)
+      ok = g.c_type == OutType::kBF16 &&
+           make_map<__nv_bfloat16>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
                                    TmaL2Promotion::kNone);
-    else
-      ok = make_map<__half>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
-                            TmaL2Promotion::kNone);
   }
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
