@@ -145,12 +145,16 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
         p.scaling == Scaling::kTensor ? p.alpha * *p.scale_a * *p.scale_b : p.alpha;
     const float *sa = p.scale_a, *sb = p.scale_b;
     const int64_t m = p.m, n = p.n;
-    const bool by_rows = p.scaling == Scaling::kRow;
-    // (one function for both scalings: each C type's store is instantiated once)
-    const auto f = [=](float x, int64_t r, int64_t c) {
-      return !by_rows ? alpha * x : r < m && c < n ? alpha * x * sa[r] * sb[c] : 0.0f;
-    };
-    store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c, f);
+    // (a function of the value alone where no scale needs its coordinates: computing them
+    // changes what the compiler hoists out of the tile loop)
+    if (p.scaling == Scaling::kRow)
+      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
+                                       [=](float x, int64_t r, int64_t c) {
+                                         return r < m && c < n ? alpha * x * sa[r] * sb[c] : 0.0f;
+                                       });
+    else
+      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
+                                       [=](float x) { return alpha * x; });
   }
 }
 
