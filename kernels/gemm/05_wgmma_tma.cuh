@@ -2,10 +2,9 @@
 // written in the vocabulary: this file is the schedule; the layouts say the rest.
 //
 // One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32,e4m3,e5m2}.cu:
-// 128 x 256,
-// _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short one;
-// the plan picks one per problem, plan.cpp), so that each compiles on its own in a few seconds and
-// the eleven build in parallel.
+// 128 x 256, _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short
+// one, _promoted.cu: FP8 with its sums promoted to fp32; the plan picks one per problem,
+// plan.cpp), so that each compiles on its own in seconds and they build in parallel.
 //
 // What it adds to 04, each a decision made once in WgmmaTmaCfg:
 //   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16), m64n256k8 (tf32) or m64n256k32 (FP8:
