@@ -56,6 +56,10 @@
 #                                              backend, float32) (tests/device/torch_attention.py), then
 #                                              bench/attention_bench.py (cuDNN and flash backends, launches
 #                                              interleaved; quick: 6 rows): $OUT/attention_sdpa.md, .json
+#   OUT=/tmp/out scripts/gpu.sh fp8 [quick]    tessera.scaled_mm (FP8) against a float64 reference and
+#                                              torch._scaled_mm in guarded buffers
+#                                              (tests/device/torch_scaled_mm.py), then bench/gemm_fp8_bench.py
+#                                              against cuBLASLt, launches interleaved: $OUT/gemm_fp8.md, .json
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -75,14 +79,16 @@ torch_python() {
     if command -v "$p" >/dev/null && "$p" -c "import torch" 2>/dev/null; then echo "$p"; return; fi
   done
 }
-# libtessera_attention.so in build-gpu (the release CMake build, incremental); LOG: its build log.
-attention_library() {
+# A library TARGET (tessera_attention, tessera_gemm) in build-gpu (the release CMake build,
+# incremental); LOG: its build log.
+cuda_library() {
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
     -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON \
     >build-gpu.cmake.log 2>&1 \
-    && cmake --build build-gpu -j "$(nproc)" --target tessera_attention >"$1" 2>&1 \
-    || { tail -40 build-gpu.cmake.log "$1"; return 1; }
+    && cmake --build build-gpu -j "$(nproc)" --target "$1" >"$2" 2>&1 \
+    || { tail -n 40 build-gpu.cmake.log "$2"; return 1; }
 }
+attention_library() { cuda_library tessera_attention "$1"; }
 
 commit=${TESSERA_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
@@ -220,6 +226,25 @@ if [ "$mode" = attention-torch ]; then
   TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh attention-torch${quick:+ quick}" \
     "$py" bench/attention_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
     | tee "$OUT/attention_sdpa.txt" | tail -12
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = fp8 ]; then
+  step "tessera.scaled_mm (FP8) against float64 and torch._scaled_mm (tests/device/torch_scaled_mm.py), then bench/gemm_fp8_bench.py"
+  py=$(torch_python)
+  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+  cuda_library tessera_gemm build-gpu.fp8.log || exit 1
+  lib=$PWD/build-gpu/kernels/libtessera_gemm.so
+  (cd build-gpu && env -u TESSERA_GEMM_LIBRARY "$py" ../tests/device/torch_scaled_mm.py "$lib" 2>&1) \
+    | tee "$OUT/torch_scaled_mm.txt" | tail -60
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  step "bench/gemm_fp8_bench.py: tessera.scaled_mm against torch._scaled_mm (cuBLASLt)"
+  quick=""; [ "$tc_mode" = quick ] && quick=--quick
+  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh fp8${quick:+ quick}" \
+    "$py" bench/gemm_fp8_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
+    | tee "$OUT/gemm_fp8.txt" | tail -50
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   step "done: status $status"
   exit $status

@@ -2,8 +2,9 @@
 """The docs say what the tool says: docs/cheatsheet.md's CLI and C++ columns run (the Python column
 is tests/python/test_cheatsheet.py), each ```jsonl block of docs/batch.md goes through `tessera
 batch` and must give the ```json block after it, and each `$ tessera ...` line of a ```console
-block (README.md, docs/batch.md) must print the lines under it. In expected lines `...` stands for
-any text (an image or a message shortened in the docs).
+block (README.md, docs/batch.md) must print the lines under it; each command of docs/pictures.md's
+tessera CLI column writes its picture (its Python column is tests/python/test_pictures.py). In
+expected lines `...` stands for any text (an image or a message shortened in the docs).
 
 Usage: doc_examples.py TESSERA_EXE CXX_COMPILER INCLUDE_DIR
 """
@@ -28,8 +29,8 @@ def check(ok, what):
         failures.append(what)
 
 
-def run(args, stdin=None):
-    p = subprocess.run([exe, *args], input=stdin, capture_output=True, text=True)
+def run(args, stdin=None, cwd=None):
+    p = subprocess.run([exe, *args], input=stdin, capture_output=True, text=True, cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -129,8 +130,50 @@ def check_console_blocks():
                 command, expected = line[2:].strip(), []
 
 
+def pictures_rows():
+    """docs/pictures.md's table: (feature, CLI spans, Python spans) per row."""
+    text = (ROOT / "docs" / "pictures.md").read_text()
+    out = []
+    for line in text.splitlines():
+        if not line.startswith("| ") or line.startswith(("| feature", "| ---")):
+            continue
+        cells = [c.strip() for c in line.strip()[1:-1].split(" | ")]
+        check(len(cells) == 6, f"docs/pictures.md: a row of {len(cells)} cells: {line}")
+        out.append((cells[0], re.findall(r"`([^`]+)`", cells[4]),
+                    re.findall(r"`([^`]+)`", cells[5])))
+    return out
+
+
+# What a picture file starts with, by its extension.
+PICTURE_START = {".svg": "<svg", ".tex": "% ", ".html": "<!doctype html>"}
+
+
+def check_pictures_table():
+    rows = pictures_rows()
+    check(len(rows) >= 10, f"docs/pictures.md: {len(rows)} rows")
+    for feature, cli, python in rows:
+        check(bool(cli or python), f"docs/pictures.md: '{feature}' has no tessera command")
+        if not cli:
+            continue
+        words = shlex.split(cli[0])
+        check(words[0] == "tessera" and "-o" in words, f"docs/pictures.md: {cli[0]}")
+        out = words[words.index("-o") + 1]
+        with tempfile.TemporaryDirectory() as d:
+            rc, _, err = run(words[1:], cwd=d)
+            path = pathlib.Path(d) / out
+            text = path.read_text() if path.exists() else ""
+            start = PICTURE_START[path.suffix]
+            check(rc == 0 and text.startswith(start),
+                  f"docs/pictures.md, {feature}: `{cli[0]}` exit {rc} {err!r}, wrote "
+                  f"{text[:80]!r}, not a file starting {start!r}")
+            if path.suffix == ".tex":
+                check("\\documentclass[convert]{standalone}" in text and "\\node" in text,
+                      f"docs/pictures.md, {feature}: not CuTe's print_latex document")
+
+
 check_cli_column()
 check_cpp_column()
+check_pictures_table()
 check_batch_doc()
 check_console_blocks()
 for f in failures:

@@ -17,4 +17,10 @@ inline constexpr const char* kHopperPreset = "hopper";
 nlohmann::json hopper_json(int64_t m = 4096, int64_t n = 4096, int64_t k = 4096);
 std::string hopper_text(nlohmann::json const& h);
 
+// The TMA boxes and cuTensorMapEncodeTiled's arguments for any global tensor: {"dtype": "f16",
+// "shape": [4096, 4096], "stride": [1, 4096], "tile": "(64,64)" (a shape or a layout, modes in
+// the tensor's order), "swizzle": "128B" (for an unswizzled tile), "loaders": 1}. Throws the
+// rule a bad tensor or tile breaks (tessera/tma.hpp).
+nlohmann::json tma_for_tensor(nlohmann::json const& spec);
+
 }  // namespace tessera::tools

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "atom_names.hpp"
+#include "grid_picture.hpp"
 #include "attention_cli.hpp"
 #include "hopper_cli.hpp"
 #include "op_pictures.hpp"
@@ -331,7 +332,7 @@ std::string per_mode_permutation(std::string const& p) {
 json layout_page_data(SwizzledLayout const& l) {
   int64_t rows = l.rank() >= 2 ? l.layout[0].size() : 1;
   int64_t cols = l.size() / rows;
-  check_cells(rows, cols, "the layout " + to_string(l));
+  check_cells(rows, cols, "the layout " + layout_notation(l));
   std::vector<int64_t> values(rows * cols);
   json coords = json::array();
   coords.get_ref<json::array_t&>().resize(rows * cols);
@@ -342,7 +343,7 @@ json layout_page_data(SwizzledLayout const& l) {
       coords[r * cols + c] = to_string(idx2crd(i, l.layout.shape));
     }
   // A swizzle permutes offsets in place: the cosize is that of the plain layout.
-  return {{"kind", "layout"}, {"layout", to_string(l)},
+  return {{"kind", "layout"}, {"layout", layout_notation(l)},
           {"size", l.size()}, {"cosize", l.layout.cosize()},
           {"rank", l.rank()}, {"rows", rows},
           {"cols", cols},     {"values", values},
@@ -665,13 +666,18 @@ json page_data(json const& s) {
   int64_t thread = int_field(s, "thread", -1), warp = int_field(s, "warp", -1);
   if (thread >= 0) {
     if (!data.contains("threads") || thread >= data["threads"].get<int64_t>())
-      throw std::invalid_argument("thread " + std::to_string(thread) +
-                                  " is not a thread of this page");
+      throw std::invalid_argument(
+          "thread " + std::to_string(thread) + " is not a thread of this page" +
+          (data.contains("threads")
+               ? " (threads 0 to " + std::to_string(data["threads"].get<int64_t>() - 1) + ")"
+               : std::string(" (it has no threads)")));
     data["initial_thread"] = thread;
   }
   if (data.contains("operands")) {
     if (warp >= 0 && warp * 32 >= data["threads"].get<int64_t>())
-      throw std::invalid_argument("warp " + std::to_string(warp) + " is not a warp of this page");
+      throw std::invalid_argument(
+          "warp " + std::to_string(warp) + " is not a warp of this page (warps 0 to " +
+          std::to_string((data["threads"].get<int64_t>() + 31) / 32 - 1) + ")");
     data["initial_overlay"] = access_of(s).overlay;
     data["initial_warp"] = warp < 0 ? 0 : warp;
   }

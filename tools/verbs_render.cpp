@@ -8,7 +8,9 @@
 #include <stdexcept>
 
 #include "attention_options.hpp"
+#include "grid_picture.hpp"
 #include "hopper_cli.hpp"
+#include "latex.hpp"
 #include "op_pictures.hpp"
 #include "ops.hpp"
 #include "render.hpp"
@@ -22,6 +24,10 @@ namespace {
 struct RenderArgs {
   MmaArgs mma;
   std::string layout, output;
+  std::string tv;      // a TV layout drawn on --tile M N (the raw TV picture)
+  std::string format;  // html, svg or tikz; empty: by the output's extension
+  bool latex = false;  // --latex: --format tikz
+  std::string operand;  // the SVG's picture of a TiledMMA (C, A, B) or a TiledCopy (S, D)
   std::string op;                // an algebra op (ops.hpp) and its arguments as typed
   std::vector<std::string> op_args;
   std::vector<std::string> compare;
@@ -66,19 +72,30 @@ Playground playground_files() {
   return p;
 }
 
+// A TiledMMA is asked for: a preset, an atom layout, or one atom alone (--atom, as CuTe's
+// TiledMMA of one atom).
+bool mma_given(RenderArgs const& a) {
+  return a.mma.given() || (a.mma.cmd && a.mma.cmd->count("--atom"));
+}
+
 void check_flags(RenderArgs const& a) {
   if (!a.op_args.empty() && a.op.empty())
     throw std::invalid_argument("render: --args needs --op");
   int what =
-      int(!a.layout.empty()) + int(a.mma.given()) + int(!a.copy_atom.empty()) + int(a.playground) +
-      int(!a.op.empty());
+      int(!a.layout.empty()) + int(mma_given(a)) + int(!a.copy_atom.empty()) + int(a.playground) +
+      int(!a.op.empty()) + int(!a.tv.empty());
   if (what != 1)
     throw std::invalid_argument(
-        "render needs exactly one of --layout, --op, --preset (or --atom-layout/--tile), --copy "
-        "and --playground");
+        "render needs exactly one of --layout, --op, --preset (or --atom-layout/--tile), --copy, "
+        "--tv and --playground");
+  if (!a.tv.empty() && a.mma.tile.size() != 2)
+    throw std::invalid_argument("render --tv " + a.tv +
+                                " needs the tile it maps into: --tile M N (rows, columns)");
+  if (mma_given(a) && a.mma.tile.size() == 2)
+    throw std::invalid_argument("render: a TiledMMA's --tile is M N K (3 values), got 2");
 
   if (a.output.empty()) throw std::invalid_argument("render needs -o FILE.html");
-  if (!a.compare.empty() && !a.mma.given())
+  if (!a.compare.empty() && !mma_given(a))
     throw std::invalid_argument("render: --compare-perm needs a TiledMMA");
   if (!a.layout.empty() &&
       (!a.access.swizzle.empty() || a.access.overlay != "owner" || a.access.elem_bits))
@@ -95,15 +112,16 @@ void check_flags(RenderArgs const& a) {
 // The flags as the page's state (render.hpp): the page opens with them in its inputs.
 nlohmann::json state_of(RenderArgs& a) {
   nlohmann::json state;
-  if (!a.mma.given()) attention_chosen(a.mma, "render");  // --kernel without the preset: an error
+  if (!mma_given(a)) attention_chosen(a.mma, "render");  // --kernel without the preset: an error
   if (a.playground) {  // the playground's first page: a divide, whose inputs invite the next op
     state = {{"kind", "op"}, {"op", "logical_divide"}, {"args", {"(8,16):(16,1)", "(2,4)"}}};
   } else if (!a.layout.empty()) {
     state = {{"kind", "layout"}, {"layout", a.layout}};
   } else if (!a.op.empty()) {
     state = {{"kind", "op"}, {"op", a.op}, {"args", a.op_args}};
-  } else if (a.mma.given()) {
-    mma_from_args(a.mma, "render");  // the flag rules (a preset fixes the rest)
+  } else if (mma_given(a)) {
+    // The flag rules (a preset fixes the rest); one atom's tile where none is given.
+    const MmaConfig cfg = mma_from_args(a.mma, "render");
     if (attention_chosen(a.mma, "render"))
       state = {{"kind", "mma"},
                {"preset", a.mma.preset},
@@ -114,9 +132,9 @@ nlohmann::json state_of(RenderArgs& a) {
     else
       state = {{"kind", "mma"},
                {"atom", a.mma.atom},
-               {"atom_layout", a.mma.atom_layout},
+               {"atom_layout", a.mma.atom_layout.empty() ? "(1,1,1)" : a.mma.atom_layout},
                {"perm", a.mma.permutation},
-               {"tile", a.mma.tile}};
+               {"tile", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}}};
     state["compare"] = a.compare;
     if (a.problem.given()) {  // the thread trace: the problem, the CTA, the k_tile stepper
       if (!a.compare.empty() || !a.access.swizzle.empty() || a.access.elem_bits ||
@@ -184,11 +202,80 @@ void check_smem(RenderArgs const& a, nlohmann::json const& data) {
         data["atom"].get<std::string>() + " reads no operand from shared memory");
 }
 
+// The format asked for: --format, --latex, else by the output's extension (.svg, .tex).
+std::string format_of(RenderArgs const& a) {
+  if (a.latex && !a.format.empty() && a.format != "tikz")
+    throw std::invalid_argument("render: --latex is --format tikz, not --format " + a.format);
+  if (!a.operand.empty() && (a.latex || (!a.format.empty() && a.format != "svg") ||
+                             (a.format.empty() && !a.output.ends_with(".svg"))))
+    throw std::invalid_argument("render: --operand picks the SVG's picture (-o FILE.svg or "
+                                "--format svg); the page and the LaTeX draw every operand");
+  if (a.latex) return "tikz";
+  if (!a.format.empty()) return a.format;
+  if (a.output.ends_with(".svg")) return "svg";
+  if (a.output.ends_with(".tex")) return "tikz";
+  return "html";
+}
+
+void write_out(RenderArgs const& a, std::string const& text, std::string const& what) {
+  if (a.output == "-") {
+    std::cout << text;
+    return;
+  }
+  std::ofstream f(a.output, std::ios::binary);
+  if (!(f << text)) throw std::invalid_argument("render: cannot write " + a.output);
+  std::cerr << "tessera: wrote " << a.output << " (" << what << ")\n";
+}
+
+// A picture for slides and papers (SVG or CuTe's print_latex TikZ) instead of the page; false
+// where the format is the page (html).
+bool write_picture(RenderArgs const& a, std::string const& format, nlohmann::json const& state,
+                   nlohmann::json const& data) {
+  if (format == "html") {
+    if (!a.tv.empty())
+      throw std::invalid_argument("render --tv draws SVG or TikZ: -o FILE.svg, -o FILE.tex, "
+                                  "--format svg|tikz or --latex");
+    return false;
+  }
+  const std::string kind = a.tv.empty() ? state["kind"].get<std::string>() : "tv";
+  const bool tikz = format == "tikz";
+  if (kind == "tv" || kind == "layout") {
+    const GridPicture p = kind == "tv" ? tv_picture(layout_arg(a.tv), a.mma.tile[0],
+                                                     a.mma.tile[1])
+                                       : layout_picture(any_layout_arg(a.layout));
+    write_out(a, tikz ? picture_latex(p) : picture_svg(p), tikz ? "LaTeX/TikZ" : "SVG");
+  } else if (tikz && (kind == "mma" || kind == "copy")) {
+    write_out(a, kind == "mma" ? mma_latex(data) : copy_latex(data), "LaTeX/TikZ");
+  } else if (kind == "mma" || kind == "copy") {  // one operand's picture
+    const std::string names = kind == "mma" ? "CAB" : "SD";
+    const std::string op = a.operand.empty() ? names.substr(0, 1) : a.operand;
+    if (op.size() != 1 || names.find(op) == std::string::npos)
+      throw std::invalid_argument("render --operand " + op + ": a " +
+                                  (kind == "mma" ? "TiledMMA has C, A and B" :
+                                                   "TiledCopy has S and D"));
+    const nlohmann::json& g = data["operands"][names.find(op)];
+    write_out(a, picture_svg(owner_picture(g, data["threads"].get<int64_t>())), "SVG");
+  } else if (!tikz && kind == "op") {  // the op's pictures alone
+    std::string call = a.op + "(";
+    for (size_t i = 0; i < a.op_args.size(); ++i) call += (i ? ", " : "") + a.op_args[i];
+    write_out(a, op_svg(call + ") = " + data["result"].get<std::string>(), data["pictures"]),
+              "SVG");
+  } else {
+    throw std::invalid_argument("render: --format " + format + " draws " +
+                                "a layout, a TV layout (--tv), a TiledMMA or a TiledCopy" +
+                                (tikz ? "" : " or an op (--op)") + "; this " + kind +
+                                " page is HTML");
+  }
+  return true;
+}
+
 int run_render(RenderArgs a) {
   check_flags(a);
   check_problem_options(a.mma.cmd, a.problem, "render");
-  if (a.problem.given() && !a.mma.given())
+  if (a.problem.given() && !mma_given(a))
     throw std::invalid_argument("render: --problem needs a TiledMMA (--preset or --atom-layout)");
+  const std::string format = format_of(a);
+  if (!a.tv.empty()) return write_picture(a, format, {}, {}), 0;
   nlohmann::json state = state_of(a);
   nlohmann::json data;
   try {
@@ -198,27 +285,14 @@ int run_render(RenderArgs a) {
     throw std::invalid_argument(m.rfind("render", 0) == 0 ? m : "render: " + m);
   }
   if (!a.access.smem_swizzle.empty() || !a.access.smem_major.empty()) check_smem(a, data);
-  if (a.output.ends_with(".svg")) {  // the op's pictures alone, for slides and papers
-    if (state["kind"] != "op")
-      throw std::invalid_argument("render: -o FILE.svg draws an op (--op); other pages are HTML");
-    std::string call = a.op + "(";
-    for (size_t i = 0; i < a.op_args.size(); ++i) call += (i ? ", " : "") + a.op_args[i];
-    std::string svg = op_svg(call + ") = " + data["result"].get<std::string>(), data["pictures"]);
-    std::ofstream f(a.output, std::ios::binary);
-    if (!(f << svg)) throw std::invalid_argument("render: cannot write " + a.output);
-    std::cerr << "tessera: wrote " << a.output << "\n";
-    return 0;
-  }
+  if (write_picture(a, format, state, data)) return 0;
   Playground wasm = playground_files();
   if (a.playground && wasm.wasm.empty())
     throw std::invalid_argument(
         "render --playground needs the library as WebAssembly (tessera_wasm.js and .wasm beside "
         "the tessera executable, or $TESSERA_WASM_JS): cmake --build build --target playground");
   std::string page = render_page(state, data, wasm);
-  std::ofstream f(a.output, std::ios::binary);
-  if (!(f << page)) throw std::invalid_argument("render: cannot write " + a.output);
-  std::cerr << "tessera: wrote " << a.output << " (" << page.size() / 1024
-            << " KiB); open it in a browser\n";
+  write_out(a, page, std::to_string(page.size() / 1024) + " KiB; open it in a browser");
   return 0;
 }
 
@@ -229,8 +303,23 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
       "render",
       "Write one self-contained interactive HTML page of a layout, a TiledMMA or a TiledCopy");
   auto a = std::make_shared<RenderArgs>();
-  cmd->add_option("-o,--output", a->output, "the HTML file to write (an op: .svg writes its SVG)")
+  cmd->add_option("-o,--output", a->output,
+                  "the file to write, - for standard output: the HTML page, or by its extension "
+                  "a picture (.svg: SVG of a layout, a TV layout or an op; .tex: LaTeX/TikZ)")
       ->required();
+  cmd->add_option("--format", a->format,
+                  "html (the page), svg, or tikz (a standalone LaTeX/TikZ document as CuTe's "
+                  "print_latex: a layout, a TV layout, a TiledMMA's C, A, B or a TiledCopy's S, "
+                  "D); default by -o's extension")
+      ->check(CLI::IsMember({"html", "svg", "tikz"}));
+  cmd->add_flag("--latex", a->latex, "--format tikz");
+  cmd->add_option("--operand", a->operand,
+                  "the SVG's picture: a TiledMMA's C (default), A or B, a TiledCopy's S "
+                  "(default) or D, each cell T#V#");
+  cmd->add_option("--tv", a->tv,
+                  "a TV layout (thread, value) -> index of the --tile M N tile, drawn with each "
+                  "cell's T#V# as CuTe's print_latex_tv, e.g. --tv \"((4,8),2):((16,1),8)\" "
+                  "--tile 8 8");
   cmd->add_option("--layout", a->layout,
                   "a layout, e.g. \"(8,8):(8,1)\", a shape, or a swizzled layout "
                   "\"Sw<3,4,3> o 0 o (8,64):(64,1)\": its values as a grid");
@@ -240,6 +329,8 @@ void add_render_verb(CLI::App& app, Verbs& verbs) {
                   "\"(8,16):(16,1)\" \"(2,4)\"");
   cmd->add_option("--args", a->op_args, "the op's arguments, as its verb takes them");
   add_mma_options(cmd, a->mma);
+  cmd->get_option("--tile")->expected(2, 3)->description(
+      "a TiledMMA's CTA tile M N K, or the tile M N of --tv");
   cmd->add_flag("--playground", a->playground,
                 "the playground: the page with its inputs only (needs the "
                 "WebAssembly build, `cmake --build build --target playground`)");

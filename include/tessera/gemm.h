@@ -28,7 +28,36 @@
 extern "C" {
 #endif
 
-typedef enum { TESSERA_F32 = 0, TESSERA_TF32 = 1, TESSERA_F16 = 2, TESSERA_BF16 = 3 } tessera_dtype;
+/* Element types. E4M3 and E5M2 are the FP8 formats (inputs of tessera_scaled_gemm only). */
+typedef enum {
+  TESSERA_F32 = 0,
+  TESSERA_TF32 = 1,
+  TESSERA_F16 = 2,
+  TESSERA_BF16 = 3,
+  TESSERA_E4M3 = 4,
+  TESSERA_E5M2 = 5
+} tessera_dtype;
+
+/* How tessera_scaled_gemm scales the product (scales are fp32 device pointers; kb = ceil(k / 128)
+   blocks of K, the partial sum of each block promoted to fp32 with its scales):
+   TENSOR:         one scale each, scale_a[0] and scale_b[0];
+   ROW:            a scale per row of op(A) and per column of op(B): scale_a[i], scale_b[j];
+   BLOCK_A_ROWS:   per row of op(A) and block of K, scale_a[i + b * m] (1 x 128 blocks, m-major),
+                   per 128 x 128 block of op(B), scale_b[b + (j / 128) * kb] (DeepGEMM's layout);
+   BLOCK_B_COLUMNS: the mirror: per 128 x 128 block of op(A), scale_a[b + (i / 128) * kb], per
+                   column of op(B) and block of K, scale_b[j + b * n]. */
+typedef enum {
+  TESSERA_SCALE_TENSOR = 0,
+  TESSERA_SCALE_ROW = 1,
+  TESSERA_SCALE_BLOCK_A_ROWS = 2,
+  TESSERA_SCALE_BLOCK_B_COLUMNS = 3
+} tessera_scaling;
+
+/* How tessera_scaled_gemm accumulates: PROMOTED adds the tensor cores' partial sum of every 128
+   of K into fp32 accumulators (their FP8 accumulation keeps fewer bits than fp32; cuBLASLt's
+   default, torch._scaled_mm's use_fast_accum=False), FAST accumulates all of K in the tensor
+   cores (use_fast_accum=True: faster, less accurate). Block scales are always promoted. */
+typedef enum { TESSERA_ACCUMULATE_PROMOTED = 0, TESSERA_ACCUMULATE_FAST = 1 } tessera_accumulation;
 
 /* Status codes: 0 is success; each other value has a message from tessera_status_string. */
 enum {
@@ -44,7 +73,9 @@ enum {
   TESSERA_ERROR_UNSUPPORTED_DTYPE = 9, /* the kernel cannot run this dtype (not yet implemented) */
   TESSERA_ERROR_TOO_LARGE = 10,        /* a size needs more CTAs than one launch can have */
   TESSERA_ERROR_CUDA = 11,             /* the CUDA runtime reported an error (launch or device) */
-  TESSERA_ERROR_WORKSPACE = 12 /* tessera_gemm_ex: workspace too small or not 256-byte aligned */
+  TESSERA_ERROR_WORKSPACE = 12, /* tessera_gemm_ex: workspace too small or not 256-byte aligned */
+  TESSERA_ERROR_INVALID_SCALE = 13 /* tessera_scaled_gemm: unknown scaling or accumulation, a NULL
+                                      scale, or block scales with FAST accumulation */
 };
 
 /* C = alpha * op(A) * op(B) + beta * C, column-major like BLAS, op = 'N' or 'T'.
@@ -57,7 +88,7 @@ TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb,
 
 /* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). The kernels:
    01_simt_global, 02_simt_cp_async, 03_simt_pipelined (F32); 04_mma_sync, 05_wgmma_tma (TF32,
-   F16, BF16); 06_skinny (all four: bandwidth-bound, a GEMV on up to 8 vectors at a time, 16 in
+   F16, BF16; 05 also E4M3 and E5M2 through tessera_scaled_gemm); 06_skinny (all four: bandwidth-bound, a GEMV on up to 8 vectors at a time, 16 in
    F16 and BF16 on the tensor cores, where the built-in choice takes it for min(m, n) <= 8 in F32,
    4 in TF32, 16 in F16 and BF16; correct for any problem by name; TF32 computed in full fp32).
    Aliases "01".."06". */
@@ -106,6 +137,29 @@ TESSERA_GEMM_API int tessera_gemm_plan(const char* kernel, tessera_dtype dtype, 
                                        const void* A, int64_t lda, const void* B, int64_t ldb,
                                        float beta, const void* C, int64_t ldc, char* text,
                                        size_t text_size);
+
+/* FP8: C = alpha * scale_a * scale_b * op(A) * op(B) + beta * C, with A and B in FP8 (a_type and
+   b_type TESSERA_E4M3 or TESSERA_E5M2, the same format for both), accumulated in fp32, and C of
+   c_type (TESSERA_F32, TESSERA_F16 or TESSERA_BF16); the scales as `scaling` says. Arguments and
+   statuses as tessera_gemm's; kernel 05 (NULL or "05_wgmma_tma"), which reads FP8 K-major only:
+   an operand that is not (transa 'N' for A, transb 'T' for B), or not 16-byte aligned, is packed
+   K-major into scratch first (tessera_gemm_plan says so). */
+TESSERA_GEMM_API int tessera_scaled_gemm(const char* kernel, tessera_dtype a_type,
+                                         tessera_dtype b_type, tessera_dtype c_type, char transa,
+                                         char transb, int64_t m, int64_t n, int64_t k, float alpha,
+                                         const void* A, int64_t lda, const void* B, int64_t ldb,
+                                         tessera_scaling scaling, const float* scale_a,
+                                         const float* scale_b, tessera_accumulation accumulation,
+                                         float beta, void* C, int64_t ldc, void* stream);
+/* What tessera_scaled_gemm with these arguments would do (as tessera_gemm_plan). */
+TESSERA_GEMM_API int tessera_scaled_gemm_plan(const char* kernel, tessera_dtype a_type,
+                                              tessera_dtype b_type, tessera_dtype c_type,
+                                              char transa, char transb, int64_t m, int64_t n,
+                                              int64_t k, const void* A, int64_t lda, const void* B,
+                                              int64_t ldb, tessera_scaling scaling,
+                                              const float* scale_a, const float* scale_b,
+                                              tessera_accumulation accumulation, const void* C,
+                                              int64_t ldc, char* text, size_t text_size);
 
 TESSERA_GEMM_API const char* tessera_gemm_kernels(void);            /* comma-separated names */
 TESSERA_GEMM_API const char* tessera_gemm_kernels_for(

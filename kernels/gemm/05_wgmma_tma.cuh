@@ -1,13 +1,14 @@
 // kernels/gemm/05_wgmma_tma.cuh -- ladder step 05: Hopper (sm_90a) tensor cores, wgmma + TMA,
 // written in the vocabulary: this file is the schedule; the layouts say the rest.
 //
-// One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32}.cu: 128 x 256,
-// _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short one;
-// the plan picks one per problem, plan.cpp), so that each compiles on its own in a few seconds and
-// the eleven build in parallel.
+// One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32,e4m3,e5m2}.cu:
+// 128 x 256, _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short
+// one, _promoted.cu: FP8 with its sums promoted to fp32; the plan picks one per problem,
+// plan.cpp), so that each compiles on its own in seconds and they build in parallel.
 //
 // What it adds to 04, each a decision made once in WgmmaTmaCfg:
-//   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16) or m64n256k8 (tf32); two consumer
+//   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16), m64n256k8 (tf32) or m64n256k32 (FP8:
+//     e4m3 or e5m2, C stored as fp32, f16 or bf16 after the call's scales); two consumer
 //     warpgroups tile the CTA's 128x256 block along M (TiledMMA of atoms (2,1,1)), 128 F32
 //     accumulators per thread (skinny problems: 128 x 128 or 128 x 64, and for f16 and bf16 the
 //     short 64 x 64 tile of one consumer warpgroup, _m64.cu);
@@ -77,15 +78,21 @@ struct StageTile {
 // through registers (tf32 with A MN-major, which wgmma cannot read from shared memory).
 // kConsumers_: consumer warpgroups, 64 rows of the tile each (2: 128 rows; 1: the short tile of
 // skinny problems, 64 rows, f16 and bf16 on 64 columns).
-template <Elem E, int64_t kTileN, bool kARegs_ = false, int kConsumers_ = 2>
+// kPromoted_: FP8 whose sums are promoted to fp32 every k-tile, with block scales or not, on the
+// kPromotedN-wide tile (mainloop_promoted; a kernel of its own: its sums are not wgmma
+// accumulators, those of the other mainloops are).
+template <Elem E, int64_t kTileN, bool kARegs_ = false, int kConsumers_ = 2,
+          bool kPromoted_ = false>
 struct WgmmaTmaCfg {
   using Info = ElemOut<E>;
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
-  static constexpr bool kARegs = kARegs_;
+  static constexpr bool kARegs = kARegs_, kPromoted = kPromoted_;
+  static_assert(!kPromoted || (kBits == 8 && kTileN == WgmmaShape::kPromotedN),
+                "05: promoted sums are FP8's, on the kPromotedN-wide tile (the plan's rule)");
   static_assert(!kARegs || kBits == 32,
                 "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
-  using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_>;
+  using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_, kPromoted_>;
   static constexpr int kConsumers = kConsumers_, kThreads = 128 * (kConsumers + 1),
                        kAcc = int(kTileN / 2);
   static constexpr int64_t kBM = WgmmaShape::kConsumerRows * kConsumers, kBN = kTileN;
@@ -95,6 +102,8 @@ struct WgmmaTmaCfg {
       "05: one or two consumer warpgroups; A through registers needs two (kPermM covers 128 rows)");
   // wgmma_tile transposes only narrow tiles
   static constexpr bool kSwappable = kBN < WgmmaShape::kWideN;
+  // tf32 and FP8 wgmma read K-major stage tiles only (the plan packs other operands first).
+  static constexpr bool kKMajorOnly = kBits != 16;
   // A cluster of kCluster CTAs takes kCluster C tiles along M that share their B tile: each
   // CTA loads 1/kCluster of B and multicasts it to all (B from L2 once per cluster; 2 rather
   // than 1 or 4: bench/results/gemm_plan_rules.md).
@@ -160,12 +169,19 @@ struct WgmmaTmaCfg {
   // columns, to 8 distinct chunks of a row: 32 banks (without it, rows 0-7: two chunks that the
   // swizzle sends to the same 4, a 2-way conflict). Checked by a_loads_conflict_free().
   static constexpr Layout kPermM = parse_layout("(4,2,2,2,2,2):(1,16,4,8,32,64)");
-  static constexpr TiledMMA kMma =
-      kARegs ? make_tiled_mma(atom::sm90_64xNx8_tf32(kBN, true), parse_layout("(2,1,1):(1,0,0)"),
-                              make_tile(kPermM, Layout(kBN), Layout(8)))
-             : make_tiled_mma(atom::sm90_64xNx16(kBN, false),
-                              kConsumers == 2 ? parse_layout("(2,1,1):(1,0,0)")
-                                              : parse_layout("(1,1,1):(0,0,0)"));
+  static constexpr TiledMMA make_mma() {
+    const Layout along_m = kConsumers == 2 ? parse_layout("(2,1,1):(1,0,0)")
+                                           : parse_layout("(1,1,1):(0,0,0)");
+    if constexpr (kARegs)
+      return make_tiled_mma(atom::sm90_64xNx8_tf32(kBN, true), along_m,
+                            make_tile(kPermM, Layout(kBN), Layout(8)));
+    else if constexpr (kBits == 8)
+      return make_tiled_mma(atom::sm90_64xNx32_f8(kBN, false, Info::kFormat, Info::kFormat),
+                            along_m);
+    else
+      return make_tiled_mma(atom::sm90_64xNx16(kBN, false), along_m);
+  }
+  static constexpr TiledMMA kMma = make_mma();
 
   // A through registers: the MN-major stage tile as TMA writes it (the 16-bit kernels' MN-major
   // GMMA tile, here of 32-bit elements), and the shared -> register copy whose (thread, value)
@@ -276,6 +292,10 @@ struct WgmmaTmaParams {
                        // tiles_n), grouped
   float* partials;  // stream-K: a slot of partial sums per consumer warpgroup of the grid,
   uint32_t* flags;  // and its flag (zeroed before the launch)
+  // FP8 inputs: C's element type and the scales (GemmArgs, args.hpp).
+  OutType c_type;
+  Scaling scaling;
+  const float *scale_a, *scale_b;
 };
 
 // Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
@@ -342,8 +362,8 @@ template <class Cfg>
 __device__ __forceinline__ void store_tile(float const (&acc)[Cfg::kAcc], uint8_t* buf,
                                            int consumer, int64_t tm, int64_t tn,
                                            WgmmaTmaParams const& p, void const* map_c) {
-  if (Cfg::kBits == 16 && p.tma_store)
-    epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p.alpha, map_c);
+  if (Cfg::kBits != 32 && p.tma_store)
+    epilogue_tma<Cfg>(acc, buf, consumer, tm * Cfg::kBM, tn * Cfg::kBN, p, map_c);
   else
     epilogue<Cfg>(acc, reinterpret_cast<float*>(buf), consumer, tm * Cfg::kBM, tn * Cfg::kBN, p);
 }
@@ -360,6 +380,91 @@ __device__ __forceinline__ void mainloop(typename WarpgroupMMA<Cfg>::FragmentC& 
   SmemStagesAt<T, Cfg::template A<kAK>::kStaged, Cfg::kStageBytes> sA{smem};
   SmemStagesAt<T, Cfg::template B<kBK>::kStaged, Cfg::kStageBytes> sB{smem + Cfg::kStageBytesA};
   mainloop_mma(WarpgroupMMA<Cfg>{consumer}, pipe, read, sA, sB, acc, k_tiles);
+}
+
+// Every accumulator of a thread lies on its first row or 8 rows below (the m64nN atom's C).
+template <class Cfg>
+TESSERA_HD constexpr bool values_on_two_rows() {
+  for (int v = 0; v < Cfg::kAcc; ++v)
+    if (Cfg::kFragment.row[v] != 0 && Cfg::kFragment.row[v] != 8) return false;
+  return true;
+}
+
+// Consumer, FP8 with its sums promoted to fp32 (DeepGEMM's promotion, cuBLASLt's default): each
+// k-tile, 128 of K, is a product of its own, added into acc once retired, with block scales
+// (Scaling::kBlockA, the plan's orientation) acc += sa(row) sb part: sa one per row of A and
+// block, sb one per block for the tile's columns (at most 128: one block of B's rows); with other
+// scalings acc += part (their scales are the epilogue's). k-tiles go in pairs, into two
+// fragments, `even` and `odd`, issued together: k is promoted while k + 1 runs. Nothing is in
+// flight between pairs (else ptxas cannot tell which fragment a wait retired and serializes
+// the wgmmas, C7514); the other consumer warpgroup's products fill that gap. A kernel of its own:
+// beside the other mainloops' accumulators ptxas serializes its wgmmas too. k_begin: the index
+// of the first k-tile in K (stream-K ranges start anywhere).
+template <class Cfg>
+__device__ __forceinline__ void mainloop_promoted(
+    typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_begin, int64_t k_tiles,
+    typename Cfg::Pipeline const& pipe, uint8_t* smem, PipelineState<Cfg::kStages>& read,
+    int consumer, int64_t tm, int64_t tn, WgmmaTmaParams const& p) {
+  using T = typename Cfg::T;
+  static_assert(Cfg::kBK == WgmmaShape::kBlockScaleK && Cfg::kBN <= WgmmaShape::kBlockScaleK &&
+                    values_on_two_rows<Cfg>(),
+                "05: promoted sums need one block of K per k-tile, at most one block of B's rows "
+                "per tile, and each thread's values on two rows");
+  SmemStagesAt<T, Cfg::template A<true>::kStaged, Cfg::kStageBytes> sA{smem};
+  SmemStagesAt<T, Cfg::template B<true>::kStaged, Cfg::kStageBytes> sB{smem + Cfg::kStageBytesA};
+  const WarpgroupMMA<Cfg> mma{consumer};
+  static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
+  static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
+  const int64_t row = tm * Cfg::kBM + 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
+  const float* scale_b = p.scale_b + tn * Cfg::kBN / WgmmaShape::kBlockScaleK * p.k_tiles;
+  // k-tile k's scales of the thread's two rows (times B's block's; 1 without block scales)
+  struct RowScales {
+    float s0 = 1.0f, s8 = 1.0f;
+  };
+  const bool by_blocks = p.scaling == Scaling::kBlockA;
+  const auto scales = [&](int64_t k) {
+    RowScales r;
+    if (!by_blocks) return r;
+    const float* scale_a = p.scale_a + (k_begin + k) * p.m;
+    const float b = scale_b[k_begin + k];
+    r.s0 = row < p.m ? scale_a[row] * b : 0.0f;
+    r.s8 = row + 8 < p.m ? scale_a[row + 8] * b : 0.0f;
+    return r;
+  };
+  using Frag = typename WarpgroupMMA<Cfg>::FragmentC;
+  Frag even, odd;
+  const auto issue = [&](Frag& part) {
+    pipe.consumer_wait(read);
+    gemm(mma, mma.partition_A(sA(_, _, read.stage)), mma.partition_B(sB(_, _, read.stage)), part,
+         false);
+    const int stage = read.stage;
+    read.advance();
+    return stage;
+  };
+  // acc (+)= part scaled by r, once part (k-tile k, in stage `stage`) is done.
+  const auto promote = [&](Frag& part, int64_t k, int stage, RowScales r) {
+    warpgroup_wait<1>(part);  // (or <0>: the caller's order says which group is done)
+    pipe.consumer_release(stage);
+TESSERA_UNROLL
+    for (int v = 0; v < Cfg::kAcc; ++v) {
+      const float x = part.v[v] * (kF.row[v] == 0 ? r.s0 : r.s8);
+      acc.v[v] = k == 0 ? x : acc.v[v] + x;
+    }
+  };
+  int64_t k = 0;
+  for (; k + 1 < k_tiles; k += 2) {
+    const RowScales r0 = scales(k), r1 = scales(k + 1);  // (loaded while the products run)
+    const int first = issue(even), second = issue(odd);
+    promote(even, k, first, r0);  // k + 1 runs meanwhile
+    warpgroup_wait<0>(odd);
+    promote(odd, k + 1, second, r1);
+  }
+  if (k < k_tiles) {
+    const RowScales r = scales(k);
+    const int last = issue(even);
+    warpgroup_wait<0>(even);
+    promote(even, k, last, r);
+  }
 }
 
 template <class Cfg>
@@ -408,9 +513,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             copy(TmaLoad<Cfg::ARegs::kTma>{&map_a}, a_at, stage, full);
             copy(TmaLoad<Cfg::template B<true>::kTma>{&map_b}, b_at, stage + Cfg::kStageBytesA,
                  full, rank);
-          } else if constexpr (Cfg::kBits == 32) {
-            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full,
-                                        rank);  // tf32: K-major only
+          } else if constexpr (Cfg::kKMajorOnly) {
+            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
           } else if (p.a_k_major) {
             if (p.b_k_major)
               load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
@@ -441,8 +545,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kARegs) {
         mainloop_a_regs<Cfg>(acc.v, k_tiles, pipe, smem, read);
-      } else if constexpr (Cfg::kBits == 32) {
-        mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);  // tf32: K-major only
+      } else if constexpr (Cfg::kPromoted) {
+        mainloop_promoted<Cfg>(acc, s.k_begin, k_tiles, pipe, smem, read, consumer, tm, tn, p);
+      } else if constexpr (Cfg::kKMajorOnly) {
+        mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
       } else if (p.a_k_major) {
         if (p.b_k_major) mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
         else mainloop<Cfg, true, false>(acc, k_tiles, pipe, smem, read, consumer);
@@ -515,7 +621,8 @@ TmaOperand prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t ro
   const bool k_major = s_k == 1;
   if (!pack) return {ptr, k_major ? s_r : s_k, k_major};
   // (packed fp32 is rounded to tf32, as 04 does in registers)
-  using Bits = std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>;
+  using Bits = std::conditional_t<Cfg::kBits == 8, uint8_t,
+                                  std::conditional_t<Cfg::kBits == 16, uint16_t, uint32_t>>;
   int64_t ld_packed = 0;
   void* packed = nullptr;
   *err = pack_operand<Bits, Cfg::kBits == 32>(scratch, &packed, &ld_packed, ptr, s_r, s_k, rows, k);
@@ -574,7 +681,13 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   GemmArgs const& g = run.args.p;
   if constexpr (Cfg::kBits == 32 && !Cfg::kARegs)
     if (run.a_through_registers) return launch_tile<typename Cfg::WithARegs>(run, stream);
-  if (run.resident < 1) return cudaErrorInvalidConfiguration;  // (no GPU when planned)
+  // (no GPU when planned; max_clusters also lets this kernel have its shared memory, once per
+  // device: the plan may have asked another kernel of the same tile, as for block scales)
+  if (run.resident < 1 || max_clusters<Cfg>() < 1) return cudaErrorInvalidConfiguration;
+  // Promoted sums run on the promoted kernel, block scales oriented with A's per-row scales (the
+  // plan's rule "promoted sums").
+  if (g.scaling == Scaling::kBlockB || g.promoted != Cfg::kPromoted)
+    return cudaErrorInvalidConfiguration;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
   const TmaOperand a =
@@ -586,23 +699,36 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   // A (M, K) and B (N, K), each for the TMA tile of its major.
   constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
+  // (MN-major tiles: 16-bit operands, and tf32's A through registers; the plan packs the others)
   constexpr TmaTile kTmaAMN = [] {
     if constexpr (Cfg::kARegs) return Cfg::ARegs::kTma;
+    else if constexpr (Cfg::kKMajorOnly) return Cfg::template A<true>::kTma;
     else return Cfg::template A<false>::kTma;
+  }();
+  constexpr TmaTile kTmaBMN = [] {
+    if constexpr (Cfg::kKMajorOnly) return Cfg::template B<true>::kTma;
+    else return Cfg::template B<false>::kTma;
   }();
   CUtensorMap map_a, map_b;
   bool ok =
       make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : kTmaAMN, a.ptr, g.m, g.k, a.ld,
                   !a.k_major, kL2) &&
-      make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : Cfg::template B<false>::kTma,
+      make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : kTmaBMN,
                   b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
-  CUtensorMap map_c = map_a;  // (unused unless tma_store)
-  if (ok && run.tma_store)
-    ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
+  CUtensorMap map_c = map_a;  // (unused unless tma_store: 16-bit C)
+  if (ok && run.tma_store) {
+    if constexpr (Cfg::kBits == 16)
+      ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
+    else  // (FP8: bf16 C, the plan's rule)
+      ok = g.c_type == OutType::kBF16 &&
+           make_map<__nv_bfloat16>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
+                                   TmaL2Promotion::kNone);
+  }
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
                    ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
-                   a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr};
+                   a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr,
+                   g.c_type, g.scaling, g.scale_a, g.scale_b};
   p.order = GroupedOrder(ceil_div(p.tiles_m, int64_t(Cfg::kCluster)), p.tiles_n, Cfg::kGroupM);
   if (p.work.streams()) {
     const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);

@@ -10,6 +10,12 @@
 
 namespace tessera::ladder {
 
+// FP8 problems (kernel 05): C's element type (the other dtypes store their own) and the scales.
+enum class OutType { kF32, kF16, kBF16 };
+// kRow: scale_a per row of A, scale_b per row of B; kBlockA: A per (row, 128 of K), B per
+// (128 rows, 128 of K); kBlockB: the mirror (tessera_scaling of gemm.h says where each lies).
+enum class Scaling { kNone, kTensor, kRow, kBlockA, kBlockB };
+
 struct GemmArgs {
   int64_t m = 0, n = 0, k = 0;
   float alpha = 1, beta = 0;
@@ -21,6 +27,11 @@ struct GemmArgs {
   int64_t ldc = 0;             // C(m,n) = c[m + n*ldc]
   void* workspace = nullptr;   // the caller's, for packed operands (nullptr: stream-ordered
   size_t workspace_bytes = 0;  // allocations instead)
+  OutType c_type = OutType::kF32;    // FP8 only
+  Scaling scaling = Scaling::kNone;  // FP8 only: C = alpha * scales * sum_k A B + beta * C
+  const float* scale_a = nullptr;    // kTensor: scale_a[0]; kRow: scale_a[m]; blocks: gemm.h
+  const float* scale_b = nullptr;    // kTensor: scale_b[0]; kRow: scale_b[n]
+  bool promoted = false;  // FP8: the partial sums of every 128 of K added into fp32
 };
 
 // GemmArgs with C addressed through two strides, C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc) as
@@ -36,6 +47,9 @@ inline GemmArgsC transposed(GemmArgs const& p) {
   t.m = p.n, t.n = p.m;
   t.a = p.b, t.a_sm = p.b_sn, t.a_sk = p.b_sk;
   t.b = p.a, t.b_sn = p.a_sm, t.b_sk = p.a_sk;
+  t.scale_a = p.scale_b, t.scale_b = p.scale_a;
+  if (p.scaling == Scaling::kBlockA || p.scaling == Scaling::kBlockB)
+    t.scaling = p.scaling == Scaling::kBlockA ? Scaling::kBlockB : Scaling::kBlockA;
   return {t, p.ldc, 1};
 }
 inline GemmArgsC oriented(GemmArgs const& p, bool transpose) {

@@ -47,12 +47,10 @@ int64_t wgmma_k_tiles(int64_t k, int64_t bytes) {
 
 namespace {
 
-// The bytes of one element as the kernels read it (TF32: fp32 storage).
-int64_t elem_bytes(tessera_dtype d) { return d == TESSERA_F32 || d == TESSERA_TF32 ? 4 : 2; }
-
 // Which dtypes each kernel runs: 01, 02 fp32 SIMT; 03 also TF32 (in full fp32); the
-// tensor-core kernels 04 and 05 TF32, F16, BF16; 06 all four.
+// tensor-core kernels 04 and 05 TF32, F16, BF16; 06 those four; FP8 only 05.
 bool runs(GemmKernel kernel, tessera_dtype d) {
+  if (is_fp8(d)) return kernel == GemmKernel::kWgmmaTma;
   switch (kernel) {
     case GemmKernel::kSimtGlobal:
     case GemmKernel::kSimtCpAsync:
@@ -77,7 +75,7 @@ GemmKernel default_kernel(tessera_dtype d) {
 int64_t skinny_max_mn(tessera_dtype d) { return d == TESSERA_F32 ? 8 : d == TESSERA_TF32 ? 4 : 16; }
 bool skinny_takes(tessera_dtype d, int64_t m, int64_t n) {
   const int64_t small = min64(m, n);
-  return small >= 1 && small <= skinny_max_mn(d);
+  return !is_fp8(d) && small >= 1 && small <= skinny_max_mn(d);
 }
 
 // Rule "beyond TMA": kernel 05's TMA coordinates are int32.
@@ -88,8 +86,8 @@ constexpr int64_t kTmaMaxExtent = 0x7fffffff;
 bool has_short_tile(tessera_dtype d) { return d == TESSERA_F16 || d == TESSERA_BF16; }
 
 // Rule "TMA reads": kernel 05 reads an operand where it lies when its base and leading dimension
-// are 16-byte aligned (TMA) and, for 32-bit (tf32) elements, it is K-major (tf32 wgmma reads
-// shared tiles K-major only); a tf32 MN-major A goes through registers instead.
+// are 16-byte aligned (TMA) and, for 32-bit (tf32) and FP8 elements, it is K-major (their wgmma
+// reads shared tiles K-major only); a tf32 MN-major A goes through registers instead.
 bool wgmma_reads_in_place(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes) {
   const bool k_major = s_k == 1;
   return tma_addressable(reinterpret_cast<uintptr_t>(ptr), (k_major ? s_mn : s_k) * bytes) &&
@@ -103,8 +101,9 @@ bool wgmma_reads(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes, bool
          (as_a && wgmma_reads_through_registers(ptr, s_k, bytes));
 }
 
-// Rule "TMA store": 16-bit C, beta = 0 (C not read), 16-byte aligned, m % 8 == 0 -- a TMA store
-// clips a box at the bounds in 16-byte units, so it would write rows between m and ldc.
+// Rule "TMA store": 16-bit C (16-bit inputs, or FP8 with bf16 C), beta = 0 (C not read),
+// 16-byte aligned, m % 8 == 0 -- a TMA store clips a box at the bounds in 16-byte units, so it
+// would write rows between m and ldc.
 bool wgmma_stores_by_tma(int64_t bytes, float beta, int64_t m, const void* c, int64_t ldc) {
   return bytes == 2 && beta == 0.0f && m * bytes % 16 == 0 &&
          tma_addressable(reinterpret_cast<uintptr_t>(c), ldc * bytes);
@@ -114,7 +113,7 @@ bool wgmma_stores_by_tma(int64_t bytes, float beta, int64_t m, const void* c, in
 // costs more than 05 gains), unless skinny (04's 128 x 128 tiles leave SMs idle); not TF32
 // (04's tf32 is ~4x slower than 05's).
 bool prefer_mma_sync(GemmArgs const& p, tessera_dtype dtype, bool packs) {
-  if (dtype == TESSERA_TF32) return false;
+  if (dtype == TESSERA_TF32 || is_fp8(dtype)) return false;
   const bool skinny = max64(p.m, p.n) >= 8 * min64(p.m, p.n);
   return packs && !skinny && double(p.m) * double(p.n) * double(p.k) < 1280.0 * 1280.0 * 1280.0;
 }
@@ -123,9 +122,34 @@ bool is_op(char t) { return t == 'N' || t == 'n' || t == 'T' || t == 't' || t ==
 bool op_transposes(char t) { return t != 'N' && t != 'n'; }
 
 // The arguments' checks (host only), in the order the statuses are reported; sets the kernel.
+// The FP8 call's own checks: A and B of one FP8 format, C fp32, f16 or bf16, a known scaling
+// with its scales.
+int validate_scaled(GemmCall const& c) {
+  auto known = [](tessera_dtype d) { return int(d) >= TESSERA_F32 && int(d) <= TESSERA_E5M2; };
+  if (!known(c.dtype) || !known(c.b_dtype) || !known(c.c_dtype)) return TESSERA_ERROR_UNKNOWN_DTYPE;
+  const bool out_ok =
+      c.c_dtype == TESSERA_F32 || c.c_dtype == TESSERA_F16 || c.c_dtype == TESSERA_BF16;
+  if (!is_fp8(c.dtype) || c.b_dtype != c.dtype || !out_ok) return TESSERA_ERROR_UNSUPPORTED_DTYPE;
+  if (int(c.scaling) < TESSERA_SCALE_TENSOR || int(c.scaling) > TESSERA_SCALE_BLOCK_B_COLUMNS)
+    return TESSERA_ERROR_INVALID_SCALE;
+  if (!c.scale_a || !c.scale_b) return TESSERA_ERROR_INVALID_SCALE;
+  const bool blocks =
+      c.scaling == TESSERA_SCALE_BLOCK_A_ROWS || c.scaling == TESSERA_SCALE_BLOCK_B_COLUMNS;
+  if (c.accumulation == TESSERA_ACCUMULATE_FAST ? blocks
+                                                : c.accumulation != TESSERA_ACCUMULATE_PROMOTED)
+    return TESSERA_ERROR_INVALID_SCALE;  // (block scales are promoted per block)
+  return TESSERA_SUCCESS;
+}
+
 int validate(GemmCall const& c, GemmPlan& plan) {
   const int d = int(c.dtype);
-  if (d < TESSERA_F32 || d > TESSERA_BF16) return TESSERA_ERROR_UNKNOWN_DTYPE;
+  if (c.scaled) {
+    if (const int s = validate_scaled(c)) return s;
+  } else if (d < TESSERA_F32 || d > TESSERA_E5M2) {
+    return TESSERA_ERROR_UNKNOWN_DTYPE;
+  } else if (is_fp8(c.dtype)) {
+    return TESSERA_ERROR_UNSUPPORTED_DTYPE;  // (FP8 needs C's type and scales: the scaled call)
+  }
   plan.kernel = default_kernel(c.dtype);
   if (c.kernel) {
     static const char* const aliases[] = {"01", "02", "03", "04", "05", "06"};
@@ -176,6 +200,16 @@ GemmArgs kernel_args(GemmCall const& c) {
   p.b = static_cast<const float*>(c.b);
   p.b_sn = tb ? 1 : c.ldb, p.b_sk = tb ? c.ldb : 1;
   p.c = static_cast<float*>(const_cast<void*>(c.c)), p.ldc = c.ldc;
+  if (c.scaled) {
+    p.c_type = c.c_dtype == TESSERA_F16    ? OutType::kF16
+               : c.c_dtype == TESSERA_BF16 ? OutType::kBF16
+                                           : OutType::kF32;
+    constexpr Scaling kScalings[] = {Scaling::kTensor, Scaling::kRow, Scaling::kBlockA,
+                                     Scaling::kBlockB};
+    p.scaling = kScalings[c.scaling];
+    p.promoted = c.accumulation == TESSERA_ACCUMULATE_PROMOTED;
+    p.scale_a = c.scale_a, p.scale_b = c.scale_b;
+  }
   // Rule "single row": a row contiguous along K (A with m = 1, B with n = 1; BLAS lets 'N' give
   // it as lda = 1) takes the MN stride of a packed K-major operand, so that it is read where it
   // lies instead of packed -- only where it ends on a 16-byte boundary (a 16-byte copy over its
@@ -195,15 +229,27 @@ Schedule schedule_of(StreamK const& w) {
                        : Schedule::kWholeTiles;
 }
 
+// Rule "promoted sums": FP8 sums promoted to fp32 every 128 of K run on the promoted kernel,
+// whose tile is 128 x 128 (the sums and a k-tile's product in registers); with block scales,
+// which it applies per k-tile (its A rows' scales, one for B's 128 rows), the operand with a
+// scale per row is the kernel's A: the problem as given for BLOCK_A_ROWS, transposed for
+// BLOCK_B_COLUMNS.
+WgmmaTile promoted_tile(WgmmaTile t, GemmArgs const& p) {
+  if (!p.promoted) return t;
+  const bool by_blocks = p.scaling == Scaling::kBlockA || p.scaling == Scaling::kBlockB;
+  return {WgmmaShape::kPromotedN, by_blocks ? p.scaling == Scaling::kBlockB : t.transposed};
+}
+
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
 void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& over) {
   const GemmCall& c = plan.call;
   const GemmArgs& p = plan.args;
   const int64_t bytes = elem_bytes(c.dtype);
   const int wide = device.wgmma_clusters(c.dtype, WgmmaShape::kBM, WgmmaShape::kWideN, false);
-  const WgmmaTile tile =
+  const WgmmaTile tile = promoted_tile(
       wgmma_tile(c.m, c.n, wgmma_k_tiles(c.k, bytes), wide, has_short_tile(c.dtype),
-                 wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width);
+                 wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width),
+      p);
   // The operands in the kernel's roles (A's role may take registers), then the caller's names.
   const GemmArgs q = oriented(p, tile.transposed).p;
   const bool first = !wgmma_reads(q.a, q.a_sm, q.a_sk, bytes, true);
@@ -231,7 +277,12 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
   }
-  plan.tma_store = !tile.transposed && wgmma_stores_by_tma(bytes, c.beta, c.m, c.c, c.ldc);
+  // (FP8 inputs: bf16 C only, the common case: each C type stored by TMA costs a kernel's worth
+  // of compile time)
+  const int64_t c_bytes = c.scaled ? elem_bytes(c.c_dtype) : bytes;
+  const bool c_by_tma = !c.scaled || c.c_dtype == TESSERA_BF16;
+  plan.tma_store =
+      !tile.transposed && c_by_tma && wgmma_stores_by_tma(c_bytes, c.beta, c.m, c.c, c.ldc);
 }
 
 // Kernel 04: rule "cp.async reads" (aligned16) -- an unaligned operand is packed first.

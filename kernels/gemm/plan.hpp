@@ -36,6 +36,8 @@ const char* kernel_name(GemmKernel kernel);  // "01_simt_global", ...
 struct WgmmaShape {
   static constexpr int64_t kBM = 128, kShortBM = 64, kConsumerRows = 64, kCluster = 2;
   static constexpr int64_t kKTileBytes = 128, kWideN = 256;
+  static constexpr int64_t kBlockScaleK = 128;  // FP8 block scales: 128 of K (one k-tile)
+  static constexpr int64_t kPromotedN = 128;     // FP8 promoted to fp32: the tile's width
   static constexpr int64_t kShortMinSmall = 16;  // the short tile's smallest skinny side
 };
 struct WgmmaTile {
@@ -76,7 +78,8 @@ struct SkinnyPlan {
 // occupancy queries of the kernels' translation units; 0 without a GPU).
 struct GemmDevice {
   virtual ~GemmDevice() = default;
-  // Kernel 05 on the bm x bn tile (a_regs: the tf32 kernel that takes A through registers).
+  // Kernel 05 on the bm x bn tile (a_regs: the tf32 kernel that takes A through registers) for
+  // A and B of dtype.
   virtual int wgmma_clusters(tessera_dtype dtype, int64_t bm, int64_t bn, bool a_regs) const = 0;
   // Kernel 03 on tiles bn columns wide.
   virtual int simt_ctas(int64_t bn) const = 0;
@@ -90,10 +93,16 @@ struct PlanOverrides {
 };
 PlanOverrides overrides_from_env();  // read once
 
+// The bytes of one element as the kernels read it (TF32: fp32 storage; FP8: one byte).
+inline int64_t elem_bytes(tessera_dtype d) {
+  return d == TESSERA_F32 || d == TESSERA_TF32 ? 4 : d == TESSERA_E4M3 || d == TESSERA_E5M2 ? 1 : 2;
+}
+inline bool is_fp8(tessera_dtype d) { return d == TESSERA_E4M3 || d == TESSERA_E5M2; }
+
 // A call of the C ABI, as given.
 struct GemmCall {
   const char* kernel = nullptr;  // a name or alias from tessera_gemm_kernels(); null: built-in
-  tessera_dtype dtype = TESSERA_F32;
+  tessera_dtype dtype = TESSERA_F32;  // A's (and B's) element type
   char transa = 'N', transb = 'N';
   int64_t m = 0, n = 0, k = 0;
   float alpha = 1;
@@ -104,6 +113,13 @@ struct GemmCall {
   float beta = 0;
   const void* c = nullptr;
   int64_t ldc = 1;
+  // FP8 (tessera_scaled_gemm): B's and C's element types, the scaling and its scales.
+  bool scaled = false;
+  tessera_dtype b_dtype = TESSERA_F32, c_dtype = TESSERA_F32;
+  tessera_scaling scaling = TESSERA_SCALE_TENSOR;
+  const float* scale_a = nullptr;
+  const float* scale_b = nullptr;
+  tessera_accumulation accumulation = TESSERA_ACCUMULATE_PROMOTED;
 };
 
 enum class QuickReturn { kNone, kEmpty, kScaleC };  // m or n is 0; C = beta * C (k or alpha 0)

@@ -23,15 +23,18 @@ const char* status_text(int status) {
     case TESSERA_ERROR_NULL_POINTER:
       return "null pointer: A (m*k > 0), B (k*n > 0) or C (m*n > 0) is NULL";
     case TESSERA_ERROR_UNKNOWN_DTYPE:
-      return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16 or TESSERA_BF16";
+      return "unknown dtype: expected TESSERA_F32, TESSERA_TF32, TESSERA_F16, TESSERA_BF16, "
+             "TESSERA_E4M3 or TESSERA_E5M2";
     case TESSERA_ERROR_UNKNOWN_KERNEL:
       return "unknown kernel name: tessera_gemm_kernels() lists the names (01_simt_global, "
              "02_simt_cp_async, 03_simt_pipelined, 04_mma_sync, 05_wgmma_tma, 06_skinny)";
     case TESSERA_ERROR_UNSUPPORTED_DTYPE:
       return "dtype not supported by the kernel: the fp32 SIMT kernels 01 and 02 run TESSERA_F32 "
              "only, 03 TESSERA_F32 and TESSERA_TF32 (in full fp32), the tensor-core kernels 04 and "
-             "05 TESSERA_TF32, TESSERA_F16 and TESSERA_BF16, the skinny-problem kernel 06 all four "
-             "(tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
+             "05 TESSERA_TF32, TESSERA_F16 and TESSERA_BF16, the skinny-problem kernel 06 those "
+             "four; FP8 (TESSERA_E4M3, TESSERA_E5M2) runs on kernel 05 through "
+             "tessera_scaled_gemm only, A and B of one format, C TESSERA_F32, TESSERA_F16 or "
+             "TESSERA_BF16 (tessera_gemm_kernels_for(dtype) lists the kernels of a dtype)";
     case TESSERA_ERROR_TOO_LARGE:
       return "problem too large: more CTA tiles than one launch can have, or (kernel 05) m, n or k "
              "of 2^31 or more (TMA coordinates are 32-bit)";
@@ -40,6 +43,11 @@ const char* status_text(int status) {
     case TESSERA_ERROR_WORKSPACE:
       return "workspace too small or not 256-byte aligned: tessera_gemm_workspace_size gives the "
              "bytes these arguments need";
+    case TESSERA_ERROR_INVALID_SCALE:
+      return "invalid scales: scaling must be TESSERA_SCALE_TENSOR, TESSERA_SCALE_ROW, "
+             "TESSERA_SCALE_BLOCK_A_ROWS or TESSERA_SCALE_BLOCK_B_COLUMNS, scale_a and scale_b "
+             "device pointers to fp32 (gemm.h says how many each takes), and accumulation "
+             "TESSERA_ACCUMULATE_PROMOTED or TESSERA_ACCUMULATE_FAST (block scales: PROMOTED)";
     default:
       return "unknown status code";
   }
@@ -50,15 +58,37 @@ namespace {
 using std::string;
 using std::to_string;
 
-int64_t elem_bytes(tessera_dtype d) { return d == TESSERA_F32 || d == TESSERA_TF32 ? 4 : 2; }
 const char* dtype_name(tessera_dtype d) {
-  return d == TESSERA_F32 ? "F32" : d == TESSERA_TF32 ? "TF32" : d == TESSERA_F16 ? "F16" : "BF16";
+  constexpr const char* kNames[] = {"F32", "TF32", "F16", "BF16", "E4M3", "E5M2"};
+  return int(d) >= 0 && int(d) < 6 ? kNames[int(d)] : "?";
+}
+
+const char* scaling_name(tessera_scaling s) {
+  switch (s) {
+    case TESSERA_SCALE_ROW:
+      return "row-wise";
+    case TESSERA_SCALE_BLOCK_A_ROWS:
+      return "1 x 128 (A) and 128 x 128 (B) block";
+    case TESSERA_SCALE_BLOCK_B_COLUMNS:
+      return "128 x 128 (A) and 1 x 128 (B) block";
+    default:
+      return "per-tensor";
+  }
 }
 
 string problem_words(GemmCall const& c) {
-  char dims[160];
+  char dims[200];
+  std::snprintf(dims, sizeof dims, "%s", "");
+  if (c.scaled)
+    std::snprintf(dims, sizeof dims, "%s x %s -> %s, %s scales, %s,", dtype_name(c.dtype),
+                  dtype_name(c.b_dtype), dtype_name(c.c_dtype), scaling_name(c.scaling),
+                  c.accumulation == TESSERA_ACCUMULATE_FAST
+                      ? "fast accumulation (all of K in the tensor cores)"
+                      : "sums promoted to fp32 every 128 of K");
+  const string scaled = dims;
   std::snprintf(dims, sizeof dims,
-                "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: ", dtype_name(c.dtype),
+                "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld: ",
+                c.scaled ? scaled.c_str() : dtype_name(c.dtype),
                 c.transa, c.transb, (long long)c.m, (long long)c.n, (long long)c.k,
                 (long long)c.lda, (long long)c.ldb, (long long)c.ldc);
   return dims;
@@ -98,7 +128,8 @@ string operand_words(GemmPlan const& p, const char* name, const void* ptr, int64
                   : "") +
              ")";
     return first + " packed K-major into a scratch buffer first (" + major +
-           (aligned ? ": tf32 wgmma reads it K-major only in B's role"
+           (aligned ? (bytes == 1 ? ": FP8 wgmma reads K-major tiles only"
+                                  : ": tf32 wgmma reads it K-major only in B's role")
                     : ": pointer or leading dimension not 16-byte aligned") +
            ")";
   }
@@ -178,7 +209,11 @@ string wgmma_words(GemmPlan const& p) {
   string out = "; tile " + to_string(p.tile_m) + " x " + to_string(p.tile_n);
   if (p.tile_m == WgmmaShape::kShortBM)
     out += " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)";
-  if (p.transposed)
+  const bool by_b_columns = p.call.scaled && p.call.scaling == TESSERA_SCALE_BLOCK_B_COLUMNS;
+  if (p.transposed && by_b_columns)
+    out += " on the transposed problem C^T = op(B)^T op(A)^T (B's scales per column and block of "
+           "K become the kernel's per row)";
+  else if (p.transposed)
     out += kTransposedWords;
   else if (p.cluster_shares_b)
     out +=

@@ -3,6 +3,9 @@
 #include <nanobind/stl/string.h>
 
 #include "bindings.hpp"
+#include "grid_picture.hpp"
+#include "latex.hpp"
+#include "ops.hpp"
 #include "convert.hpp"
 #include "tiled.hpp"
 
@@ -34,11 +37,51 @@ json copy_data(PyTiledCopy const& c) {
   return tools::copy_page_data(c.spec);
 }
 
+// A layout or a swizzled layout (CuTe's ComposedLayout), or the notation of either.
+SwizzledLayout any_layout_of(nb::handle h) {
+  if (nb::isinstance<SwizzledLayout>(h)) return nb::cast<SwizzledLayout>(h);
+  if (PyUnicode_Check(h.ptr()) && tools::is_swizzled(std::string(text_of(h))))
+    return tools::any_layout_arg(std::string(text_of(h)));
+  return SwizzledLayout{Swizzle(), 0, layout_of(h)};
+}
+
+// A partition's data: a TiledMMA's (C, A, B) or a TiledCopy's (S, D).
+json partition_data(nb::handle obj) {
+  if (nb::isinstance<tools::MmaConfig>(obj))
+    return tools::mma_page_data(nb::cast<tools::MmaConfig const&>(obj), {});
+  return copy_data(nb::cast<PyTiledCopy const&>(obj));
+}
+
+// The pictures for slides and papers (grid_picture.hpp, latex.hpp): SVG and CuTe's print_latex.
+void bind_pictures(nb::module_& m) {
+  m.def("_layout_svg", [](nb::handle l) {
+    return tools::picture_svg(tools::layout_picture(any_layout_of(l)));
+  });
+  m.def("_layout_latex", [](nb::handle l) {
+    return tools::picture_latex(tools::layout_picture(any_layout_of(l)));
+  });
+  m.def("_tv_svg", [](nb::handle tv, int64_t rows, int64_t cols) {
+    return tools::picture_svg(tools::tv_picture(layout_of(tv), rows, cols));
+  });
+  m.def("_tv_latex", [](nb::handle tv, int64_t rows, int64_t cols) {
+    return tools::picture_latex(tools::tv_picture(layout_of(tv), rows, cols));
+  });
+  m.def("_partition_latex", [](nb::handle obj) {
+    json d = partition_data(obj);
+    return nb::isinstance<tools::MmaConfig>(obj) ? tools::mma_latex(d) : tools::copy_latex(d);
+  });
+  // Operand `index` of the partition's data (C, A, B or S, D), drawn with or without labels.
+  m.def("_partition_svg", [](nb::handle obj, int index, int64_t label_cells) {
+    json d = partition_data(obj);
+    return tools::picture_svg(
+        tools::owner_picture(d["operands"][index], d["threads"].get<int64_t>()), label_cells);
+  });
+}
+
 }  // namespace
 
 // The page's inputs start with the object's own state (tools/render.hpp); the page is the static
 // one (no WebAssembly in the package), showing `data`.
-json layout_state(Layout const& l) { return {{"kind", "layout"}, {"layout", to_string(l)}}; }
 json mma_state(tools::MmaConfig const& c) {
   return {{"kind", "mma"},
           {"atom", c.name},
@@ -53,18 +96,19 @@ json copy_state(PyTiledCopy const& c) {
 }
 
 void bind_pages(nb::module_& m) {
+  bind_pictures(m);
   m.def("_layout_page_data", [](nb::handle l) -> std::string {
-    return tools::layout_page_data(SwizzledLayout{Swizzle(), 0, layout_of(l)}).dump();
+    return tools::layout_page_data(any_layout_of(l)).dump();
   });
   m.def("_mma_page_data", [](tools::MmaConfig const& c) -> std::string {
     return tools::mma_page_data(c, {}).dump();
   });
   m.def("_copy_page_data", [](PyTiledCopy const& c) -> std::string { return copy_data(c).dump(); });
   m.def("_layout_page", [](nb::handle l) -> std::string {
-    const Layout layout = layout_of(l);
-    return tools::render_page(layout_state(layout),
-                              tools::layout_page_data(SwizzledLayout{Swizzle(), 0, layout}),
-                              tools::Playground{});
+    const SwizzledLayout layout = any_layout_of(l);
+    return tools::render_page(
+        {{"kind", "layout"}, {"layout", tools::layout_notation(layout)}},
+        tools::layout_page_data(layout), tools::Playground{});
   });
   m.def(
       "_mma_page",

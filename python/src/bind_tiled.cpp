@@ -11,6 +11,8 @@
 
 #include "analyze_report.hpp"
 #include "atom_names.hpp"
+#include <map>
+
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "docs.hpp"
@@ -334,9 +336,13 @@ void bind_tiled_mma(nb::module_& m) {
   m.def(
       "_mma_preset",
       [](std::string const& name) {
+        // Each preset by what it is; the attention preset keeps the library's own name.
+        static const std::map<std::string, std::string> kLabels = {
+            {"step1", "the step 1 kernel: UniversalFMA, 16x16 threads"},
+            {"step4", "the step 4 kernel: mma.sync m16n8k16, 2x2 warps"},
+            {"hopper", "the Hopper kernel: wgmma m64n256k16, two consumer warpgroups"}};
         MmaConfig c = tools::mma_preset(name);
-        c.name = name == "step1" ? "the step 1 kernel: UniversalFMA, 16x16 threads"
-                                 : "the step 4 kernel: mma.sync m16n8k16, 2x2 warps";
+        if (auto it = kLabels.find(name); it != kLabels.end()) c.name = it->second;
         return c;
       },
       nb::arg("name"));

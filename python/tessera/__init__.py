@@ -27,8 +27,10 @@ from ._cute_dsl import coalesce, make_tiled_mma, size  # noqa: F401  (CuTe DSL's
 from . import nvgpu  # noqa: F401  (CuTe DSL's copy operations)
 from .nvgpu import make_copy_atom  # noqa: F401
 from . import _pages, presets  # noqa: F401
+from ._pages import draw_tv, to_latex  # noqa: F401
 from ._attention import attention, attention_plan  # noqa: F401
 from ._gemm import gemm  # noqa: F401
+from ._scaled_mm import scaled_mm, scaled_mm_plan  # noqa: F401
 from ._tiled import AccessReport, Explanation, Step, ThrCopy, ThrMMA, Trace  # noqa: F401
 
 __version__ = "0.1.0"
@@ -38,19 +40,20 @@ __all__ = [
     "View",
     "analyze", "attention", "attention_plan", "blocked_product", "coalesce", "complement",
     "composition", "cosize", "crd2idx",
-    "depth", "explain", "filter", "flat_divide", "flat_product", "flatten", "gemm", "idx2crd",
+    "depth", "draw_tv", "explain", "filter", "flat_divide", "flat_product", "flatten", "gemm",
+    "idx2crd",
     "left_inverse", "local_tile", "logical_divide", "logical_product", "make_composed_layout",
     "make_copy_atom", "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "nvgpu",
     "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render", "right_inverse",
-    "size", "tiled_divide",
-    "tiled_product", "trace", "zipped_divide", "zipped_product",
+    "scaled_mm", "scaled_mm_plan", "size", "tiled_divide",
+    "tiled_product", "to_latex", "trace", "zipped_divide", "zipped_product",
 ]
 Error.__module__ = "tessera"
 ComposedLayout = SwizzledLayout  # the CuTe DSL's name for Sw o offset o L
 
 
-def render(obj: Layout | TiledMMA | TiledCopy, path: str | None = None,
+def render(obj: Layout | SwizzledLayout | TiledMMA | TiledCopy, path: str | None = None,
            thread: int | None = None) -> str:
     """The self-contained page `tessera render` writes (a Layout, a TiledMMA or a TiledCopy made
     by make_tiled_copy_tv); written to `path` when given. `thread` is selected when it opens.
@@ -130,10 +133,12 @@ TiledMMA.explain = explain
 TiledMMA.analyze = analyze
 TiledCopy.get_slice = lambda self, thread: ThrCopy(self, thread)
 TiledCopy.analyze = analyze
-for _cls in (Layout, TiledMMA, TiledCopy):
+for _cls in (Layout, SwizzledLayout, TiledMMA, TiledCopy):
     _cls._repr_html_ = _pages.repr_html
     _cls.to_html = render
+    _cls.to_latex = _pages.to_latex
 Layout.to_svg = _pages.layout_svg
+SwizzledLayout.to_svg = _pages.layout_svg
 TiledMMA.to_svg = _pages.partition_svg
 TiledCopy.to_svg = lambda self, side="S", thread=None: _pages.partition_svg(self, side, thread)
 del _cls

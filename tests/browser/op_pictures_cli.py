@@ -173,7 +173,8 @@ if pics:
 
 # 7. Flag errors.
 for args, msg in [(["--args", "4:1"], "--args needs --op"),
-                  (["--layout", "8:1"], "draws an op")]:
+                  (["--preset", "step1", "--problem", "256", "128", "32"],
+                   "this trace page is HTML")]:
     p = subprocess.run([exe, "render", *args, "-o", os.path.join(work, "x.svg")],
                        capture_output=True, text=True)
     check(p.returncode != 0 and msg in p.stderr, f"render {args} -o x.svg: {p.stderr.strip()}")

@@ -66,6 +66,7 @@ def load(path):
 CELL_COLORS = """
 const D = JSON.parse(document.getElementById('tessera-data').textContent);
 return [D, [...document.querySelectorAll('.op-picture')].map(p => {
+  window.tessera.whole(p.dataset.grid);  // every cell on the canvas
   const c = document.getElementById('grid-' + p.dataset.grid), cell = +c.dataset.cell;
   const R = +c.dataset.rows, C = +c.dataset.cols;
   const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, out = [];
@@ -117,6 +118,7 @@ try:
         ActionChains(driver).move_to_element_with_offset(
             c, cell // 2 - c.size["width"] // 2, cell // 2 - c.size["height"] // 2).perform()
         marked = driver.execute_script("""
+          window.tessera.whole(arguments[0]);  // every cell on the canvas (the outline kept)
           const h = document.getElementById('hi-' + arguments[0]), g = document.getElementById(
               'grid-' + arguments[0]), cell = +g.dataset.cell, C = +g.dataset.cols;
           const px = h.getContext('2d').getImageData(0, 0, h.width, h.height).data, out = [];

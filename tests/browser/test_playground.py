@@ -126,6 +126,8 @@ def grid(name):
 
 def hover_cell(name, row, col):
     c = driver.find_element(By.ID, "grid-" + name)
+    driver.execute_script("window.tessera.reveal(arguments[0], arguments[1], arguments[2])",
+                          name, row, col)  # the cell in the view
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", c)
     cell, ox, oy = (int(c.get_attribute(k)) for k in ("data-cell", "data-ox", "data-oy"))
     w, h = c.size["width"], c.size["height"]
@@ -337,9 +339,11 @@ try:
           f"wgmma: B is drawn as shared memory colored by bank ({text('title-B')!r})")
     d = driver.execute_script("return window.tessera.page(window.tessera.state())")
     sa = d["operands"][1]["smem"]
-    PIXEL = """const c = document.getElementById(arguments[0]), n = +c.dataset.cell;
-               const r = arguments[1], k = arguments[2];
-               const x = (k + 0.5) * n - +c.dataset.ox, y = (r + 0.5) * n - +c.dataset.oy;
+    PIXEL = """const r = arguments[1], k = arguments[2];
+               window.tessera.reveal(arguments[0].slice(5), r, k);  // the cell in the view
+               const c = document.getElementById(arguments[0]), n = +c.dataset.cell;
+               // a pixel in from the top-left corner, clear of the label
+               const x = k * n + 2 - +c.dataset.ox, y = r * n + 2 - +c.dataset.oy;
                return Array.from(c.getContext('2d').getImageData(x, y, 1, 1).data).slice(0, 3);"""
     cells = [(r, c) for r in range(0, 64, 3) for c in range(16)]
     color = {rc: tuple(driver.execute_script(PIXEL, "grid-A", *rc)) for rc in cells}

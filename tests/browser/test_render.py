@@ -172,13 +172,15 @@ def load(driver, path):
 def hover(driver, canvas_id, row, col):
     """Moves the real mouse pointer to the center of cell (row, col) and returns the hover data."""
     canvas = driver.find_element(By.ID, canvas_id)
+    driver.execute_script("window.tessera.reveal(arguments[0], arguments[1], arguments[2])",
+                          canvas_id.replace("grid-", ""), row, col)  # the cell in the view
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
-    cell = int(canvas.get_attribute("data-cell"))
+    cell, ox, oy = (int(canvas.get_attribute(k)) for k in ("data-cell", "data-ox", "data-oy"))
     rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, "
                                  "r.top]", canvas)
     action = ActionBuilder(driver)
-    action.pointer_action.move_to_location(int(rect[0] + (col + 0.5) * cell),
-                                           int(rect[1] + (row + 0.5) * cell))
+    action.pointer_action.move_to_location(int(rect[0] + (col + 0.5) * cell - ox),
+                                           int(rect[1] + (row + 0.5) * cell - oy))
     action.perform()
     hover_id = canvas_id.replace("grid-", "hover-")
     return driver.execute_script("return Object.assign({}, "
@@ -187,6 +189,7 @@ def hover(driver, canvas_id, row, col):
 
 # Cells whose center pixel is not gray (the selected thread's cells; others are drawn in grays).
 COUNT_HIGHLIGHTED = """
+window.tessera.whole(arguments[0].replace('grid-', ''));  // every cell on the canvas
 const c = document.getElementById(arguments[0]), cell = +c.dataset.cell;
 const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, out = [];
 for (let r = 0; r < +c.dataset.rows; ++r) for (let k = 0; k < +c.dataset.cols; ++k) {
@@ -196,18 +199,21 @@ for (let r = 0; r < +c.dataset.rows; ++r) for (let k = 0; k < +c.dataset.cols; +
   const i = 4 * (y * c.width + x);
   if (!(px[i] === px[i + 1] && px[i + 1] === px[i + 2])) out.push([r, k]);
 }
+document.getElementById(arguments[0].replace('grid-', 'zoom-start-')).click();
 return out;
 """
 
 
 # The RGB of every cell (a pixel one in from its top-left corner, clear of the drawn numbers).
 CELL_COLORS = """
+window.tessera.whole(arguments[0].replace('grid-', ''));  // every cell on the canvas
 const c = document.getElementById(arguments[0]), cell = +c.dataset.cell;
 const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, out = [];
 for (let r = 0; r < +c.dataset.rows; ++r) { const row = []; out.push(row);
   for (let k = 0; k < +c.dataset.cols; ++k) {
     const i = 4 * ((r * cell + 1) * c.width + k * cell + 1);
     row.push([px[i], px[i + 1], px[i + 2]]); } }
+document.getElementById(arguments[0].replace('grid-', 'zoom-start-')).click();
 return out;
 """
 

@@ -15,7 +15,9 @@ every gemm_05_kernel entry:
     register written while a wgmma is in flight);
   - one kernel in each unit; the units named *_aregs.cu hold the kernel that takes A through
     registers (tf32 with A MN-major: the RS form of wgmma, no wgmma reading A from shared memory),
-    each beside its tf32 unit (A K-major from shared memory).
+    each beside its tf32 unit (A K-major from shared memory);
+  - the FP8 units (*_e4m3*, *_e5m2*) multiply with wgmma's k32 form of their format (A and B),
+    and no other unit with an FP8 form.
 
 With --vocabulary FILE, FILE is the kernel written in the vocabulary: it must hold the
 schedule only, so it may not contain raw PTX (`ptx::`, `asm`), swizzle constants (`Swizzle(`,
@@ -45,6 +47,25 @@ REQUIRED = {
 
 # wgmma's RS form: the A operand after the accumulators is a register group, not a descriptor.
 A_IN_REGISTERS = re.compile(r"wgmma\.mma_async[^{]*\{[^}]*\}\s*,\s*\{")
+
+
+# The element types a unit's wgmmas multiply, from its name: FP8 units (*_e4m3*, *_e5m2*) the
+# m64nNk32 form of their format for A and B; the others no FP8 form.
+FP8_FORMATS = ("e4m3", "e5m2")
+
+
+def element_failures(where, unit, insns):
+    wgmmas = [i for i in insns if "wgmma.mma_async" in i]
+    fmt = next((f for f in FP8_FORMATS if f"_{f}" in unit), None)
+    want = f"k32.f32.{fmt}.{fmt}" if fmt else None
+    if want:
+        wrong = [i for i in wgmmas if want not in i]
+    else:
+        wrong = [i for i in wgmmas if any(f in i for f in FP8_FORMATS)]
+    if wrong:
+        return [f"{where}: {len(wrong)} of {len(wgmmas)} wgmma are not "
+                f"{'the ' + want + ' form' if want else 'of the unit dtype'}: {wrong[0][:80]}"]
+    return []
 
 
 def a_source_failures(where, aregs, insns):
@@ -110,6 +131,7 @@ def main():
                 if not any(needle in i for i in insns):
                     failures.append(f"{where}: no {what} ({needle}) in the PTX")
             failures += a_source_failures(where, os.path.basename(src).endswith("_aregs.cu"), insns)
+            failures += element_failures(where, os.path.basename(src), insns)
             if any(i.startswith(".local") or re.search(r"\b(ld|st)\.local", i) for i in insns):
                 failures.append(f"{where}: local memory in the PTX")
             if any(opcode(i).startswith("call") for i in insns):

@@ -1,10 +1,10 @@
 """The tessera package for the GPU scripts (torch_gemm.py, torch_ops_test.py, torch_attention.py,
-bench/attention_bench.py).
+torch_scaled_mm.py, bench/attention_bench.py, bench/gemm_fp8_bench.py).
 
 load_tessera() -> (module, from_source): the installed package when it imports; otherwise
 python/tessera of the source tree with a stand-in for the compiled module (it may be built for
-another Python, or not at all): tessera.gemm and tessera.attention need only ctypes, torch and the
-Error class, and find their libraries through TESSERA_GEMM_LIBRARY / TESSERA_ATTENTION_LIBRARY.
+another Python, or not at all): tessera.gemm, scaled_mm and attention need only ctypes, torch and
+the Error class, and find their libraries through TESSERA_GEMM_LIBRARY / TESSERA_ATTENTION_LIBRARY.
 """
 import pathlib
 import sys
@@ -27,6 +27,8 @@ def load_tessera():
     sys.modules["tessera"], sys.modules["tessera._tessera"] = pkg, shim
     from tessera._attention import attention, attention_plan
     from tessera._gemm import gemm
+    from tessera._scaled_mm import scaled_mm, scaled_mm_plan
     pkg.gemm, pkg.Error = gemm, shim.Error
+    pkg.scaled_mm, pkg.scaled_mm_plan = scaled_mm, scaled_mm_plan
     pkg.attention, pkg.attention_plan = attention, attention_plan
     return pkg, True

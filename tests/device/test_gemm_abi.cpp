@@ -104,7 +104,7 @@ TEST(GemmAbi, QuickReturnsTouchNothing) {
 }
 
 TEST(GemmAbi, EveryStatusHasAMessage) {
-  for (int s = 0; s <= TESSERA_ERROR_CUDA; ++s) {
+  for (int s = 0; s <= TESSERA_ERROR_INVALID_SCALE; ++s) {
     std::string msg = tessera_status_string(s);
     EXPECT_FALSE(msg.empty());
     EXPECT_NE(msg, "unknown status code") << s;
@@ -562,3 +562,109 @@ TEST(GemmAbi, WorkspaceSizeAndChecks) {
 }
 
 }  // namespace
+
+// tessera_scaled_gemm: FP8 A and B (one format), C fp32/f16/bf16, scales per tensor or per row.
+const float* kScaleA = reinterpret_cast<const float*>(0x4000);
+const float* kScaleB = reinterpret_cast<const float*>(0x5000);
+int scaled(tessera_dtype a, tessera_dtype b, tessera_dtype c, tessera_scaling s,
+           const float* sa = kScaleA, const float* sb = kScaleB, const char* kernel = nullptr,
+           int64_t m = 4, int64_t n = 4,
+           tessera_accumulation acc = TESSERA_ACCUMULATE_PROMOTED) {
+  return tessera_scaled_gemm(kernel, a, b, c, 'T', 'N', m, n, 32, 1.0f, kA, 32, kB, 32, s, sa, sb,
+                             acc, 0.0f, kC, 4, nullptr);
+}
+std::string scaled_plan(tessera_dtype a, tessera_dtype c, tessera_scaling s, char ta, char tb,
+                        int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                        tessera_accumulation acc = TESSERA_ACCUMULATE_FAST) {
+  char text[1024] = "unchanged";
+  tessera_scaled_gemm_plan(nullptr, a, a, c, ta, tb, m, n, k, kA, lda, kB, ldb, s, kScaleA,
+                           kScaleB, acc, kC, m, text, sizeof text);
+  return text;
+}
+
+TEST(GemmAbi, ScaledFp8Statuses) {
+  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_E4M3), "05_wgmma_tma");
+  EXPECT_STREQ(tessera_gemm_kernels_for(TESSERA_E5M2), "05_wgmma_tma");
+  const tessera_scaling tensor = TESSERA_SCALE_TENSOR, row = TESSERA_SCALE_ROW;
+  // FP8 needs C's type and the scales: the plain call refuses it.
+  EXPECT_EQ(call('T', 'N', 4, 4, 32, 32, 32, 4, kA, kB, kC, TESSERA_E4M3),
+            TESSERA_ERROR_UNSUPPORTED_DTYPE);
+  EXPECT_EQ(scaled(TESSERA_F16, TESSERA_F16, TESSERA_F16, tensor),
+            TESSERA_ERROR_UNSUPPORTED_DTYPE);  // not FP8
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E5M2, TESSERA_BF16, tensor),
+            TESSERA_ERROR_UNSUPPORTED_DTYPE);  // two formats
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_E4M3, tensor),
+            TESSERA_ERROR_UNSUPPORTED_DTYPE);  // FP8 C
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, tessera_dtype(9), tensor),
+            TESSERA_ERROR_UNKNOWN_DTYPE);
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, tessera_scaling(7)),
+            TESSERA_ERROR_INVALID_SCALE);
+  EXPECT_EQ(scaled(TESSERA_E5M2, TESSERA_E5M2, TESSERA_F32, row, nullptr),
+            TESSERA_ERROR_INVALID_SCALE);
+  EXPECT_EQ(scaled(TESSERA_E5M2, TESSERA_E5M2, TESSERA_F32, row, kScaleA, nullptr),
+            TESSERA_ERROR_INVALID_SCALE);
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, tensor, kScaleA, kScaleB, "04"),
+            TESSERA_ERROR_UNSUPPORTED_DTYPE);  // 05 only
+  // Block scales are promoted per block: fast accumulation does not apply; unknown modes.
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_A_ROWS, kScaleA,
+                   kScaleB, nullptr, 4, 4, TESSERA_ACCUMULATE_FAST),
+            TESSERA_ERROR_INVALID_SCALE);
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, tensor, kScaleA, kScaleB, nullptr, 4,
+                   4, tessera_accumulation(5)),
+            TESSERA_ERROR_INVALID_SCALE);
+  // m = 0: nothing to do, nothing touched.
+  EXPECT_EQ(scaled(TESSERA_E4M3, TESSERA_E4M3, TESSERA_BF16, row, kScaleA, kScaleB, "05", 0),
+            TESSERA_SUCCESS);
+  EXPECT_NE(std::string(tessera_status_string(TESSERA_ERROR_INVALID_SCALE)).find("scale_a"),
+            std::string::npos);
+}
+
+TEST(GemmAbi, ScaledFp8Plan) {
+  // 'T','N' (A k x m, B k x n column-major): both K-major, read where they lie.
+  std::string p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_ROW, 'T', 'N', 4096, 4096,
+                              4096, 4096, 4096);
+  EXPECT_TRUE(has(p, "E4M3 x E4M3 -> BF16, row-wise scales, fast accumulation (all of K in the "
+                     "tensor cores), TN m=4096 n=4096 k=4096"))
+      << p;
+  EXPECT_TRUE(has(p, "tile 128 x 256")) << p;
+  // Promoted sums: the promoted kernel's 128 x 128 tile, the orientation the tile rule chose.
+  p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_ROW, 'T', 'N', 4096, 4096, 4096, 4096,
+                  4096, TESSERA_ACCUMULATE_PROMOTED);
+  EXPECT_TRUE(has(p, "row-wise scales, sums promoted to fp32 every 128 of K, TN")) << p;
+  EXPECT_TRUE(has(p, "tile 128 x 128")) << p;
+  EXPECT_TRUE(has(p, "kernel 05_wgmma_tma, the built-in choice for E4M3")) << p;
+  EXPECT_TRUE(has(p, "A read by TMA where it lies (K-major)")) << p;
+  EXPECT_TRUE(has(p, "B read by TMA where it lies (K-major)")) << p;
+  EXPECT_TRUE(has(p, "C stored by TMA")) << p;  // (bf16 C)
+  p = scaled_plan(TESSERA_E4M3, TESSERA_F16, TESSERA_SCALE_TENSOR, 'T', 'N', 4096, 4096, 4096,
+                  4096, 4096);
+  EXPECT_FALSE(has(p, "C stored by TMA")) << p;  // (f16 C: vector stores, the plan's rule)
+  // 'N','T': both MN-major: FP8 wgmma reads K-major tiles only, so both are packed first.
+  p = scaled_plan(TESSERA_E5M2, TESSERA_F32, TESSERA_SCALE_TENSOR, 'N', 'T', 4096, 4096, 4096,
+                  4096, 4096);
+  EXPECT_TRUE(has(p, "E5M2 x E5M2 -> F32, per-tensor scales")) << p;
+  EXPECT_FALSE(has(p, "C stored by TMA")) << p;  // (fp32 C)
+  EXPECT_TRUE(has(p, "A packed K-major into a scratch buffer first (MN-major: FP8 wgmma reads "
+                     "K-major tiles only)"))
+      << p;
+  EXPECT_TRUE(has(p, "B packed K-major into a scratch buffer first (MN-major: FP8")) << p;
+  // No skinny kernel for FP8: 8 rows still run on kernel 05, on a narrow tile.
+  p = scaled_plan(TESSERA_E4M3, TESSERA_F16, TESSERA_SCALE_TENSOR, 'T', 'N', 8, 4096, 4096, 4096,
+                  4096);
+  EXPECT_TRUE(has(p, "kernel 05_wgmma_tma")) << p;
+  EXPECT_TRUE(has(p, "tile 128 x 64")) << p;
+  // Block scales: 128 x 128 tiles, the operand with per-row scales as the kernel's A
+  // (as given for BLOCK_A_ROWS, transposed for BLOCK_B_COLUMNS, whatever m and n are).
+  p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_A_ROWS, 'T', 'N', 4096, 4096,
+                  4096, 4096, 4096, TESSERA_ACCUMULATE_PROMOTED);
+  EXPECT_TRUE(has(p, "1 x 128 (A) and 128 x 128 (B) block scales")) << p;
+  EXPECT_TRUE(has(p, "tile 128 x 128")) << p;
+  EXPECT_FALSE(has(p, "transposed")) << p;
+  p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_B_COLUMNS, 'T', 'N', 7168, 128,
+                  4096, 4096, 4096, TESSERA_ACCUMULATE_PROMOTED);
+  EXPECT_TRUE(has(p, "128 x 128 (A) and 1 x 128 (B) block scales")) << p;
+  EXPECT_TRUE(has(p, "on the transposed problem")) << p;
+  p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_A_ROWS, 'T', 'N', 128, 7168,
+                  4096, 4096, 4096, TESSERA_ACCUMULATE_PROMOTED);
+  EXPECT_FALSE(has(p, "transposed")) << p;
+}

@@ -17,6 +17,7 @@ FUNCTIONS = [
     "blocked_product", "raked_product", "make_swizzle", "make_composed_layout", "local_tile",
     "make_tiled_mma", "make_copy_atom", "make_tiled_copy_tv", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "explain", "analyze", "trace", "render",
+    "to_latex", "draw_tv",
 ]
 METHODS = [
     ("Layout", "__init__"), ("Layout", "__call__"),
@@ -25,7 +26,7 @@ METHODS = [
     ("TiledMMA", "thread_vmnk"), ("TiledCopy", "partition_S"), ("TiledCopy", "partition_D"),
     ("TiledCopy", "retile"), ("ThrMMA", "partition_C"), ("ThrMMA", "partition_A"),
     ("ThrMMA", "partition_B"), ("ThrCopy", "partition_S"), ("ThrCopy", "partition_D"),
-    ("ThrCopy", "retile_S"), ("ThrCopy", "retile_D"),
+    ("ThrCopy", "retile_S"), ("ThrCopy", "retile_D"), ("Layout", "to_svg"),
 ]
 ALL = [(n, getattr(tessera, n)) for n in FUNCTIONS] + \
     [(f"{c}.{m}", getattr(getattr(tessera, c), m)) for c, m in METHODS]

@@ -107,8 +107,9 @@ def test_pages_are_the_cli_page():
     L = Layout("(4,3):(1,8)")
     page = tessera.render(L)
     assert page.startswith("<!doctype html>") and "src=\"http" not in page
+    # The notebook picture: static SVG that says so (test_pictures.py checks it closely).
     frame = L._repr_html_()
-    assert frame.startswith("<iframe srcdoc=") and "&lt;!doctype html&gt;" in frame
+    assert "<iframe" not in frame and "Static picture" in frame and "<svg" in frame
     mma = tessera.presets.step1()
     page = mma.to_html(thread=18)
     assert page_data(page)["initial_thread"] == 18
@@ -151,12 +152,14 @@ def test_same_page_as_the_cli(tmp_path):
 
 
 def test_svg():
+    def cells_of(svg):  # the grid's cells (not the legend's swatches)
+        return re.search(r'<g class="cells"[^>]*>(.*?)</g>', svg, re.S).group(1)
     svg = Layout("(4,3):(1,8)").to_svg()
-    assert svg.startswith("<svg") and svg.count("<rect") == 12
-    cells = re.findall(r">(\d+)</text>", svg)
+    assert svg.startswith("<svg") and cells_of(svg).count("<rect") == 12
+    cells = re.findall(r">(\d+)</text>", cells_of(svg))
     assert "19" in cells  # L(3,2) = 3 + 16
     svg = tessera.presets.step1().to_svg("A")
-    assert svg.count("<rect") == 128 * 8 and ">T0</text>" in svg
+    assert cells_of(svg).count("<rect") == 128 * 8 and ">T0</text>" in svg
     # One thread: its 64 cells of C at rows and columns {0..3, 64..67}, numbered 0..63.
     one = tessera.presets.step1().to_svg("C", thread=0)
     cells = re.findall(r'<rect x="(\d+)" y="(\d+)" width="12" height="12"', one)

@@ -69,42 +69,72 @@ const overlayOn = g => overlay !== 'owner' && g.access && !g.access.error;
 const packed = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 const css = ([r, g, b]) => `rgb(${r},${g},${b})`;
 const fragOf = (g, t) => g.frags[g.frag_of[t]];
-function cellSize(rows, cols, px, lo, hi) {
-  return Math.max(lo, Math.min(hi, Math.floor(px / Math.max(rows, cols))));
+// Cell sizes (pixels): a value index is legible from LEGIBLE, two-line T#V# labels from TV_PX.
+const LEGIBLE = 24, TV_PX = 32, MAX_CELL = 64;
+let gridById = new Map();  // the page's pictures by id (the MMA's A, B and C are linked)
+
+// The cell size at which labels of `digits` characters are drawn in 10-pixel type (paintLabels).
+const fitsDigits = digits => Math.max(LEGIBLE, Math.ceil(6.2 * digits + 4));
+
+// The starting cell size: legible (minPx), and one `unit` (rows, cols: an atom, a warp's tile;
+// by default the whole picture) in the viewport of at most maxW x maxH pixels where it fits.
+function startCell(rows, cols, maxW, maxH, minPx, unit) {
+  const [ur, uc] = unit || [rows, cols];
+  return Math.max(minPx, Math.min(44, Math.floor(Math.min(maxW / uc, maxH / ur))));
 }
 
 // ---------------------------------------------------------------------------------------------
-// One picture: a rows x cols grid of cells drawn into a canvas the size of the whole grid at the
-// starting cell size; zoom (buttons, ctrl + wheel) enlarges the cells and drag or wheel pans, so
-// only the visible cells are drawn. Axis ticks above and left, boundary lines and the hovered
-// thread's outline on layers over it (the grid canvas itself holds only the cells' colors).
-//   spec: id, rows, cols, cell, color(i) -> packed RGBA, label(i) -> [line, ...] (large cells),
-//         edge(i, j) -> 0 none, 1 thread, 2 warp, 3 warpgroup, 4 atom; hover(i), click(i), marked()
-//         -> cells
+// One picture: a rows x cols grid of cells seen through a viewport of at most maxW x maxH
+// pixels. It opens at `start`-pixel cells from the top-left corner, with the whole picture in an
+// overview (the minimap, where the picture is larger than the viewport); zoom (buttons, ctrl +
+// wheel) keeps the point under the pointer, drag or wheel pans, and only the visible cells are
+// drawn. Axis ticks above and left, boundary lines and the hovered thread's outline on layers
+// over it (the grid canvas itself holds only the cells' colors).
+//   spec: id, rows, cols, start, maxW, maxH, legend (text: what colors and labels mean),
+//         color(i) -> packed RGBA, label(i, px) -> [line, ...], edge(i, j) -> 0 none, 1 thread,
+//         2 warp, 3 warpgroup, 4 atom; hover(i), click(i), marked() -> cells
 function gridView(spec) {
   const g = gridCanvases(spec);
-  const paint = () => paintCells(g), zoom = (f, px, py) => zoomGrid(g, f, px, py);
+  const paint = () => {
+    paintCells(g);
+    paintMini(g);
+  };
   listenPointer(g);
+  listenMini(g);
   const box = el('div', {class: 'gridbox'}, el('div'), g.top, g.left,
                  el('div', {class: 'stack'}, g.canvas, g.lines, g.hi));
   grids.push(paint);
   onHover.push(() => drawOutline(g));
+  gridById.set(g.id, g);
   drawGrid(g);
-  return {node: el('div', {}, zoomBar(g), box), paint, zoom};
+  const legend = spec.legend ?
+      el('div', {class: 'legend cell-legend', id: 'legend-' + g.id}, spec.legend) :
+      null;
+  const node = el('div', {class: 'picture'}, zoomBar(g),
+                  el('div', {class: 'gridwrap'}, box, g.mini), legend);
+  return {node, paint, g};
 }
 
-// A grid's canvases (cells, lines, outline, rulers) and its view: cell size and offset.
+// A grid's canvases (cells, lines, outline, rulers, minimap) and its view: cell size and offset.
 function gridCanvases(spec) {
-  const {id, rows: R, cols: C} = spec;
-  const cell0 = spec.cell, W = C * cell0, H = R * cell0;
-  const canvas = el(
-      'canvas',
-      {id: 'grid-' + id, width: W, height: H, 'data-cell': cell0, 'data-rows': R, 'data-cols': C});
+  const {id, rows: R, cols: C} = spec, start = spec.start;
+  const W = Math.min(C * start, spec.maxW), H = Math.min(R * start, spec.maxH);
+  const fit = Math.max(1, Math.min(start, Math.floor(Math.min(W / C, H / R))));
+  const canvas = el('canvas', {
+    id: 'grid-' + id, width: W, height: H, 'data-cell': start, 'data-start': start,
+    'data-fit': fit, 'data-rows': R, 'data-cols': C
+  });
   const ctx = canvas.getContext('2d'), img = ctx.createImageData(W, H);
+  // The minimap: the whole picture in at most 120 x 120 pixels (a cell may be under a pixel).
+  const ms = Math.min(120 / C, 120 / R, 8);
+  const mini = el('canvas', {
+    class: 'minimap', id: 'mini-' + id, width: Math.max(1, Math.round(C * ms)),
+    height: Math.max(1, Math.round(R * ms)), title: 'the whole picture: click to move the view'
+  });
   return {
-    spec, id, R, C, W, H, cell0, canvas, ctx, img,
+    spec, id, R, C, W, H, fit, start, canvas, ctx, img, mini, links: [],
     buf: new Uint32Array(img.data.buffer),
-    view: {cell: cell0, ox: 0, oy: 0},
+    view: {cell: start, ox: 0, oy: 0},
     lines: el('canvas', {class: 'layer', width: W, height: H}),
     hi: el('canvas', {class: 'layer', id: 'hi-' + id, width: W, height: H}),
     top: el('canvas', {class: 'ruler', width: W, height: 16}),
@@ -137,34 +167,108 @@ function paintCells(g) {
         buf.fill(rgba, yy * W + xa, yy * W + xb);
     }
   ctx.putImageData(g.img, 0, 0);
-  if (cell < 18 || !spec.label) return;
-  ctx.fillStyle = '#000';
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
+  g.canvas.dataset.label = '';
+  g.canvas.dataset.font = cell >= 16 && spec.label ? paintLabels(g, r0, r1, c0, c1) : 0;
+}
+
+// The labels of the visible cells in one type size, as large as the widest fits (at most 14
+// pixels; none under 7); returns the size (0: none drawn).
+function paintLabels(g, r0, r1, c0, c1) {
+  const {ctx, C, spec} = g, cell = g.view.cell, all = [];
+  let lines = 1, chars = 1;
   for (let r = r0; r < r1; ++r)
     for (let c = c0; c < c1; ++c) {
       const ls = spec.label(r * C + c, cell);
       if (!ls || !ls.length) continue;
-      const [x, y] = cellRect(g, r, c),
-                fs = Math.floor(Math.min(cell / 2.6, (cell - 2) / (ls.length * 1.15)));
-      ctx.font = `${fs}px monospace`;
-      ls.forEach(
-          (s, k) =>
-              ctx.fillText(s, x + cell / 2, y + cell / 2 + (k - (ls.length - 1) / 2) * fs * 1.1));
+      all.push([r, c, ls]);
+      lines = Math.max(lines, ls.length);
+      for (const t of ls) chars = Math.max(chars, t.length);
     }
+  const fs = Math.floor(Math.min(14, (cell - 3) / (lines * 1.15), (cell - 3) / (0.62 * chars)));
+  if (!all.length || fs < 7) return 0;  // unreadable: the hover line says it
+  g.canvas.dataset.label = all[0][2].join(' ');  // the first drawn (for tests)
+  for (const [r, c, ls] of all) {
+    const [x, y] = cellRect(g, r, c);
+    ls.forEach((t, k) => {
+      const sp = labelSprite(t, fs), mid = y + cell / 2 + (k - (ls.length - 1) / 2) * fs * 1.1;
+      ctx.drawImage(sp, Math.round(x + (cell - sp.width) / 2), Math.round(mid - sp.height / 2));
+    });
+  }
+  return fs;
 }
 
-// Everything, after a zoom or a pan: the cells, the boundary lines, the rulers, the outline.
+// A label drawn once into a small canvas per (text, size), then copied (drawImage is several
+// times faster than fillText, and a page redraws hundreds of labels per thread pick).
+const sprites = new Map();
+function labelSprite(text, fs) {
+  const key = fs + ' ' + text;
+  let sp = sprites.get(key);
+  if (sp) return sp;
+  const font = `${fs}px monospace`;
+  measurer.font = font;
+  sp = el('canvas', {width: Math.ceil(measurer.measureText(text).width) + 2, height: fs + 4});
+  const x = sp.getContext('2d');
+  x.font = font;
+  x.fillStyle = '#000';
+  x.textBaseline = 'middle';
+  x.fillText(text, 1, sp.height / 2);
+  if (sprites.size > 20000) sprites.clear();
+  sprites.set(key, sp);
+  return sp;
+}
+
+// Everything, after a zoom or a pan: the cells, the boundary lines, the rulers, the outline and
+// the minimap's view.
 function drawGrid(g) {
   const [r0, r1, c0, c1] = visibleCells(g), cell = g.view.cell;
   paintCells(g);
   drawGridLines(g, r0, r1, c0, c1);
   drawRulers(g, r0, r1, c0, c1);
   drawOutline(g);
-  g.zoomInfo.textContent = ` ${cell}-pixel cells`;
-  g.canvas.dataset.cell = cell;
-  g.canvas.dataset.ox = g.view.ox;
-  g.canvas.dataset.oy = g.view.oy;
+  paintMini(g);
+  g.zoomInfo.textContent = ` ${cell}-pixel cells` +
+      (r1 - r0 < g.R || c1 - c0 < g.C ?
+           `, rows ${r0}-${r1 - 1} and columns ${c0}-${c1 - 1} of ${g.R} x ${g.C}` :
+           '');
+  Object.assign(g.canvas.dataset, {cell, ox: g.view.ox, oy: g.view.oy});
+}
+
+// The minimap: every cell's color (sampled per pixel) and the view as a rectangle; hidden while
+// the whole picture is in view.
+function paintMini(g) {
+  const m = g.mini, w = m.width, h = m.height, [r0, r1, c0, c1] = visibleCells(g);
+  m.hidden = r0 === 0 && c0 === 0 && r1 === g.R && c1 === g.C;
+  m.dataset.view = [r0, r1, c0, c1].join(',');
+  if (m.hidden) return;
+  const x = m.getContext('2d'), img = x.createImageData(w, h);
+  const buf = new Uint32Array(img.data.buffer);
+  for (let y = 0; y < h; ++y) {
+    const r = Math.floor(y * g.R / h);
+    for (let k = 0; k < w; ++k) {
+      const v = g.spec.color(r * g.C + Math.floor(k * g.C / w));
+      buf[y * w + k] = v === null ? 0xffffffff : v;
+    }
+  }
+  x.putImageData(img, 0, 0);
+  x.strokeStyle = '#000';
+  x.lineWidth = 2;
+  const sx = w / g.C, sy = h / g.R;
+  x.strokeRect(c0 * sx + 1, r0 * sy + 1, Math.max(2, (c1 - c0) * sx - 2),
+               Math.max(2, (r1 - r0) * sy - 2));
+}
+
+// Click or drag on the minimap: the view centered there.
+function listenMini(g) {
+  const go = ev => {
+    const b = g.mini.getBoundingClientRect(), v = g.view;
+    v.ox = Math.round((ev.clientX - b.left) / b.width * g.C * v.cell - g.W / 2);
+    v.oy = Math.round((ev.clientY - b.top) / b.height * g.R * v.cell - g.H / 2);
+    moved(g);
+  };
+  g.mini.addEventListener('mousedown', go);
+  g.mini.addEventListener('mousemove', ev => {
+    if (ev.buttons & 1) go(ev);
+  });
 }
 
 function drawGridLines(g, r0, r1, c0, c1) {
@@ -247,14 +351,50 @@ function clampView(g) {
   v.oy = Math.max(0, Math.min(v.oy, g.R * v.cell - g.H));
 }
 
-function zoomGrid(g, f, px = g.W / 2, py = g.H / 2) {
-  const v = g.view, cell = Math.max(g.cell0, Math.min(64, v.cell * f));
-  if (cell === v.cell) return;
-  v.ox = (v.ox + px) * cell / v.cell - px;
-  v.oy = (v.oy + py) * cell / v.cell - py;
-  v.cell = cell;
+// After a pan or a zoom: redrawn, and the linked pictures follow (the MMA's A shares C's rows,
+// B its columns: same cell size and offset along the shared axis).
+function moved(g) {
   clampView(g);
   drawGrid(g);
+  const seen = new Set([g]), todo = [g];
+  while (todo.length) {
+    const a = todo.pop();
+    for (const [b, axis] of a.links) {
+      if (seen.has(b)) continue;
+      seen.add(b);
+      const f = a.view.cell / b.view.cell;
+      b.view.cell = a.view.cell;
+      if (axis === 'rows')
+        b.view.oy = a.view.oy, b.view.ox = Math.round(b.view.ox * f);
+      else
+        b.view.ox = a.view.ox, b.view.oy = Math.round(b.view.oy * f);
+      clampView(b);
+      drawGrid(b);
+      todo.push(b);
+    }
+  }
+}
+
+// Zoom by f about the point (px, py) of the viewport (its center by default): the point of the
+// picture under it stays under it (up to rounding to whole pixels).
+function zoomGrid(g, f, px = g.W / 2, py = g.H / 2) {
+  const v = g.view, want = f > 1 ? Math.max(v.cell + 1, Math.round(v.cell * f)) :
+                                   Math.min(v.cell - 1, Math.round(v.cell * f));
+  const cell = Math.max(g.fit, Math.min(MAX_CELL, want));
+  if (cell === v.cell) return;
+  const x = (v.ox + px) / v.cell, y = (v.oy + py) / v.cell;  // in cells
+  v.ox = Math.round(x * cell - px);
+  v.oy = Math.round(y * cell - py);
+  v.cell = cell;
+  moved(g);
+}
+
+// The view moved so that cell (row, col) is in it (centered when it was not).
+function revealCell(g, row, col) {
+  const v = g.view, x = col * v.cell - v.ox, y = row * v.cell - v.oy;
+  if (x < 0 || x + v.cell > g.W) v.ox = Math.round((col + 0.5) * v.cell - g.W / 2);
+  if (y < 0 || y + v.cell > g.H) v.oy = Math.round((row + 0.5) * v.cell - g.H / 2);
+  moved(g);
 }
 
 // The cell under the pointer, -1 if none.
@@ -265,15 +405,14 @@ function cellAt(g, ev) {
   return row >= 0 && row < g.R && col >= 0 && col < g.C ? row * g.C + col : -1;
 }
 
-// Hover and click a cell; drag or wheel to pan, ctrl+wheel to zoom.
+// Hover and click a cell; drag or wheel to pan, ctrl+wheel to zoom about the pointer.
 function listenPointer(g) {
   const {canvas, spec, view} = g;
   let drag = null;
   const pan = (ox, oy) => {
     view.ox = ox;
     view.oy = oy;
-    clampView(g);
-    drawGrid(g);
+    moved(g);
   };
   canvas.addEventListener('mousedown', ev => {
     drag = {x: ev.clientX, y: ev.clientY, ox: view.ox, oy: view.oy, moved: false};
@@ -298,36 +437,40 @@ function listenPointer(g) {
     if (i >= 0 && spec.click) spec.click(i);
   });
   canvas.addEventListener('wheel', ev => {
+    const b = canvas.getBoundingClientRect();
     if (ev.ctrlKey || ev.metaKey) {
       ev.preventDefault();
-      const b = canvas.getBoundingClientRect();
-      zoomGrid(g, ev.deltaY < 0 ? 2 : 0.5, ev.clientX - b.left, ev.clientY - b.top);
-    } else if (view.cell > g.cell0) {
-      ev.preventDefault();
+      zoomGrid(g, ev.deltaY < 0 ? 1.5 : 1 / 1.5, ev.clientX - b.left, ev.clientY - b.top);
+    } else {  // pan, as a scrolling panel: at the picture's edge the page scrolls instead
+      const {ox, oy} = view;
       pan(view.ox + ev.deltaX, view.oy + ev.deltaY);
+      if (view.ox !== ox || view.oy !== oy) ev.preventDefault();
     }
   }, {passive: false});
 }
 
-// The zoom buttons and the cell size.
+// The zoom buttons (about the view's center), the whole picture, the start, and the cell size.
 function zoomBar(g) {
-  const button = (text, what, f) => {
-    const b =
-        el('button', {class: 'zoom', id: `${what}-${g.id}`, text, title: what.replace('-', ' ')});
+  const button = (text, what, title, f) => {
+    const b = el('button', {class: 'zoom', id: `${what}-${g.id}`, text, title});
     b.addEventListener('click', f);
     return b;
   };
-  return el('div', {class: 'zoombar'}, button('+', 'zoom-in', () => zoomGrid(g, 2)),
-            button('\u2212', 'zoom-out', () => zoomGrid(g, 0.5)), button('fit', 'zoom-fit', () => {
-              g.view.cell = g.cell0;
-              g.view.ox = g.view.oy = 0;
-              drawGrid(g);
-            }), g.zoomInfo);
+  const reset = cell => () => {
+    g.view.cell = cell();
+    g.view.ox = g.view.oy = 0;
+    moved(g);
+  };
+  return el('div', {class: 'zoombar'}, button('+', 'zoom-in', 'zoom in', () => zoomGrid(g, 1.5)),
+            button('\u2212', 'zoom-out', 'zoom out', () => zoomGrid(g, 1 / 1.5)),
+            button('whole', 'zoom-fit', 'the whole picture', reset(() => g.fit)),
+            button('1:1', 'zoom-start', 'the starting size', reset(() => g.start)), g.zoomInfo);
 }
 
 // A picture of thread ownership (grid JSON from render.cpp); `transpose` draws it columns down
 // (B above C: its n axis across, as C's).
-function ownershipGrid(g, id, cell, transpose, atomOf) {
+// `box`: the viewport (maxW, maxH) and the starting cell size (start).
+function ownershipGrid(g, id, box, transpose, atomOf) {
   const R = transpose ? g.cols : g.rows, C = transpose ? g.rows : g.cols;
   const cellOf =
       transpose ? i => (i % C) * g.cols + Math.floor(i / C) : i => i;  // display -> grid cell
@@ -342,11 +485,15 @@ function ownershipGrid(g, id, cell, transpose, atomOf) {
   // offset; lines at wgmma blocks (red) and swizzle atoms (blue).
   const sm = g.smem && !g.smem.error ? g.smem : null;
   const look = ownershipLook(g, sm);
+  const legend = box.legend === false && !sm ? undefined : ownershipLegend(g, sm, look);
   const view = gridView({
     id,
     rows: R,
     cols: C,
-    cell,
+    start: box.start,
+    maxW: box.maxW,
+    maxH: box.maxH,
+    legend,
     color: i => look.color(cellOf(i)),
     label: (i, px) => look.label(cellOf(i), px),
     edge: (i, j) => ownershipEdge(g, sm, atomOf, cellOf(i), cellOf(j)),
@@ -369,8 +516,18 @@ function ownershipGrid(g, id, cell, transpose, atomOf) {
     title: g.title,
     rows: R,
     cols: C,
+    rowName: transpose ? g.col_name : g.row_name,
+    colName: transpose ? g.row_name : g.col_name,
+    legend: exportLegend(g, sm, look),
     color: i => look.exportColor(cellOf(i)),
     label: i => {
+      const k = cellOf(i);
+      return g.owner[k] < 0 ? [] :
+          sm                ? [String(sm.bank[k])] :
+          look.replicated   ? [`V${g.value[k]}`] :
+                              [`T${g.owner[k]}`, `V${g.value[k]}`];
+    },
+    tip: i => {
       const k = cellOf(i);
       return g.owner[k] < 0 ? '' :
           sm                ? `bank ${sm.bank[k]}, swizzled offset ${sm.phys[k]}` :
@@ -378,6 +535,25 @@ function ownershipGrid(g, id, cell, transpose, atomOf) {
     }
   });
   return el('div', {}, view.node, hover);
+}
+
+// What an ownership picture's colors and labels mean (on the page, under the picture).
+function ownershipLegend(g, sm, look) {
+  if (sm)
+    return 'color and number: the 4-byte shared-memory bank of the element\'s swizzled address ' +
+        '(or its swizzled offset, as chosen above); ' +
+        'lines: wgmma blocks (red), swizzle atoms (blue)';
+  if (look.replicated)
+    return 'every thread reads the whole tile: color and V# = value index (offset order)';
+  return 'color: the owning thread; label T#/V#: thread # holds the element as its value # ' +
+      '(smaller cells: V# alone; hover a cell for both); lines: atoms (blue), warps (black), ' +
+      'warpgroups (red)';
+}
+// The same for an export (colors by thread, or by bank for a shared tile; labels T# V#).
+function exportLegend(g, sm, look) {
+  if (sm) return ['color and number: the 4-byte shared-memory bank of the swizzled address'];
+  if (look.replicated) return ['color: owning thread; V#: value index (all threads read it)'];
+  return ['color: the owning thread (T#)', 'label T#, V#: thread # holds the element as value #'];
 }
 
 // The colors and labels of an ownership picture's cells (grid cell k): by thread, by the
@@ -422,7 +598,7 @@ function ownershipLook(g, sm) {
     if (sm) return [String(smemColor === 'bank' ? sm.bank[k] : sm.phys[k])];
     if (look.lit) return look.lit[k] >= 0 ? [String(look.lit[k])] : null;
     if (replicated) return [`V${g.value[k]}`];
-    return px >= 26 ? [`T${g.owner[k]}`, `V${g.value[k]}`] : [String(g.value[k])];
+    return px >= TV_PX - 4 ? [`T${g.owner[k]}`, `V${g.value[k]}`] : [`V${g.value[k]}`];
   };
   look.exportColor = k => g.owner[k] < 0 ? null : sm ? smemRgb(k) : threadColor(g.owner[k]);
   return look;
@@ -691,9 +867,14 @@ function summary(rows) {
 function controls(threads) {
   const input =
       el('input', {type: 'number', id: 'thread', min: 0, max: threads - 1, placeholder: 'thread'});
+  const bad = el('span', {class: 'error inline', id: 'thread-error', role: 'alert'});
+  bad.hidden = true;
   input.addEventListener('input', () => {
-    const t = Number(input.value);
-    select(input.value === '' || !Number.isInteger(t) || t < 0 || t >= threads ? null : t);
+    const t = Number(input.value), ok = Number.isInteger(t) && t >= 0 && t < threads;
+    bad.hidden = input.value === '' || ok;
+    bad.textContent = bad.hidden ? '' :
+        ` thread ${input.value} is out of range: this page has threads 0 to ${threads - 1}`;
+    select(input.value === '' || !ok ? null : t);
   });
   const clear = el('button', {id: 'clear', text: 'show all'});
   clear.addEventListener('click', () => {
@@ -702,13 +883,13 @@ function controls(threads) {
   });
   const info = el('span', {id: 'selected-info', class: 'mono'});
   onSelect.push(t => {
-    input.value = t === null ? '' : t;
+    if (t !== null || bad.hidden) input.value = t === null ? '' : t;
     info.textContent = t === null ?
         '' :
         ` thread ${t}` + (D.thread_coord ? ` at (v,m,n,k) = ${D.thread_coord[t]}` : '');
   });
   const bar =
-      el('div', {class: 'controls'}, 'Thread ', input, ' ', clear, info,
+      el('div', {class: 'controls'}, 'Thread ', input, ' ', clear, info, bad,
          el('span', {class: 'what', text: '  (type a number, or click a cell)'}));
   if (D.operands && D.operands.some(g => g.access)) bar.append(el('br'), overlayControls(threads));
   if (D.operands && D.operands.some(g => g.smem && !g.smem.error))
@@ -759,9 +940,12 @@ function overlayControls(threads) {
   }
   const warps = Math.ceil(threads / 32);
   const w = el('input', {type: 'number', id: 'warp', min: 0, max: warps - 1, value: 0});
+  const bad = el('span', {class: 'error inline', id: 'warp-error', role: 'alert'});
   w.addEventListener('input', () => {
-    const k = Number(w.value);
-    if (Number.isInteger(k) && k >= 0 && k < warps) setOverlay({warp: k});
+    const k = Number(w.value), ok = Number.isInteger(k) && k >= 0 && k < warps;
+    bad.textContent = w.value === '' || ok ? '' :
+        ` warp ${w.value} is out of range: this page has warps 0 to ${warps - 1}`;
+    if (ok) setOverlay({warp: k});
   });
   const j = el('input', {type: 'number', id: 'instr', min: 0, placeholder: 'all'});
   j.addEventListener('input', () => {
@@ -780,7 +964,8 @@ function overlayControls(threads) {
         '';
   });
   box.append(
-      ` warp `, w, el('span', {class: 'what', text: ` of ${warps}`}), ' instruction ', j, legend);
+      ` warp `, w, el('span', {class: 'what', text: ` of ${warps}`}), bad, ' instruction ', j,
+      legend);
   return box;
 }
 
@@ -939,6 +1124,87 @@ function attentionPToA(gC, th) {
   return svg;
 }
 
+// Kernel 05 (the hopper preset): the CLI's text of its tiles, descriptors and TMA boxes, the
+// cuTensorMapEncodeTiled arguments of its four tensors, and the same for any global tensor and
+// shared tile typed here (tma_for_tensor through the WebAssembly library). Wide: each table
+// scrolls inside the panel.
+const ENCODE = ['tensorDataType', 'tensorRank', 'globalDim', 'globalStrides', 'boxDim',
+                'elementStrides', 'interleave', 'swizzle', 'l2Promotion', 'oobFill'];
+function encodeRow(name, t, id) {
+  const cells = ENCODE.map(k => {
+    const v = t.encode[k];
+    return el('td', {'data-field': k, text: Array.isArray(v) ? `{${v.join(', ')}}` : String(v)});
+  });
+  const boxes = `${t.boxes.length} x (${t.box.join(',')}), ${t.box_bytes} B each`;
+  return el('tr', {id}, el('th', {text: name}), ...cells,
+            el('td', {'data-field': 'boxes', text: boxes}));
+}
+function encodeTable(id) {
+  return el('table', {id, class: 'encode'},
+            el('thead', {}, el('tr', {}, el('th', {text: 'tensor'}),
+                               ...ENCODE.map(k => el('th', {text: k})), el('th', {text: 'boxes'}))),
+            el('tbody'));
+}
+
+function hopperPanel() {
+  const preset = encodeTable('tma-preset');
+  D.hopper.operands.forEach(
+      (o, k) => preset.tBodies[0].append(encodeRow(
+          `${o.operand} ${o.major}-major (${o.tma.global.shape.join(',')}):` +
+              `(${o.tma.global.stride.join(',')})`,
+          o.tma, `tma-preset-${k}`)));
+  return el('div', {class: 'panel', id: 'hopper'},
+            el('h2', {text: 'Kernel 05: shared tiles, wgmma descriptors, TMA boxes'}),
+            el('div', {class: 'scroll', id: 'hopper-scroll'},
+               el('pre', {id: 'hopper-text', text: D.hopper_text})),
+            el('h3', {text: 'cuTensorMapEncodeTiled for the preset\u2019s tensors'}),
+            el('div', {class: 'scroll', id: 'tma-preset-scroll'}, preset), tmaInputs());
+}
+
+// Any tensor: data type, global shape and element strides (modes in the tile's order), the
+// shared tile (a shape, or a layout) with its swizzle and the CTAs that multicast it.
+function tmaInputs() {
+  const a = D.hopper.operands[0], table = encodeTable('tma-table');
+  const out = el('div', {class: 'scroll', id: 'tma-scroll'}, table);
+  const err = el('div', {class: 'error', id: 'tma-error', role: 'alert'});
+  const field = (id, value, size) =>
+      el('input', {id, type: 'text', value, size, spellcheck: 'false'});
+  const dtype = el('select', {id: 'tma-dtype'}), swz = el('select', {id: 'tma-swizzle'});
+  for (const t of ['f16', 'bf16', 'f32', 'u8', 'u16', 'u32'])
+    dtype.append(el('option', {value: t, text: t}));
+  for (const t of ['none', '32B', '64B', '128B']) swz.append(el('option', {value: t, text: t}));
+  const shape = field('tma-shape', a.tma.global.shape.join(','), 14),
+        stride = field('tma-stride', a.tma.global.stride.join(','), 14),
+        tile = field('tma-tile', `${a.swizzle} o 0 o ${a.tile}`, 40),
+        loaders = field('tma-loaders', '1', 3);
+  const list = e => e.value.split(/[ ,x()]+/).filter(x => x !== '').map(Number);
+  const run = () => {
+    const spec = {dtype: dtype.value, shape: list(shape), stride: list(stride),
+                  tile: tile.value.trim(), swizzle: swz.value, loaders: Number(loaders.value)};
+    if (!wasm && CATALOG.live) return setTimeout(run, 100);  // the library is loading
+    const t = wasm ? wasm.tma(spec) : {error: 'live inputs need the WebAssembly build'};
+    table.tBodies[0].textContent = '';
+    err.textContent = t.error || '';
+    out.hidden = !!t.error;
+    if (!t.error)
+      table.tBodies[0].append(encodeRow(`(${spec.shape}):(${spec.stride})`, t, 'tma-row'));
+  };
+  for (const e of [dtype, swz]) e.addEventListener('change', run);
+  for (const e of [shape, stride, tile, loaders]) e.addEventListener('input', run);
+  setTimeout(run, 0);
+  return el('div', {id: 'tma-inputs'},
+            el('h3', {text: 'cuTensorMapEncodeTiled for any tensor'}),
+            el('div', {class: 'inputs'}, el('label', {}, 'data type ', dtype),
+               el('label', {}, 'global shape ', shape), el('label', {}, 'strides ', stride),
+               el('label', {}, 'shared tile (box) ', tile), el('label', {}, 'swizzle ', swz),
+               el('label', {}, 'CTAs sharing it ', loaders)),
+            el('div', {class: 'what', text:
+                'strides in elements, modes in the tile\u2019s order; the tile is a shape ' +
+                '(column-major: mode 0 contiguous) or a layout, swizzled by the choice above ' +
+                'unless it is swizzled itself'}),
+            err, out);
+}
+
 // The MMA arrangement (as CuTe's print_latex draws it): A (M x K) left, B above (drawn K x N, its
 // n axis across as C's), C (M x N) in the middle; one cell size for all three so rows and columns
 // line up.
@@ -957,12 +1223,15 @@ function mmaPage() {
         ['CTA tile', `${M} x ${N} x ${K}`]
       ]),
       controls(D.threads));
-  if (D.hopper_text)
-    app.append(el('pre', {text: D.hopper_text}));  // kernel 05: tiles, descriptors, TMA boxes
   if (D.attention) app.append(attentionPanel(D.operands[0]));  // S's rows, lanes; P -> A
-  const across = Math.max(480, Math.min(1100, window.innerWidth - 160)),
-        down = Math.max(480, window.innerHeight - 100);
-  const cell = Math.max(2, Math.min(28, Math.floor(across / (N + K)), Math.floor(down / (M + K))));
+  // C's viewport, A beside it (C's rows) and B above it (C's columns), all at one cell size that
+  // shows an atom of C where it fits, and legible T#V# labels.
+  const side = Math.max(320, Math.min(512, window.innerWidth - 700)), deep = 224;
+  const start = startCell(M, N, side, side, TV_PX, [D.atom_mnk[0], D.atom_mnk[1]]);
+  // (the legend under C says what A's and B's thread colors and labels mean as well)
+  const boxC = {start, maxW: side, maxH: side},
+        boxA = {start, maxW: deep, maxH: side, legend: false},
+        boxB = {start, maxW: side, maxH: deep, legend: false};
   const [gC, gA, gB] = D.operands;
   // One atom instance: the atom's threads (a block of D.thr_vmnk's first mode) and a run of values
   // (atom elements / atom threads); a line where it changes. A scalar atom has no boundary to draw.
@@ -981,11 +1250,12 @@ function mmaPage() {
                   (gB.smem && !gB.smem.error ? 'swizzle atoms (blue), wgmma blocks (red)' :
                                                'atoms (blue), warps (black), warpgroups (red)')
             }),
-            ownershipGrid(gB, 'B', cell, true, atomOf(gB, an * ak))),
+            ownershipGrid(gB, 'B', boxB, true, atomOf(gB, an * ak))),
          el('div', {class: 'mma-a'}, operandTitle(gA, 'A'),
-            ownershipGrid(gA, 'A', cell, false, atomOf(gA, am * ak))),
+            ownershipGrid(gA, 'A', boxA, false, atomOf(gA, am * ak))),
          el('div', {class: 'mma-c'}, operandTitle(gC, 'C'),
-            ownershipGrid(gC, 'C', cell, false, atomOf(gC, am * an)))));
+            ownershipGrid(gC, 'C', boxC, false, atomOf(gC, am * an)))));
+  linkViews(gridById.get('C'), gridById.get('A'), gridById.get('B'));
   const row = el('div', {class: 'row'});
   [['C', gC], ['A', gA], ['B', gB]].forEach(
       ([id, g]) => row.append(
@@ -996,7 +1266,18 @@ function mmaPage() {
              el('h3', {text: 'Fragment of the selected thread'}), fragmentPanel(g, id),
              el('h3', {text: 'Derivation of the partition'}), stepsPanel(g))));
   app.append(row);
+  if (D.hopper) app.append(hopperPanel());  // kernel 05: tiles, descriptors, TMA boxes
   if (D.compare.length) comparePanels(gC);
+}
+
+// A shares C's rows, B (drawn k down) C's columns: zoom and pan move them together, and the
+// whole of any of them is the smallest cell size of the three.
+function linkViews(c, a, b) {
+  c.links.push([a, 'rows'], [b, 'cols']);
+  a.links.push([c, 'rows']);
+  b.links.push([c, 'cols']);
+  const fit = Math.min(a.fit, b.fit, c.fit);
+  for (const g of [a, b, c]) g.fit = g.canvas.dataset.fit = fit;
 }
 
 // The C pictures of the other permutations, beside this TiledMMA's.
@@ -1021,7 +1302,7 @@ function comparePanels(gC) {
     cmp.append(
         el('div', {class: 'panel'}, el('h3', {text: g.title}),
            el('div', {class: 'layout', text: `logical_divide: ${g.steps[0].layout}`}), frag,
-           ownershipGrid(g, 'cmp-' + k, cellSize(g.rows, g.cols, 320, 2, 28))));
+           ownershipGrid(g, 'cmp-' + k, {start: TV_PX, maxW: 320, maxH: 320})));
   });
   app.append(cmp);
 }
@@ -1068,7 +1349,9 @@ function copyPage() {
     const id = k === 0 ? 'src' : 'dst';
     row.append(
         el('div', {class: 'panel'}, el('h2', {text: `${g.title}: ${g.rows} x ${g.cols}`}),
-           analysisPanel(g, id), ownershipGrid(g, id, cellSize(g.rows, g.cols, 560, 2, 28)),
+           analysisPanel(g, id),
+           ownershipGrid(g, id, {start: startCell(g.rows, g.cols, 480, 480, TV_PX), maxW: 480,
+                                 maxH: 480}),
            el('h3', {text: 'Fragment of the selected thread'}), fragmentPanel(g, id)));
   });
   app.append(row);
@@ -1076,14 +1359,16 @@ function copyPage() {
 
 // A layout's values (or an op's result) as a picture and an index table.
 function layoutPicture() {
-  const cell = cellSize(D.rows, D.cols, 720, 3, 44);
   const hover = el('div', {class: 'hover mono', id: 'hover-layout', text: 'hover a cell'});
   const hiOf = D.cosize - 1;
   const view = gridView({
     id: 'layout',
     rows: D.rows,
     cols: D.cols,
-    cell,
+    start: startCell(D.rows, D.cols, 640, 640, fitsDigits(String(hiOf).length)),
+    maxW: 640,
+    maxH: 640,
+    legend: valueLegend(hiOf, 'number in a cell: its value index L(row, col) (the offset)'),
     color: i => packed(valueColor(D.values[i], hiOf)),
     label: i => [String(D.values[i])],
     hover: i => {
@@ -1097,12 +1382,22 @@ function layoutPicture() {
     title: D.layout,
     rows: D.rows,
     cols: D.cols,
+    legend: ['number and color: the value index L(row, col)',
+             `color: red (0) to blue (${hiOf})`],
     color: i => valueColor(D.values[i], hiOf),
-    label: i => String(D.values[i])
+    label: i => [String(D.values[i])]
   });
   return el(
       'div', {class: 'row'}, el('div', {class: 'panel'}, view.node, hover),
       el('div', {class: 'panel side'}, indexTable()));
+}
+
+// The legend of a picture colored by value index: what the number says, and the color ramp.
+function valueLegend(hi, what) {
+  const stops = [0, 0.25, 0.5, 0.75, 1].map(f => css(valueColor(f * hi, hi))).join(', ');
+  return el('span', {}, what, '; color: value index ', el('b', {text: '0'}), ' ',
+            el('span', {class: 'ramp', style: `background: linear-gradient(to right, ${stops})`}),
+            ' ', el('b', {text: String(hi)}));
 }
 
 // Rows: mode 0; columns: the rest (colexicographic), at most 32 x 32 as the CLI's table.
@@ -1126,7 +1421,7 @@ function indexTable() {
 
 function layoutPage() {
   app.append(
-      el('h1', {text: `Layout ${D.layout}`}), summary([
+      el('h1', {text: `Layout ${plainName(D.layout)}`}), summary([
         ['size', D.size], ['cosize', D.cosize], ['rank', D.rank],
         [
           'picture',
@@ -1175,12 +1470,18 @@ function opPictures() {
     const hi = p.values.reduce((a, b) => Math.max(a, b), 1), byTile = new Map();
     p.tile.forEach((t, i) => t >= 0 && (byTile.get(t) || byTile.set(t, []).get(t)).push(i));
     const color = i => p.tile[i] >= 0 ? tileColor(p.tile[i]) : valueColor(p.values[i], hi);
+    const wide = p.cols > 4 * p.rows;
     const view = gridView({
       id,
       rows: p.rows,
       cols: p.cols,
-      // 420 pixels for the longer side, but a wide picture (a swizzle's block) gets up to 1300
-      cell: Math.max(cellSize(p.rows, p.cols, 420, 3, 44), Math.min(12, Math.floor(1300 / p.cols))),
+      // 420 x 420 pixels, a wide picture (a swizzle's block) 1000 across
+      start: startCell(p.rows, p.cols, wide ? 1000 : 420, 420, fitsDigits(String(hi).length)),
+      maxW: wide ? 1000 : 420,
+      maxH: 420,
+      legend: D.tiles ? `color: the ${D.tile_kind} (one color each, the same in every picture); ` +
+              'number: the value index' :
+                        valueLegend(hi, 'number in a cell: its value index'),
       color: i => packed(color(i)),
       label: i => [String(p.values[i])],
       edge: (i, j) => p.tile[i] !== p.tile[j] ? 2 : 0,
@@ -1203,8 +1504,10 @@ function opPictures() {
       title: p.title,
       rows: p.rows,
       cols: p.cols,
+      legend: [D.tiles ? `color: the ${D.tile_kind}; number: the value index` :
+                         `number and color: the value index (red 0 to blue ${hi})`],
       color,
-      label: i => String(p.values[i])
+      label: i => [String(p.values[i])]
     });
   });
   if (D.rows) rows.result.append(el('div', {class: 'panel side'}, indexTable()));
@@ -1383,6 +1686,42 @@ const FIELDS = {
     ['swizzle', 'shared swizzle', 'Sw<3,3,3>'], ['space', 'space']
   ],
 };
+// Each op's example arguments: what its fields hold after picking it (the roles come from the
+// op table: CATALOG.ops[].args). Ops not listed start empty.
+const L816 = '(8,16):(16,1)';
+const OP_EXAMPLES = {
+  size: [L816], cosize: [L816], rank: [L816], depth: [L816], filter: ['(4,2,3):(1,0,4)'],
+  coalesce: ['(2,(1,6)):(1,(6,2))'], composition: [L816, '(4,2):(2,1)'],
+  complement: ['4:2', '24'], right_inverse: ['(4,8):(8,1)'], left_inverse: ['(4,8):(8,1)'],
+  logical_divide: [L816, '(2,4)'], zipped_divide: [L816, '(2,4)'], tiled_divide: [L816, '(2,4)'],
+  flat_divide: [L816, '(2,4)'], logical_product: ['(2,2):(1,2)', '(3,4)'],
+  zipped_product: ['(2,2):(1,2)', '(3,4)'], tiled_product: ['(2,2):(1,2)', '(3,4)'],
+  flat_product: ['(2,2):(1,2)', '(3,4)'], blocked_product: ['(2,2):(1,2)', '(3,4)'],
+  raked_product: ['(2,2):(1,2)', '(3,4)'], swizzle: ['3', '4', '3'],
+  swizzle_layout: ['[3,4,3]', '(8,64):(64,1)'], nullspace: ['(4,8):(0,1)'],
+  upcast: [L816, '2'], downcast: [L816, '2'], recast_layout: [L816, '16', '32'],
+  max_common_layout: ['(8,16):(1,8)', '(8,16):(1,8)'],
+  max_common_vector: ['(8,16):(1,8)', '(8,16):(1,8)'], make_ordered_layout: ['(4,8)', '(1,0)'],
+  make_layout_like: ['(4,8):(8,1)'], compact_col_major: ['(4,8)'], compact_row_major: ['(4,8)'],
+  tile_to_shape: ['(2,4):(4,1)', '(8,16)'], layout_add: ['(4,8):(1,4)', '(4,8):(32,128)'],
+  crd2idx: ['(1,2)', '(4,8):(8,1)'], idx2crd: ['13', '(4,8)'],
+};
+const opOf = name => CATALOG.ops.find(o => o.name === name) || {args: []};
+
+// The argument fields of op `name`: its roles as placeholders, fields it does not take disabled;
+// `fill`: the values set to its example arguments (after picking another op).
+function opFields(name, fill) {
+  const roles = opOf(name).args, ex = OP_EXAMPLES[name] || [];
+  for (let i = 0; i < 3; ++i) {
+    const f = document.getElementById('in-arg' + i);
+    if (!f) continue;
+    f.disabled = i >= roles.length;
+    f.placeholder = i < roles.length ? `${roles[i]}${ex[i] ? ', e.g. ' + ex[i] : ''}` :
+                                       `(${name} takes ${roles.length})`;
+    if (fill) f.value = i < roles.length ? ex[i] || '' : '';
+  }
+}
+
 const KINDS =
     [['layout', 'layout'], ['op', 'algebra op'], ['mma', 'TiledMMA'], ['trace', 'thread trace'],
      ['copy', 'TiledCopy']];
@@ -1477,30 +1816,19 @@ function buildInputs() {
       if (kind.value === 'mma' && !keep.includes(k) ||
           kind.value === 'trace' && ['atom', 'atom_layout', 'perm', 'tile'].includes(k))
         document.getElementById('in-preset').value = '';
+      if (k === 'op') opFields(f.value, true);  // the new op's arguments, not the old one's
       state = stateFromInputs();
       if (k === 'preset' && kind.value === 'mma') buildInputs();  // the attention fields
       schedule();
     });
     inputs.append(el('label', {}, name + ' ', f));
   }
+  if (kind.value === 'op') opFields(state.op, false);
   const atoms = kind.value === 'mma' || kind.value === 'trace' ? CATALOG.atoms : CATALOG.copy_atoms;
   inputs.append(
       el('datalist', {id: `atoms-${kind.value}`}, ...atoms.map(a => el('option', {value: a}))));
-  const exp = (text, id, f) => {
-    const b = el('button', {id, text});
-    b.addEventListener('click', f);
-    return b;
-  };
-  inputs.append(
-      exp('copy link', 'share',
-          () => {
-            writeHash();
-            navigator.clipboard && navigator.clipboard.writeText(location.href).catch(() => {});
-          }),
-      exp('SVG', 'export-svg',
-          () => download(
-              'tessera.svg', 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(toSvg()))),
-      exp('PNG', 'export-png', () => download('tessera.png', toPng())));
+  inputs.append(...shareButtons());
+  exportChoices();
   if (!wasm)
     inputs.append(el('span', {
       class: 'what',
@@ -1510,6 +1838,39 @@ function buildInputs() {
           ' this page was written without the WebAssembly build: ' +
               'build the playground target (see README) for live inputs'
     }));
+}
+
+// Copy the link; export all pictures or one as SVG or PNG.
+function shareButtons() {
+  const exp = (text, id, f) => {
+    const b = el('button', {id, text});
+    b.addEventListener('click', f);
+    return b;
+  };
+  const which = () => exportWhich.value;
+  return [
+    exp('copy link', 'share',
+        () => {
+          writeHash();
+          navigator.clipboard && navigator.clipboard.writeText(location.href).catch(() => {});
+        }),
+    el('label', {}, ' export ', exportWhich),
+    exp('SVG', 'export-svg',
+        () => download(`tessera-${which()}.svg`,
+                       'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(toSvg(which())))),
+    exp('PNG', 'export-png', () => download(`tessera-${which()}.png`, toPng(which())))
+  ];
+}
+
+// Which pictures the export buttons write: all, or one.
+const exportWhich = el('select', {id: 'export-which'});
+function exportChoices() {
+  const was = exportWhich.value;
+  exportWhich.textContent = '';
+  exportWhich.append(el('option', {value: 'all', text: 'all pictures'}));
+  for (const p of pictures)
+    exportWhich.append(el('option', {value: p.id, text: `${p.id}: ${p.title}`.slice(0, 60)}));
+  exportWhich.value = pictures.some(p => p.id === was) ? was : 'all';
 }
 
 function defaults(kind) {
@@ -1611,6 +1972,7 @@ function show() {
   onHover = [];
   pictures = [];
   onSmem = [];
+  gridById = new Map();
   hovered = null;
   app.textContent = '';
   clearInterval(playTimer), playTimer = 0;
@@ -1643,62 +2005,140 @@ function show() {
       if (e) e.value = v;
     }
   }
+  exportChoices();
   setOverlay({overlay: D.initial_overlay || 'owner', warp: D.initial_warp || 0, instr: -1});
   select(Number.isInteger(D.initial_thread) ? D.initial_thread : null);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Export: the pictures as SVG (one <rect class="cell"> per cell, thread colors, T#V# titles) or
-// PNG. SVG's namespace, read from the HTML parser (the page itself spells out no URL).
+// Export: each picture alone or all of them, as SVG or PNG, for slides and papers: the title, the
+// column indices above and the row indices left (ticks), the cells with their labels where they
+// fit, a legend under the cells saying what the colors and labels mean, and a margin. One scene
+// (rectangles, lines, texts) drawn twice: as SVG elements and onto a canvas. SVG's namespace,
+// read from the HTML parser (the page itself spells out no URL).
 const SVG_NS = (() => {
   const d = document.createElement('div');
   d.innerHTML = '<svg></svg>';
   return d.firstChild.namespaceURI;
 })();
-function toSvg() {
-  const s = 12, pad = 24, out = [];
-  let y = pad, w = 0;
-  for (const p of pictures) {
-    out.push(`<g id="${p.id}" transform="translate(${pad},${
-        y})"><text x="0" y="-6" font-family="monospace" font-size="12">${
-        p.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`);
-    for (let i = 0; i < p.rows * p.cols; ++i) {
-      const c = p.color(i);
-      if (!c) continue;
-      out.push(
-          `<rect class="cell" x="${(i % p.cols) * s}" y="${Math.floor(i / p.cols) * s}" width="${
-              s - 1}" height="${s - 1}" fill="${css(c)}"><title>${p.label(i)}</title></rect>`);
-    }
-    out.push('</g>');
-    y += p.rows * s + 2 * pad;
-    w = Math.max(w, p.cols * s + 2 * pad);
-  }
-  return `<svg xmlns="${SVG_NS}" width="${w}" height="${y}" viewBox="0 0 ${w} ${y}">${
-      out.join('')}</svg>`;
+const EXPORT_MARGIN = 24, FONT = 'monospace';
+const measurer = document.createElement('canvas').getContext('2d');
+function textWidth(text, size, bold) {
+  measurer.font = `${bold ? 'bold ' : ''}${size}px ${FONT}`;
+  return Math.ceil(measurer.measureText(text).width);
 }
-function toPng() {
-  const s = Math.max(
-      2,
-      Math.min(12, Math.floor(4096 / Math.max(1, ...pictures.map(p => Math.max(p.rows, p.cols))))));
-  const H = pictures.reduce((h, p) => h + p.rows * s + 24, 0),
-        W = Math.max(1, ...pictures.map(p => p.cols * s));
-  const c = el('canvas', {width: W, height: H}), g = c.getContext('2d');
+
+// A layout's name without the identity swizzle CuTe prints before a plain layout.
+const plainName = t => String(t).replace(/^Sw<0,0,0> o 0 o /, '');
+
+// The pictures to export: all, or the one with id `which`.
+function exported(which) {
+  const all = which === undefined || which === null || which === '' || which === 'all';
+  return pictures.filter(p => all || p.id === which);
+}
+
+// One picture's items at (x0, y0); returns [width, height].
+function sceneOf(p, x0, y0, items) {
+  // labelled 28-pixel cells (as CuTe's print_latex labels every cell) up to 128 x 128, smaller
+  // unlabelled ones beyond
+  const s = Math.max(4, Math.min(28, Math.floor(3600 / Math.max(p.rows, p.cols))));
+  const step = [1, 2, 4, 8, 16, 32, 64, 128].find(k => k * s >= 24) || 256;
+  const rowName = p.rowName || 'row', colName = p.colName || 'column';
+  const tickW = textWidth(String(p.rows - 1), 10) + 8, axisW = 14;
+  const left = x0 + axisW + tickW, top = y0 + 20 + 14 + 16;
+  const text = (x, y, t, size, extra) =>
+      items.push(Object.assign({k: 'text', x, y, t, size}, extra));
+  text(x0, y0 + 14, plainName(p.title), 14, {bold: true, cls: 'x-title'});
+  text(left, y0 + 32, `${colName} \u2192`, 11, {cls: 'x-axis'});
+  text(x0 + 10, top, `\u2190 ${rowName}`, 11, {cls: 'x-axis', rotate: true});  // reads down
+  for (let c = 0; c < p.cols; c += step) {
+    const x = left + c * s + s / 2;
+    items.push({k: 'line', x1: x, y1: top - 4, x2: x, y2: top});
+    text(left + c * s + s / 2, top - 6, String(c), 10, {anchor: 'middle', cls: 'x-tick'});
+  }
+  for (let r = 0; r < p.rows; r += step) {
+    const y = top + r * s + s / 2;
+    items.push({k: 'line', x1: left - 4, y1: y, x2: left, y2: y});
+    text(left - 6, top + r * s + s / 2 + 3, String(r), 10, {anchor: 'end', cls: 'x-tick'});
+  }
+  for (let i = 0; i < p.rows * p.cols; ++i) {
+    const c = p.color(i);
+    if (!c) continue;
+    const x = left + (i % p.cols) * s, y = top + Math.floor(i / p.cols) * s;
+    items.push({k: 'rect', x, y, w: s - 1, h: s - 1, fill: css(c), tip: (p.tip || p.label)(i)});
+    const ls = p.label(i), chars = Math.max(0, ...ls.map(t => t.length));
+    const fs = Math.floor(Math.min(12, (s - 3) / (ls.length * 1.15), (s - 3) / (0.62 * chars)));
+    if (s >= 20 && ls.length && fs >= 7)
+      ls.forEach((t, k) => text(x + s / 2,
+                                y + s / 2 + (k - (ls.length - 1) / 2) * fs * 1.1 + fs * 0.35,
+                                t, fs, {anchor: 'middle', cls: 'x-label'}));
+  }
+  let y = top + p.rows * s + 18, w = left - x0 + p.cols * s;
+  w = Math.max(w, textWidth(plainName(p.title), 14, true));
+  for (const line of p.legend || []) {
+    text(x0, y, line, 11, {cls: 'x-legend'});
+    w = Math.max(w, textWidth(line, 11));
+    y += 15;
+  }
+  return [w, y - y0];
+}
+
+// The scene of the chosen pictures, stacked: {width, height, groups: [{id, items}]}.
+function exportScene(which) {
+  let y = EXPORT_MARGIN, width = 0;
+  const groups = exported(which).map(p => {
+    const items = [], [w, h] = sceneOf(p, EXPORT_MARGIN, y, items);
+    y += h + EXPORT_MARGIN;
+    width = Math.max(width, w + 2 * EXPORT_MARGIN);
+    return {id: p.id, items};
+  });
+  return {width: Math.ceil(width), height: Math.ceil(y), groups};
+}
+
+const xml = t => String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+function svgItem(it) {
+  if (it.k === 'rect')
+    return `<rect class="cell" x="${it.x}" y="${it.y}" width="${it.w}" height="${it.h}" ` +
+        `fill="${it.fill}"><title>${xml(it.tip)}</title></rect>`;
+  if (it.k === 'line')
+    return `<line x1="${it.x1}" y1="${it.y1}" x2="${it.x2}" y2="${it.y2}" stroke="#5b6673"/>`;
+  const rot = it.rotate ? ` transform="rotate(-90 ${it.x} ${it.y})" text-anchor="end"` :
+                          ` text-anchor="${it.anchor || 'start'}"`;
+  return `<text class="${it.cls}" x="${it.x}" y="${it.y}" font-family="${FONT}" ` +
+      `font-size="${it.size}"${it.bold ? ' font-weight="bold"' : ''}${rot}>${xml(it.t)}</text>`;
+}
+function toSvg(which) {
+  const sc = exportScene(which);
+  const body = sc.groups.map(
+      g => `<g id="${g.id}" class="picture">${g.items.map(svgItem).join('')}</g>`);
+  return `<svg xmlns="${SVG_NS}" width="${sc.width}" height="${sc.height}" ` +
+      `viewBox="0 0 ${sc.width} ${sc.height}"><rect class="background" width="100%" ` +
+      `height="100%" fill="#fff"/>${body.join('')}</svg>`;
+}
+function toPng(which) {
+  const sc = exportScene(which), c = el('canvas', {width: sc.width, height: sc.height});
+  const g = c.getContext('2d');
   g.fillStyle = '#fff';
-  g.fillRect(0, 0, W, H);
-  let y = 0;
-  for (const p of pictures) {
-    g.fillStyle = '#000';
-    g.font = '12px monospace';
-    g.fillText(p.title, 0, y + 14);
-    y += 24;
-    for (let i = 0; i < p.rows * p.cols; ++i) {
-      const k = p.color(i);
-      if (k) {
-        g.fillStyle = css(k);
-        g.fillRect((i % p.cols) * s, y + Math.floor(i / p.cols) * s, s - (s > 4), s - (s > 4));
-      }
+  g.fillRect(0, 0, sc.width, sc.height);
+  for (const it of sc.groups.flatMap(x => x.items)) {
+    if (it.k === 'rect') {
+      g.fillStyle = it.fill;
+      g.fillRect(it.x, it.y, it.w, it.h);
+    } else if (it.k === 'line') {
+      g.strokeStyle = '#5b6673';
+      g.beginPath(), g.moveTo(it.x1, it.y1), g.lineTo(it.x2, it.y2), g.stroke();
+    } else {
+      g.save();
+      g.fillStyle = '#000';
+      g.font = `${it.bold ? 'bold ' : ''}${it.size}px ${FONT}`;
+      g.textAlign = it.rotate ? 'right' : it.anchor === 'middle' ? 'center' :
+          it.anchor === 'end'                              ? 'right' :
+                                                             'left';
+      g.translate(it.x, it.y);
+      if (it.rotate) g.rotate(-Math.PI / 2);
+      g.fillText(it.t, 0, 0);
+      g.restore();
     }
-    y += p.rows * s;
   }
   return c.toDataURL('image/png');
 }
@@ -1714,10 +2154,17 @@ if (CATALOG.live && location.hash.length > 1) {
 }
 buildInputs();
 if (D) show();
+// The page's JavaScript interface (the tests drive the page through it, as a user would): the
+// state, the exports, and the view of a picture (its cell size and offset; revealing a cell,
+// showing the whole).
 window.tessera = {
   state: () => state,
   svg: toSvg,
-  png: toPng
+  png: toPng,
+  view: id => Object.assign({}, gridById.get(id).view, {W: gridById.get(id).W,
+                                                       H: gridById.get(id).H}),
+  reveal: (id, row, col) => revealCell(gridById.get(id), row, col),
+  whole: id => document.getElementById('zoom-fit-' + id).click(),
 };
 window.tesseraReady = true;
 if (typeof TesseraWasm === 'function') {
@@ -1738,11 +2185,13 @@ if (typeof TesseraWasm === 'function') {
             };
             wasm = {
               batch: text => call(M._tessera_batch, String(text)),
-              page: s => JSON.parse(call(M._tessera_page, JSON.stringify(s)))
+              page: s => JSON.parse(call(M._tessera_page, JSON.stringify(s))),
+              tma: s => JSON.parse(call(M._tessera_tma, JSON.stringify(s)))
             };
             // The JavaScript contract: JSON Lines in and out, exactly as `tessera batch`.
             window.tessera.batch = wasm.batch;
             window.tessera.page = wasm.page;
+            window.tessera.tma = wasm.tma;
             const live = document.getElementById('live');
             if (live) live.remove();
             if (!D) recompute();

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""tessera.scaled_mm (FP8 e4m3, out bf16) against torch._scaled_mm (cuBLASLt; block scales through
+torch.nn.functional.scaled_mm) in one process, launches interleaved (GPU; scripts/gpu.sh fp8).
+
+Rows: squares 2048-16384, DeepGEMM's shapes (M = 64, 128, 4096 against (N, K) = (2112, 7168),
+(24576, 1536), (32768, 512), (7168, 16384), (4096, 7168), (7168, 2048)) and transformer
+projections (y = x W^T, x of M tokens), each with per-tensor, row-wise and block scales (1 x 128
+on a, 128 x 128 on b). TFLOP/s =
+2 M N K / time from CUDA events around batches of launches, the two taking turns batch by batch,
+the median batch of each; ratio = tessera / cuBLASLt. Writes gemm_fp8.md and gemm_fp8.json (GPU,
+date, commit, command; per scaling the geometric mean of the ratio and the rows below 0.9).
+
+Usage: gemm_fp8_bench.py [--quick] [--out DIR] [--library PATH/libtessera_gemm.so]
+TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import pathlib
+import statistics
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "device"))
+sys.path.insert(0, str(ROOT / "bench"))
+from tessera_package import load_tessera  # noqa: E402
+from attention_bench import commit, fmt  # noqa: E402
+
+DEEPGEMM_NK = ((2112, 7168), (24576, 1536), (32768, 512), (7168, 16384), (4096, 7168),
+               (7168, 2048))
+# Llama-3 8B's projections (hidden 4096, MLP 14336, fused QKV 6144) at 4096 tokens.
+PROJECTIONS = ((4096, 6144, 4096), (4096, 4096, 4096), (4096, 28672, 4096), (4096, 4096, 14336))
+
+
+# Scalings, each against cuBLASLt doing the same: promoted sums (fp32 every 128 of K, cuBLASLt's
+# default), or "fast" (use_fast_accum=True on both sides: all of K in the tensor cores).
+SCALINGS = ("tensor", "row", "block", "tensor fast", "row fast")
+
+
+def shapes(quick: bool):
+    """(group, M, N, K)."""
+    if quick:
+        return [("square", 4096, 4096, 4096), ("deepgemm", 4096, 7168, 16384),
+                ("deepgemm", 128, 7168, 2048)]
+    rows = [("square", s, s, s) for s in (2048, 4096, 8192, 16384)]
+    rows += [("deepgemm", m, n, k) for m in (64, 128, 4096) for n, k in DEEPGEMM_NK]
+    rows += [("projection", m, n, k) for m, n, k in PROJECTIONS]
+    return rows
+
+
+def time_pair(torch, fns, reps=7, batch_ms=10.0):
+    """Seconds per launch of each function: a probe launch sizes a batch of ~batch_ms, then
+    `reps` rounds in which each runs its batch."""
+    sizes, per = {}, {name: [] for name in fns}
+    for name, fn in fns.items():
+        fn()
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        sizes[name] = max(1, int(batch_ms / max(start.elapsed_time(end), 1e-3)))
+    for _ in range(reps):
+        for name, fn in fns.items():
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(sizes[name]):
+                fn()
+            end.record()
+            end.synchronize()
+            per[name].append(start.elapsed_time(end) / 1e3 / sizes[name])
+    return {name: statistics.median(t) for name, t in per.items()}
+
+
+def block_scaled_mm(torch, a, b, sa, sb):
+    """cuBLASLt's block-scaled call through torch.nn.functional.scaled_mm (1 x 128 on a, 128 x
+    128 on b), or None where this torch has none; the scale layouts it accepts are tried in turn
+    (a's scales M-major, b's (KB, NB) either major)."""
+    F = torch.nn.functional
+    if not hasattr(F, "scaled_mm") or not hasattr(F, "ScalingType"):
+        return None
+    kinds = (F.ScalingType.BlockWise1x128, F.ScalingType.BlockWise128x128)
+    sa_m_major = sa.t().contiguous().t()
+    for ta, tb in ((sa_m_major, sb), (sa_m_major, sb.t().contiguous().t()), (sa, sb)):
+        def run(ta=ta, tb=tb):
+            return F.scaled_mm(a, b, ta, kinds[0], tb, kinds[1], output_dtype=torch.bfloat16)
+        try:
+            run()
+            return run
+        except (RuntimeError, TypeError, ValueError) as e:
+            last = str(e).splitlines()[0][:120]
+    print(f"  cuBLASLt block scales: n/a ({last})", flush=True)
+    return None
+
+
+def scales(torch, m, n, k, scaling):
+    """(scale_a, scale_b) of the scaling: one each, per row and column, or per block."""
+    if scaling == "row":
+        return torch.rand(m, 1, device="cuda") + 0.5, torch.rand(1, n, device="cuda") + 0.5
+    if scaling == "block":
+        kb, nb = -(-k // 128), -(-n // 128)
+        return torch.rand(m, kb, device="cuda") + 0.5, torch.rand(kb, nb, device="cuda") + 0.5
+    return torch.tensor(0.7, device="cuda"), torch.tensor(1.3, device="cuda")
+
+
+def measure(torch, tessera, m, n, k, scaling, fast=False):
+    """(tessera TFLOP/s, cuBLASLt TFLOP/s or None, max relative difference of the outputs);
+    fast: use_fast_accum on both sides."""
+    fp8 = torch.float8_e4m3fn
+    a = (torch.randn(m, k, device="cuda") * 2).to(fp8)
+    b = (torch.randn(n, k, device="cuda") * 2).to(fp8).t()  # (K, N) column-major
+    sa, sb = scales(torch, m, n, k, scaling)
+    out = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
+    theirs = block_scaled_mm(torch, a, b, sa, sb) if scaling == "block" else \
+        (lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, use_fast_accum=fast))
+    fns = {"tessera": lambda: tessera.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, out=out,
+                                                use_fast_accum=fast)}
+    if theirs:
+        fns["cublaslt"] = theirs
+    secs = time_pair(torch, fns)
+    f = 2.0 * m * n * k
+    if not theirs:
+        return f / secs["tessera"] / 1e12, None, None
+    ref = theirs().float()
+    diff = ((out.float() - ref).abs().max() / ref.abs().max().clamp(min=1e-30)).item()
+    return f / secs["tessera"] / 1e12, f / secs["cublaslt"] / 1e12, diff
+
+
+def write(out_dir: pathlib.Path, header: dict, rows: list):
+    summary = {}
+    for scaling in SCALINGS:
+        ratios = [r["ratio"] for r in rows if r["scaling"] == scaling and r["ratio"]]
+        summary[scaling] = {
+            "geomean_ratio": math.exp(statistics.fmean(map(math.log, ratios))) if ratios else None,
+            "rows": len(ratios),
+            "below_0.9": [r["name"] for r in rows if r["scaling"] == scaling and r["ratio"]
+                          and r["ratio"] < 0.9]}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "gemm_fp8.json").write_text(json.dumps(
+        {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
+    lines = ["# FP8 GEMM: tessera.scaled_mm against torch._scaled_mm (cuBLASLt)", ""]
+    lines += [f"- {k}: {v}" for k, v in header.items()] + [""]
+    lines += ["e4m3 x e4m3 -> bf16, a row-major and b column-major (torch's layout); TFLOP/s = "
+              "2·M·N·K / time, launches interleaved in one process; difference: max |tessera - "
+              "cuBLASLt| / max |cuBLASLt|. Scalings: per tensor, per row and column, per block "
+              "(1 x 128 on a, 128 x 128 on b), all with the partial sums promoted to fp32 every "
+              "128 of K on both sides; \"fast\": use_fast_accum=True on both sides.", ""]
+    for scaling, s in summary.items():
+        lines.append(f"- {scaling} scales: geometric mean of the ratio "
+                     f"{fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; below 0.9: "
+                     f"{', '.join(s['below_0.9']) if s['below_0.9'] else 'none'}")
+    lines += ["", "| group | M | N | K | scaling | tessera TFLOP/s | cuBLASLt TFLOP/s | ratio | "
+              "difference |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['group']} | {r['m']} | {r['n']} | {r['k']} | {r['scaling']} | "
+                     f"{fmt(r['tflops_tessera'])} | {fmt(r['tflops_cublaslt'])} | "
+                     f"{fmt(r['ratio'], '.2f')} | {fmt(r['difference'], '.1e')} |")
+    (out_dir / "gemm_fp8.md").write_text("\n".join(lines) + "\n")
+    return summary
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="three shapes (a smoke run)")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
+    ap.add_argument("--library", help="libtessera_gemm.so (else the package's)")
+    args = ap.parse_args()
+    import torch
+    if not torch.cuda.is_available():
+        print("SKIPPED: no GPU")
+        return 77
+    if args.library:
+        os.environ["TESSERA_GEMM_LIBRARY"] = args.library
+    tessera, _ = load_tessera()
+    header = {"GPU": torch.cuda.get_device_name(),
+              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
+              "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
+              or "python3 bench/gemm_fp8_bench.py " + " ".join(sys.argv[1:]),
+              "torch": torch.__version__}
+    rows = []
+    torch.manual_seed(0)
+    for group, m, n, k in shapes(args.quick):
+        for scaling in SCALINGS:
+            ours, theirs, diff = measure(torch, tessera, m, n, k, scaling.split()[0],
+                                         scaling.endswith("fast"))
+            name = f"{m}x{n}x{k} {scaling}"
+            ratio = ours / theirs if theirs else None
+            rows.append({"name": name, "group": group, "m": m, "n": n, "k": k,
+                         "scaling": scaling, "tflops_tessera": ours, "tflops_cublaslt": theirs,
+                         "ratio": ratio, "difference": diff})
+            print(f"{name}: tessera {ours:.0f}  cuBLASLt {fmt(theirs)}  ratio {fmt(ratio, '.2f')}"
+                  f"  diff {fmt(diff, '.1e')}", flush=True)
+    summary = write(pathlib.Path(args.out), header, rows)
+    for scaling, s in summary.items():
+        print(f"{scaling}: geomean ratio {fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; "
+              f"below 0.9: {len(s['below_0.9'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
