@@ -585,7 +585,7 @@ rc, out, err = run(*STEP1[:-2], "--thread", "33", "--copy-A", "cp_async:16", "(3
                    "(128,8):(1,132)")
 check(rc == 0 and "tAgA = partition_S(gA(_,_,0)) = ((4,1),1,1):((1,0),0,0) at offset 260" in out
       and "tBsB = partition_D(sB (128,8):(1,132)) = ((4,1),1,1):((1,0),0,0) at offset 136" in out
-      and "4 elements in 1 global loads of 128 bits, 1 shared stores of 128 bits" in out,
+      and "4 elements in 1 global load of 128 bits, 1 shared store of 128 bits" in out,
       f"trace copies: {out!r} {err!r}")
 rc, _, err = run(*STEP1, "--copy-A", "cp_async:16", "(32,4):(1,32)", "(4,1)")
 check(rc == 1 and "the copy of A has 128 threads; the TiledMMA has 256" in err,
