@@ -181,3 +181,8 @@ def test_cutes_printed_swizzle_reads_as_the_swizzled_layout(spelled):
     # make_layout and the ops take the printed form where a swizzled layout is an argument.
     assert tessera.make_layout(spelled) == S
     assert str(tessera.composition(spelled, (4, 8))) == "Sw<3,4,3> o 0 o (4,8):(64,1)"
+    assert tessera.logical_divide(spelled, (2, 8)) == tessera.logical_divide(S, (2, 8))
+    assert tessera.size(spelled) == 512
+    # A Layout is plain: the swizzled spelling is refused with a message that says where it goes.
+    with pytest.raises(tessera.Error, match=r"is a swizzled layout .*SwizzledLayout\("):
+        Layout(spelled)
