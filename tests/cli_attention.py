@@ -40,9 +40,22 @@ def run(*args, stdin=None):
     return p.returncode, p.stdout, p.stderr
 
 
+def c_partitions(case):
+    """(row, col) of every value of every thread's C fragment ([thread][value]), from the TiledMMA
+    given by its atom, atom layout, permutation and tile (the generic path, not the preset): one
+    `tessera batch` case. C is (M,N): the tile's K is one k-step here, which keeps the answer's A
+    and B (every thread's view of a shared-memory operand, for wgmma) small."""
+    line = {k: case[k] for k in ("atom", "atom_layout", "permutation") if k in case}
+    line["tile_mnk"] = [*case["tile_mnk"][:2], 16]
+    rc, out, err = run("batch", stdin=json.dumps({"id": 0, **line}) + "\n")
+    answer = json.loads(out) if rc == 0 else {"error": err}
+    if "error" in answer:
+        raise SystemExit(f"batch {line}: {rc} {answer['error']}")
+    return answer["C"]["coords"]
+
+
 def partition(case, operand, thread):
-    """(row, col) of every value of one thread's `operand` fragment, from the TiledMMA given by
-    its atom, atom layout, permutation and tile (the generic path, not the preset)."""
+    """One thread's fragment of `operand`, from `tessera explain` of the TiledMMA spelled out."""
     args = ["explain", "--atom", case["atom"], "--atom-layout", case["atom_layout"], "--tile",
             *map(str, case["tile_mnk"]), "--operand", operand, "--thread", str(thread), "--json"]
     if "permutation" in case:
@@ -93,7 +106,8 @@ def check_variant(kernel, d, threads):
     bm, bn = tiles(kernel, d)
     s_case, o_case = cases(kernel, d)
     # [thread][register] = [row, col] of S, every thread: the owners of each row by brute force.
-    s_coords = [partition(s_case, "C", u) for u in range(s_case["threads"])]
+    s_coords = c_partitions(s_case)
+    check(len(s_coords) == s_case["threads"], f"{kernel} d{d}: S over {len(s_coords)} threads")
     owners = {}
     for u, frag in enumerate(s_coords):
         for r, _ in frag:
@@ -108,6 +122,8 @@ def check_variant(kernel, d, threads):
         a = json.loads(out)["attention"]
         th = a["thread"]
         mine = s_coords[t]
+        # The batch answer is explain's of the whole tile.
+        check(partition(s_case, "C", t) == s_coords[t], f"{kernel} d{d} thread {t}: batch's C")
         a_mine = partition(o_case, "A", t)  # [A value (V,M,K)] = [row, key] of P
         rows = sorted({r for r, _ in mine})
         check(th["rows"] == rows == ptx_rows(kernel, t, bm),

@@ -585,7 +585,7 @@ rc, out, err = run(*STEP1[:-2], "--thread", "33", "--copy-A", "cp_async:16", "(3
                    "(128,8):(1,132)")
 check(rc == 0 and "tAgA = partition_S(gA(_,_,0)) = ((4,1),1,1):((1,0),0,0) at offset 260" in out
       and "tBsB = partition_D(sB (128,8):(1,132)) = ((4,1),1,1):((1,0),0,0) at offset 136" in out
-      and "4 elements in 1 global loads of 128 bits, 1 shared stores of 128 bits" in out,
+      and "4 elements in 1 global load of 128 bits, 1 shared store of 128 bits" in out,
       f"trace copies: {out!r} {err!r}")
 rc, _, err = run(*STEP1, "--copy-A", "cp_async:16", "(32,4):(1,32)", "(4,1)")
 check(rc == 1 and "the copy of A has 128 threads; the TiledMMA has 256" in err,
@@ -654,6 +654,98 @@ for args, want in [
         check(rc == 0, f"{args}: {err!r}")
     else:
         check(rc == 1 and want in err, f"{args}: {err!r}")
+
+# --cute and --runtime on every verb that prints a layout: explain, trace and local_tile as show
+# and the op verbs. --cute is CuTe's print (static _4, run-time 4): the same layouts once the
+# marks are dropped; --runtime makes the typed layouts' bare integers run-time.
+def unmarked(text):
+    return re.sub(r"(?<![\w])_(\d)", r"\1", text)
+
+
+LT = ["local_tile", "(256,32):(1,256)", "(128,128,8)", "(0,0,_)", "--proj", "(1,X,1)"]
+rc, out, _ = run(*LT, "--cute")
+check(rc == 0 and out.splitlines()[0] == "(_128,_8,_4):(_1,_256,_2048)",
+      f"local_tile --cute: {out!r}")
+rc, out, _ = run(*LT, "--cute", "--runtime")
+check(rc == 0 and out.splitlines()[0] == "(128,8,4):(1,256,2048)",
+      f"local_tile --cute --runtime: {out!r}")
+rc, out, _ = run("local_tile", "(256,32):(_1,256)", "(_128,128,_8)", "(0,0,_)", "--proj", "(1,X,1)",
+                 "--cute", "--json")
+check(rc == 0 and json.loads(out)["result"] == "(_128,_8,4):(_1,256,2048)",
+      f"local_tile --cute mixed: {out!r}")
+rc2, again, _ = run("show", json.loads(out)["result"] if rc == 0 else "1", "--json")
+rc3, plain, _ = run("show", "(128,8,4):(1,256,2048)", "--json")
+check(rc2 == 0 and json.loads(again)["values"] == json.loads(plain)["values"],
+      "local_tile --cute: CuTe's print reads back as the same layout")
+
+EXPLAIN = ["explain", "--atom", "SM80_16x8x16_F32F16F16F32_TN", "--atom-layout", "(2,2,1)",
+           "--thread", "5", "--json"]
+rc, plain, _ = run(*EXPLAIN)
+rc2, cute, _ = run(*EXPLAIN, "--cute")
+rc3, rt, _ = run(*EXPLAIN, "--cute", "--runtime")
+if rc == rc2 == rc3 == 0:
+    p, c, r = json.loads(plain), json.loads(cute), json.loads(rt)
+    check(c != p and json.loads(unmarked(cute)) == p, f"explain --cute: {cute!r} vs {plain!r}")
+    # The atom layout (2,2,1) is static (CuTe's Int<2>) unless --runtime; the atom's 32 threads
+    # and the tensors' run-time extents stay as they are.
+    check(c["config"]["thr_layout_vmnk"] == "(_32,_2,_2,_1):(_1,_32,_64,_128)"
+          and c["operands"]["C"]["fragment"] == "((_2,_2),1,1):((1,128),512,16)",
+          f"explain --cute static: {c['config']!r}")
+    check(r["config"]["thr_layout_vmnk"] == "(_32,2,2,1):(_1,_32,64,128)",
+          f"explain --runtime: {r['config']!r}")
+else:
+    check(False, f"explain --cute/--runtime: {rc} {rc2} {rc3}")
+rc, out, _ = run(*EXPLAIN[:-1], "--cute")
+check(rc == 0 and "thread layout (V,M,N,K) (_32,_2,_2,_1):(_1,_32,_64,_128)" in out
+      and "fragment ((_2,_2),1,1):((1,128),512,16)" in out, f"explain --cute text: {out!r}")
+
+TRACE = ["trace", "--preset", "step1", "--problem", "256", "128", "32", "--thread", "17", "--json"]
+rc, plain, _ = run(*TRACE)
+rc2, cute, _ = run(*TRACE, "--cute")
+check(rc == rc2 == 0 and cute != plain and json.loads(unmarked(cute)) == json.loads(plain),
+      f"trace --cute: {cute[:300]!r}")
+rc, out, _ = run(*TRACE[:-1], "--cute")
+check(rc == 0 and json.loads(cute)["partitions"]["A"]["layout"] in out,
+      f"trace --cute text: {out!r}")
+TRACE_RT = ["trace", "--atom", "SM80_16x8x16_F32F16F16F32_TN", "--atom-layout", "(2,2,1)",
+            "--problem", "64", "64", "32", "--thread", "37", "--json", "--cute"]
+rc, out, err = run(*TRACE_RT)
+rc2, rt, _ = run(*TRACE_RT, "--runtime")
+check(rc == rc2 == 0 and json.loads(out)["config"]["thr_layout_vmnk"] ==
+      "(_32,_2,_2,_1):(_1,_32,_64,_128)" and json.loads(rt)["config"]["thr_layout_vmnk"] ==
+      "(_32,2,2,1):(_1,_32,64,128)", f"trace --runtime: {out[:200]!r} {rt[:200]!r} {err!r}")
+
+# Counts of 1 read "1 thread", "1 element", "1 sector": no "1 <plural>" in any verb's output.
+ONE = re.compile(r"(?<![\w.,:(-])1 ((?:global |shared |bank )?[A-Za-z_]+s)\b")
+NOT_PLURAL = {"is", "has", "was", "does", "as"}
+for args in (["explain", "--atom", "UniversalFMA"],
+             ["analyze", "--atom", "UniversalFMA", "--atom-layout", "(1,1,1)", "--tile", "1", "1",
+              "1"],
+             ["analyze", "--atom", "UniversalFMA", "--atom-layout", "(1,1,1)", "--tile", "1", "1",
+              "1", "--space", "shared"],
+             ["codegen", "--atom", "UniversalFMA"],
+             ["trace", "--atom", "UniversalFMA", "--problem", "1", "1", "1"],
+             ["trace", "--preset", "step1", "--problem", "128", "128", "8", "--copy-A",
+              "cp_async:4", "(128,2):(1,128)", "(1,4)"],
+             ["local_tile", "(1,1):(1,1)", "(1,1)", "(0,0)"],
+             ["show", "1:1"]):
+    rc, out, err = run(*args)
+    bad = [m.group(0) for m in ONE.finditer(out) if m.group(1) not in NOT_PLURAL]
+    check(rc == 0 and not bad, f"plural {args}: {bad} {rc} {err!r}")
+    check(rc != 0 or args[0] in ("local_tile", "show")
+          or re.search(r"\b1 (thread|element|sector|value|k_tile|register|warp)\b", out),
+          f"plural {args}: no singular count in {out!r}")
+
+# CuTe's printed swizzle, long and short: the same layout as tessera's notation.
+rc, plain, _ = run("show", "Sw<3,4,3> o 0 o (8,64):(64,1)", "--json")
+for spelled in ("Sw<3,4,3> o _0 o (8,64):(64,1)", "Sw<3,4,3> o (8,64):(64,1)"):
+    rc2, out, err = run("show", spelled, "--json")
+    check(rc == rc2 == 0 and json.loads(out)["values"] == json.loads(plain)["values"]
+          and json.loads(out)["layout"] == "Sw<3,4,3> o 0 o (8,64):(64,1)",
+          f"show {spelled}: {out!r} {err!r}")
+rc, out, err = run("composition", "Sw<3,4,3> o (8,64):(64,1)", "(4,8)")
+check(rc == 0 and out.splitlines()[0] == "Sw<3,4,3> o 0 o (4,8):(64,1)",
+      f"composition of the short form: {out!r} {err!r}")
 
 for f in failures:
     print("FAIL", f)

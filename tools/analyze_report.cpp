@@ -1,4 +1,5 @@
 #include "analyze_report.hpp"
+#include "plural.hpp"
 
 #include <cstdio>
 
@@ -42,20 +43,13 @@ json report_json(AccessReport const& r) {
           {"verdict", r.verdict.c_str()}};
 }
 
-namespace {
-// "1 warp", "4 warps".
-std::string count(int64_t n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-}  // namespace
-
 std::string report_text(AccessReport const& r) {
   char buf[512];
   std::string o;
   const char* what = r.spec.store ? "stores" : "loads";
   std::snprintf(buf, sizeof buf, "  %s = %s, %s of %lld bits per thread\n",
-                count(r.threads, "thread").c_str(), count(r.warps, "warp").c_str(),
-                count(r.values, "value").c_str(), (long long)r.spec.elem_bits);
+                plural(r.threads, "thread").c_str(), plural(r.warps, "warp").c_str(),
+                plural(r.values, "value").c_str(), (long long)r.spec.elem_bits);
   o += buf;
   std::snprintf(buf, sizeof buf,
                 "  vector      %lld-bit (contiguous aligned run %lld bits; %lld-bit with the "
@@ -70,21 +64,21 @@ std::string report_text(AccessReport const& r) {
   if (r.spec.space == MemSpace::kGlobal) {
     std::snprintf(buf, sizeof buf,
                   "  per warp    %s (min %lld, %lld%%), %s (min %lld) per instruction; "
-                  "all of a warp's %s: %lld sectors (min %lld, %lld%%)\n",
-                  count(r.sectors_per_request(), "sector").c_str(),
+                  "all of a warp's %s: %s (min %lld, %lld%%)\n",
+                  plural(r.sectors_per_request(), "sector").c_str(),
                   (long long)(r.requests ? r.min_sectors / r.requests : 0),
-                  (long long)r.sector_efficiency(), count(r.lines_per_request(), "line").c_str(),
+                  (long long)r.sector_efficiency(), plural(r.lines_per_request(), "line").c_str(),
                   (long long)(r.requests ? r.min_lines / r.requests : 0), what,
-                  (long long)(r.warps ? r.footprint_sectors / r.warps : 0),
+                  plural(r.warps ? r.footprint_sectors / r.warps : 0, "sector").c_str(),
                   (long long)(r.warps ? r.footprint_min_sectors / r.warps : 0),
                   (long long)r.footprint_efficiency());
   } else {
     std::snprintf(buf, sizeof buf,
                   "  per warp    %s per instruction (ideal %lld), worst %lld-way; %s in %s\n",
-                  count(r.wavefronts_per_request(), "wavefront").c_str(),
+                  plural(r.wavefronts_per_request(), "wavefront").c_str(),
                   (long long)(r.requests ? r.ideal_wavefronts / r.requests : 0),
-                  (long long)r.max_way, count(r.conflicts(), "bank conflict").c_str(),
-                  count(r.requests, "instruction").c_str());
+                  (long long)r.max_way, plural(r.conflicts(), "bank conflict").c_str(),
+                  plural(r.requests, "instruction").c_str());
   }
   o += buf;
   o += std::string("  verdict     ") + r.verdict.c_str() + " [" + grade_name(r.grade) + "]\n";

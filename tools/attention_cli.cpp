@@ -6,6 +6,7 @@
 // accumulators become 32 registers of two 16-bit values, four per k-step of P V: k-step s reads
 // accumulators 8 s .. 8 s + 7 (keys 16 s .. 16 s + 15).
 #include "attention_cli.hpp"
+#include "plural.hpp"
 
 #include <attention/args.hpp>
 #include <attention/tiled_mmas.hpp>
@@ -220,7 +221,8 @@ std::string attention_text(json const& j) {
     o << "  " << m["what"].get<std::string>() << ": TiledMMA of " << m["atom"].get<std::string>()
       << " (" << m["atom_mnk"][0] << "x" << m["atom_mnk"][1] << "x" << m["atom_mnk"][2]
       << "), atom layout " << m["atom_layout"].get<std::string>() << ", permutation "
-      << m["permutation"].get<std::string>() << ", " << m["threads"] << " threads (V,M,N,K) "
+      << m["permutation"].get<std::string>() << ", "
+      << plural(m["threads"].get<int64_t>(), "thread") << " (V,M,N,K) "
       << m["thr_layout_vmnk"].get<std::string>() << ", tile (M,N,K) " << t[0] << "x" << t[1]
       << "x" << t[2] << "; accumulators per thread " << m["fragment_c"].get<std::string>()
       << " f32\n";

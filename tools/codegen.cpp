@@ -1,4 +1,5 @@
 #include "codegen.hpp"
+#include "plural.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -92,7 +93,8 @@ void write_header(std::ostream& o, MmaConfig const& cfg, CodegenOptions const& o
     << "// TiledMMA " << cfg.name << ": atom " << mma.atom.name << ", atom layout "
     << cfg.atom_layout_text << ", permutation " << cfg.permutation_text << "\n"
     << "// Partition of " << operand_name(p.op) << " over its " << p.R << "x" << p.C
-    << " tile: " << mma.threads() << " threads, " << p.frag.size() << " elements each.\n"
+    << " tile: " << plural(mma.threads(), "thread") << ", " << plural(p.frag.size(), "element")
+    << " each.\n"
     << "//   thread layout (V,M,N,K)  " << to_string(mma.thr_vmnk) << "\n"
     << "//   fragment of " << to_string(cfg.tensor[int(p.op)]) << "  offset(t) + "
     << to_string(p.frag) << "\n"
@@ -203,7 +205,7 @@ void check_fma(MmaConfig const& cfg) {
         std::string("codegen --kernel: the plain-CUDA kernel is for a scalar FMA atom (1x1x1, one "
                     "thread: UniversalFMA); ") + atom.name + " is " + std::to_string(atom.m) + "x" +
         std::to_string(atom.n) + "x" + std::to_string(atom.k) + " over " +
-        std::to_string(atom.threads()) + " threads");
+        plural(atom.threads(), "thread"));
 }
 
 // Every thread's A row at (mi,kb) is its C row mi, its B row at (ni,kb) its C column ni, and A

@@ -1,5 +1,6 @@
 // tools/hopper_cli.cpp -- see hopper_cli.hpp.
 #include "hopper_cli.hpp"
+#include "plural.hpp"
 
 #include <sstream>
 #include <tessera.hpp>
@@ -208,7 +209,7 @@ std::string hopper_text(json const& h) {
     o << "\n  " << j["operand"].get<std::string>() << ", " << j["major"].get<std::string>()
       << "-major: stage tile (" << j["tile_shape"][0] << "," << j["tile_shape"][1]
       << ") = " << j["swizzle"].get<std::string>() << " o 0 o " << j["tile"].get<std::string>()
-      << ", " << j["bytes"] << " bytes\n";
+      << ", " << plural(j["bytes"].get<int64_t>(), "byte") << "\n";
     o << "    wgmma block " << j["block"][0] << "x" << j["block"][1] << ": descriptor swizzle "
       << d["swizzle"].get<std::string>() << " (layout type " << d["layout_type"] << "), LBO "
       << d["lbo_bytes"] << " B, SBO " << d["sbo_bytes"] << " B, base offset " << d["base_offset"]
@@ -223,8 +224,10 @@ std::string hopper_text(json const& h) {
     o << " bytes\n";
     o << "    TMA box (" << t["box"][0] << "," << t["box"][1] << ") along tile modes ("
       << t["dims_are_tile_modes"][0] << "," << t["dims_are_tile_modes"][1] << "), "
-      << t["box_bytes"] << " bytes, " << t["boxes"].size() << " box(es)";
-    if (t["loaders"] > 1) o << " shared by " << t["loaders"] << " CTAs (multicast)";
+      << plural(t["box_bytes"].get<int64_t>(), "byte") << ", "
+      << plural(int64_t(t["boxes"].size()), "box", "boxes");
+    if (t["loaders"] > 1)
+      o << " shared by " << plural(t["loaders"].get<int64_t>(), "CTA") << " (multicast)";
     o << ":";
     for (auto const& b : t["boxes"])
       o << " [smem +" << b["smem_byte"] << ", tile (" << b["tile_coord"][0] << ","

@@ -1,4 +1,5 @@
 #include "mma_cli.hpp"
+#include "plural.hpp"
 
 #include <set>
 #include <sstream>
@@ -46,7 +47,8 @@ std::vector<std::string> const& mma_atom_names() {
 }
 
 MmaConfig mma_config(std::string const& atom_name, std::string const& atom_layout,
-                     std::string const& permutation, int64_t m, int64_t n, int64_t k) {
+                     std::string const& permutation, int64_t m, int64_t n, int64_t k,
+                     bool runtime) {
   MmaAtom atom;
   std::string name = atom_name.substr(0, atom_name.find('<'));  // UniversalFMA<float,...>
   // The kernels' atoms and their short aliases first, then every atom of the catalog.
@@ -56,11 +58,12 @@ MmaConfig mma_config(std::string const& atom_name, std::string const& atom_layou
       throw std::invalid_argument(unknown_atom_message("MMA", atom_name, catalog_mma_names()));
     atom = *found;
   }
-  Layout layout = atom_layout.find(':') == std::string::npos ? Layout(parse_int_tuple(atom_layout))
-                                                             : parse_layout(atom_layout);
+  Layout layout = atom_layout.find(':') == std::string::npos
+                      ? Layout(parse_int_tuple(atom_layout, runtime))
+                      : parse_layout(atom_layout, runtime);
   Tiler perm;
   if (permutation != "none" && !permutation.empty())
-    perm = parse_tiler(strip_mode_names(permutation));
+    perm = parse_tiler(strip_mode_names(permutation), runtime);
   if (!perm.by_mode && permutation != "none" && !permutation.empty())
     throw std::invalid_argument("a permutation needs one entry per mode (M,N,K): " + permutation);
   MmaConfig cfg;
@@ -155,11 +158,11 @@ json answer_tiledmma_case(json const& c) {
   return out;
 }
 
-json explain_json(MmaConfig const& cfg, Operand op, int64_t thread) {
+json explain_json(MmaConfig const& cfg, Operand op, int64_t thread, bool cute) {
   Derivation d = cfg.mma.explain(op, cfg.tensor[int(op)], thread);
   json steps = json::array();
   for (auto const& s : d.step)
-    steps.push_back({{"name", s.name}, {"what", s.what}, {"layout", to_string(s.layout)}});
+    steps.push_back({{"name", s.name}, {"what", s.what}, {"layout", printed(s.layout, cute)}});
   int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
   Layout tile = tile_layout(cfg.tile[i0], cfg.tile[i1]);
   CoordTensor mine =
@@ -168,17 +171,17 @@ json explain_json(MmaConfig const& cfg, Operand op, int64_t thread) {
   for (int64_t i = 0; i < mine.size(); ++i)
     coords.push_back({mine(i)[0].value(), mine(i)[1].value()});
   return {{"operand", operand_name(op)},
-          {"tensor", to_string(cfg.tensor[int(op)])},
+          {"tensor", printed(cfg.tensor[int(op)], cute)},
           {"thread", thread},
-          {"thread_vmnk", to_string(cfg.mma.thread_vmnk(thread))},
+          {"thread_vmnk", printed(cfg.mma.thread_vmnk(thread), cute)},
           {"steps", steps},
           {"offset", d.fragment.offset},
-          {"fragment", to_string(d.fragment.layout)},
+          {"fragment", printed(d.fragment.layout, cute)},
           {"coords", coords}};
 }
 
-std::string explain_text(MmaConfig const& cfg, Operand op, int64_t thread) {
-  json j = explain_json(cfg, op, thread);
+std::string explain_text(MmaConfig const& cfg, Operand op, int64_t thread, bool cute) {
+  json j = explain_json(cfg, op, thread, cute);
   std::ostringstream o;
   const char* dims = op == Operand::kC ? "(M,N)" : op == Operand::kA ? "(M,K)" : "(N,K)";
   o << operand_name(op) << " " << dims << " = " << j["tensor"].get<std::string>() << ", thread "
@@ -196,7 +199,8 @@ std::string explain_text(MmaConfig const& cfg, Operand op, int64_t thread) {
     rows.insert(c[0].get<int64_t>()), cols.insert(c[1].get<int64_t>());
   const char* r = op == Operand::kB ? "n" : "m";
   const char* c = op == Operand::kC ? "n" : "k";
-  o << "  thread " << thread << " owns " << j["coords"].size() << " elements of the tile: " << r
+  o << "  thread " << thread << " owns " << plural(int64_t(j["coords"].size()), "element")
+    << " of the tile: " << r
     << " in " << join_set(rows) << " x " << c << " in " << join_set(cols);
   o << (rows.size() * cols.size() == j["coords"].size() ? "" : " (not a full product)") << "\n";
   return o.str();

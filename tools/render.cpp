@@ -44,8 +44,10 @@ json ownership_grid(std::string const& title, char row_name, char col_name, int6
   std::vector<int64_t> owner(cells, -1), value(cells, -1), offset(cells, -1);
   // Fragments are stored once and referenced per thread: with shared-memory wgmma operands every
   // thread's fragment of A and B is the whole tile.
-  json shared = json::object(), frags = json::array(), frag_of = json::array(),
-       layouts = json::array();
+  json frags = json::array(), frag_of = json::array(), layouts = json::array();
+  // Per cell: its owners (counted) after the first, the first few of them listed.
+  std::vector<int64_t> owners(cells, 0);
+  std::vector<std::vector<int64_t>> listed(cells);
   std::map<std::vector<int64_t>, int64_t> seen;
   CoordTensor id = make_identity_tensor(make_tuple(rows, cols));
   for (int64_t t = 0; t < threads; ++t) {
@@ -59,11 +61,8 @@ json ownership_grid(std::string const& title, char row_name, char col_name, int6
       list.push_back(cell);
       if (owner[cell] < 0) {
         owner[cell] = t, value[cell] = i, offset[cell] = v(i);
-      } else {  // also owned by t (A and B are replicated): the count and the first few
-        json& also = shared[std::to_string(cell)];
-        if (also.is_null()) also = {{"n", 1}, {"t", json::array()}};
-        also["n"] = also["n"].get<int64_t>() + 1;
-        if (also["t"].size() < kListedOwners) also["t"].push_back(t);
+      } else if (++owners[cell] <= int64_t(kListedOwners)) {  // also t's: A, B are replicated
+        listed[cell].push_back(t);
       }
     }
     auto [it, fresh] = seen.emplace(std::move(list), int64_t(frags.size()));
@@ -71,6 +70,10 @@ json ownership_grid(std::string const& title, char row_name, char col_name, int6
     frag_of.push_back(it->second);
     layouts.push_back(std::to_string(v.offset) + " + " + to_string(v.layout));
   }
+  json shared = json::object();  // cell -> its owner count and the first few after the first
+  for (int64_t cell = 0; cell < cells; ++cell)
+    if (owners[cell] > 0)
+      shared[std::to_string(cell)] = {{"n", owners[cell] + 1}, {"t", listed[cell]}};
   return {{"title", title},
           {"rows", rows},
           {"cols", cols},

@@ -16,6 +16,7 @@ struct MmaArgs {
   std::string preset, atom = "UniversalFMA", atom_layout, permutation = "none";
   std::vector<int64_t> tile;
   CLI::App* cmd = nullptr;  // to tell the flags given from their defaults
+  bool runtime = false;     // --runtime: the typed layouts' bare integers are run-time
   bool given() const { return !preset.empty() || !atom_layout.empty(); }
 };
 
@@ -72,7 +73,7 @@ inline MmaConfig mma_from_args(MmaArgs const& a, std::string const& verb) {
                                 " needs --preset, --atom, or --atom-layout (and --tile M N K)");
   const std::vector<int64_t> tile = a.tile.size() == 3 ? a.tile : std::vector<int64_t>{0, 0, 0};
   return mma_config(a.atom, a.atom_layout.empty() ? "(1,1,1)" : a.atom_layout, a.permutation,
-                    tile[0], tile[1], tile[2]);
+                    tile[0], tile[1], tile[2], a.runtime);
 }
 
 }  // namespace tessera::tools

@@ -8,6 +8,7 @@
 
 #include "analyze_report.hpp"
 #include "ops.hpp"
+#include "plural.hpp"
 #include "render.hpp"
 
 namespace tessera::tools {
@@ -121,11 +122,11 @@ json copy_json(TraceInput const& in, Operand op) {
   };
   return {{"atom", c.copy.atom.name},
           {"threads", c.copy.threads()},
-          {"smem", to_string(c.smem)},
+          {"smem", printed(c.smem, in.cute)},
           {"S", {{"name", "t" + x + "g" + x}, {"offset", src.offset + tile.offset},
-                 {"layout", to_string(src.layout)}}},
+                 {"layout", printed(src.layout, in.cute)}}},
           {"D", {{"name", "t" + x + "s" + x}, {"offset", dst.offset},
-                 {"layout", to_string(dst.layout)}}},
+                 {"layout", printed(dst.layout, in.cute)}}},
           {"loads", counts(ld)},
           {"stores", counts(st)},
           {"bank_conflicts", st.conflicts()}};
@@ -136,8 +137,8 @@ json copy_json(TraceInput const& in, Operand op) {
 json fragment_json(TraceInput const& in, Operand op, View const& part) {
   Layout frag = make_fragment_like(part.layout);
   json out = {{"name", tensor_name("tCr", op)},
-              {"layout", to_string(frag)},
-              {"shape", to_string(frag.shape)},
+              {"layout", printed(frag, in.cute)},
+              {"shape", printed(frag.shape, in.cute)},
               {"size", frag.size()}};
   if (op == Operand::kC) return out;
   Layout slice = make_layout(frag[0], frag[1]);
@@ -146,8 +147,8 @@ json fragment_json(TraceInput const& in, Operand op, View const& part) {
   for (int64_t i = 0; i < slice.size(); ++i)
     rows.insert(els[size_t(i)].coord[0]), cols.insert(els[size_t(i)].coord[1]);
   out["k_block_slice"] = {{"name", tensor_name("tCr", op) + "(_,_,0)"},
-                          {"layout", to_string(slice)},
-                          {"shape", to_string(slice.shape)},
+                          {"layout", printed(slice, in.cute)},
+                          {"shape", printed(slice.shape, in.cute)},
                           {"size", slice.size()},
                           {"rows", rows},
                           {"k", cols}};
@@ -234,7 +235,7 @@ TraceCopy trace_copy(MmaConfig const& cfg, Operand op, std::string const& atom,
                                 std::to_string(t0) + "," + std::to_string(t1) + ")");
   if (c.copy.threads() != cfg.mma.threads())
     throw std::invalid_argument("trace: the copy of " + std::string(operand_name(op)) + " has " +
-                                std::to_string(c.copy.threads()) + " threads; the TiledMMA has " +
+                                plural(c.copy.threads(), "thread") + "; the TiledMMA has " +
                                 std::to_string(cfg.mma.threads()));
   return c;
 }
@@ -352,25 +353,26 @@ json trace_json(TraceInput const& in) {
               {"atom_layout", cfg.atom_layout_text},
               {"permutation", cfg.permutation_text},
               {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}},
-              {"threads", cfg.mma.threads()}}},
+              {"threads", cfg.mma.threads()},
+              {"thr_layout_vmnk", printed(cfg.mma.thr_vmnk, in.cute)}}},
             {"problem", {in.problem[0], in.problem[1], in.problem[2]}},
             {"grid", {cdiv(in.problem[0], cfg.tile[0]), cdiv(in.problem[1], cfg.tile[1])}},
             {"cta", {in.cta[0], in.cta[1]}},
             {"thread", in.thread},
-            {"thread_vmnk", to_string(cfg.mma.thread_vmnk(in.thread))}};
+            {"thread_vmnk", printed(cfg.mma.thread_vmnk(in.thread), in.cute)}};
   for (Operand op : {Operand::kA, Operand::kB, Operand::kC}) {
     const char* n = operand_name(op);
     View g = cta_tile(in, op);
     View p = thread_part(in, op, 0);
-    j["layouts"][n] = to_string(in.layout[int(op)]);
+    j["layouts"][n] = printed(in.layout[int(op)], in.cute);
     j["local_tile"][n] = {{"name", tensor_name("g", op)},
                           {"proj", proj_text(op)},
                           {"offset", g.offset},
-                          {"layout", to_string(g.layout)}};
+                          {"layout", printed(g.layout, in.cute)}};
     j["partitions"][n] = {{"name", tensor_name("tCg", op)},
                           {"of", op == Operand::kC ? "gC" : tensor_name("g", op) + "(_,_,0)"},
                           {"offset", p.offset},
-                          {"layout", to_string(p.layout)},
+                          {"layout", printed(p.layout, in.cute)},
                           {"size", p.layout.size()}};
     j["fragments"][n] = fragment_json(in, op, p);
   }
@@ -387,12 +389,16 @@ json trace_json(TraceInput const& in) {
 namespace {
 
 std::string str(json const& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+// "1 element", "64 elements" of a count in the trace's JSON.
+std::string counted(json const& n, std::string const& noun) {
+  return plural(n.get<int64_t>(), noun);
+}
 
 // "64 elements in 16 loads of 128 bits" (from the access analysis).
 std::string access_text(json const& a) {
-  std::string s = str(a["elements"]) + " elements";
+  std::string s = counted(a["elements"], "element");
   if (a["vector_bits"].is_null()) return s + " (" + str(a["verdict"]) + ")";
-  return s + " in " + str(a["instructions"]) + " " + str(a["access"]) + "s of " +
+  return s + " in " + counted(a["instructions"], str(a["access"])) + " of " +
          str(a["vector_bits"]) + " bits";
 }
 
@@ -413,18 +419,19 @@ void text_tiles(std::ostringstream& o, json const& j) {
     auto const& p = j["partitions"][n];
     o << "  " << str(p["name"]) << " = partition_" << n << "(" << str(p["of"])
       << ") = " << str(p["layout"]) << " at offset " << str(p["offset"]) << " ("
-      << str(p["size"]) << " elements)\n";
+      << counted(p["size"], "element") << ")\n";
   }
   o << "\nregister fragments\n";
   for (const char* n : {"A", "B", "C"}) {
     auto const& f = j["fragments"][n];
-    o << "  " << str(f["name"]) << " shape " << str(f["shape"]) << " (" << str(f["size"])
-      << " registers)";
+    o << "  " << str(f["name"]) << " shape " << str(f["shape"]) << " ("
+      << counted(f["size"], "register") << ")";
     if (f.contains("k_block_slice")) {
       auto const& s = f["k_block_slice"];
       std::set<int64_t> rows = s["rows"], ks = s["k"];
-      o << "; " << str(s["name"]) << " shape " << str(s["shape"]) << " = " << str(s["size"])
-        << " values: " << (std::string(n) == "A" ? "m" : "n") << " in " << join(rows)
+      o << "; " << str(s["name"]) << " shape " << str(s["shape"]) << " = "
+        << counted(s["size"], "value") << ": " << (std::string(n) == "A" ? "m" : "n") << " in "
+        << join(rows)
         << ", k in " << join(ks);
     }
     o << "\n";
@@ -441,21 +448,22 @@ void text_copies(std::ostringstream& o, json const& j) {
       << "(_,_,0)) = " << str(s["layout"]) << " at offset " << str(s["offset"]) << "; "
       << str(d["name"]) << " = partition_D(s" << n << " " << str(c["smem"]) << ") = "
       << str(d["layout"]) << " at offset " << str(d["offset"]) << "\n    "
-      << str(c["loads"]["elements"]) << " elements in "
-      << str(c["loads"]["instructions"]) << " global loads of " << str(c["loads"]["vector_bits"])
-      << " bits, " << str(c["stores"]["instructions"]) << " shared stores of "
-      << str(c["stores"]["vector_bits"]) << " bits (" << str(c["bank_conflicts"])
-      << " bank conflicts)\n";
+      << counted(c["loads"]["elements"], "element") << " in "
+      << counted(c["loads"]["instructions"], "global load") << " of "
+      << str(c["loads"]["vector_bits"]) << " bits, "
+      << counted(c["stores"]["instructions"], "shared store") << " of "
+      << str(c["stores"]["vector_bits"]) << " bits ("
+      << counted(c["bank_conflicts"], "bank conflict") << ")\n";
   }
 }
 
 void text_loop(std::ostringstream& o, json const& j) {
   text_copies(o, j);
   auto const& k = j["k_loop"];
-  std::string unit = str(k["unit"]) + "s";
-  o << "\nK-loop: " << str(k["k_tiles"]) << " k_tiles (ceil(K/BK)) x " << str(k["k_blocks"])
-    << " k_blocks per tile\n"
-    << "  per k_block " << str(k["per_k_block"]) << " " << unit << " (tCrA(_,_,kb) x tCrB(_,_,kb)"
+  o << "\nK-loop: " << counted(k["k_tiles"], "k_tile") << " (ceil(K/BK)) x "
+    << counted(k["k_blocks"], "k_block") << " per tile\n"
+    << "  per k_block " << counted(k["per_k_block"], str(k["unit"]))
+    << " (tCrA(_,_,kb) x tCrB(_,_,kb)"
     << " into tCrC), per k_tile " << str(k["per_k_tile"]) << ", in all " << str(k["total"]) << "\n"
     << "  per k_tile: A " << access_text(k["loads"]["A"]) << "; B "
     << access_text(k["loads"]["B"]) << "\n"
@@ -541,12 +549,14 @@ std::string trace_text(json const& j) {
   std::ostringstream o;
   auto const& cfg = j["config"];
   o << "TiledMMA " << str(cfg["name"]) << ": atom layout " << str(cfg["atom_layout"])
-    << ", permutation " << str(cfg["permutation"]) << ", " << str(cfg["threads"])
-    << " threads, CTA tile " << str(cfg["tile_mnk"][0]) << "x" << str(cfg["tile_mnk"][1]) << "x"
+    << ", permutation " << str(cfg["permutation"]) << ", " << counted(cfg["threads"], "thread")
+    << ", CTA tile " << str(cfg["tile_mnk"][0]) << "x" << str(cfg["tile_mnk"][1]) << "x"
     << str(cfg["tile_mnk"][2]) << "\n"
     << "problem M=" << str(j["problem"][0]) << ", N=" << str(j["problem"][1])
     << ", K=" << str(j["problem"][2]) << "; grid " << str(j["grid"][0]) << " x "
-    << str(j["grid"][1]) << " CTAs; tracing CTA (" << str(j["cta"][0]) << ","
+    << str(j["grid"][1])
+    << (j["grid"][0].get<int64_t>() * j["grid"][1].get<int64_t>() == 1 ? " CTA" : " CTAs")
+    << "; tracing CTA (" << str(j["cta"][0]) << ","
     << str(j["cta"][1]) << "), thread " << str(j["thread"]) << "\n\n";
   text_tiles(o, j);
   text_loop(o, j);
@@ -555,9 +565,9 @@ std::string trace_text(json const& j) {
 }
 
 View local_tile_words(std::string const& tensor, std::string const& tiler,
-                      std::string const& coord, std::string const& proj) {
-  Layout l = layout_arg(tensor);
-  IntTuple t = parse_int_tuple(tiler);
+                      std::string const& coord, std::string const& proj, bool runtime) {
+  Layout l = layout_arg(tensor, runtime);
+  IntTuple t = parse_int_tuple(tiler, runtime);
   TileCoord c = read_coord(coord, false);
   TileCoord p = proj.empty() ? TileCoord{} : read_coord(proj, true);
   int kept = 0;

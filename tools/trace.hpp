@@ -39,6 +39,7 @@ struct TraceInput {
   Layout layout[3];                // the problem's tensors, indexed by Operand: C, A, B
   int64_t cta[2] = {0, 0};         // the CTA's (m, n) in the grid
   int64_t thread = 0;
+  bool cute = false;  // print the layouts as CuTe does: static _4, run-time 4 (--cute)
 };
 
 // An operand's layout from its text: a layout "(256,32):(1,256)" (read with run-time integers),
@@ -97,8 +98,9 @@ nlohmann::json trace_page_json(TraceInput const& in);
 
 // local_tile from CuTe's spelling: tensor "(256,32):(1,256)", tiler "(128,128,8)", coordinate
 // "(0,0,_)" (`_` keeps a mode's tiles) and projection "(1,X,1)" (`X` drops a tiler mode; empty:
-// keep all). Returns the offset and the layout.
+// keep all). Returns the offset and the layout. With `runtime` the bare integers of the tensor and
+// the tiler are run-time (CuTe's int; _4 stays static), as the CLI's --runtime.
 View local_tile_words(std::string const& tensor, std::string const& tiler,
-                      std::string const& coord, std::string const& proj);
+                      std::string const& coord, std::string const& proj, bool runtime = false);
 
 }  // namespace tessera::tools

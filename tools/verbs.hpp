@@ -40,4 +40,14 @@ void print_grid(int64_t rows, int64_t cols, int64_t row_step,
 // The notation paragraph of the algebra verbs' help.
 std::string const& notation_help();
 
+// --runtime and --cute, with one meaning on every verb that prints a layout: bare integers of the
+// layouts typed (`typed` names them) are run-time, CuTe's int (_4 stays static); layouts print
+// as CuTe's C++ does (static _4, run-time 4).
+inline void add_print_flags(CLI::App* cmd, bool& runtime, bool& cute, std::string const& typed) {
+  cmd->add_flag("--runtime", runtime,
+                "bare integers of " + typed +
+                    " are run-time values (CuTe's int); _4 stays static (CuTe's Int<4>)");
+  cmd->add_flag("--cute", cute, "print the layouts as CuTe's C++ does: static _4, run-time 4");
+}
+
 }  // namespace tessera::tools

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analyze_report.hpp"
+#include "plural.hpp"
 #include "mma_cli.hpp"
 #include "ops.hpp"
 #include "problem_options.hpp"
@@ -89,9 +90,8 @@ int run_sweep(bool as_json) {
     std::string shape = "(" + std::to_string(c.r) + "," + std::to_string(c.reps) + ")";
     std::string run = std::to_string(r.run_bits) + "-bit";
     std::string access = std::to_string(r.vector_bits) + "-bit";
-    std::string warp = std::to_string(r.sectors_per_request()) + " sectors, " +
-                       std::to_string(r.lines_per_request()) +
-                       (r.lines_per_request() == 1 ? " line" : " lines");
+    std::string warp =
+        plural(r.sectors_per_request(), "sector") + ", " + plural(r.lines_per_request(), "line");
     std::string grade = r.grade == Grade::kGreat ? "Great" : r.grade == Grade::kOk ? "OK" : "Bad";
     std::printf("%-2lld %-7lld %-5lld %-50s %-6s %-9s %-8s %-8s %-22s %s: %s\n", (long long)c.r,
                 (long long)c.period, (long long)c.reps, positions_text(c).c_str(), shape.c_str(),

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "attention_options.hpp"
+#include "plural.hpp"
 #include "hopper_cli.hpp"
 #include "mma_cli.hpp"
 #include "problem_options.hpp"
@@ -21,7 +22,7 @@ using nlohmann::json;
 struct ExplainArgs {
   MmaArgs mma;
   std::string operand = "all";
-  bool as_json = false;
+  bool as_json = false, cute = false;
   ProblemWords problem;  // and the thread
   AttentionVariant attention;  // with --preset attention
 };
@@ -44,7 +45,7 @@ std::string use_problem(ExplainArgs const& a, MmaConfig& cfg) {
 }
 
 int run_explain(ExplainArgs const& a) {
-  auto const& [args, operand, as_json, problem, attention] = a;
+  auto const& [args, operand, as_json, cute, problem, attention] = a;
   int64_t thread = problem.thread;
   MmaConfig cfg = mma_from_args(args, "explain");
   const bool attn = attention_chosen(args, "explain");
@@ -62,29 +63,28 @@ int run_explain(ExplainArgs const& a) {
                   {"permutation", cfg.permutation_text},
                   {"tile_mnk", {cfg.tile[0], cfg.tile[1], cfg.tile[2]}},
                   {"threads", mma.threads()},
-                  {"thr_layout_vmnk", tessera::to_string(mma.thr_vmnk)}}}};
-    for (auto op : ops) out["operands"][tessera::operand_name(op)] = explain_json(cfg, op, thread);
+                  {"thr_layout_vmnk", printed(mma.thr_vmnk, cute)}}}};
+    for (auto op : ops)
+      out["operands"][tessera::operand_name(op)] = explain_json(cfg, op, thread, cute);
     if (args.preset == kHopperPreset) out["hopper"] = hopper_json();
     if (attn) out["attention"] = attention_json(attention, thread);
     std::cout << out.dump() << '\n';
     return 0;
   }
-  const auto threads = [](int64_t n) {
-    return std::to_string(n) + (n == 1 ? " thread" : " threads");
-  };
+  const auto threads = [](int64_t n) { return plural(n, "thread"); };
   std::cout << "TiledMMA " << cfg.name << "\n"
             << "  atom " << mma.atom.name << " (" << mma.atom.m << "x" << mma.atom.n << "x"
             << mma.atom.k << ", " << threads(mma.atom.threads()) << "), atom layout "
             << cfg.atom_layout_text << ", permutation " << cfg.permutation_text << "\n"
             << "  " << threads(mma.threads()) << ", thread layout (V,M,N,K) "
-            << tessera::to_string(mma.thr_vmnk) << ", one pass covers " << mma.tile_size(0) << "x"
+            << printed(mma.thr_vmnk, cute) << ", one pass covers " << mma.tile_size(0) << "x"
             << mma.tile_size(1) << "x" << mma.tile_size(2) << ", CTA tile " << cfg.tile[0] << "x"
             << cfg.tile[1] << "x" << cfg.tile[2] << "\n"
-            << "  permutation layouts M " << tessera::to_string(mma.perm[0]) << ", N "
-            << tessera::to_string(mma.perm[1]) << ", K " << tessera::to_string(mma.perm[2])
+            << "  permutation layouts M " << printed(mma.perm[0], cute) << ", N "
+            << printed(mma.perm[1], cute) << ", K " << printed(mma.perm[2], cute)
             << "\n"
             << problem_note << "\n";
-  for (auto op : ops) std::cout << explain_text(cfg, op, thread) << '\n';
+  for (auto op : ops) std::cout << explain_text(cfg, op, thread, cute) << '\n';
   // Kernel 05: what its wgmma and TMA read off the shared-memory tiles.
   if (args.preset == kHopperPreset) std::cout << hopper_text(hopper_json());
   // The attention kernels: S's rows per thread, the lanes sharing them, P read as P V's A.
@@ -103,6 +103,7 @@ void add_explain_verb(CLI::App& app, Verbs& verbs) {
   explain->add_option("--operand", a->operand, "C, A, B or all")
       ->check(CLI::IsMember({"C", "A", "B", "all"}));
   explain->add_flag("--json", a->as_json, "print the derivation as JSON");
+  add_print_flags(explain, a->mma.runtime, a->cute, "--atom-layout and --perm");
   add_problem_options(explain, a->problem, false, true);
   add_attention_options(explain, a->attention);
   verbs.push_back({explain, [a] { return run_explain(*a); }});

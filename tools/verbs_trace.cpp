@@ -19,11 +19,12 @@ struct TraceArgs {
   ProblemWords problem;
   std::vector<std::string> copy[2];  // A, B: atom, thread layout, value layout
   std::string smem[2];
-  bool as_json = false;
+  bool as_json = false, cute = false;
 };
 
 int run_trace(TraceArgs const& a) {
   TraceInput in = trace_input(mma_from_args(a.mma, "trace"), a.problem, "trace");
+  in.cute = a.cute;
   for (int i = 0; i < 2; ++i) {
     Operand op = i == 0 ? Operand::kA : Operand::kB;
     if (!a.copy[i].empty())
@@ -40,17 +41,17 @@ int run_trace(TraceArgs const& a) {
 
 struct LocalTileArgs {
   std::string tensor, tiler, coord, proj;
-  bool as_json = false;
+  bool as_json = false, runtime = false, cute = false;
 };
 
 int run_local_tile(LocalTileArgs const& a) {
-  View v = local_tile_words(a.tensor, a.tiler, a.coord, a.proj);
+  View v = local_tile_words(a.tensor, a.tiler, a.coord, a.proj, a.runtime);
+  const std::string result = printed(v.layout, a.cute);
   if (a.as_json) {
-    std::cout << nlohmann::json{{"result", to_string(v.layout)}, {"offset", v.offset}}.dump()
-              << '\n';
+    std::cout << nlohmann::json{{"result", result}, {"offset", v.offset}}.dump() << '\n';
     return 0;
   }
-  std::cout << to_string(v.layout) << "\noffset " << v.offset << "\n";
+  std::cout << result << "\noffset " << v.offset << "\n";
   return 0;
 }
 
@@ -75,6 +76,7 @@ void add_trace_verbs(CLI::App& app, Verbs& verbs) {
                       "column-major)");
   }
   trace->add_flag("--json", a->as_json, "print the trace as JSON");
+  add_print_flags(trace, a->mma.runtime, a->cute, "--atom-layout and --perm");
   verbs.push_back({trace, [a] { return run_trace(*a); }});
 
   CLI::App* lt = app.add_subcommand(
@@ -87,6 +89,7 @@ void add_trace_verbs(CLI::App& app, Verbs& verbs) {
   lt->add_option("coord", l->coord, "the tile coordinate; _ keeps a mode's tiles")->required();
   lt->add_option("--proj", l->proj, "which tiler modes apply: 1 keeps one, X drops it");
   lt->add_flag("--json", l->as_json, "print the result as JSON");
+  add_print_flags(lt, l->runtime, l->cute, "the tensor and the tiler");
   verbs.push_back({lt, [l] { return run_local_tile(*l); }});
 }
 

@@ -88,9 +88,10 @@ TESSERA_GEMM_API int tessera_gemm(tessera_dtype dtype, char transa, char transb,
 
 /* Same, forcing a kernel of the ladder by name (NULL = the built-in choice). The kernels:
    01_simt_global, 02_simt_cp_async, 03_simt_pipelined (F32); 04_mma_sync, 05_wgmma_tma (TF32,
-   F16, BF16); 06_skinny (all four: bandwidth-bound, a GEMV on up to 8 vectors at a time, 16 in
-   F16 and BF16 on the tensor cores, where the built-in choice takes it for min(m, n) <= 8 in F32,
-   4 in TF32, 16 in F16 and BF16; correct for any problem by name; TF32 computed in full fp32).
+   F16, BF16; 05 also E4M3 and E5M2 through tessera_scaled_gemm); 06_skinny (the first four:
+   bandwidth-bound, a GEMV on up to 8 vectors at a time, 16 in F16 and BF16 on the tensor cores,
+   where the built-in choice takes it for min(m, n) <= 8 in F32, 4 in TF32, 16 in F16 and BF16;
+   correct for any problem by name; TF32 computed in full fp32).
    Aliases "01".."06". */
 TESSERA_GEMM_API int tessera_gemm_named(const char* kernel, tessera_dtype dtype, char transa,
                                         char transb, int64_t m, int64_t n, int64_t k, float alpha,

@@ -2,10 +2,9 @@
 // written in the vocabulary: this file is the schedule; the layouts say the rest.
 //
 // One element type and C tile per translation unit (05_wgmma_tma_{f16,bf16,tf32,e4m3,e5m2}.cu:
-// 128 x 256,
-// _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short one;
-// the plan picks one per problem, plan.cpp), so that each compiles on its own in a few seconds and
-// the eleven build in parallel.
+// 128 x 256, _n128.cu and _n64.cu: the narrow tiles of skinny problems, _n64_m64.cu: the short
+// one, _promoted.cu: FP8 with its sums promoted to fp32; the plan picks one per problem,
+// plan.cpp), so that each compiles on its own in seconds and they build in parallel.
 //
 // What it adds to 04, each a decision made once in WgmmaTmaCfg:
 //   - the MMA is a warpgroup's wgmma m64n256k16 (f16, bf16), m64n256k8 (tf32) or m64n256k32 (FP8:
@@ -720,12 +719,10 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if (ok && run.tma_store) {
     if constexpr (Cfg::kBits == 16)
       ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
-    else if (g.c_type == OutType::kBF16)
-      ok = make_map<__nv_bfloat16>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
+    else  // (FP8: bf16 C, the plan's rule)
+      ok = g.c_type == OutType::kBF16 &&
+           make_map<__nv_bfloat16>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
                                    TmaL2Promotion::kNone);
-    else
-      ok = make_map<__half>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
-                            TmaL2Promotion::kNone);
   }
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,

@@ -101,9 +101,9 @@ bool wgmma_reads(const void* ptr, int64_t s_mn, int64_t s_k, int64_t bytes, bool
          (as_a && wgmma_reads_through_registers(ptr, s_k, bytes));
 }
 
-// Rule "TMA store": 16-bit C (16-bit or FP8 inputs), beta = 0 (C not read), 16-byte aligned,
-// m % 8 == 0 -- a TMA store clips a box at the bounds in 16-byte units, so it would write rows
-// between m and ldc.
+// Rule "TMA store": 16-bit C (16-bit inputs, or FP8 with bf16 C), beta = 0 (C not read),
+// 16-byte aligned, m % 8 == 0 -- a TMA store clips a box at the bounds in 16-byte units, so it
+// would write rows between m and ldc.
 bool wgmma_stores_by_tma(int64_t bytes, float beta, int64_t m, const void* c, int64_t ldc) {
   return bytes == 2 && beta == 0.0f && m * bytes % 16 == 0 &&
          tma_addressable(reinterpret_cast<uintptr_t>(c), ldc * bytes);
@@ -277,8 +277,12 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
   }
+  // (FP8 inputs: bf16 C only, the common case: each C type stored by TMA costs a kernel's worth
+  // of compile time)
   const int64_t c_bytes = c.scaled ? elem_bytes(c.c_dtype) : bytes;
-  plan.tma_store = !tile.transposed && wgmma_stores_by_tma(c_bytes, c.beta, c.m, c.c, c.ldc);
+  const bool c_by_tma = !c.scaled || c.c_dtype == TESSERA_BF16;
+  plan.tma_store =
+      !tile.transposed && c_by_tma && wgmma_stores_by_tma(c_bytes, c.beta, c.m, c.c, c.ldc);
 }
 
 // Kernel 04: rule "cp.async reads" (aligned16) -- an unaligned operand is packed first.

@@ -22,29 +22,66 @@
 
 namespace tessera::ladder {
 
-// One consumer's 64 x kBN part of the C tile, C of element type TC: per chunk of kChunk columns,
-// the fragment goes to the shared buffer (scaled by alpha), then the warpgroup copies the chunk
-// out, 4 elements per thread along C's contiguous dimension, C = scale * chunk + beta * C
-// (scale: 1, or with row scaling scale_a[m] scale_b[n]), predicated on the matrix. Column-major
-// C (c_sm = 1): thread t takes rows 4(t%16).. +3 of columns t/16 + 8i; row-major C (the swapped
-// problem's C^T, c_sn = 1): row t%64 of columns 4(t/64) + 8i .. +3.
-template <class Cfg, class TC, class Params>
-__device__ __forceinline__ void epilogue_as(float const (&acc)[Cfg::kAcc], float* buf,
-                                            int consumer, int64_t m0, int64_t n0, Params const& p,
-                                            float alpha) {
+// Four consecutive elements of C at dst (`inside` of them in bounds), C = out + beta * C: one
+// 8-byte (16-bit) or 16-byte (fp32) access where `vector` and all four are inside.
+template <class TC>
+__device__ __forceinline__ void store_c4(TC* dst, float const (&out)[4], int64_t inside,
+                                         float beta, bool vector) {
   using Info = OutInfo<TC>;
+  if (vector && inside >= 4) {
+    using Vec = std::conditional_t<sizeof(TC) == 2, uint2, uint4>;
+    Vec old, val;
+    TC* o = reinterpret_cast<TC*>(&old);
+    TC* w = reinterpret_cast<TC*>(&val);
+    if (beta != 0.0f) old = *reinterpret_cast<const Vec*>(dst);
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      w[e] = Info::from_float(beta != 0.0f ? out[e] + beta * Info::to_float(o[e]) : out[e]);
+    *reinterpret_cast<Vec*>(dst) = val;
+  } else {
+    for (int e = 0; e < 4 && e < inside; ++e)
+      dst[e] = Info::from_float(beta != 0.0f ? out[e] + beta * Info::to_float(dst[e]) : out[e]);
+  }
+}
+
+// The same for element `at` of C whose type the call says (FP8 inputs: fp32, f16 or bf16).
+__device__ __forceinline__ void store_c4(OutType type, void* c, int64_t at,
+                                         float const (&out)[4], int64_t inside, float beta,
+                                         bool vector) {
+  if (type == OutType::kBF16)
+    store_c4(static_cast<__nv_bfloat16*>(c) + at, out, inside, beta, vector);
+  else if (type == OutType::kF16)
+    store_c4(static_cast<__half*>(c) + at, out, inside, beta, vector);
+  else
+    store_c4(static_cast<float*>(c) + at, out, inside, beta, vector);
+}
+
+// One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment goes to
+// the shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 elements per
+// thread along C's contiguous dimension, C = scale * chunk + beta * C (scale: 1, or with row
+// scaling scale_a[m] scale_b[n]), predicated on the matrix. Column-major C (c_sm = 1): thread t
+// takes rows 4(t%16).. +3 of columns t/16 + 8i; row-major C (the swapped problem's C^T, c_sn =
+// 1): row t%64 of columns 4(t/64) + 8i .. +3. C's element type: the kernel's T, or for FP8
+// inputs the call's (p.c_type, chosen per store: one loop for the three types).
+template <class Cfg, class Params>
+__device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* buf, int consumer,
+                                         int64_t m0, int64_t n0, Params const& p) {
+  constexpr bool kRunTimeC = Cfg::kBits == 8;
   constexpr int64_t kChunk = Cfg::kChunk, kLd = Cfg::kChunkLd;
   static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
   const int t = threadIdx.x % 128;  // this thread in the consumer warpgroup
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
   const Coord<2> first = kThrCrdC(t);  // (row, col) of the thread's first value
   const int row = int(first[0]), col = int(first[1]);
-  TC* c = static_cast<TC*>(p.c);
+  // (FP8: a scale per tensor folds into alpha)
+  const float alpha = kRunTimeC && p.scaling == Scaling::kTensor
+                          ? p.alpha * *p.scale_a * *p.scale_b
+                          : p.alpha;
   // C's contiguous dimension: rows, or columns (only the narrow tile runs swapped problems)
   const bool by_rows = !Cfg::kSwappable || p.c_sm == 1;
   const int64_t ld = by_rows ? p.c_sn : p.c_sm;
-  const bool vector_ok = reinterpret_cast<uintptr_t>(c) % 16 == 0 && ld % 4 == 0;
-  const bool by_row_scales = p.scaling == Scaling::kRow;
+  const bool vector_ok = reinterpret_cast<uintptr_t>(p.c) % 16 == 0 && ld % 4 == 0;
+  const bool by_row_scales = kRunTimeC && p.scaling == Scaling::kRow;
   const int64_t rows = min64(p.m - m0 - 64 * consumer, 64);  // this consumer's rows inside C
   const int r0 = by_rows ? 4 * (t % 16) : t % 64, c0 = by_rows ? t / 16 : 4 * (t / 64);
 #pragma unroll
@@ -70,48 +107,16 @@ __device__ __forceinline__ void epilogue_as(float const (&acc)[Cfg::kAcc], float
       }
       // in bounds of the 4: rows r.. inside C (by_rows) or columns n.. inside C
       const int64_t inside = by_rows ? rows - r : p.n - n;
-      const int64_t m = m0 + 64 * consumer + r;
+      const int64_t m = m0 + 64 * consumer + r, at = m * p.c_sm + n * p.c_sn;
       if (by_row_scales)
         for (int e = 0; e < 4 && e < inside; ++e)
           out[e] *= p.scale_a[by_rows ? m + e : m] * p.scale_b[by_rows ? n : n + e];
-      TC* dst = c + m * p.c_sm + n * p.c_sn;
-      if (vector_ok && inside >= 4) {
-        // 4 consecutive elements: one 8-byte (16-bit) or 16-byte (fp32) access.
-        using Vec = std::conditional_t<sizeof(TC) == 2, uint2, uint4>;
-        Vec old, val;
-        TC* o = reinterpret_cast<TC*>(&old);
-        TC* w = reinterpret_cast<TC*>(&val);
-        if (p.beta != 0.0f) old = *reinterpret_cast<const Vec*>(dst);
-#pragma unroll
-        for (int e = 0; e < 4; ++e)
-          w[e] = Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(o[e]) : out[e]);
-        *reinterpret_cast<Vec*>(dst) = val;
-      } else {
-        for (int e = 0; e < 4 && e < inside; ++e)
-          dst[e] =
-              Info::from_float(p.beta != 0.0f ? out[e] + p.beta * Info::to_float(dst[e]) : out[e]);
-      }
+      if constexpr (kRunTimeC)
+        store_c4(p.c_type, p.c, at, out, inside, p.beta, vector_ok);
+      else
+        store_c4(static_cast<typename Cfg::T*>(p.c) + at, out, inside, p.beta, vector_ok);
     }
     ptx::named_barrier_sync(1 + consumer, 128);  // the buffer is free for the next chunk
-  }
-}
-
-// The C type: the kernel's own element type, or for FP8 inputs the call's (fp32, f16 or bf16),
-// with a scale per tensor folded into alpha.
-template <class Cfg, class Params>
-__device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* buf, int consumer,
-                                         int64_t m0, int64_t n0, Params const& p) {
-  if constexpr (Cfg::kBits == 8) {
-    const float alpha =
-        p.scaling == Scaling::kTensor ? p.alpha * *p.scale_a * *p.scale_b : p.alpha;
-    if (p.c_type == OutType::kBF16)
-      epilogue_as<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, p, alpha);
-    else if (p.c_type == OutType::kF16)
-      epilogue_as<Cfg, __half>(acc, buf, consumer, m0, n0, p, alpha);
-    else
-      epilogue_as<Cfg, float>(acc, buf, consumer, m0, n0, p, alpha);
-  } else {
-    epilogue_as<Cfg, typename Cfg::T>(acc, buf, consumer, m0, n0, p, p.alpha);
   }
 }
 
@@ -135,24 +140,21 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
     const float alpha = p.alpha;
     store_by_tma<Cfg, typename Cfg::T>(acc, buf, consumer, m0, n0, map_c,
                                        [=](float x) { return alpha * x; });
-  } else if constexpr (Cfg::kBits == 8) {  // C f16 or bf16
+  } else if constexpr (Cfg::kBits == 8) {  // C bf16 (the plan's rule)
     const float alpha =
         p.scaling == Scaling::kTensor ? p.alpha * *p.scale_a * *p.scale_b : p.alpha;
     const float *sa = p.scale_a, *sb = p.scale_b;
     const int64_t m = p.m, n = p.n;
-    const auto by_rows = [=](float x, int64_t r, int64_t c) {
-      return r < m && c < n ? alpha * x * sa[r] * sb[c] : 0.0f;
-    };
-    const auto plain = [=](float x) { return alpha * x; };
-    const bool bf16 = p.c_type == OutType::kBF16;
-    if (p.scaling == Scaling::kRow && bf16)
-      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c, by_rows);
-    else if (p.scaling == Scaling::kRow)
-      store_by_tma<Cfg, __half>(acc, buf, consumer, m0, n0, map_c, by_rows);
-    else if (bf16)
-      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c, plain);
+    // (a function of the value alone where no scale needs its coordinates: computing them
+    // changes what the compiler hoists out of the tile loop)
+    if (p.scaling == Scaling::kRow)
+      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
+                                       [=](float x, int64_t r, int64_t c) {
+                                         return r < m && c < n ? alpha * x * sa[r] * sb[c] : 0.0f;
+                                       });
     else
-      store_by_tma<Cfg, __half>(acc, buf, consumer, m0, n0, map_c, plain);
+      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
+                                       [=](float x) { return alpha * x; });
   }
 }
 

@@ -38,8 +38,7 @@ void def_tiler_op(nb::module_& m, const char* name, docs::Doc const& doc) {
 nb::object composition_of(nb::handle a, nb::handle b) {
   if (nb::isinstance<Swizzle>(a))
     return nb::cast(composition(*nb::inst_ptr<Swizzle>(a), LayoutArg(b)));
-  if (nb::isinstance<SwizzledLayout>(a))
-    return nb::cast(composition(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(b)));
+  if (auto s = swizzled_of(a)) return nb::cast(composition(*s, tiler_of(b)));
   LayoutArg l(a);
   if (is_layout(b)) return nb::cast(composition(l, *nb::inst_ptr<Layout>(b)));
   return nb::cast(composition(l, tiler_of(b)));
@@ -50,11 +49,19 @@ nb::object composition_of(nb::handle a, nb::handle b) {
 void bind_layout_ops(nb::module_& m) {
   m.def(
       "make_layout",
-      [](nb::handle shape, nb::handle stride) {
+      [](nb::handle shape, nb::handle stride) -> nb::object {
+        // A notation: a layout, a shape, or a swizzled layout in tessera's or CuTe's print
+        // ("Sw<3,4,3> o _0 o (8,64):(64,1)", the short "Sw<3,4,3> o (8,64):(64,1)").
+        if (stride.is_none() && PyUnicode_Check(shape.ptr())) {
+          if (auto s = swizzled_of(shape)) return nb::cast(*s);
+          return nb::cast(layout_of(shape));
+        }
         if (stride.is_none())
-          return compact_of(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"));
-        return Layout(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"),
-                      int_tuple_of(stride, "make_layout: stride is an int or a tuple of ints"));
+          return nb::cast(
+              compact_of(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints")));
+        return nb::cast(
+            Layout(int_tuple_of(shape, "make_layout: shape is an int or a tuple of ints"),
+                   int_tuple_of(stride, "make_layout: stride is an int or a tuple of ints")));
       },
       nb::arg("shape"), nb::arg("stride") = nb::none(), SIG_DOC(make_layout));
   m.def("make_layout_modes", [](nb::args modes) {
@@ -97,16 +104,14 @@ void bind_divides_products(nb::module_& m) {
   m.def(
       "logical_divide",
       [](nb::handle a, nb::handle t) -> nb::object {
-        if (nb::isinstance<SwizzledLayout>(a))
-          return nb::cast(logical_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
+        if (auto s = swizzled_of(a)) return nb::cast(logical_divide(*s, tiler_of(t)));
         return nb::cast(split_op<logical_divide, logical_divide>(a, t));
       },
       nb::arg("layout"), nb::arg("tiler"), SIG_DOC(logical_divide));
   m.def(
       "zipped_divide",
       [](nb::handle a, nb::handle t) -> nb::object {
-        if (nb::isinstance<SwizzledLayout>(a))
-          return nb::cast(zipped_divide(*nb::inst_ptr<SwizzledLayout>(a), tiler_of(t)));
+        if (auto s = swizzled_of(a)) return nb::cast(zipped_divide(*s, tiler_of(t)));
         return nb::cast(zipped_divide(LayoutArg(a), tiler_of(t)));
       },
       nb::arg("layout"), nb::arg("tiler"), SIG_DOC(zipped_divide));
@@ -162,7 +167,7 @@ void bind_coordinates(nb::module_& m) {
       nb::arg("idx"), nb::arg("shape"), SIG_DOC(idx2crd));
   m.def("size", [](nb::handle x) {
     if (is_layout(x)) return nb::inst_ptr<Layout>(x)->size();
-    if (nb::isinstance<SwizzledLayout>(x)) return nb::inst_ptr<SwizzledLayout>(x)->size();
+    if (auto s = swizzled_of(x)) return s->size();
     return product(int_tuple_of(x, "size: a Layout or an int tuple"));
   }, nb::arg("x"));
   m.def(

@@ -1,10 +1,12 @@
 // python/src/bind_pages.cpp -- the page of `tessera render` for a layout, a TiledMMA or a
 // TiledCopy, and the data it draws (every number computed by the library, tools/render.cpp).
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
 #include "grid_picture.hpp"
 #include "latex.hpp"
+#include "op_pictures.hpp"
 #include "ops.hpp"
 #include "convert.hpp"
 #include "tiled.hpp"
@@ -95,8 +97,20 @@ json copy_state(PyTiledCopy const& c) {
           {"dst", c.spec.dst}};
 }
 
+// An algebra op drawn as `tessera render --op NAME --args ...` draws it: its inputs beside its
+// result, the tiles coloured (op_pictures.hpp); `args` are the op's words, as its verb takes them.
+static std::string op_svg_of(std::string const& op, std::vector<std::string> const& args) {
+  const json words = args;
+  const tools::OpResult r = tools::run_op(op, words);
+  const json pictures = tools::op_pictures(op, words, r);
+  std::string call = op + "(";
+  for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
+  return tools::op_svg(call + ") = " + r.result, pictures["pictures"]);
+}
+
 void bind_pages(nb::module_& m) {
   bind_pictures(m);
+  m.def("_op_svg", &op_svg_of, nb::arg("op"), nb::arg("args"));
   m.def("_layout_page_data", [](nb::handle l) -> std::string {
     return tools::layout_page_data(any_layout_of(l)).dump();
   });

@@ -14,6 +14,8 @@
 #include <string_view>
 
 #include <nanobind/nanobind.h>
+#include <ops.hpp>
+#include <stdexcept>
 #include <tessera.hpp>
 
 namespace tessera::py {
@@ -135,12 +137,26 @@ inline Layout layout_of(nb::handle h,
     // CuTe's C++ spellings ("Layout<Shape<_4,_8>,Stride<_8,_1>>") as their notation first: a
     // shape alone (no ':') is the compact layout; C++'s bare integers are run-time (as the CLI's).
     std::string_view given = text_of(h);
+    if (tools::is_swizzled(std::string(given)))
+      throw std::invalid_argument(
+          std::string(given) + " is a swizzled layout (Sw<B,M,S> o offset o L, CuTe's " +
+          "ComposedLayout); a Layout is plain: read it as SwizzledLayout(\"" + std::string(given) +
+          "\") or make_layout(\"" + std::string(given) + "\")");
     bool cpp = is_cpp_spelling(given);
     std::string s = from_cpp_spelling(given);
     if (s.find(':') == std::string::npos) return compact_of(parse_int_tuple(s, cpp));
     return parse_layout(s, cpp);
   }
   type_error(what, h);
+}
+
+// A SwizzledLayout, or the notation of one (tessera's "Sw<3,4,3> o 0 o (8,64):(64,1)", CuTe's
+// "Sw<3,4,3> o _0 o (8,64):(64,1)" or the short "Sw<3,4,3> o (8,64):(64,1)"); nullopt otherwise.
+inline std::optional<SwizzledLayout> swizzled_of(nb::handle h) {
+  if (nb::isinstance<SwizzledLayout>(h)) return *nb::inst_ptr<SwizzledLayout>(h);
+  if (PyUnicode_Check(h.ptr()) && tools::is_swizzled(std::string(text_of(h))))
+    return tools::any_layout_arg(std::string(text_of(h)));
+  return std::nullopt;
 }
 
 // A Layout argument without a copy when it is a Layout: `LayoutArg l(h); f(l.get())`, or passed

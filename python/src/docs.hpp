@@ -22,14 +22,18 @@ struct Doc {
 // ---- making and reading layouts -----------------------------------------------------------------
 
 inline constexpr Doc make_layout = {
-    "def make_layout(shape: IntTuple, stride: IntTuple | None = None) -> Layout",
+    "def make_layout(shape: IntTuple | str, stride: IntTuple | None = None) -> Layout | "
+    "SwizzledLayout",
     R"doc(The layout shape:stride; without a stride, the compact column-major one (CuTe's
-make_layout(shape) = make_layout(shape, LayoutLeft)).
+make_layout(shape) = make_layout(shape, LayoutLeft)). A string is a notation: a layout, or a
+swizzled layout in tessera's or CuTe's print (then a SwizzledLayout).
 
 >>> make_layout((4, 3))
 Layout("(4,3):(1,4)")
 >>> make_layout((4, 3), (3, 1))
-Layout("(4,3):(3,1)"))doc"};
+Layout("(4,3):(3,1)")
+>>> make_layout("Sw<3,4,3> o _0 o (8,64):(64,1)")
+SwizzledLayout("Sw<3,4,3> o 0 o (8,64):(64,1)"))doc"};
 
 inline constexpr Doc make_layout_modes = {
     "def make_layout_modes(*modes: LayoutLike) -> Layout",

@@ -27,7 +27,7 @@ from ._cute_dsl import coalesce, make_tiled_mma, size  # noqa: F401  (CuTe DSL's
 from . import nvgpu  # noqa: F401  (CuTe DSL's copy operations)
 from .nvgpu import make_copy_atom  # noqa: F401
 from . import _pages, presets  # noqa: F401
-from ._pages import draw_tv, to_latex  # noqa: F401
+from ._pages import draw_tv, render_op, to_latex  # noqa: F401
 from ._attention import attention, attention_plan  # noqa: F401
 from ._gemm import gemm  # noqa: F401
 from ._scaled_mm import scaled_mm, scaled_mm_plan  # noqa: F401
@@ -45,7 +45,8 @@ __all__ = [
     "left_inverse", "local_tile", "logical_divide", "logical_product", "make_composed_layout",
     "make_copy_atom", "make_layout", "make_layout_modes", "make_swizzle", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_tv", "make_tiled_mma", "nvgpu",
-    "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render", "right_inverse",
+    "parse_int_tuple", "parse_tiler", "presets", "raked_product", "rank", "render", "render_op",
+    "right_inverse",
     "scaled_mm", "scaled_mm_plan", "size", "tiled_divide",
     "tiled_product", "to_latex", "trace", "zipped_divide", "zipped_product",
 ]

@@ -68,6 +68,39 @@ def repr_html(obj) -> str | None:
             f'{pictures}</div></div>')
 
 
+class OpPicture(str):
+    """An algebra op's SVG (a str), shown in a notebook as the static picture."""
+
+    def _repr_html_(self) -> str:
+        return (f'<div class="tessera-picture" style="max-width:100%">{_NOTE}'
+                f'{_fit(str(self))}</div>')
+
+
+def _word(x) -> str:
+    """A Python value as the op's verb takes it: a string as typed, a Layout as its notation, a
+    tuple as CuTe's tuple (None for `_`)."""
+    if isinstance(x, str):
+        return x
+    if x is None:
+        return "_"
+    if isinstance(x, (tuple, list)):
+        return "(" + ",".join(_word(e) for e in x) + ")"
+    return str(x)
+
+
+def render_op(op: str, *args) -> OpPicture:
+    """An algebra op drawn as `tessera render --op OP --args ...` draws it: its inputs beside its
+    result, the tiles (divides), copies (products) or the composed path coloured alike across the
+    pictures. Returns the SVG (a str; in a notebook, the picture). Arguments are the op's, as
+    Layouts, tuples, integers or their notation.
+
+    >>> svg = render_op("logical_divide", Layout("(8,16):(16,1)"), (2, 4))
+    >>> svg.startswith("<svg") and 'data-role="input"' in svg and 'data-role="result"' in svg
+    True
+    """
+    return OpPicture(_tessera._op_svg(op, [_word(a) for a in args]))
+
+
 # ------------------------------------------------------------------------------------------------
 # SVG: one grid per picture, as CuTe's print_latex draws them.
 

@@ -636,6 +636,9 @@ TEST(GemmAbi, ScaledFp8Plan) {
   EXPECT_TRUE(has(p, "A read by TMA where it lies (K-major)")) << p;
   EXPECT_TRUE(has(p, "B read by TMA where it lies (K-major)")) << p;
   EXPECT_TRUE(has(p, "C stored by TMA")) << p;  // (bf16 C)
+  p = scaled_plan(TESSERA_E4M3, TESSERA_F16, TESSERA_SCALE_TENSOR, 'T', 'N', 4096, 4096, 4096,
+                  4096, 4096);
+  EXPECT_FALSE(has(p, "C stored by TMA")) << p;  // (f16 C: vector stores, the plan's rule)
   // 'N','T': both MN-major: FP8 wgmma reads K-major tiles only, so both are packed first.
   p = scaled_plan(TESSERA_E5M2, TESSERA_F32, TESSERA_SCALE_TENSOR, 'N', 'T', 4096, 4096, 4096,
                   4096, 4096);

@@ -158,3 +158,31 @@ def test_local_tile_of_a_tile_keeps_its_offset():
     assert sub.offset == gC.offset + 64 * 128 + 64
     assert [sub(i) for i in range(sub.size())] == \
         [mC(128 + 64 + r, 64 + c) for c in range(64) for r in range(32)]
+
+
+def swizzled_values():
+    """Sw<3,4,3> o 0 o (8,64):(64,1) by hand: the offset of index i is (i mod 8)*64 + i div 8,
+    then bits [7,10) are XORed into bits [4,7)."""
+    out = []
+    for i in range(512):
+        o = (i % 8) * 64 + i // 8
+        out.append(o ^ ((o >> 3) & 0b1110000))
+    return out
+
+
+@pytest.mark.parametrize("spelled", ["Sw<3,4,3> o _0 o (8,64):(64,1)",
+                                     "Sw<3,4,3> o (8,64):(64,1)",
+                                     "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"])
+def test_cutes_printed_swizzle_reads_as_the_swizzled_layout(spelled):
+    S = tessera.SwizzledLayout(spelled)
+    assert str(S) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
+    assert [S(i) for i in range(512)] == swizzled_values()
+    assert S == tessera.SwizzledLayout("Sw<3,4,3> o 0 o (8,64):(64,1)")
+    # make_layout and the ops take the printed form where a swizzled layout is an argument.
+    assert tessera.make_layout(spelled) == S
+    assert str(tessera.composition(spelled, (4, 8))) == "Sw<3,4,3> o 0 o (4,8):(64,1)"
+    assert tessera.logical_divide(spelled, (2, 8)) == tessera.logical_divide(S, (2, 8))
+    assert tessera.size(spelled) == 512
+    # A Layout is plain: the swizzled spelling is refused with a message that says where it goes.
+    with pytest.raises(tessera.Error, match=r"is a swizzled layout .*SwizzledLayout\("):
+        Layout(spelled)

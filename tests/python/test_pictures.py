@@ -231,3 +231,38 @@ def test_pictures_doc_python_column(tmp_path):
     for feature, expr in rows:
         out = eval(expr, names)
         assert out is not None and (not isinstance(out, str) or len(out) > 100), (feature, expr)
+
+
+def op_pictures(svg):
+    """role, title and the data-tile tags of each <g class="picture"> of an op's SVG."""
+    root = ET.fromstring(svg)
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "picture":
+            continue
+        tiles = {int(t.get("data-tile")) for t in g.iter(f"{SVG}g") if t.get("data-tile")}
+        cells = [r for r in g.iter(f"{SVG}rect") if r.get("data-value") is not None]
+        out.append((g.get("data-role"), g.get("data-title"), tiles, len(cells)))
+    return out
+
+
+def test_render_op_draws_the_inputs_beside_the_result():
+    a = Layout("(8,16):(16,1)")
+    svg = tessera.render_op("logical_divide", a, (2, 4))
+    assert isinstance(svg, str) and svg.startswith("<svg")
+    pics = op_pictures(svg)
+    inputs = [p for p in pics if p[0] == "input"]
+    results = [p for p in pics if p[0] == "result"]
+    assert inputs and results, pics
+    # A among the inputs, every one of its 128 elements drawn, tagged by its 16 tiles of 2 x 4.
+    a_pic = [p for p in inputs if str(a) in p[1]]
+    assert a_pic and a_pic[0][3] == 128 and a_pic[0][2] == set(range(16)), a_pic
+    expected = str(tessera.logical_divide(a, (2, 4)))
+    res = [p for p in results if expected in p[1]]
+    assert res and res[0][3] == 128 and res[0][2] == set(range(16)), (expected, results)
+    # The notation spells the same op, and the notebook shows this SVG.
+    assert tessera.render_op("logical_divide", "(8,16):(16,1)", "(2,4)") == svg
+    page = svg._repr_html_()
+    assert svg[len("<svg "):] in page and "Static picture" in page and page.count("<svg") == 1
+    with pytest.raises(tessera.Error, match="logical_divide"):
+        tessera.render_op("logical_divide", a)
