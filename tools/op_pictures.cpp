@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace tessera::tools {
@@ -488,13 +489,22 @@ std::string op_svg(std::string const& call, nlohmann::json const& data,
   if (colour != "tile" && colour != "value" && colour != "bank")
     throw std::invalid_argument("an op's pictures are coloured by tile, value or bank, not " +
                                 colour);
-  const Look look{colour, data.value("elem_bits", int64_t(16))};
+  // The pictures alone (a list) are drawn with 16-bit banks, their tiles named "tile".
+  json meta = data.is_array() ? json{{"pictures", data}, {"tile_kind", "tile"}} : data;
+  if (data.is_array()) {
+    std::set<int64_t> tiles;
+    for (json const& p : data)
+      for (auto const& t : p["tile"])
+        if (t.get<int64_t>() >= 0) tiles.insert(t.get<int64_t>());
+    meta["tiles"] = int64_t(tiles.size());
+  }
+  const Look look{colour, meta.value("elem_bits", int64_t(16))};
   constexpr int64_t pad = 28, gap = 36;
   std::string body;
   int64_t y = pad + 20, width = 0;
   for (const char* role : {"input", "result"}) {
     int64_t x = pad, row_h = 0;
-    for (json const& p : data["pictures"]) {
+    for (json const& p : meta["pictures"]) {
       if (p["role"] != role) continue;
       const int64_t rows = p["rows"], cols = p["cols"];
       // 360 x 360 pixels, a wide picture (a swizzle's block) 1000 across, as the page
@@ -509,7 +519,7 @@ std::string op_svg(std::string const& call, nlohmann::json const& data,
     width = std::max(width, x - gap + pad);
     if (row_h) y += row_h + gap;
   }
-  const Drawn legend = svg_legend(data, look, pad, y - gap / 2);
+  const Drawn legend = svg_legend(meta, look, pad, y - gap / 2);
   body += legend.svg;
   width = std::max({width, pad + legend.w + pad, 2 * pad + text_w(call, 14)});
   const int64_t height = y - gap / 2 + legend.h + pad;

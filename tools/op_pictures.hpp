@@ -59,6 +59,7 @@ int64_t smem_bank(int64_t offset, int64_t elem_bits);
 // <path class="boundary">, and the values as labels where they fit. `colour`: "tile" (each
 // tile's colour; untagged cells by value), "value" (the value gradient) or "bank" (smem_bank of
 // the value at data's "elem_bits", default 16). Every text and rect lies inside the viewBox.
+// `data` may also be the pictures alone (a list): their tiles are then named "tile".
 std::string op_svg(std::string const& call, nlohmann::json const& data,
                    std::string const& colour = "tile");
 
