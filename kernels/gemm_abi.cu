@@ -126,7 +126,7 @@ cudaError_t launch_plan(GemmPlan const& plan, cudaStream_t s) {
              : d == TESSERA_BF16 ? launch_04_bf16(p, s)
                                  : launch_04_tf32(p, s);
     case GemmKernel::kWgmmaTma:
-      return wgmma_entry(d, plan.tile_m, plan.tile_n, plan.args.promoted)
+      return wgmma_entry(d, plan.tile_m, plan.tile_n, plan.fp8.promoted)
           .launch(wgmma_run(plan), s);
     case GemmKernel::kSkinny: {
       auto* launch = d == TESSERA_F32    ? launch_06_f32

@@ -292,7 +292,7 @@ struct WgmmaTmaParams {
                        // tiles_n), grouped
   float* partials;  // stream-K: a slot of partial sums per consumer warpgroup of the grid,
   uint32_t* flags;  // and its flag (zeroed before the launch)
-  // FP8 inputs: C's element type and the scales (GemmArgs, args.hpp).
+  // FP8 inputs: C's element type and the scales (Fp8Args, args.hpp).
   OutType c_type;
   Scaling scaling;
   const float *scale_a, *scale_b;
@@ -686,7 +686,8 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if (run.resident < 1 || max_clusters<Cfg>() < 1) return cudaErrorInvalidConfiguration;
   // Promoted sums run on the promoted kernel, block scales oriented with A's per-row scales (the
   // plan's rule "promoted sums").
-  if (g.scaling == Scaling::kBlockB || g.promoted != Cfg::kPromoted)
+  Fp8Args const& f = run.fp8;
+  if (f.scaling == Scaling::kBlockB || f.promoted != Cfg::kPromoted)
     return cudaErrorInvalidConfiguration;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
@@ -720,7 +721,7 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
     if constexpr (Cfg::kBits == 16)
       ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
     else  // (FP8: bf16 C, the plan's rule)
-      ok = g.c_type == OutType::kBF16 &&
+      ok = f.c_type == OutType::kBF16 &&
            make_map<__nv_bfloat16>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
                                    TmaL2Promotion::kNone);
   }
@@ -728,7 +729,7 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
                    ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
                    a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr,
-                   g.c_type, g.scaling, g.scale_a, g.scale_b};
+                   f.c_type, f.scaling, f.scale_a, f.scale_b};
   p.order = GroupedOrder(ceil_div(p.tiles_m, int64_t(Cfg::kCluster)), p.tiles_n, Cfg::kGroupM);
   if (p.work.streams()) {
     const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);

@@ -27,11 +27,24 @@ struct GemmArgs {
   int64_t ldc = 0;             // C(m,n) = c[m + n*ldc]
   void* workspace = nullptr;   // the caller's, for packed operands (nullptr: stream-ordered
   size_t workspace_bytes = 0;  // allocations instead)
-  OutType c_type = OutType::kF32;    // FP8 only
-  Scaling scaling = Scaling::kNone;  // FP8 only: C = alpha * scales * sum_k A B + beta * C
-  const float* scale_a = nullptr;    // kTensor: scale_a[0]; kRow: scale_a[m]; blocks: gemm.h
-  const float* scale_b = nullptr;    // kTensor: scale_b[0]; kRow: scale_b[n]
-  bool promoted = false;  // FP8: the partial sums of every 128 of K added into fp32
+};
+
+// What an FP8 problem adds (kernel 05 only; apart from GemmArgs, which every kernel takes by value
+// and whose size decides where some keep it): C = alpha * scales * sum_k A B + beta * C.
+struct Fp8Args {
+  OutType c_type = OutType::kF32;
+  Scaling scaling = Scaling::kNone;
+  const float* scale_a = nullptr;  // kTensor: scale_a[0]; kRow: scale_a[m]; blocks: gemm.h
+  const float* scale_b = nullptr;  // kTensor: scale_b[0]; kRow: scale_b[n]
+  bool promoted = false;           // the partial sums of every 128 of K added into fp32
+  // The transposed problem's: A's scales are B's, and block scales change roles.
+  Fp8Args transposed() const {
+    Fp8Args t = *this;
+    t.scale_a = scale_b, t.scale_b = scale_a;
+    if (scaling == Scaling::kBlockA) t.scaling = Scaling::kBlockB;
+    if (scaling == Scaling::kBlockB) t.scaling = Scaling::kBlockA;
+    return t;
+  }
 };
 
 // GemmArgs with C addressed through two strides, C(m,n) = p.c[m * c_sm + n * c_sn]: (1, ldc) as
@@ -47,9 +60,6 @@ inline GemmArgsC transposed(GemmArgs const& p) {
   t.m = p.n, t.n = p.m;
   t.a = p.b, t.a_sm = p.b_sn, t.a_sk = p.b_sk;
   t.b = p.a, t.b_sn = p.a_sm, t.b_sk = p.a_sk;
-  t.scale_a = p.scale_b, t.scale_b = p.scale_a;
-  if (p.scaling == Scaling::kBlockA || p.scaling == Scaling::kBlockB)
-    t.scaling = p.scaling == Scaling::kBlockA ? Scaling::kBlockB : Scaling::kBlockA;
   return {t, p.ldc, 1};
 }
 inline GemmArgsC oriented(GemmArgs const& p, bool transpose) {

@@ -200,16 +200,6 @@ GemmArgs kernel_args(GemmCall const& c) {
   p.b = static_cast<const float*>(c.b);
   p.b_sn = tb ? 1 : c.ldb, p.b_sk = tb ? c.ldb : 1;
   p.c = static_cast<float*>(const_cast<void*>(c.c)), p.ldc = c.ldc;
-  if (c.scaled) {
-    p.c_type = c.c_dtype == TESSERA_F16    ? OutType::kF16
-               : c.c_dtype == TESSERA_BF16 ? OutType::kBF16
-                                           : OutType::kF32;
-    constexpr Scaling kScalings[] = {Scaling::kTensor, Scaling::kRow, Scaling::kBlockA,
-                                     Scaling::kBlockB};
-    p.scaling = kScalings[c.scaling];
-    p.promoted = c.accumulation == TESSERA_ACCUMULATE_PROMOTED;
-    p.scale_a = c.scale_a, p.scale_b = c.scale_b;
-  }
   // Rule "single row": a row contiguous along K (A with m = 1, B with n = 1; BLAS lets 'N' give
   // it as lda = 1) takes the MN stride of a packed K-major operand, so that it is read where it
   // lies instead of packed -- only where it ends on a 16-byte boundary (a 16-byte copy over its
@@ -223,6 +213,21 @@ GemmArgs kernel_args(GemmCall const& c) {
   return p;
 }
 
+// The FP8 call's C type, scales and accumulation (none for the other calls).
+Fp8Args fp8_args(GemmCall const& c) {
+  Fp8Args f;
+  if (!c.scaled) return f;
+  f.c_type = c.c_dtype == TESSERA_F16    ? OutType::kF16
+             : c.c_dtype == TESSERA_BF16 ? OutType::kBF16
+                                         : OutType::kF32;
+  constexpr Scaling kScalings[] = {Scaling::kTensor, Scaling::kRow, Scaling::kBlockA,
+                                   Scaling::kBlockB};
+  f.scaling = kScalings[c.scaling];
+  f.promoted = c.accumulation == TESSERA_ACCUMULATE_PROMOTED;
+  f.scale_a = c.scale_a, f.scale_b = c.scale_b;
+  return f;
+}
+
 Schedule schedule_of(StreamK const& w) {
   return w.splits > 1  ? Schedule::kSplitK
          : w.streams() ? Schedule::kStreamK
@@ -234,10 +239,10 @@ Schedule schedule_of(StreamK const& w) {
 // which it applies per k-tile (its A rows' scales, one for B's 128 rows), the operand with a
 // scale per row is the kernel's A: the problem as given for BLOCK_A_ROWS, transposed for
 // BLOCK_B_COLUMNS.
-WgmmaTile promoted_tile(WgmmaTile t, GemmArgs const& p) {
-  if (!p.promoted) return t;
-  const bool by_blocks = p.scaling == Scaling::kBlockA || p.scaling == Scaling::kBlockB;
-  return {WgmmaShape::kPromotedN, by_blocks ? p.scaling == Scaling::kBlockB : t.transposed};
+WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f) {
+  if (!f.promoted) return t;
+  const bool by_blocks = f.scaling == Scaling::kBlockA || f.scaling == Scaling::kBlockB;
+  return {WgmmaShape::kPromotedN, by_blocks ? f.scaling == Scaling::kBlockB : t.transposed};
 }
 
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
@@ -249,7 +254,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   const WgmmaTile tile = promoted_tile(
       wgmma_tile(c.m, c.n, wgmma_k_tiles(c.k, bytes), wide, has_short_tile(c.dtype),
                  wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width),
-      p);
+      plan.fp8);
   // The operands in the kernel's roles (A's role may take registers), then the caller's names.
   const GemmArgs q = oriented(p, tile.transposed).p;
   const bool first = !wgmma_reads(q.a, q.a_sm, q.a_sk, bytes, true);
@@ -337,6 +342,7 @@ GemmPlan make_gemm_plan(GemmCall const& call, GemmDevice const& device, PlanOver
     return plan;
   }
   plan.args = kernel_args(call);
+  plan.fp8 = fp8_args(call);
   if (plan.kernel == GemmKernel::kWgmmaTma) wgmma_part(plan, device, over);
   if (plan.kernel == GemmKernel::kMmaSync) mma_sync_part(plan);
   if (plan.kernel == GemmKernel::kSimtPipelined) simt_part(plan, device, over);

@@ -134,6 +134,7 @@ struct GemmPlan {
   GemmKernel kernel = GemmKernel::kSimtPipelined;
   KernelReason reason = KernelReason::kDefault;
   GemmArgs args;  // op(A), op(B) as the kernels' A(m,k), B(n,k); C as given
+  Fp8Args fp8;    // FP8: C's type, the scales, the accumulation (as given)
   // Kernel 05 and 03: the tile and the orientation (transposed: the kernel runs C^T = B A^T).
   int64_t tile_m = 0, tile_n = 0;
   bool transposed = false;
@@ -163,6 +164,7 @@ struct WgmmaRun {
   int resident;  // 0: no GPU (the launch fails)
   StreamK work;
   int64_t bm, bn;
+  Fp8Args fp8;
 };
 inline WgmmaRun wgmma_run(GemmPlan const& p) {
   const bool t = p.transposed;
@@ -174,7 +176,8 @@ inline WgmmaRun wgmma_run(GemmPlan const& p) {
           p.resident,
           p.work,
           p.tile_m,
-          p.tile_n};
+          p.tile_n,
+          t ? p.fp8.transposed() : p.fp8};
 }
 // Kernel 03: the problem in the kernel's orientation, the tile width, the split of K.
 struct SimtRun {
