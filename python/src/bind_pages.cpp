@@ -111,18 +111,20 @@ static std::string op_svg_of(std::string const& op, std::vector<std::string> con
 void bind_pages(nb::module_& m) {
   bind_pictures(m);
   m.def("_op_svg", &op_svg_of, nb::arg("op"), nb::arg("args"));
-  m.def("_layout_page_data", [](nb::handle l) -> std::string {
-    return tools::layout_page_data(any_layout_of(l)).dump();
+  // A layout's page data as the CLI's (page_data of its state: the colourings too).
+  const auto layout_state = [](nb::handle l) -> nlohmann::json {
+    return {{"kind", "layout"}, {"layout", tools::layout_notation(any_layout_of(l))}};
+  };
+  m.def("_layout_page_data", [layout_state](nb::handle l) -> std::string {
+    return tools::page_data(layout_state(l)).dump();
   });
   m.def("_mma_page_data", [](tools::MmaConfig const& c) -> std::string {
     return tools::mma_page_data(c, {}).dump();
   });
   m.def("_copy_page_data", [](PyTiledCopy const& c) -> std::string { return copy_data(c).dump(); });
-  m.def("_layout_page", [](nb::handle l) -> std::string {
-    const SwizzledLayout layout = any_layout_of(l);
-    return tools::render_page(
-        {{"kind", "layout"}, {"layout", tools::layout_notation(layout)}},
-        tools::layout_page_data(layout), tools::Playground{});
+  m.def("_layout_page", [layout_state](nb::handle l) -> std::string {
+    const nlohmann::json state = layout_state(l);
+    return tools::render_page(state, tools::page_data(state), tools::Playground{});
   });
   m.def(
       "_mma_page",
