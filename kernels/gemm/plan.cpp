@@ -235,7 +235,7 @@ Schedule schedule_of(StreamK const& w) {
 }
 
 // Rule "promoted sums": FP8 sums promoted to fp32 every 128 of K run on the promoted kernel,
-// whose tile is 128 x 128 (the sums and a k-tile's product in registers); with block scales,
+// whose tile is 128 x 128 (the sums and two k-tiles' products in registers); with block scales,
 // which it applies per k-tile (its A rows' scales, one for B's 128 rows), the operand with a
 // scale per row is the kernel's A: the problem as given for BLOCK_A_ROWS, transposed for
 // BLOCK_B_COLUMNS.
