@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # attention_compile.sh FA_HOPPER CUTLASS [RUNS] [NVCC] -- compile time of the Hopper attention units
-# (kernels/attention/fa3_sm90_d*.cu) beside FlashAttention-3's forward instantiations of the same
-# head dim, each compiled on its own with `nvcc -c`, the runs alternating (tessera, then FA3).
+# (kernels/attention/fa3_sm90_d*_*.cu) beside FlashAttention-3's forward instantiations of the
+# same head dim and dtype, each compiled on its own with `nvcc -c`, the runs alternating (tessera, then FA3).
 #   FA_HOPPER  FlashAttention's hopper/ directory (a checkout outside this repository)
 #   CUTLASS    a CUTLASS checkout (its include/ and tools/util/include), ideally the commit
 #              FlashAttention pins as csrc/cutlass
@@ -10,8 +10,8 @@
 # with the FLASHATTENTION_DISABLE_* flags of every feature the tessera kernel lacks ("min": 2
 # kernels, causal and not) or with none ("all": what a default build compiles from that file).
 # FA3 (default "min_bf16_128 min_fp16_128 all_bf16_128") names its compiles FLAGS_DTYPE_HDIM;
-# each round compiles tessera's unit of that head dim just before each of them
-# (the pairs back to back), then TESSERA (default "64 256"), the other tessera units, once.
+# each round compiles tessera's unit of that head dim and dtype just before each of them
+# (the pairs back to back), then TESSERA (default "64_bf16 256_bf16"), other tessera units, once.
 # Each FA3 compile takes minutes of CPU and 5-6 GiB of memory. Prints a Markdown table.
 set -euo pipefail
 fa=$(cd "$1" && pwd)
@@ -71,10 +71,12 @@ tessera_kernels() {
 fa_kernels() { grep -c "^ptxas info *: Compiling entry function" "$work/$1.log" || true; }
 
 fa3=(${FA3:-min_bf16_128 min_fp16_128 all_bf16_128})
+# tessera's unit (HDIM_DTYPE) beside an FA3 compile: FA3 says fp16 where tessera says f16.
+unit_of() { read -r _ dt d <<<"${1//_/ }"; echo "${d}_${dt/fp16/f16}"; }
 for ((r = 1; r <= runs; r++)); do
   keys=()
-  for c in "${fa3[@]}"; do keys+=("t${c##*_}" "$c"); done
-  for d in ${TESSERA:-64 256}; do keys+=("t$d"); done
+  for c in "${fa3[@]}"; do keys+=("t$(unit_of "$c")" "$c"); done
+  for u in ${TESSERA:-64_bf16 256_bf16}; do keys+=("t$u"); done
   for key in "${keys[@]}"; do
     if [[ $key == t* ]]; then
       once "$key" "${tessera_flags[@]}" -c "$root/kernels/attention/fa3_sm90_d${key#t}.cu"
@@ -92,15 +94,15 @@ echo -n "| compile | kernels | CPU s: median (runs) | peak RSS MiB "
 echo "| tessera / FA3 per file | per kernel |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 for t in "$work"/t*.t; do
-  d=$(basename "$t" .t)
-  d=${d#t}
-  read -r cpu rss all < <(summary "t$d")
-  k=$(tessera_kernels "fa3_sm90_d$d.cu")
-  echo "$k" >"$work/t$d.k"
-  echo "| tessera fa3_sm90_d$d.cu (f16 + bf16) | $k | $cpu ($all) | $rss | | |"
+  u=$(basename "$t" .t)
+  u=${u#t}
+  read -r cpu rss all < <(summary "t$u")
+  k=$(tessera_kernels "fa3_sm90_d$u.cu")
+  echo "$k" >"$work/t$u.k"
+  echo "| tessera fa3_sm90_d$u.cu | $k | $cpu ($all) | $rss | | |"
 done
-# A row per FA3 compile, its ratios taken against the tessera unit of its head dim.
-row() {  # name, kernels, cpu, runs, rss, head dim
+# A row per FA3 compile, its ratios taken against the tessera unit of its head dim and dtype.
+row() {  # name, kernels, cpu, runs, rss, tessera unit
   read -r tc _ < <(summary "t$6")
   awk -v n="$1" -v k="$2" -v c="$3" -v all="$4" -v r="$5" -v tc="$tc" -v tk="$(cat "$work/t$6.k")" \
     'BEGIN { printf "| %s | %d | %s (%s) | %s | %.3f | %.3f |\n", n, k, c, all, r, tc / c,
@@ -111,14 +113,5 @@ for c in "${fa3[@]}"; do
   read -r fl dt d <<<"${c//_/ }"
   read -r cpu rss all < <(summary "$c")
   row "FA3 flash_fwd_hdim${d}_${dt}_sm90.cu, $fl flags" "$(fa_kernels "$c")" "$cpu" "$all" "$rss" \
-    "$d"
-done
-# tessera's unit holds both dtypes: beside it, FA3's two files of one head dim and flags.
-for c in "${fa3[@]}"; do
-  read -r fl dt d <<<"${c//_/ }"
-  [[ $dt == bf16 && -f $work/$c.t && -f $work/${fl}_fp16_$d.t ]] || continue
-  b=$(summary "$c" | cut -d' ' -f1)
-  h=$(summary "${fl}_fp16_$d" | cut -d' ' -f1)
-  k=$(($(fa_kernels "$c") + $(fa_kernels "${fl}_fp16_$d")))
-  row "FA3 hdim$d bf16 + fp16 files, $fl flags" "$k" "$(echo "$b + $h" | bc)" "$b + $h" "" "$d"
+    "$(unit_of "$c")"
 done

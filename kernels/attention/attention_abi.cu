@@ -132,6 +132,15 @@ Kernel choose(AttnArgs const& a) {
                                                                                  : Kernel::kFa2Sm80;
 }
 
+// The Hopper unit of the head dim for element type T (one unit per head dim and dtype).
+template <class T>
+cudaError_t launch_fa3(AttnArgs const& a, T tag, cudaStream_t st) {
+  namespace ta = tessera::attention;
+  return a.head_dim == 64    ? ta::launch_fa3_sm90_d64(a, tag, st)
+         : a.head_dim == 128 ? ta::launch_fa3_sm90_d128(a, tag, st)
+                             : ta::launch_fa3_sm90_d256(a, tag, st);
+}
+
 }  // namespace
 
 extern "C" {
@@ -203,13 +212,12 @@ int tessera_attention(tessera_attention_dtype dtype, const tessera_attention_par
   const auto st = static_cast<cudaStream_t>(stream);
   namespace ta = tessera::attention;
   // The kernel the plan names, and no other (a tensor map the driver refuses is an error).
-  const cudaError_t e = choose(a) == Kernel::kFa3Sm90
-                            ? (p->head_dim == 64    ? ta::launch_fa3_sm90_d64(a, bf16, st)
-                               : p->head_dim == 128 ? ta::launch_fa3_sm90_d128(a, bf16, st)
-                                                    : ta::launch_fa3_sm90_d256(a, bf16, st))
-                            : (p->head_dim == 64    ? ta::launch_fa2_sm80_d64(a, bf16, st)
-                               : p->head_dim == 128 ? ta::launch_fa2_sm80_d128(a, bf16, st)
-                                                    : ta::launch_fa2_sm80_d256(a, bf16, st));
+  const cudaError_t e =
+      choose(a) == Kernel::kFa3Sm90
+          ? (bf16 ? launch_fa3(a, __nv_bfloat16{}, st) : launch_fa3(a, __half{}, st))
+          : (p->head_dim == 64    ? ta::launch_fa2_sm80_d64(a, bf16, st)
+             : p->head_dim == 128 ? ta::launch_fa2_sm80_d128(a, bf16, st)
+                                  : ta::launch_fa2_sm80_d256(a, bf16, st));
   return e == cudaSuccess ? TESSERA_ATTENTION_SUCCESS : TESSERA_ATTENTION_ERROR_CUDA;
 }
 

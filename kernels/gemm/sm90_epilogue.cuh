@@ -62,7 +62,8 @@ __device__ __forceinline__ void store_c4(OutType type, void* c, int64_t at,
 // scaling scale_a[m] scale_b[n]), predicated on the matrix. Column-major C (c_sm = 1): thread t
 // takes rows 4(t%16).. +3 of columns t/16 + 8i; row-major C (the swapped problem's C^T, c_sn =
 // 1): row t%64 of columns 4(t/64) + 8i .. +3. C's element type: the kernel's T, or for FP8
-// inputs the call's (p.c_type, chosen per store: one loop for the three types).
+// inputs the call's (p.c_type, chosen per store: one loop for the three types, not unrolled: the
+// three stores unrolled doubled the unit's compile time).
 template <class Cfg, class Params>
 __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* buf, int consumer,
                                          int64_t m0, int64_t n0, Params const& p) {
@@ -92,7 +93,7 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
       buf[row + kF.row[v] + kLd * (col + kF.col[v])] = alpha * acc[v];
     }
     ptx::named_barrier_sync(1 + consumer, 128);
-#pragma unroll
+#pragma unroll(kRunTimeC ? 1 : kChunk / 8)
     for (int i = 0; i < kChunk / 8; ++i) {
       const int r = r0, cc = c0 + 8 * i;
       const int64_t n = n0 + j * kChunk + cc;

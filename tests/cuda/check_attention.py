@@ -79,10 +79,14 @@ def check_kernel(name, body, st, d, failures):
 
 
 def check_units(sources, kernel, check, failures, check_report=None, variants=lambda d: 1):
-    """Each unit's f16 and bf16 kernels named `kernel` (variants(d) of each), by check(name, body,
-    stats, d, failures); check_report(source, ptxas report, failures) first where given."""
+    """Each unit's f16 and bf16 kernels named `kernel` (variants(d) of each; of one dtype where the
+    unit's name ends in it, `_d128_bf16.cu`), by check(name, body, stats, d, failures);
+    check_report(source, ptxas report, failures) first where given."""
     for source in sources:
-        d = int(re.search(r"_d(\d+)\.cu$", source).group(1))
+        unit = re.search(r"_d(\d+)(?:_(f16|bf16))?\.cu$", source)
+        d, only = int(unit.group(1)), unit.group(2)
+        want_bf16 = variants(d) if only != "f16" else 0
+        want_f16 = variants(d) if only != "bf16" else 0
         report = artifacts.ptxas(source)
         if check_report:
             check_report(source, report, failures)
@@ -90,9 +94,9 @@ def check_units(sources, kernel, check, failures, check_report=None, variants=la
         bodies = kernel_bodies(artifacts.ptx(source))
         names = [n for n in bodies if kernel in n]
         bf16 = sum("bfloat16" in n for n in names)
-        if bf16 != variants(d) or len(names) - bf16 != variants(d):
-            failures.append(f"{os.path.basename(source)}: want {variants(d)} f16 and bf16 "
-                            f"kernels each, found {names}")
+        if bf16 != want_bf16 or len(names) - bf16 != want_f16:
+            failures.append(f"{os.path.basename(source)}: want {want_f16} f16 and {want_bf16} "
+                            f"bf16 kernels, found {names}")
         for n in sorted(names):
             if n not in stats:
                 failures.append(f"{os.path.basename(source)}: no ptxas report for {n}")

@@ -3,8 +3,8 @@
 fa3_sm90.cuh says. Each unit is read from the PTX and the ptxas -v report the build kept
 (tessera_cuda_checked_sources, cmake/TesseraCudaChecks.cmake):
 
-  - per unit the f16 and bf16 kernels of each tile width (one, or one for causal calls and one
-    for the rest), each with 0 bytes stack frame, 0 bytes spill stores and
+  - per unit (one head dim and dtype) a kernel per tile width (one, or one for causal calls and
+    one for the rest), each with 0 bytes stack frame, 0 bytes spill stores and
     loads (ptxas), no local memory and no call in the PTX, and no wgmma that ptxas had to
     serialize or fence by itself (warnings C7510-C7520 in the report);
   - register reallocation: one setmaxnreg.dec (the producer) and one setmaxnreg.inc (the
@@ -22,7 +22,7 @@ The tiles (BM, BN) per head dim and causal flag are kernels/attention/args.hpp's
 a kernel's flag is the Fa3Cfg's third template argument in its mangled name (Lb0E or Lb1E).
 
 Usage: check_attention_sm90.py ARTIFACT [...]   (${TESSERA_CUDA_ARTIFACTS}/tessera_attention/
-fa3_sm90_d*.cu)
+fa3_sm90_d*_*.cu)
 """
 import os
 import re

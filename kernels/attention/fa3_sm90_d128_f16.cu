@@ -1,0 +1,9 @@
+// kernels/attention/fa3_sm90_d128_f16.cu -- the Hopper attention forward (fa3_sm90.cuh), head dim
+// 128, f16: one unit per head dim and dtype (the causal and non-causal kernels in each).
+#include "fa3_sm90.cuh"
+
+namespace tessera::attention {
+cudaError_t launch_fa3_sm90_d128(AttnArgs const& p, __half, cudaStream_t stream) {
+  return launch_fa3_sm90<__half, 128>(p, stream);
+}
+}  // namespace tessera::attention
