@@ -52,23 +52,27 @@ cmake --preset default -DTESSERA_UNIT_TESTS=OFF
 # of ctest read what this build kept of each kernel (cmake/TesseraCudaChecks.cmake).
 cmake --build build -j "$jobs" --target all playground
 
-stage "release tests, and the Python package (pip install ., pytest) beside them"
-# The module links the front-end library the release build compiled (same sources, compiler and
-# flags) instead of compiling tools/ a second time; a user's `pip install .` compiles it. The
-# browser tests run alone (RUN_SERIAL), leaving a core to the package's compile and pytest.
-beside build/python.log env TESSERA_FRONTEND_LIBRARY="$PWD/build/tools/libtessera_ops.a" \
-  bash scripts/python.sh
+stage "release tests, and beside them the Python package, the fuzz and ASan + UBSan builds"
+# The browser tests run alone (RUN_SERIAL) and the tests are short single processes, so ctest
+# leaves cores idle; what does not need the release tests' results fills them, at the lowest
+# priority (nice 19: the tests keep the cores they ask for, the builds take what is left).
+#   - the Python package: the module links the front-end library the release build compiled
+#     (same sources, compiler and flags) instead of compiling tools/ a second time (a user's
+#     `pip install .` compiles it), then pytest;
+#   - the fuzz build (its target alone: clang, libFuzzer; tests/fuzz) and the sanitizer build.
+after_release_build() {
+  renice -n 19 -p "$BASHPID" >/dev/null
+  echo "== Python package (pip install ., pytest)"
+  TESSERA_FRONTEND_LIBRARY="$PWD/build/tools/libtessera_ops.a" bash scripts/python.sh
+  echo "== fuzz and ASan + UBSan builds"
+  cmake --preset fuzz && cmake --build build-fuzz -j "$jobs" &&
+    cmake --preset asan && cmake --build build-asan -j "$jobs"
+}
+beside build/beside.log after_release_build
 rc=0
 ctest --preset default -j "$jobs" -LE sanitizer || rc=$?
-echo "== Python package (pip install ., pytest), beside the release tests:"
+echo "== beside the release tests:"
 joined "$rc"
-
-stage "fuzz and ASan + UBSan builds"
-# The fuzz build compiles its target alone (clang, libFuzzer; tests/fuzz).
-cmake --preset fuzz
-cmake --build build-fuzz -j "$jobs"
-cmake --preset asan
-cmake --build build-asan -j "$jobs"
 
 stage "ASan + UBSan tests, and the bounded libFuzzer run beside them"
 # The fuzzer is one process for 60 s: beside the sanitizer tests instead of after them.
