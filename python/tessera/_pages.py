@@ -88,17 +88,17 @@ def _word(x) -> str:
     return str(x)
 
 
-def render_op(op: str, *args) -> OpPicture:
+def render_op(op: str, *operands: "Layout | tuple | int | str") -> OpPicture:
     """An algebra op drawn as `tessera render --op OP --args ...` draws it: its inputs beside its
     result, the tiles (divides), copies (products) or the composed path coloured alike across the
-    pictures. Returns the SVG (a str; in a notebook, the picture). Arguments are the op's, as
-    Layouts, tuples, integers or their notation.
+    pictures. Returns the SVG (a str; in a notebook, the picture). The operands are the op's
+    arguments, as Layouts, tuples, integers or their notation.
 
     >>> svg = render_op("logical_divide", Layout("(8,16):(16,1)"), (2, 4))
     >>> svg.startswith("<svg") and 'data-role="input"' in svg and 'data-role="result"' in svg
     True
     """
-    return OpPicture(_tessera._op_svg(op, [_word(a) for a in args]))
+    return OpPicture(_tessera._op_svg(op, [_word(a) for a in operands]))
 
 
 # ------------------------------------------------------------------------------------------------

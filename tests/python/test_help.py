@@ -17,7 +17,7 @@ FUNCTIONS = [
     "blocked_product", "raked_product", "make_swizzle", "make_composed_layout", "local_tile",
     "make_tiled_mma", "make_copy_atom", "make_tiled_copy_tv", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "explain", "analyze", "trace", "render",
-    "to_latex", "draw_tv",
+    "to_latex", "draw_tv", "render_op",
 ]
 METHODS = [
     ("Layout", "__init__"), ("Layout", "__call__"),
