@@ -4,6 +4,8 @@ test again there) or exits 77 (ctest SKIP) saying what is missing; start() opens
 
 The helpers every page test uses on it (the test's checks are page_checks.py's):
   - poll(driver, js, timeout): whether the script returned true within timeout seconds;
+  - reopen(driver, url): the network log emptied, then url opened from a blank page (so that a
+    URL differing only in its fragment loads again);
   - open_file(driver, path): a page file opened, then up to 30 seconds for its script to finish
     (window.tesseraReady; the test's checks say whether it did);
   - wait(driver, js, what, timeout=60): the same, a failed check "timed out waiting for WHAT"
@@ -80,6 +82,12 @@ def poll(driver, js, timeout):
             return True
         time.sleep(0.05)
     return False
+
+
+def reopen(driver, url):
+    driver.get_log("performance")
+    driver.get("about:blank")
+    driver.get(url)
 
 
 def open_file(driver, path):

@@ -56,9 +56,7 @@ driver, profile = chromium.start()
 
 def load(url, name):
     """Loads a page offline and waits for the library; checks no request and no console error."""
-    driver.get_log("performance")
-    driver.get("about:blank")
-    driver.get(url)
+    chromium.reopen(driver, url)
     wait(driver, "return window.tesseraLive === true", f"{name}: the WebAssembly library")
     no_errors(name, url)
 

@@ -40,9 +40,7 @@ driver, profile = chromium.start()
 
 
 def load(url, name):
-    driver.get_log("performance")
-    driver.get("about:blank")
-    driver.get(url)
+    chromium.reopen(driver, url)
     wait(driver, "return window.tesseraLive === true && !!document.getElementById('trace-numbers')",
          f"{name}: the library and the trace")
 
