@@ -13,6 +13,7 @@ The helpers every page test uses on it (the test's checks are page_checks.py's):
   - typed(driver, el_id, text) / choose(driver, el_id, value): a text field typed (send_keys) or
     a <select>'s option picked, then `settle` seconds (0.4) for the page to recompute (it does
     60 ms after the last key);
+  - console_errors(driver): the console's SEVERE entries since the last call;
   - offline(driver): the network emulated offline (a page that fetches anything fails)."""
 import os
 import shutil
@@ -112,6 +113,10 @@ def typed(driver, el_id, text, settle=0.4):
 def choose(driver, el_id, value, settle=0.4):
     Select(driver.find_element(By.ID, el_id)).select_by_value(value)
     time.sleep(settle)
+
+
+def console_errors(driver):
+    return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 
 
 def offline(driver):

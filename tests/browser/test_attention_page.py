@@ -108,7 +108,7 @@ if driver.execute_script("return CATALOG.live"):
 else:
     print("note: no WebAssembly library in the page (the playground target): the live choices "
           "are not checked")
-errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+errors = chromium.console_errors(driver)
 check(not errors, f"no console error: {errors}")
 driver.set_window_size(1400, 2400)  # the whole panel in view
 driver.find_element(By.ID, "attention").screenshot(

@@ -25,28 +25,25 @@ Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
 Screenshots go to $TESSERA_SCREENSHOT_DIR when set (e.g. docs/), else WORK_DIR.
 """
 import os
-import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
-from page_checks import check, failures, same_partition, work_dir  # noqa: E402
+from page_checks import check, failures, runner, same_partition, work_dir  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 exe = os.path.abspath(sys.argv[1])
 work = work_dir(2, "tessera-op-pictures-")
 shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
+tessera = runner(exe)
 
 
 def page(name, op, *args):
     out = os.path.join(work, name + ".html")
-    p = subprocess.run([exe, "render", "--op", op, "--args", *args, "-o", out],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"render --op {op} failed: {p.stderr}")
+    tessera("render", "--op", op, "--args", *args, "-o", out)
     return out
 
 
@@ -216,7 +213,7 @@ try:
         check(same_partition(after["colors"], banks[1]) and row(after, 0) != row(after, 1),
               "swizzle by bank: after, the bank of Sw<3,4,3>(128 r + c), rows 0 and 1 differ")
         driver.save_screenshot(os.path.join(shots, "op_swizzle_banks.png"))
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(not errors, f"no console error ({errors[:2]})")
 finally:
     driver.quit()

@@ -366,7 +366,7 @@ try:
     check_op_fields()
     check_tma()
     check_export()
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(errors == [], f"no console errors ({errors[:2]})")
 finally:
     driver.quit()

@@ -21,29 +21,26 @@ Screenshots go to $TESSERA_SCREENSHOT_DIR when set (e.g. docs/), else WORK_DIR.
 """
 import os
 import re
-import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
-from page_checks import check, failures, same_partition, work_dir  # noqa: E402
+from page_checks import check, failures, runner, same_partition, work_dir  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 exe = os.path.abspath(sys.argv[1])
 work = work_dir(2, "tessera-picture-colours-")
 shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
+tessera = runner(exe)
 LAYOUT = "Sw<3,4,3> o (8,64):(64,1)"
 
 
 def page(name, *flags):
     out = os.path.join(work, name + ".html")
-    p = subprocess.run([exe, "render", "--layout", LAYOUT, *flags, "-o", out],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"render --layout {LAYOUT} {flags} failed: {p.stderr}")
+    tessera("render", "--layout", LAYOUT, *flags, "-o", out)
     return out
 
 
@@ -149,7 +146,7 @@ try:
               f"live: the link holds the tiler ({driver.current_url[-60:]})")
     else:
         print("note: the page is not live (no WebAssembly build): the tiler field not checked")
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(not errors, f"no console error ({errors[:2]})")
 finally:
     driver.quit()

@@ -72,7 +72,7 @@ def no_errors(name, url):
             if u and u.split("#")[0] != url.split("#")[0]]
     check(resources == [] and sent == [],
           f"{name}: no network request ({resources[:2]} {sent[:2]})")
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(errors == [], f"{name}: no console errors ({errors[:2]})")
 
 

@@ -96,7 +96,7 @@ def load(driver, path):
                 sent.append(u)
     check(sent == [], f"{os.path.basename(path)}: no network request in the DevTools log "
           f"({sent[:3]})")
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(errors == [], f"{os.path.basename(path)}: no console errors ({errors[:2]})")
 
 

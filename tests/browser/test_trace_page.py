@@ -177,7 +177,7 @@ try:
     typed(driver, "in-thread", "3")
     wait(driver, "return document.getElementById('error').hidden", "the page recovers")
     check(field("grid") == "2 x 1" and state()["thread"] == 3, "the page recovers")
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(errors == [], f"no console errors ({errors[:2]})")
     sent = [json.loads(e["message"])["message"] for e in driver.get_log("performance")]
     sent = [m["params"]["request"]["url"] for m in sent
