@@ -1,15 +1,17 @@
 """Headless Chromium for the page tests (Selenium + chromedriver). Importing it makes Selenium
 importable (Debian's python3-selenium lives in the system interpreter: a venv's python runs the
-test again there) or exits 77 (ctest SKIP) saying what is missing; start() opens the browser.
+test again there) or exits 77 (ctest SKIP) saying what is missing; start(width=1400) opens the
+browser (width x 1000 pixels).
 
-The helpers every page test uses on it (the test's checks are page_checks.py's):
+The helpers every page test uses on it (the checks themselves are page_checks.py's, which the
+tests without a browser share too):
   - poll(driver, js, timeout): whether the script returned true within timeout seconds;
+  - wait(driver, js, what, timeout=60): the same, a failed check "timed out waiting for WHAT"
+    when it did not;
   - reopen(driver, url): the network log emptied, then url opened from a blank page (so that a
     URL differing only in its fragment loads again);
   - open_file(driver, path): a page file opened, then up to 30 seconds for its script to finish
     (window.tesseraReady; the test's checks say whether it did);
-  - wait(driver, js, what, timeout=60): the same, a failed check "timed out waiting for WHAT"
-    when it did not;
   - typed(driver, el_id, text) / choose(driver, el_id, value): a text field typed (send_keys) or
     a <select>'s option picked, then `settle` seconds (0.4) for the page to recompute (it does
     60 ms after the last key);

@@ -1,6 +1,6 @@
 """What every test in this folder shares, with a browser (test_*.py) or without (*_cli.py):
 importing it needs nothing beyond Python, so the tests without a browser run where Selenium is
-missing. The browser's own helpers (start, poll, wait, typed, choose, offline) are chromium.py's.
+missing. The browser and the helpers acting on it are chromium.py's.
 
 check(cond, what) prints "ok   WHAT" or "FAIL WHAT" and keeps the failed ones in `failures` (a
 test exits 1 when it holds any); work_dir(index, prefix) is the folder argv[index] names, else a
