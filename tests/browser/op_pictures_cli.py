@@ -27,20 +27,13 @@ Usage: op_pictures_cli.py TESSERA_EXE [WORK_DIR]
 import os
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
+from page_checks import check, failures, work_dir
+
 exe = os.path.abspath(sys.argv[1])
-work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp())
-os.makedirs(work, exist_ok=True)
-failures = []
+work = work_dir(2)
 NS = "{http://www.w3.org/2000/svg}"
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def svg(op, *args, flags=(), root=False):

@@ -16,20 +16,13 @@ Usage: picture_colours_cli.py TESSERA_EXE [WORK_DIR]
 import os
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
+from page_checks import check, failures, same_partition, work_dir
+
 exe = os.path.abspath(sys.argv[1])
-work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp())
-os.makedirs(work, exist_ok=True)
-failures = []
+work = work_dir(2)
 NS = "{http://www.w3.org/2000/svg}"
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def render(name, *flags):
@@ -48,15 +41,6 @@ def fills(doc, rows, cols):
     rects = cells.findall(f"{NS}rect") if cells is not None else []
     check(len(rects) == rows * cols, f"{rows} x {cols} cells drawn ({len(rects)})")
     return [r.get("fill") for r in rects]
-
-
-def same_partition(colours, keys):
-    """Cells share a colour exactly when they share a key."""
-    colour_of, key_of = {}, {}
-    for c, k in zip(colours, keys):
-        if colour_of.setdefault(k, c) != c or key_of.setdefault(c, k) != k:
-            return False
-    return len(colours) == len(keys)
 
 
 def legend(doc):

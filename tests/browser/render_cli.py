@@ -9,19 +9,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+from page_checks import check, failures, work_dir
 
 exe = os.path.abspath(sys.argv[1])
-work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2
-                       else tempfile.mkdtemp(prefix="tessera-render-"))
-os.makedirs(work, exist_ok=True)
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+work = work_dir(2, "tessera-render-")
 
 
 def run(*args):

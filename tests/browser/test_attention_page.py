@@ -17,33 +17,17 @@ Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
+from chromium import wait  # noqa: E402
+from page_checks import check, failures, runner, work_dir  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 exe = os.path.abspath(sys.argv[1])
-work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2
-                       else tempfile.mkdtemp(prefix="tessera-attention-page-"))
-os.makedirs(work, exist_ok=True)
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def tessera(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"tessera {' '.join(args)} failed ({p.returncode}): {p.stderr}")
-    return p.stdout
+work = work_dir(2, "tessera-attention-page-")
+tessera = runner(exe)
 
 
 def explain(thread, kernel="fa3_sm90", d=128):
@@ -57,20 +41,10 @@ tessera("render", "--preset", "attention", "--thread", "37", "-o", page)
 driver, profile = chromium.start()
 
 
-def wait(js, what, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        if driver.execute_script(js):
-            return True
-        time.sleep(0.05)
-    check(False, f"timed out waiting for {what}")
-    return False
-
-
 def pictures(thread, kernel="fa3_sm90", d=128):
     a = explain(thread, kernel, d)
     want, bn, n = a["thread"], a["bn"], len(a["thread"]["register_coords"])
-    wait(f"return (document.getElementById('attn-rows-info') || {{}}).textContent"
+    wait(driver, f"return (document.getElementById('attn-rows-info') || {{}}).textContent"
          f"?.startsWith('thread {thread} ')", f"thread {thread}'s pictures")
     cells = driver.execute_script(
         "return [...document.querySelectorAll('#attn-rows rect.attn-cell')].map(r => "
@@ -103,7 +77,7 @@ def pictures(thread, kernel="fa3_sm90", d=128):
 
 
 driver.get("file://" + page)
-wait("return window.tesseraReady === true && !!document.getElementById('attention')",
+wait(driver, "return window.tesseraReady === true && !!document.getElementById('attention')",
      "the attention panel")
 pictures(37)
 field = driver.find_element(By.ID, "thread")
@@ -123,18 +97,18 @@ check("fa2_sm80" in kernels and "256" in dims, f"kernel and head dim choices: {k
 # With the library as WebAssembly in the page (the playground target writes it beside the CLI;
 # render embeds it) the kernel and head-dim choices recompute the page, as in the playground.
 if driver.execute_script("return CATALOG.live"):
-    wait("return window.tesseraLive === true", "the library (WebAssembly)")
+    wait(driver, "return window.tesseraLive === true", "the library (WebAssembly)")
     for k, v in (("kernel", "fa2_sm80"), ("head_dim", "64")):
         driver.execute_script(f"const s = document.getElementById('in-{k}'); s.value = '{v}'; "
                               "s.dispatchEvent(new Event('change'));")
-    wait("return (document.querySelector('#attention h2') || {}).textContent?.includes("
+    wait(driver, "return (document.querySelector('#attention h2') || {}).textContent?.includes("
          "'fa2_sm80') && document.querySelector('#attention h2').textContent.endsWith(' 64')",
          "the SM80 kernel at head dim 64")
     pictures(0, "fa2_sm80", 64)
 else:
     print("note: no WebAssembly library in the page (the playground target): the live choices "
           "are not checked")
-errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+errors = chromium.console_errors(driver)
 check(not errors, f"no console error: {errors}")
 driver.set_window_size(1400, 2400)  # the whole panel in view
 driver.find_element(By.ID, "attention").screenshot(

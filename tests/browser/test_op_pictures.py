@@ -24,50 +24,30 @@ Checks, reading the canvases' pixels at every cell (a corner, clear of the label
 Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
 Screenshots go to $TESSERA_SCREENSHOT_DIR when set (e.g. docs/), else WORK_DIR.
 """
-import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
+from page_checks import check, failures, runner, same_partition, work_dir  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 exe = os.path.abspath(sys.argv[1])
-work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2
-                       else tempfile.mkdtemp(prefix="tessera-op-pictures-"))
-os.makedirs(work, exist_ok=True)
+work = work_dir(2, "tessera-op-pictures-")
 shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+tessera = runner(exe)
 
 
 def page(name, op, *args):
     out = os.path.join(work, name + ".html")
-    p = subprocess.run([exe, "render", "--op", op, "--args", *args, "-o", out],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"render --op {op} failed: {p.stderr}")
+    tessera("render", "--op", op, "--args", *args, "-o", out)
     return out
 
 
 driver, profile = chromium.start()
-
-
-def load(path):
-    driver.get("file://" + path)
-    end = time.time() + 30
-    while time.time() < end and not driver.execute_script("return window.tesseraReady === true"):
-        time.sleep(0.05)
 
 
 # The page's data and, per picture, the color at each cell's corner (row-major).
@@ -116,18 +96,9 @@ def hover_cell(grid, row, col):
         row * cell + cell // 2 - c.size["height"] // 2).perform()
 
 
-def same_partition(colors, tiles):
-    """Cells share a color exactly when they share a tile."""
-    color_of, tile_of = {}, {}
-    for c, t in zip(colors, tiles):
-        if color_of.setdefault(t, c) != c or tile_of.setdefault(c, t) != t:
-            return False
-    return True
-
-
 try:
     # 1. logical_divide: the inputs and the results, the tiles colored.
-    load(page("logical_divide", "logical_divide", "(8,16):(16,1)", "(2,4)"))
+    chromium.open_file(driver, page("logical_divide", "logical_divide", "(8,16):(16,1)", "(2,4)"))
     D, pics = driver.execute_script(CELL_COLORS)
     roles = [p["role"] for p in pics]
     check(roles == ["input", "input", "result", "result"],
@@ -192,7 +163,8 @@ try:
         check(len(groups) == 4, f"logical_divide: the SVG export holds 4 pictures ({len(groups)})")
 
     # 2. blocked_product: hovering a result cell marks its element of A and its copy in B.
-    load(page("blocked_product", "blocked_product", "(2,2):(1,2)", "(2,3):(1,2)"))
+    chromium.open_file(driver, page("blocked_product", "blocked_product", "(2,2):(1,2)",
+                                    "(2,3):(1,2)"))
     D, pics = driver.execute_script(CELL_COLORS)
     if [p["role"] for p in pics] == ["input", "input", "result"]:
         a, b, res = pics
@@ -211,7 +183,7 @@ try:
         check(False, f"blocked_product: A, B and the result ({[p['role'] for p in pics]})")
 
     # 3. swizzle: before and after, the XOR visible.
-    load(page("swizzle", "swizzle", "3", "4", "3"))
+    chromium.open_file(driver, page("swizzle", "swizzle", "3", "4", "3"))
     D, pics = driver.execute_script(CELL_COLORS)
     check([p["role"] for p in pics] == ["input", "result"], "swizzle: before and after drawn")
     if len(pics) == 2:
@@ -241,7 +213,7 @@ try:
         check(same_partition(after["colors"], banks[1]) and row(after, 0) != row(after, 1),
               "swizzle by bank: after, the bank of Sw<3,4,3>(128 r + c), rows 0 and 1 differ")
         driver.save_screenshot(os.path.join(shots, "op_swizzle_banks.png"))
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(not errors, f"no console error ({errors[:2]})")
 finally:
     driver.quit()

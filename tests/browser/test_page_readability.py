@@ -28,75 +28,36 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
+from chromium import choose, typed, wait  # noqa: E402
+from page_checks import built, check, failures, runner, work_dir  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select  # noqa: E402
 
 exe, page = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-work = os.path.abspath(sys.argv[3] if len(sys.argv) > 3
-                       else tempfile.mkdtemp(prefix="tessera-readability-"))
-os.makedirs(work, exist_ok=True)
+work = work_dir(3, "tessera-readability-")
 shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
-if not os.path.exists(page):
-    sys.exit(f"{page} is missing: cmake --build build --target playground")
-failures = []
+built(page, "playground")
+tessera = runner(exe)
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def tessera(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"tessera {' '.join(args)} failed ({p.returncode}): {p.stderr}")
-    return p.stdout
 
 
 driver, profile = chromium.start()
 js = driver.execute_script
 
 
-def wait(script, what, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        if js(script):
-            return True
-        time.sleep(0.05)
-    check(False, f"timed out waiting for {what}")
-    return False
-
-
 def load(fragment):
     driver.get("about:blank")
     driver.get("file://" + page + fragment)
-    wait("return window.tesseraLive === true && (!!document.querySelector('#app canvas, #app h1')"
-         " || !document.getElementById('error').hidden)",
-         f"the page {fragment}")
+    wait(driver, "return window.tesseraLive === true && "
+         "(!!document.querySelector('#app canvas, #app h1') "
+         "|| !document.getElementById('error').hidden)", f"the page {fragment}")
     time.sleep(0.2)
-
-
-def typed(el_id, text):
-    box = driver.find_element(By.ID, el_id)
-    box.clear()
-    box.send_keys(text)
-    time.sleep(0.3)  # the page recomputes 60 ms after the last key
-
-
-def choose(el_id, value):
-    Select(driver.find_element(By.ID, el_id)).select_by_value(value)
-    time.sleep(0.3)
 
 
 def grids():
@@ -185,15 +146,15 @@ def shown(el_id):
 
 
 def check_thread_range():
-    typed("thread", "500")
+    typed(driver, "thread", "500")
     msg = driver.find_element(By.ID, "thread-error").text
     check(shown("thread-error") and "500" in msg and "0 to 127" in msg,
           f"thread 500 of 128: an error naming the range ({msg!r})")
-    typed("thread", "5")
+    typed(driver, "thread", "5")
     check(not shown("thread-error") and "thread 5" in driver.find_element(By.ID,
                                                                          "selected-info").text,
           "thread 5: selected, the error gone")
-    typed("warp", "9")
+    typed(driver, "warp", "9")
     msg = driver.find_element(By.ID, "warp-error").text
     check("9" in msg and "0 to 3" in msg, f"warp 9 of 4: an error naming the range ({msg!r})")
     load("#kind=mma&preset=step4&thread=500")
@@ -217,7 +178,7 @@ def check_tables():
           f"(32,32):(32,1): the index table scrolls in its panel ({sw} > {cw} pixels), the page "
           f"does not ({overflow()}), {lines[0]!r} on {lines[1]} line")
     load("#kind=mma&preset=hopper")
-    wait("return !!document.getElementById('tma-row')", "the TMA table")
+    wait(driver, "return !!document.getElementById('tma-row')", "the TMA table")
     for box in ("hopper-scroll", "tma-preset-scroll", "tma-scroll"):
         sw, cw = js(f"const e = document.getElementById('{box}'); "
                     "return [e.scrollWidth, e.clientWidth]")
@@ -233,7 +194,7 @@ def check_tables():
 
 def check_op_fields():
     load("#kind=op&op=swizzle&a0=3&a1=4&a2=3")
-    choose("in-op", "logical_divide")
+    choose(driver, "in-op", "logical_divide")
     vals = [driver.find_element(By.ID, f"in-arg{i}").get_attribute("value") for i in range(3)]
     third = driver.find_element(By.ID, "in-arg2")
     want = tessera("logical_divide", vals[0], vals[1]).splitlines()[0]
@@ -272,16 +233,16 @@ def expected(dtype, shape, stride, box, swizzle):
 
 
 def type_tensor(dtype, shape, stride, tile, swizzle):
-    choose("tma-dtype", dtype)
-    choose("tma-swizzle", swizzle)
-    typed("tma-shape", ",".join(map(str, shape)))
-    typed("tma-stride", ",".join(map(str, stride)))
-    typed("tma-tile", tile)
+    choose(driver, "tma-dtype", dtype)
+    choose(driver, "tma-swizzle", swizzle)
+    typed(driver, "tma-shape", ",".join(map(str, shape)))
+    typed(driver, "tma-stride", ",".join(map(str, stride)))
+    typed(driver, "tma-tile", tile)
 
 
 def check_tma():
     load("#kind=mma&preset=hopper")
-    wait("return !!document.getElementById('tma-row')", "the TMA table")
+    wait(driver, "return !!document.getElementById('tma-row')", "the TMA table")
     ref = json.loads(tessera("explain", "--preset", "hopper", "--json"))["hopper"]["operands"][0]
     want = {k: v for k, v in encode_text(ref["tma"]["encode"]).items() if k != "l2Promotion"}
     row = tma_row()
@@ -297,7 +258,7 @@ def check_tma():
         check(row is not None and not bad and row["boxes"].startswith("1 x "),
               f"TMA for a typed {dtype} tensor {shape}:{stride}, tile {box}, {swz}: "
               f"{'the arguments tma.hpp gives' if not bad else bad}")
-    typed("tma-stride", "1,302")  # 302 x 1 byte is no multiple of 16
+    typed(driver, "tma-stride", "1,302")  # 302 x 1 byte is no multiple of 16
     msg = driver.find_element(By.ID, "tma-error").text
     check("multiple of 16" in msg and "302" in msg and tma_row() is None,
           f"a stride TMA cannot take: the rule ({msg!r})")
@@ -405,7 +366,7 @@ try:
     check_op_fields()
     check_tma()
     check_export()
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(errors == [], f"no console errors ({errors[:2]})")
 finally:
     driver.quit()

@@ -21,38 +21,26 @@ Screenshots go to $TESSERA_SCREENSHOT_DIR when set (e.g. docs/), else WORK_DIR.
 """
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
+from page_checks import check, failures, runner, same_partition, work_dir  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 exe = os.path.abspath(sys.argv[1])
-work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2
-                       else tempfile.mkdtemp(prefix="tessera-picture-colours-"))
-os.makedirs(work, exist_ok=True)
+work = work_dir(2, "tessera-picture-colours-")
 shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
-failures = []
+tessera = runner(exe)
 LAYOUT = "Sw<3,4,3> o (8,64):(64,1)"
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def page(name, *flags):
     out = os.path.join(work, name + ".html")
-    p = subprocess.run([exe, "render", "--layout", LAYOUT, *flags, "-o", out],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"render --layout {LAYOUT} {flags} failed: {p.stderr}")
+    tessera("render", "--layout", LAYOUT, *flags, "-o", out)
     return out
 
 
@@ -68,23 +56,7 @@ def tiles(tr, tc):
     return [r // tr + (8 // tr) * (c // tc) for r in range(8) for c in range(64)]
 
 
-def same_partition(colours, keys):
-    """Cells share a color exactly when they share a key."""
-    colour_of, key_of = {}, {}
-    for c, k in zip(colours, keys):
-        if colour_of.setdefault(k, c) != c or key_of.setdefault(c, k) != k:
-            return False
-    return len(colours) == len(keys)
-
-
 driver, profile = chromium.start()
-
-
-def load(path):
-    driver.get("file://" + path)
-    end = time.time() + 30
-    while time.time() < end and not driver.execute_script("return window.tesseraReady === true"):
-        time.sleep(0.05)
 
 
 # The layout picture's color at each cell's corner (row-major).
@@ -116,7 +88,7 @@ def rows(cs, r):
 
 
 try:
-    load(page("tiler", "--tiler", "(2,8)"))
+    chromium.open_file(driver, page("tiler", "--tiler", "(2,8)"))
     radios = [e.get_attribute("id") for e in driver.find_elements(By.NAME, "colour")]
     check(radios == ["colour-value", "colour-bank", "colour-tile"],
           f"the chooser offers value, bank and tile ({radios})")
@@ -153,7 +125,7 @@ try:
           "by the tiles of (2,8): 32 colors, cell (r, c) in tile r/2 + 4 (c/8)")
     driver.save_screenshot(os.path.join(shots, "layout_by_tile.png"))
 
-    load(page("bank", "--colour", "bank"))
+    chromium.open_file(driver, page("bank", "--colour", "bank"))
     check(same_partition(colours(), BANKS), "render --colour bank: the page opens by bank")
     live = driver.execute_script(
         "const end = Date.now() + 20000; return new Promise(ok => { const f = () => "
@@ -174,7 +146,7 @@ try:
               f"live: the link holds the tiler ({driver.current_url[-60:]})")
     else:
         print("note: the page is not live (no WebAssembly build): the tiler field not checked")
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(not errors, f"no console error ({errors[:2]})")
 finally:
     driver.quit()

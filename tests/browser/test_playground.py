@@ -32,59 +32,32 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
+from chromium import choose, typed, wait  # noqa: E402
+from page_checks import built, check, failures, runner, work_dir  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
 exe, page = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 oracle = pathlib.Path(sys.argv[3])
-work = os.path.abspath(sys.argv[4] if len(sys.argv) > 4
-                       else tempfile.mkdtemp(prefix="tessera-playground-"))
-os.makedirs(work, exist_ok=True)
+work = work_dir(4, "tessera-playground-")
 shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
-failures = []
-if not os.path.exists(page):
-    sys.exit(f"{page} is missing: cmake --build build --target playground")
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def tessera(*args, stdin=None):
-    p = subprocess.run([exe, *args], input=stdin, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"tessera {' '.join(args)} failed ({p.returncode}): {p.stderr}")
-    return p.stdout
+tessera = runner(exe)
+built(page, "playground")
 
 
 driver, profile = chromium.start()
 
 
-def wait(js, what, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        if driver.execute_script(js):
-            return True
-        time.sleep(0.05)
-    check(False, f"timed out waiting for {what}")
-    return False
-
-
 def load(url, name):
     """Loads a page offline and waits for the library; checks no request and no console error."""
-    driver.get_log("performance")
-    driver.get("about:blank")
-    driver.get(url)
-    wait("return window.tesseraLive === true", f"{name}: the WebAssembly library")
+    chromium.reopen(driver, url)
+    wait(driver, "return window.tesseraLive === true", f"{name}: the WebAssembly library")
     no_errors(name, url)
 
 
@@ -99,20 +72,8 @@ def no_errors(name, url):
             if u and u.split("#")[0] != url.split("#")[0]]
     check(resources == [] and sent == [],
           f"{name}: no network request ({resources[:2]} {sent[:2]})")
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(errors == [], f"{name}: no console errors ({errors[:2]})")
-
-
-def typed(el_id, text):
-    box = driver.find_element(By.ID, el_id)
-    box.clear()
-    box.send_keys(text)
-    time.sleep(0.25)  # the page recomputes 60 ms after the last key
-
-
-def choose(el_id, value):
-    Select(driver.find_element(By.ID, el_id)).select_by_value(value)
-    time.sleep(0.25)
 
 
 def text(el_id):
@@ -159,10 +120,7 @@ return [med(pick), Math.max(...pick), med(move), Math.max(...move)];
 """
 
 try:
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
-                           {"offline": True, "latency": 0, "downloadThroughput": 0,
-                            "uploadThroughput": 0})
+    chromium.offline(driver)
     url = "file://" + page
     load(url, "playground")
     kib = os.path.getsize(page) // 1024
@@ -198,8 +156,8 @@ try:
         check(web == cli, "window.tessera.batch's text is byte-identical to the CLI's output")
 
     # 2. Typing a layout updates the result, the table and the picture.
-    choose("in-kind", "layout")
-    typed("in-layout", "(4,8):(8,1)")
+    choose(driver, "in-kind", "layout")
+    typed(driver, "in-layout", "(4,8):(8,1)")
     check(grid("layout") == (4, 8) and "(4,8):(8,1)" in driver.find_element(By.TAG_NAME, "h1").text,
           f"typed (4,8):(8,1): a 4 x 8 picture ({grid('layout')})")
     got = hover_cell("layout", 2, 3)
@@ -209,7 +167,7 @@ try:
     check(cells == [str(8 + c) for c in range(8)],
           f"typed layout: index table row 1 is 8..15 ({cells})")
     # A malformed layout: the parse error with its position, the old picture kept, then fixed.
-    typed("in-layout", "(4,8:(8,1)")
+    typed(driver, "in-layout", "(4,8:(8,1)")
     msg = text("error-message")
     want = subprocess.run([exe, "show", "(4,8:(8,1)"], capture_output=True,
                           text=True).stderr.strip()
@@ -217,17 +175,17 @@ try:
           and driver.find_element(By.ID, "error-caret").text.endswith("^"),
           f"malformed layout: the parse error with its position and a caret ({msg!r}; CLI: "
           f"{want!r})")
-    typed("in-layout", "(2,(2,4)):(16,(1,4))")
+    typed(driver, "in-layout", "(2,(2,4)):(16,(1,4))")
     check(not driver.find_element(By.ID, "error").is_displayed() and grid("layout") == (2, 8),
           f"after the error the page keeps working: (2,(2,4)):(16,(1,4)) drawn 2 x 8 "
           f"({grid('layout')})")
     driver.save_screenshot(os.path.join(work, "playground_layout.png"))
 
     # 3. An algebra op, the URL fragment, the SVG export.
-    choose("in-kind", "op")
-    choose("in-op", "logical_divide")
-    typed("in-arg0", "(8,16):(16,1)")
-    typed("in-arg1", "(2,4)")
+    choose(driver, "in-kind", "op")
+    choose(driver, "in-op", "logical_divide")
+    typed(driver, "in-arg0", "(8,16):(16,1)")
+    typed(driver, "in-arg1", "(2,4)")
     want = tessera("logical_divide", "(8,16):(16,1)", "(2,4)").splitlines()[0]
     check(text("result") == want, f"typed logical_divide: {text('result')} (CLI: {want})")
     roles = driver.execute_script(
@@ -235,8 +193,8 @@ try:
     check(roles == ["input", "input", "result", "result"] and grid("layout") == (8, 16),
           f"typed logical_divide: A and the tiler drawn beside the result and (tile, rest) "
           f"({roles}, result {grid('layout')})")
-    choose("in-op", "composition")
-    typed("in-arg1", "(4,2):(2,1)")
+    choose(driver, "in-op", "composition")
+    typed(driver, "in-arg1", "(4,2):(2,1)")
     want = tessera("composition", "(8,16):(16,1)", "(4,2):(2,1)").splitlines()[0]
     check(text("result") == want and grid("layout") == (4, 2),
           f"picked composition: {text('result')} (CLI: {want})")
@@ -273,9 +231,9 @@ try:
 
     # 4. A TiledMMA from the inputs (step 4's atom, custom), then a wgmma (m64n256) configuration.
     driver.get(url)
-    wait("return window.tesseraLive === true", "playground (again)")
-    choose("in-kind", "mma")
-    choose("in-preset", "step4")
+    wait(driver, "return window.tesseraLive === true", "playground (again)")
+    choose(driver, "in-kind", "mma")
+    choose(driver, "in-preset", "step4")
     check(grid("C") == (128, 128) and grid("A") == (128, 32) and grid("B") == (32, 128),
           f"step4: C 128 x 128, A 128 x 32, B drawn 32 x 128 above C ({grid('C')}, {grid('A')}, "
           f"{grid('B')})")
@@ -292,7 +250,7 @@ try:
     hover_cell("C", 66, 66)
     driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(os.path.join(shots, "playground_step4_zoom.png"))
-    choose("in-preset", "step1")
+    choose(driver, "in-preset", "step1")
     driver.find_element(By.ID, "zoom-in-C").click()
     driver.find_element(By.ID, "zoom-in-C").click()
     hover_cell("C", 66, 66)
@@ -300,7 +258,7 @@ try:
     driver.save_screenshot(os.path.join(shots, "playground_step1.png"))
     # Kernel 05's configuration: its shared tiles, descriptors and TMA boxes as `explain --preset
     # hopper` says.
-    choose("in-preset", "hopper")
+    choose(driver, "in-preset", "hopper")
     pre = driver.execute_script("return [...document.querySelectorAll('pre')].map(p => "
                                 "p.textContent).join('\\n')")
     cli = tessera("explain", "--preset", "hopper", "--operand", "C")
@@ -308,12 +266,12 @@ try:
     check(grid("C") == (128, 256) and lines and all(l in pre for l in lines),
           f"hopper preset: C {grid('C')}, the CLI's descriptor and box lines on the page "
           f"({len(lines)} lines)")
-    choose("in-preset", "")
-    typed("in-atom", "SM90_64x256x16_F32F16F16_SS")
-    typed("in-atom_layout", "(1,1,1)")
-    typed("in-perm", "none")
-    typed("in-tile", "64,256,16")
-    wait("return document.getElementById('grid-C') && "
+    choose(driver, "in-preset", "")
+    typed(driver, "in-atom", "SM90_64x256x16_F32F16F16_SS")
+    typed(driver, "in-atom_layout", "(1,1,1)")
+    typed(driver, "in-perm", "none")
+    typed(driver, "in-tile", "64,256,16")
+    wait(driver, "return document.getElementById('grid-C') && "
          "document.getElementById('grid-C').dataset.cols === '256'", "the m64n256 page")
     check(grid("C") == (64, 256) and grid("A") == (64, 16) and grid("B") == (16, 256),
           f"wgmma m64n256k16 typed: C 64 x 256, A 64 x 16, B 16 x 256 ({grid('C')}, {grid('A')}, "
@@ -368,12 +326,12 @@ try:
           "wgmma: colored by swizzled offset on request")
     driver.find_element(By.ID, "smem-color-bank").click()
     hopper = json.loads(tessera("explain", "--preset", "hopper", "--json"))["hopper"]["operands"]
-    typed("in-atom_layout", "(2,1,1)")
-    typed("in-tile", "128,256,64")
+    typed(driver, "in-atom_layout", "(2,1,1)")
+    typed(driver, "in-tile", "128,256,64")
     for major in ("K", "MN"):
-        choose("in-smem_swizzle", "128B")
-        choose("in-smem_major", major)
-        wait("return !!document.getElementById('smem-wgmma-A') && "
+        choose(driver, "in-smem_swizzle", "128B")
+        choose(driver, "in-smem_major", major)
+        wait(driver, "return !!document.getElementById('smem-wgmma-A') && "
              "document.getElementById('title-B').textContent.includes('128B "
              + major + "-major')", f"the 128B {major}-major wgmma tiles")
         for name in "AB":
@@ -403,10 +361,10 @@ try:
             driver.save_screenshot(os.path.join(work, "playground_wgmma_descriptors.png"))
     # A bad choice: a 16-deep tile cannot take the 128-byte swizzle; the rule inline, the page keeps
     # working.
-    choose("in-smem_major", "K")
-    typed("in-atom_layout", "(1,1,1)")
-    typed("in-tile", "64,256,16")
-    wait("return !!document.getElementById('smem-error-A')", "the inline shared-tile error")
+    choose(driver, "in-smem_major", "K")
+    typed(driver, "in-atom_layout", "(1,1,1)")
+    typed(driver, "in-tile", "64,256,16")
+    wait(driver, "return !!document.getElementById('smem-error-A')", "the inline shared-tile error")
     bad = subprocess.run([exe, "render", "--atom", "SM90_64x256x16_F32F16F16_SS", "--atom-layout",
                           "(1,1,1)", "--tile", "64",
                           "256", "16", "--smem-swizzle", "128B", "-o",
@@ -418,18 +376,18 @@ try:
           and not driver.find_element(By.ID, "error").is_displayed(),
           f"128B on a 16-deep tile: the rule inline ({msg!r}), the same as the CLI's error, the "
           f"page drawn")
-    choose("in-smem_swizzle", "32B")
-    wait("return !document.getElementById('smem-error-A') && "
+    choose(driver, "in-smem_swizzle", "32B")
+    wait(driver, "return !document.getElementById('smem-error-A') && "
          "!!document.getElementById('smem-wgmma-A')", "the page after the error")
     check("32B K-major" in text("title-B"),
           f"after the error the page keeps working: 32B ({text('title-B')!r})")
-    choose("in-smem_swizzle", "")
+    choose(driver, "in-smem_swizzle", "")
     no_errors("wgmma shared tiles", url)
     # 256 x 256: UniversalFMA over (16,16,1), tile 256 x 256 x 8.
-    typed("in-atom", "UniversalFMA")
-    typed("in-atom_layout", "(16,16,1)")
-    typed("in-tile", "256,256,8")
-    wait("return document.getElementById('grid-C') && "
+    typed(driver, "in-atom", "UniversalFMA")
+    typed(driver, "in-atom_layout", "(16,16,1)")
+    typed(driver, "in-tile", "256,256,8")
+    wait(driver, "return document.getElementById('grid-C') && "
          "document.getElementById('grid-C').dataset.rows === '256'", "the 256 x 256 page")
     pick_med, pick_max, hover_med, hover_max = driver.execute_script(TIMING, 256)
     print(f"TIMING 256x256 (256 threads, C 256x256): thread pick median {pick_med:.1f} ms (max "
@@ -437,9 +395,9 @@ try:
           f"hover median {hover_med:.2f} ms (max {hover_max:.2f})")
     # A TiledCopy from the inputs: source and destination ownership (thread t copies elements
     # 4t..4t+3).
-    choose("in-kind", "copy")
-    typed("in-thr", "(32,8):(1,32)")
-    typed("in-val", "(4,1)")
+    choose(driver, "in-kind", "copy")
+    typed(driver, "in-thr", "(32,8):(1,32)")
+    typed(driver, "in-val", "(4,1)")
     got = hover_cell("src", 6, 1)
     check(grid("src") == (128, 8) and grid("dst") == (128, 8)
           and got.get("thread") == str((6 + 128) // 4),
@@ -455,8 +413,8 @@ try:
     preset = Select(driver.find_element(By.ID, "in-preset")).first_selected_option
     check(preset.get_attribute("value") == "step4" and sel == "5",
           f"render --preset step4 --thread 5: the page opens with its state ({sel})")
-    choose("in-kind", "layout")
-    typed("in-layout", "(3,5):(5,1)")
+    choose(driver, "in-kind", "layout")
+    typed(driver, "in-layout", "(3,5):(5,1)")
     check(grid("layout") == (3, 5), "the rendered page's inputs are live (typed a layout)")
 finally:
     driver.quit()

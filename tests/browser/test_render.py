@@ -18,70 +18,19 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
-import tempfile
 import zlib
 
-SKIP = 77
-
-
-def skip(why):
-    print(f"SKIP: {why}")
-    sys.exit(SKIP)
-
-
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.actions.action_builder import ActionBuilder
-    from selenium.webdriver.common.by import By
-except ImportError:
-    # Debian's python3-selenium lives in the system interpreter; a pyenv/venv python lacks it.
-    system = "/usr/bin/python3"
-    if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system) \
-            and not os.environ.get("TESSERA_BROWSER_REEXEC"):
-        os.environ["TESSERA_BROWSER_REEXEC"] = "1"
-        os.execv(system, [system, *sys.argv])
-    skip("Selenium for Python is not installed (Debian: python3-selenium)")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
+from page_checks import check, failures, runner, work_dir  # noqa: E402
+from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
 
 exe = os.path.abspath(sys.argv[1])
-work = os.path.abspath(sys.argv[2] if len(sys.argv) > 2
-                       else tempfile.mkdtemp(prefix="tessera-browser-"))
-os.makedirs(work, exist_ok=True)
+work = work_dir(2, "tessera-browser-")
 shots = os.environ.get("TESSERA_SCREENSHOT_DIR") or work
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def find(*names):
-    for n in names:
-        p = shutil.which(n)
-        if p:
-            return p
-    return None
-
-
-chrome = os.environ.get("CHROME_BIN") or find("chromium", "chromium-browser", "google-chrome",
-                                              "chrome")
-driver_exe = os.environ.get("CHROMEDRIVER") or find("chromedriver") or (
-    "/usr/lib/chromium/chromedriver" if os.path.exists("/usr/lib/chromium/chromedriver") else None)
-if not chrome:
-    skip("Chromium is not installed (Debian: chromium)")
-if not driver_exe:
-    skip("chromedriver is not installed (Debian: chromium-driver)")
-
-
-def tessera(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"tessera {' '.join(args)} failed ({p.returncode}): {p.stderr}")
-    return p.stdout
+tessera = runner(exe)
 
 
 def library_fragment(preset, thread, operand="C"):
@@ -127,24 +76,6 @@ def png_colors(png):
     return len(colors)
 
 
-def start_browser():
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chrome
-    profile = tempfile.mkdtemp(prefix="tessera-chromium-")
-    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-              "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-              f"--user-data-dir={profile}", "--window-size=1280,1000",
-              "--force-device-scale-factor=1"]:
-        opts.add_argument(a)
-    opts.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    try:
-        return webdriver.Chrome(service=Service(executable_path=driver_exe), options=opts), profile
-    # noqa: BLE001 -- a browser that cannot start here is an environment problem
-    except Exception as e:
-        sys.exit(f"Chromium did not start: {e}")
-
-
 def load(driver, path):
     """Loads a page with the network emulated offline; returns requests other than the page
     itself."""
@@ -165,7 +96,7 @@ def load(driver, path):
                 sent.append(u)
     check(sent == [], f"{os.path.basename(path)}: no network request in the DevTools log "
           f"({sent[:3]})")
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(errors == [], f"{os.path.basename(path)}: no console errors ({errors[:2]})")
 
 
@@ -366,12 +297,9 @@ def check_mma(driver, preset, cells):
     check(n > 16, f"{preset}: screenshot is not blank ({n} distinct colors sampled)")
 
 
-driver, profile = start_browser()
+driver, profile = chromium.start(width=1280)
 try:
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
-                           {"offline": True, "latency": 0, "downloadThroughput": 0,
-                            "uploadThroughput": 0})
+    chromium.offline(driver)
 
     check_mma(driver, "step1", [(0, 0), (66, 3), (5, 70), (127, 127), (64, 64), (17, 100)])
     # Selecting thread 0 (typed) lights exactly its 64 elements, as the library says.

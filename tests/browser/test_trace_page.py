@@ -20,56 +20,28 @@ Exits 77 (ctest SKIP) when Chromium, chromedriver or Selenium is missing.
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402  (same directory; Selenium importable, or a SKIP exit)
+from chromium import typed, wait  # noqa: E402
+from page_checks import built, check, failures, runner, work_dir  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 exe, page = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-work = os.path.abspath(sys.argv[3] if len(sys.argv) > 3
-                       else tempfile.mkdtemp(prefix="tessera-trace-page-"))
-os.makedirs(work, exist_ok=True)
-failures = []
-if not os.path.exists(page):
-    sys.exit(f"{page} is missing: cmake --build build --target playground")
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def tessera(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"tessera {' '.join(args)} failed ({p.returncode}): {p.stderr}")
-    return p.stdout
+work = work_dir(3, "tessera-trace-page-")
+tessera = runner(exe)
+built(page, "playground")
 
 
 driver, profile = chromium.start()
 
 
-def wait(js, what, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        if driver.execute_script(js):
-            return True
-        time.sleep(0.05)
-    check(False, f"timed out waiting for {what}")
-    return False
-
-
 def load(url, name):
-    driver.get_log("performance")
-    driver.get("about:blank")
-    driver.get(url)
-    wait("return window.tesseraLive === true && !!document.getElementById('trace-numbers')",
+    chromium.reopen(driver, url)
+    wait(driver, "return window.tesseraLive === true && !!document.getElementById('trace-numbers')",
          f"{name}: the library and the trace")
 
 
@@ -86,13 +58,6 @@ def click(el_id):
     time.sleep(0.1)
 
 
-def typed(el_id, text):
-    box = driver.find_element(By.ID, el_id)
-    box.clear()
-    box.send_keys(text)
-    time.sleep(0.4)  # the page recomputes 60 ms after the last key
-
-
 def state():
     return driver.execute_script("return JSON.parse(JSON.stringify(window.tessera.state()))")
 
@@ -105,10 +70,7 @@ STEP1_CLI = ["trace", "--preset", "step1", "--problem", "256", "128", "32", "--l
              "(256,128):(128,1)"]
 
 try:
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
-                           {"offline": True, "latency": 0, "downloadThroughput": 0,
-                            "uploadThroughput": 0})
+    chromium.offline(driver)
     base = "file://" + page
     load(base + "#" + urllib.parse.urlencode(STEP1), "step 1 trace")
 
@@ -155,7 +117,7 @@ try:
     click("trace-prev")
     check(driver.find_element(By.ID, "trace-k").text == "k_tile 1 of 4", "previous: k_tile 1")
     click("trace-play")
-    wait("return document.getElementById('trace-k').textContent === 'k_tile 2 of 4'",
+    wait(driver, "return document.getElementById('trace-k').textContent === 'k_tile 2 of 4'",
          "play: the next k_tile")
     click("trace-play")  # pause
     paused = driver.find_element(By.ID, "trace-k").text
@@ -163,9 +125,9 @@ try:
     check(driver.find_element(By.ID, "trace-k").text == paused, "pause stops the stepper")
 
     # 3. The URL round-trips the state: thread and CTA typed, k_tile stepped, then reloaded.
-    typed("in-thread", "17")
-    typed("in-cta", "1,0")
-    wait("return document.getElementById('trace-k').textContent === 'k_tile 0 of 4'"
+    typed(driver, "in-thread", "17")
+    typed(driver, "in-cta", "1,0")
+    wait(driver, "return document.getElementById('trace-k').textContent === 'k_tile 0 of 4'"
          " && window.tessera.state().thread === 17", "thread 17 of CTA (1,0)")
     click("trace-next")
     click("trace-next")
@@ -203,19 +165,19 @@ try:
           f"ragged: the masked C elements ({canvas('C', 'masked')}) are the trace's")
 
     # 5. A CTA outside the grid: the library's rule, then the page recovers.
-    typed("in-cta", "2,0")
-    wait("return !document.getElementById('error').hidden", "the error box")
+    typed(driver, "in-cta", "2,0")
+    wait(driver, "return !document.getElementById('error').hidden", "the error box")
     msg = driver.find_element(By.ID, "error-message").text
     check("CTA (2,0) is outside the grid 2 x 1" in msg, f"a CTA outside the grid: {msg!r}")
-    typed("in-thread", "300")
-    typed("in-cta", "0,0")
-    wait("return !document.getElementById('error').hidden && "
+    typed(driver, "in-thread", "300")
+    typed(driver, "in-cta", "0,0")
+    wait(driver, "return !document.getElementById('error').hidden && "
          "document.getElementById('error-message').textContent.includes('thread 300')",
          "the thread error")
-    typed("in-thread", "3")
-    wait("return document.getElementById('error').hidden", "the page recovers")
+    typed(driver, "in-thread", "3")
+    wait(driver, "return document.getElementById('error').hidden", "the page recovers")
     check(field("grid") == "2 x 1" and state()["thread"] == 3, "the page recovers")
-    errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    errors = chromium.console_errors(driver)
     check(errors == [], f"no console errors ({errors[:2]})")
     sent = [json.loads(e["message"])["message"] for e in driver.get_log("performance")]
     sent = [m["params"]["request"]["url"] for m in sent

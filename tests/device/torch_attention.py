@@ -12,10 +12,9 @@ otherwise python/tessera of the source tree (tessera_package.py) with TESSERA_AT
 Usage: torch_attention.py [PATH/TO/libtessera_attention.so]   exit 0 all passed, 77 no torch/GPU
 """
 import math
-import os
 import sys
 
-from tessera_package import load_tessera
+from tessera_package import load_tessera, torch_on_gpu
 
 
 def reference(torch, q, k, v, causal, scale):
@@ -131,16 +130,7 @@ def run_errors(torch, tessera):
 
 
 def main():
-    try:
-        import torch
-    except ImportError:
-        print("SKIPPED: no torch")
-        return 77
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
-        return 77
-    if len(sys.argv) > 1:
-        os.environ["TESSERA_ATTENTION_LIBRARY"] = sys.argv[1]
+    torch = torch_on_gpu("TESSERA_ATTENTION_LIBRARY")
     tessera, from_source = load_tessera()
     print(f"tessera from {'the source tree' if from_source else tessera.__file__}, torch "
           f"{torch.__version__}, {torch.cuda.get_device_name()}")

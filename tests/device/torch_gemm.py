@@ -8,23 +8,13 @@ pointing at the built library.
 
 Usage: torch_gemm.py PATH/TO/libtessera_gemm.so     exit 0 all passed, 77 no torch or no GPU
 """
-import os
 import sys
 
-from tessera_package import load_tessera
+from tessera_package import load_tessera, torch_on_gpu
 
 
 def main():
-    try:
-        import torch
-    except ImportError:
-        print("SKIPPED: no torch")
-        return 77
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
-        return 77
-    if len(sys.argv) > 1:
-        os.environ["TESSERA_GEMM_LIBRARY"] = sys.argv[1]
+    torch = torch_on_gpu("TESSERA_GEMM_LIBRARY")
     tessera, _ = load_tessera()
     gemm, Error = tessera.gemm, tessera.Error
     torch.manual_seed(0)

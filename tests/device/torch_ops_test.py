@@ -237,16 +237,7 @@ def load_tessera():
 
 
 def main():
-    try:
-        import torch
-    except ImportError:
-        print("SKIPPED: no torch")
-        return 77
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
-        return 77
-    if len(sys.argv) > 1:
-        os.environ["TESSERA_GEMM_LIBRARY"] = sys.argv[1]
+    torch = tessera_package.torch_on_gpu("TESSERA_GEMM_LIBRARY")
     tessera = load_tessera()
     from tessera import _gemm
     notes.append(f"package: {pathlib.Path(tessera.__file__).parent}; library: "

@@ -12,10 +12,9 @@ rounding where torch takes the case, else within the output type's rounding boun
 
 Usage: torch_scaled_mm.py PATH/TO/libtessera_gemm.so     exit 0 all passed, 77 no torch or no GPU
 """
-import os
 import sys
 
-from tessera_package import load_tessera
+from tessera_package import load_tessera, torch_on_gpu
 
 ROUNDING = {"bfloat16": 2 ** -8, "float16": 2 ** -11, "float32": 2 ** -20}
 # The FP8 tensor cores accumulate with fewer bits than fp32 (about 13 below the leading one): the
@@ -152,16 +151,7 @@ def bad_arguments(torch, tessera):
 
 
 def main():
-    try:
-        import torch
-    except ImportError:
-        print("SKIPPED: no torch")
-        return 77
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
-        return 77
-    if len(sys.argv) > 1:
-        os.environ["TESSERA_GEMM_LIBRARY"] = sys.argv[1]
+    torch = torch_on_gpu("TESSERA_GEMM_LIBRARY")
     tessera, _ = load_tessera()
     torch.manual_seed(0)
     results = []
