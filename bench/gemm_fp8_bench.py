@@ -10,7 +10,7 @@ on a, 128 x 128 on b). TFLOP/s =
 the median batch of each; ratio = tessera / cuBLASLt. Writes gemm_fp8.md and gemm_fp8.json (GPU,
 date, commit, command; per scaling the geometric mean of the ratio and the rows below 0.9).
 
-Usage: gemm_fp8_bench.py [--quick] [--out DIR] [--library PATH/libtessera_gemm.so]
+Usage: gemm_fp8_bench.py [--quick | --tokens] [--out DIR] [--library PATH/libtessera_gemm.so]
 TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded.
 """
 import argparse
@@ -37,10 +37,13 @@ PROJECTIONS = ((4096, 6144, 4096), (4096, 4096, 4096), (4096, 28672, 4096), (409
 # Scalings, each against cuBLASLt doing the same: promoted sums (fp32 every 128 of K, cuBLASLt's
 # default), or "fast" (use_fast_accum=True on both sides: all of K in the tensor cores).
 SCALINGS = ("tensor", "row", "block", "tensor fast", "row fast")
+PLAN_OVERRIDES = ("TESSERA_GEMM_TILE", "TESSERA_GEMM_SCHEDULE", "TESSERA_GEMM_SPLITS")
 
 
-def shapes(quick: bool):
+def shapes(quick: bool, tokens: bool):
     """(group, M, N, K)."""
+    if tokens:
+        return [("deepgemm", m, n, k) for m in (64, 128) for n, k in DEEPGEMM_NK]
     if quick:
         return [("square", 4096, 4096, 4096), ("deepgemm", 4096, 7168, 16384),
                 ("deepgemm", 128, 7168, 2048)]
@@ -165,6 +168,8 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="three shapes (a smoke run)")
+    ap.add_argument("--tokens", action="store_true",
+                    help="only DeepGEMM's 64- and 128-token rows (to compare TESSERA_GEMM_SPLITS)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     ap.add_argument("--library", help="libtessera_gemm.so (else the package's)")
     args = ap.parse_args()
@@ -180,9 +185,13 @@ def main():
               "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
               or "python3 bench/gemm_fp8_bench.py " + " ".join(sys.argv[1:]),
               "torch": torch.__version__}
+    # The plan's measuring overrides in effect (kernels/gemm/plan.hpp), recorded with the rows.
+    forced = [f"{v}={os.environ[v]}" for v in PLAN_OVERRIDES if os.environ.get(v)]
+    if forced:
+        header["plan overrides"] = ", ".join(forced)
     rows = []
     torch.manual_seed(0)
-    for group, m, n, k in shapes(args.quick):
+    for group, m, n, k in shapes(args.quick, args.tokens):
         for scaling in SCALINGS:
             ours, theirs, diff = measure(torch, tessera, m, n, k, scaling.split()[0],
                                          scaling.endswith("fast"))

@@ -60,6 +60,9 @@
 #                                              torch._scaled_mm in guarded buffers
 #                                              (tests/device/torch_scaled_mm.py), then bench/gemm_fp8_bench.py
 #                                              against cuBLASLt, launches interleaved: $OUT/gemm_fp8.md, .json
+#   OUT=/tmp/out scripts/gpu.sh fp8 tokens     the same for the 64- and 128-token rows, once per forced
+#                                              split of K (TESSERA_FP8_SPLITS, default "0 2 3 4 6 8"):
+#                                              $OUT/splits_S/gemm_fp8.md, .json
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
@@ -240,6 +243,23 @@ if [ "$mode" = fp8 ]; then
   (cd build-gpu && env -u TESSERA_GEMM_LIBRARY "$py" ../tests/device/torch_scaled_mm.py "$lib" 2>&1) \
     | tee "$OUT/torch_scaled_mm.txt" | tail -60
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  if [ "$tc_mode" = tokens ]; then
+    # The 64- and 128-token rows once per forced split of K (plan.hpp's TESSERA_GEMM_SPLITS; 0:
+    # the plan's rules), each checked first: $OUT/splits_S/gemm_fp8.md, .json.
+    for s in ${TESSERA_FP8_SPLITS:-0 2 3 4 6 8}; do
+      step "TESSERA_GEMM_SPLITS=$s: tests/device/torch_scaled_mm.py, gemm_fp8_bench.py --tokens"
+      (cd build-gpu && TESSERA_GEMM_SPLITS=$s env -u TESSERA_GEMM_LIBRARY \
+        "$py" ../tests/device/torch_scaled_mm.py "$lib" 2>&1) | tail -3
+      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+      TESSERA_GEMM_SPLITS=$s TESSERA_COMMIT="$commit" \
+        TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh fp8 tokens" \
+        "$py" bench/gemm_fp8_bench.py --tokens --library "$lib" --out "$OUT/splits_$s" 2>&1 \
+        | tail -6
+      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    done
+    step "done: status $status"
+    exit $status
+  fi
   step "bench/gemm_fp8_bench.py: tessera.scaled_mm against torch._scaled_mm (cuBLASLt)"
   quick=""; [ "$tc_mode" = quick ] && quick=--quick
   TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh fp8${quick:+ quick}" \

@@ -215,6 +215,27 @@ TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
   PlanOverrides wide;
   wide.tile_width = 256;
   EXPECT_EQ(make_gemm_plan(c, h100, wide).tile_n, 256);
+  // TESSERA_GEMM_SPLITS=s: K in s parts where the cluster tiles times s fit the 66 clusters;
+  // where they do not, the rules' choice.
+  for (int64_t size : {1024, 512}) {
+    c.m = c.n = c.lda = c.ldc = size;
+    const GemmPlan chosen = make_gemm_plan(c, h100);
+    for (int64_t s = 2; s <= 8; ++s) {
+      PlanOverrides split;
+      split.splits = s;
+      const GemmPlan p = make_gemm_plan(c, h100, split);
+      if (chosen.work.tiles * s > 66) {
+        EXPECT_EQ(describe(p), describe(chosen));
+        continue;
+      }
+      EXPECT_EQ(p.schedule, Schedule::kSplitK) << describe(p);
+      EXPECT_EQ(p.work.splits, s) << describe(p);
+      EXPECT_EQ(p.work.clusters, p.work.tiles * s) << describe(p);
+      const std::string says = "split-K: " + std::to_string(p.work.tiles) + " cluster tiles x " +
+                               std::to_string(s) + " splits";
+      EXPECT_NE(describe(p).find(says), std::string::npos) << describe(p);
+    }
+  }
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ PlanOverrides overrides_from_env() {
     if (const char* v = std::getenv("TESSERA_GEMM_TILE")) o.tile_width = int64_t(std::atoll(v));
     const char* s = std::getenv("TESSERA_GEMM_SCHEDULE");
     o.whole_tiles = s && std::strcmp(s, "tiles") == 0;
+    if (const char* v = std::getenv("TESSERA_GEMM_SPLITS")) o.splits = int64_t(std::atoll(v));
     return o;
   }();
   return over;
@@ -277,7 +278,8 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   } else {
     plan.work =
         wgmma_schedule(ceil_div(rows, tile.bm), ceil_div(cols, tile.bn), wgmma_k_tiles(c.k, bytes),
-                       plan.resident, tile.short_over_half_full(cols), over.whole_tiles);
+                       plan.resident, tile.short_over_half_full(cols), over.whole_tiles,
+                       over.splits);
     plan.schedule = schedule_of(plan.work);
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
@@ -409,10 +411,14 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
 // Rule "wgmma schedule": whole cluster tiles, or split-K / stream-K as make_stream_k says
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
-// faster than all of them adding partial sums); never more clusters than tiles.
+// faster than all of them adding partial sums); never more clusters than tiles. forced_splits
+// (TESSERA_GEMM_SPLITS, for measuring) cuts K into that many parts where tiles x splits fit the
+// clusters and every part gets a k-tile.
 StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
-                       bool short_over_half_full, bool whole_tiles) {
+                       bool short_over_half_full, bool whole_tiles, int64_t forced_splits) {
   const int64_t tiles = ceil_div(tiles_m, WgmmaShape::kCluster) * tiles_n;
+  if (forced_splits >= 2 && tiles * forced_splits <= clusters && forced_splits <= k_tiles)
+    return {tiles, k_tiles, tiles * forced_splits, 0, forced_splits};
   const bool whole = whole_tiles || (short_over_half_full && 4 * tiles > clusters);
   StreamK w =
       whole ? StreamK{tiles, k_tiles, clusters, tiles} : make_stream_k(tiles, k_tiles, clusters);

@@ -86,10 +86,12 @@ struct GemmDevice {
 };
 
 // What the environment may force, to measure the alternatives on a shape:
-// TESSERA_GEMM_TILE=256/128/64/32 (the tile width, 128 rows) and TESSERA_GEMM_SCHEDULE=tiles.
+// TESSERA_GEMM_TILE=256/128/64/32 (the tile width, 128 rows), TESSERA_GEMM_SCHEDULE=tiles and
+// TESSERA_GEMM_SPLITS=s (kernel 05: K in s parts where the tiles times s fit the clusters).
 struct PlanOverrides {
   int64_t tile_width = 0;    // 0: the rules decide
   bool whole_tiles = false;  // no split-K or stream-K
+  int64_t splits = 0;        // >= 2: kernel 05's split-K in this many parts, where it fits
 };
 PlanOverrides overrides_from_env();  // read once
 
@@ -196,7 +198,8 @@ int64_t wgmma_k_tiles(int64_t k, int64_t bytes);
 WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters,
                      bool has_short = false, bool b_read_in_place = true, int64_t forced_width = 0);
 StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
-                       bool short_over_half_full = false, bool whole_tiles = false);
+                       bool short_over_half_full = false, bool whole_tiles = false,
+                       int64_t forced_splits = 0);
 SimtTile simt_tile(int64_t m, int64_t n, int64_t forced_width = 0);
 SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes);
 // Kernel 05's stream-K scratch: a flag and a slot of partial sums (bn / 2 per thread) per
