@@ -15,6 +15,13 @@ using nlohmann::json;
 
 Layout tile_layout(int64_t rows, int64_t cols) { return Layout(make_tuple(rows, cols)); }
 
+// [i] = [row, col] of a fragment of the compact column-major rows x cols tile.
+json tile_coords(View const& fragment, int64_t rows) {
+  json coords = json::array();
+  for (int64_t j : view_values(fragment)) coords.push_back({j % rows, j / rows});
+  return coords;
+}
+
 // "(M=(16,4):(4,1), N=(16,4):(4,1), K=_)" -> "((16,4):(4,1),(16,4):(4,1),_)"
 std::string strip_mode_names(std::string s) {
   for (const char* key : {"M=", "N=", "K="}) {
@@ -122,20 +129,29 @@ MmaConfig mma_preset(std::string const& name) {
                               "' (known: step1, step4, hopper, attention)");
 }
 
+// An odometer over the layout's leaves s:d, leaf 0 the fastest digit: element i + 1 adds d_0, or
+// carries (d_k less (s_j - 1) d_j for each digit j < k that wraps): one addition an element.
+std::vector<int64_t> view_values(View const& v) {
+  const Modes m = leaves(v.layout);
+  std::vector<int64_t> out(size_t(v.layout.size()));
+  int64_t digit[kMaxNodes] = {}, value = v.offset;
+  for (int64_t& o : out) {
+    o = value;
+    for (int k = 0; k < m.n; ++k) {
+      value += m.d[k];
+      if (++digit[k] < m.s[k]) break;
+      value -= m.s[k] * m.d[k], digit[k] = 0;
+    }
+  }
+  return out;
+}
+
 json operand_coords(MmaConfig const& cfg, Operand op) {
   int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
   Layout tile = tile_layout(cfg.tile[i0], cfg.tile[i1]);
-  CoordTensor id = make_identity_tensor(tile.shape);
   json all = json::array();
-  for (int64_t t = 0; t < cfg.mma.threads(); ++t) {
-    CoordTensor mine = make_tensor(id, cfg.mma.partition(op, tile, t));
-    json coords = json::array();
-    for (int64_t i = 0; i < mine.size(); ++i) {
-      IntTuple c = mine(i);
-      coords.push_back({c[0].value(), c[1].value()});
-    }
-    all.push_back(std::move(coords));
-  }
+  for (int64_t t = 0; t < cfg.mma.threads(); ++t)
+    all.push_back(tile_coords(cfg.mma.partition(op, tile, t), cfg.tile[i0]));
   return all;
 }
 
@@ -165,11 +181,7 @@ json explain_json(MmaConfig const& cfg, Operand op, int64_t thread, bool cute) {
     steps.push_back({{"name", s.name}, {"what", s.what}, {"layout", printed(s.layout, cute)}});
   int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
   Layout tile = tile_layout(cfg.tile[i0], cfg.tile[i1]);
-  CoordTensor mine =
-      make_tensor(make_identity_tensor(tile.shape), cfg.mma.partition(op, tile, thread));
-  json coords = json::array();
-  for (int64_t i = 0; i < mine.size(); ++i)
-    coords.push_back({mine(i)[0].value(), mine(i)[1].value()});
+  json coords = tile_coords(cfg.mma.partition(op, tile, thread), cfg.tile[i0]);
   return {{"operand", operand_name(op)},
           {"tensor", printed(cfg.tensor[int(op)], cute)},
           {"thread", thread},

@@ -50,6 +50,10 @@ MmaConfig mma_config(std::string const& atom, std::string const& atom_layout,
 // The coordinates (in the CTA tile) of every fragment element of every thread: [t][i] = [r, c].
 nlohmann::json operand_coords(MmaConfig const& cfg, Operand op);
 
+// A view's values element by element (the offsets of a fragment, or its indices in a compact
+// column-major rows x cols tile, where index j is the element (j % rows, j / rows)).
+std::vector<int64_t> view_values(View const& v);
+
 // The `batch` answer for a TiledMMA case of the oracle format.
 nlohmann::json answer_tiledmma_case(nlohmann::json const& c);
 

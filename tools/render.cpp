@@ -34,8 +34,8 @@ void check_cells(int64_t rows, int64_t cols, std::string const& what) {
 }
 
 // One picture of thread ownership over a rows x cols tile. `coords(t)` is thread t's partition of
-// the compact column-major tile (it gives each element's (row, col) through an identity tensor)
-// and `data(t)` its partition of the real tensor (it gives the offsets).
+// the compact column-major tile (index j is the element (j % rows, j / rows)) and `data(t)` its
+// partition of the real tensor (it gives the offsets).
 json ownership_grid(std::string const& title, char row_name, char col_name, int64_t rows,
                     int64_t cols, int64_t threads, std::function<View(int64_t)> const& coords,
                     std::function<View(int64_t)> const& data) {
@@ -49,18 +49,17 @@ json ownership_grid(std::string const& title, char row_name, char col_name, int6
   std::vector<int64_t> owners(cells, 0);
   std::vector<std::vector<int64_t>> listed(cells);
   std::map<std::vector<int64_t>, int64_t> seen;
-  CoordTensor id = make_identity_tensor(make_tuple(rows, cols));
   for (int64_t t = 0; t < threads; ++t) {
-    CoordTensor mine = make_tensor(id, coords(t));
-    View v = data(t);
+    const std::vector<int64_t> where = view_values(coords(t));
+    const View v = data(t);
+    const std::vector<int64_t> at = view_values(v);
     std::vector<int64_t> list;
-    list.reserve(mine.size());
-    for (int64_t i = 0; i < mine.size(); ++i) {
-      IntTuple c = mine(i);
-      int64_t cell = c[0].value() * cols + c[1].value();
+    list.reserve(where.size());
+    for (size_t i = 0; i < where.size(); ++i) {
+      const int64_t cell = where[i] % rows * cols + where[i] / rows;
       list.push_back(cell);
       if (owner[cell] < 0) {
-        owner[cell] = t, value[cell] = i, offset[cell] = v(i);
+        owner[cell] = t, value[cell] = int64_t(i), offset[cell] = at[i];
       } else if (++owners[cell] <= int64_t(kListedOwners)) {  // also t's: A, B are replicated
         listed[cell].push_back(t);
       }
