@@ -327,19 +327,18 @@ std::vector<TraceElement> trace_elements(TraceInput const& in, Operand op, int64
   // The tile's origin in the problem: C (BM*m, BN*n), A (BM*m, BK*k), B (BN*n, BK*k).
   int64_t origin[2] = {t0 * in.cta[op == Operand::kB ? 1 : 0],
                        t1 * (op == Operand::kC ? in.cta[1] : k_tile)};
-  IntTuple residue = make_tuple(extent(in.problem, op, 0) - origin[0],
-                                extent(in.problem, op, 1) - origin[1]);
-  // The identity tensor of the tile, partitioned like the data: element i's tile coordinate.
-  Layout tile = Layout(make_tuple(t0, t1));
-  CoordTensor tc = make_tensor(make_identity_tensor(tile.shape),
-                               in.cfg.mma.partition(op, tile, in.thread));
-  View part = thread_part(in, op, k_tile);
+  const int64_t residue[2] = {extent(in.problem, op, 0) - origin[0],
+                              extent(in.problem, op, 1) - origin[1]};
+  // The identity tensor of the tile, partitioned like the data: element i's index j in the
+  // compact column-major tile is its tile coordinate (j % t0, j / t0).
+  const Layout tile = Layout(make_tuple(t0, t1));
+  const std::vector<int64_t> where = view_values(in.cfg.mma.partition(op, tile, in.thread));
+  const std::vector<int64_t> at = view_values(thread_part(in, op, k_tile));
   std::vector<TraceElement> out;
-  for (int64_t i = 0; i < tc.size(); ++i) {
-    IntTuple c = tc(i);
-    out.push_back({{origin[0] + c[0].value(), origin[1] + c[1].value()},
-                   part(i),
-                   elem_less(c, residue)});
+  out.reserve(where.size());
+  for (size_t i = 0; i < where.size(); ++i) {
+    const int64_t c0 = where[i] % t0, c1 = where[i] / t0;
+    out.push_back({{origin[0] + c0, origin[1] + c1}, at[i], c0 < residue[0] && c1 < residue[1]});
   }
   return out;
 }
