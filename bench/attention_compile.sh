@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # attention_compile.sh FA_HOPPER CUTLASS [RUNS] [NVCC] -- compile time of the Hopper attention units
 # (kernels/attention/fa3_sm90_d*_*.cu) beside FlashAttention-3's forward instantiations of the
-# same head dim and dtype, each compiled on its own with `nvcc -c`, the runs alternating (tessera, then FA3).
+# same head dim and dtype, each compiled on its own with `nvcc -c`, the runs alternating
+# (tessera, then FA3).
 #   FA_HOPPER  FlashAttention's hopper/ directory (a checkout outside this repository)
 #   CUTLASS    a CUTLASS checkout (its include/ and tools/util/include), ideally the commit
 #              FlashAttention pins as csrc/cutlass
