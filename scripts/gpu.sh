@@ -60,9 +60,9 @@
 #                                              torch._scaled_mm in guarded buffers
 #                                              (tests/device/torch_scaled_mm.py), then bench/gemm_fp8_bench.py
 #                                              against cuBLASLt, launches interleaved: $OUT/gemm_fp8.md, .json
-#   OUT=/tmp/out scripts/gpu.sh fp8 tokens     the same for the 64- and 128-token rows, once per forced
-#                                              split of K (TESSERA_FP8_SPLITS, default "0 2 3 4 6 8"):
-#                                              $OUT/splits_S/gemm_fp8.md, .json
+#   OUT=/tmp/out scripts/gpu.sh fp8 tokens     the same for the 64- and 128-token rows, once
+#                                              per forced split of K (TESSERA_FP8_SPLITS,
+#                                              default "0 2 3 4 6 8"): $OUT/splits_S/gemm_fp8.md
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
