@@ -5,10 +5,11 @@ torch.nn.functional.scaled_mm) in one process, launches interleaved (GPU; script
 Rows: squares 2048-16384, DeepGEMM's shapes (M = 64, 128, 4096 against (N, K) = (2112, 7168),
 (24576, 1536), (32768, 512), (7168, 16384), (4096, 7168), (7168, 2048)) and transformer
 projections (y = x W^T, x of M tokens), each with per-tensor, row-wise and block scales (1 x 128
-on a, 128 x 128 on b). TFLOP/s =
-2 M N K / time from CUDA events around batches of launches, the two taking turns batch by batch,
-the median batch of each; ratio = tessera / cuBLASLt. Writes gemm_fp8.md and gemm_fp8.json (GPU,
-date, commit, command; per scaling the geometric mean of the ratio and the rows below 0.9).
+on a, 128 x 128 on b). TFLOP/s = 2 M N K / GPU time: CUDA events around CUDA graphs of launches,
+the two taking turns graph by graph, the median of each; ratio = tessera / cuBLASLt. Beside it
+the time per call launched eagerly from Python (host work included where it outlasts the GPU's:
+the small-token rows). Writes gemm_fp8.md and gemm_fp8.json (GPU, date, commit, command; per
+scaling the geometric mean of the ratio and the rows below 0.9).
 
 Usage: gemm_fp8_bench.py [--quick | --tokens] [--out DIR] [--library PATH/libtessera_gemm.so]
 TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded.
@@ -54,8 +55,9 @@ def shapes(quick: bool, tokens: bool):
 
 
 def time_pair(torch, fns, reps=7, batch_ms=10.0):
-    """Seconds per launch of each function: a probe launch sizes a batch of ~batch_ms, then
-    `reps` rounds in which each runs its batch."""
+    """Seconds per launch of each function, launched from Python one after the other (what an
+    eager caller sees, host work included where it outlasts the GPU's): a probe launch sizes a
+    batch of ~batch_ms, then `reps` rounds in which each runs its batch."""
     sizes, per = {}, {name: [] for name in fns}
     for name, fn in fns.items():
         fn()
@@ -75,6 +77,40 @@ def time_pair(torch, fns, reps=7, batch_ms=10.0):
             end.record()
             end.synchronize()
             per[name].append(start.elapsed_time(end) / 1e3 / sizes[name])
+    return {name: statistics.median(t) for name, t in per.items()}
+
+
+def graph_of(torch, fn, launches):
+    """A CUDA graph of `launches` calls of fn (captured after two calls on a side stream)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        fn()
+        fn()
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(launches):
+            fn()
+    return graph
+
+
+def time_pair_gpu(torch, fns, eager, reps=7, batch_ms=10.0):
+    """Seconds per launch of each function on the GPU alone: its launches captured in a CUDA
+    graph of ~batch_ms (sized from the eager time, at most 500 launches), the graphs replayed in
+    turns, `reps` rounds, the median of each. The host's work per call is not in it."""
+    launches = {name: max(1, min(500, int(batch_ms / 1e3 / eager[name]))) for name in fns}
+    graphs = {name: graph_of(torch, fn, launches[name]) for name, fn in fns.items()}
+    per = {name: [] for name in fns}
+    for _ in range(reps):
+        for name, graph in graphs.items():
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            graph.replay()
+            end.record()
+            end.synchronize()
+            per[name].append(start.elapsed_time(end) / 1e3 / launches[name])
     return {name: statistics.median(t) for name, t in per.items()}
 
 
@@ -110,8 +146,10 @@ def scales(torch, m, n, k, scaling):
 
 
 def measure(torch, tessera, m, n, k, scaling, fast=False):
-    """(tessera TFLOP/s, cuBLASLt TFLOP/s or None, max relative difference of the outputs);
-    fast: use_fast_accum on both sides."""
+    """{tessera/cublaslt: (TFLOP/s on the GPU, eager microseconds per call)}, max relative
+    difference of the outputs (None without cuBLASLt); fast: use_fast_accum on both sides. Block
+    scales go to both in the layouts each reads in place (a's M-major; b's K-major for tessera,
+    gemm.h's), so neither copies them per call."""
     fp8 = torch.float8_e4m3fn
     a = (torch.randn(m, k, device="cuda") * 2).to(fp8)
     b = (torch.randn(n, k, device="cuda") * 2).to(fp8).t()  # (K, N) column-major
@@ -119,17 +157,21 @@ def measure(torch, tessera, m, n, k, scaling, fast=False):
     out = torch.empty(m, n, dtype=torch.bfloat16, device="cuda")
     theirs = block_scaled_mm(torch, a, b, sa, sb) if scaling == "block" else \
         (lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, use_fast_accum=fast))
+    if scaling == "block":
+        sa, sb = sa.t().contiguous().t(), sb.t().contiguous().t()
     fns = {"tessera": lambda: tessera.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, out=out,
                                                 use_fast_accum=fast)}
     if theirs:
         fns["cublaslt"] = theirs
-    secs = time_pair(torch, fns)
+    eager = time_pair(torch, fns)
+    gpu = time_pair_gpu(torch, fns, eager)
     f = 2.0 * m * n * k
+    times = {name: (f / gpu[name] / 1e12, eager[name] * 1e6) for name in fns}
     if not theirs:
-        return f / secs["tessera"] / 1e12, None, None
+        return times, None
     ref = theirs().float()
     diff = ((out.float() - ref).abs().max() / ref.abs().max().clamp(min=1e-30)).item()
-    return f / secs["tessera"] / 1e12, f / secs["cublaslt"] / 1e12, diff
+    return times, diff
 
 
 def write(out_dir: pathlib.Path, header: dict, rows: list):
@@ -147,7 +189,9 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
     lines = ["# FP8 GEMM: tessera.scaled_mm against torch._scaled_mm (cuBLASLt)", ""]
     lines += [f"- {k}: {v}" for k, v in header.items()] + [""]
     lines += ["e4m3 x e4m3 -> bf16, a row-major and b column-major (torch's layout); TFLOP/s = "
-              "2·M·N·K / time, launches interleaved in one process; difference: max |tessera - "
+              "2·M·N·K / GPU time (CUDA graphs of launches, the two in turns, in one process); "
+              "eager µs: the time per call launched one by one from Python (the host's work "
+              "included where it outlasts the GPU's); difference: max |tessera - "
               "cuBLASLt| / max |cuBLASLt|. Scalings: per tensor, per row and column, per block "
               "(1 x 128 on a, 128 x 128 on b), all with the partial sums promoted to fp32 every "
               "128 of K on both sides; \"fast\": use_fast_accum=True on both sides.", ""]
@@ -156,11 +200,13 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
                      f"{fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; below 0.9: "
                      f"{', '.join(s['below_0.9']) if s['below_0.9'] else 'none'}")
     lines += ["", "| group | M | N | K | scaling | tessera TFLOP/s | cuBLASLt TFLOP/s | ratio | "
-              "difference |", "|---|---|---|---|---|---|---|---|---|"]
+              "eager µs tessera / cuBLASLt | difference |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['group']} | {r['m']} | {r['n']} | {r['k']} | {r['scaling']} | "
                      f"{fmt(r['tflops_tessera'])} | {fmt(r['tflops_cublaslt'])} | "
-                     f"{fmt(r['ratio'], '.2f')} | {fmt(r['difference'], '.1e')} |")
+                     f"{fmt(r['ratio'], '.2f')} | {fmt(r['eager_us_tessera'], '.1f')} / "
+                     f"{fmt(r['eager_us_cublaslt'], '.1f')} | {fmt(r['difference'], '.1e')} |")
     (out_dir / "gemm_fp8.md").write_text("\n".join(lines) + "\n")
     return summary
 
@@ -193,15 +239,19 @@ def main():
     torch.manual_seed(0)
     for group, m, n, k in shapes(args.quick, args.tokens):
         for scaling in SCALINGS:
-            ours, theirs, diff = measure(torch, tessera, m, n, k, scaling.split()[0],
-                                         scaling.endswith("fast"))
+            times, diff = measure(torch, tessera, m, n, k, scaling.split()[0],
+                                  scaling.endswith("fast"))
+            (ours, our_us), (theirs, their_us) = times["tessera"], times.get("cublaslt",
+                                                                            (None, None))
             name = f"{m}x{n}x{k} {scaling}"
             ratio = ours / theirs if theirs else None
             rows.append({"name": name, "group": group, "m": m, "n": n, "k": k,
                          "scaling": scaling, "tflops_tessera": ours, "tflops_cublaslt": theirs,
-                         "ratio": ratio, "difference": diff})
+                         "ratio": ratio, "eager_us_tessera": our_us,
+                         "eager_us_cublaslt": their_us, "difference": diff})
             print(f"{name}: tessera {ours:.0f}  cuBLASLt {fmt(theirs)}  ratio {fmt(ratio, '.2f')}"
-                  f"  diff {fmt(diff, '.1e')}", flush=True)
+                  f"  eager us {our_us:.1f} / {fmt(their_us, '.1f')}  diff {fmt(diff, '.1e')}",
+                  flush=True)
     summary = write(pathlib.Path(args.out), header, rows)
     for scaling, s in summary.items():
         print(f"{scaling}: geomean ratio {fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; "

@@ -238,4 +238,32 @@ TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
   }
 }
 
+// Rule "FP8 split": a 64-token down-projection (y = x W^T: 2112 outputs, K = 7168, 56 k-tiles of
+// 128 FP8 elements; 9 cluster tiles on 66 clusters) splits K in 3 parts of ~19 k-tiles, where
+// 16-bit's minimum (32 k-tiles a part) would keep the tiles whole.
+TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
+  TableDevice h100 = device_named("h100_sxm");
+  static const float one = 1.0f;
+  GemmCall c;
+  c.dtype = c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
+  c.transa = 'T', c.transb = 'N', c.m = 2112, c.n = 64, c.k = 7168;
+  c.a = reinterpret_cast<const void*>(0x10000), c.lda = 7168;
+  c.b = reinterpret_cast<const void*>(0x20000), c.ldb = 7168;
+  c.c = reinterpret_cast<const void*>(0x30000), c.ldc = 2112;
+  c.scale_a = c.scale_b = &one;
+  EXPECT_EQ(min_split_k_tiles(TESSERA_E4M3), 16);
+  EXPECT_EQ(min_split_k_tiles(TESSERA_E5M2), 16);
+  EXPECT_EQ(min_split_k_tiles(TESSERA_F16), kMinSplitKTiles);
+  const GemmPlan fp8 = make_gemm_plan(c, h100);
+  EXPECT_EQ(fp8.schedule, Schedule::kSplitK) << describe(fp8);
+  EXPECT_EQ(fp8.work.splits, 3) << describe(fp8);
+  EXPECT_EQ(fp8.work.k_tiles, 56) << describe(fp8);
+  // 2048 of K (16 k-tiles) is one part's worth: whole tiles.
+  c.k = c.lda = c.ldb = 2048;
+  EXPECT_EQ(make_gemm_plan(c, h100).work.splits, 1) << describe(make_gemm_plan(c, h100));
+  // The same 9 cluster tiles of 56 k-tiles under 16-bit's minimum: whole tiles.
+  EXPECT_EQ(wgmma_schedule(18, 1, 56, 66).splits, 1);
+  EXPECT_EQ(wgmma_schedule(18, 1, 56, 66, false, false, 0, 16).splits, 3);
+}
+
 }  // namespace

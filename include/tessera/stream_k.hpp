@@ -129,7 +129,7 @@ struct StreamK {
 // taken only where whole tiles would leave more than kRaggedLimit of the last wave idle, and
 // where every cluster gets at least kMinIterations k-tiles; split-K takes at least
 // kMinSplitKTiles k-tiles per split, leaving clusters idle rather than cutting K shorter
-// (bench/results/gemm_plan_rules.md, "wgmma schedule").
+// (bench/results/gemm_plan_rules.md, "wgmma schedule"; the plan gives FP8 its own minimum).
 constexpr double kRaggedLimit = 0.1;
 constexpr int64_t kMinIterations = 16;
 constexpr int64_t kMinSplitKTiles = 32;
@@ -151,11 +151,12 @@ constexpr int64_t kMinSplitKTiles = 32;
 //   1024 x 1024 x 16384 f16 (16 tiles of 256 k-tiles, 66 clusters): split-K, 4 splits of 64
 //   k-tiles on 64 clusters. (wgmma_tile, plan.cpp, gives this problem 128-column tiles instead:
 //   32 tiles, 2 splits of 128.)
-constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters) {
+constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters,
+                                int64_t min_split_k_tiles = kMinSplitKTiles) {
   StreamK s{tiles, k_tiles, clusters, tiles};
   if (tiles <= 0 || k_tiles <= 0 || clusters <= 1) return s;
   if (2 * tiles <= clusters) {
-    const int64_t by_clusters = clusters / tiles, by_k = k_tiles / kMinSplitKTiles;
+    const int64_t by_clusters = clusters / tiles, by_k = k_tiles / min_split_k_tiles;
     const int64_t splits = by_clusters < by_k ? by_clusters : by_k;
     if (splits >= 2) return {tiles, k_tiles, tiles * splits, 0, splits};
   }

@@ -12,6 +12,7 @@
 //   packing small    F16/BF16 below 1280^3 that 05 must pack: 04 -- the pack costs more
 //   wgmma tile       05's tile and orientation (wgmma_tile below)
 //   wgmma schedule   05's whole tiles / split-K / stream-K (wgmma_schedule; make_stream_k)
+//   FP8 split        FP8 splits K into shorter parts than 16-bit (min_split_k_tiles)
 //   TMA store        05 stores C by TMA: 16-bit, beta = 0, aligned, m % 8 == 0
 //   simt tile        03's tile and orientation (simt_tile below)
 //   simt split       03 splits K below one wave of CTAs (make_simt_split, stream_k.hpp)
@@ -254,7 +255,8 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   const int wide = device.wgmma_clusters(c.dtype, WgmmaShape::kBM, WgmmaShape::kWideN, false);
   const WgmmaTile tile = promoted_tile(
       wgmma_tile(c.m, c.n, wgmma_k_tiles(c.k, bytes), wide, has_short_tile(c.dtype),
-                 wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width),
+                 wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width,
+                 min_split_k_tiles(c.dtype)),
       plan.fp8);
   // The operands in the kernel's roles (A's role may take registers), then the caller's names.
   const GemmArgs q = oriented(p, tile.transposed).p;
@@ -279,7 +281,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
     plan.work =
         wgmma_schedule(ceil_div(rows, tile.bm), ceil_div(cols, tile.bn), wgmma_k_tiles(c.k, bytes),
                        plan.resident, tile.short_over_half_full(cols), over.whole_tiles,
-                       over.splits);
+                       over.splits, min_split_k_tiles(c.dtype));
     plan.schedule = schedule_of(plan.work);
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
@@ -374,7 +376,7 @@ GemmPlan make_gemm_plan(GemmCall const& call, GemmDevice const& device, PlanOver
 //   - else 128 x 256.
 // forced_width (TESSERA_GEMM_TILE) forces 256, 128 or 64 columns on 128 rows.
 WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bool has_short,
-                     bool b_read_in_place, int64_t forced_width) {
+                     bool b_read_in_place, int64_t forced_width, int64_t min_split) {
   const int64_t w = forced_width;
   if (w == 256 || w == 128 || w == 64) return {w, w < WgmmaShape::kWideN && m < n};
   const int64_t small = min64(m, n), big = max64(m, n);
@@ -398,7 +400,7 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
   if (clusters > 0 && 2 * wide <= clusters) {
     // 128 columns where their cluster tiles fill more than half the clusters in one wave, or
     // fit in one and save the wide tiles a split of K; else 64 if they fit in one wave.
-    const bool splits_k = make_stream_k(wide, k_tiles, clusters).splits > 1;
+    const bool splits_k = make_stream_k(wide, k_tiles, clusters, min_split).splits > 1;
     const int64_t t128 = cluster_tiles(m, n, 128), t64 = cluster_tiles(m, n, 64);
     return {t128 <= clusters && (2 * t128 > clusters || splits_k) ? 128
             : t64 <= clusters                                     ? 64
@@ -408,6 +410,13 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
   return {WgmmaShape::kWideN, false};
 }
 
+// Rule "FP8 split": FP8 splits K into parts of at least 16 k-tiles (16-bit: kMinSplitKTiles,
+// 32): a down-projection of 64-128 tokens over K = 7168 (56 k-tiles) on 9-16 cluster tiles ran
+// 1.2-1.4x faster in 3 splits than whole (bench/results/gemm_fp8.md, "Split-K for few tokens").
+int64_t min_split_k_tiles(tessera_dtype dtype) {
+  return is_fp8(dtype) ? kMinSplitKTiles / 2 : kMinSplitKTiles;
+}
+
 // Rule "wgmma schedule": whole cluster tiles, or split-K / stream-K as make_stream_k says
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
@@ -415,13 +424,15 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
 // (TESSERA_GEMM_SPLITS, for measuring) cuts K into that many parts where tiles x splits fit the
 // clusters and every part gets a k-tile.
 StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
-                       bool short_over_half_full, bool whole_tiles, int64_t forced_splits) {
+                       bool short_over_half_full, bool whole_tiles, int64_t forced_splits,
+                       int64_t min_split) {
   const int64_t tiles = ceil_div(tiles_m, WgmmaShape::kCluster) * tiles_n;
   if (forced_splits >= 2 && tiles * forced_splits <= clusters && forced_splits <= k_tiles)
     return {tiles, k_tiles, tiles * forced_splits, 0, forced_splits};
   const bool whole = whole_tiles || (short_over_half_full && 4 * tiles > clusters);
   StreamK w =
-      whole ? StreamK{tiles, k_tiles, clusters, tiles} : make_stream_k(tiles, k_tiles, clusters);
+      whole ? StreamK{tiles, k_tiles, clusters, tiles}
+            : make_stream_k(tiles, k_tiles, clusters, min_split);
   if (!w.streams()) w.clusters = min64(tiles, clusters);
   return w;
 }

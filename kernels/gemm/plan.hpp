@@ -195,11 +195,13 @@ GemmPlan plan_simt(GemmArgs const& args, GemmDevice const& device, PlanOverrides
 
 // The rules the plan applies (plan.cpp), exposed for their tests.
 int64_t wgmma_k_tiles(int64_t k, int64_t bytes);
+int64_t min_split_k_tiles(tessera_dtype dtype);
 WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters,
-                     bool has_short = false, bool b_read_in_place = true, int64_t forced_width = 0);
+                     bool has_short = false, bool b_read_in_place = true, int64_t forced_width = 0,
+                     int64_t min_split = kMinSplitKTiles);
 StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
                        bool short_over_half_full = false, bool whole_tiles = false,
-                       int64_t forced_splits = 0);
+                       int64_t forced_splits = 0, int64_t min_split = kMinSplitKTiles);
 SimtTile simt_tile(int64_t m, int64_t n, int64_t forced_width = 0);
 SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes);
 // Kernel 05's stream-K scratch: a flag and a slot of partial sums (bn / 2 per thread) per

@@ -22,6 +22,7 @@ import ctypes
 import math
 
 from . import _library
+from ._cuda_stream import current_stream
 from ._tessera import Error
 
 # tessera_attention_dtype of include/tessera/attention.h, by torch dtype name
@@ -169,7 +170,7 @@ def _on_device(torch, device):
         yield 0
         return
     with torch.cuda.device(device):
-        yield torch.cuda.current_stream(device).cuda_stream
+        yield current_stream(torch, device)
 
 
 def _prepare(query, key, value, is_causal, scale, enable_gqa, return_lse, allocate: bool):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 
 from . import _gemm
+from ._cuda_stream import current_stream
 from ._tessera import Error
 
 # tessera_dtype and tessera_scaling of include/tessera/gemm.h, by torch dtype name
@@ -28,7 +29,10 @@ SCALE_TENSOR, SCALE_ROW, SCALE_BLOCK_A_ROWS, SCALE_BLOCK_B_COLUMNS = 0, 1, 2, 3
 
 
 def declare(lib):
-    """tessera_scaled_gemm's and tessera_scaled_gemm_plan's signatures on the loaded library."""
+    """tessera_scaled_gemm's and tessera_scaled_gemm_plan's signatures on the loaded library
+    (once: ctypes rebuilds its converters each time they are set)."""
+    if getattr(lib, "_tessera_scaled_declared", False):
+        return lib
     i64, f32, vp = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
     ch, i = ctypes.c_char, ctypes.c_int
     lib.tessera_scaled_gemm.argtypes = [ctypes.c_char_p, i, i, i, ch, ch, i64, i64, i64, f32, vp,
@@ -38,6 +42,7 @@ def declare(lib):
                                              i64, vp, i64, i, vp, vp, i, vp, i64, ctypes.c_char_p,
                                              ctypes.c_size_t]
     lib.tessera_scaled_gemm_plan.restype = i
+    lib._tessera_scaled_declared = True
     return lib
 
 
@@ -48,30 +53,43 @@ def _numel(t) -> int:
     return n
 
 
+def _dtype_name(dtype) -> str:
+    """str(dtype), remembered per dtype object (they are few; str() is slow next to a launch)."""
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = str(dtype)
+    return name
+
+
+_DTYPE_NAMES: dict = {}
+_TENSOR_PARTS = ("shape", "stride", "dtype", "device")
+
+
 def check(a, b, scale_a, scale_b, out_dtype):
     """The checks before the library: the scaling (SCALE_TENSOR or SCALE_ROW)."""
     for name, t in (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b)):
-        if not all(hasattr(t, x) for x in ("shape", "stride", "dtype", "device")):
+        if not all(hasattr(t, x) for x in _TENSOR_PARTS):
             raise Error(f"scaled_mm: {name} must be a torch.Tensor (got {type(t).__name__})")
     for name, t in (("a", a), ("b", b)):
         if len(t.shape) != 2:
             raise Error(f"scaled_mm: {name} must be 2-D; got shape {tuple(t.shape)}")
-        if str(t.dtype) not in FP8:
+        if _dtype_name(t.dtype) not in FP8:
             raise Error(f"scaled_mm: {name} has dtype {t.dtype}; expected torch.float8_e4m3fn or "
                         f"torch.float8_e5m2")
     if a.dtype != b.dtype:
         raise Error(f"scaled_mm: a is {a.dtype} and b is {b.dtype}; both must be one FP8 format")
-    if str(out_dtype) not in OUT:
+    if _dtype_name(out_dtype) not in OUT:
         raise Error(f"scaled_mm: out_dtype {out_dtype} is not torch.bfloat16, torch.float16 or "
                     f"torch.float32")
     (m, k), (k2, n) = a.shape, b.shape
     if k != k2:
         raise Error(f"scaled_mm: shapes a {tuple(a.shape)} @ b {tuple(b.shape)} do not match")
+    device = a.device
     for name, t in (("b", b), ("scale_a", scale_a), ("scale_b", scale_b)):
-        if t.device != a.device:
-            raise Error(f"scaled_mm: {name} is on {t.device} but a is on {a.device}")
+        if t.device != device:
+            raise Error(f"scaled_mm: {name} is on {t.device} but a is on {device}")
     for name, t in (("scale_a", scale_a), ("scale_b", scale_b)):
-        if str(t.dtype) != "torch.float32":
+        if _dtype_name(t.dtype) != "torch.float32":
             raise Error(f"scaled_mm: {name} must be torch.float32 (got {t.dtype})")
     if _numel(scale_a) == 1 and _numel(scale_b) == 1:
         return SCALE_TENSOR
@@ -128,9 +146,10 @@ def scaled_mm(a, b, scale_a, scale_b, out_dtype=None, out=None, use_fast_accum: 
                     "does not apply to them")
     args, keep = _arguments(a, b, out, scale_a, scale_b, scaling, use_fast_accum)
     lib = declare(_gemm.load_library())
-    fp8, c = FP8[str(a.dtype)], OUT[str(out_dtype)]
-    stream = torch.cuda.current_stream(a.device).cuda_stream
-    status = lib.tessera_scaled_gemm(None, fp8, fp8, c, *args, stream or None)
+    fp8, c = FP8[_dtype_name(a.dtype)], OUT[_dtype_name(out_dtype)]
+    with torch.cuda.device(a.device):  # (the library plans and launches on the current device)
+        stream = current_stream(torch, a.device)
+        status = lib.tessera_scaled_gemm(None, fp8, fp8, c, *args, stream or None)
     del keep
     if status != 0:
         raise Error("scaled_mm: " + lib.tessera_status_string(status).decode())

@@ -19,6 +19,7 @@ from typing import Optional  # NOTE: no postponed annotations: custom_op reads t
 import torch
 
 from . import _gemm
+from ._cuda_stream import current_stream
 from ._tessera import Error
 
 if not hasattr(torch.library, "custom_op"):
@@ -82,7 +83,7 @@ def _launch(a, b, out, alpha: float, beta: float, tf32: bool):
     args = _gemm.blas_args(a.shape, a.stride(), b.shape, b.stride(), out.shape, out.stride())
     dtype = _gemm.DTYPES["tf32"] if tf32 else _ABI[a.dtype]
     with torch.cuda.device(a.device):
-        stream = torch.cuda.current_stream(a.device).cuda_stream
+        stream = current_stream(torch, a.device)
         _gemm.call(_gemm.load_library(), dtype, args, alpha, a.data_ptr(), b.data_ptr(), beta,
                    out.data_ptr(), stream)
 
