@@ -56,10 +56,29 @@ __device__ __forceinline__ void store_c4(OutType type, void* c, int64_t at,
     store_c4(static_cast<float*>(c) + at, out, inside, beta, vector);
 }
 
+// FP8 with a scale per row of A and column of B (Scaling::kRow): sa(r) sb(c) for the values of a
+// thread whose wgmma fragment lies on rows row0 and row0 + 8 of C, 0 outside C. The two row
+// scales are loaded once per tile into registers, a column's per value: the stores loaded both
+// per stored value before (row-wise scales at 0.74-0.89 of per-tensor speed).
+struct RowColumnScales {
+  int64_t row0 = 0, m = 0, n = 0;
+  float s0 = 0.0f, s8 = 0.0f;
+  float const* sb = nullptr;
+  RowColumnScales() = default;
+  template <class Params>
+  __device__ __forceinline__ RowColumnScales(Params const& p, int64_t first_row)
+      : row0(first_row), m(p.m), n(p.n),
+        s0(first_row < p.m ? __ldg(p.scale_a + first_row) : 0.0f),
+        s8(first_row + 8 < p.m ? __ldg(p.scale_a + first_row + 8) : 0.0f), sb(p.scale_b) {}
+  __device__ __forceinline__ float operator()(int64_t r, int64_t c) const {
+    return c < n ? (r == row0 ? s0 : s8) * __ldg(sb + c) : 0.0f;
+  }
+};
+
 // One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment goes to
-// the shared buffer (scaled by alpha), then the warpgroup copies the chunk out, 4 elements per
-// thread along C's contiguous dimension, C = scale * chunk + beta * C (scale: 1, or with row
-// scaling scale_a[m] scale_b[n]), predicated on the matrix. Column-major C (c_sm = 1): thread t
+// the shared buffer (scaled by alpha, and with row scaling by scale_a[m] scale_b[n]), then the
+// warpgroup copies the chunk out, 4 elements per thread along C's contiguous dimension, C =
+// chunk + beta * C, predicated on the matrix. Column-major C (c_sm = 1): thread t
 // takes rows 4(t%16).. +3 of columns t/16 + 8i; row-major C (the swapped problem's C^T, c_sn =
 // 1): row t%64 of columns 4(t/64) + 8i .. +3. C's element type: the kernel's T, or for FP8
 // inputs the call's (p.c_type, chosen per store: one loop for the three types, not unrolled: the
@@ -83,6 +102,8 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
   const int64_t ld = by_rows ? p.c_sn : p.c_sm;
   const bool vector_ok = reinterpret_cast<uintptr_t>(p.c) % 16 == 0 && ld % 4 == 0;
   const bool by_row_scales = kRunTimeC && p.scaling == Scaling::kRow;
+  const int64_t row0 = m0 + 64 * consumer + row;  // the thread's first row in C
+  const RowColumnScales scales = by_row_scales ? RowColumnScales(p, row0) : RowColumnScales{};
   const int64_t rows = min64(p.m - m0 - 64 * consumer, 64);  // this consumer's rows inside C
   const int r0 = by_rows ? 4 * (t % 16) : t % 64, c0 = by_rows ? t / 16 : 4 * (t / 64);
 #pragma unroll
@@ -90,7 +111,9 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
 #pragma unroll
     for (int i = 0; i < Cfg::kPerChunk; ++i) {
       const int v = kF.value[j][i];
-      buf[row + kF.row[v] + kLd * (col + kF.col[v])] = alpha * acc[v];
+      const float x = alpha * acc[v];
+      buf[row + kF.row[v] + kLd * (col + kF.col[v])] =
+          by_row_scales ? x * scales(row0 + kF.row[v], n0 + col + kF.col[v]) : x;
     }
     ptx::named_barrier_sync(1 + consumer, 128);
 #pragma unroll(kRunTimeC ? 1 : kChunk / 8)
@@ -109,9 +132,6 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
       // in bounds of the 4: rows r.. inside C (by_rows) or columns n.. inside C
       const int64_t inside = by_rows ? rows - r : p.n - n;
       const int64_t m = m0 + 64 * consumer + r, at = m * p.c_sm + n * p.c_sn;
-      if (by_row_scales)
-        for (int e = 0; e < 4 && e < inside; ++e)
-          out[e] *= p.scale_a[by_rows ? m + e : m] * p.scale_b[by_rows ? n : n + e];
       if constexpr (kRunTimeC)
         store_c4(p.c_type, p.c, at, out, inside, p.beta, vector_ok);
       else
@@ -144,16 +164,16 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
   } else if constexpr (Cfg::kBits == 8) {  // C bf16 (the plan's rule)
     const float alpha =
         p.scaling == Scaling::kTensor ? p.alpha * *p.scale_a * *p.scale_b : p.alpha;
-    const float *sa = p.scale_a, *sb = p.scale_b;
-    const int64_t m = p.m, n = p.n;
     // (a function of the value alone where no scale needs its coordinates: computing them
     // changes what the compiler hoists out of the tile loop)
-    if (p.scaling == Scaling::kRow)
-      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
-                                       [=](float x, int64_t r, int64_t c) {
-                                         return r < m && c < n ? alpha * x * sa[r] * sb[c] : 0.0f;
-                                       });
-    else
+    if (p.scaling == Scaling::kRow) {
+      static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
+      const int64_t row0 = m0 + 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
+      const RowColumnScales scales(p, row0);
+      store_by_tma<Cfg, __nv_bfloat16>(
+          acc, buf, consumer, m0, n0, map_c,
+          [=](float x, int64_t r, int64_t c) { return alpha * x * scales(r, c); });
+    } else
       store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
                                        [=](float x) { return alpha * x; });
   }
