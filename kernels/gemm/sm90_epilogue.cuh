@@ -56,8 +56,9 @@ __device__ __forceinline__ void store_c4(OutType type, void* c, int64_t at,
     store_c4(static_cast<float*>(c) + at, out, inside, beta, vector);
 }
 
-// FP8 with a scale per row of A and column of B (Scaling::kRow): sa(r) sb(c) for the values of a
-// thread whose wgmma fragment lies on rows row0 and row0 + 8 of C, 0 outside C. The two row
+// FP8 with a scale per row of A and column of B (Scaling::kRow): x sa(r) sb(c) (in that order, as
+// cuBLASLt rounds) for the values of a thread whose wgmma fragment lies on rows row0 and
+// row0 + 8 of C, 0 outside C. The two row
 // scales are loaded once per tile into registers, a column's per value: the stores loaded both
 // per stored value before (row-wise scales at 0.74-0.89 of per-tensor speed).
 struct RowColumnScales {
@@ -70,8 +71,8 @@ struct RowColumnScales {
       : row0(first_row), m(p.m), n(p.n),
         s0(first_row < p.m ? __ldg(p.scale_a + first_row) : 0.0f),
         s8(first_row + 8 < p.m ? __ldg(p.scale_a + first_row + 8) : 0.0f), sb(p.scale_b) {}
-  __device__ __forceinline__ float operator()(int64_t r, int64_t c) const {
-    return c < n ? (r == row0 ? s0 : s8) * __ldg(sb + c) : 0.0f;
+  __device__ __forceinline__ float operator()(float x, int64_t r, int64_t c) const {
+    return c < n ? x * (r == row0 ? s0 : s8) * __ldg(sb + c) : 0.0f;
   }
 };
 
@@ -113,7 +114,7 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
       const int v = kF.value[j][i];
       const float x = alpha * acc[v];
       buf[row + kF.row[v] + kLd * (col + kF.col[v])] =
-          by_row_scales ? x * scales(row0 + kF.row[v], n0 + col + kF.col[v]) : x;
+          by_row_scales ? scales(x, row0 + kF.row[v], n0 + j * kChunk + col + kF.col[v]) : x;
     }
     ptx::named_barrier_sync(1 + consumer, 128);
 #pragma unroll(kRunTimeC ? 1 : kChunk / 8)
@@ -172,7 +173,7 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
       const RowColumnScales scales(p, row0);
       store_by_tma<Cfg, __nv_bfloat16>(
           acc, buf, consumer, m0, n0, map_c,
-          [=](float x, int64_t r, int64_t c) { return alpha * x * scales(r, c); });
+          [=](float x, int64_t r, int64_t c) { return scales(alpha * x, r, c); });
     } else
       store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
                                        [=](float x) { return alpha * x; });
