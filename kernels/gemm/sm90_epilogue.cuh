@@ -57,22 +57,47 @@ __device__ __forceinline__ void store_c4(OutType type, void* c, int64_t at,
 }
 
 // FP8 with a scale per row of A and column of B (Scaling::kRow): x sa(r) sb(c) (in that order, as
-// cuBLASLt rounds) for the values of a thread whose wgmma fragment lies on rows row0 and
-// row0 + 8 of C, 0 outside C. The two row
-// scales are loaded once per tile into registers, a column's per value: the stores loaded both
-// per stored value before (row-wise scales at 0.74-0.89 of per-tensor speed).
+// cuBLASLt rounds) for each value of a thread's wgmma fragment, 0 outside C. The thread's values
+// lie on its first row and the one 8 below, and on columns first + 8 q + e (e = 0, 1): its two
+// row scales and kBN / 4 column scales are loaded once per tile into registers, before the
+// stores, and a value finds its own by its index (FragmentValue: constants, unrolled). Loaded
+// per stored value inside the store loop, every chunk waited for its loads.
+template <class Cfg>
 struct RowColumnScales {
-  int64_t row0 = 0, m = 0, n = 0;
+  static constexpr int kColumns = int(Cfg::kBN / 4);
+  struct Slots {
+    int column[Cfg::kAcc] = {};        // value v's column scale: cs[column[v]]
+    bool second_row[Cfg::kAcc] = {};  // value v on the row 8 below the first
+  };
+  static constexpr Slots make_slots() {
+    Slots s;
+    for (int v = 0; v < Cfg::kAcc; ++v) {
+      const int64_t row = Cfg::kFrgCrdC(v)[0], col = Cfg::kFrgCrdC(v)[1];
+      if ((row != 0 && row != 8) || col % 8 > 1 || col / 8 * 2 + col % 8 >= kColumns)
+        fail("05: an FP8 thread's values must lie on two rows and two columns of each 8");
+      s.column[v] = int(col / 8 * 2 + col % 8);
+      s.second_row[v] = row == 8;
+    }
+    return s;
+  }
+  static constexpr Slots kSlots = make_slots();
+
   float s0 = 0.0f, s8 = 0.0f;
-  float const* sb = nullptr;
+  float cs[kColumns] = {};  // the scale of column first_col + 8 (q / 2) + q % 2
   RowColumnScales() = default;
   template <class Params>
-  __device__ __forceinline__ RowColumnScales(Params const& p, int64_t first_row)
-      : row0(first_row), m(p.m), n(p.n),
-        s0(first_row < p.m ? __ldg(p.scale_a + first_row) : 0.0f),
-        s8(first_row + 8 < p.m ? __ldg(p.scale_a + first_row + 8) : 0.0f), sb(p.scale_b) {}
-  __device__ __forceinline__ float operator()(float x, int64_t r, int64_t c) const {
-    return c < n ? x * (r == row0 ? s0 : s8) * __ldg(sb + c) : 0.0f;
+  __device__ __forceinline__ RowColumnScales(Params const& p, int64_t first_row, int64_t first_col)
+      : s0(first_row < p.m ? __ldg(p.scale_a + first_row) : 0.0f),
+        s8(first_row + 8 < p.m ? __ldg(p.scale_a + first_row + 8) : 0.0f) {
+#pragma unroll
+    for (int q = 0; q < kColumns; ++q) {
+      const int64_t c = first_col + 8 * (q / 2) + q % 2;
+      cs[q] = c < p.n ? __ldg(p.scale_b + c) : 0.0f;
+    }
+  }
+  __device__ __forceinline__ float operator()(float x, FragmentValue v) const {
+    static constexpr Slots kS = kSlots;  // (re-bound: a member does not fold in device code)
+    return x * (kS.second_row[v.index] ? s8 : s0) * cs[kS.column[v.index]];
   }
 };
 
@@ -103,8 +128,8 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
   const int64_t ld = by_rows ? p.c_sn : p.c_sm;
   const bool vector_ok = reinterpret_cast<uintptr_t>(p.c) % 16 == 0 && ld % 4 == 0;
   const bool by_row_scales = kRunTimeC && p.scaling == Scaling::kRow;
-  const int64_t row0 = m0 + 64 * consumer + row;  // the thread's first row in C
-  const RowColumnScales scales = by_row_scales ? RowColumnScales(p, row0) : RowColumnScales{};
+  using Scales = RowColumnScales<Cfg>;
+  const Scales scales = by_row_scales ? Scales(p, m0 + 64 * consumer + row, n0 + col) : Scales{};
   const int64_t rows = min64(p.m - m0 - 64 * consumer, 64);  // this consumer's rows inside C
   const int r0 = by_rows ? 4 * (t % 16) : t % 64, c0 = by_rows ? t / 16 : 4 * (t / 64);
 #pragma unroll
@@ -114,7 +139,7 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
       const int v = kF.value[j][i];
       const float x = alpha * acc[v];
       buf[row + kF.row[v] + kLd * (col + kF.col[v])] =
-          by_row_scales ? scales(x, row0 + kF.row[v], n0 + j * kChunk + col + kF.col[v]) : x;
+          by_row_scales ? scales(x, FragmentValue{v}) : x;
     }
     ptx::named_barrier_sync(1 + consumer, 128);
 #pragma unroll(kRunTimeC ? 1 : kChunk / 8)
@@ -165,15 +190,13 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
   } else if constexpr (Cfg::kBits == 8) {  // C bf16 (the plan's rule)
     const float alpha =
         p.scaling == Scaling::kTensor ? p.alpha * *p.scale_a * *p.scale_b : p.alpha;
-    // (a function of the value alone where no scale needs its coordinates: computing them
-    // changes what the compiler hoists out of the tile loop)
     if (p.scaling == Scaling::kRow) {
       static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
-      const int64_t row0 = m0 + 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
-      const RowColumnScales scales(p, row0);
+      const Coord<2> first = kThrCrdC(threadIdx.x % 128);
+      const RowColumnScales<Cfg> scales(p, m0 + 64 * consumer + first[0], n0 + first[1]);
       store_by_tma<Cfg, __nv_bfloat16>(
           acc, buf, consumer, m0, n0, map_c,
-          [=](float x, int64_t r, int64_t c) { return scales(alpha * x, r, c); });
+          [=](float x, FragmentValue v) { return scales(alpha * x, v); });
     } else
       store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
                                        [=](float x) { return alpha * x; });

@@ -11,7 +11,10 @@
 //   Epi::drain();                                      // before the CTA exits
 //
 // acc is WarpgroupMMA::partition_fragment_C() (or its registers, float[N/2]); the functor takes
-// (value, row, col) in D, or the value alone (then no coordinate is computed at all).
+// (value, row, col) in D, the value alone (then no coordinate is computed at all), or (value,
+// FragmentValue): the value's index in acc, a constant of the unrolled loop, for a functor that
+// holds per-value data in registers (indexed by a run-time coordinate, such an array would live
+// in local memory).
 //
 // The plan, all read off layouts at compile time: warpgroup thread t holds value v of the C
 // partition at (row, col) = thr(t) + frg(v) of its 64 x N block (EpilogueCoords:
@@ -50,6 +53,11 @@
 #endif
 
 namespace tessera {
+
+// Which of a thread's fragment values an epilogue functor is given (its index in acc).
+struct FragmentValue {
+  int index;
+};
 
 // The bytes of `buffers` staging tiles of 16-bit elements (for a SharedStorage member).
 TESSERA_HD constexpr int64_t staging_bytes(SwizzledLayout const& stage, int buffers) {
@@ -200,6 +208,7 @@ struct SmemEpilogue {
     // f(value, row, col), or f(value): then no coordinate is computed (NOTE: unused ones, though
     // dead, changed what NVVM hoists out of the caller's tile loop).
     constexpr bool kWithCoords = std::is_invocable_v<F const&, float, int64_t, int64_t>;
+    constexpr bool kWithIndex = std::is_invocable_v<F const&, float, FragmentValue>;
     Coord<2> first{};
     if constexpr (kWithCoords) first = kT(t);
     TESSERA_UNROLL
@@ -212,7 +221,9 @@ struct SmemEpilogue {
         TESSERA_UNROLL
         for (int i = 0; i < 4; ++i) {
           const int v = kP.block[j][4 * s + i];
-          if constexpr (kWithCoords) {
+          if constexpr (kWithIndex) {
+            regs[i] = pack2(f(acc[v], FragmentValue{v}), f(acc[v + 1], FragmentValue{v + 1}));
+          } else if constexpr (kWithCoords) {
             const int64_t r = m0 + 64 * w + first[0] + kP.row[v];
             const int64_t c = n0 + j * kCols + first[1] + kP.col[v];
             regs[i] = pack2(f(acc[v], r, c), f(acc[v + 1], r, c + 1));
