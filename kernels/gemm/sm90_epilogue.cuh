@@ -101,6 +101,14 @@ struct RowColumnScales {
   }
 };
 
+// The 16- and 32-bit kernels' stand-in: no scales.
+struct NoScales {
+  NoScales() = default;
+  template <class Params>
+  __device__ __forceinline__ NoScales(Params const&, int64_t, int64_t) {}
+  __device__ __forceinline__ float operator()(float x, FragmentValue) const { return x; }
+};
+
 // One consumer's 64 x kBN part of the C tile: per chunk of kChunk columns, the fragment goes to
 // the shared buffer (scaled by alpha, and with row scaling by scale_a[m] scale_b[n]), then the
 // warpgroup copies the chunk out, 4 elements per thread along C's contiguous dimension, C =
@@ -128,7 +136,7 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
   const int64_t ld = by_rows ? p.c_sn : p.c_sm;
   const bool vector_ok = reinterpret_cast<uintptr_t>(p.c) % 16 == 0 && ld % 4 == 0;
   const bool by_row_scales = kRunTimeC && p.scaling == Scaling::kRow;
-  using Scales = RowColumnScales<Cfg>;
+  using Scales = std::conditional_t<kRunTimeC, RowColumnScales<Cfg>, NoScales>;
   const Scales scales = by_row_scales ? Scales(p, m0 + 64 * consumer + row, n0 + col) : Scales{};
   const int64_t rows = min64(p.m - m0 - 64 * consumer, 64);  // this consumer's rows inside C
   const int r0 = by_rows ? 4 * (t % 16) : t % 64, c0 = by_rows ? t / 16 : 4 * (t / 64);
