@@ -431,13 +431,6 @@ __device__ __forceinline__ void mainloop_promoted(
     r.s8 = row + 8 < p.m ? scale_a[row + 8] * b : 0.0f;
     return r;
   };
-  // The scales of k-tile k brought into L1 a pair ahead (in registers they spill the consumer):
-  // from L2 or memory a load outlasts a pair's products.
-  const auto prefetch_scales = [&](int64_t k) {
-    if (!by_blocks || k >= k_tiles) return;
-    if (row < p.m) ptx::prefetch_l1(p.scale_a + (k_begin + k) * p.m + row);
-    ptx::prefetch_l1(scale_b + k_begin + k);
-  };
   using Frag = typename WarpgroupMMA<Cfg>::FragmentC;
   Frag even, odd;
   const auto issue = [&](Frag& part) {
@@ -462,7 +455,6 @@ TESSERA_UNROLL
   for (; k + 1 < k_tiles; k += 2) {
     const RowScales r0 = scales(k), r1 = scales(k + 1);  // (loaded while the products run)
     const int first = issue(even), second = issue(odd);
-    prefetch_scales(k + 2), prefetch_scales(k + 3);
     promote(even, k, first, r0);  // k + 1 runs meanwhile
     warpgroup_wait<0>(odd);
     promote(odd, k + 1, second, r1);

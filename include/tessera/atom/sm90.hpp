@@ -232,11 +232,6 @@ __device__ inline void prefetch_tensor_map(void const* tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(tensor_map))
                : "memory");
 }
-// Brings the line holding `p` (global memory) into this SM's L1 without waiting for it and
-// without a register: a load issued later finds it there (no "memory" clobber: it moves nothing).
-__device__ inline void prefetch_l1(void const* p) {
-  asm volatile("prefetch.global.L1 [%0];\n" ::"l"(reinterpret_cast<uint64_t>(p)));
-}
 
 // A barrier among `threads` threads (a multiple of 32) that leaves the others running; id 0 is
 // __syncthreads'.
