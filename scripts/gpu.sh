@@ -56,6 +56,9 @@
 #                                              backend, float32) (tests/device/torch_attention.py), then
 #                                              bench/attention_bench.py (cuDNN and flash backends, launches
 #                                              interleaved; quick: 6 rows): $OUT/attention_sdpa.md, .json
+#   OUT=/tmp/out scripts/gpu.sh layers [quick] tessera.gemm against torch.mm (cuBLAS) on language
+#                                              models' linear layers, y = x W^T, 1-8192 tokens
+#                                              (bench/gemm_layers_bench.py): $OUT/gemm_layers.md
 #   OUT=/tmp/out scripts/gpu.sh fp8 [quick]    tessera.scaled_mm (FP8) against a float64 reference and
 #                                              torch._scaled_mm in guarded buffers
 #                                              (tests/device/torch_scaled_mm.py), then bench/gemm_fp8_bench.py
@@ -229,6 +232,21 @@ if [ "$mode" = attention-torch ]; then
   TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh attention-torch${quick:+ quick}" \
     "$py" bench/attention_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
     | tee "$OUT/attention_sdpa.txt" | tail -12
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = layers ]; then
+  step "tessera.gemm against torch.mm on models' linear layers (bench/gemm_layers_bench.py)"
+  py=$(torch_python)
+  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+  cuda_library tessera_gemm build-gpu.layers.log || exit 1
+  quick=""; [ "$tc_mode" = quick ] && quick=--quick
+  command="OUT=\$OUT bash scripts/gpu.sh layers${quick:+ quick}"
+  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="$command" \
+    "$py" bench/gemm_layers_bench.py $quick --library "$PWD/build-gpu/kernels/libtessera_gemm.so" \
+    --out "$OUT" 2>&1 | tee "$OUT/gemm_layers.txt" | tail -4
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   step "done: status $status"
   exit $status

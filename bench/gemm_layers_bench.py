@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""tessera.gemm against torch.mm (cuBLAS) on language models' linear layers, y = x W^T, in one
+process (GPU; scripts/gpu.sh layers).
+
+x is (tokens, in features) row-major and W (out features, in features) row-major, as
+torch.nn.Linear holds them: y = x @ W.t(), (tokens, out features) row-major. Layers: the
+attention projections (fused QKV, O) and the MLP's (fused gate and up, down) of Llama-3 8B and
+70B, Qwen2.5 7B and a Mixtral 8x7B expert; tokens 1 to 8192; bf16 and f16. TFLOP/s = 2 tokens
+in out / GPU time: CUDA events around CUDA graphs of launches, the two taking turns graph by
+graph, the median of each (bench/gemm_fp8_bench.py's timing); ratio = tessera / cuBLAS; beside
+it the time per call launched eagerly from Python. Each row names tessera's plan (tile and
+schedule). Writes gemm_layers.md and .json (GPU, date, commit, command; per dtype the geometric
+mean of the ratio and the rows below 0.9).
+
+Usage: gemm_layers_bench.py [--quick] [--dtypes bf16,f16] [--out DIR] [--library PATH]
+TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded; the
+plan's measuring overrides (TESSERA_GEMM_TILE, _SCHEDULE, _SPLITS) are recorded when set.
+"""
+import argparse
+import ctypes
+import datetime
+import json
+import math
+import os
+import pathlib
+import re
+import statistics
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "device"))
+sys.path.insert(0, str(ROOT / "bench"))
+from tessera_package import load_tessera  # noqa: E402
+from attention_bench import commit, fmt  # noqa: E402
+from gemm_fp8_bench import PLAN_OVERRIDES, time_pair, time_pair_gpu  # noqa: E402
+
+# (model, layer, out features, in features)
+LAYERS = (
+    ("Llama-3 8B", "qkv", 6144, 4096), ("Llama-3 8B", "o", 4096, 4096),
+    ("Llama-3 8B", "gate+up", 28672, 4096), ("Llama-3 8B", "down", 4096, 14336),
+    ("Llama-3 70B", "qkv", 10240, 8192), ("Llama-3 70B", "o", 8192, 8192),
+    ("Llama-3 70B", "gate+up", 57344, 8192), ("Llama-3 70B", "down", 8192, 28672),
+    ("Qwen2.5 7B", "qkv", 4608, 3584), ("Qwen2.5 7B", "o", 3584, 3584),
+    ("Qwen2.5 7B", "gate+up", 37888, 3584), ("Qwen2.5 7B", "down", 3584, 18944),
+    ("Mixtral 8x7B", "expert gate+up", 28672, 4096), ("Mixtral 8x7B", "expert down", 4096, 14336),
+)
+TOKENS = (1, 16, 64, 128, 512, 2048, 8192)
+QUICK_TOKENS = (128, 512, 2048)
+ABI_DTYPES = {"f16": 2, "bf16": 3}  # tessera_dtype of include/tessera/gemm.h
+
+
+def plan_text(lib, dtype, x, w, y):
+    """tessera_gemm_plan's words for y = x @ w.t() (the call tessera.gemm makes)."""
+    from tessera import _gemm
+    lib.tessera_gemm_plan.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_char,
+                                      ctypes.c_char] + [ctypes.c_int64] * 3 + [
+        ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
+        ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_char_p, ctypes.c_size_t]
+    wt = w.t()
+    swap, ta, lda, tb, ldb, m, n, k, ldc = _gemm.blas_args(x.shape, x.stride(), wt.shape,
+                                                          wt.stride(), y.shape, y.stride())
+    first, second = (wt, x) if swap else (x, wt)
+    text = ctypes.create_string_buffer(1024)
+    lib.tessera_gemm_plan(None, ABI_DTYPES[dtype], ta.encode(), tb.encode(), m, n, k, 1.0,
+                          first.data_ptr(), lda, second.data_ptr(), ldb, 0.0, y.data_ptr(), ldc,
+                          text, len(text))
+    return text.value.decode()
+
+
+def short_plan(text):
+    """The tile and the schedule out of a plan's words."""
+    tile = re.search(r"tile (\d+ x \d+)", text)
+    kernel = re.search(r"kernel (\S+?),", text)
+    sched = "whole tiles"
+    for pattern in (r"split-K: [^;(]*", r"stream-K on \d+ clusters", r"\d+ cluster tiles on \d+"):
+        found = re.search(pattern, text)
+        if found:
+            sched = found.group(0).strip()
+            break
+    return f"{kernel.group(1) if kernel else '?'} {tile.group(1) if tile else ''}; {sched}"
+
+
+def measure(torch, tessera, lib, dtype, tokens, out_f, in_f):
+    """(tessera TFLOP/s, cuBLAS TFLOP/s, eager us each, max relative difference, plan)."""
+    dt = {"f16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    x = torch.randn(tokens, in_f, device="cuda", dtype=dt)
+    w = torch.randn(out_f, in_f, device="cuda", dtype=dt) / math.sqrt(in_f)
+    ours = torch.empty(tokens, out_f, device="cuda", dtype=dt)
+    theirs = torch.empty_like(ours)
+    fns = {"tessera": lambda: tessera.gemm(x, w.t(), out=ours),
+           "cublas": lambda: torch.mm(x, w.t(), out=theirs)}
+    eager = time_pair(torch, fns)
+    gpu = time_pair_gpu(torch, fns, eager)
+    f = 2.0 * tokens * out_f * in_f
+    diff = ((ours.float() - theirs.float()).abs().max() /
+            theirs.float().abs().max().clamp(min=1e-30)).item()
+    return (f / gpu["tessera"] / 1e12, f / gpu["cublas"] / 1e12, eager["tessera"] * 1e6,
+            eager["cublas"] * 1e6, diff, short_plan(plan_text(lib, dtype, x, w, ours)))
+
+
+def write(out_dir: pathlib.Path, header: dict, rows: list, dtypes):
+    summary = {}
+    for dt in dtypes:
+        ratios = [r["ratio"] for r in rows if r["dtype"] == dt]
+        summary[dt] = {
+            "geomean_ratio": math.exp(statistics.fmean(map(math.log, ratios))) if ratios else None,
+            "rows": len(ratios),
+            "below_0.9": [r["name"] for r in rows if r["dtype"] == dt and r["ratio"] < 0.9]}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "gemm_layers.json").write_text(json.dumps(
+        {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
+    lines = ["# GEMM on language models' linear layers: tessera.gemm against torch.mm (cuBLAS)", ""]
+    lines += [f"- {k}: {v}" for k, v in header.items()] + [""]
+    lines += ["y = x W^T as torch.nn.Linear computes it (x: tokens x in, W: out x in, both "
+              "row-major); TFLOP/s = 2·tokens·in·out / GPU time (CUDA graphs of launches, the two "
+              "in turns, in one process); eager µs: per call launched one by one from Python; "
+              "difference: max |tessera - cuBLAS| / max |cuBLAS|; plan: tessera's kernel, tile "
+              "and schedule (tessera_gemm_plan).", ""]
+    for dt, s in summary.items():
+        below = ", ".join(s["below_0.9"]) if s["below_0.9"] else "none"
+        lines.append(f"- {dt}: geometric mean of the ratio {fmt(s['geomean_ratio'], '.3f')} over "
+                     f"{s['rows']} rows; below 0.9: {below}")
+    lines += ["", "| dtype | model | layer | tokens | out | in | tessera TFLOP/s | cuBLAS TFLOP/s "
+              "| ratio | eager µs tessera / cuBLAS | difference | plan |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['dtype']} | {r['model']} | {r['layer']} | {r['tokens']} | "
+                     f"{r['out']} | {r['in']} | {fmt(r['tflops_tessera'])} | "
+                     f"{fmt(r['tflops_cublas'])} | {fmt(r['ratio'], '.2f')} | "
+                     f"{fmt(r['eager_us_tessera'], '.1f')} / {fmt(r['eager_us_cublas'], '.1f')} | "
+                     f"{fmt(r['difference'], '.1e')} | {r['plan']} |")
+    (out_dir / "gemm_layers.md").write_text("\n".join(lines) + "\n")
+    return summary
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="128, 512 and 2048 tokens only")
+    ap.add_argument("--dtypes", default="bf16,f16", help="comma-separated: bf16, f16")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
+    ap.add_argument("--library", help="libtessera_gemm.so (else the package's)")
+    args = ap.parse_args()
+    import torch
+    if not torch.cuda.is_available():
+        print("SKIPPED: no GPU")
+        return 77
+    if args.library:
+        os.environ["TESSERA_GEMM_LIBRARY"] = args.library
+    tessera, _ = load_tessera()
+    from tessera import _gemm
+    lib = _gemm.load_library()
+    dtypes = [d for d in args.dtypes.split(",") if d]
+    header = {"GPU": torch.cuda.get_device_name(),
+              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
+              "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
+              or "python3 bench/gemm_layers_bench.py " + " ".join(sys.argv[1:]),
+              "torch": torch.__version__}
+    forced = [f"{v}={os.environ[v]}" for v in PLAN_OVERRIDES if os.environ.get(v)]
+    if forced:
+        header["plan overrides"] = ", ".join(forced)
+    torch.manual_seed(0)
+    rows = []
+    for dt in dtypes:
+        for model, layer, out_f, in_f in LAYERS:
+            for tokens in QUICK_TOKENS if args.quick else TOKENS:
+                ours, theirs, our_us, their_us, diff, plan = measure(torch, tessera, lib, dt,
+                                                                     tokens, out_f, in_f)
+                name = f"{dt} {model} {layer} x{tokens}"
+                rows.append({"name": name, "dtype": dt, "model": model, "layer": layer,
+                             "tokens": tokens, "out": out_f, "in": in_f, "tflops_tessera": ours,
+                             "tflops_cublas": theirs, "ratio": ours / theirs,
+                             "eager_us_tessera": our_us, "eager_us_cublas": their_us,
+                             "difference": diff, "plan": plan})
+                print(f"{name}: tessera {ours:.0f}  cuBLAS {theirs:.0f}  ratio {ours / theirs:.2f}"
+                      f"  [{plan}]", flush=True)
+    summary = write(pathlib.Path(args.out), header, rows, dtypes)
+    for dt, s in summary.items():
+        print(f"{dt}: geomean ratio {fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; "
+              f"below 0.9: {len(s['below_0.9'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
