@@ -135,12 +135,15 @@ constexpr int64_t kMinIterations = 16;
 constexpr int64_t kMinSplitKTiles = 32;
 
 // The schedule of `tiles` tiles of `k_tiles` k-tiles on `clusters` clusters: split-K when the
-// tiles fill at most half the clusters and K is long enough; whole tiles when the waves come out
-// (nearly) even; else whole tiles for the full waves, and stream-K over the partial last wave --
+// tiles fill at most half the clusters and K is long enough; whole tiles when they fit in one
+// wave or the waves come out (nearly) even; else whole tiles for the full waves, and stream-K
+// over the partial last wave --
 // or over the last full wave too where the partial one alone would give a cluster fewer than
 // kMinIterations k-tiles -- so that every cluster ends at the same iteration.
 // As few tiles as possible are streamed: stream-K ranges start at staggered k, so the clusters
-// running at one time share no k-slice of A or B in L2 and read them from HBM.
+// running at one time share no k-slice of A or B in L2 and read them from HBM. A single wave is
+// never streamed (language-model layers of 36-56 tiles on 66 clusters ran 1.1-2.2x faster whole:
+// bench/results/gemm_layers.md).
 // Every stream-K range holds at least one iteration (the streamed iterations are at least
 // kMinIterations x clusters), so every cluster's range has a first segment.
 //   5120 x 5120 x 4096 f16 (400 tiles of 64 k-tiles, 66 clusters): whole tiles would fill 6.06
@@ -160,6 +163,7 @@ constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters
     const int64_t splits = by_clusters < by_k ? by_clusters : by_k;
     if (splits >= 2) return {tiles, k_tiles, tiles * splits, 0, splits};
   }
+  if (tiles <= clusters) return s;  // one wave runs whole (see above)
   const int64_t waves = (tiles + clusters - 1) / clusters;
   const double idle = 1.0 - double(tiles) / double(waves * clusters);
   if (idle <= kRaggedLimit || tiles * k_tiles < kMinIterations * clusters) return s;
