@@ -128,11 +128,13 @@ struct StreamK {
 // Stream-K pays a partial-sum store and load per piece and a pipeline restart per segment; it is
 // taken only where whole tiles would leave more than kRaggedLimit of the last wave idle, and
 // where every cluster gets at least kMinIterations k-tiles; split-K takes at least
-// kMinSplitKTiles k-tiles per split, leaving clusters idle rather than cutting K shorter
+// kMinSplitKTiles k-tiles per split, leaving clusters idle rather than cutting K shorter; a single
+// wave is streamed in ranges of at least kMinWaveRange k-tiles
 // (bench/results/gemm_plan_rules.md, "wgmma schedule"; the plan gives FP8 its own minimum).
 constexpr double kRaggedLimit = 0.1;
 constexpr int64_t kMinIterations = 16;
 constexpr int64_t kMinSplitKTiles = 32;
+constexpr int64_t kMinWaveRange = 64;
 
 // The schedule of `tiles` tiles of `k_tiles` k-tiles on `clusters` clusters: split-K when the
 // tiles fill at most half the clusters and K is long enough; whole tiles when they fit in one
@@ -141,9 +143,11 @@ constexpr int64_t kMinSplitKTiles = 32;
 // or over the last full wave too where the partial one alone would give a cluster fewer than
 // kMinIterations k-tiles -- so that every cluster ends at the same iteration.
 // As few tiles as possible are streamed: stream-K ranges start at staggered k, so the clusters
-// running at one time share no k-slice of A or B in L2 and read them from HBM. A single wave is
-// never streamed (language-model layers of 36-56 tiles on 66 clusters ran 1.1-2.2x faster whole:
-// bench/results/gemm_layers.md).
+// running at one time share no k-slice of A or B in L2 and read them from HBM. A single wave
+// (tiles <= clusters) is streamed only where that shortens it by a third or more (clusters >= 1.5
+// tiles) with ranges of at least kMinWaveRange k-tiles: language-model layers of 36-56 tiles ran
+// 1.1-2.2x faster whole, with ranges of 30-47 k-tiles or a gain of 1.2; 1536 x 1536 x 12288 (36
+// tiles, ranges of 105) 1.2x faster streamed (bench/results/gemm_layers.md).
 // Every stream-K range holds at least one iteration (the streamed iterations are at least
 // kMinIterations x clusters), so every cluster's range has a first segment.
 //   5120 x 5120 x 4096 f16 (400 tiles of 64 k-tiles, 66 clusters): whole tiles would fill 6.06
@@ -163,7 +167,8 @@ constexpr StreamK make_stream_k(int64_t tiles, int64_t k_tiles, int64_t clusters
     const int64_t splits = by_clusters < by_k ? by_clusters : by_k;
     if (splits >= 2) return {tiles, k_tiles, tiles * splits, 0, splits};
   }
-  if (tiles <= clusters) return s;  // one wave runs whole (see above)
+  if (tiles <= clusters && (3 * tiles > 2 * clusters || tiles * k_tiles < kMinWaveRange * clusters))
+    return s;  // one wave runs whole unless streaming it pays (above)
   const int64_t waves = (tiles + clusters - 1) / clusters;
   const double idle = 1.0 - double(tiles) / double(waves * clusters);
   if (idle <= kRaggedLimit || tiles * k_tiles < kMinIterations * clusters) return s;
