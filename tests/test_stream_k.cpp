@@ -154,10 +154,21 @@ TEST(StreamK, Choice) {
   w = make_stream_k(144, 128, 66);
   EXPECT_EQ(w.splits, 1);
   EXPECT_EQ(w.dp_tiles, 132);
-  // 40 tiles on 66 clusters (more than half, less than one wave): all streamed.
-  w = make_stream_k(40, 64, 66);
+  // One wave (more than half the clusters, at most all): streamed only where that shortens it
+  // by a third (clusters >= 1.5 tiles) with ranges of at least kMinWaveRange k-tiles.
+  //   1536 x 1536 x 12288 f16: 36 tiles of 192 k-tiles, ranges of ~105: all streamed;
+  w = make_stream_k(36, 192, 66);
   EXPECT_TRUE(w.streams());
   EXPECT_EQ(w.dp_tiles, 0);
+  //   40 tiles of 64 k-tiles (ranges of ~39), and 3584 x 512 x 18944 (56 tiles of 296: the wave
+  //   only 1.18x shorter): whole tiles.
+  EXPECT_FALSE(make_stream_k(40, 64, 66).streams());
+  EXPECT_FALSE(make_stream_k(56, 296, 66).streams());
+  // The edges: 44 tiles (66 clusters = 1.5 x 44) of 96 k-tiles (ranges of 64) are streamed; of
+  // 95 k-tiles, or 45 tiles of any length, they run whole.
+  EXPECT_TRUE(make_stream_k(44, 96, 66).streams());
+  EXPECT_FALSE(make_stream_k(44, 95, 66).streams());
+  EXPECT_FALSE(make_stream_k(45, 1000, 66).streams());
   // 5120 x 5120 x 4096: 400 tiles, 6.06 waves: 5 waves whole, 70 tiles streamed.
   w = make_stream_k(400, 64, 66);
   EXPECT_TRUE(w.streams());
