@@ -145,9 +145,9 @@ constexpr int64_t kMinWaveRange = 64;
 // As few tiles as possible are streamed: stream-K ranges start at staggered k, so the clusters
 // running at one time share no k-slice of A or B in L2 and read them from HBM. A single wave
 // (tiles <= clusters) is streamed only where that shortens it by a third or more (clusters >= 1.5
-// tiles) with ranges of at least kMinWaveRange k-tiles: language-model layers of 36-56 tiles ran
-// 1.1-2.2x faster whole, with ranges of 30-47 k-tiles or a gain of 1.2; 1536 x 1536 x 12288 (36
-// tiles, ranges of 105) 1.2x faster streamed (bench/results/gemm_layers.md).
+// tiles) with ranges of at least kMinWaveRange k-tiles: shorter ranges or a smaller gain lose
+// more to the lost L2 sharing and the fixups than the idle clusters cost (language models'
+// layers of 36-56 tiles; 1536 x 1536 x 12288 gains: bench/results/gemm_layers.md).
 // Every stream-K range holds at least one iteration (the streamed iterations are at least
 // kMinIterations x clusters), so every cluster's range has a first segment.
 //   5120 x 5120 x 4096 f16 (400 tiles of 64 k-tiles, 66 clusters): whole tiles would fill 6.06

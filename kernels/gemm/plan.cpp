@@ -411,8 +411,9 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
 }
 
 // Rule "FP8 split": FP8 splits K into parts of at least 16 k-tiles (16-bit: kMinSplitKTiles,
-// 32): a down-projection of 64-128 tokens over K = 7168 (56 k-tiles) on 9-16 cluster tiles ran
-// 1.2-1.4x faster in 3 splits than whole (bench/results/gemm_fp8.md, "Split-K for few tokens").
+// 32): a projection of 64-128 tokens over K = 7168 (56 k-tiles) on 9-16 cluster tiles runs
+// fastest in 3 parts (bench/results/gemm_fp8.md, "GPU time in CUDA graphs; split-K for few
+// tokens").
 int64_t min_split_k_tiles(tessera_dtype dtype) {
   return is_fp8(dtype) ? kMinSplitKTiles / 2 : kMinSplitKTiles;
 }

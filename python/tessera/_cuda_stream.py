@@ -1,8 +1,8 @@
 """The current torch stream of a CUDA device as the cudaStream_t the libraries' calls take.
 
-torch.cuda.current_stream(device) builds a Stream object per call (~5 µs, as much as a small
-kernel's launch); torch's own launchers read the raw handle instead, which this does where the
-installed torch has it.
+torch.cuda.current_stream(device) builds a Stream object per call, which costs as much as a
+small kernel's launch (bench/results/gemm_fp8.md); torch's own launchers read the raw handle
+instead, which this does where the installed torch has it.
 """
 from __future__ import annotations
 

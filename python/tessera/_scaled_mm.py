@@ -55,7 +55,10 @@ def _numel(t) -> int:
 
 def _dtype_name(dtype) -> str:
     """str(dtype), remembered per dtype object (they are few; str() is slow next to a launch)."""
-    name = _DTYPE_NAMES.get(dtype)
+    try:
+        name = _DTYPE_NAMES.get(dtype)
+    except TypeError:  # (not hashable: not a dtype; the checks say so)
+        return str(dtype)
     if name is None:
         name = _DTYPE_NAMES[dtype] = str(dtype)
     return name
