@@ -49,13 +49,18 @@ QUICK_TOKENS = (128, 512, 2048)
 ABI_DTYPES = {"f16": 2, "bf16": 3}  # tessera_dtype of include/tessera/gemm.h
 
 
-def plan_text(lib, dtype, x, w, y):
-    """tessera_gemm_plan's words for y = x @ w.t() (the call tessera.gemm makes)."""
-    from tessera import _gemm
+def declare_plan(lib):
+    """tessera_gemm_plan's signature (include/tessera/gemm.h) on the loaded library."""
     lib.tessera_gemm_plan.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_char,
                                       ctypes.c_char] + [ctypes.c_int64] * 3 + [
         ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
         ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_char_p, ctypes.c_size_t]
+    return lib
+
+
+def plan_text(lib, dtype, x, w, y):
+    """tessera_gemm_plan's words for y = x @ w.t() (the call tessera.gemm makes)."""
+    from tessera import _gemm
     wt = w.t()
     swap, ta, lda, tb, ldb, m, n, k, ldc = _gemm.blas_args(x.shape, x.stride(), wt.shape,
                                                           wt.stride(), y.shape, y.stride())
@@ -148,7 +153,7 @@ def main():
         os.environ["TESSERA_GEMM_LIBRARY"] = args.library
     tessera, _ = load_tessera()
     from tessera import _gemm
-    lib = _gemm.load_library()
+    lib = declare_plan(_gemm.load_library())
     dtypes = [d for d in args.dtypes.split(",") if d]
     header = {"GPU": torch.cuda.get_device_name(),
               "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
