@@ -139,9 +139,9 @@ constexpr int64_t kMinWaveRange = 64;
 // The schedule of `tiles` tiles of `k_tiles` k-tiles on `clusters` clusters: split-K when the
 // tiles fill at most half the clusters and K is long enough; whole tiles when they fit in one
 // wave or the waves come out (nearly) even; else whole tiles for the full waves, and stream-K
-// over the partial last wave --
-// or over the last full wave too where the partial one alone would give a cluster fewer than
-// kMinIterations k-tiles -- so that every cluster ends at the same iteration.
+// over the partial last wave -- or over the last full wave too where the partial one alone would
+// give a cluster fewer than kMinIterations k-tiles -- so that every cluster ends at the same
+// iteration.
 // As few tiles as possible are streamed: stream-K ranges start at staggered k, so the clusters
 // running at one time share no k-slice of A or B in L2 and read them from HBM. A single wave
 // (tiles <= clusters) is streamed only where that shortens it by a third or more (clusters >= 1.5
