@@ -441,14 +441,19 @@ __device__ __forceinline__ void mainloop_promoted(
     read.advance();
     return stage;
   };
-  // acc (+)= part scaled by r, once part (k-tile k, in stage `stage`) is done.
+  // acc (+)= part scaled by r, once part (k-tile k, in stage `stage`) is done: one multiply (the
+  // first k-tile) or one fused multiply-add a value (a select between the two, per value, tripled
+  // the instructions of a promotion); with r = 1 the sums are cuBLASLt's, bit for bit.
   const auto promote = [&](Frag& part, int64_t k, int stage, RowScales r) {
     warpgroup_wait<1>(part);  // (or <0>: the caller's order says which group is done)
     pipe.consumer_release(stage);
+    if (k == 0) {
 TESSERA_UNROLL
-    for (int v = 0; v < Cfg::kAcc; ++v) {
-      const float x = part.v[v] * (kF.row[v] == 0 ? r.s0 : r.s8);
-      acc.v[v] = k == 0 ? x : acc.v[v] + x;
+      for (int v = 0; v < Cfg::kAcc; ++v) acc.v[v] = part.v[v] * (kF.row[v] == 0 ? r.s0 : r.s8);
+    } else {
+TESSERA_UNROLL
+      for (int v = 0; v < Cfg::kAcc; ++v)
+        acc.v[v] = fmaf(part.v[v], kF.row[v] == 0 ? r.s0 : r.s8, acc.v[v]);
     }
   };
   int64_t k = 0;
