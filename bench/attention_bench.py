@@ -145,12 +145,27 @@ def fmt(x, spec=".0f"):
     return "n/a" if x is None else format(x, spec)
 
 
+def geomean(values):
+    """The geometric mean of positive values, None of none."""
+    values = list(values)
+    return math.exp(statistics.fmean(map(math.log, values))) if values else None
+
+
+def results_header(torch, script: str) -> dict:
+    """A results file's header: GPU, date, commit, the command (TESSERA_BENCH_COMMAND, else this
+    script's command line) and torch's version."""
+    return {"GPU": torch.cuda.get_device_name(),
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
+            "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
+            or f"python3 bench/{script} " + " ".join(sys.argv[1:]),
+            "torch": torch.__version__}
+
+
 def write(out_dir: pathlib.Path, header: dict, rows: list):
     summary = {}
     for dt in ("bfloat16", "float16"):
         ratios = [r["ratio_cudnn"] for r in rows if r["dtype"] == dt and r["ratio_cudnn"]]
-        summary[dt] = {"geomean_ratio_cudnn": math.exp(statistics.fmean(map(math.log, ratios)))
-                       if ratios else None, "rows": len(ratios),
+        summary[dt] = {"geomean_ratio_cudnn": geomean(ratios), "rows": len(ratios),
                        "below_0.9": [r["name"] for r in rows if r["dtype"] == dt
                                      and r["ratio_cudnn"] is not None and r["ratio_cudnn"] < 0.9]}
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -199,12 +214,7 @@ def main():
     tessera, _ = load_tessera()
     tessera_error = tessera.Error
     fns = backends(torch, tessera)
-    header = {"GPU": torch.cuda.get_device_name(),
-              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
-              "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
-              or "python3 bench/attention_bench.py " + " ".join(sys.argv[1:]),
-              "torch": torch.__version__,
-              "cuDNN": cudnn_version(torch)}
+    header = results_header(torch, "attention_bench.py") | {"cuDNN": cudnn_version(torch)}
     rows = []
     torch.manual_seed(0)
     for dt, d, b, hq, hk, sq, sk, causal in suite(args.quick):

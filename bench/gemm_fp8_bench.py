@@ -15,9 +15,7 @@ Usage: gemm_fp8_bench.py [--quick | --tokens] [--out DIR] [--library PATH/libtes
 TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded.
 """
 import argparse
-import datetime
 import json
-import math
 import os
 import pathlib
 import statistics
@@ -27,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "device"))
 sys.path.insert(0, str(ROOT / "bench"))
 from tessera_package import load_tessera  # noqa: E402
-from attention_bench import commit, fmt  # noqa: E402
+from attention_bench import fmt, geomean, results_header  # noqa: E402
 
 DEEPGEMM_NK = ((2112, 7168), (24576, 1536), (32768, 512), (7168, 16384), (4096, 7168),
                (7168, 2048))
@@ -174,15 +172,25 @@ def measure(torch, tessera, m, n, k, scaling, fast=False):
     return times, diff
 
 
-def write(out_dir: pathlib.Path, header: dict, rows: list):
+def plan_overrides():
+    """The plan's measuring overrides in effect (kernels/gemm/plan.hpp), for the header, or None."""
+    forced = [f"{v}={os.environ[v]}" for v in PLAN_OVERRIDES if os.environ.get(v)]
+    return ", ".join(forced) if forced else None
+
+
+def ratio_summary(rows, group_key, groups):
+    """Per group (rows whose group_key is it): the geometric mean of their ratios, how many
+    have one, and the names of those below 0.9."""
     summary = {}
-    for scaling in SCALINGS:
-        ratios = [r["ratio"] for r in rows if r["scaling"] == scaling and r["ratio"]]
-        summary[scaling] = {
-            "geomean_ratio": math.exp(statistics.fmean(map(math.log, ratios))) if ratios else None,
-            "rows": len(ratios),
-            "below_0.9": [r["name"] for r in rows if r["scaling"] == scaling and r["ratio"]
-                          and r["ratio"] < 0.9]}
+    for g in groups:
+        mine = [r for r in rows if r[group_key] == g and r["ratio"]]
+        summary[g] = {"geomean_ratio": geomean(r["ratio"] for r in mine), "rows": len(mine),
+                      "below_0.9": [r["name"] for r in mine if r["ratio"] < 0.9]}
+    return summary
+
+
+def write(out_dir: pathlib.Path, header: dict, rows: list):
+    summary = ratio_summary(rows, "scaling", SCALINGS)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gemm_fp8.json").write_text(json.dumps(
         {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
@@ -226,15 +234,9 @@ def main():
     if args.library:
         os.environ["TESSERA_GEMM_LIBRARY"] = args.library
     tessera, _ = load_tessera()
-    header = {"GPU": torch.cuda.get_device_name(),
-              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
-              "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
-              or "python3 bench/gemm_fp8_bench.py " + " ".join(sys.argv[1:]),
-              "torch": torch.__version__}
-    # The plan's measuring overrides in effect (kernels/gemm/plan.hpp), recorded with the rows.
-    forced = [f"{v}={os.environ[v]}" for v in PLAN_OVERRIDES if os.environ.get(v)]
-    if forced:
-        header["plan overrides"] = ", ".join(forced)
+    header = results_header(torch, "gemm_fp8_bench.py")
+    if plan_overrides():
+        header["plan overrides"] = plan_overrides()
     rows = []
     torch.manual_seed(0)
     for group, m, n, k in shapes(args.quick, args.tokens):

@@ -18,21 +18,20 @@ plan's measuring overrides (TESSERA_GEMM_TILE, _SCHEDULE, _SPLITS) are recorded 
 """
 import argparse
 import ctypes
-import datetime
 import json
 import math
 import os
 import pathlib
 import re
-import statistics
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "device"))
 sys.path.insert(0, str(ROOT / "bench"))
 from tessera_package import load_tessera  # noqa: E402
-from attention_bench import commit, fmt  # noqa: E402
-from gemm_fp8_bench import PLAN_OVERRIDES, time_pair, time_pair_gpu  # noqa: E402
+from attention_bench import fmt, results_header  # noqa: E402
+from gemm_fp8_bench import (plan_overrides, ratio_summary, time_pair,  # noqa: E402
+                            time_pair_gpu)
 
 # (model, layer, out features, in features)
 LAYERS = (
@@ -104,13 +103,7 @@ def measure(torch, tessera, lib, dtype, tokens, out_f, in_f):
 
 
 def write(out_dir: pathlib.Path, header: dict, rows: list, dtypes):
-    summary = {}
-    for dt in dtypes:
-        ratios = [r["ratio"] for r in rows if r["dtype"] == dt]
-        summary[dt] = {
-            "geomean_ratio": math.exp(statistics.fmean(map(math.log, ratios))) if ratios else None,
-            "rows": len(ratios),
-            "below_0.9": [r["name"] for r in rows if r["dtype"] == dt and r["ratio"] < 0.9]}
+    summary = ratio_summary(rows, "dtype", dtypes)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gemm_layers.json").write_text(json.dumps(
         {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
@@ -155,14 +148,9 @@ def main():
     from tessera import _gemm
     lib = declare_plan(_gemm.load_library())
     dtypes = [d for d in args.dtypes.split(",") if d]
-    header = {"GPU": torch.cuda.get_device_name(),
-              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
-              "commit": commit(), "command": os.environ.get("TESSERA_BENCH_COMMAND")
-              or "python3 bench/gemm_layers_bench.py " + " ".join(sys.argv[1:]),
-              "torch": torch.__version__}
-    forced = [f"{v}={os.environ[v]}" for v in PLAN_OVERRIDES if os.environ.get(v)]
-    if forced:
-        header["plan overrides"] = ", ".join(forced)
+    header = results_header(torch, "gemm_layers_bench.py")
+    if plan_overrides():
+        header["plan overrides"] = plan_overrides()
     torch.manual_seed(0)
     rows = []
     for dt in dtypes:
