@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <tessera/config.hpp>
 
 namespace tessera::attention {
@@ -46,20 +45,31 @@ constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
   return {bm, bn, stages, 128, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
 }
 
-// The Hopper forward kernel's CTA: one producer warpgroup and two consumer warpgroups of 64 query
-// rows each (bm = 128), bn keys per step, `stages` K and V tiles in flight. Per consumer thread:
-// O's accumulators are D / 2 floats, S's bn / 2, P's bn / 4 registers, within 240 registers.
-// The wider bn, the fewer steps (barriers, row maxima, O rescales) per key: head dims 64 and
-// 128 take 176 keys, 256 (128 floats of O) 80, where Q and two (K, V) stages fill shared memory;
-// causal, 128 and 64 (a narrower block masks less past the diagonal and ends nearer it).
-// smem_bytes: the tiles (Q, and K, V per stage, 16-bit), before barriers and alignment.
+// The Hopper forward kernel's CTA: one producer warpgroup and two consumer warpgroups of 64
+// query rows each (bm = 128), bn keys per step, `stages` K and V tiles in flight, Q in
+// `q_stages` stages. Per consumer thread: O's accumulators are D / 2 floats, S's bn / 2, P's
+// bn / 4 registers, within 240 registers. The wider bn, the fewer steps (barriers, row maxima,
+// O rescales) per key: the wide block is 176 keys at head dims 64 and 128 and 80 at 256 (128
+// floats of O), where Q and two (K, V) stages fill shared memory; the narrow block 128 and 64.
+// Where a second Q stage fits (head dim 64; 128 with the narrow block), the next tile's Q
+// loads during this tile, and its first S = Q K^T starts before this tile's epilogue.
+// smem_bytes: the tiles (Q and K, V per stage, 16-bit), before barriers and alignment.
 struct Fa3Tiles {
-  int64_t bm, bn, stages, threads, smem_bytes;
+  int64_t bm, bn, stages, q_stages, threads, smem_bytes;
 };
-TESSERA_HD constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim, bool causal) {
-  const int64_t bm = 128, stages = 2;
-  const int64_t bn = head_dim == 256 ? (causal ? 64 : 80) : causal ? 128 : 176;
-  return {bm, bn, stages, 384, 2 * (bm * head_dim + 2 * stages * bn * head_dim)};
+TESSERA_HD constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim, bool narrow) {
+  const int64_t bm = 128, stages = 2, smem_for_tiles = 220 * 1024;
+  const int64_t bn = head_dim == 256 ? (narrow ? 64 : 80) : narrow ? 128 : 176;
+  const int64_t q_bytes = 2 * bm * head_dim, kv_bytes = 2 * 2 * stages * bn * head_dim;
+  const int64_t q_stages = kv_bytes + 2 * q_bytes <= smem_for_tiles ? 2 : 1;
+  return {bm, bn, stages, q_stages, 384, kv_bytes + q_stages * q_bytes};
+}
+
+// The key block of a call: narrow where causal (a narrower block masks less past the diagonal
+// and ends nearer it) or where the keys are few; else wide.
+TESSERA_HD constexpr bool fa3_sm90_narrow_keys(int64_t head_dim, int64_t seqlen_k, bool causal) {
+  (void)head_dim;
+  return causal || seqlen_k <= 0;
 }
 
 // The Hopper kernel's walk over its tiles (query blocks x heads x batch): a persistent grid of
@@ -93,7 +103,7 @@ struct Fa3Walk {
   }
 };
 TESSERA_HD constexpr Fa3Walk fa3_sm90_walk(AttnArgs const& a, int64_t ctas) {
-  const int64_t bm = fa3_sm90_tiles(a.head_dim, a.causal).bm, heads = a.heads_q * a.batch;
+  const int64_t bm = fa3_sm90_tiles(a.head_dim, false).bm, heads = a.heads_q * a.batch;
   Fa3Walk w;
   w.q_blocks = (a.seqlen_q + bm - 1) / bm, w.per_unit = a.causal ? 2 : 1, w.causal = a.causal;
   w.whole_per_head = w.q_blocks / w.per_unit, w.whole = w.whole_per_head * heads;

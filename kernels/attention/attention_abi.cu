@@ -132,13 +132,23 @@ Kernel choose(AttnArgs const& a) {
                                                                                  : Kernel::kFa2Sm80;
 }
 
+// The Hopper kernel's key block (fa3_sm90_narrow_keys). TESSERA_ATTENTION_KEYS=narrow or wide
+// in the environment forces one (benchmarks compare the two on one shape).
+bool narrow_keys(AttnArgs const& a) {
+  const char* force = std::getenv("TESSERA_ATTENTION_KEYS");
+  if (force != nullptr && std::strcmp(force, "narrow") == 0) return true;
+  if (force != nullptr && std::strcmp(force, "wide") == 0) return false;
+  return tessera::attention::fa3_sm90_narrow_keys(a.head_dim, a.seqlen_k, a.causal != 0);
+}
+
 // The Hopper unit of the head dim for element type T (one unit per head dim and dtype).
 template <class T>
 cudaError_t launch_fa3(AttnArgs const& a, T tag, cudaStream_t st) {
   namespace ta = tessera::attention;
-  return a.head_dim == 64    ? ta::launch_fa3_sm90_d64(a, tag, st)
-         : a.head_dim == 128 ? ta::launch_fa3_sm90_d128(a, tag, st)
-                             : ta::launch_fa3_sm90_d256(a, tag, st);
+  const bool narrow = narrow_keys(a);
+  return a.head_dim == 64    ? ta::launch_fa3_sm90_d64(a, tag, narrow, st)
+         : a.head_dim == 128 ? ta::launch_fa3_sm90_d128(a, tag, narrow, st)
+                             : ta::launch_fa3_sm90_d256(a, tag, narrow, st);
 }
 
 }  // namespace
@@ -167,8 +177,8 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
   const char* mask = p->causal ? "causal (top-left aligned)" : "not causal";
   const char* dt = dtype == TESSERA_ATTENTION_BF16 ? "bf16" : "f16";
   if (choose(make_args(*p)) == Kernel::kFa3Sm90) {
-    const auto t = fa3_sm90_tiles(p->head_dim, p->causal != 0);
     const AttnArgs a = make_args(*p);
+    const auto t = fa3_sm90_tiles(p->head_dim, narrow_keys(a));
     int dev = 0, sms = 1;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
@@ -177,16 +187,17 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
                     ctas = tessera::attention::fa3_sm90_ctas(a, sms),
                     units = tessera::attention::fa3_sm90_walk(a, ctas).units;
     const char* unit = p->causal ? "units of two (u, last - u)" : "units of one";
-    std::snprintf(text, text_size,
-                  "fa3_sm90: wgmma m64n%lldk16 SS (S) and m64n%lldk16 RS (P V) %s in, f32 "
-                  "accumulate; head_dim %lld; CTA %lld query rows x %lld keys, 1 producer + 2 "
-                  "consumer warpgroups, %lld (K,V) stages by TMA, %lld KB shared; %lld x %lld x "
-                  "%lld query blocks in %lld %s, walked by %lld CTAs; %s; GQA group %lld; LSE %s",
-                  (long long)t.bn, (long long)p->head_dim, dt, (long long)p->head_dim,
-                  (long long)t.bm, (long long)t.bn, (long long)t.stages,
-                  (long long)(t.smem_bytes / 1024), q_blocks, (long long)p->heads_q,
-                  (long long)p->batch, units, unit, ctas, mask,
-                  (long long)(p->heads_q / p->heads_kv), p->lse ? "written" : "not written");
+    std::snprintf(
+        text, text_size,
+        "fa3_sm90: wgmma m64n%lldk16 SS (S) and m64n%lldk16 RS (P V) %s in, f32 "
+        "accumulate; head_dim %lld; CTA %lld query rows x %lld keys, 1 producer + 2 "
+        "consumer warpgroups, %lld Q and %lld (K,V) stages by TMA, %lld KB shared; %lld x "
+        "%lld x %lld query blocks in %lld %s, walked by %lld CTAs; %s; GQA group %lld; LSE %s",
+        (long long)t.bn, (long long)p->head_dim, dt, (long long)p->head_dim, (long long)t.bm,
+        (long long)t.bn, (long long)t.q_stages, (long long)t.stages,
+        (long long)(t.smem_bytes / 1024), q_blocks, (long long)p->heads_q, (long long)p->batch,
+        units, unit, ctas, mask, (long long)(p->heads_q / p->heads_kv),
+        p->lse ? "written" : "not written");
     return s;
   }
   const auto t = fa2_sm80_tiles(p->head_dim);

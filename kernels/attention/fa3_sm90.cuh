@@ -7,9 +7,9 @@
 // of one (batch, head):
 //
 //   producer (warpgroup 0, one elected thread, 24 registers), per tile:
-//     Q (its own one-stage ring: the next tile's Q once both consumers have done the last S of
-//     this one), then for each key block n: K_n, V_n into the next stage of their rings
-//     (StagePipeline: a full and an empty barrier per stage), kStages ahead
+//     Q (its own ring of one or two stages: a later tile's Q once both consumers have done the
+//     last S of the tile before it in that stage), then for each key block n: K_n, V_n into the
+//     next stage of their rings (StagePipeline: a full and an empty barrier per stage)
 //   consumer c = 0, 1 (warpgroups 1, 2, 240 registers), query rows [64 c, 64 c + 64):
 //     wait Q; S_0 = Q K_0^T, softmax, P_0; for each key block n >= 1:
 //       wait K_n and V_n-1; (ping-pong: wait for this consumer's turn)
@@ -22,7 +22,8 @@
 //       online softmax on S_n's rows        (acc_rowcol; reduce_rows: this thread's columns, then
 //                                           the quad that shares the row)
 //       wait for P V; release V_n-1; O's rows rescaled; P_n = convert_pairs<T>(S_n)
-//     the last O += P V; O /= l, stored where inside; LSE = scale m + log l (column 0's thread)
+//     the last O += P V (with two Q stages, the next tile's S_0 issued with it); O /= l, stored
+//     where inside; LSE = scale m + log l (column 0's thread)
 //
 // The tensor maps are rank 4, (head_dim, seq, heads, batch) with the caller's strides, so a box
 // that reaches past the (batch, head)'s sequence is zero-filled by TMA (never the next head's
@@ -62,16 +63,20 @@ TESSERA_HD constexpr TmaTile tma_tile_bh(StagedTile const& s) {
       s.elem_bits);
 }
 
-template <class T, int64_t D, bool kCausalTiles>
+template <class T, int64_t D, bool kNarrowKeys>
 struct Fa3Cfg {
   using Elem = T;
-  static constexpr Fa3Tiles kTiles = fa3_sm90_tiles(D, kCausalTiles);
+  static constexpr Fa3Tiles kTiles = fa3_sm90_tiles(D, kNarrowKeys);
   static constexpr int64_t kD = D, kBM = kTiles.bm, kBN = kTiles.bn;
-  static constexpr int kStages = int(kTiles.stages), kConsumers = 2;
+  static constexpr int kStages = int(kTiles.stages), kQStages = int(kTiles.q_stages);
+  static constexpr int kConsumers = 2;
   static constexpr int kThreads = int(kTiles.threads);
   static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
   // The consumers take turns issuing their wgmmas (FlashAttention-3 does for head dims <= 128).
   static constexpr bool kPingPong = D <= 128;
+  // Where Q has two stages, the next tile's S_0 = Q K_0^T is issued with this tile's last P V,
+  // and this tile's epilogue runs beside it.
+  static constexpr bool kFirstSBeforeEpilogue = kQStages == 2;
   // (M,N,K) of the two products: S = Q K^T is (BM,BN,D), O = P V is (BM,D,BN).
   static constexpr Coord<3> kTileS = {{kBM, kBN, kD}};
   static constexpr Coord<3> kTileO = {{kBM, kD, kBN}};
@@ -86,7 +91,7 @@ struct Fa3Cfg {
   // Stage tiles, 128-byte swizzle: Q (BM,D) K-major in two 64-row wgmma blocks (one per
   // consumer); K (BN,D) K-major, one block of BN rows; V as P V's B operand (N,K) = (D,BN),
   // D contiguous (MN-major), one block of D rows.
-  static constexpr StagedTile kQ = make_staged_tile(16, kBM, kD, true, 64, 1);
+  static constexpr StagedTile kQ = make_staged_tile(16, kBM, kD, true, 64, kQStages);
   static constexpr StagedTile kK = make_staged_tile(16, kBN, kD, true, kBN, kStages);
   static constexpr StagedTile kV = make_staged_tile(16, kD, kBN, false, kD, kStages);
   // Their TMA boxes in the rank-4 maps: Q and K (seq, D, heads, batch), V (D, seq, heads, batch)
@@ -94,13 +99,13 @@ struct Fa3Cfg {
   static constexpr TmaTile kTmaQ = tma_tile_bh(kQ);
   static constexpr TmaTile kTmaK = tma_tile_bh(kK);
   static constexpr TmaTile kTmaV = tma_tile_bh(kV);
-  using PipeQ = StagePipeline<1, kConsumers>;
+  using PipeQ = StagePipeline<kQStages, kConsumers>;
   using PipeKV = StagePipeline<kStages, kConsumers>;
   struct SharedStorage {
     SmemStages<T, kQ> q;
     SmemStages<T, kK> k;
     SmemStages<T, kV> v;
-    PipelineStorage<1> pipe_q;
+    PipelineStorage<kQStages> pipe_q;
     PipelineStorage<kStages> pipe_k, pipe_v;
   };
   static constexpr int64_t kSmemBytes = kSharedStorageBytes<SharedStorage>;
@@ -172,13 +177,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // The next tile's Q waits until both consumers have read this one's for the last time.
     producer_role<Cfg::kProducerRegs>();
     if (canonical_warp_idx_in_group() == 0 && elect_one_sync()) {
-      PipelineState<1> write_q;
+      PipelineState<Cfg::kQStages> write_q;
       PipelineState<kStages> write_k, write_v;
       for (auto t = walk.first(blockIdx.x); walk.valid(t); t = walk.next(t)) {
         const Fa3Tile w = tile_of(t);
         const int64_t h_kv = w.h / p.group;
         copy(TmaLoad<Cfg::kTmaQ>{&map_q}, Coord<4>{{w.bm * kBM, 0, w.h, w.b}},
-             smem.q(_, _, 0).ptr,
+             smem.q(_, _, write_q.stage).ptr,
              pipe_q.producer_acquire(write_q, uint32_t(Cfg::kQ.stage_bytes())));
         write_q.advance();
         for (int64_t n = 0; n < w.n_blocks; ++n) {
@@ -203,12 +208,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const WarpgroupMMA<MmaO> mma_o{consumer};
     const ThrMMA<MmaS> thr_s{thread};
     const ThrMMA<MmaO> thr_o{thread};
-    const auto tSsQ = mma_s.partition_A(smem.q(_, _, 0));  // this consumer's 64 rows of Q
-    PipelineState<1> read_q;
+    PipelineState<Cfg::kQStages> read_q;
     PipelineState<kStages> read_k, read_v;
     // Ping-pong (Cfg::kPingPong): the two consumers take turns issuing their products, so that
-    // one's softmax runs while the other's wgmmas do. Every consumer takes n_blocks + 1 turns a
-    // tile, and both walk the same tiles.
+    // one's softmax runs while the other's wgmmas do. Both consumers walk the same tiles and take
+    // the same turns: n_blocks + 1 a tile (n_blocks where S_0 shares the last P V's turn).
     const WarpgroupTurns<Cfg::kConsumers> turns{consumer};
     const auto my_turn = [&] {
       if constexpr (Cfg::kPingPong) turns.wait();
@@ -218,7 +222,26 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     };
     if constexpr (Cfg::kPingPong) turns.start();
 
-    for (auto t = walk.first(blockIdx.x); walk.valid(t); t = walk.next(t)) {
+    auto tSrS = mma_s.partition_fragment_C();  // ((2,2,BN/8),1,1) f32: wgmma's D registers
+    auto tOrO = mma_o.partition_fragment_C();  // ((2,2,D/8),1,1) f32
+    // A tile's first product, S_0 = Q K_0^T, in a turn of its own at the top of the tile, or
+    // (kFirstSBeforeEpilogue) with the previous tile's last P V, before that tile's epilogue.
+    // NOTE: in that kernel the loop is entered and continued only with S_0 in flight and left
+    // with nothing in flight: where paths with and without a wgmma in flight meet, ptxas waits
+    // there and serializes the kernel's wgmmas (C7514-C7517), so the epilogue is on both paths.
+    const auto issue_first_s = [&] {
+      pipe_q.consumer_wait(read_q);
+      pipe_k.consumer_wait(read_k);
+      my_turn();
+      gemm(mma_s, mma_s.partition_A(smem.q(_, _, read_q.stage)),
+           mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+      pass_turn();
+    };
+    auto t = walk.first(blockIdx.x);
+    if (!walk.valid(t)) return;  // (the grid has no more CTAs than units: never taken)
+    if constexpr (Cfg::kFirstSBeforeEpilogue) issue_first_s();
+    for (;;) {
+      if constexpr (!Cfg::kFirstSBeforeEpilogue) issue_first_s();
       const Fa3Tile w = tile_of(t);
       const int64_t bm = w.bm, n_blocks = w.n_blocks;
       // This (batch, head)'s O (Sq,D), and the coordinates of S (Sq,Sk) and of O.
@@ -229,10 +252,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       auto gS = local_tile<kTileS, Proj{1, 1, 0}>(cS, bm, _, 0);  // (BM,BN) coordinates
       auto gO = local_tile<kTileO, Proj{1, 1, 0}>(mO, bm, 0, 0);  // (BM,D)
       auto cO = local_tile<kTileO, Proj{1, 1, 0}>(cQ, bm, 0, 0);  // (BM,D) coordinates
-
-      auto tSrS = mma_s.partition_fragment_C();  // ((2,2,BN/8),1,1) f32: wgmma's D registers
-      auto tOrO = mma_o.partition_fragment_C();  // ((2,2,D/8),1,1) f32
-      auto tScS = thr_s.partition_C(gS);         // (V,M,N) coordinates (query, key)
+      auto tScS = thr_s.partition_C(gS);                          // (V,M,N) (query, key)
+      // This consumer's 64 rows of the tile's Q.
+      const auto tSsQ = mma_s.partition_A(smem.q(_, _, read_q.stage));
+      const int q_stage = read_q.stage;
       clear(tOrO);
 
       // The softmax state of this thread's rows: running maximum (of raw S) and sum.
@@ -248,18 +271,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         softmax_block<kBM, kBN>(thr_s, tSrS, tScS.at(n), n, bm, p, row_max, row_sum, correction);
       };
       const auto rescale_o = [&] { rescale_rows(thr_o, tOrO, correction); };
-      // After the tile's last S = Q K^T: Q's stage is free for the next tile's Q.
+      // After the tile's last S = Q K^T: Q's stage is free for a later tile's Q.
       const auto release_q_after = [&](int64_t n) {
-        if (n == n_blocks - 1) pipe_q.consumer_release(0);
+        if (n == n_blocks - 1) pipe_q.consumer_release(q_stage);
       };
 
-      pipe_q.consumer_wait(read_q);
-      read_q.advance();
-      // Key block 0: S_0 = Q K_0^T, its softmax (O is still 0), P_0 in 16 bits.
-      pipe_k.consumer_wait(read_k);
-      my_turn();
-      gemm(mma_s, tSsQ, mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
-      pass_turn();
+      // Key block 0: S_0 (in flight since the previous tile's last turn), its softmax (O is
+      // still 0), P_0 in 16 bits.
       warpgroup_wait<0>(tSrS);
       pipe_k.consumer_release(read_k.stage);
       read_k.advance();
@@ -287,18 +305,42 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         rescale_o();
         tOrP = convert_pairs<T>(tSrS);
       }
-      // The last P V.
+      // The last P V, and O's normalization and stores once it is done. Where the next tile's Q
+      // is already loaded (kFirstSBeforeEpilogue), its S_0 is issued in the same turn.
+      const auto issue_last_pv = [&] {
+        gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)),
+             tOrO, true);
+      };
+      const auto epilogue = [&] {
+        pipe_v.consumer_release(read_v.stage);
+        read_v.advance();
+        store_output<T, MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, gO, cO, p, w.b,
+                                                      w.h, bm);
+      };
+      read_q.advance();
+      t = walk.next(t);
+      const bool more = walk.valid(t);
       pipe_v.consumer_wait(read_v);
+      if constexpr (Cfg::kFirstSBeforeEpilogue) {
+        if (more) {
+          pipe_q.consumer_wait(read_q);
+          pipe_k.consumer_wait(read_k);
+          my_turn();
+          issue_last_pv();
+          gemm(mma_s, mma_s.partition_A(smem.q(_, _, read_q.stage)),
+               mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+          pass_turn();
+          warpgroup_wait<1>(tOrO);  // P V is done; S_0 may be in flight
+          epilogue();
+          continue;
+        }
+      }
       my_turn();
-      gemm(mma_o, acc_as_A<MmaO>(mma_s, tOrP), mma_o.partition_B(smem.v(_, _, read_v.stage)),
-           tOrO, true);
+      issue_last_pv();
       pass_turn();
       warpgroup_wait<0>(tOrO);
-      pipe_v.consumer_release(read_v.stage);
-      read_v.advance();
-
-      store_output<T, MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, gO, cO, p,
-                                                    w.b, w.h, bm);
+      epilogue();
+      if (Cfg::kFirstSBeforeEpilogue || !more) break;
     }
   }
 }
@@ -307,9 +349,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // A mode's stride in the tensor map: a mode of extent 1 is never stepped and gets 16 bytes.
 inline int64_t tma_stride(int64_t extent, int64_t stride) { return extent <= 1 ? 8 : stride; }
 
-template <class T, int64_t D, bool kCausalTiles>
+template <class T, int64_t D, bool kNarrowKeys>
 cudaError_t launch_fa3_sm90_tiles(AttnArgs const& p, cudaStream_t stream) {
-  using Cfg = Fa3Cfg<T, D, kCausalTiles>;
+  using Cfg = Fa3Cfg<T, D, kNarrowKeys>;
   // Maps: Q and K (seq, D, heads, batch), V (D, seq, heads, batch); extents and strides in that
   // order (a mode of extent 1 gets a stride TMA accepts). A tensor TMA cannot address (a stride
   // of 0 along a mode of extent > 1: broadcast heads) is cudaErrorNotSupported: the caller
@@ -351,14 +393,11 @@ cudaError_t launch_fa3_sm90_tiles(AttnArgs const& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// The kernel of the tiles fa3_sm90_tiles gives (head dim, causal): one kernel where both agree.
+// The kernel of the narrow or the wide key block (fa3_sm90_tiles).
 template <class T, int64_t D>
-cudaError_t launch_fa3_sm90(AttnArgs const& p, cudaStream_t stream) {
-  if constexpr (fa3_sm90_tiles(D, true).bn == fa3_sm90_tiles(D, false).bn)
-    return launch_fa3_sm90_tiles<T, D, false>(p, stream);
-  else
-    return p.causal ? launch_fa3_sm90_tiles<T, D, true>(p, stream)
-                    : launch_fa3_sm90_tiles<T, D, false>(p, stream);
+cudaError_t launch_fa3_sm90(AttnArgs const& p, bool narrow_keys, cudaStream_t stream) {
+  return narrow_keys ? launch_fa3_sm90_tiles<T, D, true>(p, stream)
+                     : launch_fa3_sm90_tiles<T, D, false>(p, stream);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include "fa3_sm90.cuh"
 
 namespace tessera::attention {
-cudaError_t launch_fa3_sm90_d256(AttnArgs const& p, __half, cudaStream_t stream) {
-  return launch_fa3_sm90<__half, 256>(p, stream);
+cudaError_t launch_fa3_sm90_d256(AttnArgs const& p, __half, bool narrow_keys, cudaStream_t stream) {
+  return launch_fa3_sm90<__half, 256>(p, narrow_keys, stream);
 }
 }  // namespace tessera::attention

@@ -3,7 +3,8 @@
 #include "fa3_sm90.cuh"
 
 namespace tessera::attention {
-cudaError_t launch_fa3_sm90_d64(AttnArgs const& p, __nv_bfloat16, cudaStream_t stream) {
-  return launch_fa3_sm90<__nv_bfloat16, 64>(p, stream);
+cudaError_t launch_fa3_sm90_d64(AttnArgs const& p, __nv_bfloat16, bool narrow_keys,
+                                cudaStream_t stream) {
+  return launch_fa3_sm90<__nv_bfloat16, 64>(p, narrow_keys, stream);
 }
 }  // namespace tessera::attention
