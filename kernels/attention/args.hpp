@@ -52,17 +52,24 @@ constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
 // O rescales) per key: the wide block is 176 keys at head dims 64 and 128 and 80 at 256 (128
 // floats of O), where Q and two (K, V) stages fill shared memory; the narrow block 128 and 64.
 // Where a second Q stage fits (head dim 64; 128 with the narrow block), the next tile's Q
-// loads during this tile, and its first S = Q K^T starts before this tile's epilogue.
-// smem_bytes: the tiles (Q and K, V per stage, 16-bit), before barriers and alignment.
+// loads during this tile, and its first S = Q K^T starts before this tile's epilogue. Where 16 KB
+// more fit (all but head dim 256's wide block), O leaves through shared memory: each consumer
+// stages its 64 rows 64 columns at a time for a TMA store (from registers, each warp's stores
+// touch 8 rows of O per instruction).
+// smem_bytes: the tiles (Q, K and V per stage, O's staging; 16-bit), before the barriers.
 struct Fa3Tiles {
   int64_t bm, bn, stages, q_stages, threads, smem_bytes;
+  bool o_staged;
 };
 TESSERA_HD constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim, bool narrow) {
-  const int64_t bm = 128, stages = 2, smem_for_tiles = 220 * 1024;
+  const int64_t bm = 128, stages = 2, smem_for_tiles = 226 * 1024;
   const int64_t bn = head_dim == 256 ? (narrow ? 64 : 80) : narrow ? 128 : 176;
   const int64_t q_bytes = 2 * bm * head_dim, kv_bytes = 2 * 2 * stages * bn * head_dim;
+  const int64_t o_stage_bytes = 2 * 64 * 64 * 2;
   const int64_t q_stages = kv_bytes + 2 * q_bytes <= smem_for_tiles ? 2 : 1;
-  return {bm, bn, stages, q_stages, 384, kv_bytes + q_stages * q_bytes};
+  const int64_t bytes = kv_bytes + q_stages * q_bytes;
+  const bool o_staged = narrow && bytes + o_stage_bytes <= smem_for_tiles;
+  return {bm, bn, stages, q_stages, 384, bytes + (o_staged ? o_stage_bytes : 0), o_staged};
 }
 
 // The key block of a call: narrow where causal (a narrower block masks less past the diagonal
@@ -116,19 +123,21 @@ constexpr int64_t fa3_sm90_ctas(AttnArgs const& a, int64_t sms) {
   return units < sms ? units : sms;
 }
 
-// The Hopper kernel reads Q, K and V through rank-4 TMA maps (head_dim, seq, heads, batch): each
-// mode of extent > 1 needs a stride TMA takes (a positive multiple of 16 bytes below 2^40) and
-// every extent fits an int32 box coordinate. A mode of extent 1 takes any stride (0 here).
+// The Hopper kernel reads Q, K and V (and stores O) through rank-4 TMA maps (head_dim, seq, heads,
+// batch): each mode of extent > 1 needs a stride TMA takes (a positive multiple of 16 bytes below
+// 2^40) and every extent fits an int32 box coordinate. A mode of extent 1 takes any stride (0
+// here).
 constexpr bool tma_mode_ok(int64_t extent, int64_t stride) {
   return extent <= 0x7fffffff &&
          (extent <= 1 || (stride >= 8 && stride % 8 == 0 && stride < (int64_t(1) << 39)));
 }
 constexpr bool fa3_sm90_addressable(AttnArgs const& a) {
-  const int64_t s[3][4] = {{a.heads_q, a.seqlen_q, a.q_sh, a.q_ss},
+  const int64_t s[4][4] = {{a.heads_q, a.seqlen_q, a.q_sh, a.q_ss},
                            {a.heads_kv, a.seqlen_k, a.k_sh, a.k_ss},
-                           {a.heads_kv, a.seqlen_k, a.v_sh, a.v_ss}};
-  const int64_t sb[3] = {a.q_sb, a.k_sb, a.v_sb};
-  for (int t = 0; t < 3; ++t)
+                           {a.heads_kv, a.seqlen_k, a.v_sh, a.v_ss},
+                           {a.heads_q, a.seqlen_q, a.o_sh, a.o_ss}};
+  const int64_t sb[4] = {a.q_sb, a.k_sb, a.v_sb, a.o_sb};
+  for (int t = 0; t < 4; ++t)
     if (!tma_mode_ok(a.batch, sb[t]) || !tma_mode_ok(s[t][0], s[t][2]) ||
         !tma_mode_ok(s[t][1], s[t][3]))
       return false;

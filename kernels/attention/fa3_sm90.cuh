@@ -40,6 +40,7 @@
 #include <cuda_fp16.h>
 
 #include <tessera/algorithm/reduce.hpp>
+#include <tessera/algorithm/sm90_epilogue.hpp>
 #include <tessera/device_tensor.hpp>
 #include <tessera/staged_smem.hpp>
 #include <tessera/tma.hpp>
@@ -99,6 +100,16 @@ struct Fa3Cfg {
   static constexpr TmaTile kTmaQ = tma_tile_bh(kQ);
   static constexpr TmaTile kTmaK = tma_tile_bh(kK);
   static constexpr TmaTile kTmaV = tma_tile_bh(kV);
+  // O through shared memory where it fits (kTiles.o_staged): each consumer normalizes its 64
+  // rows in registers, then stages them 64 columns at a time, 128-byte swizzled rows written by
+  // stmatrix, for one TMA store each (SmemEpilogue; the box clips the rows past Sq).
+  static constexpr bool kOStaged = kTiles.o_staged;
+  static constexpr SwizzledLayout kOStage = gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 64, 64);
+  using EpiO = SmemEpilogue<MmaO, T, kOStage, 1, 4>;
+  struct OStaging {
+    alignas(1024) uint8_t bytes[kConsumers * EpiO::kBytes];
+  };
+  struct NoStaging {};
   using PipeQ = StagePipeline<kQStages, kConsumers>;
   using PipeKV = StagePipeline<kStages, kConsumers>;
   struct SharedStorage {
@@ -107,6 +118,7 @@ struct Fa3Cfg {
     SmemStages<T, kV> v;
     PipelineStorage<kQStages> pipe_q;
     PipelineStorage<kStages> pipe_k, pipe_v;
+    [[no_unique_address]] std::conditional_t<kOStaged, OStaging, NoStaging> o;
   };
   static constexpr int64_t kSmemBytes = kSharedStorageBytes<SharedStorage>;
 
@@ -120,7 +132,11 @@ struct Fa3Cfg {
                       kTmaV.bytes() == kV.stage_bytes(),
                   "fa3_sm90: the TMA boxes must cover each stage tile");
     static_assert(kSmemBytes <= 227 * 1024 && kTiles.smem_bytes <= kSmemBytes,
-                  "fa3_sm90: Q and the (K, V) stages must fit in shared memory");
+                  "fa3_sm90: Q, the (K, V) stages and O's staging must fit in shared memory");
+    static_assert(kTiles.smem_bytes == kQ.stages * kQ.stage_bytes() +
+                                           kStages * (kK.stage_bytes() + kV.stage_bytes()) +
+                                           (kOStaged ? kConsumers * EpiO::kBytes : 0),
+                  "fa3_sm90: the tiles' shared memory is what fa3_sm90_tiles counted");
     static_assert(
         kThreads == 128 * (1 + kConsumers) && kProducerRegs + kConsumers * kConsumerRegs <= 512,
         "fa3_sm90: the roles' registers must fit the register file");
@@ -139,7 +155,8 @@ template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     fa3_sm90_kernel(const __grid_constant__ CUtensorMap map_q,
                     const __grid_constant__ CUtensorMap map_k,
-                    const __grid_constant__ CUtensorMap map_v, AttnArgs const p,
+                    const __grid_constant__ CUtensorMap map_v,
+                    const __grid_constant__ CUtensorMap map_o, AttnArgs const p,
                     Fa3Walk const walk) {
   Cfg::check();
   using T = typename Cfg::Elem;
@@ -157,6 +174,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const typename Cfg::PipeKV pipe_v{smem.pipe_v.full, smem.pipe_v.empty};
   if (threadIdx.x == 0) {
     prefetch_tma_map(&map_q), prefetch_tma_map(&map_k), prefetch_tma_map(&map_v);
+    if constexpr (Cfg::kOStaged) prefetch_tma_map(&map_o);
     pipe_q.init(), pipe_k.init(), pipe_v.init();
   }
   __syncthreads();  // the barriers are initialized before any role uses them
@@ -213,7 +231,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // Ping-pong (Cfg::kPingPong): the two consumers take turns issuing their products, so that
     // one's softmax runs while the other's wgmmas do. Both consumers walk the same tiles and take
     // the same turns: n_blocks + 1 a tile (n_blocks where S_0 shares the last P V's turn).
-    const WarpgroupTurns<Cfg::kConsumers> turns{consumer};
+    const WarpgroupTurns<Cfg::kConsumers> turns{consumer};  // named barriers 1, 2
+    constexpr int kOBarrier = 3;  // O's staging: consumer c syncs on named barrier 3 + c
     const auto my_turn = [&] {
       if constexpr (Cfg::kPingPong) turns.wait();
     };
@@ -314,8 +333,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const auto epilogue = [&] {
         pipe_v.consumer_release(read_v.stage);
         read_v.advance();
-        store_output<T, MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, gO, cO, p, w.b,
-                                                      w.h, bm);
+        if constexpr (Cfg::kOStaged) {
+          using EpiO = typename Cfg::EpiO;
+          normalize_output<MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, cO, p, w.b,
+                                                         w.h, bm);
+          EpiO::store_at(tOrO, smem.o.bytes + consumer * EpiO::kBytes, TmaStore<EpiO::kTma>{&map_o},
+                         Coord<4>{{bm * kBM + 64 * consumer, 0, w.h, w.b}}, kOBarrier + consumer,
+                         [](float x) { return x; });
+        } else {
+          store_output<T, MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, gO, cO, p,
+                                                        w.b, w.h, bm);
+        }
       };
       read_q.advance();
       t = walk.next(t);
@@ -342,6 +370,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       epilogue();
       if (Cfg::kFirstSBeforeEpilogue || !more) break;
     }
+    if constexpr (Cfg::kOStaged) Cfg::EpiO::drain();  // the last store has read its buffer
   }
 }
 
@@ -352,25 +381,26 @@ inline int64_t tma_stride(int64_t extent, int64_t stride) { return extent <= 1 ?
 template <class T, int64_t D, bool kNarrowKeys>
 cudaError_t launch_fa3_sm90_tiles(AttnArgs const& p, cudaStream_t stream) {
   using Cfg = Fa3Cfg<T, D, kNarrowKeys>;
-  // Maps: Q and K (seq, D, heads, batch), V (D, seq, heads, batch); extents and strides in that
+  // Maps: Q, K and O (seq, D, heads, batch), V (D, seq, heads, batch); extents and strides in that
   // order (a mode of extent 1 gets a stride TMA accepts). A tensor TMA cannot address (a stride
   // of 0 along a mode of extent > 1: broadcast heads) is cudaErrorNotSupported: the caller
   // checks fa3_sm90_addressable first and takes the SM80 kernel for it.
-  CUtensorMap maps[3];
+  CUtensorMap maps[4];
   struct Operand {
     const void* ptr;
     int64_t heads, seq, sb, sh, ss;
   };
-  const Operand ops[3] = {{p.q, p.heads_q, p.seqlen_q, p.q_sb, p.q_sh, p.q_ss},
+  const Operand ops[4] = {{p.q, p.heads_q, p.seqlen_q, p.q_sb, p.q_sh, p.q_ss},
                           {p.k, p.heads_kv, p.seqlen_k, p.k_sb, p.k_sh, p.k_ss},
-                          {p.v, p.heads_kv, p.seqlen_k, p.v_sb, p.v_sh, p.v_ss}};
-  const TmaTile tiles[3] = {Cfg::kTmaQ, Cfg::kTmaK, Cfg::kTmaV};
+                          {p.v, p.heads_kv, p.seqlen_k, p.v_sb, p.v_sh, p.v_ss},
+                          {p.o, p.heads_q, p.seqlen_q, p.o_sb, p.o_sh, p.o_ss}};
+  const TmaTile tiles[4] = {Cfg::kTmaQ, Cfg::kTmaK, Cfg::kTmaV, Cfg::EpiO::kTma};
   if (!fa3_sm90_addressable(p)) return cudaErrorNotSupported;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 4; ++i) {
     Operand const& o = ops[i];
     const int64_t sb = tma_stride(p.batch, o.sb), sh = tma_stride(o.heads, o.sh),
                   ss = tma_stride(o.seq, o.ss);
-    const bool seq_first = i < 2;
+    const bool seq_first = i != 2;  // V is (D, seq, heads, batch)
     const Coord<4> shape =
         seq_first ? Coord<4>{{o.seq, D, o.heads, p.batch}} : Coord<4>{{D, o.seq, o.heads, p.batch}};
     const Coord<4> stride = seq_first ? Coord<4>{{ss, 1, sh, sb}} : Coord<4>{{1, ss, sh, sb}};
@@ -388,8 +418,8 @@ cudaError_t launch_fa3_sm90_tiles(AttnArgs const& p, cudaStream_t stream) {
       (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
     return e;
   const dim3 grid(unsigned(fa3_sm90_ctas(p, sms)));
-  kernel<<<grid, Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(maps[0], maps[1], maps[2], p,
-                                                                   fa3_sm90_walk(p, grid.x));
+  kernel<<<grid, Cfg::kThreads, size_t(Cfg::kSmemBytes), stream>>>(
+      maps[0], maps[1], maps[2], maps[3], p, fa3_sm90_walk(p, grid.x));
   return cudaGetLastError();
 }
 

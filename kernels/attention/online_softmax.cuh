@@ -23,9 +23,9 @@ struct PlusOp {
 // maxima, P = exp2(scale log2e (S - m)) and the row sums. `correction` receives exp2(scale log2e
 // (m_old - m)), what O's rows are to be multiplied by.
 template <int64_t kBM, int64_t kBN, class Thr, class S, class C, class R>
-__device__ __forceinline__ void softmax_block(Thr const& thr_s, S& tSrS, C const& tScS_n,
-                                              int64_t n, int64_t bm, AttnArgs const& p,
-                                              R& row_max, R& row_sum, R& correction) {
+__device__ __forceinline__ void softmax_block(Thr const& thr_s, S& tSrS, C const& tScS_n, int64_t n,
+                                              int64_t bm, AttnArgs const& p, R& row_max, R& row_sum,
+                                              R& correction) {
   if ((n + 1) * kBN > p.seqlen_k || (p.causal && (n + 1) * kBN - 1 > bm * kBM)) {
 #pragma unroll
     for (int i = 0; i < tSrS.size(); ++i) {
@@ -62,16 +62,14 @@ __device__ __forceinline__ void rescale_rows(Thr const& thr_o, O& tOrO, R const&
     for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= correction(r);
 }
 
-// The epilogue: O /= l (each row's whole sum, across the lanes that share the row: CfgS's S
-// fragment S says which), stored as T where inside; the row's LSE (natural log, of the scaled
-// scores) by the thread that holds its column 0. gO, cO: query block bm's (BM,D) tile of O and
-// its coordinates; kTileO = (BM,D,BN).
-template <class T, class CfgS, class S, Coord<3> kTileO, class Thr, class O, class R, class G,
-          class C>
-__device__ __forceinline__ void store_output(Thr const& thr_o, O& tOrO, R const& row_max,
-                                             R& row_sum, G const& gO, C const& cO,
-                                             AttnArgs const& p, int64_t b, int64_t h,
-                                             int64_t bm) {
+// The epilogue's arithmetic: O /= l in place (each row's whole sum, across the lanes that share
+// the row: CfgS's S fragment S says which); the row's LSE (natural log, of the scaled scores)
+// stored by the thread that holds its column 0, where inside. cO: query block bm's (BM,D) tile
+// of O's coordinates; kTileO = (BM,D,BN).
+template <class CfgS, class S, Coord<3> kTileO, class Thr, class O, class R, class C>
+__device__ __forceinline__ void normalize_output(Thr const& thr_o, O& tOrO, R const& row_max,
+                                                 R& row_sum, C const& cO, AttnArgs const& p,
+                                                 int64_t b, int64_t h, int64_t bm) {
   reduce_lanes<acc_row_shuffles<CfgS, S>()>(row_sum, PlusOp{});
   auto o_rc = acc_rowcol(thr_o, tOrO);
   auto tOrL = make_fragment_like<float>(tOrO);  // each row's LSE, in O's layout
@@ -83,10 +81,8 @@ __device__ __forceinline__ void store_output(Thr const& thr_o, O& tOrO, R const&
 #pragma unroll
     for (int c = 0; c < o_rc.kLayout[1].size(); ++c) o_rc(r, c) *= inv, l_rc(r, c) = lse;
   }
-  auto tOgO = thr_o.partition_C(gO);  // (V,M,D/8)
-  auto tOcO = thr_o.partition_C(cO);
-  copy_if(tOcO, convert_pairs<T>(tOrO), tOgO);
-  if (p.lse != nullptr) {  // LSE as an (Sq,D) tensor that does not move along D
+  auto tOcO = thr_o.partition_C(cO);  // (V,M,D/8)
+  if (p.lse != nullptr) {             // LSE as an (Sq,D) tensor that does not move along D
     auto mL = make_tensor(p.lse, make_shape(p.batch, p.heads_q, p.seqlen_q, kTileO[1]),
                           make_stride(p.lse_sb, p.lse_sh, unit, fixed<0>))(b, h, _, _);
     auto tOgL = thr_o.partition_C(local_tile<kTileO, Proj{1, 1, 0}>(mL, bm, 0, 0));
@@ -94,6 +90,17 @@ __device__ __forceinline__ void store_output(Thr const& thr_o, O& tOrO, R const&
     for (int i = 0; i < tOrL.size(); ++i)
       if (tOcO(i)[1] == 0 && tOcO.inside(i)) tOgL(i) = tOrL(i);
   }
+}
+
+// The epilogue from registers: normalize_output, then O stored as T where inside (gO: query
+// block bm's (BM,D) tile of O).
+template <class T, class CfgS, class S, Coord<3> kTileO, class Thr, class O, class R, class G,
+          class C>
+__device__ __forceinline__ void store_output(Thr const& thr_o, O& tOrO, R const& row_max,
+                                             R& row_sum, G const& gO, C const& cO,
+                                             AttnArgs const& p, int64_t b, int64_t h, int64_t bm) {
+  normalize_output<CfgS, S, kTileO>(thr_o, tOrO, row_max, row_sum, cO, p, b, h, bm);
+  copy_if(thr_o.partition_C(cO), convert_pairs<T>(tOrO), thr_o.partition_C(gO));
 }
 
 }  // namespace tessera::attention

@@ -64,7 +64,17 @@ TESSERA_HD constexpr int64_t staging_bytes(SwizzledLayout const& stage, int buff
   return buffers * make_tma_tile(stage, 16).bytes();
 }
 
-template <class Cfg, class T, SwizzledLayout kStage, int kBuffers>
+// A 2-mode staging tile as a box of `rank` modes (2 or 4): its own two, then two of extent 1
+// (e.g. the head and batch modes of a rank-4 tensor map: a box never crosses them).
+TESSERA_HD constexpr SwizzledLayout with_unit_modes(SwizzledLayout const& stage, int rank) {
+  if (rank == 2) return stage;
+  return {stage.swizzle, stage.offset,
+          make_layout(stage.layout[0], stage.layout[1], Layout(1), Layout(1))};
+}
+
+// kBoxRank: the rank of the tensor map the stores go through (2, or 4 with unit modes after the
+// staging tile's two).
+template <class Cfg, class T, SwizzledLayout kStage, int kBuffers, int kBoxRank = 2>
 struct SmemEpilogue {
   static_assert(sizeof(T) == 2,
                 "rule::ldmatrix_moves_16_bit_elements: SmemEpilogue: stmatrix stores 16-bit "
@@ -80,7 +90,7 @@ struct SmemEpilogue {
   static constexpr int64_t kRowStride = kStage.layout(make_tuple(1, 0));
   static constexpr int64_t kColStride = kStage.layout(make_tuple(0, 1));
   static constexpr bool kTrans = kRowStride == 1;  // rows contiguous: stmatrix .trans
-  static constexpr TmaTile kTma = make_tma_tile(kStage, 16);
+  static constexpr TmaTile kTma = make_tma_tile(with_unit_modes(kStage, kBoxRank), 16);
   static constexpr int64_t kBufferBytes = kTma.bytes();
   static constexpr int64_t kBytes = staging_bytes(kStage, kBuffers);  // the buffers, all
 
@@ -176,6 +186,8 @@ struct SmemEpilogue {
                 "tile must rotate through the staging buffers evenly");
   static_assert(kTma.boxes == 1,
                 "rule::staging_tile_is_one_tma_box: SmemEpilogue: one TMA store per chunk");
+  static_assert(kBoxRank == 2 || kBoxRank == 4,
+                "rule::staging_box_rank: SmemEpilogue: the stores' tensor map has 2 or 4 modes");
 
 #if defined(__CUDACC__)
   // Two floats as one 32-bit register of two 16-bit values, the first in the low half.
@@ -198,8 +210,18 @@ struct SmemEpilogue {
   // named barrier 1 + w (0 is __syncthreads').
   template <class F>
   __device__ __forceinline__ static void store(float const (&acc)[kValues], uint8_t* smem,
-                                               TmaStore<kTma> const& tma, int64_t m0,
-                                               int64_t n0, int w, F const& f) {
+                                               TmaStore<kTma> const& tma, int64_t m0, int64_t n0,
+                                               int w, F const& f) {
+    static_assert(kBoxRank == 2, "SmemEpilogue::store(m0, n0): a rank-2 map (else store_at)");
+    store_at(acc, smem, tma, Coord<2>{{m0 + 64 * w, n0}}, 1 + w, f);
+  }
+  // The same for this warpgroup's 64 x N block at box coordinate `origin` (its first row and
+  // column, then the unit modes' coordinates), syncing on named barrier `barrier` (1..15).
+  template <class F>
+  __device__ __forceinline__ static void store_at(float const (&acc)[kValues], uint8_t* smem,
+                                                  TmaStore<kTma> const& tma,
+                                                  Coord<kBoxRank> const& origin, int barrier,
+                                                  F const& f) {
     static constexpr Swizzle kSwizzle = kStage.swizzle;
     static constexpr Plan kP = kPlan;
     static constexpr CoordLayout<2> kT = kThr;  // (re-bound: a member does not fold in device code)
@@ -224,8 +246,8 @@ struct SmemEpilogue {
           if constexpr (kWithIndex) {
             regs[i] = pack2(f(acc[v], FragmentValue{v}), f(acc[v + 1], FragmentValue{v + 1}));
           } else if constexpr (kWithCoords) {
-            const int64_t r = m0 + 64 * w + first[0] + kP.row[v];
-            const int64_t c = n0 + j * kCols + first[1] + kP.col[v];
+            const int64_t r = origin[0] + first[0] + kP.row[v];
+            const int64_t c = origin[1] + j * kCols + first[1] + kP.col[v];
             regs[i] = pack2(f(acc[v], r, c), f(acc[v + 1], r, c + 1));
           } else {
             regs[i] = pack2(f(acc[v]), f(acc[v + 1]));
@@ -235,23 +257,35 @@ struct SmemEpilogue {
         ptx::stmatrix<4, kTrans>(box + kSwizzle(line_offset(warp_row + row, col, lane)), regs);
       }
       fence_view_async_shared();
-      ptx::named_barrier_sync(1 + w, 128);
+      ptx::named_barrier_sync(barrier, 128);
       if (t == 0) {
-        copy(tma, box, Coord<2>{{m0 + 64 * w, n0 + j * kCols}});
+        Coord<kBoxRank> at = origin;
+        at[1] += j * kCols;
+        copy(tma, box, at);
         tma_store_commit();
         tma_store_wait_read<kBuffers - 1>();
       }
-      ptx::named_barrier_sync(1 + w, 128);
+      ptx::named_barrier_sync(barrier, 128);
     }
   }
   template <Layout kL, class F>
   __device__ __forceinline__ static void store(Fragment<float, kL> const& acc, uint8_t* smem,
-                                               TmaStore<kTma> const& tma, int64_t m0,
-                                               int64_t n0, int w, F const& f) {
+                                               TmaStore<kTma> const& tma, int64_t m0, int64_t n0,
+                                               int w, F const& f) {
     static_assert(Fragment<float, kL>::size() == kValues && registers_in_value_order<kL>(),
                   "rule::fragment_is_not_the_partition_of_c: SmemEpilogue takes the TiledMMA's "
                   "accumulators");
     store(acc.v, smem, tma, m0, n0, w, f);
+  }
+  template <Layout kL, class F>
+  __device__ __forceinline__ static void store_at(Fragment<float, kL> const& acc, uint8_t* smem,
+                                                  TmaStore<kTma> const& tma,
+                                                  Coord<kBoxRank> const& origin, int barrier,
+                                                  F const& f) {
+    static_assert(Fragment<float, kL>::size() == kValues && registers_in_value_order<kL>(),
+                  "rule::fragment_is_not_the_partition_of_c: SmemEpilogue takes the TiledMMA's "
+                  "accumulators");
+    store_at(acc.v, smem, tma, origin, barrier, f);
   }
   template <Layout kL>
   TESSERA_HD static constexpr bool registers_in_value_order() {
