@@ -48,35 +48,37 @@ constexpr Fa2Tiles fa2_sm80_tiles(int64_t head_dim) {
 // The Hopper forward kernel's CTA: one producer warpgroup and two consumer warpgroups of 64
 // query rows each (bm = 128), bn keys per step, `stages` K and V tiles in flight, Q in
 // `q_stages` stages. Per consumer thread: O's accumulators are D / 2 floats, S's bn / 2, P's
-// bn / 4 registers, within 240 registers. The wider bn, the fewer steps (barriers, row maxima,
-// O rescales) per key: the wide block is 176 keys at head dims 64 and 128 and 80 at 256 (128
-// floats of O), where Q and two (K, V) stages fill shared memory; the narrow block 128 and 64.
-// Where a second Q stage fits (head dim 64; 128 with the narrow block), the next tile's Q
-// loads during this tile, and its first S = Q K^T starts before this tile's epilogue. Where 16 KB
-// more fit (all but head dim 256's wide block), O leaves through shared memory: each consumer
-// stages its 64 rows 64 columns at a time for a TMA store (from registers, each warp's stores
-// touch 8 rows of O per instruction).
+// bn / 4 registers, within 240 registers. Two key blocks: the narrow one (128 keys; 64 at head
+// dim 256) and the wide one (176 keys at head dim 128, 80 at 256; head dim 64 has only the
+// narrow one): the wider, the fewer steps (barriers, row maxima, O rescales) per key.
+// The narrow kernels leave O through shared memory: each consumer stages its 64 rows 64
+// columns at a time (16 KB in all) for a TMA store; from registers each warp's stores touch 8
+// rows of O per instruction, which cost as much as a short row's key loop. The wide kernels
+// store from registers: at 176 keys the staging's store spills registers, at head dim 256 its
+// 16 KB do not fit beside Q and two (K, V) stages. Where a second Q stage fits (the narrow
+// kernels at head dims 64 and 128), the next tile's Q loads during this tile, and its first
+// S = Q K^T starts before this tile's epilogue.
 // smem_bytes: the tiles (Q, K and V per stage, O's staging; 16-bit), before the barriers.
 struct Fa3Tiles {
   int64_t bm, bn, stages, q_stages, threads, smem_bytes;
   bool o_staged;
 };
 TESSERA_HD constexpr Fa3Tiles fa3_sm90_tiles(int64_t head_dim, bool narrow) {
-  const int64_t bm = 128, stages = 2, smem_for_tiles = 226 * 1024;
+  const int64_t bm = 128, stages = 2, smem_for_tiles = 226 * 1024, o_stage_bytes = 2 * 64 * 64 * 2;
+  narrow = narrow || head_dim == 64;
   const int64_t bn = head_dim == 256 ? (narrow ? 64 : 80) : narrow ? 128 : 176;
   const int64_t q_bytes = 2 * bm * head_dim, kv_bytes = 2 * 2 * stages * bn * head_dim;
-  const int64_t o_stage_bytes = 2 * 64 * 64 * 2;
-  const int64_t q_stages = kv_bytes + 2 * q_bytes <= smem_for_tiles ? 2 : 1;
-  const int64_t bytes = kv_bytes + q_stages * q_bytes;
-  const bool o_staged = narrow && bytes + o_stage_bytes <= smem_for_tiles;
-  return {bm, bn, stages, q_stages, 384, bytes + (o_staged ? o_stage_bytes : 0), o_staged};
+  const int64_t q_stages = kv_bytes + 2 * q_bytes + o_stage_bytes <= smem_for_tiles ? 2 : 1;
+  const int64_t bytes = kv_bytes + q_stages * q_bytes + (narrow ? o_stage_bytes : 0);
+  return {bm, bn, stages, q_stages, 384, bytes, narrow};
 }
 
 // The key block of a call: narrow where causal (a narrower block masks less past the diagonal
-// and ends nearer it) or where the keys are few; else wide.
+// and ends nearer it) and where the keys are few enough that a tile's fixed cost (its first and
+// last steps, O's stores) outweighs the wide block's fewer steps: up to 4096 keys at head dim
+// 128, 1024 at 256 (bench/results/attention.md).
 TESSERA_HD constexpr bool fa3_sm90_narrow_keys(int64_t head_dim, int64_t seqlen_k, bool causal) {
-  (void)head_dim;
-  return causal || seqlen_k <= 0;
+  return causal || head_dim == 64 || seqlen_k <= (head_dim == 128 ? 4096 : 1024);
 }
 
 // The Hopper kernel's walk over its tiles (query blocks x heads x batch): a persistent grid of

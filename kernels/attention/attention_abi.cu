@@ -191,10 +191,11 @@ int tessera_attention_plan(tessera_attention_dtype dtype, const tessera_attentio
         text, text_size,
         "fa3_sm90: wgmma m64n%lldk16 SS (S) and m64n%lldk16 RS (P V) %s in, f32 "
         "accumulate; head_dim %lld; CTA %lld query rows x %lld keys, 1 producer + 2 "
-        "consumer warpgroups, %lld Q and %lld (K,V) stages by TMA, %lld KB shared; %lld x "
+        "consumer warpgroups, %lld Q and %lld (K,V) stages by TMA, O %s, %lld KB shared; %lld x "
         "%lld x %lld query blocks in %lld %s, walked by %lld CTAs; %s; GQA group %lld; LSE %s",
         (long long)t.bn, (long long)p->head_dim, dt, (long long)p->head_dim, (long long)t.bm,
         (long long)t.bn, (long long)t.q_stages, (long long)t.stages,
+        t.o_staged ? "staged for TMA stores" : "stored from registers",
         (long long)(t.smem_bytes / 1024), q_blocks, (long long)p->heads_q, (long long)p->batch,
         units, unit, ctas, mask, (long long)(p->heads_q / p->heads_kv),
         p->lse ? "written" : "not written");

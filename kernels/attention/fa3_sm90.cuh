@@ -423,11 +423,14 @@ cudaError_t launch_fa3_sm90_tiles(AttnArgs const& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// The kernel of the narrow or the wide key block (fa3_sm90_tiles).
+// The kernel of the narrow or the wide key block (fa3_sm90_tiles): one where both agree.
 template <class T, int64_t D>
 cudaError_t launch_fa3_sm90(AttnArgs const& p, bool narrow_keys, cudaStream_t stream) {
-  return narrow_keys ? launch_fa3_sm90_tiles<T, D, true>(p, stream)
-                     : launch_fa3_sm90_tiles<T, D, false>(p, stream);
+  if constexpr (fa3_sm90_tiles(D, true).bn == fa3_sm90_tiles(D, false).bn)
+    return launch_fa3_sm90_tiles<T, D, false>(p, stream);
+  else
+    return narrow_keys ? launch_fa3_sm90_tiles<T, D, true>(p, stream)
+                       : launch_fa3_sm90_tiles<T, D, false>(p, stream);
 }
 
 }  // namespace

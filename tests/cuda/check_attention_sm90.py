@@ -3,10 +3,12 @@
 fa3_sm90.cuh says. Each unit is read from the PTX and the ptxas -v report the build kept
 (tessera_cuda_checked_sources, cmake/TesseraCudaChecks.cmake):
 
-  - per unit (one head dim and dtype) a kernel per tile width (one, or one for causal calls and
-    one for the rest), each with 0 bytes stack frame, 0 bytes spill stores and
+  - per unit (one head dim and dtype) a kernel per key block (the narrow one at head dim 64,
+    narrow and wide at 128 and 256), each with 0 bytes stack frame, 0 bytes spill stores and
     loads (ptxas), no local memory and no call in the PTX, and no wgmma that ptxas had to
     serialize or fence by itself (warnings C7510-C7520 in the report);
+  - O stored by rank-4 TMA stores (from its shared-memory staging: one per 64 columns, at each
+    of the epilogue's places) in the narrow kernels, and none in the wide ones (from registers);
   - register reallocation: one setmaxnreg.dec (the producer) and one setmaxnreg.inc (the
     consumers);
   - every load a rank-4 TMA load (cp.async.bulk.tensor.4d: the (head_dim, seq, head, batch)
@@ -18,8 +20,8 @@ fa3_sm90.cuh says. Each unit is read from the PTX and the ptxas -v report the bu
     maximum); for head dims <= 128 one bar.sync and one bar.arrive (the consumers' turns:
     ping-pong), none for 256.
 
-The tiles (BM, BN) per head dim and causal flag are kernels/attention/args.hpp's fa3_sm90_tiles;
-a kernel's flag is the Fa3Cfg's third template argument in its mangled name (Lb0E or Lb1E).
+The tiles (BM, BN) per head dim and key block are kernels/attention/args.hpp's fa3_sm90_tiles;
+a kernel's block is the Fa3Cfg's third template argument in its mangled name (Lb1E narrow).
 
 Usage: check_attention_sm90.py ARTIFACT [...]   (${TESSERA_CUDA_ARTIFACTS}/tessera_attention/
 fa3_sm90_d*_*.cu)
@@ -34,18 +36,20 @@ from check_ffma import loops  # noqa: E402
 from check_fold import opcode  # noqa: E402
 
 
-def tiles(d, causal):
-    """(BM, BN): args.hpp's fa3_sm90_tiles."""
-    return 128, ((64 if causal else 80) if d == 256 else 128 if causal else 176)
+def tiles(d, narrow):
+    """(BM, BN): args.hpp's fa3_sm90_tiles (head dim 64 has the narrow block only)."""
+    narrow = narrow or d == 64
+    return 128, ((64 if narrow else 80) if d == 256 else 128 if narrow else 176)
 
 
 def check_kernel(name, body, st, d, failures):
     dtype = "bf16" if "bfloat16" in name else "f16"
-    causal = re.search(r"Fa3CfgI\w+?Ll\d+ELb([01])E", name)
-    if causal is None:
-        failures.append(f"{name}: no Fa3Cfg<T, D, causal tiles> in the kernel's name")
+    narrow = re.search(r"Fa3CfgI\w+?Ll\d+ELb([01])E", name)
+    if narrow is None:
+        failures.append(f"{name}: no Fa3Cfg<T, D, narrow keys> in the kernel's name")
         return
-    bm, bn = tiles(d, causal.group(1) == "1")
+    bm, bn = tiles(d, narrow.group(1) == "1")
+    staged = bn == tiles(d, True)[1]  # the narrow kernels store O by TMA
     what = f"d={d} {dtype} bn={bn}"
     stack, spill_st, spill_ld, regs = st
     if (stack, spill_st, spill_ld) != (0, 0, 0):
@@ -60,7 +64,11 @@ def check_kernel(name, body, st, d, failures):
         failures.append(f"{what}: {dec} setmaxnreg.dec and {inc} setmaxnreg.inc, want 1 and 1")
     tma = [opcode(i) for i in insns if opcode(i).startswith("cp.async.bulk.tensor")]
     if not tma or any(".4d." not in t for t in tma):
-        failures.append(f"{what}: want rank-4 TMA loads only, found {sorted(set(tma))}")
+        failures.append(f"{what}: want rank-4 TMA copies only, found {sorted(set(tma))}")
+    stores = [t for t in tma if ".global.shared" in t]
+    if bool(stores) != staged:
+        failures.append(f"{what}: {len(stores)} TMA stores, want {'some' if staged else 'none'} "
+                        f"(O {'staged' if staged else 'from registers'})")
     if count(insns, "cp.async.ca") + count(insns, "cp.async.cg") + count(insns, "ld.global.v4"):
         failures.append(f"{what}: cp.async or 16-byte ld.global beside the TMA loads")
     loop = min((l for l in loops(body) if count(l, "wgmma.mma_async") > 0), key=len, default=[])
