@@ -337,9 +337,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           using EpiO = typename Cfg::EpiO;
           normalize_output<MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, cO, p, w.b,
                                                          w.h, bm);
+          // Chunk j: O's rows of this consumer, columns [64 j, 64 j + 64), of (batch, head).
+          const auto box = [&](int j) {
+            return Coord<4>{{bm * kBM + 64 * consumer, j * EpiO::kCols, w.h, w.b}};
+          };
           EpiO::store_at(tOrO, smem.o.bytes + consumer * EpiO::kBytes, TmaStore<EpiO::kTma>{&map_o},
-                         Coord<4>{{bm * kBM + 64 * consumer, 0, w.h, w.b}}, kOBarrier + consumer,
-                         [](float x) { return x; });
+                         box, kOBarrier + consumer, [](float x) { return x; });
         } else {
           store_output<T, MmaS, decltype(tSrS), kTileO>(thr_o, tOrO, row_max, row_sum, gO, cO, p,
                                                         w.b, w.h, bm);

@@ -213,14 +213,17 @@ struct SmemEpilogue {
                                                TmaStore<kTma> const& tma, int64_t m0, int64_t n0,
                                                int w, F const& f) {
     static_assert(kBoxRank == 2, "SmemEpilogue::store(m0, n0): a rank-2 map (else store_at)");
-    store_at(acc, smem, tma, Coord<2>{{m0 + 64 * w, n0}}, 1 + w, f);
+    store_at(
+        acc, smem, tma, [&](int j) { return Coord<2>{{m0 + 64 * w, n0 + j * kCols}}; }, 1 + w, f);
   }
-  // The same for this warpgroup's 64 x N block at box coordinate `origin` (its first row and
-  // column, then the unit modes' coordinates), syncing on named barrier `barrier` (1..15).
-  template <class F>
+  // The same for this warpgroup's 64 x N block where box_origin(j) is chunk j's box coordinate
+  // (Coord<kBoxRank>: its first row and column, then the unit modes'), syncing on named barrier
+  // `barrier` (1..15). (A function of j, called where the coordinate is used: computed before
+  // the call, the coordinates changed what NVVM hoists out of the caller's tile loop.)
+  template <class Origin, class F>
   __device__ __forceinline__ static void store_at(float const (&acc)[kValues], uint8_t* smem,
                                                   TmaStore<kTma> const& tma,
-                                                  Coord<kBoxRank> const& origin, int barrier,
+                                                  Origin const& box_origin, int barrier,
                                                   F const& f) {
     static constexpr Swizzle kSwizzle = kStage.swizzle;
     static constexpr Plan kP = kPlan;
@@ -246,8 +249,9 @@ struct SmemEpilogue {
           if constexpr (kWithIndex) {
             regs[i] = pack2(f(acc[v], FragmentValue{v}), f(acc[v + 1], FragmentValue{v + 1}));
           } else if constexpr (kWithCoords) {
-            const int64_t r = origin[0] + first[0] + kP.row[v];
-            const int64_t c = origin[1] + j * kCols + first[1] + kP.col[v];
+            const Coord<kBoxRank> o = box_origin(j);
+            const int64_t r = o[0] + first[0] + kP.row[v];
+            const int64_t c = o[1] + first[1] + kP.col[v];
             regs[i] = pack2(f(acc[v], r, c), f(acc[v + 1], r, c + 1));
           } else {
             regs[i] = pack2(f(acc[v]), f(acc[v + 1]));
@@ -259,9 +263,7 @@ struct SmemEpilogue {
       fence_view_async_shared();
       ptx::named_barrier_sync(barrier, 128);
       if (t == 0) {
-        Coord<kBoxRank> at = origin;
-        at[1] += j * kCols;
-        copy(tma, box, at);
+        copy(tma, box, box_origin(j));
         tma_store_commit();
         tma_store_wait_read<kBuffers - 1>();
       }
@@ -277,15 +279,15 @@ struct SmemEpilogue {
                   "accumulators");
     store(acc.v, smem, tma, m0, n0, w, f);
   }
-  template <Layout kL, class F>
+  template <Layout kL, class Origin, class F>
   __device__ __forceinline__ static void store_at(Fragment<float, kL> const& acc, uint8_t* smem,
                                                   TmaStore<kTma> const& tma,
-                                                  Coord<kBoxRank> const& origin, int barrier,
+                                                  Origin const& box_origin, int barrier,
                                                   F const& f) {
     static_assert(Fragment<float, kL>::size() == kValues && registers_in_value_order<kL>(),
                   "rule::fragment_is_not_the_partition_of_c: SmemEpilogue takes the TiledMMA's "
                   "accumulators");
-    store_at(acc.v, smem, tma, origin, barrier, f);
+    store_at(acc.v, smem, tma, box_origin, barrier, f);
   }
   template <Layout kL>
   TESSERA_HD static constexpr bool registers_in_value_order() {
