@@ -6,6 +6,7 @@
 // accumulators become 32 registers of two 16-bit values, four per k-step of P V: k-step s reads
 // accumulators 8 s .. 8 s + 7 (keys 16 s .. 16 s + 15).
 #include "attention_cli.hpp"
+#include "plural.hpp"
 
 #include <attention/args.hpp>
 #include <attention/tiled_mmas.hpp>
@@ -13,8 +14,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <tessera.hpp>
-
-#include "plural.hpp"
 
 namespace tessera::tools {
 namespace {
@@ -25,12 +24,12 @@ using nlohmann::json;
 struct AttnViews {
   TiledMMA s, o;
   int64_t bm = 0, bn = 0;
-  Layout tile;         // (BM,BN): S's accumulator tile, P V's A tile
-  ThreadPartition c;   // S's accumulator partition: thread -> tile index, value -> offset
-  Layout regs;         // the accumulator registers: compact over the fragment's shape
-  Layout rowcol;       // acc_rowcol: (rows, cols) -> register
-  LaneShuffles lanes;  // row_shuffles: the xor distances of the lanes sharing a row
-  Layout p_as_a;       // acc_as_operand: P V's A value (V,M,K) -> register
+  Layout tile;          // (BM,BN): S's accumulator tile, P V's A tile
+  ThreadPartition c;    // S's accumulator partition: thread -> tile index, value -> offset
+  Layout regs;          // the accumulator registers: compact over the fragment's shape
+  Layout rowcol;        // acc_rowcol: (rows, cols) -> register
+  LaneShuffles lanes;   // row_shuffles: the xor distances of the lanes sharing a row
+  Layout p_as_a;        // acc_as_operand: P V's A value (V,M,K) -> register
 };
 
 const char* attn_kernel_title(std::string const& k) {
@@ -121,17 +120,10 @@ json attn_thread(AttnViews const& w, int64_t t) {
   json lanes = json::array();
   const std::vector<int64_t> share = attn_row_threads(w, t);
   for (int64_t u : share) lanes.push_back(u % 32);
-  return {{"thread", t},
-          {"warpgroup", t / 128},
-          {"warp", t / 32},
-          {"lane", t % 32},
-          {"rows", rs},
-          {"cols", keys},
-          {"row_registers", regs},
-          {"shuffles", shuffles},
-          {"row_threads", share},
-          {"row_lanes", lanes},
-          {"register_coords", coords}};
+  return {{"thread", t},           {"warpgroup", t / 128}, {"warp", t / 32},
+          {"lane", t % 32},        {"rows", rs},           {"cols", keys},
+          {"row_registers", regs}, {"shuffles", shuffles}, {"row_threads", share},
+          {"row_lanes", lanes},    {"register_coords", coords}};
 }
 
 // P -> A: for every (m, k-step) of the A view and each 32-bit register r of it, the two A values
@@ -231,8 +223,9 @@ std::string attention_text(json const& j) {
       << "), atom layout " << m["atom_layout"].get<std::string>() << ", permutation "
       << m["permutation"].get<std::string>() << ", "
       << plural(m["threads"].get<int64_t>(), "thread") << " (V,M,N,K) "
-      << m["thr_layout_vmnk"].get<std::string>() << ", tile (M,N,K) " << t[0] << "x" << t[1] << "x"
-      << t[2] << "; accumulators per thread " << m["fragment_c"].get<std::string>() << " f32\n";
+      << m["thr_layout_vmnk"].get<std::string>() << ", tile (M,N,K) " << t[0] << "x" << t[1]
+      << "x" << t[2] << "; accumulators per thread " << m["fragment_c"].get<std::string>()
+      << " f32\n";
   }
   o << "  rows of S (acc_rowcol): (rows, keys) -> register " << j["rowcol"].get<std::string>()
     << "\n  lanes sharing a row (row_shuffles): shuffle xor " << attn_join(j["row_shuffles"], ", ")

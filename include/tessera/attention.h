@@ -88,7 +88,7 @@ TESSERA_ATTENTION_API int tessera_attention(tessera_attention_dtype dtype,
    CTA tile (query rows x keys), warps, pipeline stages, shared memory, grid, mask and GQA group --
    or, for bad arguments, the status message; returns the status tessera_attention would return.
    The kernel: fa3_sm90 (TMA, wgmma, warp-specialized) on an sm_90 device (the current one) where
-   TMA can address Q, K and V (every stride of a mode of extent > 1 positive), else fa2_sm80
+   TMA can address Q, K, V and O (every stride of a mode of extent > 1 positive), else fa2_sm80
    (also without a device, and when the environment sets TESSERA_ATTENTION_KERNEL=fa2_sm80). */
 TESSERA_ATTENTION_API int tessera_attention_plan(tessera_attention_dtype dtype,
                                                  const tessera_attention_params* params,

@@ -22,8 +22,9 @@
 //       online softmax on S_n's rows        (acc_rowcol; reduce_rows: this thread's columns, then
 //                                           the quad that shares the row)
 //       wait for P V; release V_n-1; O's rows rescaled; P_n = convert_pairs<T>(S_n)
-//     the last O += P V (with two Q stages, the next tile's S_0 issued with it); O /= l, stored
-//     where inside; LSE = scale m + log l (column 0's thread)
+//     the last O += P V (with two Q stages, the next tile's S_0 issued with it); O /= l; LSE =
+//     scale m + log l (column 0's thread); O staged for TMA stores (the narrow kernels) or
+//     stored from registers where inside (the wide ones)
 //
 // The tensor maps are rank 4, (head_dim, seq, heads, batch) with the caller's strides, so a box
 // that reaches past the (batch, head)'s sequence is zero-filled by TMA (never the next head's
@@ -100,9 +101,10 @@ struct Fa3Cfg {
   static constexpr TmaTile kTmaQ = tma_tile_bh(kQ);
   static constexpr TmaTile kTmaK = tma_tile_bh(kK);
   static constexpr TmaTile kTmaV = tma_tile_bh(kV);
-  // O through shared memory where it fits (kTiles.o_staged): each consumer normalizes its 64
-  // rows in registers, then stages them 64 columns at a time, 128-byte swizzled rows written by
-  // stmatrix, for one TMA store each (SmemEpilogue; the box clips the rows past Sq).
+  // O through shared memory in the narrow kernels (kTiles.o_staged; args.hpp says why not in
+  // the wide ones): each consumer normalizes its 64 rows in registers, then stages them 64
+  // columns at a time, 128-byte swizzled rows written by stmatrix, for one TMA store each
+  // (SmemEpilogue; the box clips the rows past Sq).
   static constexpr bool kOStaged = kTiles.o_staged;
   static constexpr SwizzledLayout kOStage = gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 64, 64);
   using EpiO = SmemEpilogue<MmaO, T, kOStage, 1, 4>;

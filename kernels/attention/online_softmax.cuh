@@ -23,9 +23,9 @@ struct PlusOp {
 // maxima, P = exp2(scale log2e (S - m)) and the row sums. `correction` receives exp2(scale log2e
 // (m_old - m)), what O's rows are to be multiplied by.
 template <int64_t kBM, int64_t kBN, class Thr, class S, class C, class R>
-__device__ __forceinline__ void softmax_block(Thr const& thr_s, S& tSrS, C const& tScS_n, int64_t n,
-                                              int64_t bm, AttnArgs const& p, R& row_max, R& row_sum,
-                                              R& correction) {
+__device__ __forceinline__ void softmax_block(Thr const& thr_s, S& tSrS, C const& tScS_n,
+                                              int64_t n, int64_t bm, AttnArgs const& p,
+                                              R& row_max, R& row_sum, R& correction) {
   if ((n + 1) * kBN > p.seqlen_k || (p.causal && (n + 1) * kBN - 1 > bm * kBM)) {
 #pragma unroll
     for (int i = 0; i < tSrS.size(); ++i) {

@@ -210,8 +210,8 @@ struct SmemEpilogue {
   // named barrier 1 + w (0 is __syncthreads').
   template <class F>
   __device__ __forceinline__ static void store(float const (&acc)[kValues], uint8_t* smem,
-                                               TmaStore<kTma> const& tma, int64_t m0, int64_t n0,
-                                               int w, F const& f) {
+                                               TmaStore<kTma> const& tma, int64_t m0,
+                                               int64_t n0, int w, F const& f) {
     static_assert(kBoxRank == 2, "SmemEpilogue::store(m0, n0): a rank-2 map (else store_at)");
     store_at(
         acc, smem, tma, [&](int j) { return Coord<2>{{m0 + 64 * w, n0 + j * kCols}}; }, 1 + w, f);
@@ -272,8 +272,8 @@ struct SmemEpilogue {
   }
   template <Layout kL, class F>
   __device__ __forceinline__ static void store(Fragment<float, kL> const& acc, uint8_t* smem,
-                                               TmaStore<kTma> const& tma, int64_t m0, int64_t n0,
-                                               int w, F const& f) {
+                                               TmaStore<kTma> const& tma, int64_t m0,
+                                               int64_t n0, int w, F const& f) {
     static_assert(Fragment<float, kL>::size() == kValues && registers_in_value_order<kL>(),
                   "rule::fragment_is_not_the_partition_of_c: SmemEpilogue takes the TiledMMA's "
                   "accumulators");
