@@ -27,18 +27,22 @@ __device__ __forceinline__ void softmax_block(Thr const& thr_s, S& tSrS, C const
                                               int64_t n, int64_t bm, AttnArgs const& p,
                                               R& row_max, R& row_sum, R& correction) {
   if ((n + 1) * kBN > p.seqlen_k || (p.causal && (n + 1) * kBN - 1 > bm * kBM)) {
-    // Value i's (query, key) is value 0's plus a constant of the unrolled loop (dq, dk), so the
-    // tests key >= Sk and, causal, key > query become dk >= Sk - key_0 and dk - dq > query_0 -
-    // key_0: one 32-bit compare each against a bound computed once (clamped: |dq|, |dk| < BM).
+    // Value i's (query, key) is the block's origin (bm BM, n BN), plus value 0's offset in the
+    // block (q0, k0), plus a constant of the unrolled loop (dq, dk). It is kept where
+    // k0 + dk <= min(Sk - 1 - n BN, bm BM - n BN + q0 + dq) (the second bound causal only): the
+    // block's bounds once (clamped: offsets are below BM), one 32-bit compare per value.
     const Coord<2> qk0 = tScS_n(0);
+    const int q0 = int(qk0[0] - bm * kBM), k0 = int(qk0[1] - n * kBN);
     constexpr int64_t kFar = int64_t(1) << 30;
-    const int key_room = int(min64(p.seqlen_k - qk0[1], kFar));
-    const int diag_room = p.causal ? int(max64(min64(qk0[0] - qk0[1], kFar), -kFar)) : int(kFar);
+    const int keys_last = int(min64(p.seqlen_k - 1 - n * kBN, kFar)) - k0;
+    const int diag = p.causal ? int(max64(min64(bm * kBM - n * kBN, kFar), -kFar)) + q0 - k0
+                              : int(kFar);
 #pragma unroll
     for (int i = 0; i < tSrS.size(); ++i) {
       const Coord<2> qk = tScS_n(i);  // (query, key)
       const int dq = int(qk[0] - qk0[0]), dk = int(qk[1] - qk0[1]);
-      if (dk >= key_room || dk - dq > diag_room) tSrS(i) = -INFINITY;
+      const int last = diag + dq < keys_last ? diag + dq : keys_last;
+      if (dk > last) tSrS(i) = -INFINITY;
     }
   }
   auto mx = reduce_rows(thr_s, tSrS, MaxOp{});  // (rows): this thread's columns, then its lanes'
