@@ -196,6 +196,14 @@ TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_
 }
 }  // namespace detail
 
+// A 2-mode shared tile as a tile of `rank` modes (2 or 4): its own two, then two of extent 1
+// (e.g. the head and batch modes of a rank-4 tensor: a box never crosses them).
+TESSERA_HD constexpr SwizzledLayout with_unit_modes(SwizzledLayout const& tile, int rank) {
+  if (rank == 2) return tile;
+  return {tile.swizzle, tile.offset,
+          make_layout(tile.layout[0], tile.layout[1], Layout(1), Layout(1))};
+}
+
 // The boxes of a shared tile (rank <= 5, modes in the global tensor's order), split among
 // `loaders` CTAs of a cluster that multicast them to each other (1: no multicast). When the
 // boxes do not divide among the loaders, the outermost box dimension that can is cut.

@@ -59,10 +59,7 @@ namespace {
 // A stage tile's TMA boxes for a rank-4 global tensor: the tile's two modes, then heads and
 // batch with boxes of 1 (a box never crosses into another (batch, head)).
 TESSERA_HD constexpr TmaTile tma_tile_bh(StagedTile const& s) {
-  return make_tma_tile(
-      SwizzledLayout{s.tile.swizzle, s.tile.offset,
-                     make_layout(s.tile.layout[0], s.tile.layout[1], Layout(1), Layout(1))},
-      s.elem_bits);
+  return make_tma_tile(with_unit_modes(s.tile, 4), s.elem_bits);
 }
 
 template <class T, int64_t D, bool kNarrowKeys>
@@ -250,12 +247,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // NOTE: in that kernel the loop is entered and continued only with S_0 in flight and left
     // with nothing in flight: where paths with and without a wgmma in flight meet, ptxas waits
     // there and serializes the kernel's wgmmas (C7514-C7517), so the epilogue is on both paths.
+    const auto gemm_first_s = [&] {
+      gemm(mma_s, mma_s.partition_A(smem.q(_, _, read_q.stage)),
+           mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+    };
     const auto issue_first_s = [&] {
       pipe_q.consumer_wait(read_q);
       pipe_k.consumer_wait(read_k);
       my_turn();
-      gemm(mma_s, mma_s.partition_A(smem.q(_, _, read_q.stage)),
-           mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+      gemm_first_s();
       pass_turn();
     };
     auto t = walk.first(blockIdx.x);
@@ -360,8 +360,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           pipe_k.consumer_wait(read_k);
           my_turn();
           issue_last_pv();
-          gemm(mma_s, mma_s.partition_A(smem.q(_, _, read_q.stage)),
-               mma_s.partition_B(smem.k(_, _, read_k.stage)), tSrS, false);
+          gemm_first_s();
           pass_turn();
           warpgroup_wait<1>(tOrO);  // P V is done; S_0 may be in flight
           epilogue();

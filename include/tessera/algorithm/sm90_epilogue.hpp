@@ -64,14 +64,6 @@ TESSERA_HD constexpr int64_t staging_bytes(SwizzledLayout const& stage, int buff
   return buffers * make_tma_tile(stage, 16).bytes();
 }
 
-// A 2-mode staging tile as a box of `rank` modes (2 or 4): its own two, then two of extent 1
-// (e.g. the head and batch modes of a rank-4 tensor map: a box never crosses them).
-TESSERA_HD constexpr SwizzledLayout with_unit_modes(SwizzledLayout const& stage, int rank) {
-  if (rank == 2) return stage;
-  return {stage.swizzle, stage.offset,
-          make_layout(stage.layout[0], stage.layout[1], Layout(1), Layout(1))};
-}
-
 // kBoxRank: the rank of the tensor map the stores go through (2, or 4 with unit modes after the
 // staging tile's two).
 template <class Cfg, class T, SwizzledLayout kStage, int kBuffers, int kBoxRank = 2>
