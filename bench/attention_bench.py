@@ -161,6 +161,25 @@ def results_header(torch, script: str) -> dict:
             "torch": torch.__version__}
 
 
+def below_text(names) -> str:
+    """A summary's rows below 0.9, or none."""
+    return ", ".join(names) if names else "none"
+
+
+def write_results(out_dir: pathlib.Path, stem: str, title: str, header: dict, summary: dict,
+                  rows: list, notes: str, summary_lines: list, columns: list, cells):
+    """STEM.json (header, summary, rows) and STEM.md: the title, the header, the notes, the
+    summary's lines, then a table of `columns` with the cells cells(row) of each row."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / f"{stem}.json").write_text(json.dumps(
+        {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
+    lines = [f"# {title}", ""] + [f"- {k}: {v}" for k, v in header.items()] + [""]
+    lines += [notes, ""] + summary_lines
+    lines += ["", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cells(r)) + " |" for r in rows]
+    (out_dir / f"{stem}.md").write_text("\n".join(lines) + "\n")
+
+
 def write(out_dir: pathlib.Path, header: dict, rows: list):
     summary = {}
     for dt in ("bfloat16", "float16"):
@@ -168,28 +187,23 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
         summary[dt] = {"geomean_ratio_cudnn": geomean(ratios), "rows": len(ratios),
                        "below_0.9": [r["name"] for r in rows if r["dtype"] == dt
                                      and r["ratio_cudnn"] is not None and r["ratio_cudnn"] < 0.9]}
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "attention_sdpa.json").write_text(json.dumps(
-        {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
-    lines = ["# tessera.attention against torch SDPA (cuDNN and flash backends)", ""]
-    lines += [f"- {k}: {v}" for k, v in header.items()] + [""]
-    lines += ["TFLOP/s = 4·B·H·Sq·Sk·D / time (halved when causal); launches interleaved in "
-              "one process; max error: tessera against torch's math backend in float32 (batch 0, "
-              "heads 0-1).", ""]
-    for dt, s in summary.items():
-        lines.append(f"- {dt}: geometric mean of ratio_cudnn {fmt(s['geomean_ratio_cudnn'], '.3f')}"
-                     f" over {s['rows']} rows; below 0.9: "
-                     f"{', '.join(s['below_0.9']) if s['below_0.9'] else 'none'}")
-    lines += ["", "| dtype | head dim | batch | heads (q/kv) | seqlen_q | seqlen_k | causal | "
-              "tessera TFLOP/s | cuDNN TFLOP/s | FA2 TFLOP/s | ratio_cudnn | max error |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['dtype']} | {r['head_dim']} | {r['batch']} | {r['heads_q']}/"
-                     f"{r['heads_kv']} | {r['seqlen_q']} | {r['seqlen_k']} | "
-                     f"{'yes' if r['causal'] else 'no'} | {fmt(r['tflops_tessera'])} | "
-                     f"{fmt(r['tflops_cudnn'])} | {fmt(r['tflops_fa2'])} | "
-                     f"{fmt(r['ratio_cudnn'], '.2f')} | {fmt(r['max_error'], '.2e')} |")
-    (out_dir / "attention_sdpa.md").write_text("\n".join(lines) + "\n")
+    notes = ("TFLOP/s = 4·B·H·Sq·Sk·D / time (halved when causal); launches interleaved in one "
+             "process; max error: tessera against torch's math backend in float32 (batch 0, "
+             "heads 0-1).")
+    lines = [f"- {dt}: geometric mean of ratio_cudnn {fmt(s['geomean_ratio_cudnn'], '.3f')} over "
+             f"{s['rows']} rows; below 0.9: {below_text(s['below_0.9'])}"
+             for dt, s in summary.items()]
+    columns = ["dtype", "head dim", "batch", "heads (q/kv)", "seqlen_q", "seqlen_k", "causal",
+               "tessera TFLOP/s", "cuDNN TFLOP/s", "FA2 TFLOP/s", "ratio_cudnn", "max error"]
+    write_results(out_dir, "attention_sdpa",
+                  "tessera.attention against torch SDPA (cuDNN and flash backends)", header,
+                  summary, rows, notes, lines, columns,
+                  lambda r: [r["dtype"], str(r["head_dim"]), str(r["batch"]),
+                             f"{r['heads_q']}/{r['heads_kv']}", str(r["seqlen_q"]),
+                             str(r["seqlen_k"]), "yes" if r["causal"] else "no",
+                             fmt(r["tflops_tessera"]), fmt(r["tflops_cudnn"]),
+                             fmt(r["tflops_fa2"]), fmt(r["ratio_cudnn"], ".2f"),
+                             fmt(r["max_error"], ".2e")])
     return summary
 
 

@@ -15,7 +15,6 @@ Usage: gemm_fp8_bench.py [--quick | --tokens] [--out DIR] [--library PATH/libtes
 TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded.
 """
 import argparse
-import json
 import os
 import pathlib
 import statistics
@@ -25,7 +24,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "device"))
 sys.path.insert(0, str(ROOT / "bench"))
 from tessera_package import load_tessera  # noqa: E402
-from attention_bench import fmt, geomean, results_header  # noqa: E402
+from attention_bench import (below_text, fmt,  # noqa: E402
+                             geomean, results_header, write_results)
 
 DEEPGEMM_NK = ((2112, 7168), (24576, 1536), (32768, 512), (7168, 16384), (4096, 7168),
                (7168, 2048))
@@ -191,31 +191,27 @@ def ratio_summary(rows, group_key, groups):
 
 def write(out_dir: pathlib.Path, header: dict, rows: list):
     summary = ratio_summary(rows, "scaling", SCALINGS)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "gemm_fp8.json").write_text(json.dumps(
-        {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
-    lines = ["# FP8 GEMM: tessera.scaled_mm against torch._scaled_mm (cuBLASLt)", ""]
-    lines += [f"- {k}: {v}" for k, v in header.items()] + [""]
-    lines += ["e4m3 x e4m3 -> bf16, a row-major and b column-major (torch's layout); TFLOP/s = "
-              "2·M·N·K / GPU time (CUDA graphs of launches, the two in turns, in one process); "
-              "eager µs: the time per call launched one by one from Python (the host's work "
-              "included where it outlasts the GPU's); difference: max |tessera - "
-              "cuBLASLt| / max |cuBLASLt|. Scalings: per tensor, per row and column, per block "
-              "(1 x 128 on a, 128 x 128 on b), all with the partial sums promoted to fp32 every "
-              "128 of K on both sides; \"fast\": use_fast_accum=True on both sides.", ""]
-    for scaling, s in summary.items():
-        lines.append(f"- {scaling} scales: geometric mean of the ratio "
-                     f"{fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; below 0.9: "
-                     f"{', '.join(s['below_0.9']) if s['below_0.9'] else 'none'}")
-    lines += ["", "| group | M | N | K | scaling | tessera TFLOP/s | cuBLASLt TFLOP/s | ratio | "
-              "eager µs tessera / cuBLASLt | difference |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['group']} | {r['m']} | {r['n']} | {r['k']} | {r['scaling']} | "
-                     f"{fmt(r['tflops_tessera'])} | {fmt(r['tflops_cublaslt'])} | "
-                     f"{fmt(r['ratio'], '.2f')} | {fmt(r['eager_us_tessera'], '.1f')} / "
-                     f"{fmt(r['eager_us_cublaslt'], '.1f')} | {fmt(r['difference'], '.1e')} |")
-    (out_dir / "gemm_fp8.md").write_text("\n".join(lines) + "\n")
+    notes = ("e4m3 x e4m3 -> bf16, a row-major and b column-major (torch's layout); TFLOP/s = "
+             "2·M·N·K / GPU time (CUDA graphs of launches, the two in turns, in one process); "
+             "eager µs: the time per call launched one by one from Python (the host's work "
+             "included where it outlasts the GPU's); difference: max |tessera - "
+             "cuBLASLt| / max |cuBLASLt|. Scalings: per tensor, per row and column, per block "
+             "(1 x 128 on a, 128 x 128 on b), all with the partial sums promoted to fp32 every "
+             "128 of K on both sides; \"fast\": use_fast_accum=True on both sides.")
+    lines = [f"- {scaling} scales: geometric mean of the ratio {fmt(s['geomean_ratio'], '.3f')} "
+             f"over {s['rows']} rows; below 0.9: {below_text(s['below_0.9'])}"
+             for scaling, s in summary.items()]
+    columns = ["group", "M", "N", "K", "scaling", "tessera TFLOP/s", "cuBLASLt TFLOP/s", "ratio",
+               "eager µs tessera / cuBLASLt", "difference"]
+    write_results(out_dir, "gemm_fp8",
+                  "FP8 GEMM: tessera.scaled_mm against torch._scaled_mm (cuBLASLt)", header,
+                  summary, rows, notes, lines, columns,
+                  lambda r: [r["group"], str(r["m"]), str(r["n"]), str(r["k"]), r["scaling"],
+                             fmt(r["tflops_tessera"]), fmt(r["tflops_cublaslt"]),
+                             fmt(r["ratio"], ".2f"),
+                             f"{fmt(r['eager_us_tessera'], '.1f')} / "
+                             f"{fmt(r['eager_us_cublaslt'], '.1f')}",
+                             fmt(r["difference"], ".1e")])
     return summary
 
 

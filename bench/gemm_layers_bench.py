@@ -18,7 +18,6 @@ plan's measuring overrides (TESSERA_GEMM_TILE, _SCHEDULE, _SPLITS) are recorded 
 """
 import argparse
 import ctypes
-import json
 import math
 import os
 import pathlib
@@ -29,7 +28,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "device"))
 sys.path.insert(0, str(ROOT / "bench"))
 from tessera_package import load_tessera  # noqa: E402
-from attention_bench import fmt, results_header  # noqa: E402
+from attention_bench import (below_text, fmt,  # noqa: E402
+                             results_header, write_results)
 from gemm_fp8_bench import (plan_overrides, ratio_summary, time_pair,  # noqa: E402
                             time_pair_gpu)
 
@@ -104,30 +104,25 @@ def measure(torch, tessera, lib, dtype, tokens, out_f, in_f):
 
 def write(out_dir: pathlib.Path, header: dict, rows: list, dtypes):
     summary = ratio_summary(rows, "dtype", dtypes)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "gemm_layers.json").write_text(json.dumps(
-        {"header": header, "summary": summary, "rows": rows}, indent=1) + "\n")
-    lines = ["# GEMM on language models' linear layers: tessera.gemm against torch.mm (cuBLAS)", ""]
-    lines += [f"- {k}: {v}" for k, v in header.items()] + [""]
-    lines += ["y = x W^T as torch.nn.Linear computes it (x: tokens x in, W: out x in, both "
-              "row-major); TFLOP/s = 2·tokens·in·out / GPU time (CUDA graphs of launches, the two "
-              "in turns, in one process); eager µs: per call launched one by one from Python; "
-              "difference: max |tessera - cuBLAS| / max |cuBLAS|; plan: tessera's kernel, tile "
-              "and schedule (tessera_gemm_plan).", ""]
-    for dt, s in summary.items():
-        below = ", ".join(s["below_0.9"]) if s["below_0.9"] else "none"
-        lines.append(f"- {dt}: geometric mean of the ratio {fmt(s['geomean_ratio'], '.3f')} over "
-                     f"{s['rows']} rows; below 0.9: {below}")
-    lines += ["", "| dtype | model | layer | tokens | out | in | tessera TFLOP/s | cuBLAS TFLOP/s "
-              "| ratio | eager µs tessera / cuBLAS | difference | plan |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['dtype']} | {r['model']} | {r['layer']} | {r['tokens']} | "
-                     f"{r['out']} | {r['in']} | {fmt(r['tflops_tessera'])} | "
-                     f"{fmt(r['tflops_cublas'])} | {fmt(r['ratio'], '.2f')} | "
-                     f"{fmt(r['eager_us_tessera'], '.1f')} / {fmt(r['eager_us_cublas'], '.1f')} | "
-                     f"{fmt(r['difference'], '.1e')} | {r['plan']} |")
-    (out_dir / "gemm_layers.md").write_text("\n".join(lines) + "\n")
+    notes = ("y = x W^T as torch.nn.Linear computes it (x: tokens x in, W: out x in, both "
+             "row-major); TFLOP/s = 2·tokens·in·out / GPU time (CUDA graphs of launches, the two "
+             "in turns, in one process); eager µs: per call launched one by one from Python; "
+             "difference: max |tessera - cuBLAS| / max |cuBLAS|; plan: tessera's kernel, tile "
+             "and schedule (tessera_gemm_plan).")
+    lines = [f"- {dt}: geometric mean of the ratio {fmt(s['geomean_ratio'], '.3f')} over "
+             f"{s['rows']} rows; below 0.9: {below_text(s['below_0.9'])}"
+             for dt, s in summary.items()]
+    columns = ["dtype", "model", "layer", "tokens", "out", "in", "tessera TFLOP/s",
+               "cuBLAS TFLOP/s", "ratio", "eager µs tessera / cuBLAS", "difference", "plan"]
+    write_results(out_dir, "gemm_layers",
+                  "GEMM on language models' linear layers: tessera.gemm against torch.mm (cuBLAS)",
+                  header, summary, rows, notes, lines, columns,
+                  lambda r: [r["dtype"], r["model"], r["layer"], str(r["tokens"]), str(r["out"]),
+                             str(r["in"]), fmt(r["tflops_tessera"]), fmt(r["tflops_cublas"]),
+                             fmt(r["ratio"], ".2f"),
+                             f"{fmt(r['eager_us_tessera'], '.1f')} / "
+                             f"{fmt(r['eager_us_cublas'], '.1f')}",
+                             fmt(r["difference"], ".1e"), r["plan"]])
     return summary
 
 
