@@ -95,6 +95,21 @@ cuda_library() {
     || { tail -n 40 build-gpu.cmake.log "$2"; return 1; }
 }
 attention_library() { cuda_library tessera_attention "$1"; }
+# py: the Python with torch, or the mode is skipped.
+need_torch_python() {
+  py=$(torch_python)
+  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+}
+# bench/SCRIPT against LIBRARY (--quick in quick mode), its results in $OUT and recorded as run
+# by `gpu.sh MODE [quick]`; its output in $OUT/LOG, the last TAIL lines shown.
+torch_bench() {
+  local mode=$1 script=$2 lib=$3 log=$4 tail_lines=$5 quick=""
+  [ "$tc_mode" = quick ] && quick=--quick
+  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh $mode${quick:+ quick}" \
+    "$py" "bench/$script" $quick --library "$lib" --out "$OUT" 2>&1 | tee "$OUT/$log" \
+    | tail -n "$tail_lines"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+}
 
 commit=${TESSERA_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
@@ -178,8 +193,7 @@ fi
 
 if [ "$mode" = torch ]; then
   step "the Python package with its CUDA library, as a PyTorch user installs it (pip install .)"
-  py=$(torch_python)
-  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+  need_torch_python
   site=$PWD/build-gpu/torch-site
   rm -rf "$site" build-gpu/torch-wheel && mkdir -p "$site" build-gpu/torch-wheel
   t0=$(date +%s)
@@ -218,8 +232,7 @@ fi
 
 if [ "$mode" = attention-torch ]; then
   step "tessera.attention on torch tensors against torch SDPA (tests/device/torch_attention.py), then bench/attention_bench.py"
-  py=$(torch_python)
-  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+  need_torch_python
   # The library from the CMake build of `attention` mode (build-gpu, incremental); the package from
   # the source tree (tests/device/tessera_package.py), the library named by its path.
   attention_library build-gpu.attention-torch.log || exit 1
@@ -228,34 +241,24 @@ if [ "$mode" = attention-torch ]; then
     | tee "$OUT/torch_attention.txt" | tail -40
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   step "bench/attention_bench.py: tessera.attention against SDPA's cuDNN and flash backends"
-  quick=""; [ "$tc_mode" = quick ] && quick=--quick
-  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh attention-torch${quick:+ quick}" \
-    "$py" bench/attention_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
-    | tee "$OUT/attention_sdpa.txt" | tail -12
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  torch_bench attention-torch attention_bench.py "$lib" attention_sdpa.txt 12
   step "done: status $status"
   exit $status
 fi
 
 if [ "$mode" = layers ]; then
   step "tessera.gemm against torch.mm on models' linear layers (bench/gemm_layers_bench.py)"
-  py=$(torch_python)
-  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+  need_torch_python
   cuda_library tessera_gemm build-gpu.layers.log || exit 1
-  quick=""; [ "$tc_mode" = quick ] && quick=--quick
-  command="OUT=\$OUT bash scripts/gpu.sh layers${quick:+ quick}"
-  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="$command" \
-    "$py" bench/gemm_layers_bench.py $quick --library "$PWD/build-gpu/kernels/libtessera_gemm.so" \
-    --out "$OUT" 2>&1 | tee "$OUT/gemm_layers.txt" | tail -4
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  torch_bench layers gemm_layers_bench.py "$PWD/build-gpu/kernels/libtessera_gemm.so" \
+    gemm_layers.txt 4
   step "done: status $status"
   exit $status
 fi
 
 if [ "$mode" = fp8 ]; then
   step "tessera.scaled_mm (FP8) against float64 and torch._scaled_mm (tests/device/torch_scaled_mm.py), then bench/gemm_fp8_bench.py"
-  py=$(torch_python)
-  [ -n "$py" ] || { echo "SKIPPED: no Python with torch"; exit 0; }
+  need_torch_python
   cuda_library tessera_gemm build-gpu.fp8.log || exit 1
   lib=$PWD/build-gpu/kernels/libtessera_gemm.so
   (cd build-gpu && env -u TESSERA_GEMM_LIBRARY "$py" ../tests/device/torch_scaled_mm.py "$lib" 2>&1) \
@@ -279,11 +282,7 @@ if [ "$mode" = fp8 ]; then
     exit $status
   fi
   step "bench/gemm_fp8_bench.py: tessera.scaled_mm against torch._scaled_mm (cuBLASLt)"
-  quick=""; [ "$tc_mode" = quick ] && quick=--quick
-  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh fp8${quick:+ quick}" \
-    "$py" bench/gemm_fp8_bench.py $quick --library "$lib" --out "$OUT" 2>&1 \
-    | tee "$OUT/gemm_fp8.txt" | tail -50
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  torch_bench fp8 gemm_fp8_bench.py "$lib" gemm_fp8.txt 50
   step "done: status $status"
   exit $status
 fi
