@@ -49,6 +49,9 @@
 #   OUT=/tmp/out scripts/gpu.sh attention-profile   Nsight Compute of tessera.attention beside
 #                                              SDPA's cuDNN backend on suite rows
 #                                              (TESSERA_PROFILE_ROWS): $OUT/attention_profile_*.txt
+#   OUT=/tmp/out scripts/gpu.sh attention-clocks   SM clock and power while tessera.attention and
+#                                              SDPA's cuDNN backend each run head dim 128 rows for
+#                                              seconds (bench/attention_clocks.py): $OUT/attention_clocks.md
 #   OUT=/tmp/out scripts/gpu.sh attention      only the attention forward (kernels/attention): float64
 #                                              reference in guarded buffers, memcheck (--quick) and
 #                                              racecheck (--tiny), TFLOP/s; $OUT/attention.md
@@ -307,6 +310,16 @@ if [ "$mode" = attention-profile ]; then
       >"$OUT/$name.txt" 2>&1 || status=1
     echo "-- $name: $(grep -c 'Section: GPU Speed Of Light' "$OUT/$name.txt") kernels profiled"
   done
+  step "done: status $status"
+  exit $status
+fi
+
+if [ "$mode" = attention-clocks ]; then
+  step "SM clock and power while tessera.attention and SDPA's cuDNN backend run (bench/attention_clocks.py)"
+  need_torch_python
+  attention_library build-gpu.attention-clocks.log || exit 1
+  torch_bench attention-clocks attention_clocks.py "$PWD/build-gpu/kernels/libtessera_attention.so" \
+    attention_clocks.txt 14
   step "done: status $status"
   exit $status
 fi
