@@ -79,9 +79,11 @@ def backends(torch, tessera):
             "fa2": torch_backend(SDPBackend.FLASH_ATTENTION)}
 
 
-def time_row(torch, fns, args, reps=7, batch_ms=10.0):
+def time_row(torch, fns, args, reps=9, batch_ms=10.0):
     """Seconds per launch of each backend (None: it refused the shape): a warm-up and a probe
-    launch each, then `reps` rounds in which each backend runs a batch of ~batch_ms."""
+    launch each, then `reps` rounds in which each backend runs a batch of ~batch_ms. Round r
+    starts with the r-th backend, so that each comes first, second, ... equally often: under
+    the power cap the clock a batch runs at depends on the batch before it."""
     per, live = {}, {}
     for name, fn in fns.items():
         try:
@@ -99,8 +101,9 @@ def time_row(torch, fns, args, reps=7, batch_ms=10.0):
         except (RuntimeError, TypeError, tessera_error) as e:
             per[name] = None
             print(f"  {name}: n/a ({str(e).splitlines()[0][:100]})", flush=True)
-    for _ in range(reps):
-        for name, n in live.items():
+    order = list(live.items())
+    for r in range(reps):
+        for name, n in order[r % len(order):] + order[:r % len(order)]:
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
             fns[name](*args, n)
