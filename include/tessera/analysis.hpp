@@ -315,6 +315,45 @@ TESSERA_HD constexpr void judge(AccessReport& r) {
   r.verdict = t;
 }
 
+// The rows of warp 0's first instruction (lane byte addresses a): maximal runs of lanes at a
+// constant step; lane 0's row defines the step, and a single-lane row has none.
+TESSERA_HD constexpr void measure_rows(AccessReport& r, int64_t const* a, int64_t lanes,
+                                       int64_t vbytes) {
+  r.row_start_bytes = a[0];
+  r.row_step_bytes = lanes > 1 ? a[1] - a[0] : 0;
+  int64_t len = 1, first_len = 0, count = 0;
+  for (int64_t l = 1; l <= lanes; ++l) {
+    bool same = l < lanes && a[l] - a[l - 1] == r.row_step_bytes && r.row_step_bytes >= 0 &&
+                len < lanes;
+    if (same) { ++len; continue; }
+    if (first_len == 0) first_len = len;
+    else if (len != first_len) r.rows_uniform = false;
+    ++count;
+    len = 1;
+  }
+  r.row_lanes = first_len;
+  r.rows = count;
+  if (first_len == 1) r.row_step_bytes = vbytes;
+}
+
+// One warp instruction's sectors, lines and shared-memory wavefronts (lane byte addresses a, and
+// s: a copy that is sorted here), against the fewest its bytes could take.
+TESSERA_HD constexpr void count_request(AccessReport& r, int64_t const* a, int64_t* s,
+                                        int64_t lanes, int64_t vbytes) {
+  sort(s, lanes);
+  int64_t bytes = count_distinct(s, lanes) * vbytes;
+  r.sectors += count_distinct(s, lanes, kSectorBytes);
+  r.lines += count_distinct(s, lanes, kLineBytes);
+  r.min_sectors += ceil_div(bytes, kSectorBytes);
+  r.min_lines += ceil_div(bytes, kLineBytes);
+  int64_t phases = 0;
+  int64_t wf = shared_wavefronts(a, lanes, vbytes, &phases);
+  r.wavefronts += wf;
+  r.ideal_wavefronts += phases;
+  r.max_way = max64(r.max_way, phases ? ceil_div(wf, phases) : 0);
+  ++r.requests;
+}
+
 }  // namespace detail
 
 // A thread's instructions at vector width v (elements): start j is the offset of the j-th value,
@@ -378,37 +417,8 @@ TESSERA_HD constexpr AccessReport analyze(Access const& acc, AccessSpec spec) {
     for (int64_t j = 0; j < r.instructions; ++j) {
       int64_t a[kWarpSize] = {}, s[kWarpSize] = {};
       for (int64_t l = 0; l < lanes; ++l) a[l] = s[l] = starts[l * r.instructions + j];
-      if (w == 0 && j == 0) {
-        // Rows: maximal runs of lanes at a constant step.
-        r.row_start_bytes = a[0];
-        r.row_step_bytes = lanes > 1 ? a[1] - a[0] : 0;
-        int64_t len = 1, first_len = 0, count = 0;
-        for (int64_t l = 1; l <= lanes; ++l) {
-          bool same = l < lanes && a[l] - a[l - 1] == r.row_step_bytes && r.row_step_bytes >= 0 &&
-                      len < lanes;
-          if (same) { ++len; continue; }
-          if (first_len == 0) first_len = len;
-          else if (len != first_len) r.rows_uniform = false;
-          ++count;
-          len = 1;
-        }
-        // Steps of one row (lane 0's row) define the step; a single-lane row has none.
-        r.row_lanes = first_len;
-        r.rows = count;
-        if (first_len == 1) r.row_step_bytes = vbytes;
-      }
-      detail::sort(s, lanes);
-      int64_t bytes = detail::count_distinct(s, lanes) * vbytes;
-      r.sectors += detail::count_distinct(s, lanes, kSectorBytes);
-      r.lines += detail::count_distinct(s, lanes, kLineBytes);
-      r.min_sectors += ceil_div(bytes, kSectorBytes);
-      r.min_lines += ceil_div(bytes, kLineBytes);
-      int64_t phases = 0;
-      int64_t wf = detail::shared_wavefronts(a, lanes, vbytes, &phases);
-      r.wavefronts += wf;
-      r.ideal_wavefronts += phases;
-      r.max_way = max64(r.max_way, phases ? ceil_div(wf, phases) : 0);
-      ++r.requests;
+      if (w == 0 && j == 0) detail::measure_rows(r, a, lanes, vbytes);
+      detail::count_request(r, a, s, lanes, vbytes);
     }
     // The footprint: every access of the warp at once.
     int64_t n_all = lanes * r.instructions;

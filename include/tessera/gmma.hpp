@@ -98,12 +98,11 @@ TESSERA_HD constexpr int64_t canonical_mode(Modes const& head, int64_t first, in
 }
 }  // namespace detail
 
-// The wgmma operand blocks (mn x k elements of elem_bits) of the stage tile `tile` (modes: MN,
-// K). The major is the mode with stride 1. Fails naming the rule the tile breaks.
-TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, int64_t elem_bits,
-                                                   int64_t mn, int64_t k) {
-  GmmaOperand op;
-  op.elem_bits = elem_bits, op.mn = mn, op.k = k, op.swizzle = tile.swizzle;
+namespace detail {
+// The rules every operand tile meets: 8-, 16- or 32-bit elements, blocks 32 bytes deep along K,
+// two modes (MN, K), no swizzle or a wgmma one at offset 0. Returns log2 of the element bytes.
+TESSERA_HD constexpr int check_gmma_tile(SwizzledLayout const& tile, int64_t elem_bits,
+                                         int64_t k) {
   const int64_t bytes = elem_bits / 8;
   const int e = elem_bits == 8 ? 0 : elem_bits == 16 ? 1 : elem_bits == 32 ? 2 : -1;
   if (e < 0) fail("gmma: elements are 8, 16 or 32 bits");
@@ -127,8 +126,63 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
       << ",3> (32, 64, 128 bytes) at offset 0";
     fail(t);
   }
-  op.desc.layout_type = b == 0 ? 0 : 4 - b;
+  return e;
+}
+
+// The descriptor's LBO and SBO from one block's modes head[0] (MN) and head[1] (K), which must
+// be the canonical layout of the major and swizzle (the table above).
+TESSERA_HD constexpr void set_gmma_strides(GmmaOperand& op, SwizzledLayout const& tile,
+                                           Modes const (&head)[2]) {
+  const bool k_major = op.major == GmmaMajor::kK;
+  const int64_t bytes = op.elem_bits / 8, ext[2] = {op.mn, op.k};
+  const int b = tile.swizzle.bits;
   const int64_t T = 16 / bytes, W = T << b;
+  // The canonical form: (first extent, its stride) per mode; the extra leaf's stride is LBO or SBO.
+  int64_t first[2] = {}, stride[2] = {};
+  if (k_major) {
+    first[0] = 8, stride[0] = b ? W : T;  // 8 rows, one swizzled row (or core-matrix row) apart
+    first[1] = b ? op.k : T, stride[1] = 1;  // contiguous along K (a core matrix's 16 bytes)
+  } else {
+    first[0] = b ? W : T, stride[0] = 1;            // one swizzled row (or 16 bytes) along MN
+    first[1] = 8, stride[1] = b ? W : T;            // 8 deep along K
+  }
+  int64_t extra[2] = {};
+  for (int m = 0; m < 2; ++m) {
+    if (ext[m] % first[m] != 0 || (extra[m] = canonical_mode(head[m], first[m], stride[m])) < 0) {
+      Text t;
+      t << "gmma: the " << op.mn << 'x' << op.k << " block of the " << (k_major ? "K" : "MN")
+        << "-major operand tile " << tile.swizzle << " o " << tile.layout
+        << " is not a canonical wgmma layout: its mode " << m << " must be " << first[m] << ':'
+        << stride[m] << " then at most one more stride ("
+        << (b ? "rows of one swizzle width" : "8x16-byte core matrices") << ")";
+      fail(t);
+    }
+  }
+  int64_t lbo = 0, sbo = 0;
+  if (k_major) sbo = extra[0], lbo = b ? 16 / bytes : extra[1];
+  else if (b) lbo = extra[0], sbo = extra[1];
+  else sbo = extra[0], lbo = extra[1];
+  const int64_t field[2] = {lbo * bytes, sbo * bytes};
+  for (int f = 0; f < 2; ++f)
+    if (field[f] % 16 != 0 || field[f] < 0 || field[f] >= (int64_t(1) << 18)) {
+      Text t;
+      t << "gmma: " << (f ? "SBO" : "LBO") << " of the operand tile " << tile.layout << " is "
+        << field[f] << " bytes; the descriptor holds a multiple of 16 below 2^18";
+      fail(t);
+    }
+  op.desc.lbo_bytes = field[0], op.desc.sbo_bytes = field[1];
+}
+}  // namespace detail
+
+// The wgmma operand blocks (mn x k elements of elem_bits) of the stage tile `tile` (modes: MN,
+// K). The major is the mode with stride 1. Fails naming the rule the tile breaks.
+TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, int64_t elem_bits,
+                                                   int64_t mn, int64_t k) {
+  GmmaOperand op;
+  op.elem_bits = elem_bits, op.mn = mn, op.k = k, op.swizzle = tile.swizzle;
+  detail::check_gmma_tile(tile, elem_bits, k);
+  const int b = tile.swizzle.bits;
+  op.desc.layout_type = b == 0 ? 0 : 4 - b;
   Modes head[2], rest[2];
   const int64_t ext[2] = {mn, k};
   for (int m = 0; m < 2; ++m)
@@ -147,49 +201,13 @@ TESSERA_HD constexpr GmmaOperand make_gmma_operand(SwizzledLayout const& tile, i
     fail(t);
   }
   op.major = k_major ? GmmaMajor::kK : GmmaMajor::kMN;
-  if (!k_major &&
-      elem_bits != 16) {  // PTX: the transposed (MN-major) layouts are for f16 and bf16 only
+  if (!k_major && elem_bits != 16) {  // PTX: the MN-major layouts are for f16 and bf16 only
     Text t;
     t << "gmma: wgmma reads MN-major tiles of 16-bit elements only (f16, bf16); the " << elem_bits
       << "-bit operand tile " << tile.layout << " must be K-major";
     fail(t);
   }
-  // The canonical form: (first extent, its stride) per mode; the extra leaf's stride is LBO or SBO.
-  int64_t first[2] = {}, stride[2] = {};
-  if (k_major) {
-    first[0] = 8, stride[0] = b ? W : T;  // 8 rows, one swizzled row (or core-matrix row) apart
-    first[1] = b ? k : T, stride[1] = 1;            // contiguous along K (a core matrix's 16 bytes)
-  } else {
-    first[0] = b ? W : T, stride[0] = 1;            // one swizzled row (or 16 bytes) along MN
-    first[1] = 8, stride[1] = b ? W : T;            // 8 deep along K
-  }
-  int64_t extra[2] = {};
-  for (int m = 0; m < 2; ++m) {
-    if (ext[m] % first[m] != 0 ||
-        (extra[m] = detail::canonical_mode(head[m], first[m], stride[m])) < 0) {
-      Text t;
-      t << "gmma: the " << mn << 'x' << k << " block of the " << (k_major ? "K" : "MN")
-        << "-major operand tile " << sw << " o " << tile.layout
-        << " is not a canonical wgmma layout: its mode " << m << " must be " << first[m] << ':'
-        << stride[m] << " then at most one more stride ("
-        << (b ? "rows of one swizzle width" : "8x16-byte core matrices") << ")";
-      fail(t);
-    }
-  }
-  // LBO and SBO by form (see the table above).
-  int64_t lbo = 0, sbo = 0;
-  if (k_major) sbo = extra[0], lbo = b ? 16 / bytes : extra[1];
-  else if (b) lbo = extra[0], sbo = extra[1];
-  else sbo = extra[0], lbo = extra[1];
-  const int64_t field[2] = {lbo * bytes, sbo * bytes};
-  for (int f = 0; f < 2; ++f)
-    if (field[f] % 16 != 0 || field[f] < 0 || field[f] >= (int64_t(1) << 18)) {
-      Text t;
-      t << "gmma: " << (f ? "SBO" : "LBO") << " of the operand tile " << tile.layout << " is "
-        << field[f] << " bytes; the descriptor holds a multiple of 16 below 2^18";
-      fail(t);
-    }
-  op.desc.lbo_bytes = field[0], op.desc.sbo_bytes = field[1];
+  detail::set_gmma_strides(op, tile, head);
   // The blocks: (MN blocks, K blocks) -> element offset (rest leaves, or 1:0 when one block).
   op.blocks = make_layout(rest[0].layout(), rest[1].layout());
   if (op.blocks.size() * mn * k != tile.layout.size())

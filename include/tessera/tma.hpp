@@ -77,16 +77,21 @@ TESSERA_HD constexpr int log2_exact(int64_t x) {
   while ((int64_t(1) << e) < x) ++e;
   return (int64_t(1) << e) == x ? e : -1;
 }
-// The box of one tile with per-dimension caps, or fails with the rule.
-TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_bits,
-                                       int64_t const (&cap)[5]) {
-  TmaTile t;
-  t.elem_bits = elem_bits;
-  t.rank = smem.layout.rank();
-  const int64_t bytes = elem_bits / 8;
-  Modes mode[5];
-  for (int m = 0; m < t.rank; ++m) mode[m] = leaves(coalesce(smem.layout[m]));
-  // Dimension 0: the mode whose first leaf has stride 1.
+// The leaves of a shared tile's modes that one box does not cover: the grid of boxes.
+struct BoxGrid {
+  Modes leaves;                   // extents and element strides, colexicographic
+  int mode[kMaxNodes] = {};       // the tile mode of each leaf
+  int64_t step[kMaxNodes] = {};   // coordinate step of a leaf in its tile mode
+  TESSERA_HD constexpr void push(int m, int64_t coord_step, int64_t extent, int64_t stride) {
+    mode[leaves.n] = m, step[leaves.n] = coord_step;
+    leaves.push(extent, stride);
+  }
+};
+
+// Tensor-map dimension 0 is the tile mode whose first leaf has stride 1; the others follow in
+// tile order.
+TESSERA_HD constexpr void box_dimension_order(TmaTile& t, Modes const (&mode)[5],
+                                              SwizzledLayout const& smem) {
   int unit = -1;
   for (int m = 0; m < t.rank; ++m)
     if (mode[m].d[0] == 1 && mode[m].s[0] > 1 && unit < 0) unit = m;
@@ -99,15 +104,19 @@ TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_
   t.dim_mode[0] = unit;
   for (int m = 0, i = 1; m < t.rank; ++m)
     if (m != unit) t.dim_mode[i++] = m;
-  // Per dimension: the first leaf of the mode must continue the dense block.
+}
+
+// Per dimension, the box extent: the mode's first leaf, which must continue the dense block,
+// halved while over the cap (outer dimensions only: the inner one is the dense row, cut only by
+// the 256 rule). What a box leaves of each mode goes to the grid.
+TESSERA_HD constexpr BoxGrid box_extents(TmaTile& t, Modes const (&mode)[5],
+                                         SwizzledLayout const& smem, int64_t const (&cap)[5]) {
+  BoxGrid grid;
   int64_t dense = 1;
-  Modes grid;                // the leaves left over: the grid of boxes (element strides)
-  int grid_mode[kMaxNodes] = {};
-  int64_t grid_step[kMaxNodes] = {};  // coordinate step of a grid leaf in its tile mode
   for (int i = 0; i < t.rank; ++i) {
     const int m = t.dim_mode[i];
     Modes const& l = mode[m];
-    int64_t s0 = l.s[0];
+    const int64_t s0 = l.s[0];
     if (s0 > 1 && l.d[0] != dense) {
       Text s;
       s << "tma: mode " << m << " of the shared tile " << smem.layout << " has stride " << l.d[0]
@@ -115,39 +124,39 @@ TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_
         << " (TMA writes a box as one dense column-major block)";
       fail(s);
     }
-    // The whole leaf, halved while over the cap (outer dimensions only: the inner one is the
-    // dense row, cut only by the 256 rule below).
     int64_t b = s0;
     while (i > 0 && b > cap[i] && b % 2 == 0) b /= 2;
     t.box[i] = b;
-    int64_t step = b;
-    if (b < s0) {
-      grid_mode[grid.n] = m, grid_step[grid.n] = b;
-      grid.push(s0 / b, b * l.d[0]);
-    }
-    step = s0;
+    if (b < s0) grid.push(m, b, s0 / b, b * l.d[0]);
+    int64_t step = s0;
     for (int k = 1; k < l.n; ++k) {
-      grid_mode[grid.n] = m, grid_step[grid.n] = step;
-      grid.push(l.s[k], l.d[k]);
+      grid.push(m, step, l.s[k], l.d[k]);
       step *= l.s[k];
     }
     dense *= b;
   }
-  // The swizzle: none, or Sw<B,4-e,3> with B = 1..3 on 2^e-byte elements (Sw<B,4,3> on bytes).
+  return grid;
+}
+
+// The tensor map's swizzle mode: none, or Sw<B,4-e,3> with B = 1..3 on 2^e-byte elements
+// (Sw<B,4,3> on bytes).
+TESSERA_HD constexpr TmaSwizzle box_swizzle(SwizzledLayout const& smem, int64_t elem_bits) {
   const Swizzle sw = smem.swizzle;
-  const int e = log2_exact(bytes);
-  if (sw.bits == 0) {
-    t.swizzle = TmaSwizzle::kNone;
-  } else if (sw.bits > 3 || e < 0 || sw.base != 4 - e || sw.shift != 3) {
+  const int e = log2_exact(elem_bits / 8);
+  if (sw.bits != 0 && (sw.bits > 3 || e < 0 || sw.base != 4 - e || sw.shift != 3)) {
     Text s;
     s << "tma: swizzle " << sw << " of " << elem_bits << "-bit elements is not a TMA swizzle mode "
       << "(Sw<1..3," << 4 - e << ",3>: 32, 64 or 128 bytes)";
     fail(s);
-  } else {
-    t.swizzle = TmaSwizzle(sw.bits);
   }
   if (smem.offset != 0) fail("tma: the shared tile's swizzle offset must be 0");
-  const int64_t row_bytes = t.box[0] * bytes;
+  return TmaSwizzle(sw.bits);
+}
+
+// The box's rules: an inner row of a multiple of 16 bytes that fits the swizzle's width, and no
+// extent over 256.
+TESSERA_HD constexpr void check_box(TmaTile const& t, SwizzledLayout const& smem) {
+  const int64_t row_bytes = t.box[0] * t.elem_bits / 8;
   if (row_bytes % 16 != 0) {
     Text s;
     s << "tma: the box's inner row is " << row_bytes << " bytes (" << t.box[0]
@@ -156,8 +165,9 @@ TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_
   }
   if (t.swizzle != TmaSwizzle::kNone && row_bytes > tma_swizzle_bytes(t.swizzle)) {
     Text s;
-    s << "tma: the box's inner row is " << row_bytes << " bytes but the swizzle " << sw << " is "
-      << tma_swizzle_bytes(t.swizzle) << " bytes wide; a swizzled box's inner row must fit in it";
+    s << "tma: the box's inner row is " << row_bytes << " bytes but the swizzle "
+      << smem.swizzle << " is " << tma_swizzle_bytes(t.swizzle)
+      << " bytes wide; a swizzled box's inner row must fit in it";
     fail(s);
   }
   for (int i = 0; i < t.rank; ++i)
@@ -167,9 +177,14 @@ TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_
         << " of the shared tile " << smem.layout << " is over 256, the largest box dimension";
       fail(s);
     }
-  // The grid of boxes, colexicographic over the left-over leaves.
+}
+
+// Each box's shared offset and tile coordinate, colexicographic over the grid's leaves.
+TESSERA_HD constexpr void place_boxes(TmaTile& t, BoxGrid const& grid,
+                                      SwizzledLayout const& smem) {
+  Modes const& g = grid.leaves;
   int64_t count = 1;
-  for (int k = 0; k < grid.n; ++k) count *= grid.s[k];
+  for (int k = 0; k < g.n; ++k) count *= g.s[k];
   if (count > TmaTile::kMaxBoxes) {
     Text s;
     s << "tma: the shared tile " << smem.layout << " is " << count << " boxes; at most "
@@ -177,21 +192,37 @@ TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_
     fail(s);
   }
   t.boxes = int(count);
-  for (int64_t g = 0; g < count; ++g) {
-    int64_t rest = g;
-    for (int k = 0; k < grid.n; ++k) {
-      const int64_t digit = rest % grid.s[k];
-      rest /= grid.s[k];
-      t.box_offset[g] += digit * grid.d[k];
-      t.box_coord[g][grid_mode[k]] += digit * grid_step[k];
+  const int64_t bytes = t.elem_bits / 8;
+  for (int64_t b = 0; b < count; ++b) {
+    int64_t rest = b;
+    for (int k = 0; k < g.n; ++k) {
+      const int64_t digit = rest % g.s[k];
+      rest /= g.s[k];
+      t.box_offset[b] += digit * g.d[k];
+      t.box_coord[b][grid.mode[k]] += digit * grid.step[k];
     }
-    if (t.box_offset[g] * bytes % 128 != 0) {
+    if (t.box_offset[b] * bytes % 128 != 0) {
       Text s;
-      s << "tma: box " << g << " of the shared tile starts at byte " << t.box_offset[g] * bytes
+      s << "tma: box " << b << " of the shared tile starts at byte " << t.box_offset[b] * bytes
         << "; TMA boxes start on 128-byte boundaries";
       fail(s);
     }
   }
+}
+
+// The box of one tile with per-dimension caps, or fails with the rule.
+TESSERA_HD constexpr TmaTile tma_boxes(SwizzledLayout const& smem, int64_t elem_bits,
+                                       int64_t const (&cap)[5]) {
+  TmaTile t;
+  t.elem_bits = elem_bits;
+  t.rank = smem.layout.rank();
+  Modes mode[5];
+  for (int m = 0; m < t.rank; ++m) mode[m] = leaves(coalesce(smem.layout[m]));
+  box_dimension_order(t, mode, smem);
+  const BoxGrid grid = box_extents(t, mode, smem, cap);
+  t.swizzle = box_swizzle(smem, elem_bits);
+  check_box(t, smem);
+  place_boxes(t, grid, smem);
   return t;
 }
 }  // namespace detail

@@ -282,20 +282,9 @@ std::vector<std::string> kernels_for(tessera_dtype d) {
   return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  bool quick = false;
-  const char* only = nullptr;  // --dtype f32|tf32|f16|bf16: that element type's kernels only
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--dtype") && i + 1 < argc) only = argv[++i];
-  }
-  const uint64_t seed = std::random_device{}();
-  rng.seed(seed);
-  std::printf("gemm_guards: seed %llu\n", static_cast<unsigned long long>(seed));
-
-  // The sweep, then larger and skinny shapes.
+// The sweep of small shapes (every m, n up to 17 or 9 with --quick, paddings, beta, majors,
+// shifts), then larger and skinny shapes, then long K for stream-K and split-K.
+std::vector<Case> make_cases(bool quick) {
   std::vector<Case> cases;
   const int64_t ks[] = {1, 7, 40, 64, 65}, pads[] = {0, 1, 3, 8};
   int v = 0;
@@ -346,6 +335,22 @@ int main(int argc, char** argv) {
       cases.push_back({s.m, s.n, s.k, lda, ldb, s.m + s.ldc_pad, ta, tb, variant % 2 ? 0.75f : 0.0f,
                        variant % 2, 0, variant % 2});
     }
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  const char* only = nullptr;  // --dtype f32|tf32|f16|bf16: that element type's kernels only
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--dtype") && i + 1 < argc) only = argv[++i];
+  }
+  const uint64_t seed = std::random_device{}();
+  rng.seed(seed);
+  std::printf("gemm_guards: seed %llu\n", static_cast<unsigned long long>(seed));
+  const std::vector<Case> cases = make_cases(quick);
 
   std::map<std::string, Tally> tally;
   int failures = 0, printed = 0;
