@@ -35,7 +35,7 @@ def image_of_layout(text):
 def noted_ok(case, got):
     """pycute and C++ disagree (the case's note): tessera follows C++; either side is accepted
     (the README allows it), an error only where one side rejects. The exact C++ answers are
-    checked by test_cute_cpp (tests/data/cute_cpp_cases.json)."""
+    checked by tests/test_cute_cpp.cpp (tests/data/cute_cpp_cases.json)."""
     note = case["note"]
     if "error" in got:
         return case["error"] or "fails to compile" in note

@@ -62,7 +62,8 @@ static_assert(Swizzle(3, 4, 3)(128) == 144 && Swizzle(3, 4, 3)(144) == 128);
 // Row 2 of an (8,64) row-major tile starts at offset 128, which the swizzle moves to 144.
 static_assert(composition(Swizzle(3, 4, 3), "(8,64):(64,1)"_layout)(2) == 128 + 16);
 
-std::string message_of(auto f) {
+namespace {
+std::string algebra_error_of(auto f) {
   try {
     f();
   } catch (Error const& e) {
@@ -70,38 +71,39 @@ std::string message_of(auto f) {
   }
   return "no error";
 }
+}  // namespace
 
 TEST(AlgebraErrors, CompositionDivisibility) {
   // CuTe's stride condition: B's stride is a multiple of A's mode, or smaller than it.
-  EXPECT_EQ(message_of([] { composition("(4,4):(1,5)"_layout, "3:6"_layout); }),
+  EXPECT_EQ(algebra_error_of([] { composition("(4,4):(1,5)"_layout, "3:6"_layout); }),
             "composition: stride divisibility fails: stride 6 of 3:6 is neither a multiple of nor "
             "smaller than shape 4 of (4,4):(1,5)");
   // Stride 3 < 4 is allowed, but then 3 elements do not split as 2 in mode 4:1 and the rest.
-  EXPECT_EQ(message_of([] { composition("(4,4):(1,5)"_layout, "3:3"_layout); }),
+  EXPECT_EQ(algebra_error_of([] { composition("(4,4):(1,5)"_layout, "3:3"_layout); }),
             "composition: shape divisibility fails: 2 elements of mode 4:1 of (4,4):(1,5) do not "
             "divide the remaining size 3 of 3:3");
   // Stride 3 does not divide 4: B must end inside the mode (C++ returns a wrong (2,3):(6,3)).
   EXPECT_EQ(
-      message_of([] { composition("(4,6,8):(2,3,5)"_layout, "6:3"_layout); }),
+      algebra_error_of([] { composition("(4,6,8):(2,3,5)"_layout, "6:3"_layout); }),
       "composition: stride 3 of 6:3 does not divide shape 4 of (4,6,8):(2,3,5), so B must end "
       "inside that mode, but it needs 6 elements and the mode holds 2");
-  EXPECT_EQ(message_of([] { composition("(4,3):(3,1)"_layout, "6:1"_layout); }),
+  EXPECT_EQ(algebra_error_of([] { composition("(4,3):(3,1)"_layout, "6:1"_layout); }),
             "composition: shape divisibility fails: 4 elements of mode 4:3 of (4,3):(3,1) do not "
             "divide the remaining size 6 of 6:1");
 }
 
 TEST(AlgebraErrors, ComplementNotInjective) {
-  EXPECT_EQ(message_of([] { complement("(2,2):(1,1)"_layout, 4); }),
+  EXPECT_EQ(algebra_error_of([] { complement("(2,2):(1,1)"_layout, 4); }),
             "complement: (2,2):(1,1) is not injective: mode 2:1 starts inside the extent 2 of the "
             "smaller modes");
 }
 
 TEST(AlgebraErrors, TilerRank) {
-  EXPECT_EQ(message_of([] { logical_divide("8:1"_layout, parse_tiler("(2,2)")); }),
+  EXPECT_EQ(algebra_error_of([] { logical_divide("8:1"_layout, parse_tiler("(2,2)")); }),
             "logical_divide: the tiler (2:1,2:1) has 2 modes but 8:1 has rank 1");
 }
 
 TEST(AlgebraErrors, SwizzleShift) {
-  EXPECT_EQ(message_of([] { Swizzle(3, 1, -2); }),
+  EXPECT_EQ(algebra_error_of([] { Swizzle(3, 1, -2); }),
             "swizzle: Sw<3,1,-2> needs B >= 0, M >= 0 and |S| >= B");
 }

@@ -22,7 +22,7 @@ struct Store {
   static constexpr TiledCopy kCopy = make_tiled_copy_tv(
       atom::universal_copy(128, 32), parse_layout("(8,32):(1,8)"), parse_layout("(4,1):(1,0)"));
 };
-constexpr Coord<2> kTile = {{64, 64}};
+constexpr Coord<2> kCopyTile = {{64, 64}};
 constexpr SwizzledLayout kSmem = composition(Swizzle(3, 2, 6), parse_layout("(64,64):(1,64)"));
 constexpr SwizzledLayout kSmemT = composition(Swizzle(3, 2, 6), parse_layout("(64,64):(64,1)"));
 
@@ -44,10 +44,10 @@ void transpose(float const* a, float* b, int64_t m, int64_t n, int64_t lda, int6
   alignas(16) float smem[64 * 64];
   for (int64_t bm = 0; bm * 64 < m; ++bm)
     for (int64_t bn = 0; bn * 64 < n; ++bn) {
-      auto gA = local_tile<kTile, Proj{1, 1}>(mA, bm, bn);
-      auto cA = local_tile<kTile, Proj{1, 1}>(make_identity_tensor(mA.shape), bm, bn);
-      auto gB = local_tile<kTile, Proj{1, 1}>(mB, bn, bm);
-      auto cB = local_tile<kTile, Proj{1, 1}>(make_identity_tensor(mB.shape), bn, bm);
+      auto gA = local_tile<kCopyTile, Proj{1, 1}>(mA, bm, bn);
+      auto cA = local_tile<kCopyTile, Proj{1, 1}>(make_identity_tensor(mA.shape), bm, bn);
+      auto gB = local_tile<kCopyTile, Proj{1, 1}>(mB, bn, bm);
+      auto cB = local_tile<kCopyTile, Proj{1, 1}>(make_identity_tensor(mB.shape), bn, bm);
       auto sA = make_tensor<kSmem>(smem);
       auto sAt = make_tensor<kSmemT>(smem);
       std::memset(smem, 0, sizeof(smem));
@@ -96,10 +96,10 @@ TEST(Copy, TransposeOfEverySizeMatchesBruteForceAndKeepsTheGuards) {
 
 TEST(Copy, VectorWidthsAreTheWidestBothLayoutsAllow) {
   float* p = nullptr;
-  auto gA = local_tile<kTile, Proj{1, 1}>(make_tensor(p, make_shape(64, 64), make_stride(unit, 64)),
-                                          0, 0);
-  auto gR =
-      local_tile<kTile, Proj{1, 1}>(make_tensor(p, make_shape(64, 64), make_stride(1, 64)), 0, 0);
+  auto gA = local_tile<kCopyTile, Proj{1, 1}>(
+      make_tensor(p, make_shape(64, 64), make_stride(unit, 64)), 0, 0);
+  auto gR = local_tile<kCopyTile, Proj{1, 1}>(
+      make_tensor(p, make_shape(64, 64), make_stride(1, 64)), 0, 0);
   const ThrCopy<Load> load{0};
   const ThrCopy<Store> store{0};
   using GA = decltype(load.partition_S(gA));

@@ -12,7 +12,7 @@ using namespace tessera;
 
 namespace {
 
-std::string error_of(auto&& f) {
+std::string gmma_error_of(auto&& f) {
   try {
     f();
   } catch (Error const& e) {
@@ -21,14 +21,14 @@ std::string error_of(auto&& f) {
   return "(no error)";
 }
 
-struct Expected {
+struct ExpectedOperand {
   GmmaMajor major;
   int layout_type;
   int64_t lbo, sbo;                 // bytes
   const char* blocks;               // (MN blocks, K blocks) -> element offset
 };
 
-void expect_operand(GmmaOperand const& op, Expected const& e) {
+void expect_operand(GmmaOperand const& op, ExpectedOperand const& e) {
   EXPECT_EQ(op.major, e.major);
   EXPECT_EQ(op.desc.layout_type, e.layout_type);
   EXPECT_EQ(op.desc.lbo_bytes, e.lbo);
@@ -114,7 +114,7 @@ TEST(GmmaDesc, Fp8KMajor) {
   EXPECT_EQ(kA.stage_bytes(), 16384);
   EXPECT_EQ(kA.tma.bytes(), 16384);
   // MN-major FP8 is not a wgmma layout: the rule says so.
-  EXPECT_NE(error_of([] { (void)make_staged_tile(8, 128, 128, false, 128, 1); })
+  EXPECT_NE(gmma_error_of([] { (void)make_staged_tile(8, 128, 128, false, 128, 1); })
                 .find("the 8-bit operand tile"),
             std::string::npos);
 }
@@ -122,34 +122,34 @@ TEST(GmmaDesc, Fp8KMajor) {
 TEST(GmmaDesc, RulesNamed) {
   // 16-element rows under a 128-byte swizzle: row 1 must be 64 elements (one swizzle row) on.
   EXPECT_EQ(
-      error_of([] {
+      gmma_error_of([] {
         make_gmma_operand(parse_swizzled_layout("Sw<3,3,3> o 0 o (64,16):(16,1)"), 16, 64, 16);
       }),
       "gmma: the 64x16 block of the K-major operand tile Sw<3,3,3> o (64,16):(16,1) is not a "
       "canonical wgmma "
       "layout: its mode 0 must be 8:64 then at most one more stride (rows of one swizzle width)");
   EXPECT_EQ(
-      error_of([] {
+      gmma_error_of([] {
         make_gmma_operand(parse_swizzled_layout("Sw<3,4,3> o 0 o (64,64):(64,1)"), 16, 64, 16);
       }),
       "gmma: swizzle Sw<3,4,3> (offset 0) is not a wgmma swizzle mode of 16-bit elements: none, or "
       "Sw<1..3,3,3> (32, 64, 128 bytes) at offset 0");
-  EXPECT_EQ(error_of([] { make_gmma_operand(parse_layout("(64,16):(17,64)"), 16, 64, 16); }),
+  EXPECT_EQ(gmma_error_of([] { make_gmma_operand(parse_layout("(64,16):(17,64)"), 16, 64, 16); }),
             "gmma: the operand tile (64,16):(17,64) is neither K-major nor MN-major (no mode "
             "starts with stride 1)");
-  EXPECT_EQ(error_of([] { make_gmma_operand(parse_layout("(64,32):(32,1)"), 16, 64, 32); }),
+  EXPECT_EQ(gmma_error_of([] { make_gmma_operand(parse_layout("(64,32):(32,1)"), 16, 64, 32); }),
             "gmma: a wgmma block is 32 bytes deep along K: 16 elements of 16 bits, not 32");
-  EXPECT_EQ(error_of([] { make_gmma_operand(parse_layout("(60,16):(16,1)"), 16, 64, 16); }),
+  EXPECT_EQ(gmma_error_of([] { make_gmma_operand(parse_layout("(60,16):(16,1)"), 16, 64, 16); }),
             "gmma: mode 0 of the operand tile (60,16):(16,1) does not divide into blocks of 64");
   // Rows of 8 elements in no-swizzle K-major, but the 8 rows are not 16 bytes apart.
   EXPECT_EQ(
-      error_of([] { make_gmma_operand(parse_layout("(64,16):(16,1)"), 16, 64, 16); }),
+      gmma_error_of([] { make_gmma_operand(parse_layout("(64,16):(16,1)"), 16, 64, 16); }),
       "gmma: the 64x16 block of the K-major operand tile Sw<0,0,0> o (64,16):(16,1) is not a "
       "canonical wgmma "
       "layout: its mode 0 must be 8:8 then at most one more stride (8x16-byte core matrices)");
   // MN-major tiles are for 16-bit elements: a tf32 (32-bit) MN-major tile is canonical in shape but
   // not readable.
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(gmma_error_of([] {
               make_gmma_operand(gmma_smem_tile(GmmaSwizzle::kB128, false, 32, 64, 8), 32, 64, 8);
             }),
             "gmma: wgmma reads MN-major tiles of 16-bit elements only (f16, bf16); the 32-bit "

@@ -1,10 +1,10 @@
 // Property tests of layout_ops.hpp against brute force on random layouts: nullspace, upcast /
 // downcast / recast_layout, max_common_layout / max_common_vector, make_ordered_layout,
 // make_layout_like, compact col/row major, tile_to_shape, layout_add. (CuTe's exact answers for
-// the same ops are pinned by test_cute_cpp; these check the defining properties on thousands of
+// the same ops are pinned by test_cute_cpp.cpp; these check the defining properties on thousands of
 // operands.)
 //
-// Reproducing a failure: TESSERA_SEED=<n> test_layout_ops --gtest_filter=LayoutOps.<Name>; the
+// Reproducing a failure: TESSERA_SEED=<n> tessera_unit_tests --gtest_filter=LayoutOps.<Name>; the
 // assertion message prints the operands. The brute-force evaluator (brute_force.hpp) is
 // independent of Layout::operator().
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@
 
 using namespace tessera;
 
-namespace {
+namespace layout_ops_test {
 
 using namespace tessera::testing;
 constexpr int kCases = 2000;
@@ -421,4 +421,4 @@ TEST(LayoutOps, ExamplesAndErrors) {
       "make_ordered_layout: the order (0,(1,2)) does not match the modes of the shape (2,3)");
 }
 
-}  // namespace
+}  // namespace layout_ops_test

@@ -17,12 +17,11 @@ std::filesystem::path oracle_file(const char* name) {
   const char* env = std::getenv("TESSERA_ORACLE_DIR");
   return std::filesystem::path(env ? env : TESSERA_ORACLE_DIR) / name;
 }
-}  // namespace
 
 // A case where pycute and CuTe's C++ disagree (its "note"): the README lets a test accept either.
 // Tessera follows C++: its result must be pycute's function or the one the note says C++ gives,
 // or an error where one of the two rejects. tests/data/cute_cpp_cases.json holds C++'s exact
-// answer for each of these cases, checked by test_cute_cpp.
+// answer for each of these cases, checked by test_cute_cpp.cpp.
 void check_noted(json const& c) {
   std::string note = c["note"];
   bool someone_rejects =
@@ -35,7 +34,7 @@ void check_noted(json const& c) {
     return;
   }
   // pycute rejects and C++ accepts, or C++ fails to compile (a C++ artifact in some regroupings,
-  // see docs/differences.md): test_cute_cpp pins tessera's exact answer for these.
+  // see docs/differences.md): test_cute_cpp.cpp pins tessera's exact answer for these.
   if (c["error"].get<bool>() || note.find("fails to compile") != std::string::npos) return;
   bool as_pycute = r.image && json(*r.image) == c["image"];
   auto at = note.find("C++ gives ");
@@ -49,6 +48,7 @@ void check_noted(json const& c) {
   }
   EXPECT_TRUE(as_pycute || as_cpp) << "printed " << r.result;
 }
+}  // namespace
 
 TEST(Oracle, LayoutCases) {
   auto path = oracle_file("layout_cases.json");

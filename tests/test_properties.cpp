@@ -1,6 +1,6 @@
 // Property tests: the layout algebra against brute force on thousands of random layouts.
 //
-// Reproducing a failure: `TESSERA_SEED=<n> test_properties --gtest_filter=Properties.<Name>`
+// Reproducing a failure: `TESSERA_SEED=<n> tessera_unit_tests --gtest_filter=Properties.<Name>`
 // (brute_force.hpp); the assertion message prints the operands in notation.
 //
 // Not vacuous: each test counts the cases that exercised its property (the operation was defined
@@ -26,7 +26,7 @@
 
 using namespace tessera;
 
-namespace {
+namespace properties_test {
 
 using namespace tessera::testing;
 
@@ -1005,4 +1005,4 @@ TEST(Properties, TilerPrintParses) {
   EXPECT_TRUE(same_tiler(parse_tiler(to_string(t)), t));
 }
 
-}  // namespace
+}  // namespace properties_test

@@ -16,7 +16,7 @@ SwizzledLayout tile16(GmmaSwizzle sw, bool k_major, int64_t rows, int64_t k) {
   return gmma_smem_tile(sw, k_major, 16, rows, k);
 }
 
-std::string error_of(auto&& f) {
+std::string tma_error_of(auto&& f) {
   try {
     f();
   } catch (Error const& e) {
@@ -25,7 +25,7 @@ std::string error_of(auto&& f) {
   return "(no error)";
 }
 
-struct Expected {
+struct ExpectedTile {
   int dim_mode0;
   int64_t box0, box1;
   TmaSwizzle swizzle;
@@ -34,7 +34,7 @@ struct Expected {
   int64_t coord1[2];    // tile coordinate of box 1
 };
 
-void expect_tile(TmaTile const& t, Expected const& e) {
+void expect_tile(TmaTile const& t, ExpectedTile const& e) {
   EXPECT_EQ(t.rank, 2);
   EXPECT_EQ(t.dim_mode[0], e.dim_mode0);
   EXPECT_EQ(t.dim_mode[1], 1 - e.dim_mode0);
@@ -171,52 +171,53 @@ TEST(TmaArgs, RulesNamed) {
     return make_tma_args(t, TmaDataType::kFloat16, address, Coord<2>{{m, k}}, Coord<2>{{lda, 1}});
   };
   EXPECT_EQ(
-      error_of([&] { args(0x1008, 64, 64, 64); }),
+      tma_error_of([&] { args(0x1008, 64, 64, 64); }),
       "tma: the global address 8 bytes past a 16-byte boundary; TMA needs 16-byte aligned tensors");
-  EXPECT_EQ(error_of([&] { args(0x1000, 64, 63, 63); }),
+  EXPECT_EQ(tma_error_of([&] { args(0x1000, 64, 63, 63); }),
             "tma: mode 0 of the global tensor has a stride of 126 bytes; TMA needs a positive "
             "multiple of 16 below 2^40");
   EXPECT_EQ(
-      error_of([&] { args(0x1000, int64_t(1) << 31, 64, 64); }),
+      tma_error_of([&] { args(0x1000, int64_t(1) << 31, 64, 64); }),
       "tma: extent 2147483648 of mode 0 is not in [1, 2^31 - 1]: TMA box coordinates are int32");
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(tma_error_of([&] {
               make_tma_args(t, TmaDataType::kFloat16, 0, Coord<2>{{64, 64}}, Coord<2>{{1, 64}});
             }),
             "tma: mode 1 of the global tensor has stride 64 but it is the box's inner "
             "(shared-memory contiguous) "
             "mode: it must have stride 1");
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(tma_error_of([&] {
               make_tma_args(t, TmaDataType::kFloat32, 0, Coord<2>{{64, 64}}, Coord<2>{{64, 1}});
             }),
             "tma: a 32-bit data type for a tile of 16-bit elements");
   EXPECT_EQ(
-      error_of([&] { make_tma_tile(parse_layout("(2,2,2,2,2,2):(1,2,4,8,16,32)"), 16); }),
+      tma_error_of([&] { make_tma_tile(parse_layout("(2,2,2,2,2,2):(1,2,4,8,16,32)"), 16); }),
       "tma: the shared tile (2,2,2,2,2,2):(1,2,4,8,16,32) has 6 modes; a tensor map has at most 5");
-  EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(512,2):(1,512)"), 16); }),
+  EXPECT_EQ(tma_error_of([&] { make_tma_tile(parse_layout("(512,2):(1,512)"), 16); }),
             "tma: box extent 512 along mode 0 of the shared tile (512,2):(1,512) is over 256, the "
             "largest box "
             "dimension");
   // Sw<3,3,3> over 128-element (256-byte) rows: wider than the 128-byte swizzle.
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(tma_error_of([&] {
               make_tma_tile(parse_swizzled_layout("Sw<3,3,3> o 0 o (8,128):(128,1)"), 16);
             }),
             "tma: the box's inner row is 256 bytes but the swizzle Sw<3,3,3> is 128 bytes wide; a "
             "swizzled box's "
             "inner row must fit in it");
   EXPECT_EQ(
-      error_of([&] { make_tma_tile(parse_swizzled_layout("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16); }),
+      tma_error_of(
+          [&] { make_tma_tile(parse_swizzled_layout("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16); }),
       "tma: swizzle Sw<3,4,3> of 16-bit elements is not a TMA swizzle mode (Sw<1..3,3,3>: 32, 64 "
       "or 128 "
       "bytes)");
-  EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(4,64):(1,8)"), 16); }),
+  EXPECT_EQ(tma_error_of([&] { make_tma_tile(parse_layout("(4,64):(1,8)"), 16); }),
             "tma: mode 1 of the shared tile (4,64):(1,8) has stride 8 where the box's dense block "
             "needs 4 (TMA "
             "writes a box as one dense column-major block)");
-  EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(8,4):(4,8)"), 16); }),
+  EXPECT_EQ(tma_error_of([&] { make_tma_tile(parse_layout("(8,4):(4,8)"), 16); }),
             "tma: no mode of the shared tile (8,4):(4,8) has stride 1; a box's inner dimension is "
             "contiguous in "
             "shared memory");
-  EXPECT_EQ(error_of([&] { make_tma_tile(parse_layout("(4,8):(1,4)"), 16); }),
+  EXPECT_EQ(tma_error_of([&] { make_tma_tile(parse_layout("(4,8):(1,4)"), 16); }),
             "tma: the box's inner row is 8 bytes (4 elements); TMA needs a multiple of 16 bytes");
 }
 

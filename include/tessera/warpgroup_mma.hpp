@@ -15,7 +15,7 @@
 // type): thread t = t0 + 4 t1 + 32 w (lane t0 + 4 t1 of warp w of the warpgroup) holds value
 // i = v0 + 2 v1 + 4 v2 at row 16 w + t1 + 8 v1, column 2 t0 + v0 + 8 v2 of its 64 x N block,
 // which is register i of wgmma's D (PTX ISA, "wgmma D matrix fragment"; checked for every thread
-// and value in test_warpgroup_mma).
+// and value in tests/test_warpgroup_mma.cpp).
 //
 // A from registers (RS, FlashAttention-3's O += P V): a second WarpgroupMMA whose TiledMMA has
 // the RS atom takes the first one's accumulators, converted to 16-bit, as its A operand:

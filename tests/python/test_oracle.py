@@ -53,8 +53,8 @@ def run(op, args):
 def noted(c):
     """pycute and C++ disagree (the case's note): tessera follows CuTe's C++, and either side is
     accepted as the oracle's README allows (the same rule as tests/oracle_batch.py); the exact C++
-    answers are checked by the C++ test of NVIDIA's cases (test_cute_cpp). Returns "rejected",
-    "computed" or None (neither side's answer)."""
+    answers are checked by the C++ test of NVIDIA's cases (tests/test_cute_cpp.cpp). Returns
+    "rejected", "computed" or None (neither side's answer)."""
     note = c["note"]
     try:
         _, image = run(c["op"], c["args"])
