@@ -9,8 +9,10 @@
    CMake, Markdown) names a tracker item ("issue" and a number), a numbered spec document
    ("seed" and its number), a work period, or the planning document by its file name.
    Data (JSON, CSV, recorded tool output) is not checked.
-3. Length: no C++ function over 80 lines in python/src/. A function is counted from its first line
-   (at column 0, ending in `{`) to the `}` at column 0 that closes it.
+3. Length: no C++ or CUDA function over 80 lines in the width folders and bench/, kernels'
+   bodies (`__global__` functions) aside. A function is counted from the first line of its
+   signature to the `}` that closes its body; lambdas and local classes count in the function
+   that holds them, member functions on their own.
 
 Prints `file:line: rule` for each violation and exits with status 1 if there is any.
 In a git work tree the files are git's (tracked, or untracked and not ignored); elsewhere every
@@ -23,8 +25,7 @@ import sys
 
 MAX_COLUMNS = 100
 MAX_FUNCTION_LINES = 80
-LENGTH_FOLDERS = ("python/src/",)
-LENGTH_SUFFIXES = (".hpp", ".cpp", ".h", ".cc")
+LENGTH_SUFFIXES = (".hpp", ".cpp", ".h", ".cc", ".cu", ".cuh")
 
 SOURCE_SUFFIXES = (".h", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh", ".py", ".pyi", ".cmake")
 WIDTH_FOLDERS = ("include/", "kernels/", "tools/", "python/src/", "python/tessera/", "tests/",
@@ -80,19 +81,57 @@ def walked_files(root):
     return files
 
 
+# Text a brace is not code in: comments, string and character literals, raw strings.
+NOT_CODE = re.compile(r'//.*|/\*(?s:.*?)\*/|R"(\w*)\((?s:.*?)\)\1"|"(?:\\.|[^"\\\n])*"'
+                      r"|'(?:\\.|[^'\\\n])*'")
+SCOPE = re.compile(r"(?:template\s*<[^{;]*>\s*)?(?:(?:typedef|export)\s+)?"
+                   r"(?:namespace|struct|class|union|enum)\b|extern\s*\"C\"")
+ACCESS = ("public", "protected", "private")
+CONTROL = re.compile(r"(?:\}\s*)?(?:if|for|while|switch|catch|do|else|try)\b")
+
+
+def code_only(text):
+    """text with every comment and literal blanked, line breaks kept."""
+    return NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
 def long_functions(path, lines):
-    """Rule 3's violations: (line of the function's start, its length) over the limit."""
-    found, start = [], None
-    for number, line in enumerate(lines, 1):
-        head = line[:1]
-        if start is None and head not in ("", " ", "/", "#", "}") and line.rstrip().endswith("{") \
-                and "(" in line and not line.startswith(("namespace", "struct", "class", "enum")):
-            start = number
-        elif start is not None and head == "}":
-            if number - start + 1 > MAX_FUNCTION_LINES:
-                found.append(f"{path}:{start}: function of {number - start + 1} lines (at most "
-                             f"{MAX_FUNCTION_LINES})")
-            start = None
+    """Rule 3's violations: (line of the function's start, its length) over the limit.
+    Walks the braces: a `{` opens a function body where the text before it (since the last
+    `;`, `{` or `}`) has a parameter list and is not a scope, a control statement or an
+    initializer, and the enclosing brace is a scope (namespace, class) or none."""
+    found, stack, head = [], [], (0, "")  # stack: (kind, start line); head: (line, text)
+    code = code_only("\n".join(lines)).split("\n")
+    for number, line in enumerate(code, 1):
+        if line.lstrip().startswith("#"):
+            continue
+        for ch in line:
+            if ch == "{":
+                text = " ".join(head[1].split())
+                in_scope = all(kind == "scope" for kind, _ in stack)
+                if SCOPE.match(text):
+                    kind = "scope"
+                elif in_scope and "(" in text and not CONTROL.match(text) and \
+                        not text.endswith(("=", ",", "return")) and "__global__" not in text:
+                    kind = "function"
+                else:
+                    kind = "block"
+                stack.append((kind, head[0] or number))
+                head = (0, "")
+            elif ch in ";}":
+                if ch == "}" and stack:
+                    kind, first = stack.pop()
+                    if kind == "function" and number - first + 1 > MAX_FUNCTION_LINES:
+                        found.append(f"{path}:{first}: function of {number - first + 1} lines "
+                                     f"(at most {MAX_FUNCTION_LINES})")
+                head = (0, "")
+            elif ch == ":" and head[1].strip() in ACCESS:
+                head = (0, "")
+            else:
+                if not head[1].strip() and not ch.isspace():
+                    head = (number, "")
+                head = (head[0], head[1] + ch)
+        head = (head[0], head[1] + " ")
     return found
 
 
@@ -114,7 +153,7 @@ def check_file(root, path):
         if match:
             found.append(f"{path}:{number}: history word '{match.group(0)}' (name things by what"
                          " they are)")
-    if path.startswith(LENGTH_FOLDERS) and path.endswith(LENGTH_SUFFIXES):
+    if width and path.endswith(LENGTH_SUFFIXES):
         found += long_functions(path, lines)
     return found
 

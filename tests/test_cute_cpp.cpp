@@ -70,111 +70,134 @@ IntTuple shape_of(std::string const& s) {
 }
 int64_t cosize_of(Layout const& l) { return l.cosize(); }
 
+// One case of NVIDIA's tests with tessera's result r. pycute's tests (CUTLASS's and
+// NVlabs/CuTe's) check R on R's domain, the C++ tests on B's.
+struct OpCase {
+  std::string const& src;
+  json const& args;
+  std::string const& r;
+  bool pycute() const {
+    return src.find("pycute") != std::string::npos || src.rfind("NVlabs/", 0) == 0;
+  }
+};
+
+// NVIDIA's assertions, one function per op: "" when they hold, else the first that fails.
+std::string coalesce_holds(OpCase const& c) {
+  Layout l = parse_layout(text(c.args[0])), r = parse_layout(c.r);
+  if (depth(r) > 1) return "depth(coalesce) > 1";
+  if (size(r) != size(l)) return "size changed";
+  for (int64_t i = 0; i < size(l); ++i)
+    if (r(i) != l(i)) return "differs at " + std::to_string(i);
+  return "";
+}
+
+std::string composition_holds(OpCase const& c) {
+  if (c.args[1].is_array()) return "";  // a by-mode tiler: not A(B(i)) on whole indices
+  Fn a = fn_of(text(c.args[0])), b = fn_of(text(c.args[1])), R = fn_of(c.r);
+  bool check_compatible =
+      c.src.find("test/unit") != std::string::npos || c.src.rfind("NVlabs/", 0) == 0;
+  if (check_compatible && !compatible(shape_of(text(c.args[1])), shape_of(c.r)))
+    return "B is not compatible with R";
+  int64_t n = c.pycute() ? R.size : b.size;  // pycute checks R's domain, C++ B's
+  for (int64_t i = 0; i < n; ++i)
+    if (R(i) != a(b(i))) return "R(" + std::to_string(i) + ") != A(B(i))";
+  return "";
+}
+
+std::string complement_holds(OpCase const& oc) {
+  Layout l = parse_layout(text(oc.args[0])), c = parse_layout(oc.r);
+  if (oc.pycute()) {  // disjoint codomains, offset 0 aside
+    for (int64_t a = 0; a < size(l); ++a)
+      for (int64_t b = 0; b < size(c); ++b)
+        if (l(a) == c(b) && !(l(a) == 0 && c(b) == 0)) return "not disjoint";
+    return "";
+  }
+  int64_t cotarget =
+      oc.args.size() > 1 ? product(parse_int_tuple(text(oc.args[1]))) : l.cosize();
+  Layout completed = make_layout(l, c);
+  auto round_up = [](int64_t a, int64_t b) { return (a + b - 1) / b * b; };
+  if (cosize_of(completed) < cotarget) return "(1) cosize(completed) < size(cotarget)";
+  if (cosize_of(c) > round_up(cotarget, cosize_of(l))) return "(2) cosize(result) too big";
+  for (int64_t i = 1; i < size(c); ++i) {
+    if (!(c(i - 1) < c(i))) return "(3) not ordered";
+    for (int64_t j = 0; j < size(l); ++j)
+      if (c(i) == l(j)) return "(4) not disjoint";
+  }
+  int64_t fsize = size(filter(l));
+  if (size(c) > cosize_of(c)) return "size > cosize";
+  if (size(c) < cotarget / fsize) return "size(result) < size(cotarget)/size(filter)";
+  if (cosize_of(completed) > cosize_of(c) + cosize_of(l)) return "cosize(completed) too big";
+  if (cosize_of(c) < cotarget / fsize) return "cosize(result) too small";
+  if (size(complement(completed)) != 1) return "codomain left over after completion";
+  if (!(complement(complement(c, cosize_of(l)), cotarget) == c)) return "double complement";
+  return "";
+}
+
+std::string inverse_holds(std::string const& op, OpCase const& c) {
+  Fn l = fn_of(text(c.args[0])), inv = fn_of(c.r);
+  if (op == "left_inverse") {
+    for (int64_t i = 0; i < l.size; ++i)
+      if (l(inv(l(i))) != l(i)) return "L(inv(L(i))) != L(i) at " + std::to_string(i);
+  } else {
+    for (int64_t i = 0; i < inv.size; ++i)
+      if (l(inv(i)) != i) return "L(inv(i)) != i at " + std::to_string(i);
+  }
+  return "";
+}
+
+std::string divide_or_product_holds(std::string const& op, OpCase const& c) {
+  if (c.args[1].is_array() || text(c.args[1]).find(':') == std::string::npos) return "";
+  Layout R = parse_layout(c.r), b = parse_layout(text(c.args[1]));
+  if (rank(R) != 2) return "rank(R) != 2";
+  if (op == "logical_divide" && !compatible(b.shape, R[0].shape)) return "B !~ R<0>";
+  if (op == "logical_product") {
+    if (!(R[0] == parse_layout(text(c.args[0])))) return "R<0> != A";
+    if (!compatible(b.shape, R[1].shape)) return "B !~ R<1>";
+  }
+  return "";
+}
+
+// NVlabs/CuTe: (Tile, Grid), the tile is A o tiler, and every value of A appears.
+std::string zipped_divide_holds(OpCase const& c) {
+  Layout A = parse_layout(text(c.args[0])), R = parse_layout(c.r);
+  Layout tiler = c.args[1].is_array() ? Layout() : parse_layout(text(c.args[1]));
+  if (c.args[1].is_array()) {  // by-mode: the tiler as one layout over A's first modes
+    LayoutBuilder b;
+    for (json const& e : c.args[1]) b.add(parse_layout(text(e)));
+    tiler = b.get();
+  }
+  if (rank(R) != 2) return "rank(R) != 2";
+  if (!compatible(tiler.shape, R[0].shape)) return "tiler !~ R<0>";
+  if (!c.args[1].is_array())
+    for (int64_t i = 0; i < size(tiler); ++i)
+      if (R(make_tuple(i, int64_t(0))) != A(tiler(i))) return "R(i,0) != A(tiler(i))";
+  std::vector<int64_t> img;
+  for (int64_t j = 0; j < size(R); ++j) img.push_back(R(j));
+  std::sort(img.begin(), img.end());
+  for (int64_t i = 0; i < size(A); ++i)
+    if (!std::binary_search(img.begin(), img.end(), A(i))) return "A(i) missing from R";
+  return "";
+}
+
+std::string nullspace_holds(OpCase const& c) {
+  Layout l = parse_layout(text(c.args[0])), k = parse_layout(c.r);
+  if (size(k) != size(l) / size(filter(l))) return "size(ker) != size/size(filter)";
+  for (int64_t i = 0; i < size(k); ++i)
+    if (l(k(i)) != 0) return "L(ker(i)) != 0";
+  return "";
+}
+
 // NVIDIA's assertions for one op, on tessera's result `r`; "" when all hold.
 std::string postconditions(std::string const& op, std::string const& src, json const& args,
                            std::string const& r) {
-  auto fail = [](std::string what) { return what; };
-  // pycute's tests (CUTLASS's and NVlabs/CuTe's) check R on R's domain, C++'s on B's.
-  bool pycute = src.find("pycute") != std::string::npos || src.rfind("NVlabs/", 0) == 0;
-  if (op == "coalesce") {
-    Layout l = parse_layout(text(args[0])), c = parse_layout(r);
-    if (depth(c) > 1) return fail("depth(coalesce) > 1");
-    if (size(c) != size(l)) return fail("size changed");
-    for (int64_t i = 0; i < size(l); ++i)
-      if (c(i) != l(i)) return fail("differs at " + std::to_string(i));
-    return "";
-  }
-  if (op == "composition") {
-    if (args[1].is_array()) return "";  // a by-mode tiler: not A(B(i)) on whole indices
-    Fn a = fn_of(text(args[0])), b = fn_of(text(args[1])), R = fn_of(r);
-    bool check_compatible =
-        src.find("test/unit") != std::string::npos || src.rfind("NVlabs/", 0) == 0;
-    if (check_compatible && !compatible(shape_of(text(args[1])), shape_of(r)))
-      return fail("B is not compatible with R");
-    int64_t n = pycute ? R.size : b.size;  // pycute checks R's domain, C++ B's
-    for (int64_t i = 0; i < n; ++i)
-      if (R(i) != a(b(i))) return fail("R(" + std::to_string(i) + ") != A(B(i))");
-    return "";
-  }
-  if (op == "complement") {
-    Layout l = parse_layout(text(args[0])), c = parse_layout(r);
-    if (pycute) {  // disjoint codomains, offset 0 aside
-      for (int64_t a = 0; a < size(l); ++a)
-        for (int64_t b = 0; b < size(c); ++b)
-          if (l(a) == c(b) && !(l(a) == 0 && c(b) == 0)) return fail("not disjoint");
-      return "";
-    }
-    int64_t cotarget = args.size() > 1 ? product(parse_int_tuple(text(args[1]))) : l.cosize();
-    Layout completed = make_layout(l, c);
-    auto round_up = [](int64_t a, int64_t b) { return (a + b - 1) / b * b; };
-    if (cosize_of(completed) < cotarget) return fail("(1) cosize(completed) < size(cotarget)");
-    if (cosize_of(c) > round_up(cotarget, cosize_of(l))) return fail("(2) cosize(result) too big");
-    for (int64_t i = 1; i < size(c); ++i) {
-      if (!(c(i - 1) < c(i))) return fail("(3) not ordered");
-      for (int64_t j = 0; j < size(l); ++j)
-        if (c(i) == l(j)) return fail("(4) not disjoint");
-    }
-    int64_t fsize = size(filter(l));
-    if (size(c) > cosize_of(c)) return fail("size > cosize");
-    if (size(c) < cotarget / fsize) return fail("size(result) < size(cotarget)/size(filter)");
-    if (cosize_of(completed) > cosize_of(c) + cosize_of(l))
-      return fail("cosize(completed) too big");
-    if (cosize_of(c) < cotarget / fsize) return fail("cosize(result) too small");
-    if (size(complement(completed)) != 1) return fail("codomain left over after completion");
-    if (!(complement(complement(c, cosize_of(l)), cotarget) == c)) return fail("double complement");
-    return "";
-  }
-  if (op == "left_inverse") {
-    Fn l = fn_of(text(args[0])), inv = fn_of(r);
-    for (int64_t i = 0; i < l.size; ++i)
-      if (l(inv(l(i))) != l(i)) return fail("L(inv(L(i))) != L(i) at " + std::to_string(i));
-    return "";
-  }
-  if (op == "right_inverse") {
-    Fn l = fn_of(text(args[0])), inv = fn_of(r);
-    for (int64_t i = 0; i < inv.size; ++i)
-      if (l(inv(i)) != i) return fail("L(inv(i)) != i at " + std::to_string(i));
-    return "";
-  }
-  if (op == "logical_divide" || op == "logical_product") {
-    if (args[1].is_array() || text(args[1]).find(':') == std::string::npos) return "";
-    Layout R = parse_layout(r), b = parse_layout(text(args[1]));
-    if (rank(R) != 2) return fail("rank(R) != 2");
-    if (op == "logical_divide" && !compatible(b.shape, R[0].shape)) return fail("B !~ R<0>");
-    if (op == "logical_product") {
-      if (!(R[0] == parse_layout(text(args[0])))) return fail("R<0> != A");
-      if (!compatible(b.shape, R[1].shape)) return fail("B !~ R<1>");
-    }
-    return "";
-  }
-  if (op ==
-      "zipped_divide") {  // NVlabs/CuTe: (Tile, Grid), the tile is A o tiler, A's values all appear
-    Layout A = parse_layout(text(args[0])), R = parse_layout(r);
-    Layout tiler = args[1].is_array() ? Layout() : parse_layout(text(args[1]));
-    if (args[1].is_array()) {  // by-mode: the tiler as one layout over A's first modes
-      LayoutBuilder b;
-      for (json const& e : args[1]) b.add(parse_layout(text(e)));
-      tiler = b.get();
-    }
-    if (rank(R) != 2) return fail("rank(R) != 2");
-    if (!compatible(tiler.shape, R[0].shape)) return fail("tiler !~ R<0>");
-    if (!args[1].is_array())
-      for (int64_t i = 0; i < size(tiler); ++i)
-        if (R(make_tuple(i, int64_t(0))) != A(tiler(i))) return fail("R(i,0) != A(tiler(i))");
-    std::vector<int64_t> img;
-    for (int64_t j = 0; j < size(R); ++j) img.push_back(R(j));
-    std::sort(img.begin(), img.end());
-    for (int64_t i = 0; i < size(A); ++i)
-      if (!std::binary_search(img.begin(), img.end(), A(i))) return fail("A(i) missing from R");
-    return "";
-  }
-  if (op == "nullspace") {
-    Layout l = parse_layout(text(args[0])), k = parse_layout(r);
-    if (size(k) != size(l) / size(filter(l))) return fail("size(ker) != size/size(filter)");
-    for (int64_t i = 0; i < size(k); ++i)
-      if (l(k(i)) != 0) return fail("L(ker(i)) != 0");
-    return "";
-  }
+  const OpCase c{src, args, r};
+  if (op == "coalesce") return coalesce_holds(c);
+  if (op == "composition") return composition_holds(c);
+  if (op == "complement") return complement_holds(c);
+  if (op == "left_inverse" || op == "right_inverse") return inverse_holds(op, c);
+  if (op == "logical_divide" || op == "logical_product") return divide_or_product_holds(op, c);
+  if (op == "zipped_divide") return zipped_divide_holds(c);
+  if (op == "nullspace") return nullspace_holds(c);
   return "";
 }
 

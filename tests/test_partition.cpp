@@ -312,6 +312,57 @@ TEST(TiledMmaErrors, Messages) {
                std::invalid_argument);
 }
 
+namespace {
+
+// The defining property, for every thread t: copy value i (with its tile repetitions) of the
+// retiled fragment is the register the MMA holds that element in. Registers are the offsets of
+// F = make_fragment_like(partition): register F(k) holds the element partition(k).
+// (a) In the copy's reference frame: partition_D(X, t)(i) is that element.
+// (b) Simulating the atom: lane l of a group of atom.threads() lanes gets, as atom value a, atom
+//     element e = dst_tv(l, a), which the lowest lane s with src_tv(s, j) = e reads as its
+//     source value j: partition_S(X, group + s)(j + src values * (i / a's range)).
+void check_retile(TiledCopy const& cp, TiledMMA const& mma, Operand op, Layout const& X,
+                  bool store) {
+  CopyAtom const& at = cp.atom;
+  int64_t lanes = at.threads(), src_vals = at.src_tv[1].size(), dst_vals = at.values();
+  std::vector<View> src;
+  for (int64_t t = 0; t < cp.threads(); ++t) src.push_back(cp.partition_S(X, t));
+  for (int64_t t = 0; t < cp.threads(); ++t) {
+    View mine = mma.partition(op, X, t);
+    Layout frag = make_fragment_like(mine.layout);
+    std::vector<int64_t> reg2elem(frag.size(), -1);
+    for (int64_t k = 0; k < frag.size(); ++k) reg2elem[frag(k)] = mine(k);
+    Layout r = store ? retile_S(cp, frag) : retile_D(cp, frag);
+    View d = cp.partition_D(X, t);
+    ASSERT_EQ(r.rank(), d.layout.rank()) << to_string(r) << " vs " << to_string(d.layout);
+    for (int m = 0; m < r.rank(); ++m) ASSERT_EQ(r[m].size(), d.layout[m].size()) << to_string(r);
+    std::vector<int> hits(frag.size(), 0);
+    int64_t lane = t % lanes, group = t - lane;
+    for (int64_t i = 0; i < r.size(); ++i) {
+      int64_t held = reg2elem[r(i)];
+      ++hits[r(i)];
+      ASSERT_EQ(d(i), held) << at.name << " thread " << t << " value " << i;
+      int64_t a = i % dst_vals, e = at.dst_tv(lane, a), s = 0, j = 0;
+      while (at.src_tv(s, j) != e) {
+        if (++j == src_vals) j = 0, ++s;
+        ASSERT_LT(s, lanes) << "element " << e << " has no source";
+      }
+      ASSERT_EQ(src[group + s](j + src_vals * (i / dst_vals)), held)
+          << at.name << " thread " << t << " value " << i;
+      // Where the atom's source is its reference (UniversalCopy), partition_S of the thread
+      // itself reads the element: the copy fills the right registers directly.
+      if (lanes == 1) {
+        ASSERT_EQ(src[t](i), held);
+      }
+    }
+    for (int h : hits)
+      ASSERT_EQ(h, 1) << "thread " << t << ": " << to_string(r)
+                      << " is no bijection onto the registers";
+  }
+}
+
+}  // namespace
+
 TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
   // CuTe (notes 4.5): step 4 + ldmatrix x4 for A retiles tCrA ((2,2,2),4,2):((1,2,4),16,8) to
   // ((8,1),4,2):((1,0),16,8): the 8 registers of an MMA's A become the 8 values of one ldmatrix.
@@ -330,57 +381,11 @@ TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
                          Layout(make_tuple(make_tuple(2, 2, 2), 4, 2))) ==
                 "((8,1),4,2):((1,0),8,32)"_layout);
 
-  // The defining property, for every thread t: copy value i (with its tile repetitions) of the
-  // retiled fragment is the register the MMA holds that element in. Registers are the offsets of
-  // F = make_fragment_like(partition): register F(k) holds the element partition(k).
-  // (a) In the copy's reference frame: partition_D(X, t)(i) is that element.
-  // (b) Simulating the atom: lane l of a group of atom.threads() lanes gets, as atom value a, atom
-  //     element e = dst_tv(l, a), which the lowest lane s with src_tv(s, j) = e reads as its
-  //     source value j: partition_S(X, group + s)(j + src values * (i / a's range)).
-  auto check = [](TiledCopy const& cp, TiledMMA const& mma, Operand op, Layout const& X,
-                  bool store) {
-    CopyAtom const& at = cp.atom;
-    int64_t lanes = at.threads(), src_vals = at.src_tv[1].size(), dst_vals = at.values();
-    std::vector<View> src;
-    for (int64_t t = 0; t < cp.threads(); ++t) src.push_back(cp.partition_S(X, t));
-    for (int64_t t = 0; t < cp.threads(); ++t) {
-      View mine = mma.partition(op, X, t);
-      Layout frag = make_fragment_like(mine.layout);
-      std::vector<int64_t> reg2elem(frag.size(), -1);
-      for (int64_t k = 0; k < frag.size(); ++k) reg2elem[frag(k)] = mine(k);
-      Layout r = store ? retile_S(cp, frag) : retile_D(cp, frag);
-      View d = cp.partition_D(X, t);
-      ASSERT_EQ(r.rank(), d.layout.rank()) << to_string(r) << " vs " << to_string(d.layout);
-      for (int m = 0; m < r.rank(); ++m) ASSERT_EQ(r[m].size(), d.layout[m].size()) << to_string(r);
-      std::vector<int> hits(frag.size(), 0);
-      int64_t lane = t % lanes, group = t - lane;
-      for (int64_t i = 0; i < r.size(); ++i) {
-        int64_t held = reg2elem[r(i)];
-        ++hits[r(i)];
-        ASSERT_EQ(d(i), held) << at.name << " thread " << t << " value " << i;
-        int64_t a = i % dst_vals, e = at.dst_tv(lane, a), s = 0, j = 0;
-        while (at.src_tv(s, j) != e) {
-          if (++j == src_vals) j = 0, ++s;
-          ASSERT_LT(s, lanes) << "element " << e << " has no source";
-        }
-        ASSERT_EQ(src[group + s](j + src_vals * (i / dst_vals)), held)
-            << at.name << " thread " << t << " value " << i;
-        // Where the atom's source is its reference (UniversalCopy), partition_S of the thread
-        // itself reads the element: the copy fills the right registers directly.
-        if (lanes == 1) {
-          ASSERT_EQ(src[t](i), held);
-        }
-      }
-      for (int h : hits)
-        ASSERT_EQ(h, 1) << "thread " << t << ": " << to_string(r)
-                        << " is no bijection onto the registers";
-    }
-  };
-  check(ldsm_a, s4, Operand::kA, sA, false);
+  check_retile(ldsm_a, s4, Operand::kA, sA, false);
   TiledCopy ldsm_b = make_tiled_copy_B(atom::ldmatrix(2, false), s4);
   EXPECT_EQ(to_string(retile_D(ldsm_b, make_fragment_like(s4.partition_B(sA, 0).layout))),
             "((4,2),4,2):((1,4),8,32)");
-  check(ldsm_b, s4, Operand::kB, sA, false);
+  check_retile(ldsm_b, s4, Operand::kB, sA, false);
   // ldmatrix is no lane-local copy: lane 1 addresses row 1, but its first register holds (0,2).
   EXPECT_EQ(ldsm_a.partition_S(sA, 1).offset, 32);
   EXPECT_EQ(s4.partition_A(sA, 1).offset, 2);
@@ -393,8 +398,10 @@ TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
   Layout gC = "(128,128):(1,128)"_layout;
   EXPECT_EQ(to_string(retile_S(store_c, make_fragment_like(s1.partition_C(gC, 0).layout))),
             "((4,4),2,2):((1,8),4,32)");
-  check(store_c, s1, Operand::kC, gC, true);
+  check_retile(store_c, s1, Operand::kC, gC, true);
+}
 
+TEST(TiledCopy, RetileOrdersCopyValuesOverTheFragment) {
   // A copy whose value order is not the fragment's: 64-bit copies of floats, threads (4,4), values
   // (2,2):(2,1) (N fastest) over a fragment (1,M,N) of 2x2 blocks, M first. Thread (tm,tn)'s
   // register (0, bm + 2 tile_m, bn + 2 tile_n) holds (8 tile_m + 2 tm + bm, 8 tile_n + 2 tn + bn).
@@ -413,8 +420,12 @@ TEST(TiledCopy, RetileLinesUpWithMmaFragments) {
       ASSERT_EQ(d(i), x(m, n)) << "thread " << t << " value " << i;
     }
   }
+}
 
+TEST(TiledCopy, RetileErrorsNameBothLayouts) {
   // A fragment that does not hold the copy's values is an error that names both layouts.
+  TiledCopy ldsm_a = make_tiled_copy_A(atom::ldmatrix(4, false), presets::step4());
+  TiledCopy store_c = make_tiled_copy_C(atom::universal_copy(128, 32), presets::step1());
   try {
     retile_D(ldsm_a, Layout("((2,2,2,2),4,2)"_tuple));
     ADD_FAILURE() << "a 16-value block was retiled for an 8-value copy";
