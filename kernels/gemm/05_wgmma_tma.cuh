@@ -135,6 +135,11 @@ struct WgmmaTmaCfg {
   static constexpr SwizzledLayout kStoreTile =
       gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, kChunk);
   static constexpr TmaTile kStoreTma = make_tma_tile(kStoreTile, 16);
+  // FP8's transposed problems (C^T = B^T A^T, C's rows along the tile's columns) store the same
+  // chunk with its columns contiguous (64-byte rows: the 64-byte swizzle; stmatrix).
+  static constexpr SwizzledLayout kStoreTileRows =
+      gmma_smem_tile(GmmaSwizzle::kB64, true, 16, 64, kChunk);
+  static constexpr TmaTile kStoreTmaRows = make_tma_tile(kStoreTileRows, 16);
   static constexpr int64_t kStoreBytes = kStoreTma.bytes();
   static constexpr int kStoreBuffers = int(min64(4, kBN / kChunk));
   static_assert((kBN / kChunk) % kStoreBuffers == 0,
@@ -725,9 +730,10 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   if (ok && run.tma_store) {
     if constexpr (Cfg::kBits == 16)
       ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
-    else  // (FP8: bf16 C, the plan's rule)
+    else  // (FP8: bf16 C, the plan's rule; C^T of a transposed problem contiguous along n)
       ok = f.c_type == OutType::kBF16 &&
-           make_map<__nv_bfloat16>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true,
+           make_map<__nv_bfloat16>(&map_c, run.args.c_sn == 1 ? Cfg::kStoreTmaRows : Cfg::kStoreTma,
+                                   g.c, g.m, g.n, g.ldc, run.args.c_sn != 1,
                                    TmaL2Promotion::kNone);
   }
   if (!ok) return cudaErrorInvalidValue;

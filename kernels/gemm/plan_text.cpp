@@ -270,6 +270,7 @@ string simt_words(GemmPlan const& p) {
 }
 
 string store_words(GemmPlan const& p) {
+  if (p.transposed && p.tma_store) return "; C^T stored by TMA along C's rows";
   if (p.transposed) return "; C^T stored by predicated vector stores along C's rows";
   if (p.tma_store) return "; C stored by TMA";
   return "; C stored by predicated vector stores (the TMA store needs 16-bit C, beta = 0, "

@@ -179,12 +179,30 @@ __device__ __forceinline__ void epilogue(float const (&acc)[Cfg::kAcc], float* b
 // (64 x kChunk, column-major: stmatrix .trans), kStoreBuffers buffers in turn, alpha (and FP8's
 // scales) applied per value; the stores of a tile's last chunks drain while the next tile's
 // mainloop runs.
-template <class Cfg, class TC, class F>
+template <class Cfg, class TC, class F, SwizzledLayout kTile = Cfg::kStoreTile>
 __device__ __forceinline__ void store_by_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
                                              int consumer, int64_t m0, int64_t n0,
                                              void const* map_c, F const& f) {
-  using Epi = SmemEpilogue<Cfg, TC, Cfg::kStoreTile, Cfg::kStoreBuffers>;
+  using Epi = SmemEpilogue<Cfg, TC, kTile, Cfg::kStoreBuffers>;
   Epi::store(acc, buf, TmaStore<Epi::kTma>{map_c}, m0, n0, consumer, f);
+}
+
+// FP8's bf16 C by TMA: column-major, or, for a transposed problem (c_sn = 1: only the narrow
+// tiles run them, wgmma_tile and the rule "promoted sums"), row-major through the store tile
+// whose columns are contiguous (compiled for those tiles only: beside the wide tile's
+// accumulators the second store spills).
+template <class Cfg, class Params, class F>
+__device__ __forceinline__ void store_fp8_by_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
+                                                 int consumer, int64_t m0, int64_t n0,
+                                                 Params const& p, void const* map_c, F const& f) {
+  if constexpr (Cfg::kSwappable) {
+    if (p.c_sn == 1) {
+      store_by_tma<Cfg, __nv_bfloat16, F, Cfg::kStoreTileRows>(acc, buf, consumer, m0, n0,
+                                                               map_c, f);
+      return;
+    }
+  }
+  store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c, f);
 }
 
 template <class Cfg, class Params>
@@ -202,12 +220,11 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
       static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
       const Coord<2> first = kThrCrdC(threadIdx.x % 128);
       const RowColumnScales<Cfg> scales(p, m0 + 64 * consumer + first[0], n0 + first[1]);
-      store_by_tma<Cfg, __nv_bfloat16>(
-          acc, buf, consumer, m0, n0, map_c,
-          [=](float x, FragmentValue v) { return scales(alpha * x, v); });
+      store_fp8_by_tma<Cfg>(acc, buf, consumer, m0, n0, p, map_c,
+                            [=](float x, FragmentValue v) { return scales(alpha * x, v); });
     } else
-      store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c,
-                                       [=](float x) { return alpha * x; });
+      store_fp8_by_tma<Cfg>(acc, buf, consumer, m0, n0, p, map_c,
+                            [=](float x) { return alpha * x; });
   }
 }
 

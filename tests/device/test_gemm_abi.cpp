@@ -664,6 +664,8 @@ TEST(GemmAbi, ScaledFp8Plan) {
                   4096, 4096, 4096, TESSERA_ACCUMULATE_PROMOTED);
   EXPECT_TRUE(has(p, "128 x 128 (A) and 1 x 128 (B) block scales")) << p;
   EXPECT_TRUE(has(p, "on the transposed problem")) << p;
+  // bf16 C^T leaves by TMA too (a row-major store tile), where C allows it (m % 8 == 0 here).
+  EXPECT_TRUE(has(p, "C^T stored by TMA along C's rows")) << p;
   p = scaled_plan(TESSERA_E4M3, TESSERA_BF16, TESSERA_SCALE_BLOCK_A_ROWS, 'T', 'N', 128, 7168,
                   4096, 4096, 4096, TESSERA_ACCUMULATE_PROMOTED);
   EXPECT_FALSE(has(p, "transposed")) << p;
