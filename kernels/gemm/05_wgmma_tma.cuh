@@ -727,6 +727,9 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
       make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : kTmaBMN,
                   b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
   CUtensorMap map_c = map_a;  // (unused unless tma_store: 16-bit C)
+  // (a transposed problem's C^T by TMA: FP8 on the tiles that have the row-major store tile)
+  if (run.tma_store && run.args.c_sn == 1 && !(Cfg::kBits == 8 && Cfg::kSwappable))
+    return cudaErrorInvalidConfiguration;
   if (ok && run.tma_store) {
     if constexpr (Cfg::kBits == 16)
       ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
