@@ -20,6 +20,7 @@ import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -41,7 +42,6 @@ class Sampler:
             ["nvidia-smi", f"--query-gpu={QUERY}", "--format=csv,noheader,nounits", "-lms", "50"],
             stdout=subprocess.PIPE, text=True)
         self.lines = []
-        import threading
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
         return self
