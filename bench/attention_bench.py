@@ -210,6 +210,20 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
     return summary
 
 
+def gpu_and_tessera(library, variable="TESSERA_ATTENTION_LIBRARY"):
+    """(torch, tessera) for a bench: the package with the library at `library` where given (the
+    environment variable the package reads it from: attention's, or TESSERA_GEMM_LIBRARY); None,
+    having said SKIPPED, where there is no GPU (the bench then exits with 77)."""
+    import torch
+    if not torch.cuda.is_available():
+        print("SKIPPED: no GPU")
+        return None
+    if library:
+        os.environ[variable] = library
+    tessera, _ = load_tessera()
+    return torch, tessera
+
+
 tessera_error = RuntimeError  # replaced by tessera.Error once the package is loaded
 
 
@@ -222,13 +236,10 @@ def main():
     ap.add_argument("--rows", help="only the rows whose name matches this regular expression, "
                     "e.g. 'bfloat16 d256'")
     args = ap.parse_args()
-    import torch
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
+    loaded = gpu_and_tessera(args.library)
+    if not loaded:
         return 77
-    if args.library:
-        os.environ["TESSERA_ATTENTION_LIBRARY"] = args.library
-    tessera, _ = load_tessera()
+    torch, tessera = loaded
     tessera_error = tessera.Error
     fns = backends(torch, tessera)
     header = results_header(torch, "attention_bench.py") | {"cuDNN": cudnn_version(torch)}

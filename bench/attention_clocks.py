@@ -24,7 +24,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attention_bench import backends, flops, fmt, load_tessera, suite  # noqa: E402
+from attention_bench import backends, flops, fmt, gpu_and_tessera, suite  # noqa: E402
 from attention_bench import results_header, write_results  # noqa: E402
 
 QUERY = "timestamp,clocks.sm,power.draw,clocks_event_reasons.active"
@@ -110,13 +110,10 @@ def main():
     ap.add_argument("--out", default=str(pathlib.Path(__file__).parent / "results"))
     ap.add_argument("--library", help="libtessera_attention.so (else the package's)")
     args = ap.parse_args()
-    import torch
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
+    loaded = gpu_and_tessera(args.library)
+    if not loaded:
         return 77
-    if args.library:
-        os.environ["TESSERA_ATTENTION_LIBRARY"] = args.library
-    tessera, _ = load_tessera()
+    torch, tessera = loaded
     fns = {k: v for k, v in backends(torch, tessera).items() if k in ("tessera", "cudnn")}
     rows = []
     torch.manual_seed(0)

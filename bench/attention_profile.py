@@ -12,7 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attention_bench import backends, suite  # noqa: E402  (same directory)
-from attention_bench import load_tessera  # noqa: E402
+from attention_bench import gpu_and_tessera  # noqa: E402
 
 
 def main():
@@ -23,13 +23,10 @@ def main():
     ap.add_argument("--causal", action="store_true")
     ap.add_argument("--library", help="libtessera_attention.so (else the package's)")
     args = ap.parse_args()
-    import torch
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
+    loaded = gpu_and_tessera(args.library)
+    if not loaded:
         return 77
-    if args.library:
-        os.environ["TESSERA_ATTENTION_LIBRARY"] = args.library
-    tessera, _ = load_tessera()
+    torch, tessera = loaded
     rows = [r for r in suite(False) if r[:2] == (args.dtype, args.head_dim) and
             r[5] == args.seqlen and r[7] == args.causal and r[3] == r[4]]
     if not rows:

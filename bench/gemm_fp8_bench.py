@@ -21,11 +21,9 @@ import statistics
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "device"))
 sys.path.insert(0, str(ROOT / "bench"))
-from tessera_package import load_tessera  # noqa: E402
-from attention_bench import (below_text, fmt,  # noqa: E402
-                             geomean, results_header, write_results)
+from attention_bench import (below_text, fmt, geomean,  # noqa: E402
+                             gpu_and_tessera, results_header, write_results)
 
 DEEPGEMM_NK = ((2112, 7168), (24576, 1536), (32768, 512), (7168, 16384), (4096, 7168),
                (7168, 2048))
@@ -223,13 +221,10 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     ap.add_argument("--library", help="libtessera_gemm.so (else the package's)")
     args = ap.parse_args()
-    import torch
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
+    loaded = gpu_and_tessera(args.library, "TESSERA_GEMM_LIBRARY")
+    if not loaded:
         return 77
-    if args.library:
-        os.environ["TESSERA_GEMM_LIBRARY"] = args.library
-    tessera, _ = load_tessera()
+    torch, tessera = loaded
     header = results_header(torch, "gemm_fp8_bench.py")
     if plan_overrides():
         header["plan overrides"] = plan_overrides()

@@ -19,16 +19,13 @@ plan's measuring overrides (TESSERA_GEMM_TILE, _SCHEDULE, _SPLITS) are recorded 
 import argparse
 import ctypes
 import math
-import os
 import pathlib
 import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "device"))
 sys.path.insert(0, str(ROOT / "bench"))
-from tessera_package import load_tessera  # noqa: E402
-from attention_bench import (below_text, fmt,  # noqa: E402
+from attention_bench import (below_text, fmt, gpu_and_tessera,  # noqa: E402
                              results_header, write_results)
 from gemm_fp8_bench import (plan_overrides, ratio_summary, time_pair,  # noqa: E402
                             time_pair_gpu)
@@ -133,13 +130,10 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     ap.add_argument("--library", help="libtessera_gemm.so (else the package's)")
     args = ap.parse_args()
-    import torch
-    if not torch.cuda.is_available():
-        print("SKIPPED: no GPU")
+    loaded = gpu_and_tessera(args.library, "TESSERA_GEMM_LIBRARY")
+    if not loaded:
         return 77
-    if args.library:
-        os.environ["TESSERA_GEMM_LIBRARY"] = args.library
-    tessera, _ = load_tessera()
+    torch, tessera = loaded
     from tessera import _gemm
     lib = declare_plan(_gemm.load_library())
     dtypes = [d for d in args.dtypes.split(",") if d]

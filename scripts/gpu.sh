@@ -51,7 +51,8 @@
 #                                              (TESSERA_PROFILE_ROWS): $OUT/attention_profile_*.txt
 #   OUT=/tmp/out scripts/gpu.sh attention-clocks   SM clock and power while tessera.attention and
 #                                              SDPA's cuDNN backend each run head dim 128 rows for
-#                                              seconds (bench/attention_clocks.py): $OUT/attention_clocks.md
+#                                              seconds (bench/attention_clocks.py):
+#                                              $OUT/attention_clocks.md
 #   OUT=/tmp/out scripts/gpu.sh attention      only the attention forward (kernels/attention): float64
 #                                              reference in guarded buffers, memcheck (--quick) and
 #                                              racecheck (--tiny), TFLOP/s; $OUT/attention.md
@@ -108,7 +109,8 @@ need_torch_python() {
 torch_bench() {
   local mode=$1 script=$2 lib=$3 log=$4 tail_lines=$5 quick=""
   [ "$tc_mode" = quick ] && quick=--quick
-  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="OUT=\$OUT bash scripts/gpu.sh $mode${quick:+ quick}" \
+  local command="OUT=\$OUT bash scripts/gpu.sh $mode${quick:+ quick}"
+  TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="$command" \
     "$py" "bench/$script" $quick --library "$lib" --out "$OUT" 2>&1 | tee "$OUT/$log" \
     | tail -n "$tail_lines"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
@@ -315,11 +317,12 @@ if [ "$mode" = attention-profile ]; then
 fi
 
 if [ "$mode" = attention-clocks ]; then
-  step "SM clock and power while tessera.attention and SDPA's cuDNN backend run (bench/attention_clocks.py)"
+  step "SM clock and power while tessera.attention and SDPA's cuDNN backend run" \
+    "(bench/attention_clocks.py)"
   need_torch_python
   attention_library build-gpu.attention-clocks.log || exit 1
-  torch_bench attention-clocks attention_clocks.py "$PWD/build-gpu/kernels/libtessera_attention.so" \
-    attention_clocks.txt 14
+  torch_bench attention-clocks attention_clocks.py \
+    "$PWD/build-gpu/kernels/libtessera_attention.so" attention_clocks.txt 14
   step "done: status $status"
   exit $status
 fi
