@@ -140,6 +140,9 @@ struct WgmmaTmaCfg {
   static constexpr SwizzledLayout kStoreTileRows =
       gmma_smem_tile(GmmaSwizzle::kB64, true, 16, 64, kChunk);
   static constexpr TmaTile kStoreTmaRows = make_tma_tile(kStoreTileRows, 16);
+  // Which kernels store C^T by TMA (compiled for these only: beside the wide tile's accumulators
+  // the second store tile spills).
+  static constexpr bool kStoresRowsByTma = kBits == 8 && kSwappable;
   static constexpr int64_t kStoreBytes = kStoreTma.bytes();
   static constexpr int kStoreBuffers = int(min64(4, kBN / kChunk));
   static_assert((kBN / kChunk) % kStoreBuffers == 0,
@@ -728,7 +731,7 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
                   b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
   CUtensorMap map_c = map_a;  // (unused unless tma_store: 16-bit C)
   // (a transposed problem's C^T by TMA: FP8 on the tiles that have the row-major store tile)
-  if (run.tma_store && run.args.c_sn == 1 && !(Cfg::kBits == 8 && Cfg::kSwappable))
+  if (run.tma_store && run.args.c_sn == 1 && !Cfg::kStoresRowsByTma)
     return cudaErrorInvalidConfiguration;
   if (ok && run.tma_store) {
     if constexpr (Cfg::kBits == 16)

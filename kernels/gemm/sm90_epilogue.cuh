@@ -189,13 +189,12 @@ __device__ __forceinline__ void store_by_tma(float const (&acc)[Cfg::kAcc], uint
 
 // FP8's bf16 C by TMA: column-major, or, for a transposed problem (c_sn = 1: only the narrow
 // tiles run them, wgmma_tile and the rule "promoted sums"), row-major through the store tile
-// whose columns are contiguous (compiled for those tiles only: beside the wide tile's
-// accumulators the second store spills).
+// whose columns are contiguous (Cfg::kStoresRowsByTma).
 template <class Cfg, class Params, class F>
 __device__ __forceinline__ void store_fp8_by_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
                                                  int consumer, int64_t m0, int64_t n0,
                                                  Params const& p, void const* map_c, F const& f) {
-  if constexpr (Cfg::kSwappable) {
+  if constexpr (Cfg::kStoresRowsByTma) {
     if (p.c_sn == 1) {
       store_by_tma<Cfg, __nv_bfloat16, F, Cfg::kStoreTileRows>(acc, buf, consumer, m0, n0,
                                                                map_c, f);
