@@ -98,6 +98,41 @@ TEST(GmmaDesc, Tf32AndEncoding) {
   }
 }
 
+// advance(encode(start), offset) is encode(start + offset) for every shared address (below 228
+// KiB, on 16 bytes) and every block of kernel 05's and the attention kernels' stage tiles.
+TEST(GmmaDesc, AdvanceIsEncodeOfTheBlock) {
+  struct Tile {
+    GmmaSwizzle swizzle;
+    bool k_major;
+    int64_t bits, mn, k, block_mn;
+  };
+  const Tile tiles[] = {{GmmaSwizzle::kB128, true, 16, 128, 64, 64},
+                        {GmmaSwizzle::kB128, false, 16, 256, 64, 256},
+                        {GmmaSwizzle::kB64, false, 16, 64, 32, 64},
+                        {GmmaSwizzle::kB128, true, 8, 128, 128, 64},
+                        {GmmaSwizzle::kB128, true, 32, 128, 32, 64}};
+  int checked = 0;
+  for (Tile const& t : tiles) {
+    const SwizzledLayout tile = gmma_smem_tile(t.swizzle, t.k_major, t.bits, t.mn, t.k);
+    const GmmaOperand op = make_gmma_operand(tile, t.bits, t.block_mn, 256 / t.bits);
+    ASSERT_TRUE(op.blocks_on_16_bytes());
+    for (int64_t i = 0; i < op.blocks[0].size(); ++i)
+      for (int64_t j = 0; j < op.blocks[1].size(); ++j) {
+        const int64_t bytes = op.block_bytes(i, j);
+        for (uint32_t start = 0; start + bytes < 228 * 1024; start += 16, ++checked)
+          ASSERT_EQ(GmmaDesc::advance(op.desc.encode(start), uint32_t(bytes)),
+                    op.desc.encode(start + uint32_t(bytes)))
+              << "start " << start << ", block (" << i << "," << j << ")";
+      }
+  }
+  EXPECT_GT(checked, 100000);
+  // From 2^18 bytes on, the sum leaves the 14-bit start field (encode wraps the address): the
+  // reason for the bound above.
+  const SwizzledLayout tile = gmma_smem_tile(GmmaSwizzle::kB128, true, 16, 64, 64);
+  const GmmaDesc d = make_gmma_operand(tile, 16, 64, 16).desc;
+  EXPECT_NE(GmmaDesc::advance(d.encode((1u << 18) - 16), 16), d.encode(1u << 18));
+}
+
 // FP8 (one-byte elements), the FP8 GEMM's stage: K-major only, one 128-byte swizzled row holds 128
 // elements of K (four k-steps of 32); Sw<3,4,3> on elements (16-byte chunks are 16 elements).
 TEST(GmmaDesc, Fp8KMajor) {

@@ -44,6 +44,13 @@ struct GmmaDesc {
            uint64_t((sbo_bytes >> 4) & 0x3FFF) << 32 | uint64_t(base_offset & 7) << 49 |
            uint64_t(layout_type) << 62;
   }
+  // The descriptor of the block `bytes` (a multiple of 16) after the one `desc` encodes, by an
+  // add to its start field: the field holds address / 16 in 14 bits and shared addresses are
+  // below 2^18 bytes, so the sum stays inside the field and equals encode(start + bytes). A
+  // tile's descriptor is encoded once; each block's then costs one 32-bit add.
+  static TESSERA_HD constexpr uint64_t advance(uint64_t desc, uint32_t bytes) {
+    return (desc & ~uint64_t(0xFFFFFFFFu)) | uint32_t(uint32_t(desc) + bytes / 16);
+  }
   constexpr bool operator==(GmmaDesc const&) const = default;
 };
 
@@ -58,6 +65,13 @@ struct GmmaOperand {
   // Byte offset of block (i, j) (i along MN, j along K).
   TESSERA_HD constexpr int64_t block_bytes(int64_t i, int64_t j) const {
     return blocks(make_tuple(i, j)) * elem_bits / 8;
+  }
+  // Whether every block starts on 16 bytes (the descriptor's unit).
+  TESSERA_HD constexpr bool blocks_on_16_bytes() const {
+    for (int64_t i = 0; i < blocks[0].size(); ++i)
+      for (int64_t j = 0; j < blocks[1].size(); ++j)
+        if (block_bytes(i, j) % 16 != 0) return false;
+    return true;
   }
 };
 
@@ -231,12 +245,15 @@ namespace tessera {
 template <class T, GmmaOperand kOp>
 struct GmmaTensor {
   uint32_t smem;  // shared address of the tile (aligned to its swizzle's period)
-  // The descriptor of block (i, j): the tile's start + the block's offset.
+  // The descriptor of block (i, j): the tile's, advanced by the block's offset (GmmaDesc::advance:
+  // the wgmmas of a k-tile then differ by constants).
   __device__ __forceinline__ uint64_t descriptor(int i, int j) const {
     static constexpr CoordLayout<1> kMN = make_offset_layout(kOp.blocks[0]);
     static constexpr CoordLayout<1> kK = make_offset_layout(kOp.blocks[1]);
     static constexpr GmmaDesc kDesc = kOp.desc;
-    return kDesc.encode(smem + uint32_t((kMN(i)[0] + kK(j)[0]) * int64_t(sizeof(T))));
+    static_assert(kOp.blocks_on_16_bytes(), "gmma: every block starts on a multiple of 16 bytes");
+    return GmmaDesc::advance(kDesc.encode(smem),
+                             uint32_t((kMN(i)[0] + kK(j)[0]) * int64_t(sizeof(T))));
   }
 };
 template <GmmaOperand kOp, class T>

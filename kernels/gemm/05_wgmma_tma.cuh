@@ -495,7 +495,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const typename Cfg::Pipeline pipe{
       reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset),
       reinterpret_cast<uint64_t*>(smem + Cfg::kBarrierOffset) + kStages};
-  const int warpgroup = threadIdx.x / 128;
+  const int warpgroup = canonical_warp_group_idx();  // (warp-uniform: so are the descriptors)
   if (threadIdx.x == 0) {
     prefetch_tma_map(&map_a);
     prefetch_tma_map(&map_b);
