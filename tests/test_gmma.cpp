@@ -99,7 +99,8 @@ TEST(GmmaDesc, Tf32AndEncoding) {
 }
 
 // advance(encode(start), offset) is encode(start + offset) for every shared address (below 228
-// KiB, on 16 bytes) and every block of kernel 05's and the attention kernels' stage tiles.
+// KiB, on 16 bytes) and every block of five stage tiles: both majors, 16-bit, FP8 and tf32, the
+// 128- and 64-byte swizzles.
 TEST(GmmaDesc, AdvanceIsEncodeOfTheBlock) {
   struct Tile {
     GmmaSwizzle swizzle;
