@@ -730,17 +730,19 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
       make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : kTmaBMN,
                   b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
   CUtensorMap map_c = map_a;  // (unused unless tma_store: 16-bit C)
-  // (a transposed problem's C^T by TMA: FP8 on the tiles that have the row-major store tile)
-  if (run.tma_store && run.args.c_sn == 1 && !Cfg::kStoresRowsByTma)
+  // (a transposed problem's C^T, contiguous along n, by TMA: FP8 on the tiles that have the
+  // row-major store tile)
+  const bool c_rows_contiguous = run.args.c_sn == 1;
+  if (run.tma_store && c_rows_contiguous && !Cfg::kStoresRowsByTma)
     return cudaErrorInvalidConfiguration;
   if (ok && run.tma_store) {
     if constexpr (Cfg::kBits == 16)
       ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
-    else  // (FP8: bf16 C, the plan's rule; C^T of a transposed problem contiguous along n)
+    else  // (FP8: bf16 C, the plan's rule)
       ok = f.c_type == OutType::kBF16 &&
-           make_map<__nv_bfloat16>(&map_c, run.args.c_sn == 1 ? Cfg::kStoreTmaRows : Cfg::kStoreTma,
-                                   g.c, g.m, g.n, g.ldc, run.args.c_sn != 1,
-                                   TmaL2Promotion::kNone);
+           make_map<__nv_bfloat16>(&map_c,
+                                   c_rows_contiguous ? Cfg::kStoreTmaRows : Cfg::kStoreTma, g.c,
+                                   g.m, g.n, g.ldc, !c_rows_contiguous, TmaL2Promotion::kNone);
   }
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
