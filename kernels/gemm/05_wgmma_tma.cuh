@@ -109,8 +109,10 @@ struct WgmmaTmaCfg {
   // than 1 or 4: bench/results/gemm_plan_rules.md).
   static constexpr int kCluster = 2;
   // Cluster tile-rows per L2 group: 16 C tile-rows (2048 rows of A) next to ~8 tile-columns
-  // (66 clusters at once).
-  static constexpr int64_t kGroupM = 16 / kCluster;
+  // (66 clusters at once). The promoted kernel's 2: its running tiles drift apart in K, and
+  // on big problems 8 cluster rows' share of A and B falls out of L2
+  // (bench/results/gemm_plan_rules.md).
+  static constexpr int64_t kGroupM = kPromoted_ ? 2 : 16 / kCluster;
   // Register budgets of the roles (setmaxnreg): at 40 the producer's tile walk spilled.
   static constexpr int kProducerRegs = 56, kConsumerRegs = 224;
 
