@@ -266,4 +266,33 @@ TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
   EXPECT_EQ(wgmma_schedule(18, 1, 56, 66, false, false, 0, 16).splits, 3);
 }
 
+// Rule "bound by HBM": a language model's MLP at 64 tokens (y = x W^T: 28672 x 64 x 4096, 224 tiles
+// of 128 x 64, 112 cluster tiles on 66 clusters) runs whole tiles, not stream-K; at 512 tokens it
+// is bound by the tensor cores and streams; with a last wave of fewer than half the clusters
+// (148 cluster tiles: 16 in the last) it streams too.
+TEST(GemmPlan, ProblemsBoundByHbmAreNotStreamed) {
+  EXPECT_TRUE(bound_by_hbm(28672, 64, 2));
+  EXPECT_TRUE(bound_by_hbm(64, 28672, 2));
+  EXPECT_FALSE(bound_by_hbm(28672, 512, 2));
+  EXPECT_FALSE(bound_by_hbm(28672, 64, 1));  // FP8: twice the flops per byte
+  const auto streams = [](int64_t tiles_m, bool hbm) {
+    return wgmma_schedule(tiles_m, 1, 64, 66, false, false, 0, kMinSplitKTiles, hbm).streams();
+  };
+  EXPECT_TRUE(streams(224, false));
+  EXPECT_FALSE(streams(224, true));
+  EXPECT_TRUE(streams(296, true));
+  // The plan: whole cluster tiles at 64 tokens (bf16, W row-major as torch holds it).
+  TableDevice h100 = device_named("h100_sxm");
+  GemmCall c;
+  c.dtype = TESSERA_BF16, c.transa = 'T', c.transb = 'N', c.m = 28672, c.n = 64, c.k = 4096;
+  c.a = reinterpret_cast<const void*>(0x10000), c.lda = 4096;
+  c.b = reinterpret_cast<const void*>(0x20000), c.ldb = 4096;
+  c.c = reinterpret_cast<const void*>(0x30000), c.ldc = 28672;
+  const GemmPlan plan = make_gemm_plan(c, h100);
+  EXPECT_EQ(plan.schedule, Schedule::kWholeTiles) << describe(plan);
+  c.n = 512;
+  EXPECT_EQ(make_gemm_plan(c, h100).schedule, Schedule::kStreamK)
+      << describe(make_gemm_plan(c, h100));
+}
+
 }  // namespace

@@ -281,7 +281,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
     plan.work =
         wgmma_schedule(ceil_div(rows, tile.bm), ceil_div(cols, tile.bn), wgmma_k_tiles(c.k, bytes),
                        plan.resident, tile.short_over_half_full(cols), over.whole_tiles,
-                       over.splits, min_split_k_tiles(c.dtype));
+                       over.splits, min_split_k_tiles(c.dtype), bound_by_hbm(c.m, c.n, bytes));
     plan.schedule = schedule_of(plan.work);
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
@@ -421,15 +421,25 @@ int64_t min_split_k_tiles(tessera_dtype dtype) {
   return is_fp8(dtype) ? kMinSplitKTiles / 2 : kMinSplitKTiles;
 }
 
+// Rule "bound by HBM": fewer than kHbmBoundFlopsPerByte flops per byte of A and B, 2 m n k /
+// (bytes (m + n) k) -- at 16 bits about the small side: the 64-token rows of language models'
+// layers (bench/results/gemm_plan_rules.md).
+constexpr double kHbmBoundFlopsPerByte = 96;
+bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
+  return 2.0 * double(m) * double(n) < kHbmBoundFlopsPerByte * double(bytes) * double(m + n);
+}
+
 // Rule "wgmma schedule": whole cluster tiles, or split-K / stream-K as make_stream_k says
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
-// faster than all of them adding partial sums); never more clusters than tiles. forced_splits
-// (TESSERA_GEMM_SPLITS, for measuring) cuts K into that many parts where tiles x splits fit the
-// clusters and every part gets a k-tile.
+// faster than all of them adding partial sums); a problem bound by HBM is not streamed where
+// its last wave keeps at least half the clusters busy (enough to draw HBM's bandwidth: the
+// balance buys nothing there, the fixups and lost L2 sharing cost); never more clusters than
+// tiles. forced_splits (TESSERA_GEMM_SPLITS, for measuring) cuts
+// K into that many parts where tiles x splits fit the clusters and every part gets a k-tile.
 StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
                        bool short_over_half_full, bool whole_tiles, int64_t forced_splits,
-                       int64_t min_split) {
+                       int64_t min_split, bool hbm_bound) {
   const int64_t tiles = ceil_div(tiles_m, WgmmaShape::kCluster) * tiles_n;
   if (forced_splits >= 2 && tiles * forced_splits <= clusters && forced_splits <= k_tiles)
     return {tiles, k_tiles, tiles * forced_splits, 0, forced_splits};
@@ -437,6 +447,8 @@ StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_
   StreamK w =
       whole ? StreamK{tiles, k_tiles, clusters, tiles}
             : make_stream_k(tiles, k_tiles, clusters, min_split);
+  if (hbm_bound && schedule_of(w) == Schedule::kStreamK && 2 * (tiles % clusters) >= clusters)
+    w = StreamK{tiles, k_tiles, clusters, tiles};
   if (!w.streams()) w.clusters = min64(tiles, clusters);
   return w;
 }

@@ -201,7 +201,9 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters,
                      int64_t min_split = kMinSplitKTiles);
 StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
                        bool short_over_half_full = false, bool whole_tiles = false,
-                       int64_t forced_splits = 0, int64_t min_split = kMinSplitKTiles);
+                       int64_t forced_splits = 0, int64_t min_split = kMinSplitKTiles,
+                       bool hbm_bound = false);
+bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes);
 SimtTile simt_tile(int64_t m, int64_t n, int64_t forced_width = 0);
 SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes);
 // Kernel 05's stream-K scratch: a flag and a slot of partial sums (bn / 2 per thread) per
