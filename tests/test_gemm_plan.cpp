@@ -266,6 +266,18 @@ TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
   EXPECT_EQ(wgmma_schedule(18, 1, 56, 66, false, false, 0, 16).splits, 3);
 }
 
+// Rule "wgmma tile" on 65-128 columns: 128 wide where the 64-wide cluster tiles exceed one wave
+// and K is long (a 128-token MLP, 28672 x 128 x 4096 at 16 bits: 224 cluster tiles of 64
+// columns); 64 in one wave (6144 outputs: 48) or on a short K (FP8 24576 x 128 x 1536: 12
+// k-tiles).
+TEST(GemmPlan, NarrowProblemsBeyondOneWaveTakeTheWiderTile) {
+  EXPECT_EQ(wgmma_tile(28672, 128, 64, 66, true).bn, 128);
+  EXPECT_EQ(wgmma_tile(128, 28672, 64, 66, true).bn, 128);
+  EXPECT_EQ(wgmma_tile(6144, 128, 64, 66, true).bn, 64);
+  EXPECT_EQ(wgmma_tile(24576, 128, 12, 66, false).bn, 64);
+  EXPECT_EQ(wgmma_tile(28672, 64, 64, 66, true).bn, 64);
+}
+
 // Rule "bound by HBM": a language model's MLP at 64 tokens (y = x W^T: 28672 x 64 x 4096, 224 tiles
 // of 128 x 64, 112 cluster tiles on 66 clusters) runs whole tiles, not stream-K; at 512 tokens it
 // is bound by the tensor cores and streams; with a last wave of fewer than half the clusters

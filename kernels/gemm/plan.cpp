@@ -369,7 +369,8 @@ GemmPlan make_gemm_plan(GemmCall const& call, GemmDevice const& device, PlanOver
 //     where m is small): 64 columns up to 64; up to 128 and, on f16 and bf16, up to 256 while
 //     those cluster tiles fit one wave, else 128 (tf32 has no short tile and takes 128 above 128)
 //     -- a 256-wide tile over few columns computes mostly padding, and beyond one wave 64
-//     columns read the big operand twice as often as 128;
+//     columns read the big operand twice as often as 128, which pays where K holds at least
+//     kMinSplitKTiles k-tiles (on a shorter K a tile's start and its stores weigh more);
 //   - the short 64-row tile (f16, bf16) where its cluster tiles still fit one wave and the small
 //     side is >= kShortMinSmall: twice the CTAs stream the big operand;
 //   - m small but filling one cluster's rows, B read in place: as given, the cluster shares B;
@@ -388,7 +389,8 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
   if (small <= 256) {
     // (no resident clusters known: 64 up to 128, as in one wave)
     const bool one_wave_of_64 = clusters > 0 && cluster_tiles(big, small, 64) <= clusters;
-    const bool narrow = small <= 64 || (small <= 128 && (clusters <= 0 || one_wave_of_64));
+    const bool narrow = small <= 64 || (small <= 128 && (clusters <= 0 || one_wave_of_64 ||
+                                                          k_tiles < kMinSplitKTiles));
     const int64_t bn = narrow || (has_short && one_wave_of_64) ? 64 : 128;
     const bool short_fits =
         clusters > 0 && cluster_tiles(big, small, bn, WgmmaShape::kShortBM) <= clusters;
