@@ -88,5 +88,28 @@ struct WarpgroupTurns {
   }
 };
 
+// Two warpgroups reading the same stages, kept out of step: the second starts a tile once the
+// first has issued its first products, so that their products queue one after the other on the
+// tensor pipe and each one's other work (a promotion of its sums) runs while the other's products
+// do; in step, both would do that work at once and leave the pipe idle. Named barrier kBarrier
+// over the two warpgroups' 256 threads; each follow() is matched by one lead():
+//
+//   const WarpgroupStagger<3> stagger{consumer};
+//   stagger.follow();            // the second waits ...
+//   gemm(...); stagger.lead();   // ... until the first has issued
+template <int kBarrier>
+struct WarpgroupStagger {
+  static_assert(kBarrier >= 1 && kBarrier <= 15,
+                "WarpgroupStagger: named barriers 1 to 15 (0 is __syncthreads')");
+  static constexpr uint32_t kThreads = 2 * kWarpGroupThreads;
+  int warpgroup;  // 0 leads, 1 follows
+  __device__ __forceinline__ void follow() const {
+    if (warpgroup == 1) ptx::named_barrier_sync(kBarrier, kThreads);
+  }
+  __device__ __forceinline__ void lead() const {
+    if (warpgroup == 0) ptx::named_barrier_arrive(kBarrier, kThreads);
+  }
+};
+
 }  // namespace tessera
 #endif

@@ -400,6 +400,8 @@ TESSERA_HD constexpr bool values_on_two_rows() {
   return true;
 }
 
+constexpr int kStaggerBarrier = 3;  // (1 and 2: the epilogue's, one per consumer)
+
 // Consumer, FP8 with its sums promoted to fp32 (DeepGEMM's promotion, cuBLASLt's default): each
 // k-tile, 128 of K, is a product of its own, added into acc once retired, with block scales
 // (Scaling::kBlockA, the plan's orientation) acc += sa(row) sb part: sa one per row of A and
@@ -407,9 +409,11 @@ TESSERA_HD constexpr bool values_on_two_rows() {
 // scalings acc += part (their scales are the epilogue's). k-tiles go in pairs, into two
 // fragments, `even` and `odd`, issued together: k is promoted while k + 1 runs. Nothing is in
 // flight between pairs (else ptxas cannot tell which fragment a wait retired and serializes
-// the wgmmas, C7514); the other consumer warpgroup's products fill that gap. A kernel of its own:
-// beside the other mainloops' accumulators ptxas serializes its wgmmas too. k_begin: the index
-// of the first k-tile in K (stream-K ranges start anywhere).
+// the wgmmas, C7514); the other consumer warpgroup's products fill that gap, so the second
+// consumer starts each tile once the first has issued its first pair (WarpgroupStagger): in
+// step, the two would promote at the same time and leave the tensor pipe idle. A kernel of its
+// own: beside the other mainloops' accumulators ptxas serializes its wgmmas too. k_begin: the
+// index of the first k-tile in K (stream-K ranges start anywhere).
 template <class Cfg>
 __device__ __forceinline__ void mainloop_promoted(
     typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_begin, int64_t k_tiles,
@@ -466,10 +470,14 @@ TESSERA_UNROLL
         acc.v[v] = fmaf(part.v[v], kF.row[v] == 0 ? r.s0 : r.s8, acc.v[v]);
     }
   };
+  static_assert(Cfg::kConsumers == 2, "05: the promoted loop staggers two consumers");
+  const WarpgroupStagger<kStaggerBarrier> stagger{consumer};
+  if (k_tiles > 0) stagger.follow();
   int64_t k = 0;
   for (; k + 1 < k_tiles; k += 2) {
     const RowScales r0 = scales(k), r1 = scales(k + 1);  // (loaded while the products run)
     const int first = issue(even), second = issue(odd);
+    if (k == 0) stagger.lead();
     promote(even, k, first, r0);  // k + 1 runs meanwhile
     warpgroup_wait<0>(odd);
     promote(odd, k + 1, second, r1);
@@ -477,6 +485,7 @@ TESSERA_UNROLL
   if (k < k_tiles) {
     const RowScales r = scales(k);
     const int last = issue(even);
+    if (k == 0) stagger.lead();
     warpgroup_wait<0>(even);
     promote(even, k, last, r);
   }
