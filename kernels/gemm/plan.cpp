@@ -387,11 +387,10 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
     return ceil_div(ceil_div(rows, bm), WgmmaShape::kCluster) * ceil_div(cols, bn);
   };
   if (small <= 256) {
-    // (no resident clusters known: 64 up to 128, as in one wave)
     const bool one_wave_of_64 = clusters > 0 && cluster_tiles(big, small, 64) <= clusters;
-    const bool narrow = small <= 64 || (small <= 128 && (clusters <= 0 || one_wave_of_64 ||
-                                                          k_tiles < kMinSplitKTiles));
-    const int64_t bn = narrow || (has_short && one_wave_of_64) ? 64 : 128;
+    const bool wider_pays = clusters > 0 && !one_wave_of_64 && k_tiles >= kMinSplitKTiles;
+    const int64_t bn =
+        small <= 64 || (small <= 128 && !wider_pays) || (has_short && one_wave_of_64) ? 64 : 128;
     const bool short_fits =
         clusters > 0 && cluster_tiles(big, small, bn, WgmmaShape::kShortBM) <= clusters;
     const int64_t bm = has_short && bn == 64 && small >= WgmmaShape::kShortMinSmall && short_fits
@@ -437,8 +436,8 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // faster than all of them adding partial sums); a problem bound by HBM is not streamed where
 // its last wave keeps at least half the clusters busy (enough to draw HBM's bandwidth: the
 // balance buys nothing there, the fixups and lost L2 sharing cost); never more clusters than
-// tiles. forced_splits (TESSERA_GEMM_SPLITS, for measuring) cuts
-// K into that many parts where tiles x splits fit the clusters and every part gets a k-tile.
+// tiles. forced_splits (TESSERA_GEMM_SPLITS, for measuring) cuts K into that many parts where
+// tiles x splits fit the clusters and every part gets a k-tile.
 StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
                        bool short_over_half_full, bool whole_tiles, int64_t forced_splits,
                        int64_t min_split, bool hbm_bound) {
