@@ -262,8 +262,11 @@ TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
   c.k = c.lda = c.ldb = 2048;
   EXPECT_EQ(make_gemm_plan(c, h100).work.splits, 1) << describe(make_gemm_plan(c, h100));
   // The same 9 cluster tiles of 56 k-tiles under 16-bit's minimum: whole tiles.
-  EXPECT_EQ(wgmma_schedule(18, 1, 56, 66).splits, 1);
-  EXPECT_EQ(wgmma_schedule(18, 1, 56, 66, false, false, 0, 16).splits, 3);
+  EXPECT_EQ(wgmma_schedule({.tiles_m = 18, .tiles_n = 1, .k_tiles = 56, .clusters = 66}).splits, 1);
+  EXPECT_EQ(wgmma_schedule({.tiles_m = 18, .tiles_n = 1, .k_tiles = 56, .clusters = 66,
+                            .min_split = 16})
+                .splits,
+            3);
 }
 
 // Rule "wgmma tile" on 65-128 columns: 128 wide where the 64-wide cluster tiles exceed one wave
@@ -288,7 +291,9 @@ TEST(GemmPlan, ProblemsBoundByHbmAreNotStreamed) {
   EXPECT_FALSE(bound_by_hbm(28672, 512, 2));
   EXPECT_FALSE(bound_by_hbm(28672, 64, 1));  // FP8: twice the flops per byte
   const auto streams = [](int64_t tiles_m, bool hbm) {
-    return wgmma_schedule(tiles_m, 1, 64, 66, false, false, 0, kMinSplitKTiles, hbm).streams();
+    return wgmma_schedule(
+               {.tiles_m = tiles_m, .tiles_n = 1, .k_tiles = 64, .clusters = 66, .hbm_bound = hbm})
+        .streams();
   };
   EXPECT_TRUE(streams(224, false));
   EXPECT_FALSE(streams(224, true));

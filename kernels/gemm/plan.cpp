@@ -278,10 +278,14 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   if (plan.resident < 1) {
     plan.schedule = Schedule::kAtLaunch;
   } else {
-    plan.work =
-        wgmma_schedule(ceil_div(rows, tile.bm), ceil_div(cols, tile.bn), wgmma_k_tiles(c.k, bytes),
-                       plan.resident, tile.short_over_half_full(cols), over.whole_tiles,
-                       over.splits, min_split_k_tiles(c.dtype), bound_by_hbm(c.m, c.n, bytes));
+    plan.work = wgmma_schedule({.tiles_m = ceil_div(rows, tile.bm),
+                                .tiles_n = ceil_div(cols, tile.bn),
+                                .k_tiles = wgmma_k_tiles(c.k, bytes),
+                                .clusters = plan.resident,
+                                .short_over_half_full = tile.short_over_half_full(cols),
+                                .hbm_bound = bound_by_hbm(c.m, c.n, bytes),
+                                .min_split = min_split_k_tiles(c.dtype)},
+                               over);
     plan.schedule = schedule_of(plan.work);
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
@@ -436,19 +440,17 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // faster than all of them adding partial sums); a problem bound by HBM is not streamed where
 // its last wave keeps at least half the clusters busy (enough to draw HBM's bandwidth: the
 // balance buys nothing there, the fixups and lost L2 sharing cost); never more clusters than
-// tiles. forced_splits (TESSERA_GEMM_SPLITS, for measuring) cuts K into that many parts where
-// tiles x splits fit the clusters and every part gets a k-tile.
-StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
-                       bool short_over_half_full, bool whole_tiles, int64_t forced_splits,
-                       int64_t min_split, bool hbm_bound) {
-  const int64_t tiles = ceil_div(tiles_m, WgmmaShape::kCluster) * tiles_n;
-  if (forced_splits >= 2 && tiles * forced_splits <= clusters && forced_splits <= k_tiles)
-    return {tiles, k_tiles, tiles * forced_splits, 0, forced_splits};
-  const bool whole = whole_tiles || (short_over_half_full && 4 * tiles > clusters);
-  StreamK w =
-      whole ? StreamK{tiles, k_tiles, clusters, tiles}
-            : make_stream_k(tiles, k_tiles, clusters, min_split);
-  if (hbm_bound && schedule_of(w) == Schedule::kStreamK && 2 * (tiles % clusters) >= clusters)
+// tiles. The overrides' splits (TESSERA_GEMM_SPLITS, for measuring) cut K into that many parts
+// where tiles x splits fit the clusters and every part gets a k-tile.
+StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over) {
+  const int64_t tiles = ceil_div(a.tiles_m, WgmmaShape::kCluster) * a.tiles_n;
+  const int64_t k_tiles = a.k_tiles, clusters = a.clusters, splits = over.splits;
+  if (splits >= 2 && tiles * splits <= clusters && splits <= k_tiles)
+    return {tiles, k_tiles, tiles * splits, 0, splits};
+  const bool whole = over.whole_tiles || (a.short_over_half_full && 4 * tiles > clusters);
+  StreamK w = whole ? StreamK{tiles, k_tiles, clusters, tiles}
+                    : make_stream_k(tiles, k_tiles, clusters, a.min_split);
+  if (a.hbm_bound && schedule_of(w) == Schedule::kStreamK && 2 * (tiles % clusters) >= clusters)
     w = StreamK{tiles, k_tiles, clusters, tiles};
   if (!w.streams()) w.clusters = min64(tiles, clusters);
   return w;

@@ -199,10 +199,15 @@ int64_t min_split_k_tiles(tessera_dtype dtype);
 WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters,
                      bool has_short = false, bool b_read_in_place = true, int64_t forced_width = 0,
                      int64_t min_split = kMinSplitKTiles);
-StreamK wgmma_schedule(int64_t tiles_m, int64_t tiles_n, int64_t k_tiles, int64_t clusters,
-                       bool short_over_half_full = false, bool whole_tiles = false,
-                       int64_t forced_splits = 0, int64_t min_split = kMinSplitKTiles,
-                       bool hbm_bound = false);
+// What kernel 05's schedule is decided from: its tiles (tiles_m rows of them, in clusters, by
+// tiles_n), their k-tiles, the resident clusters, and the problem's traits.
+struct WgmmaScheduleArgs {
+  int64_t tiles_m = 0, tiles_n = 0, k_tiles = 0, clusters = 0;
+  bool short_over_half_full = false;    // the short tile, more than half full along N
+  bool hbm_bound = false;               // bound_by_hbm
+  int64_t min_split = kMinSplitKTiles;  // the fewest k-tiles a split of K takes
+};
+StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over = {});
 bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes);
 SimtTile simt_tile(int64_t m, int64_t n, int64_t forced_width = 0);
 SkinnyPlan plan_skinny(GemmArgs const& p, int64_t bytes);
