@@ -147,6 +147,18 @@ size_t workspace_of(GemmCall c, GemmDevice const& device) {
   return p.status == TESSERA_SUCCESS ? p.workspace : 0;
 }
 
+// A call on operands at fake, aligned addresses (only their alignment matters to the plan), with
+// op(A) m x k (lda), op(B) k x n (ldb) and C m x n (ldc).
+GemmCall call_of(tessera_dtype dtype, char transa, char transb, int64_t m, int64_t n, int64_t k,
+                 int64_t lda, int64_t ldb, int64_t ldc) {
+  GemmCall c;
+  c.dtype = dtype, c.transa = transa, c.transb = transb, c.m = m, c.n = n, c.k = k;
+  c.a = reinterpret_cast<const void*>(0x10000), c.lda = lda;
+  c.b = reinterpret_cast<const void*>(0x20000), c.ldb = ldb;
+  c.c = reinterpret_cast<const void*>(0x30000), c.ldc = ldc;
+  return c;
+}
+
 TEST(GemmPlan, ReproducesTheRecordedChoices) {
   std::vector<Recorded> all = read_recorded();
   ASSERT_GT(all.size(), 6000u);
@@ -191,11 +203,7 @@ TEST(GemmPlan, RecordedProblemsCoverEveryChoice) {
 // The launchers' view of a plan: kernel 05 transposed runs the caller's B in A's role.
 TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
   TableDevice h100 = device_named("h100_sxm");
-  GemmCall c;
-  c.dtype = TESSERA_TF32, c.transa = 'N', c.transb = 'T', c.m = 256, c.n = 4096, c.k = 4096;
-  c.a = reinterpret_cast<const void*>(0x10000), c.lda = 256;
-  c.b = reinterpret_cast<const void*>(0x20000), c.ldb = 4096;
-  c.c = reinterpret_cast<const void*>(0x30000), c.ldc = 256;
+  GemmCall c = call_of(TESSERA_TF32, 'N', 'T', 256, 4096, 4096, 256, 4096, 256);
   const GemmPlan p = make_gemm_plan(c, h100);
   ASSERT_EQ(p.kernel, GemmKernel::kWgmmaTma);
   EXPECT_TRUE(p.transposed);
@@ -244,12 +252,8 @@ TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
 TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
   TableDevice h100 = device_named("h100_sxm");
   static const float one = 1.0f;
-  GemmCall c;
-  c.dtype = c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
-  c.transa = 'T', c.transb = 'N', c.m = 2112, c.n = 64, c.k = 7168;
-  c.a = reinterpret_cast<const void*>(0x10000), c.lda = 7168;
-  c.b = reinterpret_cast<const void*>(0x20000), c.ldb = 7168;
-  c.c = reinterpret_cast<const void*>(0x30000), c.ldc = 2112;
+  GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 2112, 64, 7168, 7168, 7168, 2112);
+  c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
   c.scale_a = c.scale_b = &one;
   EXPECT_EQ(min_split_k_tiles(TESSERA_E4M3), 16);
   EXPECT_EQ(min_split_k_tiles(TESSERA_E5M2), 16);
@@ -300,11 +304,7 @@ TEST(GemmPlan, ProblemsBoundByHbmAreNotStreamed) {
   EXPECT_TRUE(streams(296, true));
   // The plan: whole cluster tiles at 64 tokens (bf16, W row-major as torch holds it).
   TableDevice h100 = device_named("h100_sxm");
-  GemmCall c;
-  c.dtype = TESSERA_BF16, c.transa = 'T', c.transb = 'N', c.m = 28672, c.n = 64, c.k = 4096;
-  c.a = reinterpret_cast<const void*>(0x10000), c.lda = 4096;
-  c.b = reinterpret_cast<const void*>(0x20000), c.ldb = 4096;
-  c.c = reinterpret_cast<const void*>(0x30000), c.ldc = 28672;
+  GemmCall c = call_of(TESSERA_BF16, 'T', 'N', 28672, 64, 4096, 4096, 4096, 28672);
   const GemmPlan plan = make_gemm_plan(c, h100);
   EXPECT_EQ(plan.schedule, Schedule::kWholeTiles) << describe(plan);
   c.n = 512;
