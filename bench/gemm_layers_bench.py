@@ -5,7 +5,8 @@ process (GPU; scripts/gpu.sh layers).
 x is (tokens, in features) row-major and W (out features, in features) row-major, as
 torch.nn.Linear holds them: y = x @ W.t(), (tokens, out features) row-major. Layers: the
 attention projections (fused QKV, O) and the MLP's (fused gate and up, down) of Llama-3 8B and
-70B, Qwen2.5 7B and a Mixtral 8x7B expert; tokens 1 to 8192; bf16 and f16. TFLOP/s = 2 tokens
+70B, Qwen2.5 7B and a Mixtral 8x7B expert, and Llama-3's output projection onto its 128,256-word
+vocabulary; tokens 1 to 8192; bf16 and f16. TFLOP/s = 2 tokens
 in out / GPU time: CUDA events around CUDA graphs of launches, the two taking turns graph by
 graph, the median of each (bench/gemm_fp8_bench.py's timing); ratio = tessera / cuBLAS; beside
 it the time per call launched eagerly from Python. Each row names tessera's plan (tile and
@@ -39,6 +40,7 @@ LAYERS = (
     ("Qwen2.5 7B", "qkv", 4608, 3584), ("Qwen2.5 7B", "o", 3584, 3584),
     ("Qwen2.5 7B", "gate+up", 37888, 3584), ("Qwen2.5 7B", "down", 3584, 18944),
     ("Mixtral 8x7B", "expert gate+up", 28672, 4096), ("Mixtral 8x7B", "expert down", 4096, 14336),
+    ("Llama-3 8B", "lm_head", 128256, 4096),
 )
 TOKENS = (1, 16, 64, 128, 512, 2048, 8192)
 QUICK_TOKENS = (128, 512, 2048)
