@@ -60,16 +60,20 @@ stage "release tests, and beside them the Python package, the fuzz and ASan + UB
 #     (same sources, compiler and flags) instead of compiling tools/ a second time (a user's
 #     `pip install .` compiles it), then pytest;
 #   - the fuzz build (its target alone: clang, libFuzzer; tests/fuzz) and the sanitizer build.
-# The package and the two builds run beside each other too: the package's steps are mostly one
-# process each (configure, the module's one unit, pytest), which alone leave a core idle.
+# The three run beside each other too, the sanitizer build (the longest) from the start: the
+# package's steps and the fuzz build are mostly one process each, which alone leave a core idle.
 after_release_build() {
   renice -n 19 -p "$BASHPID" >/dev/null
   TESSERA_FRONTEND_LIBRARY="$PWD/build/tools/libtessera_ops.a" bash scripts/python.sh \
     >build/python.log 2>&1 &
   local python_pid=$! rc=0
-  echo "== fuzz and ASan + UBSan builds"
-  { cmake --preset fuzz && cmake --build build-fuzz -j "$jobs" &&
-    cmake --preset asan && cmake --build build-asan -j "$jobs"; } || rc=$?
+  { cmake --preset fuzz && cmake --build build-fuzz -j "$jobs"; } >build/fuzz-build.log 2>&1 &
+  local fuzz_pid=$!
+  echo "== ASan + UBSan build"
+  { cmake --preset asan && cmake --build build-asan -j "$jobs"; } || rc=$?
+  echo "== fuzz build"
+  wait "$fuzz_pid" || rc=1
+  cat build/fuzz-build.log
   echo "== Python package (pip install ., pytest)"
   wait "$python_pid" || rc=1
   cat build/python.log
