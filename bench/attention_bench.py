@@ -213,8 +213,12 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
 def gpu_and_tessera(library, variable="TESSERA_ATTENTION_LIBRARY"):
     """(torch, tessera) for a bench: the package with the library at `library` where given (the
     environment variable the package reads it from: attention's, or TESSERA_GEMM_LIBRARY); None,
-    having said SKIPPED, where there is no GPU (the bench then exits with 77)."""
-    import torch
+    having said SKIPPED, where there is no PyTorch or no GPU (the bench then exits with 77)."""
+    try:
+        import torch
+    except ImportError:
+        print("SKIPPED: no PyTorch")
+        return None
     if not torch.cuda.is_available():
         print("SKIPPED: no GPU")
         return None
