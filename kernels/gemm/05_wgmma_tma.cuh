@@ -400,7 +400,7 @@ TESSERA_HD constexpr bool values_on_two_rows() {
   return true;
 }
 
-constexpr int kStaggerBarrier = 3;  // (1 and 2: the epilogue's, one per consumer)
+constexpr int kStaggerBarrier = 3;  // (1, 2: each consumer's own, in the epilogue and stream-K)
 
 // Consumer, FP8 with its sums promoted to fp32 (DeepGEMM's promotion, cuBLASLt's default): each
 // k-tile, 128 of K, is a product of its own, added into acc once retired, with block scales
