@@ -50,8 +50,10 @@ cudaError_t launch_05_e5m2_n64(WgmmaRun const&, cudaStream_t);
 int clusters_05_e4m3_n256(bool), clusters_05_e4m3_n128(bool), clusters_05_e4m3_n64(bool);
 int clusters_05_e5m2_n256(bool), clusters_05_e5m2_n128(bool), clusters_05_e5m2_n64(bool);
 cudaError_t launch_05_e4m3_promoted(WgmmaRun const&, cudaStream_t);
+cudaError_t launch_05_e4m3_promoted_n64(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_e5m2_promoted(WgmmaRun const&, cudaStream_t);
-int clusters_05_e4m3_promoted(bool), clusters_05_e5m2_promoted(bool);
+int clusters_05_e4m3_promoted(bool), clusters_05_e4m3_promoted_n64(bool);
+int clusters_05_e5m2_promoted(bool);
 cudaError_t launch_06_f32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
 cudaError_t launch_06_f16(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
@@ -86,12 +88,15 @@ constexpr WgmmaEntry kWgmma[5][4] = {
      {launch_05_e5m2_n128, clusters_05_e5m2_n128},
      {launch_05_e5m2_n64, clusters_05_e5m2_n64},
      {nullptr, nullptr}}};
-// FP8 with its sums promoted to fp32 every 128 of K: [E4M3, E5M2], the 128 x 128 tile.
-constexpr WgmmaEntry kWgmmaPromoted[2] = {
-    {launch_05_e4m3_promoted, clusters_05_e4m3_promoted},
-    {launch_05_e5m2_promoted, clusters_05_e5m2_promoted}};
+// FP8 with its sums promoted to fp32 every 128 of K: [E4M3, E5M2][128 x 128, 128 x 64] (the
+// narrow tile e4m3's only: the plan's rule "promoted sums").
+constexpr WgmmaEntry kWgmmaPromoted[2][2] = {
+    {{launch_05_e4m3_promoted, clusters_05_e4m3_promoted},
+     {launch_05_e4m3_promoted_n64, clusters_05_e4m3_promoted_n64}},
+    {{launch_05_e5m2_promoted, clusters_05_e5m2_promoted}, {nullptr, nullptr}}};
 WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn, bool promoted) {
-  if (promoted) return kWgmmaPromoted[dtype == TESSERA_E4M3 ? 0 : 1];
+  if (promoted)
+    return kWgmmaPromoted[dtype == TESSERA_E4M3 ? 0 : 1][bn == WgmmaShape::kPromotedN ? 0 : 1];
   const int by_type = dtype == TESSERA_TF32   ? 0
                       : dtype == TESSERA_F16  ? 1
                       : dtype == TESSERA_BF16 ? 2

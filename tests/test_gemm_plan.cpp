@@ -273,6 +273,28 @@ TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
             3);
 }
 
+// Rule "promoted sums": e4m3 promoted every 128 of K on at most 64 columns (64 tokens against
+// 4096 outputs, y = x W^T, and its transpose) takes the 128 x 64 tile; 65 columns, e5m2 and block
+// scales keep the 128 x 128 one (the block-scaled operand's orientation decides there).
+TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTile) {
+  TableDevice h100 = device_named("h100_sxm");
+  static const float one = 1.0f;
+  const auto tile_of = [&](tessera_dtype t, int64_t m, int64_t n, tessera_scaling scaling) {
+    GemmCall c = call_of(t, 'T', 'N', m, n, 7168, 7168, 7168, m);
+    c.b_dtype = t, c.c_dtype = TESSERA_BF16, c.scaled = true, c.scaling = scaling;
+    c.scale_a = c.scale_b = &one;
+    const GemmPlan p = make_gemm_plan(c, h100);
+    EXPECT_EQ(p.status, TESSERA_SUCCESS) << describe(p);
+    return p.tile_n;
+  };
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, TESSERA_SCALE_TENSOR), 64);
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, TESSERA_SCALE_ROW), 64);
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 48, 4096, TESSERA_SCALE_TENSOR), 64);
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 65, TESSERA_SCALE_TENSOR), 128);
+  EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 64, TESSERA_SCALE_TENSOR), 128);
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, TESSERA_SCALE_BLOCK_B_COLUMNS), 128);
+}
+
 // Rule "wgmma tile" on 65-128 columns: 128 wide where the 64-wide cluster tiles exceed one wave
 // and K is long (a 128-token MLP, 28672 x 128 x 4096 at 16 bits: 224 cluster tiles of 64
 // columns); 64 in one wave (6144 outputs: 48) or on a short K (FP8 24576 x 128 x 1536: 12

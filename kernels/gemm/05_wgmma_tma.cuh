@@ -79,8 +79,8 @@ struct StageTile {
 // kConsumers_: consumer warpgroups, 64 rows of the tile each (2: 128 rows; 1: the short tile of
 // skinny problems, 64 rows, f16 and bf16 on 64 columns).
 // kPromoted_: FP8 whose sums are promoted to fp32 every k-tile, with block scales or not, on the
-// kPromotedN-wide tile (mainloop_promoted; a kernel of its own: its sums are not wgmma
-// accumulators, those of the other mainloops are).
+// kPromotedN-wide tile, or kPromotedNarrowN-wide for few columns (mainloop_promoted; a kernel of
+// its own: its sums are not wgmma accumulators, those of the other mainloops are).
 template <Elem E, int64_t kTileN, bool kARegs_ = false, int kConsumers_ = 2,
           bool kPromoted_ = false>
 struct WgmmaTmaCfg {
@@ -88,8 +88,10 @@ struct WgmmaTmaCfg {
   using T = typename Info::T;
   static constexpr int64_t kBits = Info::kBits;
   static constexpr bool kARegs = kARegs_, kPromoted = kPromoted_;
-  static_assert(!kPromoted || (kBits == 8 && kTileN == WgmmaShape::kPromotedN),
-                "05: promoted sums are FP8's, on the kPromotedN-wide tile (the plan's rule)");
+  static_assert(!kPromoted || (kBits == 8 && (kTileN == WgmmaShape::kPromotedN ||
+                                                kTileN == WgmmaShape::kPromotedNarrowN)),
+                "05: promoted sums are FP8's, on the kPromotedN or kPromotedNarrowN-wide tile "
+                "(the plan's rule)");
   static_assert(!kARegs || kBits == 32,
                 "05: only tf32 takes A through registers (16-bit wgmma reads MN-major tiles)");
   using WithARegs = WgmmaTmaCfg<E, kTileN, true, kConsumers_, kPromoted_>;

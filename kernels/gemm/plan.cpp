@@ -240,10 +240,14 @@ Schedule schedule_of(StreamK const& w) {
 // whose tile is 128 x 128 (the sums and two k-tiles' products in registers); with block scales,
 // which it applies per k-tile (its A rows' scales, one for B's 128 rows), the operand with a
 // scale per row is the kernel's A: the problem as given for BLOCK_A_ROWS, transposed for
-// BLOCK_B_COLUMNS.
-WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f) {
+// BLOCK_B_COLUMNS. e4m3 problems of at most 64 columns or rows (a model's projections of few
+// tokens) without block scales take the 128 x 64 tile: the wide one would compute half of its
+// products as padding (bench/results/gemm_fp8.md, "The narrow promoted tile").
+WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t small) {
   if (!f.promoted) return t;
   const bool by_blocks = f.scaling == Scaling::kBlockA || f.scaling == Scaling::kBlockB;
+  if (!by_blocks && dtype == TESSERA_E4M3 && small <= WgmmaShape::kPromotedNarrowN)
+    return {WgmmaShape::kPromotedNarrowN, t.transposed};
   return {WgmmaShape::kPromotedN, by_blocks ? f.scaling == Scaling::kBlockB : t.transposed};
 }
 
@@ -257,7 +261,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
       wgmma_tile(c.m, c.n, wgmma_k_tiles(c.k, bytes), wide, has_short_tile(c.dtype),
                  wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width,
                  min_split_k_tiles(c.dtype)),
-      plan.fp8);
+      plan.fp8, c.dtype, min64(c.m, c.n));
   // The operands in the kernel's roles (A's role may take registers), then the caller's names.
   const GemmArgs q = oriented(p, tile.transposed).p;
   const bool first = !wgmma_reads(q.a, q.a_sm, q.a_sk, bytes, true);

@@ -37,7 +37,8 @@ struct WgmmaShape {
   static constexpr int64_t kBM = 128, kShortBM = 64, kConsumerRows = 64, kCluster = 2;
   static constexpr int64_t kKTileBytes = 128, kWideN = 256;
   static constexpr int64_t kBlockScaleK = 128;  // FP8 block scales: 128 of K (one k-tile)
-  static constexpr int64_t kPromotedN = 128;     // FP8 promoted to fp32: the tile's width
+  static constexpr int64_t kPromotedN = 128;     // FP8 promoted to fp32: the tile's width,
+  static constexpr int64_t kPromotedNarrowN = 64;  // or (e4m3, few columns) this one
   static constexpr int64_t kShortMinSmall = 16;  // the short tile's smallest skinny side
 };
 struct WgmmaTile {

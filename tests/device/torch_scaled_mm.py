@@ -155,8 +155,10 @@ def main():
     tessera, _ = load_tessera()
     torch.manual_seed(0)
     results = []
+    # (48 tokens against 2112 outputs over K = 7168 and 1000 x 40: the narrow promoted tile,
+    # split-K and transposed)
     shapes = [(1, 1, 16), (7, 9, 40), (100, 300, 64), (129, 257, 528), (1000, 333, 1024),
-              (2048, 1536, 4096)]
+              (2048, 1536, 4096), (48, 2112, 7168), (1000, 40, 1024)]
     for fp8 in (torch.float8_e4m3fn, torch.float8_e5m2):
         for out_dtype in (torch.bfloat16, torch.float16, torch.float32):
             for rows in (False, True):
