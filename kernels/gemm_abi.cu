@@ -51,8 +51,10 @@ int clusters_05_e4m3_n256(bool), clusters_05_e4m3_n128(bool), clusters_05_e4m3_n
 int clusters_05_e5m2_n256(bool), clusters_05_e5m2_n128(bool), clusters_05_e5m2_n64(bool);
 cudaError_t launch_05_e4m3_promoted(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_e4m3_promoted_n64(WgmmaRun const&, cudaStream_t);
+cudaError_t launch_05_e4m3_promoted_n64_m64(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_e5m2_promoted(WgmmaRun const&, cudaStream_t);
 int clusters_05_e4m3_promoted(bool), clusters_05_e4m3_promoted_n64(bool);
+int clusters_05_e4m3_promoted_n64_m64(bool);
 int clusters_05_e5m2_promoted(bool);
 cudaError_t launch_06_f32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
@@ -88,15 +90,18 @@ constexpr WgmmaEntry kWgmma[5][4] = {
      {launch_05_e5m2_n128, clusters_05_e5m2_n128},
      {launch_05_e5m2_n64, clusters_05_e5m2_n64},
      {nullptr, nullptr}}};
-// FP8 with its sums promoted to fp32 every 128 of K: [E4M3, E5M2][128 x 128, 128 x 64] (the
-// narrow tile e4m3's only: the plan's rule "promoted sums").
-constexpr WgmmaEntry kWgmmaPromoted[2][2] = {
+// FP8 with its sums promoted to fp32 every 128 of K: [E4M3, E5M2][128 x 128, 128 x 64, 64 x 64]
+// (the narrow tiles e4m3's only: the plan's rule "promoted sums").
+constexpr WgmmaEntry kWgmmaPromoted[2][3] = {
     {{launch_05_e4m3_promoted, clusters_05_e4m3_promoted},
-     {launch_05_e4m3_promoted_n64, clusters_05_e4m3_promoted_n64}},
-    {{launch_05_e5m2_promoted, clusters_05_e5m2_promoted}, {nullptr, nullptr}}};
+     {launch_05_e4m3_promoted_n64, clusters_05_e4m3_promoted_n64},
+     {launch_05_e4m3_promoted_n64_m64, clusters_05_e4m3_promoted_n64_m64}},
+    {{launch_05_e5m2_promoted, clusters_05_e5m2_promoted}, {nullptr, nullptr}, {nullptr, nullptr}}};
 WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn, bool promoted) {
-  if (promoted)
-    return kWgmmaPromoted[dtype == TESSERA_E4M3 ? 0 : 1][bn == WgmmaShape::kPromotedN ? 0 : 1];
+  if (promoted) {
+    const int by_size = bm == WgmmaShape::kShortBM ? 2 : bn == WgmmaShape::kPromotedN ? 0 : 1;
+    return kWgmmaPromoted[dtype == TESSERA_E4M3 ? 0 : 1][by_size];
+  }
   const int by_type = dtype == TESSERA_TF32   ? 0
                       : dtype == TESSERA_F16  ? 1
                       : dtype == TESSERA_BF16 ? 2
@@ -109,8 +114,10 @@ WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn, bool 
 // The GPU as the plan sees it: the kernels' occupancy queries, asked once per device.
 struct ThisGpu final : GemmDevice {
   int wgmma_clusters(tessera_dtype dtype, int64_t bm, int64_t bn, bool a_regs) const override {
-    WgmmaEntry const& e = wgmma_entry(dtype, bm, bn, false);  // (the promoted kernel's too)
-    return e.clusters ? e.clusters(a_regs) : 0;
+    // (the promoted kernels' too; FP8's short tile exists promoted only)
+    WgmmaEntry const& e = wgmma_entry(dtype, bm, bn, false);
+    WgmmaEntry const& or_promoted = e.clusters ? e : wgmma_entry(dtype, bm, bn, true);
+    return or_promoted.clusters ? or_promoted.clusters(a_regs) : 0;
   }
   int simt_ctas(int64_t bn) const override { return ctas_03(bn); }
 };

@@ -246,14 +246,16 @@ TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
   }
 }
 
-// Rule "FP8 split": a 64-token down-projection (y = x W^T: 2112 outputs, K = 7168, 56 k-tiles of
-// 128 FP8 elements; 9 cluster tiles on 66 clusters) splits K in 3 parts of ~19 k-tiles, where
-// 16-bit's minimum (32 k-tiles a part) would keep the tiles whole.
+// Rule "FP8 split": a 64-token down-projection with fast accumulation (y = x W^T: 2112 outputs,
+// K = 7168, 56 k-tiles of 128 FP8 elements; 9 cluster tiles of 128 x 64 on 66 clusters) splits K
+// in 3 parts of ~19 k-tiles, where 16-bit's minimum (32 k-tiles a part) would keep the tiles
+// whole.
 TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
   TableDevice h100 = device_named("h100_sxm");
   static const float one = 1.0f;
   GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 2112, 64, 7168, 7168, 7168, 2112);
   c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
+  c.accumulation = TESSERA_ACCUMULATE_FAST;
   c.scale_a = c.scale_b = &one;
   EXPECT_EQ(min_split_k_tiles(TESSERA_E4M3), 16);
   EXPECT_EQ(min_split_k_tiles(TESSERA_E5M2), 16);
@@ -273,26 +275,31 @@ TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
             3);
 }
 
-// Rule "promoted sums": e4m3 promoted every 128 of K on at most 64 columns (64 tokens against
-// 4096 outputs, y = x W^T, and its transpose) takes the 128 x 64 tile; 65 columns, e5m2 and block
-// scales keep the 128 x 128 one (the block-scaled operand's orientation decides there).
-TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTile) {
+// Rule "promoted sums": e4m3 promoted every 128 of K (y = x W^T at 64 and 128 tokens, and its
+// transpose) takes a 64-column tile where "wgmma tile" picks 64 columns and either the problem
+// has at most 64 (128 x 64 or the short 64 x 64) or the short tile fits; 65-128 columns on a
+// 128 x 64 tile, e5m2 and block scales keep the 128 x 128 one.
+TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   TableDevice h100 = device_named("h100_sxm");
   static const float one = 1.0f;
-  const auto tile_of = [&](tessera_dtype t, int64_t m, int64_t n, tessera_scaling scaling) {
-    GemmCall c = call_of(t, 'T', 'N', m, n, 7168, 7168, 7168, m);
+  const auto tile_of = [&](tessera_dtype t, int64_t m, int64_t n, int64_t k,
+                           tessera_scaling scaling) {
+    GemmCall c = call_of(t, 'T', 'N', m, n, k, k, k, m);
     c.b_dtype = t, c.c_dtype = TESSERA_BF16, c.scaled = true, c.scaling = scaling;
     c.scale_a = c.scale_b = &one;
     const GemmPlan p = make_gemm_plan(c, h100);
     EXPECT_EQ(p.status, TESSERA_SUCCESS) << describe(p);
-    return p.tile_n;
+    return std::to_string(p.tile_m) + "x" + std::to_string(p.tile_n);
   };
-  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, TESSERA_SCALE_TENSOR), 64);
-  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, TESSERA_SCALE_ROW), 64);
-  EXPECT_EQ(tile_of(TESSERA_E4M3, 48, 4096, TESSERA_SCALE_TENSOR), 64);
-  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 65, TESSERA_SCALE_TENSOR), 128);
-  EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 64, TESSERA_SCALE_TENSOR), 128);
-  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, TESSERA_SCALE_BLOCK_B_COLUMNS), 128);
+  const tessera_scaling tensor = TESSERA_SCALE_TENSOR;
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, 7168, tensor), "64x64");
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, 7168, TESSERA_SCALE_ROW), "64x64");
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 48, 4096, 7168, tensor), "64x64");
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 24576, 64, 1536, tensor), "128x64");
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 128, 7168, tensor), "64x64");
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 7168, 128, 2048, tensor), "128x128");
+  EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 64, 7168, tensor), "128x128");
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
 }
 
 // Rule "wgmma tile" on 65-128 columns: 128 wide where the 64-wide cluster tiles exceed one wave

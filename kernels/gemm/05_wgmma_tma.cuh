@@ -79,8 +79,9 @@ struct StageTile {
 // kConsumers_: consumer warpgroups, 64 rows of the tile each (2: 128 rows; 1: the short tile of
 // skinny problems, 64 rows, f16 and bf16 on 64 columns).
 // kPromoted_: FP8 whose sums are promoted to fp32 every k-tile, with block scales or not, on the
-// kPromotedN-wide tile, or kPromotedNarrowN-wide for few columns (mainloop_promoted; a kernel of
-// its own: its sums are not wgmma accumulators, those of the other mainloops are).
+// kPromotedN-wide tile, or kPromotedNarrowN-wide (128 or 64 rows) for few columns
+// (mainloop_promoted; a kernel of its own: its sums are not wgmma accumulators, those of the
+// other mainloops are).
 template <Elem E, int64_t kTileN, bool kARegs_ = false, int kConsumers_ = 2,
           bool kPromoted_ = false>
 struct WgmmaTmaCfg {
@@ -243,8 +244,15 @@ struct WgmmaTmaCfg {
                 "05: the TiledMMA must cover the CTA tile");
   static_assert(A<true>::kMma.blocks[0].size() == kConsumers,
                 "05: consumer warpgroup c reads A's row block c (the TiledMMA's atoms along M)");
-  static_assert(!kARegs || (same_partition(ARegs::kCopy, kMma, Operand::kA, ARegs::kTile.layout) &&
-                            ARegs::kTma.bytes() == kStageBytesA && a_loads_conflict_free()),
+  // (ARegs only where it is used: FP8's short tile has no MN-major tile to describe)
+  static constexpr bool a_regs_fit() {
+    if constexpr (kARegs)
+      return same_partition(ARegs::kCopy, kMma, Operand::kA, ARegs::kTile.layout) &&
+             ARegs::kTma.bytes() == kStageBytesA && a_loads_conflict_free();
+    else
+      return true;
+  }
+  static_assert(a_regs_fit(),
                 "05: A's registers must be the RS atom's fragment, loaded from A's stage without "
                 "bank conflicts");
   // Every value of a chunk is in that chunk for every thread: chunk(v) = (value v's column) /
@@ -472,14 +480,15 @@ TESSERA_UNROLL
         acc.v[v] = fmaf(part.v[v], kF.row[v] == 0 ? r.s0 : r.s8, acc.v[v]);
     }
   };
-  static_assert(Cfg::kConsumers == 2, "05: the promoted loop staggers two consumers");
+  // (the short tile's one consumer has no partner to stagger with)
+  constexpr bool kStaggered = Cfg::kConsumers == 2;
   const WarpgroupStagger<kStaggerBarrier> stagger{consumer};
-  if (k_tiles > 0) stagger.follow();
+  if (kStaggered && k_tiles > 0) stagger.follow();
   int64_t k = 0;
   for (; k + 1 < k_tiles; k += 2) {
     const RowScales r0 = scales(k), r1 = scales(k + 1);  // (loaded while the products run)
     const int first = issue(even), second = issue(odd);
-    if (k == 0) stagger.lead();
+    if (kStaggered && k == 0) stagger.lead();
     promote(even, k, first, r0);  // k + 1 runs meanwhile
     warpgroup_wait<0>(odd);
     promote(odd, k + 1, second, r1);
@@ -487,7 +496,7 @@ TESSERA_UNROLL
   if (k < k_tiles) {
     const RowScales r = scales(k);
     const int last = issue(even);
-    if (k == 0) stagger.lead();
+    if (kStaggered && k == 0) stagger.lead();
     warpgroup_wait<0>(even);
     promote(even, k, last, r);
   }

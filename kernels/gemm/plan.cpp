@@ -240,14 +240,22 @@ Schedule schedule_of(StreamK const& w) {
 // whose tile is 128 x 128 (the sums and two k-tiles' products in registers); with block scales,
 // which it applies per k-tile (its A rows' scales, one for B's 128 rows), the operand with a
 // scale per row is the kernel's A: the problem as given for BLOCK_A_ROWS, transposed for
-// BLOCK_B_COLUMNS. e4m3 problems of at most 64 columns or rows (a model's projections of few
-// tokens) without block scales take the 128 x 64 tile: the wide one would compute half of its
-// products as padding (bench/results/gemm_fp8.md, "The narrow promoted tile").
+// BLOCK_B_COLUMNS. e4m3 without block scales also has the 64-column tiles, 128 and 64 rows high
+// (a model's projections of few tokens), and takes them where the rule "wgmma tile" picks 64
+// columns and either the problem has at most 64 (the wide tile would compute half of its
+// products as padding) or the short tile fills more of the GPU; 65-128 columns on 128 x 64 tiles
+// read the big operand twice, which lost at K = 512 and 16384 (bench/results/gemm_fp8.md, "The
+// narrow promoted tiles").
+bool has_narrow_promoted_tiles(Fp8Args const& f, tessera_dtype dtype) {
+  const bool by_blocks = f.scaling == Scaling::kBlockA || f.scaling == Scaling::kBlockB;
+  return f.promoted && !by_blocks && dtype == TESSERA_E4M3;
+}
 WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t small) {
   if (!f.promoted) return t;
+  const bool narrow = t.bn == WgmmaShape::kPromotedNarrowN &&
+                      (small <= WgmmaShape::kPromotedNarrowN || t.bm == WgmmaShape::kShortBM);
+  if (has_narrow_promoted_tiles(f, dtype) && narrow) return t;
   const bool by_blocks = f.scaling == Scaling::kBlockA || f.scaling == Scaling::kBlockB;
-  if (!by_blocks && dtype == TESSERA_E4M3 && small <= WgmmaShape::kPromotedNarrowN)
-    return {WgmmaShape::kPromotedNarrowN, t.transposed};
   return {WgmmaShape::kPromotedN, by_blocks ? f.scaling == Scaling::kBlockB : t.transposed};
 }
 
@@ -258,7 +266,8 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   const int64_t bytes = elem_bytes(c.dtype);
   const int wide = device.wgmma_clusters(c.dtype, WgmmaShape::kBM, WgmmaShape::kWideN, false);
   const WgmmaTile tile = promoted_tile(
-      wgmma_tile(c.m, c.n, wgmma_k_tiles(c.k, bytes), wide, has_short_tile(c.dtype),
+      wgmma_tile(c.m, c.n, wgmma_k_tiles(c.k, bytes), wide,
+                 has_short_tile(c.dtype) || has_narrow_promoted_tiles(plan.fp8, c.dtype),
                  wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width,
                  min_split_k_tiles(c.dtype)),
       plan.fp8, c.dtype, min64(c.m, c.n));
