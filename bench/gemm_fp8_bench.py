@@ -19,6 +19,7 @@ import os
 import pathlib
 import statistics
 import sys
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -232,6 +233,7 @@ def main():
     torch.manual_seed(0)
     for group, m, n, k in shapes(args.quick, args.tokens):
         for scaling in SCALINGS:
+            started = time.monotonic()
             times, diff = measure(torch, tessera, m, n, k, scaling.split()[0],
                                   scaling.endswith("fast"))
             (ours, our_us), (theirs, their_us) = times["tessera"], times.get("cublaslt",
@@ -243,8 +245,8 @@ def main():
                          "ratio": ratio, "eager_us_tessera": our_us,
                          "eager_us_cublaslt": their_us, "difference": diff})
             print(f"{name}: tessera {ours:.0f}  cuBLASLt {fmt(theirs)}  ratio {fmt(ratio, '.2f')}"
-                  f"  eager us {our_us:.1f} / {fmt(their_us, '.1f')}  diff {fmt(diff, '.1e')}",
-                  flush=True)
+                  f"  eager us {our_us:.1f} / {fmt(their_us, '.1f')}  diff {fmt(diff, '.1e')}"
+                  f"  ({time.monotonic() - started:.1f} s)", flush=True)
     summary = write(pathlib.Path(args.out), header, rows)
     for scaling, s in summary.items():
         print(f"{scaling}: geomean ratio {fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; "

@@ -77,7 +77,7 @@ struct StageTile {
 // which); each consumer thread holds kAcc = kTileN / 2 accumulators. kARegs: A reaches wgmma
 // through registers (tf32 with A MN-major, which wgmma cannot read from shared memory).
 // kConsumers_: consumer warpgroups, 64 rows of the tile each (2: 128 rows; 1: the short tile of
-// skinny problems, 64 rows, f16 and bf16 on 64 columns).
+// skinny problems, 64 rows, f16, bf16 and e4m3 with promoted sums on 64 columns).
 // kPromoted_: FP8 whose sums are promoted to fp32 every k-tile, with block scales or not, on the
 // kPromotedN-wide tile, or kPromotedNarrowN-wide (128 or 64 rows) for few columns
 // (mainloop_promoted; a kernel of its own: its sums are not wgmma accumulators, those of the

@@ -37,6 +37,7 @@ struct Fp8Args {
   const float* scale_a = nullptr;  // kTensor: scale_a[0]; kRow: scale_a[m]; blocks: gemm.h
   const float* scale_b = nullptr;  // kTensor: scale_b[0]; kRow: scale_b[n]
   bool promoted = false;           // the partial sums of every 128 of K added into fp32
+  bool by_blocks() const { return scaling == Scaling::kBlockA || scaling == Scaling::kBlockB; }
   // The transposed problem's: A's scales are B's, and block scales change roles.
   Fp8Args transposed() const {
     Fp8Args t = *this;

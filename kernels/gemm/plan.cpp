@@ -247,16 +247,14 @@ Schedule schedule_of(StreamK const& w) {
 // read the big operand twice, which lost at K = 512 and 16384 (bench/results/gemm_fp8.md, "The
 // narrow promoted tiles").
 bool has_narrow_promoted_tiles(Fp8Args const& f, tessera_dtype dtype) {
-  const bool by_blocks = f.scaling == Scaling::kBlockA || f.scaling == Scaling::kBlockB;
-  return f.promoted && !by_blocks && dtype == TESSERA_E4M3;
+  return f.promoted && !f.by_blocks() && dtype == TESSERA_E4M3;
 }
 WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t small) {
   if (!f.promoted) return t;
   const bool narrow = t.bn == WgmmaShape::kPromotedNarrowN &&
                       (small <= WgmmaShape::kPromotedNarrowN || t.bm == WgmmaShape::kShortBM);
   if (has_narrow_promoted_tiles(f, dtype) && narrow) return t;
-  const bool by_blocks = f.scaling == Scaling::kBlockA || f.scaling == Scaling::kBlockB;
-  return {WgmmaShape::kPromotedN, by_blocks ? f.scaling == Scaling::kBlockB : t.transposed};
+  return {WgmmaShape::kPromotedN, f.by_blocks() ? f.scaling == Scaling::kBlockB : t.transposed};
 }
 
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
