@@ -155,10 +155,11 @@ def main():
     tessera, _ = load_tessera()
     torch.manual_seed(0)
     results = []
-    # (48 tokens against 2112 outputs over K = 7168 and 1000 x 40: the narrow promoted tile,
-    # split-K and transposed)
+    # (48 x 2112 x 7168 and 1000 x 40 x 1024: e4m3's short promoted tile, whole and transposed;
+    # 24 x 4096 x 7168 and 1000 x 20 x 4096: the same with K split in two)
     shapes = [(1, 1, 16), (7, 9, 40), (100, 300, 64), (129, 257, 528), (1000, 333, 1024),
-              (2048, 1536, 4096), (48, 2112, 7168), (1000, 40, 1024)]
+              (2048, 1536, 4096), (48, 2112, 7168), (1000, 40, 1024), (24, 4096, 7168),
+              (1000, 20, 4096)]
     for fp8 in (torch.float8_e4m3fn, torch.float8_e5m2):
         for out_dtype in (torch.bfloat16, torch.float16, torch.float32):
             for rows in (False, True):
