@@ -300,6 +300,13 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   EXPECT_EQ(tile_of(TESSERA_E4M3, 7168, 128, 2048, tensor), "128x128");
   EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 64, 7168, tensor), "128x128");
   EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
+  // A short tile less than half full splits K as 16-bit's does (24 tokens: 32 cluster tiles, 56
+  // k-tiles in two parts).
+  GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, 24, 7168, 7168, 7168, 4096);
+  c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true, c.scale_a = c.scale_b = &one;
+  const GemmPlan split = make_gemm_plan(c, h100);
+  EXPECT_EQ(split.tile_m, WgmmaShape::kShortBM) << describe(split);
+  EXPECT_EQ(split.work.splits, 2) << describe(split);
 }
 
 // Rule "wgmma tile" on 65-128 columns: 128 wide where the 64-wide cluster tiles exceed one wave
