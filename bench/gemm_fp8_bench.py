@@ -11,12 +11,14 @@ the time per call launched eagerly from Python (host work included where it outl
 the small-token rows). Writes gemm_fp8.md and gemm_fp8.json (GPU, date, commit, command; per
 scaling the geometric mean of the ratio and the rows below 0.9).
 
-Usage: gemm_fp8_bench.py [--quick | --tokens] [--out DIR] [--library PATH/libtessera_gemm.so]
+Usage: gemm_fp8_bench.py [--quick | --tokens] [--rows REGEX] [--out DIR]
+                         [--library PATH/libtessera_gemm.so]
 TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded.
 """
 import argparse
 import os
 import pathlib
+import re
 import statistics
 import sys
 import time
@@ -224,6 +226,8 @@ def main():
                     help="only DeepGEMM's 64- and 128-token rows (to compare TESSERA_GEMM_SPLITS)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     ap.add_argument("--library", help="libtessera_gemm.so (else the package's)")
+    ap.add_argument("--rows", help="only the rows whose name matches this regular expression, "
+                    "e.g. '^64x.* (tensor|row)$' (a subset: its results go to --out as well)")
     args = ap.parse_args()
     loaded = gpu_and_tessera(args.library, "TESSERA_GEMM_LIBRARY")
     if not loaded:
@@ -236,6 +240,8 @@ def main():
     torch.manual_seed(0)
     for group, m, n, k in shapes(args.quick, args.tokens):
         for scaling in SCALINGS:
+            if args.rows and not re.search(args.rows, f"{m}x{n}x{k} {scaling}"):
+                continue
             started = time.monotonic()
             times, diff = measure(torch, tessera, m, n, k, scaling.split()[0],
                                   scaling.endswith("fast"))

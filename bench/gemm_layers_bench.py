@@ -13,7 +13,8 @@ it the time per call launched eagerly from Python. Each row names tessera's plan
 schedule). Writes gemm_layers.md and .json (GPU, date, commit, command; per dtype the geometric
 mean of the ratio and the rows below 0.9).
 
-Usage: gemm_layers_bench.py [--quick] [--dtypes bf16,f16] [--out DIR] [--library PATH]
+Usage: gemm_layers_bench.py [--quick] [--dtypes bf16,f16] [--rows REGEX] [--out DIR]
+                            [--library PATH]
 TESSERA_COMMIT and TESSERA_BENCH_COMMAND, when set, are the commit and command recorded; the
 plan's measuring overrides (TESSERA_GEMM_TILE, _SCHEDULE, _SPLITS) are recorded when set.
 """
@@ -131,6 +132,8 @@ def main():
     ap.add_argument("--dtypes", default="bf16,f16", help="comma-separated: bf16, f16")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results folder")
     ap.add_argument("--library", help="libtessera_gemm.so (else the package's)")
+    ap.add_argument("--rows", help="only the rows whose name matches this regular expression, "
+                    "e.g. 'Qwen.* o x(64|128)$' (a subset: its results go to --out as well)")
     args = ap.parse_args()
     loaded = gpu_and_tessera(args.library, "TESSERA_GEMM_LIBRARY")
     if not loaded:
@@ -147,9 +150,11 @@ def main():
     for dt in dtypes:
         for model, layer, out_f, in_f in LAYERS:
             for tokens in QUICK_TOKENS if args.quick else TOKENS:
+                name = f"{dt} {model} {layer} x{tokens}"
+                if args.rows and not re.search(args.rows, name):
+                    continue
                 ours, theirs, our_us, their_us, diff, plan = measure(torch, tessera, lib, dt,
                                                                      tokens, out_f, in_f)
-                name = f"{dt} {model} {layer} x{tokens}"
                 rows.append({"name": name, "dtype": dt, "model": model, "layer": layer,
                              "tokens": tokens, "out": out_f, "in": in_f, "tflops_tessera": ours,
                              "tflops_cublas": theirs, "ratio": ours / theirs,
