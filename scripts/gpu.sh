@@ -73,6 +73,7 @@
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
+#   TESSERA_BENCH_ROWS=RE  only the matching rows, in the benches that take --rows (fp8, layers, ...)
 #   BENCH_ARGS="..."       extra tessera-bench arguments (e.g. --sizes 4096x4096x4096)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -109,10 +110,14 @@ need_torch_python() {
 torch_bench() {
   local mode=$1 script=$2 lib=$3 log=$4 tail_lines=$5 quick=""
   [ "$tc_mode" = quick ] && quick=--quick
-  local command="OUT=\$OUT bash scripts/gpu.sh $mode${quick:+ quick}"
+  local command="OUT=\$OUT bash scripts/gpu.sh $mode${quick:+ quick}" rows=()
+  if [ -n "${TESSERA_BENCH_ROWS:-}" ] && grep -q -- '"--rows"' "bench/$script"; then
+    rows=(--rows "$TESSERA_BENCH_ROWS")
+    command="TESSERA_BENCH_ROWS='$TESSERA_BENCH_ROWS' $command"
+  fi
   TESSERA_COMMIT="$commit" TESSERA_BENCH_COMMAND="$command" \
-    "$py" "bench/$script" $quick --library "$lib" --out "$OUT" 2>&1 | tee "$OUT/$log" \
-    | tail -n "$tail_lines"
+    "$py" "bench/$script" $quick ${rows[@]+"${rows[@]}"} --library "$lib" --out "$OUT" 2>&1 \
+    | tee "$OUT/$log" | tail -n "$tail_lines"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 
