@@ -73,7 +73,7 @@
 #   OUT=/tmp/out scripts/gpu.sh simt           steps 1 to 5 only (full)
 #   OUT=/tmp/out scripts/gpu.sh [full|quick|bench]    quick: skip racecheck and the long sizes
 #   TESSERA_COMMIT=<sha>   commit to record when the tree has no .git (the device machine)
-#   TESSERA_BENCH_ROWS=RE  only the matching rows, in the benches that take --rows (fp8, layers, ...)
+#   TESSERA_BENCH_ROWS=RE  only the matching rows in the benches that take --rows (fp8, layers)
 #   BENCH_ARGS="..."       extra tessera-bench arguments (e.g. --sizes 4096x4096x4096)
 set -uo pipefail
 cd "$(dirname "$0")/.."
