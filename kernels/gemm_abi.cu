@@ -52,9 +52,10 @@ int clusters_05_e5m2_n256(bool), clusters_05_e5m2_n128(bool), clusters_05_e5m2_n
 cudaError_t launch_05_e4m3_promoted(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_e4m3_promoted_n64(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_e4m3_promoted_n64_m64(WgmmaRun const&, cudaStream_t);
+cudaError_t launch_05_e4m3_promoted_m64(WgmmaRun const&, cudaStream_t);
 cudaError_t launch_05_e5m2_promoted(WgmmaRun const&, cudaStream_t);
 int clusters_05_e4m3_promoted(bool), clusters_05_e4m3_promoted_n64(bool);
-int clusters_05_e4m3_promoted_n64_m64(bool);
+int clusters_05_e4m3_promoted_n64_m64(bool), clusters_05_e4m3_promoted_m64(bool);
 int clusters_05_e5m2_promoted(bool);
 cudaError_t launch_06_f32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
 cudaError_t launch_06_tf32(GemmArgs const&, SkinnyPlan const&, cudaStream_t);
@@ -90,16 +91,21 @@ constexpr WgmmaEntry kWgmma[5][4] = {
      {launch_05_e5m2_n128, clusters_05_e5m2_n128},
      {launch_05_e5m2_n64, clusters_05_e5m2_n64},
      {nullptr, nullptr}}};
-// FP8 with its sums promoted to fp32 every 128 of K: [E4M3, E5M2][128 x 128, 128 x 64, 64 x 64]
-// (the narrow tiles e4m3's only: the plan's rule "promoted sums").
-constexpr WgmmaEntry kWgmmaPromoted[2][3] = {
+// FP8 with its sums promoted to fp32 every 128 of K: [E4M3, E5M2][128 x 128, 128 x 64, 64 x 128,
+// 64 x 64] (all but the first e4m3's only: the plan's rule "promoted sums").
+constexpr WgmmaEntry kWgmmaPromoted[2][4] = {
     {{launch_05_e4m3_promoted, clusters_05_e4m3_promoted},
      {launch_05_e4m3_promoted_n64, clusters_05_e4m3_promoted_n64},
+     {launch_05_e4m3_promoted_m64, clusters_05_e4m3_promoted_m64},
      {launch_05_e4m3_promoted_n64_m64, clusters_05_e4m3_promoted_n64_m64}},
-    {{launch_05_e5m2_promoted, clusters_05_e5m2_promoted}, {nullptr, nullptr}, {nullptr, nullptr}}};
+    {{launch_05_e5m2_promoted, clusters_05_e5m2_promoted},
+     {nullptr, nullptr},
+     {nullptr, nullptr},
+     {nullptr, nullptr}}};
 WgmmaEntry const& wgmma_entry(tessera_dtype dtype, int64_t bm, int64_t bn, bool promoted) {
   if (promoted) {
-    const int by_size = bm == WgmmaShape::kShortBM ? 2 : bn == WgmmaShape::kPromotedN ? 0 : 1;
+    const int by_size =
+        (bn == WgmmaShape::kPromotedN ? 0 : 1) + (bm == WgmmaShape::kShortBM ? 2 : 0);
     return kWgmmaPromoted[dtype == TESSERA_E4M3 ? 0 : 1][by_size];
   }
   const int by_type = dtype == TESSERA_TF32   ? 0

@@ -300,6 +300,10 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   EXPECT_EQ(tile_of(TESSERA_E4M3, 7168, 128, 2048, tensor), "128x128");
   EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 64, 7168, tensor), "128x128");
   EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
+  // Block scales on 65-128 rows of the scaled operand: the short tile, 128 wide.
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 128, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "64x128");
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 129, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
+  EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 128, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
   // A short tile less than half full splits K as 16-bit's does (24 tokens: 32 cluster tiles, 56
   // k-tiles in two parts).
   GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, 24, 7168, 7168, 7168, 4096);

@@ -249,12 +249,21 @@ Schedule schedule_of(StreamK const& w) {
 bool has_narrow_promoted_tiles(Fp8Args const& f, tessera_dtype dtype) {
   return f.promoted && !f.by_blocks() && dtype == TESSERA_E4M3;
 }
-WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t small) {
+WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t m,
+                        int64_t n) {
   if (!f.promoted) return t;
   const bool narrow = t.bn == WgmmaShape::kPromotedNarrowN &&
-                      (small <= WgmmaShape::kPromotedNarrowN || t.bm == WgmmaShape::kShortBM);
+                      (min64(m, n) <= WgmmaShape::kPromotedNarrowN || t.bm == WgmmaShape::kShortBM);
   if (has_narrow_promoted_tiles(f, dtype) && narrow) return t;
-  return {WgmmaShape::kPromotedN, f.by_blocks() ? f.scaling == Scaling::kBlockB : t.transposed};
+  if (!f.by_blocks()) return {WgmmaShape::kPromotedN, t.transposed};
+  // Block scales of 65-128 rows (a model's projections of about 128 tokens, the tokens' scales
+  // per row): e4m3 takes the short tile, so that both CTAs of a cluster have rows to compute where
+  // the 128-row tile left the second one past M.
+  const bool transposed = f.scaling == Scaling::kBlockB;
+  const int64_t rows = transposed ? n : m;
+  const bool short_rows =
+      dtype == TESSERA_E4M3 && rows > WgmmaShape::kShortBM && rows <= WgmmaShape::kBM;
+  return {WgmmaShape::kPromotedN, transposed, short_rows ? WgmmaShape::kShortBM : WgmmaShape::kBM};
 }
 
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
@@ -268,7 +277,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
                  has_short_tile(c.dtype) || has_narrow_promoted_tiles(plan.fp8, c.dtype),
                  wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width,
                  min_split_k_tiles(c.dtype)),
-      plan.fp8, c.dtype, min64(c.m, c.n));
+      plan.fp8, c.dtype, c.m, c.n);
   // The operands in the kernel's roles (A's role may take registers), then the caller's names.
   const GemmArgs q = oriented(p, tile.transposed).p;
   const bool first = !wgmma_reads(q.a, q.a_sm, q.a_sk, bytes, true);
