@@ -311,6 +311,16 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   const GemmPlan split = make_gemm_plan(c, h100);
   EXPECT_EQ(split.tile_m, WgmmaShape::kShortBM) << describe(split);
   EXPECT_EQ(split.work.splits, 2) << describe(split);
+  // The block-scaled short tile fills the clusters by splitting K as well (128 tokens against
+  // 2112 outputs: 17 cluster tiles, 56 k-tiles in three parts; 4096 outputs: 32, in two).
+  for (const auto [out, splits] : {std::pair{2112, 3}, std::pair{4096, 2}, std::pair{7168, 1}}) {
+    c = call_of(TESSERA_E4M3, 'T', 'N', out, 128, 7168, 7168, 7168, out);
+    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
+    c.scaling = TESSERA_SCALE_BLOCK_B_COLUMNS, c.scale_a = c.scale_b = &one;
+    const GemmPlan block = make_gemm_plan(c, h100);
+    EXPECT_EQ(block.tile_m, WgmmaShape::kShortBM) << describe(block);
+    EXPECT_EQ(block.work.splits, splits) << describe(block);
+  }
 }
 
 // Rule "wgmma tile" on 65-128 columns: 128 wide where the 64-wide cluster tiles exceed one wave

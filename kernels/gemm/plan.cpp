@@ -302,7 +302,8 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
                                 .tiles_n = ceil_div(cols, tile.bn),
                                 .k_tiles = wgmma_k_tiles(c.k, bytes),
                                 .clusters = plan.resident,
-                                .short_over_half_full = tile.short_over_half_full(cols),
+                                .short_over_half_full = tile.short_over_half_full(cols) &&
+                                                        !plan.fp8.by_blocks(),
                                 .hbm_bound = bound_by_hbm(c.m, c.n, bytes),
                                 .min_split = min_split_k_tiles(c.dtype)},
                                over);
@@ -457,10 +458,11 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // Rule "wgmma schedule": whole cluster tiles, or split-K / stream-K as make_stream_k says
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
-// faster than all of them adding partial sums); a problem bound by HBM is not streamed where
-// its last wave keeps at least half the clusters busy (enough to draw HBM's bandwidth: the
-// balance buys nothing there, the fixups and lost L2 sharing cost); never more clusters than
-// tiles. The overrides' splits (TESSERA_GEMM_SPLITS, for measuring) cut K into that many parts
+// faster than all of them adding partial sums), except with block scales (its loop, bound by the
+// promotions, gains from every cluster: 1.2-1.4x at 128 tokens, bench/results/gemm_fp8.md); a
+// problem bound by HBM is not streamed where its last wave keeps at least half the clusters busy
+// (enough to draw HBM's bandwidth: the balance buys nothing there, the fixups and lost L2
+// sharing cost); never more clusters than tiles. The overrides' splits (TESSERA_GEMM_SPLITS, for measuring) cut K into that many parts
 // where tiles x splits fit the clusters and every part gets a k-tile.
 StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over) {
   const int64_t tiles = ceil_div(a.tiles_m, WgmmaShape::kCluster) * a.tiles_n;
