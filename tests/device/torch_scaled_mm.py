@@ -168,10 +168,11 @@ def main():
                                             "torch's layout"))
     for fp8 in (torch.float8_e4m3fn, torch.float8_e5m2):
         for out_dtype in (torch.bfloat16, torch.float32):
-            # (120 and 128 rows: e4m3's short promoted tile, 128 wide)
+            # (120, 128 and 100 rows: e4m3's short promoted tile, 128 wide; 100 x 2112 x 7168
+            # with K split in three)
             for m, n, k in ((1, 1, 16), (7, 9, 200), (129, 257, 528), (1000, 333, 1024),
                             (64, 2112, 7168), (2048, 1536, 4096), (120, 600, 640),
-                            (128, 2112, 2048)):
+                            (128, 2112, 2048), (100, 2112, 7168)):
                 results.append(run_block_case(torch, tessera, fp8, out_dtype, m, n, k))
     for out_dtype in (torch.bfloat16, torch.float32):
         for rows in (False, True):
