@@ -36,9 +36,13 @@ struct PipelineState {
 };
 
 // The barriers of a ring of kStages stages, kept in shared memory (2 x kStages x 8 bytes), read
-// by kConsumers warpgroups in each of kCluster CTAs.
-template <int kStages, int kConsumers, int kCluster = 1>
+// by kConsumers warpgroups in each of kCluster CTAs. kReleasers: the threads of a consumer that
+// release a stage together, 128 (the warpgroup, whose wgmmas read the stage: their wait orders
+// the reads) or 32 (each warp, which also reads the stage itself).
+template <int kStages, int kConsumers, int kCluster = 1, int kReleasers = 128>
 struct StagePipeline {
+  static_assert(kReleasers == 128 || kReleasers == 32,
+                "pipeline: a stage is released by each consumer warpgroup or each of its warps");
   uint64_t* full;   // [kStages]
   uint64_t* empty;  // [kStages]
   static constexpr int kBarrierBytes = 2 * kStages * 8;
@@ -47,7 +51,8 @@ struct StagePipeline {
   __device__ __forceinline__ void init() const {
     for (int s = 0; s < kStages; ++s) {
       ptx::mbarrier_init(&full[s], 1);                        // the producer's arrive (+ TMA bytes)
-      ptx::mbarrier_init(&empty[s], kConsumers * kCluster);   // every consumer of the cluster
+      // every consumer (warpgroup or warp) of the cluster
+      ptx::mbarrier_init(&empty[s], kConsumers * kCluster * (128 / kReleasers));
     }
     ptx::fence_barrier_init();
   }
@@ -71,12 +76,13 @@ struct StagePipeline {
   __device__ __forceinline__ void consumer_wait(PipelineState<kStages> const& c) const {
     ptx::mbarrier_wait(&full[c.stage], c.phase);
   }
-  // Consumer warpgroup (its first thread arrives): frees `stage` in every CTA of the cluster.
-  // NOTE: the default (CTA-scope release) arrive on the peers' barriers: a release at cluster
-  // scope per k-tile cost 40% of the GEMM on the H200 (docs/design-notes.md); the wgmma wait
-  // before it already orders the reads of the stage.
+  // Consumer warpgroup or warp (its first thread arrives): frees `stage` in every CTA of the
+  // cluster. NOTE: the default (CTA-scope release) arrive on the peers' barriers: a release at
+  // cluster scope per k-tile cost 40% of the GEMM on the H200 (docs/design-notes.md); the wgmma
+  // wait before it already orders wgmma's reads of the stage, __syncwarp a warp's own.
   __device__ __forceinline__ void consumer_release(int stage) const {
-    if (threadIdx.x % 128 != 0) return;
+    if constexpr (kReleasers == 32) __syncwarp();  // (the warp's reads before its first lane's)
+    if (threadIdx.x % kReleasers != 0) return;
     if constexpr (kCluster == 1) {
       ptx::mbarrier_arrive(&empty[stage]);
     } else {

@@ -149,22 +149,33 @@ struct WgmmaTmaCfg {
   // the second store tile spills).
   static constexpr bool kStoresRowsByTma = kBits == 8 && kSwappable;
   static constexpr int64_t kStoreBytes = kStoreTma.bytes();
-  static constexpr int kStoreBuffers = int(min64(4, kBN / kChunk));
+  // (the promoted kernel's two: the room of two more holds its stages' block scales, below)
+  static constexpr int kStoreBuffers = int(min64(kPromoted ? 2 : 4, kBN / kChunk));
   static_assert((kBN / kChunk) % kStoreBuffers == 0,
                 "05: a tile's chunks must rotate through the store buffers evenly");
   static constexpr int64_t kChunkBytes =
       ceil_div(max64(kChunkLd * kChunk * 4, kStoreBuffers * kStoreBytes), int64_t(1024)) * 1024;
+  // The promoted kernel's block scales of a k-tile come by TMA with its stage: A's, one per row
+  // of the tile (rank 1: the scales of a block of K are contiguous along M), then B's one (a
+  // 16-byte box), in a slot of kScaleStageBytes (128-byte aligned) per stage. Each warp reads its
+  // rows' scales and releases the stage itself.
+  static constexpr int64_t kScaleBytesA = kBM * 4, kScaleBytesB = 16;
+  static constexpr int64_t kScaleStageBytes = kPromoted ? kScaleBytesA + 128 : 0;
+  static constexpr TmaTile kScaleTmaA = make_tma_tile(Layout(kBM), 32);
+  static constexpr TmaTile kScaleTmaB = make_tma_tile(Layout(kScaleBytesB / 4), 32);
   // As many stages as fit beside the epilogue buffers (the ring's barriers take 16 bytes a stage,
   // +1024 aligns the base to the 128B swizzle period), at most 16: 4 of the 128 x 256 tile's
   // 48 KB, 8 of the 128 x 64 tile's 24 KB, 13 of the short tile's 16 KB
   // (bench/results/gemm_plan_rules.md).
   static constexpr int64_t kMaxStages = 16;
   static constexpr int kStages =
-      int(min64(kMaxStages, (227 * 1024 - 1024 - 256 - kConsumers * kChunkBytes) / kStageBytes));
-  using Pipeline = StagePipeline<kStages, kConsumers, kCluster>;
-  // Stages, the consumers' epilogue buffers, the barriers.
+      int(min64(kMaxStages, (227 * 1024 - 1024 - 256 - kConsumers * kChunkBytes) /
+                                (kStageBytes + kScaleStageBytes)));
+  using Pipeline = StagePipeline<kStages, kConsumers, kCluster, kPromoted ? 32 : 128>;
+  // Stages, the consumers' epilogue buffers, the stages' scales, the barriers.
   static constexpr int64_t kEpilogueOffset = kStages * kStageBytes;
-  static constexpr int64_t kBarrierOffset = kEpilogueOffset + kConsumers * kChunkBytes;
+  static constexpr int64_t kScalesOffset = kEpilogueOffset + kConsumers * kChunkBytes;
+  static constexpr int64_t kBarrierOffset = kScalesOffset + kStages * kScaleStageBytes;
   static constexpr int64_t kSmemBytes = kBarrierOffset + Pipeline::kBarrierBytes + 1024;
   static_assert(kSmemBytes <= 227 * 1024, "05: the stages do not fit in shared memory");
   static_assert((kBM == WgmmaShape::kBM || kBM == WgmmaShape::kShortBM) &&
@@ -316,7 +327,23 @@ struct WgmmaTmaParams {
   OutType c_type;
   Scaling scaling;
   const float *scale_a, *scale_b;
+  // Block scales: the elements between each array's first and its tensor map's base (the
+  // 16-byte boundary at or before it: make_scale_map).
+  int64_t scale_a_shift, scale_b_shift;
 };
+
+// Producer, block scales: k-tile kt's scales of C tile (tm, tn) into the stage's slot, completing
+// on `full`: A's scale_a[i + kt m] for the tile's rows i, B's scale_b[kt + (j / 128) kb] for its
+// columns j (gemm.h's layouts; kb = p.k_tiles, the kernel's k-tiles being blocks of K).
+template <class Cfg>
+__device__ __forceinline__ void load_scales(void const* map_sa, void const* map_sb,
+                                            uint8_t* slot, int64_t tm, int64_t tn, int64_t kt,
+                                            WgmmaTmaParams const& p, uint64_t* full) {
+  const Coord<1> a_at{{p.scale_a_shift + kt * p.m + tm * Cfg::kBM}};
+  const Coord<1> b_at{{p.scale_b_shift + tn * Cfg::kBN / WgmmaShape::kBlockScaleK * p.k_tiles + kt}};
+  copy(TmaLoad<Cfg::kScaleTmaA>{map_sa}, a_at, slot, full);
+  copy(TmaLoad<Cfg::kScaleTmaB>{map_sb}, b_at, slot + Cfg::kScaleBytesA, full);
+}
 
 // Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
 // cluster), completing on `full`.
@@ -422,13 +449,14 @@ constexpr int kStaggerBarrier = 3;  // (1, 2: each consumer's own, in the epilog
 // the wgmmas, C7514); the other consumer warpgroup's products fill that gap, so the second
 // consumer starts each tile once the first has issued its first pair (WarpgroupStagger): in
 // step, the two would promote at the same time and leave the tensor pipe idle. A kernel of its
-// own: beside the other mainloops' accumulators ptxas serializes its wgmmas too. k_begin: the
-// index of the first k-tile in K (stream-K ranges start anywhere).
+// own: beside the other mainloops' accumulators ptxas serializes its wgmmas too. The block
+// scales come with their stage (load_scales), read off it before it is released.
 template <class Cfg>
-__device__ __forceinline__ void mainloop_promoted(
-    typename WarpgroupMMA<Cfg>::FragmentC& acc, int64_t k_begin, int64_t k_tiles,
-    typename Cfg::Pipeline const& pipe, uint8_t* smem, PipelineState<Cfg::kStages>& read,
-    int consumer, int64_t tm, int64_t tn, WgmmaTmaParams const& p) {
+__device__ __forceinline__ void mainloop_promoted(typename WarpgroupMMA<Cfg>::FragmentC& acc,
+                                                  int64_t k_tiles,
+                                                  typename Cfg::Pipeline const& pipe,
+                                                  uint8_t* smem, PipelineState<Cfg::kStages>& read,
+                                                  int consumer, bool by_blocks) {
   using T = typename Cfg::T;
   static_assert(Cfg::kBK == WgmmaShape::kBlockScaleK && Cfg::kBN <= WgmmaShape::kBlockScaleK &&
                     values_on_two_rows<Cfg>(),
@@ -439,20 +467,21 @@ __device__ __forceinline__ void mainloop_promoted(
   const WarpgroupMMA<Cfg> mma{consumer};
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
   static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
-  const int64_t row = tm * Cfg::kBM + 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
-  const float* scale_b = p.scale_b + tn * Cfg::kBN / WgmmaShape::kBlockScaleK * p.k_tiles;
-  // k-tile k's scales of the thread's two rows (times B's block's; 1 without block scales)
+  // The thread's first row in the tile, and the scales of its two rows in a stage's k-tile
+  // (times B's block's; 1 without block scales). Rows past M take any finite scale: their A rows
+  // are zeros (TMA's fill), and C never receives them.
+  const int64_t row = 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
   struct RowScales {
     float s0 = 1.0f, s8 = 1.0f;
   };
-  const bool by_blocks = p.scaling == Scaling::kBlockA;
-  const auto scales = [&](int64_t k) {
+  const auto scales = [&](int stage) {
     RowScales r;
     if (!by_blocks) return r;
-    const float* scale_a = p.scale_a + (k_begin + k) * p.m;
-    const float b = scale_b[k_begin + k];
-    r.s0 = row < p.m ? scale_a[row] * b : 0.0f;
-    r.s8 = row + 8 < p.m ? scale_a[row + 8] * b : 0.0f;
+    const float* slot =
+        reinterpret_cast<const float*>(smem + Cfg::kScalesOffset + stage * Cfg::kScaleStageBytes);
+    const float b = slot[Cfg::kBM];
+    r.s0 = slot[row] * b;
+    r.s8 = slot[row + 8] * b;
     return r;
   };
   using Frag = typename WarpgroupMMA<Cfg>::FragmentC;
@@ -486,16 +515,16 @@ TESSERA_UNROLL
   if (kStaggered && k_tiles > 0) stagger.follow();
   int64_t k = 0;
   for (; k + 1 < k_tiles; k += 2) {
-    const RowScales r0 = scales(k), r1 = scales(k + 1);  // (loaded while the products run)
     const int first = issue(even), second = issue(odd);
+    const RowScales r0 = scales(first), r1 = scales(second);  // (read while the products run)
     if (kStaggered && k == 0) stagger.lead();
     promote(even, k, first, r0);  // k + 1 runs meanwhile
     warpgroup_wait<0>(odd);
     promote(odd, k + 1, second, r1);
   }
   if (k < k_tiles) {
-    const RowScales r = scales(k);
     const int last = issue(even);
+    const RowScales r = scales(last);
     if (kStaggered && k == 0) stagger.lead();
     warpgroup_wait<0>(even);
     promote(even, k, last, r);
@@ -506,7 +535,9 @@ template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_05_kernel(const __grid_constant__ CUtensorMap map_a,
                    const __grid_constant__ CUtensorMap map_b,
-                   const __grid_constant__ CUtensorMap map_c, WgmmaTmaParams p) {
+                   const __grid_constant__ CUtensorMap map_c,
+                   const __grid_constant__ CUtensorMap map_sa,
+                   const __grid_constant__ CUtensorMap map_sb, WgmmaTmaParams p) {
   constexpr int kStages = Cfg::kStages;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 
@@ -521,6 +552,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if (threadIdx.x == 0) {
     prefetch_tma_map(&map_a);
     prefetch_tma_map(&map_b);
+    if (Cfg::kPromoted && p.scaling == Scaling::kBlockA) {
+      prefetch_tma_map(&map_sa);
+      prefetch_tma_map(&map_sb);
+    }
     pipe.init();
   }
   cluster_sync_after_init();  // barriers initialized in every CTA before any remote arrive or
@@ -536,13 +571,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     producer_role<Cfg::kProducerRegs>();
     if (threadIdx.x == 0) {
       PipelineState<kStages> write;
+      const bool by_blocks = Cfg::kPromoted && p.scaling == Scaling::kBlockA;
+      const uint32_t bytes =
+          uint32_t(Cfg::kStageBytes + (by_blocks ? Cfg::kScaleBytesA + Cfg::kScaleBytesB : 0));
       const Walk walk = p.work.walk(cluster);
       for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
         const auto [cm, tn] = p.order.tile(s.tile);
         const int64_t tm = cm * Cfg::kCluster + rank;
         for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
-          uint64_t* full = pipe.producer_acquire(write, uint32_t(Cfg::kStageBytes));
+          uint64_t* full = pipe.producer_acquire(write, bytes);
           uint8_t* stage = smem + write.stage * Cfg::kStageBytes;
+          if (by_blocks)
+            load_scales<Cfg>(&map_sa, &map_sb,
+                             smem + Cfg::kScalesOffset + write.stage * Cfg::kScaleStageBytes, tm,
+                             tn, kt, p, full);
           const Coord<2> a_at{{tm * kBM, kt * kBK}}, b_at{{tn * kBN, kt * kBK}};  // (rows, k)
           if constexpr (Cfg::kARegs) {
             copy(TmaLoad<Cfg::ARegs::kTma>{&map_a}, a_at, stage, full);
@@ -581,7 +623,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if constexpr (Cfg::kARegs) {
         mainloop_a_regs<Cfg>(acc.v, k_tiles, pipe, smem, read);
       } else if constexpr (Cfg::kPromoted) {
-        mainloop_promoted<Cfg>(acc, s.k_begin, k_tiles, pipe, smem, read, consumer, tm, tn, p);
+        mainloop_promoted<Cfg>(acc, k_tiles, pipe, smem, read, consumer,
+                               p.scaling == Scaling::kBlockA);
       } else if constexpr (Cfg::kKMajorOnly) {
         mainloop<Cfg, true, true>(acc, k_tiles, pipe, smem, read, consumer);
       } else if (p.a_k_major) {
@@ -636,6 +679,20 @@ bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t ro
     return tma_encode(map, make_tma_args(tile, tma_data_type<T>(), reinterpret_cast<uint64_t>(ptr),
                                          Coord<2>{{rows, cols}}, stride, l2));
   } catch (...) {  // a rule of tma.hpp (the plan checked them before: its TMA reads rule)
+    return false;
+  }
+}
+
+// The rank-1 tensor map of `count` floats at `ptr` (block scales), based on the 16-byte boundary
+// at or before it (TMA's alignment): `shift` elements lie between the two.
+inline bool make_scale_map(CUtensorMap* map, TmaTile const& tile, const float* ptr, int64_t count,
+                           int64_t* shift) {
+  const uint64_t at = reinterpret_cast<uint64_t>(ptr);
+  *shift = int64_t(at % 16 / 4);
+  try {
+    return at % 4 == 0 && tma_encode(map, make_tma_args(tile, TmaDataType::kFloat32, at - at % 16,
+                                                        Coord<1>{{count + *shift}}, Coord<1>{{1}}));
+  } catch (...) {  // (over 2^31 - 1 scales)
     return false;
   }
 }
@@ -766,11 +823,19 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
                                    c_rows_contiguous ? Cfg::kStoreTmaRows : Cfg::kStoreTma, g.c,
                                    g.m, g.n, g.ldc, !c_rows_contiguous, TmaL2Promotion::kNone);
   }
+  // Block scales: A's per row and block of K, B's per block (gemm.h), for load_scales.
+  CUtensorMap map_sa = map_a, map_sb = map_a;  // (unused without them)
+  int64_t shift_a = 0, shift_b = 0;
+  const int64_t k_tiles = ceil_div(g.k, Cfg::kBK);
+  if (ok && f.scaling == Scaling::kBlockA)
+    ok = make_scale_map(&map_sa, Cfg::kScaleTmaA, f.scale_a, g.m * k_tiles, &shift_a) &&
+         make_scale_map(&map_sb, Cfg::kScaleTmaB, f.scale_b,
+                        ceil_div(g.n, WgmmaShape::kBlockScaleK) * k_tiles, &shift_b);
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
-                   ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), ceil_div(g.k, Cfg::kBK),
+                   ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), k_tiles,
                    a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr,
-                   f.c_type, f.scaling, f.scale_a, f.scale_b};
+                   f.c_type, f.scaling, f.scale_a, f.scale_b, shift_a, shift_b};
   p.order = GroupedOrder(ceil_div(p.tiles_m, int64_t(Cfg::kCluster)), p.tiles_n, Cfg::kGroupM);
   if (p.work.streams()) {
     const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
@@ -782,7 +847,8 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   }
   ClusterLaunch<Cfg> launch(stream);
   launch.config.gridDim = dim3(unsigned(p.work.clusters * Cfg::kCluster));
-  return cudaLaunchKernelEx(&launch.config, gemm_05_kernel<Cfg>, map_a, map_b, map_c, p);
+  return cudaLaunchKernelEx(&launch.config, gemm_05_kernel<Cfg>, map_a, map_b, map_c, map_sa,
+                            map_sb, p);
 }
 
 }  // namespace

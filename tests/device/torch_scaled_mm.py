@@ -110,16 +110,28 @@ def run_case(torch, tessera, fp8, out_dtype, rows, m, n, k, layout, fast=False):
     return ok, words
 
 
-def run_block_case(torch, tessera, fp8, out_dtype, m, n, k):
+def off_boundary(torch, s):
+    """s (r, c) column-major, 4 bytes past a 16-byte boundary (the library reads it in place)."""
+    storage = torch.empty(s.numel() + 1, device="cuda")
+    view = storage[1:].view(s.shape[1], s.shape[0]).t()
+    view.copy_(s)
+    return view
+
+
+def run_block_case(torch, tessera, fp8, out_dtype, m, n, k, scales_off_boundary=False):
     """Block scales (1 x 128 on a, 128 x 128 on b): the error against float64 within the output's
-    rounding of the fp32-promoted product."""
+    rounding of the fp32-promoted product. scales_off_boundary: both scales in gemm.h's layouts,
+    4 bytes past a 16-byte boundary."""
     x = torch.randn(m, k, device="cuda") * 3
     w = torch.randn(n, k, device="cuda") * 0.05
     xq, sx = quantize_blocks(torch, x, fp8, 1)      # sx (m, kb)
     wq, sw = quantize_blocks(torch, w, fp8, 128)    # sw (nb, kb)
     out, out_buf = guarded(torch, m, n, out_dtype, False, float("nan"))
     out_keep = out_buf.clone()
-    tessera.scaled_mm(xq, wq.t(), sx, sw.t(), out_dtype=out_dtype, out=out)
+    sa, sb = sx, sw.t()
+    if scales_off_boundary:
+        sa, sb = off_boundary(torch, sa), off_boundary(torch, sb)
+    tessera.scaled_mm(xq, wq.t(), sa, sb, out_dtype=out_dtype, out=out)
     torch.cuda.synchronize()
     ref = dequantize_blocks(xq, sx, 1) @ dequantize_blocks(wq, sw, 128).t()
     norm = ref.abs().max().item() + 1e-30
@@ -129,7 +141,9 @@ def run_block_case(torch, tessera, fp8, out_dtype, m, n, k):
     guards_ok = torch.equal(out_buf[~inside].isnan(), out_keep[~inside].isnan())
     bound = bound_for(out_dtype, None)
     ok = err <= bound and guards_ok and not out.isnan().any().item()
-    return ok, (f"{str(fp8).split('.')[1]} -> {str(out_dtype).split('.')[1]} block {m}x{n}x{k}: "
+    where = ", scales off a 16-byte boundary" if scales_off_boundary else ""
+    return ok, (f"{str(fp8).split('.')[1]} -> {str(out_dtype).split('.')[1]} block {m}x{n}x{k}"
+                f"{where}: "
                 f"err {err:.3g} (bound {bound:.3g}){'' if guards_ok else ', GUARD REGION CHANGED'}")
 
 
@@ -174,6 +188,9 @@ def main():
                             (64, 2112, 7168), (2048, 1536, 4096), (120, 600, 640),
                             (128, 2112, 2048), (100, 2112, 7168)):
                 results.append(run_block_case(torch, tessera, fp8, out_dtype, m, n, k))
+    for m, n, k in ((129, 257, 528), (100, 2112, 7168)):
+        results.append(run_block_case(torch, tessera, torch.float8_e4m3fn, torch.bfloat16, m, n,
+                                      k, scales_off_boundary=True))
     for out_dtype in (torch.bfloat16, torch.float32):
         for rows in (False, True):
             for m, n, k in ((129, 257, 528), (2048, 1536, 4096)):
