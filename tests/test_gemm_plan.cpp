@@ -323,6 +323,28 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   }
 }
 
+// Block scales reach the kernel by TMA: its per-row scales are copied to a 16-byte pitch first
+// (workspace) where their rows are not a multiple of 4 floats or the array is not 16-byte
+// aligned, and read in place otherwise.
+TEST(GemmPlan, BlockScalesOffTmaAlignmentAreCopiedFirst) {
+  TableDevice h100 = device_named("h100_sxm");
+  alignas(16) static const float scales[8] = {};
+  const auto plan_of = [&](int64_t tokens, const float* token_scales) {
+    GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, tokens, 7168, 7168, 7168, 4096);
+    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
+    c.scaling = TESSERA_SCALE_BLOCK_B_COLUMNS, c.scale_a = scales, c.scale_b = token_scales;
+    return make_gemm_plan(c, h100);
+  };
+  EXPECT_FALSE(plan_of(128, scales).copy_block_scales);
+  EXPECT_FALSE(plan_of(1000, scales).copy_block_scales);
+  for (const auto [tokens, at] : {std::pair{1001, scales}, std::pair{128, scales + 1}}) {
+    const GemmPlan p = plan_of(tokens, at);
+    EXPECT_TRUE(p.copy_block_scales) << describe(p);
+    EXPECT_GE(p.workspace, block_scales_bytes(tokens, 56)) << describe(p);
+    EXPECT_NE(describe(p).find("block scales copied"), std::string::npos) << describe(p);
+  }
+}
+
 // Rule "wgmma tile" on 65-128 columns: 128 wide where the 64-wide cluster tiles exceed one wave
 // and K is long (a 128-token MLP, 28672 x 128 x 4096 at 16 bits: 224 cluster tiles of 64
 // columns); 64 in one wave (6144 outputs: 48) or on a short K (FP8 24576 x 128 x 1536: 12

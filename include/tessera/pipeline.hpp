@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #if defined(__CUDACC__)
+#include "atom/copy.hpp"
 #include "atom/sm90.hpp"
 
 namespace tessera {
@@ -60,9 +61,28 @@ struct StagePipeline {
   // returns the barrier the loads complete on.
   __device__ __forceinline__ uint64_t* producer_acquire(PipelineState<kStages> const& p,
                                                         uint32_t bytes) const {
+    producer_wait(p);
+    return producer_expect(p, bytes);
+  }
+  // producer_acquire in two steps, for copies between them whose completion arrives on the
+  // stage's `full` barrier (returned; cp.async: cp_async_arrive), which must be counted before
+  // the producer's own arrive lets the phase complete.
+  __device__ __forceinline__ uint64_t* producer_wait(PipelineState<kStages> const& p) const {
     ptx::mbarrier_wait(&empty[p.stage], p.phase ^ 1);
+    return &full[p.stage];
+  }
+  __device__ __forceinline__ uint64_t* producer_expect(PipelineState<kStages> const& p,
+                                                       uint32_t bytes) const {
     ptx::mbarrier_arrive_expect_tx(&full[p.stage], bytes);
     return &full[p.stage];
+  }
+  // Producer, between the two: 4 bytes from global `src` to shared `dst` by cp.async, which the
+  // stage's `full` barrier awaits too (for what TMA cannot copy: a box starts on a 16-byte
+  // boundary).
+  __device__ __forceinline__ void producer_copy4(PipelineState<kStages> const& p, void* dst,
+                                                 void const* src) const {
+    ptx::cp_async_zfill<4>(ptx::smem_address(dst), src, 4);
+    ptx::cp_async_arrive(&full[p.stage]);
   }
   // Producer, after its last load: waits until the consumers of every CTA of the cluster have
   // released the last kStages stages it filled (a stage never filled passes at once). Then no peer

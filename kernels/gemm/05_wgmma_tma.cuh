@@ -155,14 +155,13 @@ struct WgmmaTmaCfg {
                 "05: a tile's chunks must rotate through the store buffers evenly");
   static constexpr int64_t kChunkBytes =
       ceil_div(max64(kChunkLd * kChunk * 4, kStoreBuffers * kStoreBytes), int64_t(1024)) * 1024;
-  // The promoted kernel's block scales of a k-tile come by TMA with its stage: A's, one per row
-  // of the tile (rank 1: the scales of a block of K are contiguous along M), then B's one (a
-  // 16-byte box), in a slot of kScaleStageBytes (128-byte aligned) per stage. Each warp reads its
-  // rows' scales and releases the stage itself.
-  static constexpr int64_t kScaleBytesA = kBM * 4, kScaleBytesB = 16;
+  // The promoted kernel's block scales of a k-tile come with its stage: A's, one per row of the
+  // tile, by TMA (a (kBM, 1) box of the (M, KB) scales, M contiguous), then B's one by cp.async
+  // (a TMA box cannot start off a 16-byte boundary), in a slot of kScaleStageBytes (128-byte
+  // aligned) per stage. Each warp reads its rows' scales and releases the stage itself.
+  static constexpr int64_t kScaleBytesA = kBM * 4;
   static constexpr int64_t kScaleStageBytes = kPromoted ? kScaleBytesA + 128 : 0;
-  static constexpr TmaTile kScaleTmaA = make_tma_tile(Layout(kBM), 32);
-  static constexpr TmaTile kScaleTmaB = make_tma_tile(Layout(kScaleBytesB / 4), 32);
+  static constexpr TmaTile kScaleTmaA = make_tma_tile(Layout(make_tuple(kBM, int64_t(1))), 32);
   // As many stages as fit beside the epilogue buffers (the ring's barriers take 16 bytes a stage,
   // +1024 aligns the base to the 128B swizzle period), at most 16: 4 of the 128 x 256 tile's
   // 48 KB, 8 of the 128 x 64 tile's 24 KB, 13 of the short tile's 16 KB
@@ -327,22 +326,23 @@ struct WgmmaTmaParams {
   OutType c_type;
   Scaling scaling;
   const float *scale_a, *scale_b;
-  // Block scales: the elements between each array's first and its tensor map's base (the
-  // 16-byte boundary at or before it: make_scale_map).
-  int64_t scale_a_shift, scale_b_shift;
 };
 
-// Producer, block scales: k-tile kt's scales of C tile (tm, tn) into the stage's slot, completing
-// on `full`: A's scale_a[i + kt m] for the tile's rows i, B's scale_b[kt + (j / 128) kb] for its
-// columns j (gemm.h's layouts; kb = p.k_tiles, the kernel's k-tiles being blocks of K).
+// Producer, block scales of k-tile kt (gemm.h's layouts; kb = p.k_tiles, a k-tile being a block
+// of K) into the stage's slot: B's for C tile column tn, scale_b[kt + (j / 128) kb], by cp.async
+// (before producer_expect), then A's for tile row tm, (i, kt) of the (M, KB) map, by TMA.
 template <class Cfg>
-__device__ __forceinline__ void load_scales(void const* map_sa, void const* map_sb,
-                                            uint8_t* slot, int64_t tm, int64_t tn, int64_t kt,
-                                            WgmmaTmaParams const& p, uint64_t* full) {
-  const Coord<1> a_at{{p.scale_a_shift + kt * p.m + tm * Cfg::kBM}};
-  const Coord<1> b_at{{p.scale_b_shift + tn * Cfg::kBN / WgmmaShape::kBlockScaleK * p.k_tiles + kt}};
-  copy(TmaLoad<Cfg::kScaleTmaA>{map_sa}, a_at, slot, full);
-  copy(TmaLoad<Cfg::kScaleTmaB>{map_sb}, b_at, slot + Cfg::kScaleBytesA, full);
+__device__ __forceinline__ void load_scale_b(typename Cfg::Pipeline const& pipe,
+                                             PipelineState<Cfg::kStages> const& write,
+                                             uint8_t* slot, int64_t tn, int64_t kt,
+                                             WgmmaTmaParams const& p) {
+  const int64_t block_column = tn * Cfg::kBN / WgmmaShape::kBlockScaleK;
+  pipe.producer_copy4(write, slot + Cfg::kScaleBytesA, p.scale_b + block_column * p.k_tiles + kt);
+}
+template <class Cfg>
+__device__ __forceinline__ void load_scales_a(void const* map_sa, uint8_t* slot, int64_t tm,
+                                              int64_t kt, uint64_t* full) {
+  copy(TmaLoad<Cfg::kScaleTmaA>{map_sa}, Coord<2>{{tm * Cfg::kBM, kt}}, slot, full);
 }
 
 // Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
@@ -536,8 +536,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_05_kernel(const __grid_constant__ CUtensorMap map_a,
                    const __grid_constant__ CUtensorMap map_b,
                    const __grid_constant__ CUtensorMap map_c,
-                   const __grid_constant__ CUtensorMap map_sa,
-                   const __grid_constant__ CUtensorMap map_sb, WgmmaTmaParams p) {
+                   const __grid_constant__ CUtensorMap map_sa, WgmmaTmaParams p) {
   constexpr int kStages = Cfg::kStages;
   constexpr int64_t kBM = Cfg::kBM, kBN = Cfg::kBN, kBK = Cfg::kBK;
 
@@ -552,10 +551,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if (threadIdx.x == 0) {
     prefetch_tma_map(&map_a);
     prefetch_tma_map(&map_b);
-    if (Cfg::kPromoted && p.scaling == Scaling::kBlockA) {
-      prefetch_tma_map(&map_sa);
-      prefetch_tma_map(&map_sb);
-    }
+    if (Cfg::kPromoted && p.scaling == Scaling::kBlockA) prefetch_tma_map(&map_sa);
     pipe.init();
   }
   cluster_sync_after_init();  // barriers initialized in every CTA before any remote arrive or
@@ -572,19 +568,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (threadIdx.x == 0) {
       PipelineState<kStages> write;
       const bool by_blocks = Cfg::kPromoted && p.scaling == Scaling::kBlockA;
-      const uint32_t bytes =
-          uint32_t(Cfg::kStageBytes + (by_blocks ? Cfg::kScaleBytesA + Cfg::kScaleBytesB : 0));
+      const uint32_t bytes = uint32_t(Cfg::kStageBytes + (by_blocks ? Cfg::kScaleBytesA : 0));
       const Walk walk = p.work.walk(cluster);
       for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
         const auto [cm, tn] = p.order.tile(s.tile);
         const int64_t tm = cm * Cfg::kCluster + rank;
         for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
-          uint64_t* full = pipe.producer_acquire(write, bytes);
+          uint64_t* full = pipe.producer_wait(write);
+          uint8_t* scales = smem + Cfg::kScalesOffset + write.stage * Cfg::kScaleStageBytes;
+          if (by_blocks) load_scale_b<Cfg>(pipe, write, scales, tn, kt, p);
+          pipe.producer_expect(write, bytes);
+          if (by_blocks) load_scales_a<Cfg>(&map_sa, scales, tm, kt, full);
           uint8_t* stage = smem + write.stage * Cfg::kStageBytes;
-          if (by_blocks)
-            load_scales<Cfg>(&map_sa, &map_sb,
-                             smem + Cfg::kScalesOffset + write.stage * Cfg::kScaleStageBytes, tm,
-                             tn, kt, p, full);
           const Coord<2> a_at{{tm * kBM, kt * kBK}}, b_at{{tn * kBN, kt * kBK}};  // (rows, k)
           if constexpr (Cfg::kARegs) {
             copy(TmaLoad<Cfg::ARegs::kTma>{&map_a}, a_at, stage, full);
@@ -679,20 +674,6 @@ bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t ro
     return tma_encode(map, make_tma_args(tile, tma_data_type<T>(), reinterpret_cast<uint64_t>(ptr),
                                          Coord<2>{{rows, cols}}, stride, l2));
   } catch (...) {  // a rule of tma.hpp (the plan checked them before: its TMA reads rule)
-    return false;
-  }
-}
-
-// The rank-1 tensor map of `count` floats at `ptr` (block scales), based on the 16-byte boundary
-// at or before it (TMA's alignment): `shift` elements lie between the two.
-inline bool make_scale_map(CUtensorMap* map, TmaTile const& tile, const float* ptr, int64_t count,
-                           int64_t* shift) {
-  const uint64_t at = reinterpret_cast<uint64_t>(ptr);
-  *shift = int64_t(at % 16 / 4);
-  try {
-    return at % 4 == 0 && tma_encode(map, make_tma_args(tile, TmaDataType::kFloat32, at - at % 16,
-                                                        Coord<1>{{count + *shift}}, Coord<1>{{1}}));
-  } catch (...) {  // (over 2^31 - 1 scales)
     return false;
   }
 }
@@ -823,19 +804,30 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
                                    c_rows_contiguous ? Cfg::kStoreTmaRows : Cfg::kStoreTma, g.c,
                                    g.m, g.n, g.ldc, !c_rows_contiguous, TmaL2Promotion::kNone);
   }
-  // Block scales: A's per row and block of K, B's per block (gemm.h), for load_scales.
-  CUtensorMap map_sa = map_a, map_sb = map_a;  // (unused without them)
-  int64_t shift_a = 0, shift_b = 0;
+  // Block scales: A's (M, KB) by TMA, copied first to a pitch TMA reads where the plan says so.
+  CUtensorMap map_sa = map_a;  // (unused without them)
   const int64_t k_tiles = ceil_div(g.k, Cfg::kBK);
-  if (ok && f.scaling == Scaling::kBlockA)
-    ok = make_scale_map(&map_sa, Cfg::kScaleTmaA, f.scale_a, g.m * k_tiles, &shift_a) &&
-         make_scale_map(&map_sb, Cfg::kScaleTmaB, f.scale_b,
-                        ceil_div(g.n, WgmmaShape::kBlockScaleK) * k_tiles, &shift_b);
+  if (ok && f.scaling == Scaling::kBlockA) {
+    const void* scales = f.scale_a;
+    int64_t ld = g.m;
+    if (run.copy_block_scales) {
+      void* copy = nullptr;
+      ld = block_scales_pitch(g.m);
+      if ((err = scratch.get(&copy, block_scales_bytes(g.m, k_tiles))) != cudaSuccess ||
+          (err = cudaMemcpy2DAsync(copy, size_t(ld) * 4, f.scale_a, size_t(g.m) * 4,
+                                   size_t(g.m) * 4, size_t(k_tiles), cudaMemcpyDeviceToDevice,
+                                   stream)) != cudaSuccess)
+        return err;
+      scales = copy;
+    }
+    ok = make_map<float>(&map_sa, Cfg::kScaleTmaA, scales, g.m, k_tiles, ld, true,
+                         TmaL2Promotion::kNone);
+  }
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
                    ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), k_tiles,
                    a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr,
-                   f.c_type, f.scaling, f.scale_a, f.scale_b, shift_a, shift_b};
+                   f.c_type, f.scaling, f.scale_a, f.scale_b};
   p.order = GroupedOrder(ceil_div(p.tiles_m, int64_t(Cfg::kCluster)), p.tiles_n, Cfg::kGroupM);
   if (p.work.streams()) {
     const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
@@ -848,7 +840,7 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   ClusterLaunch<Cfg> launch(stream);
   launch.config.gridDim = dim3(unsigned(p.work.clusters * Cfg::kCluster));
   return cudaLaunchKernelEx(&launch.config, gemm_05_kernel<Cfg>, map_a, map_b, map_c, map_sa,
-                            map_sb, p);
+                            p);
 }
 
 }  // namespace

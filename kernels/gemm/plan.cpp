@@ -311,6 +311,9 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
     if (plan.work.streams())
       plan.workspace += WgmmaPartials(plan.work.clusters, tile.bn, tile.consumers()).bytes();
   }
+  const Fp8Args f = tile.transposed ? plan.fp8.transposed() : plan.fp8;
+  plan.copy_block_scales = f.by_blocks() && block_scales_copied(f.scale_a, rows);
+  if (plan.copy_block_scales) plan.workspace += block_scales_bytes(rows, wgmma_k_tiles(c.k, 1));
   // (FP8 inputs: bf16 C only, the common case: each C type stored by TMA costs a kernel's worth
   // of compile time; their transposed problems too, through a row-major store tile)
   const int64_t c_bytes = c.scaled ? elem_bytes(c.c_dtype) : bytes;

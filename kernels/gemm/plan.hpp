@@ -145,6 +145,9 @@ struct GemmPlan {
   // The caller's A and B packed K-major into scratch first (04, 05); 05 tf32: the kernel's A
   // (MN-major) taken to wgmma through registers.
   bool pack_a = false, pack_b = false, a_through_registers = false;
+  // 05, block scales: the kernel's per-row scales copied to a 16-byte pitch first
+  // (block_scales_copied).
+  bool copy_block_scales = false;
   // How the tiles share the GPU: 05's clusters (work), 03's split of K (split) on `resident`
   // clusters or CTA slots; 03's tiles.
   Schedule schedule = Schedule::kWholeTiles;
@@ -168,6 +171,7 @@ struct WgmmaRun {
   StreamK work;
   int64_t bm, bn;
   Fp8Args fp8;
+  bool copy_block_scales;
 };
 inline WgmmaRun wgmma_run(GemmPlan const& p) {
   const bool t = p.transposed;
@@ -180,7 +184,8 @@ inline WgmmaRun wgmma_run(GemmPlan const& p) {
           p.work,
           p.tile_m,
           p.tile_n,
-          t ? p.fp8.transposed() : p.fp8};
+          t ? p.fp8.transposed() : p.fp8,
+          p.copy_block_scales};
 }
 // Kernel 03: the problem in the kernel's orientation, the tile width, the split of K.
 struct SimtRun {
@@ -222,6 +227,16 @@ struct WgmmaPartials {
   size_t bytes() const { return flag_bytes() + size_t(slots) * size_t(values) * 4; }
 };
 // The bytes of one packed operand: `rows` rows of K rounded up to 16 bytes, in a 256-byte piece.
+// Kernel 05's block scales per row (rows, k_blocks), rows contiguous, reach its stages by TMA,
+// a tile's rows a box: where rows are not a multiple of 4 floats or the array is not 16-byte
+// aligned (TMA's rules), the launcher copies them to a pitch of rows rounded up to 4 first.
+inline int64_t block_scales_pitch(int64_t rows) { return (rows + 3) / 4 * 4; }
+inline size_t block_scales_bytes(int64_t rows, int64_t k_blocks) {
+  return size_t((block_scales_pitch(rows) * k_blocks * 4 + 255) / 256 * 256);
+}
+inline bool block_scales_copied(const float* scales, int64_t rows) {
+  return rows % 4 != 0 || reinterpret_cast<uintptr_t>(scales) % 16 != 0;
+}
 inline size_t packed_bytes(int64_t rows, int64_t k, int64_t elem_bytes) {
   const int64_t vec = 16 / elem_bytes, k_row = (k + vec - 1) / vec * vec;
   return size_t((rows * k_row * elem_bytes + 255) / 256 * 256);

@@ -293,6 +293,8 @@ std::string describe(GemmPlan const& p) {
   text += operand_words(p, "B", c.b, a.b_sn, a.b_sk, p.pack_b);
   if (p.kernel == GemmKernel::kSkinny) text += skinny_words(p);
   if (p.kernel == GemmKernel::kWgmmaTma) text += wgmma_words(p);
+  if (p.copy_block_scales)
+    text += "; the per-row block scales copied to a 16-byte pitch first (TMA reads them)";
   if (p.kernel == GemmKernel::kSimtPipelined) text += simt_words(p);
   if (p.workspace) text += "; workspace " + to_string(p.workspace) + " bytes";
   if (p.kernel == GemmKernel::kWgmmaTma) text += store_words(p);

@@ -84,6 +84,11 @@ __device__ inline void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes) 
                "r"(bytes)
                : "memory");
 }
+// The barrier's current phase also waits for this thread's cp.async copies issued so far: one
+// more pending arrival now, made when they complete (visible then to the barrier's waiters).
+__device__ inline void cp_async_arrive(uint64_t* bar) {
+  asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];\n" ::"r"(smem_u32(bar)) : "memory");
+}
 // Blocks until the phase with parity `parity` has completed.
 __device__ inline void mbarrier_wait(uint64_t* bar, uint32_t parity) {
   asm volatile(
