@@ -678,6 +678,29 @@ bool make_map(CUtensorMap* map, TmaTile const& tile, void const* ptr, int64_t ro
   }
 }
 
+// The tensor map of A's block scales (M, KB), M contiguous, copied first to a pitch TMA reads
+// where the plan says so (block_scales_copied).
+template <class Cfg>
+cudaError_t block_scales_map(CUtensorMap* map, WgmmaRun const& run, int64_t k_tiles,
+                             Scratch& scratch, cudaStream_t stream) {
+  const int64_t m = run.args.p.m;
+  const void* scales = run.fp8.scale_a;
+  int64_t ld = m;
+  if (run.copy_block_scales) {
+    void* copy = nullptr;
+    ld = block_scales_pitch(m);
+    cudaError_t err = scratch.get(&copy, block_scales_bytes(m, k_tiles));
+    if (err == cudaSuccess)
+      err = cudaMemcpy2DAsync(copy, size_t(ld) * 4, scales, size_t(m) * 4, size_t(m) * 4,
+                              size_t(k_tiles), cudaMemcpyDeviceToDevice, stream);
+    if (err != cudaSuccess) return err;
+    scales = copy;
+  }
+  return make_map<float>(map, Cfg::kScaleTmaA, scales, m, k_tiles, ld, true, TmaL2Promotion::kNone)
+             ? cudaSuccess
+             : cudaErrorInvalidValue;
+}
+
 // An operand as TMA reads it: pointer, leading dimension, major. Operands the plan packs (TMA or
 // wgmma cannot read them where they lie) are packed K-major into `scratch`.
 struct TmaOperand {
@@ -804,25 +827,11 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
                                    c_rows_contiguous ? Cfg::kStoreTmaRows : Cfg::kStoreTma, g.c,
                                    g.m, g.n, g.ldc, !c_rows_contiguous, TmaL2Promotion::kNone);
   }
-  // Block scales: A's (M, KB) by TMA, copied first to a pitch TMA reads where the plan says so.
-  CUtensorMap map_sa = map_a;  // (unused without them)
+  CUtensorMap map_sa = map_a;  // (unused without block scales)
   const int64_t k_tiles = ceil_div(g.k, Cfg::kBK);
-  if (ok && f.scaling == Scaling::kBlockA) {
-    const void* scales = f.scale_a;
-    int64_t ld = g.m;
-    if (run.copy_block_scales) {
-      void* copy = nullptr;
-      ld = block_scales_pitch(g.m);
-      if ((err = scratch.get(&copy, block_scales_bytes(g.m, k_tiles))) != cudaSuccess ||
-          (err = cudaMemcpy2DAsync(copy, size_t(ld) * 4, f.scale_a, size_t(g.m) * 4,
-                                   size_t(g.m) * 4, size_t(k_tiles), cudaMemcpyDeviceToDevice,
-                                   stream)) != cudaSuccess)
-        return err;
-      scales = copy;
-    }
-    ok = make_map<float>(&map_sa, Cfg::kScaleTmaA, scales, g.m, k_tiles, ld, true,
-                         TmaL2Promotion::kNone);
-  }
+  if (ok && f.scaling == Scaling::kBlockA &&
+      (err = block_scales_map<Cfg>(&map_sa, run, k_tiles, scratch, stream)) != cudaSuccess)
+    return err;
   if (!ok) return cudaErrorInvalidValue;
   WgmmaTmaParams p{g.m, g.n, g.k, g.alpha, g.beta, g.c, run.args.c_sm, run.args.c_sn,
                    ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), k_tiles,
