@@ -254,6 +254,7 @@ def main():
             print(f"{name}: tessera {ours:.0f}  cuBLASLt {fmt(theirs)}  ratio {fmt(ratio, '.2f')}"
                   f"  eager us {our_us:.1f} / {fmt(their_us, '.1f')}  diff {fmt(diff, '.1e')}"
                   f"  ({time.monotonic() - started:.1f} s)", flush=True)
+            write(pathlib.Path(args.out), header, rows)  # (so far: a cut-off run keeps its rows)
     summary = write(pathlib.Path(args.out), header, rows)
     for scaling, s in summary.items():
         print(f"{scaling}: geomean ratio {fmt(s['geomean_ratio'], '.3f')} over {s['rows']} rows; "
