@@ -299,8 +299,8 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 128, 7168, tensor), "64x64");
   EXPECT_EQ(tile_of(TESSERA_E4M3, 7168, 128, 2048, tensor), "128x128");
   EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 64, 7168, tensor), "128x128");
-  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
-  // Block scales on 65-128 rows of the scaled operand: the short tile, 128 wide.
+  // Block scales on at most 128 rows of the scaled operand: the short tile, 128 wide.
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "64x128");
   EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 128, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "64x128");
   EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 129, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
   EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 128, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
@@ -321,6 +321,28 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
     EXPECT_EQ(block.tile_m, WgmmaShape::kShortBM) << describe(block);
     EXPECT_EQ(block.work.splits, splits) << describe(block);
   }
+}
+
+// Rule "cluster along N": block scales on one tile row (at most 64 tokens on the short tile) put
+// a cluster's two CTAs on neighbouring tiles along N, and the schedule counts those cluster
+// tiles (4096 outputs: 32 tiles of 128, 16 cluster tiles, K = 7168 in three parts); two tile
+// rows keep the cluster along M.
+TEST(GemmPlan, BlockScalesOnOneTileRowPutTheClusterAlongN) {
+  TableDevice h100 = device_named("h100_sxm");
+  static const float one = 1.0f;
+  const auto plan_of = [&](int64_t tokens) {
+    GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, tokens, 7168, 7168, 7168, 4096);
+    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
+    c.scaling = TESSERA_SCALE_BLOCK_B_COLUMNS, c.scale_a = c.scale_b = &one;
+    return make_gemm_plan(c, h100);
+  };
+  const GemmPlan few = plan_of(64);
+  EXPECT_TRUE(few.cluster_along_n) << describe(few);
+  EXPECT_EQ(few.work.tiles, 16) << describe(few);
+  EXPECT_EQ(few.work.splits, 3) << describe(few);
+  const GemmPlan more = plan_of(65);
+  EXPECT_FALSE(more.cluster_along_n) << describe(more);
+  EXPECT_EQ(more.work.tiles, 32) << describe(more);
 }
 
 // Block scales reach the kernel by TMA: its per-row scales are copied to a 16-byte pitch first

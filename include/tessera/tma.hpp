@@ -274,6 +274,13 @@ TESSERA_HD constexpr TmaTile make_tma_tile(Layout const& smem, int64_t elem_bits
   return make_tma_tile(SwizzledLayout{Swizzle(), 0, smem}, elem_bits, loaders);
 }
 
+// The same boxes, every one issued by one CTA for itself (no multicast): a tile that the tensor
+// map describes for `loaders` CTAs, loaded whole by one of them.
+TESSERA_HD constexpr TmaTile unicast(TmaTile t) {
+  t.loaders = 1;
+  return t;
+}
+
 // cuTensorMapEncodeTiled's arguments, in its order.
 struct TmaArgs {
   TmaDataType data_type = TmaDataType::kFloat16;

@@ -125,6 +125,8 @@ struct WgmmaTmaCfg {
   template <bool kKMajor>
   using B = StageTile<kBits, kBN, kBK, kBN, kKMajor, kCluster>;
   static constexpr int64_t kStageBytesA = A<true>::kBytes, kStageBytesB = B<true>::kBytes;
+  // B's K-major tile loaded whole by its CTA (the promoted kernel's cluster along N: cta_tile).
+  static constexpr TmaTile kTmaBOwn = unicast(B<true>::kTma);
   static constexpr int64_t kStageBytes = kStageBytesA + kStageBytesB;
 
   // Epilogue: each consumer stages its 64 rows of C, kChunk columns at a time, as floats in a
@@ -319,14 +321,32 @@ struct WgmmaTmaParams {
   bool tma_store;  // C leaves through the tensor map map_c (16-bit, beta = 0: the plan's rule)
   StreamK work;    // which cluster computes which tiles and k-tiles (stream_k.hpp)
   GroupedOrder order;  // where the work's tiles are: cluster tiles (ceil(tiles_m / kCluster),
-                       // tiles_n), grouped
+                       // tiles_n), or (tiles_m, ceil(tiles_n / kCluster)) along N, grouped
   float* partials;  // stream-K: a slot of partial sums per consumer warpgroup of the grid,
   uint32_t* flags;  // and its flag (zeroed before the launch)
   // FP8 inputs: C's element type and the scales (Fp8Args, args.hpp).
   OutType c_type;
   Scaling scaling;
   const float *scale_a, *scale_b;
+  // The cluster's CTAs take neighbouring tiles along N (the promoted kernel, one tile row):
+  // cta_tile.
+  bool cluster_along_n;
 };
+
+// The C tile (m, n) of the CTA of cluster rank `rank` in cluster tile `tile` of the grouped
+// order: kCluster tiles along M that share B's tile (multicast), or, with p.cluster_along_n (a
+// problem of one tile row: block scales of few tokens), along N, each CTA loading its own B
+// tile. Either may lie past C (odd tile counts): its loads read zeros, its stores are predicated
+// off.
+struct CtaTile {
+  int64_t m, n;
+};
+template <class Cfg>
+__device__ __forceinline__ CtaTile cta_tile(WgmmaTmaParams const& p, int64_t tile, int rank) {
+  const auto [cm, cn] = p.order.tile(int32_t(tile));
+  if (Cfg::kPromoted && p.cluster_along_n) return {cm, cn * Cfg::kCluster + rank};
+  return {cm * Cfg::kCluster + rank, cn};
+}
 
 // Producer, block scales of k-tile kt (gemm.h's layouts; kb = p.k_tiles, a k-tile being a block
 // of K) into the stage's slot: B's for C tile column tn, scale_b[kt + (j / 128) kb], by cp.async
@@ -557,9 +577,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   cluster_sync_after_init();  // barriers initialized in every CTA before any remote arrive or
                               // multicast
 
-  // The cluster walks its segments of cluster tiles (kCluster C tiles along M sharing a B tile,
-  // in grouped order; p.work says which tiles and k-tiles); this CTA takes C tile-row
-  // tm = cluster tile-row * kCluster + rank.
+  // The cluster walks its segments of cluster tiles (kCluster C tiles, in grouped order; p.work
+  // says which tiles and k-tiles); this CTA takes its C tile (cta_tile).
   const int rank = cluster_rank();
   const int64_t cluster = blockIdx.x / Cfg::kCluster;
   if (warpgroup == 0) {
@@ -571,8 +590,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const uint32_t bytes = uint32_t(Cfg::kStageBytes + (by_blocks ? Cfg::kScaleBytesA : 0));
       const Walk walk = p.work.walk(cluster);
       for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
-        const auto [cm, tn] = p.order.tile(s.tile);
-        const int64_t tm = cm * Cfg::kCluster + rank;
+        const auto [tm, tn] = cta_tile<Cfg>(p, s.tile, rank);
         for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
           uint64_t* full = pipe.producer_wait(write);
           uint8_t* scales = smem + Cfg::kScalesOffset + write.stage * Cfg::kScaleStageBytes;
@@ -585,6 +603,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             copy(TmaLoad<Cfg::ARegs::kTma>{&map_a}, a_at, stage, full);
             copy(TmaLoad<Cfg::template B<true>::kTma>{&map_b}, b_at, stage + Cfg::kStageBytesA,
                  full, rank);
+          } else if constexpr (Cfg::kPromoted) {
+            if (p.cluster_along_n) {
+              copy(TmaLoad<Cfg::template A<true>::kTma>{&map_a}, a_at, stage, full);
+              copy(TmaLoad<Cfg::kTmaBOwn>{&map_b}, b_at, stage + Cfg::kStageBytesA, full);
+            } else {
+              load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+            }
           } else if constexpr (Cfg::kKMajorOnly) {
             load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
           } else if (p.a_k_major) {
@@ -611,9 +636,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     typename WarpgroupMMA<Cfg>::FragmentC acc;
     const Walk walk = p.work.walk(cluster);
     for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
-      const auto [cm, tn] = p.order.tile(s.tile);
-      const int64_t tm =
-          cm * Cfg::kCluster + rank;  // may be past M (odd tiles_m): all predicated off
+      const auto [tm, tn] = cta_tile<Cfg>(p, s.tile, rank);
       const int64_t k_tiles = s.k_end - s.k_begin;
       if constexpr (Cfg::kARegs) {
         mainloop_a_regs<Cfg>(acc.v, k_tiles, pipe, smem, read);
@@ -837,7 +860,12 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
                    ceil_div(g.m, Cfg::kBM), ceil_div(g.n, Cfg::kBN), k_tiles,
                    a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr,
                    f.c_type, f.scaling, f.scale_a, f.scale_b};
-  p.order = GroupedOrder(ceil_div(p.tiles_m, int64_t(Cfg::kCluster)), p.tiles_n, Cfg::kGroupM);
+  p.cluster_along_n = run.cluster_along_n;
+  if (run.cluster_along_n && !Cfg::kPromoted) return cudaErrorInvalidConfiguration;
+  const int64_t cluster = Cfg::kCluster;
+  p.order = run.cluster_along_n
+                ? GroupedOrder(p.tiles_m, ceil_div(p.tiles_n, cluster), Cfg::kGroupM)
+                : GroupedOrder(ceil_div(p.tiles_m, cluster), p.tiles_n, Cfg::kGroupM);
   if (p.work.streams()) {
     const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
     void* piece = nullptr;

@@ -256,13 +256,13 @@ WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int6
                       (min64(m, n) <= WgmmaShape::kPromotedNarrowN || t.bm == WgmmaShape::kShortBM);
   if (has_narrow_promoted_tiles(f, dtype) && narrow) return t;
   if (!f.by_blocks()) return {WgmmaShape::kPromotedN, t.transposed};
-  // Block scales of 65-128 rows (a model's projections of about 128 tokens, the tokens' scales
-  // per row): e4m3 takes the short tile, so that both CTAs of a cluster have rows to compute where
-  // the 128-row tile left the second one past M.
+  // Block scales of at most 128 rows (a model's projections of up to 128 tokens, the tokens'
+  // scales per row): e4m3 takes the short tile, so that both CTAs of a cluster have rows to
+  // compute where the 128-row tile left the second one past M (at most 64 rows: the cluster's
+  // CTAs side by side along N, wgmma_part).
   const bool transposed = f.scaling == Scaling::kBlockB;
   const int64_t rows = transposed ? n : m;
-  const bool short_rows =
-      dtype == TESSERA_E4M3 && rows > WgmmaShape::kShortBM && rows <= WgmmaShape::kBM;
+  const bool short_rows = dtype == TESSERA_E4M3 && rows <= WgmmaShape::kBM;
   return {WgmmaShape::kPromotedN, transposed, short_rows ? WgmmaShape::kShortBM : WgmmaShape::kBM};
 }
 
@@ -295,11 +295,16 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   if (plan.pack_b) plan.workspace += packed_bytes(c.n, c.k, bytes);
   plan.resident = device.wgmma_clusters(c.dtype, tile.bm, tile.bn, plan.a_through_registers);
   const int64_t rows = tile.transposed ? c.n : c.m, cols = tile.transposed ? c.m : c.n;
+  // Rule "cluster along N": the promoted kernel on one tile row puts its clusters' two CTAs on
+  // neighbouring tiles along N (each loading its own B tile) rather than leave the second past M
+  // (the schedule counts its cluster tiles with the roles of M and N swapped).
+  plan.cluster_along_n = plan.fp8.promoted && ceil_div(rows, tile.bm) == 1 && plan.fp8.by_blocks();
+  const int64_t tiles_m = ceil_div(rows, tile.bm), tiles_n = ceil_div(cols, tile.bn);
   if (plan.resident < 1) {
     plan.schedule = Schedule::kAtLaunch;
   } else {
-    plan.work = wgmma_schedule({.tiles_m = ceil_div(rows, tile.bm),
-                                .tiles_n = ceil_div(cols, tile.bn),
+    plan.work = wgmma_schedule({.tiles_m = plan.cluster_along_n ? tiles_n : tiles_m,
+                                .tiles_n = plan.cluster_along_n ? tiles_m : tiles_n,
                                 .k_tiles = wgmma_k_tiles(c.k, bytes),
                                 .clusters = plan.resident,
                                 .short_over_half_full = tile.short_over_half_full(cols) &&

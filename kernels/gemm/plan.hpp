@@ -146,8 +146,8 @@ struct GemmPlan {
   // (MN-major) taken to wgmma through registers.
   bool pack_a = false, pack_b = false, a_through_registers = false;
   // 05, block scales: the kernel's per-row scales copied to a 16-byte pitch first
-  // (block_scales_copied).
-  bool copy_block_scales = false;
+  // (block_scales_copied); the cluster's CTAs on neighbouring tiles along N (one tile row).
+  bool copy_block_scales = false, cluster_along_n = false;
   // How the tiles share the GPU: 05's clusters (work), 03's split of K (split) on `resident`
   // clusters or CTA slots; 03's tiles.
   Schedule schedule = Schedule::kWholeTiles;
@@ -171,7 +171,7 @@ struct WgmmaRun {
   StreamK work;
   int64_t bm, bn;
   Fp8Args fp8;
-  bool copy_block_scales;
+  bool copy_block_scales, cluster_along_n;
 };
 inline WgmmaRun wgmma_run(GemmPlan const& p) {
   const bool t = p.transposed;
@@ -185,7 +185,8 @@ inline WgmmaRun wgmma_run(GemmPlan const& p) {
           p.tile_m,
           p.tile_n,
           t ? p.fp8.transposed() : p.fp8,
-          p.copy_block_scales};
+          p.copy_block_scales,
+          p.cluster_along_n};
 }
 // Kernel 03: the problem in the kernel's orientation, the tile width, the split of K.
 struct SimtRun {

@@ -209,6 +209,8 @@ string wgmma_words(GemmPlan const& p) {
   string out = "; tile " + to_string(p.tile_m) + " x " + to_string(p.tile_n);
   if (p.tile_m == WgmmaShape::kShortBM)
     out += " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)";
+  if (p.cluster_along_n)
+    out += " (one tile row: a cluster's two CTAs on neighbouring tiles along N)";
   const bool by_b_columns = p.call.scaled && p.call.scaling == TESSERA_SCALE_BLOCK_B_COLUMNS;
   if (p.transposed && by_b_columns)
     out += " on the transposed problem C^T = op(B)^T op(A)^T (B's scales per column and block of "

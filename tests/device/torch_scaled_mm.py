@@ -183,10 +183,12 @@ def main():
     for fp8 in (torch.float8_e4m3fn, torch.float8_e5m2):
         for out_dtype in (torch.bfloat16, torch.float32):
             # (120, 128 and 100 rows: e4m3's short promoted tile, 128 wide; 100 x 2112 x 7168
-            # with K split in three)
+            # with K split in three; at most 64 rows: the cluster along N, 20 x 300 with an odd
+            # number of tiles)
             for m, n, k in ((1, 1, 16), (7, 9, 200), (129, 257, 528), (1000, 333, 1024),
                             (64, 2112, 7168), (2048, 1536, 4096), (120, 600, 640),
-                            (128, 2112, 2048), (100, 2112, 7168)):
+                            (128, 2112, 2048), (100, 2112, 7168), (20, 300, 512),
+                            (50, 900, 1024)):
                 results.append(run_block_case(torch, tessera, fp8, out_dtype, m, n, k))
     for m, n, k in ((129, 257, 528), (100, 2112, 7168)):
         results.append(run_block_case(torch, tessera, torch.float8_e4m3fn, torch.bfloat16, m, n,
