@@ -748,6 +748,18 @@ TmaOperand prepare_operand(const void* ptr, int64_t s_r, int64_t s_k, int64_t ro
   return {packed, ld_packed, true};
 }
 
+// Stream-K's slots of partial sums and their flags (zeroed), from the scratch.
+template <class Cfg>
+cudaError_t stream_k_slots(WgmmaTmaParams& p, Scratch& scratch, cudaStream_t stream) {
+  const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
+  void* piece = nullptr;
+  const cudaError_t err = scratch.get(&piece, parts.bytes());
+  if (err != cudaSuccess) return err;
+  p.flags = static_cast<uint32_t*>(piece);
+  p.partials = reinterpret_cast<float*>(static_cast<char*>(piece) + parts.flag_bytes());
+  return cudaMemsetAsync(p.flags, 0, parts.flag_bytes(), stream);
+}
+
 // The kernel's launch configuration: a cluster of kCluster CTAs, the stage ring's shared memory.
 template <class Cfg>
 struct ClusterLaunch {
@@ -804,9 +816,10 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   // device: the plan may have asked another kernel of the same tile, as for block scales)
   if (run.resident < 1 || max_clusters<Cfg>() < 1) return cudaErrorInvalidConfiguration;
   // Promoted sums run on the promoted kernel, block scales oriented with A's per-row scales (the
-  // plan's rule "promoted sums").
+  // plan's rule "promoted sums"); only it puts its clusters along N.
   Fp8Args const& f = run.fp8;
-  if (f.scaling == Scaling::kBlockB || f.promoted != Cfg::kPromoted)
+  if (f.scaling == Scaling::kBlockB || f.promoted != Cfg::kPromoted ||
+      (run.cluster_along_n && !Cfg::kPromoted))
     return cudaErrorInvalidConfiguration;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
@@ -861,19 +874,12 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
                    a.k_major, b.k_major, run.tma_store, run.work, {}, nullptr, nullptr,
                    f.c_type, f.scaling, f.scale_a, f.scale_b};
   p.cluster_along_n = run.cluster_along_n;
-  if (run.cluster_along_n && !Cfg::kPromoted) return cudaErrorInvalidConfiguration;
   const int64_t cluster = Cfg::kCluster;
   p.order = run.cluster_along_n
                 ? GroupedOrder(p.tiles_m, ceil_div(p.tiles_n, cluster), Cfg::kGroupM)
                 : GroupedOrder(ceil_div(p.tiles_m, cluster), p.tiles_n, Cfg::kGroupM);
-  if (p.work.streams()) {
-    const WgmmaPartials parts(p.work.clusters, Cfg::kBN, Cfg::kConsumers);
-    void* piece = nullptr;
-    if ((err = scratch.get(&piece, parts.bytes())) != cudaSuccess) return err;
-    p.flags = static_cast<uint32_t*>(piece);
-    p.partials = reinterpret_cast<float*>(static_cast<char*>(piece) + parts.flag_bytes());
-    if ((err = cudaMemsetAsync(p.flags, 0, parts.flag_bytes(), stream)) != cudaSuccess) return err;
-  }
+  if (p.work.streams() && (err = stream_k_slots<Cfg>(p, scratch, stream)) != cudaSuccess)
+    return err;
   ClusterLaunch<Cfg> launch(stream);
   launch.config.gridDim = dim3(unsigned(p.work.clusters * Cfg::kCluster));
   return cudaLaunchKernelEx(&launch.config, gemm_05_kernel<Cfg>, map_a, map_b, map_c, map_sa,

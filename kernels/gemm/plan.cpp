@@ -307,8 +307,9 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
                                 .tiles_n = plan.cluster_along_n ? tiles_m : tiles_n,
                                 .k_tiles = wgmma_k_tiles(c.k, bytes),
                                 .clusters = plan.resident,
-                                .short_over_half_full = tile.short_over_half_full(cols) &&
-                                                        !plan.fp8.by_blocks(),
+                                .few_tiles_split_only = (tile.short_over_half_full(cols) &&
+                                                         !plan.fp8.by_blocks()) ||
+                                                        plan.cluster_along_n,
                                 .hbm_bound = bound_by_hbm(c.m, c.n, bytes),
                                 .min_split = min_split_k_tiles(c.dtype)},
                                over);
@@ -467,7 +468,9 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
 // faster than all of them adding partial sums), except with block scales (its loop, bound by the
-// promotions, gains from every cluster: 1.2-1.4x at 128 tokens, bench/results/gemm_fp8.md); a
+// promotions, gains from every cluster: 1.2-1.4x at 128 tokens), but so does the cluster along N
+// (its CTAs each read their own B tile: at 64 tokens 28 or 96 cluster tiles run 1.1-1.8x faster
+// whole than split or streamed, 9 or 16 1.3-1.4x faster split in three; gemm_fp8.md); a
 // problem bound by HBM is not streamed where its last wave keeps at least half the clusters busy
 // (enough to draw HBM's bandwidth: the balance buys nothing there, the fixups and lost L2
 // sharing cost); never more clusters than tiles. The overrides' splits (TESSERA_GEMM_SPLITS, for
@@ -478,7 +481,7 @@ StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over) {
   const int64_t k_tiles = a.k_tiles, clusters = a.clusters, splits = over.splits;
   if (splits >= 2 && tiles * splits <= clusters && splits <= k_tiles)
     return {tiles, k_tiles, tiles * splits, 0, splits};
-  const bool whole = over.whole_tiles || (a.short_over_half_full && 4 * tiles > clusters);
+  const bool whole = over.whole_tiles || (a.few_tiles_split_only && 4 * tiles > clusters);
   StreamK w = whole ? StreamK{tiles, k_tiles, clusters, tiles}
                     : make_stream_k(tiles, k_tiles, clusters, a.min_split);
   if (a.hbm_bound && schedule_of(w) == Schedule::kStreamK && 2 * (tiles % clusters) >= clusters)

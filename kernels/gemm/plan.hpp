@@ -210,7 +210,7 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters,
 // tiles_n), their k-tiles, the resident clusters, and the problem's traits.
 struct WgmmaScheduleArgs {
   int64_t tiles_m = 0, tiles_n = 0, k_tiles = 0, clusters = 0;
-  bool short_over_half_full = false;    // the short tile, more than half full along N
+  bool few_tiles_split_only = false;    // K split only where the tiles fill <= 1/4 of the clusters
   bool hbm_bound = false;               // bound_by_hbm
   int64_t min_split = kMinSplitKTiles;  // the fewest k-tiles a split of K takes
 };
