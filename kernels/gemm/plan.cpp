@@ -13,6 +13,9 @@
 //   wgmma tile       05's tile and orientation (wgmma_tile below)
 //   wgmma schedule   05's whole tiles / split-K / stream-K (wgmma_schedule; make_stream_k)
 //   FP8 split        FP8 splits K into shorter parts than 16-bit (min_split_k_tiles)
+//   promoted sums    FP8's promoted kernel: its tiles and orientation (promoted_tile below)
+//   cluster along N  block scales on one tile row: the cluster's CTAs side by side along N
+//   block scales     copied to a 16-byte pitch where TMA cannot read them (plan.hpp)
 //   TMA store        05 stores C by TMA: 16-bit, beta = 0, aligned, m % 8 == 0
 //   simt tile        03's tile and orientation (simt_tile below)
 //   simt split       03 splits K below one wave of CTAs (make_simt_split, stream_k.hpp)
@@ -468,10 +471,10 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
 // faster than all of them adding partial sums), except with block scales (its loop, bound by the
-// promotions, gains from every cluster: 1.2-1.4x at 128 tokens), but so does the cluster along N
-// (its CTAs each read their own B tile: at 64 tokens 28 or 96 cluster tiles run 1.1-1.8x faster
-// whole than split or streamed, 9 or 16 1.3-1.4x faster split in three; gemm_fp8.md); a
-// problem bound by HBM is not streamed where its last wave keeps at least half the clusters busy
+// promotions, gains from every cluster: 1.2-1.4x at 128 tokens), and the cluster along N does
+// the same (its CTAs each read their own B tile: at 64 tokens 28 or 96 cluster tiles run
+// 1.1-1.8x faster whole than split or streamed, 9 or 16 1.3-1.4x faster split in three;
+// gemm_fp8.md); a problem bound by HBM is not streamed where its last wave keeps at least half the clusters busy
 // (enough to draw HBM's bandwidth: the balance buys nothing there, the fixups and lost L2
 // sharing cost); never more clusters than tiles. The overrides' splits (TESSERA_GEMM_SPLITS, for
 // measuring) cut K into that many parts where tiles x splits fit the clusters and every part gets

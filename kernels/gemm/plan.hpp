@@ -228,9 +228,10 @@ struct WgmmaPartials {
   size_t bytes() const { return flag_bytes() + size_t(slots) * size_t(values) * 4; }
 };
 // The bytes of one packed operand: `rows` rows of K rounded up to 16 bytes, in a 256-byte piece.
-// Kernel 05's block scales per row (rows, k_blocks), rows contiguous, reach its stages by TMA,
-// a tile's rows a box: where rows are not a multiple of 4 floats or the array is not 16-byte
-// aligned (TMA's rules), the launcher copies them to a pitch of rows rounded up to 4 first.
+// Rule "block scales": kernel 05's block scales per row (rows, k_blocks), rows contiguous, reach
+// its stages by TMA, a tile's rows a box: where rows are not a multiple of 4 floats or the array
+// is not 16-byte aligned (TMA's rules), the launcher copies them to a pitch of rows rounded up to
+// 4 first.
 inline int64_t block_scales_pitch(int64_t rows) { return (rows + 3) / 4 * 4; }
 inline size_t block_scales_bytes(int64_t rows, int64_t k_blocks) {
   return size_t((block_scales_pitch(rows) * k_blocks * 4 + 255) / 256 * 256);
