@@ -474,11 +474,11 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // promotions, gains from every cluster: 1.2-1.4x at 128 tokens), and the cluster along N does
 // the same (its CTAs each read their own B tile: at 64 tokens 28 or 96 cluster tiles run
 // 1.1-1.8x faster whole than split or streamed, 9 or 16 1.3-1.4x faster split in three;
-// gemm_fp8.md); a problem bound by HBM is not streamed where its last wave keeps at least half the clusters busy
-// (enough to draw HBM's bandwidth: the balance buys nothing there, the fixups and lost L2
-// sharing cost); never more clusters than tiles. The overrides' splits (TESSERA_GEMM_SPLITS, for
-// measuring) cut K into that many parts where tiles x splits fit the clusters and every part gets
-// a k-tile.
+// gemm_fp8.md); a problem bound by HBM is not streamed where its last wave keeps at least half
+// the clusters busy (enough to draw HBM's bandwidth: the balance buys nothing there, the fixups
+// and lost L2 sharing cost); never more clusters than tiles. The overrides' splits
+// (TESSERA_GEMM_SPLITS, for measuring) cut K into that many parts where tiles x splits fit the
+// clusters and every part gets a k-tile.
 StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over) {
   const int64_t tiles = ceil_div(a.tiles_m, WgmmaShape::kCluster) * a.tiles_n;
   const int64_t k_tiles = a.k_tiles, clusters = a.clusters, splits = over.splits;
