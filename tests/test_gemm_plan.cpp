@@ -323,6 +323,25 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   }
 }
 
+// Rule "wgmma schedule": FP8's promoted kernel on one line of cluster tiles (64 tokens against
+// 24576 x 1536 weights: 96 cluster tiles of 128 x 64 on 66 clusters) runs whole tiles where 16-bit
+// would stream them; fast accumulation keeps stream-K.
+TEST(GemmPlan, PromotedKernelOnOneTileLineIsNotStreamed) {
+  TableDevice h100 = device_named("h100_sxm");
+  static const float one = 1.0f;
+  const auto plan_of = [&](tessera_accumulation accumulation) {
+    GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 24576, 64, 1536, 1536, 1536, 24576);
+    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
+    c.scale_a = c.scale_b = &one, c.accumulation = accumulation;
+    return make_gemm_plan(c, h100);
+  };
+  const GemmPlan promoted = plan_of(TESSERA_ACCUMULATE_PROMOTED);
+  EXPECT_EQ(promoted.schedule, Schedule::kWholeTiles) << describe(promoted);
+  EXPECT_EQ(promoted.work.tiles, 96) << describe(promoted);
+  const GemmPlan fast = plan_of(TESSERA_ACCUMULATE_FAST);
+  EXPECT_EQ(fast.schedule, Schedule::kStreamK) << describe(fast);
+}
+
 // Rule "cluster along N": block scales on one tile row (at most 64 tokens on the short tile) put
 // a cluster's two CTAs on neighbouring tiles along N, and the schedule counts those cluster
 // tiles (4096 outputs: 32 tiles of 128, 16 cluster tiles, K = 7168 in three parts); two tile

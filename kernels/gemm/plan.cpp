@@ -314,6 +314,9 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
                                                          !plan.fp8.by_blocks()) ||
                                                         plan.cluster_along_n,
                                 .hbm_bound = bound_by_hbm(c.m, c.n, bytes),
+                                .one_tile_line = plan.fp8.promoted &&
+                                                 (ceil_div(tiles_m, WgmmaShape::kCluster) == 1 ||
+                                                  tiles_n == 1),
                                 .min_split = min_split_k_tiles(c.dtype)},
                                over);
     plan.schedule = schedule_of(plan.work);
@@ -476,7 +479,9 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // 1.1-1.8x faster whole than split or streamed, 9 or 16 1.3-1.4x faster split in three;
 // gemm_fp8.md); a problem bound by HBM is not streamed where its last wave keeps at least half
 // the clusters busy (enough to draw HBM's bandwidth: the balance buys nothing there, the fixups
-// and lost L2 sharing cost); never more clusters than tiles. The overrides' splits
+// and lost L2 sharing cost), nor FP8's promoted kernel on one line of cluster tiles (64 and 128
+// tokens against 24576 x 1536 weights: whole tiles 1.4-1.7x faster than streamed,
+// gemm_fp8.md); never more clusters than tiles. The overrides' splits
 // (TESSERA_GEMM_SPLITS, for measuring) cut K into that many parts where tiles x splits fit the
 // clusters and every part gets a k-tile.
 StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over) {
@@ -487,7 +492,8 @@ StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over) {
   const bool whole = over.whole_tiles || (a.few_tiles_split_only && 4 * tiles > clusters);
   StreamK w = whole ? StreamK{tiles, k_tiles, clusters, tiles}
                     : make_stream_k(tiles, k_tiles, clusters, a.min_split);
-  if (a.hbm_bound && schedule_of(w) == Schedule::kStreamK && 2 * (tiles % clusters) >= clusters)
+  const bool last_wave_full = 2 * (tiles % clusters) >= clusters;
+  if (schedule_of(w) == Schedule::kStreamK && (a.one_tile_line || (a.hbm_bound && last_wave_full)))
     w = StreamK{tiles, k_tiles, clusters, tiles};
   if (!w.streams()) w.clusters = min64(tiles, clusters);
   return w;

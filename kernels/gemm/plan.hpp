@@ -212,6 +212,7 @@ struct WgmmaScheduleArgs {
   int64_t tiles_m = 0, tiles_n = 0, k_tiles = 0, clusters = 0;
   bool few_tiles_split_only = false;    // K split only where the tiles fill <= 1/4 of the clusters
   bool hbm_bound = false;               // bound_by_hbm
+  bool one_tile_line = false;  // FP8's promoted kernel with one cluster tile along M or N
   int64_t min_split = kMinSplitKTiles;  // the fewest k-tiles a split of K takes
 };
 StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over = {});
