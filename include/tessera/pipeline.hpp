@@ -76,12 +76,12 @@ struct StagePipeline {
     ptx::mbarrier_arrive_expect_tx(&full[p.stage], bytes);
     return &full[p.stage];
   }
-  // Producer, between the two: 4 bytes from global `src` to shared `dst` by cp.async, which the
-  // stage's `full` barrier awaits too (for what TMA cannot copy: a box starts on a 16-byte
-  // boundary).
+  // Producer, between the two: 4 bytes from global `src` to shared `dst` by cp.async (zeros
+  // without reading `src` where `inside` is false), which the stage's `full` barrier awaits too
+  // (for what TMA cannot copy: a box starts on a 16-byte boundary).
   __device__ __forceinline__ void producer_copy4(PipelineState<kStages> const& p, void* dst,
-                                                 void const* src) const {
-    ptx::cp_async_zfill<4>(ptx::smem_address(dst), src, 4);
+                                                 void const* src, bool inside = true) const {
+    ptx::cp_async_zfill<4>(ptx::smem_address(dst), src, inside ? 4 : 0);
     ptx::cp_async_arrive(&full[p.stage]);
   }
   // Producer, after its last load: waits until the consumers of every CTA of the cluster have

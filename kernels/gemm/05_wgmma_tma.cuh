@@ -350,14 +350,17 @@ __device__ __forceinline__ CtaTile cta_tile(WgmmaTmaParams const& p, int64_t til
 
 // Producer, block scales of k-tile kt (gemm.h's layouts; kb = p.k_tiles, a k-tile being a block
 // of K) into the stage's slot: B's for C tile column tn, scale_b[kt + (j / 128) kb], by cp.async
-// (before producer_expect), then A's for tile row tm, (i, kt) of the (M, KB) map, by TMA.
+// (before producer_expect; a zero for a tile past N, which the cluster along N may take), then
+// A's for tile row tm, (i, kt) of the (M, KB) map, by TMA (zeros past M).
 template <class Cfg>
 __device__ __forceinline__ void load_scale_b(typename Cfg::Pipeline const& pipe,
                                              PipelineState<Cfg::kStages> const& write,
                                              uint8_t* slot, int64_t tn, int64_t kt,
                                              WgmmaTmaParams const& p) {
   const int64_t block_column = tn * Cfg::kBN / WgmmaShape::kBlockScaleK;
-  pipe.producer_copy4(write, slot + Cfg::kScaleBytesA, p.scale_b + block_column * p.k_tiles + kt);
+  const bool inside = tn * Cfg::kBN < p.n;
+  pipe.producer_copy4(write, slot + Cfg::kScaleBytesA,
+                      p.scale_b + (inside ? block_column * p.k_tiles + kt : 0), inside);
 }
 template <class Cfg>
 __device__ __forceinline__ void load_scales_a(void const* map_sa, uint8_t* slot, int64_t tm,
@@ -470,7 +473,7 @@ constexpr int kStaggerBarrier = 3;  // (1, 2: each consumer's own, in the epilog
 // consumer starts each tile once the first has issued its first pair (WarpgroupStagger): in
 // step, the two would promote at the same time and leave the tensor pipe idle. A kernel of its
 // own: beside the other mainloops' accumulators ptxas serializes its wgmmas too. The block
-// scales come with their stage (load_scales), read off it before it is released.
+// scales come with their stage (load_scale_b, load_scales_a), read off it before it is released.
 template <class Cfg>
 __device__ __forceinline__ void mainloop_promoted(typename WarpgroupMMA<Cfg>::FragmentC& acc,
                                                   int64_t k_tiles,
@@ -488,8 +491,8 @@ __device__ __forceinline__ void mainloop_promoted(typename WarpgroupMMA<Cfg>::Fr
   static constexpr typename Cfg::Fragment kF = Cfg::kFragment;
   static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
   // The thread's first row in the tile, and the scales of its two rows in a stage's k-tile
-  // (times B's block's; 1 without block scales). Rows past M take any finite scale: their A rows
-  // are zeros (TMA's fill), and C never receives them.
+  // (times B's block's; 1 without block scales). Rows past M read zeros (TMA's fill); C never
+  // receives them.
   const int64_t row = 64 * consumer + kThrCrdC(threadIdx.x % 128)[0];
   struct RowScales {
     float s0 = 1.0f, s8 = 1.0f;
