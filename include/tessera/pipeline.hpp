@@ -1,13 +1,15 @@
 // tessera/pipeline.hpp -- the producer/consumer ring of shared-memory stages on mbarriers (SM90).
 //
-// kStages stages, each with a `full` barrier (the producer's one arrival plus the bytes its TMA
-// loads complete) and an `empty` barrier (one arrival per consumer warpgroup of every CTA that
-// reads the stage: with multicast, a CTA's stage is written by its peers too, so it is free only
-// when the consumers of every CTA of the cluster are done with it). A barrier's phase completes
+// kStages stages, each with a `full` barrier (the producer's one arrival, plus the bytes its TMA
+// loads complete and the arrivals of its cp.async copies) and an `empty` barrier (one arrival
+// per consumer warpgroup, or per warp, of every CTA that reads the stage: with multicast, a CTA's
+// stage is written by its peers too, so it is free only when the consumers of every CTA of the
+// cluster are done with it). A barrier's phase completes
 // when its arrivals and expected bytes are in; waiters name the parity of the phase they wait
 // for, which flips each time the ring wraps:
 //
 //   producer, round r of stage s:  wait(empty[s], parity (r & 1) ^ 1)   (round 0 passes at once)
+//                                  cp.async copies arriving on full[s] (producer_copy4), then
 //                                  arrive_expect_tx(full[s], bytes); TMA loads complete on full[s]
 //   consumer, round r of stage s:  wait(full[s], parity r & 1) ... release(s): arrive on empty[s]
 //                                  of every CTA of the cluster
