@@ -313,7 +313,7 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   EXPECT_EQ(split.work.splits, 2) << describe(split);
   // The block-scaled short tile fills the clusters by splitting K as well (128 tokens against
   // 2112 outputs: 17 cluster tiles, 56 k-tiles in three parts; 4096 outputs: 32, in two).
-  for (const auto [out, splits] : {std::pair{2112, 3}, std::pair{4096, 2}, std::pair{7168, 1}}) {
+  for (const auto& [out, splits] : {std::pair{2112, 3}, std::pair{4096, 2}, std::pair{7168, 1}}) {
     c = call_of(TESSERA_E4M3, 'T', 'N', out, 128, 7168, 7168, 7168, out);
     c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
     c.scaling = TESSERA_SCALE_BLOCK_B_COLUMNS, c.scale_a = c.scale_b = &one;
@@ -364,6 +364,28 @@ TEST(GemmPlan, BlockScalesOnOneTileRowPutTheClusterAlongN) {
   EXPECT_EQ(more.work.tiles, 32) << describe(more);
 }
 
+// The override TESSERA_GEMM_FP8_FEW_ON_M (measuring): per-tensor e4m3 of at most 128 tokens on the
+// block-scaled shape, the tokens on the kernel's M (the transposed problem for y = x W^T), the
+// short 64 x 128 tile, the cluster along N at 64 tokens; 129 tokens keep the rules' tile.
+TEST(GemmPlan, FewOnMOverridePutsPerTensorTokensOnTheShortTile) {
+  TableDevice h100 = device_named("h100_sxm");
+  static const float one = 1.0f;
+  const auto plan_of = [&](int64_t tokens) {
+    GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, tokens, 7168, 7168, 7168, 4096);
+    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
+    c.scale_a = c.scale_b = &one;
+    return make_gemm_plan(c, h100, PlanOverrides{.few_on_m = true});
+  };
+  for (const int64_t tokens : {64, 128}) {
+    const GemmPlan p = plan_of(tokens);
+    EXPECT_EQ(p.tile_m, WgmmaShape::kShortBM) << describe(p);
+    EXPECT_EQ(p.tile_n, WgmmaShape::kPromotedN) << describe(p);
+    EXPECT_TRUE(p.transposed) << describe(p);
+    EXPECT_EQ(p.cluster_along_n, tokens <= 64) << describe(p);
+  }
+  EXPECT_EQ(plan_of(129).tile_m, WgmmaShape::kBM);
+}
+
 // Block scales reach the kernel by TMA: its per-row scales are copied to a 16-byte pitch first
 // (workspace) where their rows are not a multiple of 4 floats or the array is not 16-byte
 // aligned, and read in place otherwise.
@@ -378,7 +400,7 @@ TEST(GemmPlan, BlockScalesOffTmaAlignmentAreCopiedFirst) {
   };
   EXPECT_FALSE(plan_of(128, scales).copy_block_scales);
   EXPECT_FALSE(plan_of(1000, scales).copy_block_scales);
-  for (const auto [tokens, at] : {std::pair{1001, scales}, std::pair{128, scales + 1}}) {
+  for (const auto& [tokens, at] : {std::pair{1001, scales}, std::pair{128, scales + 1}}) {
     const GemmPlan p = plan_of(tokens, at);
     EXPECT_TRUE(p.copy_block_scales) << describe(p);
     EXPECT_GE(p.workspace, block_scales_bytes(tokens, 56)) << describe(p);

@@ -41,6 +41,8 @@ PlanOverrides overrides_from_env() {
     const char* s = std::getenv("TESSERA_GEMM_SCHEDULE");
     o.whole_tiles = s && std::strcmp(s, "tiles") == 0;
     if (const char* v = std::getenv("TESSERA_GEMM_SPLITS")) o.splits = int64_t(std::atoll(v));
+    const char* few = std::getenv("TESSERA_GEMM_FP8_FEW_ON_M");
+    o.few_on_m = few && std::strcmp(few, "1") == 0;
     return o;
   }();
   return over;
@@ -253,8 +255,10 @@ bool has_narrow_promoted_tiles(Fp8Args const& f, tessera_dtype dtype) {
   return f.promoted && !f.by_blocks() && dtype == TESSERA_E4M3;
 }
 WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t m,
-                        int64_t n) {
+                        int64_t n, bool few_on_m) {
   if (!f.promoted) return t;
+  if (few_on_m && !f.by_blocks() && dtype == TESSERA_E4M3 && min64(m, n) <= WgmmaShape::kBM)
+    return {WgmmaShape::kPromotedN, n < m, WgmmaShape::kShortBM};
   const bool narrow = t.bn == WgmmaShape::kPromotedNarrowN &&
                       (min64(m, n) <= WgmmaShape::kPromotedNarrowN || t.bm == WgmmaShape::kShortBM);
   if (has_narrow_promoted_tiles(f, dtype) && narrow) return t;
@@ -280,7 +284,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
                  has_short_tile(c.dtype) || has_narrow_promoted_tiles(plan.fp8, c.dtype),
                  wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width,
                  min_split_k_tiles(c.dtype)),
-      plan.fp8, c.dtype, c.m, c.n);
+      plan.fp8, c.dtype, c.m, c.n, over.few_on_m);
   // The operands in the kernel's roles (A's role may take registers), then the caller's names.
   const GemmArgs q = oriented(p, tile.transposed).p;
   const bool first = !wgmma_reads(q.a, q.a_sm, q.a_sk, bytes, true);
@@ -301,7 +305,8 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   // Rule "cluster along N": the promoted kernel on one tile row puts its clusters' two CTAs on
   // neighbouring tiles along N (each loading its own B tile) rather than leave the second past M
   // (the schedule counts its cluster tiles with the roles of M and N swapped).
-  plan.cluster_along_n = plan.fp8.promoted && ceil_div(rows, tile.bm) == 1 && plan.fp8.by_blocks();
+  plan.cluster_along_n = plan.fp8.promoted && ceil_div(rows, tile.bm) == 1 &&
+                         (plan.fp8.by_blocks() || over.few_on_m);
   const int64_t tiles_m = ceil_div(rows, tile.bm), tiles_n = ceil_div(cols, tile.bn);
   if (plan.resident < 1) {
     plan.schedule = Schedule::kAtLaunch;
