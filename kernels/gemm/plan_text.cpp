@@ -207,10 +207,13 @@ const char* kTransposedWords =
 // Kernel 05: its tile and orientation, and how its clusters share the tiles.
 string wgmma_words(GemmPlan const& p) {
   string out = "; tile " + to_string(p.tile_m) + " x " + to_string(p.tile_n);
-  if (p.tile_m == WgmmaShape::kShortBM)
+  const char* along_n = "one tile row: a cluster's two CTAs on neighbouring tiles along N";
+  if (p.tile_m == WgmmaShape::kShortBM && p.cluster_along_n)
+    out += string(" (one consumer warpgroup; ") + along_n + ")";
+  else if (p.tile_m == WgmmaShape::kShortBM)
     out += " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)";
-  if (p.cluster_along_n)
-    out += " (one tile row: a cluster's two CTAs on neighbouring tiles along N)";
+  else if (p.cluster_along_n)
+    out += string(" (") + along_n + ")";
   const bool by_b_columns = p.call.scaled && p.call.scaling == TESSERA_SCALE_BLOCK_B_COLUMNS;
   if (p.transposed && by_b_columns)
     out += " on the transposed problem C^T = op(B)^T op(A)^T (B's scales per column and block of "
