@@ -216,7 +216,7 @@ struct WgmmaScheduleArgs {
   int64_t tiles_m = 0, tiles_n = 0, k_tiles = 0, clusters = 0;
   bool few_tiles_split_only = false;    // K split only where the tiles fill <= 1/4 of the clusters
   bool hbm_bound = false;               // bound_by_hbm
-  bool one_tile_line = false;  // FP8's promoted kernel with one cluster tile along M or N
+  bool one_tile_line = false;           // FP8's promoted kernel, one cluster tile along M or N
   int64_t min_split = kMinSplitKTiles;  // the fewest k-tiles a split of K takes
 };
 StreamK wgmma_schedule(WgmmaScheduleArgs const& a, PlanOverrides const& over = {});
@@ -232,7 +232,6 @@ struct WgmmaPartials {
   size_t flag_bytes() const { return size_t((slots * 4 + 255) / 256 * 256); }
   size_t bytes() const { return flag_bytes() + size_t(slots) * size_t(values) * 4; }
 };
-// The bytes of one packed operand: `rows` rows of K rounded up to 16 bytes, in a 256-byte piece.
 // Rule "block scales": kernel 05's block scales per row (rows, k_blocks), rows contiguous, reach
 // its stages by TMA, a tile's rows a box: where rows are not a multiple of 4 floats or the array
 // is not 16-byte aligned (TMA's rules), the launcher copies them to a pitch of rows rounded up to
@@ -244,6 +243,7 @@ inline size_t block_scales_bytes(int64_t rows, int64_t k_blocks) {
 inline bool block_scales_copied(const float* scales, int64_t rows) {
   return rows % 4 != 0 || reinterpret_cast<uintptr_t>(scales) % 16 != 0;
 }
+// The bytes of one packed operand: `rows` rows of K rounded up to 16 bytes, in a 256-byte piece.
 inline size_t packed_bytes(int64_t rows, int64_t k, int64_t elem_bytes) {
   const int64_t vec = 16 / elem_bytes, k_row = (k + vec - 1) / vec * vec;
   return size_t((rows * k_row * elem_bytes + 255) / 256 * 256);
