@@ -80,7 +80,8 @@ struct StagePipeline {
   }
   // Producer, between the two: 4 bytes from global `src` to shared `dst` by cp.async (zeros
   // without reading `src` where `inside` is false), which the stage's `full` barrier awaits too
-  // (for what TMA cannot copy: a box starts on a 16-byte boundary).
+  // (for what TMA does not copy: 1-D boxes starting off a 16-byte boundary stopped a kernel on
+  // the H100).
   __device__ __forceinline__ void producer_copy4(PipelineState<kStages> const& p, void* dst,
                                                  void const* src, bool inside = true) const {
     ptx::cp_async_zfill<4>(ptx::smem_address(dst), src, inside ? 4 : 0);

@@ -159,8 +159,9 @@ struct WgmmaTmaCfg {
       ceil_div(max64(kChunkLd * kChunk * 4, kStoreBuffers * kStoreBytes), int64_t(1024)) * 1024;
   // The promoted kernel's block scales of a k-tile come with its stage: A's, one per row of the
   // tile, by TMA (a (kBM, 1) box of the (M, KB) scales, M contiguous), then B's one by cp.async
-  // (a TMA box cannot start off a 16-byte boundary), in a slot of kScaleStageBytes (128-byte
-  // aligned) per stage. Each warp reads its rows' scales and releases the stage itself.
+  // (1-D TMA boxes starting off a 16-byte boundary stopped the kernel on the H100), in a slot of
+  // kScaleStageBytes (128-byte aligned) per stage. Each warp reads its rows' scales and releases
+  // the stage itself.
   static constexpr int64_t kScaleBytesA = kBM * 4;
   static constexpr int64_t kScaleStageBytes = kPromoted ? kScaleBytesA + 128 : 0;
   static constexpr TmaTile kScaleTmaA = make_tma_tile(Layout(make_tuple(kBM, int64_t(1))), 32);
