@@ -1,7 +1,8 @@
 // kernels/gemm/05_wgmma_tma_e4m3_promoted_m64.cu -- kernel 05 (05_wgmma_tma.cuh) for FP8 e4m3
 // inputs whose sums are promoted to fp32 every 128 of K, on the short 64 x 128 tile (one consumer
 // warpgroup): block scales of at most 128 rows (a model's projections of few tokens), where both
-// CTAs of a cluster get rows; the plan's rule "promoted sums" sends problems here.
+// CTAs of a cluster get tiles (along M, or along N at 64 rows or fewer); the plan's rules
+// "promoted sums" and "cluster along N" send problems here.
 #include "05_wgmma_tma.cuh"
 
 namespace tessera::ladder {
