@@ -159,6 +159,17 @@ GemmCall call_of(tessera_dtype dtype, char transa, char transb, int64_t m, int64
   return c;
 }
 
+// y = x W^T from PyTorch in FP8 of dtype t (column-major 'T','N': m = out features, n = tokens,
+// k = in features), C bf16, one scale for each operand unless the test points them elsewhere.
+GemmCall fp8_projection(tessera_dtype t, int64_t out, int64_t tokens, int64_t k,
+                        tessera_scaling scaling = TESSERA_SCALE_TENSOR) {
+  static const float one = 1.0f;
+  GemmCall c = call_of(t, 'T', 'N', out, tokens, k, k, k, out);
+  c.b_dtype = t, c.c_dtype = TESSERA_BF16, c.scaled = true, c.scaling = scaling;
+  c.scale_a = c.scale_b = &one;
+  return c;
+}
+
 TEST(GemmPlan, ReproducesTheRecordedChoices) {
   std::vector<Recorded> all = read_recorded();
   ASSERT_GT(all.size(), 6000u);
@@ -252,11 +263,8 @@ TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
 // whole.
 TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
   TableDevice h100 = device_named("h100_sxm");
-  static const float one = 1.0f;
-  GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 2112, 64, 7168, 7168, 7168, 2112);
-  c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
+  GemmCall c = fp8_projection(TESSERA_E4M3, 2112, 64, 7168);
   c.accumulation = TESSERA_ACCUMULATE_FAST;
-  c.scale_a = c.scale_b = &one;
   EXPECT_EQ(min_split_k_tiles(TESSERA_E4M3), 16);
   EXPECT_EQ(min_split_k_tiles(TESSERA_E5M2), 16);
   EXPECT_EQ(min_split_k_tiles(TESSERA_F16), kMinSplitKTiles);
@@ -281,13 +289,9 @@ TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
 // 128 x 64 tile, e5m2 and block scales keep the 128 x 128 one.
 TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   TableDevice h100 = device_named("h100_sxm");
-  static const float one = 1.0f;
   const auto tile_of = [&](tessera_dtype t, int64_t m, int64_t n, int64_t k,
                            tessera_scaling scaling) {
-    GemmCall c = call_of(t, 'T', 'N', m, n, k, k, k, m);
-    c.b_dtype = t, c.c_dtype = TESSERA_BF16, c.scaled = true, c.scaling = scaling;
-    c.scale_a = c.scale_b = &one;
-    const GemmPlan p = make_gemm_plan(c, h100);
+    const GemmPlan p = make_gemm_plan(fp8_projection(t, m, n, k, scaling), h100);
     EXPECT_EQ(p.status, TESSERA_SUCCESS) << describe(p);
     return std::to_string(p.tile_m) + "x" + std::to_string(p.tile_n);
   };
@@ -306,18 +310,14 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 128, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "128x128");
   // A short tile less than half full splits K as 16-bit's does (24 tokens: 32 cluster tiles, 56
   // k-tiles in two parts).
-  GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, 24, 7168, 7168, 7168, 4096);
-  c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true, c.scale_a = c.scale_b = &one;
-  const GemmPlan split = make_gemm_plan(c, h100);
+  const GemmPlan split = make_gemm_plan(fp8_projection(TESSERA_E4M3, 4096, 24, 7168), h100);
   EXPECT_EQ(split.tile_m, WgmmaShape::kShortBM) << describe(split);
   EXPECT_EQ(split.work.splits, 2) << describe(split);
   // The block-scaled short tile fills the clusters by splitting K as well (128 tokens against
   // 2112 outputs: 17 cluster tiles, 56 k-tiles in three parts; 4096 outputs: 32, in two).
   for (const auto& [out, splits] : {std::pair{2112, 3}, std::pair{4096, 2}, std::pair{7168, 1}}) {
-    c = call_of(TESSERA_E4M3, 'T', 'N', out, 128, 7168, 7168, 7168, out);
-    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
-    c.scaling = TESSERA_SCALE_BLOCK_B_COLUMNS, c.scale_a = c.scale_b = &one;
-    const GemmPlan block = make_gemm_plan(c, h100);
+    const GemmPlan block = make_gemm_plan(
+        fp8_projection(TESSERA_E4M3, out, 128, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), h100);
     EXPECT_EQ(block.tile_m, WgmmaShape::kShortBM) << describe(block);
     EXPECT_EQ(block.work.splits, splits) << describe(block);
   }
@@ -328,11 +328,9 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
 // would stream them; fast accumulation keeps stream-K.
 TEST(GemmPlan, PromotedKernelOnOneTileLineIsNotStreamed) {
   TableDevice h100 = device_named("h100_sxm");
-  static const float one = 1.0f;
   const auto plan_of = [&](tessera_accumulation accumulation) {
-    GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 24576, 64, 1536, 1536, 1536, 24576);
-    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
-    c.scale_a = c.scale_b = &one, c.accumulation = accumulation;
+    GemmCall c = fp8_projection(TESSERA_E4M3, 24576, 64, 1536);
+    c.accumulation = accumulation;
     return make_gemm_plan(c, h100);
   };
   const GemmPlan promoted = plan_of(TESSERA_ACCUMULATE_PROMOTED);
@@ -348,12 +346,9 @@ TEST(GemmPlan, PromotedKernelOnOneTileLineIsNotStreamed) {
 // rows keep the cluster along M.
 TEST(GemmPlan, BlockScalesOnOneTileRowPutTheClusterAlongN) {
   TableDevice h100 = device_named("h100_sxm");
-  static const float one = 1.0f;
   const auto plan_of = [&](int64_t tokens) {
-    GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, tokens, 7168, 7168, 7168, 4096);
-    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
-    c.scaling = TESSERA_SCALE_BLOCK_B_COLUMNS, c.scale_a = c.scale_b = &one;
-    return make_gemm_plan(c, h100);
+    return make_gemm_plan(
+        fp8_projection(TESSERA_E4M3, 4096, tokens, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), h100);
   };
   const GemmPlan few = plan_of(64);
   EXPECT_TRUE(few.cluster_along_n) << describe(few);
@@ -369,12 +364,9 @@ TEST(GemmPlan, BlockScalesOnOneTileRowPutTheClusterAlongN) {
 // short 64 x 128 tile, the cluster along N at 64 tokens; 129 tokens keep the rules' tile.
 TEST(GemmPlan, FewOnMOverridePutsPerTensorTokensOnTheShortTile) {
   TableDevice h100 = device_named("h100_sxm");
-  static const float one = 1.0f;
   const auto plan_of = [&](int64_t tokens) {
-    GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, tokens, 7168, 7168, 7168, 4096);
-    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
-    c.scale_a = c.scale_b = &one;
-    return make_gemm_plan(c, h100, PlanOverrides{.few_on_m = true});
+    return make_gemm_plan(fp8_projection(TESSERA_E4M3, 4096, tokens, 7168), h100,
+                          PlanOverrides{.few_on_m = true});
   };
   for (const int64_t tokens : {64, 128}) {
     const GemmPlan p = plan_of(tokens);
@@ -393,9 +385,8 @@ TEST(GemmPlan, BlockScalesOffTmaAlignmentAreCopiedFirst) {
   TableDevice h100 = device_named("h100_sxm");
   alignas(16) static const float scales[8] = {};
   const auto plan_of = [&](int64_t tokens, const float* token_scales) {
-    GemmCall c = call_of(TESSERA_E4M3, 'T', 'N', 4096, tokens, 7168, 7168, 7168, 4096);
-    c.b_dtype = TESSERA_E4M3, c.c_dtype = TESSERA_BF16, c.scaled = true;
-    c.scaling = TESSERA_SCALE_BLOCK_B_COLUMNS, c.scale_a = scales, c.scale_b = token_scales;
+    GemmCall c = fp8_projection(TESSERA_E4M3, 4096, tokens, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS);
+    c.scale_a = scales, c.scale_b = token_scales;
     return make_gemm_plan(c, h100);
   };
   EXPECT_FALSE(plan_of(128, scales).copy_block_scales);
