@@ -305,9 +305,9 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   // Rule "cluster along N": the promoted kernel on one tile row puts its clusters' two CTAs on
   // neighbouring tiles along N (each loading its own B tile) rather than leave the second past M
   // (the schedule counts its cluster tiles with the roles of M and N swapped).
-  plan.cluster_along_n = plan.fp8.promoted && ceil_div(rows, tile.bm) == 1 &&
-                         (plan.fp8.by_blocks() || over.few_on_m);
   const int64_t tiles_m = ceil_div(rows, tile.bm), tiles_n = ceil_div(cols, tile.bn);
+  plan.cluster_along_n =
+      plan.fp8.promoted && tiles_m == 1 && (plan.fp8.by_blocks() || over.few_on_m);
   if (plan.resident < 1) {
     plan.schedule = Schedule::kAtLaunch;
   } else {
