@@ -313,13 +313,18 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   const GemmPlan split = make_gemm_plan(fp8_projection(TESSERA_E4M3, 4096, 24, 7168), h100);
   EXPECT_EQ(split.tile_m, WgmmaShape::kShortBM) << describe(split);
   EXPECT_EQ(split.work.splits, 2) << describe(split);
-  // The block-scaled short tile fills the clusters by splitting K as well (128 tokens against
-  // 2112 outputs: 17 cluster tiles, 56 k-tiles in three parts; 4096 outputs: 32, in two).
+  // The promoted short tile fills the clusters by splitting K as well: block scales at 128
+  // tokens, per tensor and row-wise at 64 (2112 outputs: 17 cluster tiles, 56 k-tiles in three
+  // parts; 4096 outputs: 32, in two; 7168: 56, whole); fast accumulation keeps its 128-row tile.
   for (const auto& [out, splits] : {std::pair{2112, 3}, std::pair{4096, 2}, std::pair{7168, 1}}) {
-    const GemmPlan block = make_gemm_plan(
-        fp8_projection(TESSERA_E4M3, out, 128, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), h100);
-    EXPECT_EQ(block.tile_m, WgmmaShape::kShortBM) << describe(block);
-    EXPECT_EQ(block.work.splits, splits) << describe(block);
+    for (const auto& [tokens, scaling] :
+         {std::pair{128, TESSERA_SCALE_BLOCK_B_COLUMNS}, std::pair{64, TESSERA_SCALE_TENSOR},
+          std::pair{64, TESSERA_SCALE_ROW}}) {
+      const GemmPlan p = make_gemm_plan(fp8_projection(TESSERA_E4M3, out, tokens, 7168, scaling),
+                                        h100);
+      EXPECT_EQ(p.tile_m, WgmmaShape::kShortBM) << describe(p);
+      EXPECT_EQ(p.work.splits, splits) << describe(p);
+    }
   }
 }
 

@@ -316,7 +316,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
                                 .k_tiles = wgmma_k_tiles(c.k, bytes),
                                 .clusters = plan.resident,
                                 .few_tiles_split_only = (tile.short_over_half_full(cols) &&
-                                                         !plan.fp8.by_blocks()) ||
+                                                         !plan.fp8.promoted) ||
                                                         plan.cluster_along_n,
                                 .hbm_bound = bound_by_hbm(c.m, c.n, bytes),
                                 .one_tile_line = plan.fp8.promoted &&
@@ -478,8 +478,9 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // Rule "wgmma schedule": whole cluster tiles, or split-K / stream-K as make_stream_k says
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
-// faster than all of them adding partial sums), except with block scales (its loop, bound by the
-// promotions, gains from every cluster: 1.2-1.4x at 128 tokens), and the cluster along N does
+// faster than all of them adding partial sums), except FP8's promoted kernel (its loop, bound by
+// the promotions, gains from every cluster: block scales 1.2-1.4x at 128 tokens, per tensor and
+// row-wise 1.1-1.24x at 64 tokens against 2112 or 4096 x 7168), and the cluster along N does
 // the same (its CTAs each read their own B tile: at 64 tokens 28 or 96 cluster tiles run
 // 1.1-1.8x faster whole than split or streamed, 9 or 16 1.3-1.4x faster split in three;
 // gemm_fp8.md); a problem bound by HBM is not streamed where its last wave keeps at least half
