@@ -257,6 +257,22 @@ TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
   }
 }
 
+// Rule "wgmma schedule": 64 tokens on the short tile (y = x W^T in bf16, 4096 outputs: 32 cluster
+// tiles of 64 x 64, more than a quarter of the clusters) run whole over K = 4096 (64 k-tiles),
+// and split K in two over a down projection's 14336 inputs (224 k-tiles).
+TEST(GemmPlan, ShortTileSplitsOnlyALongK) {
+  TableDevice h100 = device_named("h100_sxm");
+  const auto plan_of = [&](int64_t in) {
+    return make_gemm_plan(call_of(TESSERA_BF16, 'T', 'N', 4096, 64, in, in, in, 4096), h100);
+  };
+  const GemmPlan o = plan_of(4096), down = plan_of(14336);
+  EXPECT_EQ(o.tile_m, WgmmaShape::kShortBM) << describe(o);
+  EXPECT_EQ(o.work.tiles, 32) << describe(o);
+  EXPECT_EQ(o.schedule, Schedule::kWholeTiles) << describe(o);
+  EXPECT_EQ(down.tile_m, WgmmaShape::kShortBM) << describe(down);
+  EXPECT_EQ(down.work.splits, 2) << describe(down);
+}
+
 // Rule "FP8 split": a 64-token down-projection with fast accumulation (y = x W^T: 2112 outputs,
 // K = 7168, 56 k-tiles of 128 FP8 elements; 9 cluster tiles of 128 x 64 on 66 clusters) splits K
 // in 3 parts of ~19 k-tiles, where 16-bit's minimum (32 k-tiles a part) would keep the tiles

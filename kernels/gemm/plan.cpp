@@ -306,6 +306,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   // neighbouring tiles along N (each loading its own B tile) rather than leave the second past M
   // (the schedule counts its cluster tiles with the roles of M and N swapped).
   const int64_t tiles_m = ceil_div(rows, tile.bm), tiles_n = ceil_div(cols, tile.bn);
+  const int64_t k_tiles = wgmma_k_tiles(c.k, bytes);
   plan.cluster_along_n =
       plan.fp8.promoted && tiles_m == 1 && (plan.fp8.by_blocks() || over.few_on_m);
   if (plan.resident < 1) {
@@ -313,10 +314,11 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   } else {
     plan.work = wgmma_schedule({.tiles_m = plan.cluster_along_n ? tiles_n : tiles_m,
                                 .tiles_n = plan.cluster_along_n ? tiles_m : tiles_n,
-                                .k_tiles = wgmma_k_tiles(c.k, bytes),
+                                .k_tiles = k_tiles,
                                 .clusters = plan.resident,
                                 .few_tiles_split_only = (tile.short_over_half_full(cols) &&
-                                                         !plan.fp8.promoted) ||
+                                                         !plan.fp8.promoted &&
+                                                         k_tiles < kShortWholeMaxKTiles) ||
                                                         plan.cluster_along_n,
                                 .hbm_bound = bound_by_hbm(c.m, c.n, bytes),
                                 .one_tile_line = plan.fp8.promoted &&
@@ -478,7 +480,9 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // Rule "wgmma schedule": whole cluster tiles, or split-K / stream-K as make_stream_k says
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
-// faster than all of them adding partial sums), except FP8's promoted kernel (its loop, bound by
+// faster than all of them adding partial sums, up to 128 k-tiles), except over at least
+// kShortWholeMaxKTiles k-tiles (64 tokens against the down projections' 14336-18944 inputs, K in
+// two: 1.12-1.30x on the H200, gemm_layers.md) and FP8's promoted kernel (its loop, bound by
 // the promotions, gains from every cluster: block scales 1.2-1.4x at 128 tokens, per tensor and
 // row-wise 1.1-1.24x at 64 tokens against 2112 or 4096 x 7168), and the cluster along N does
 // the same (its CTAs each read their own B tile: at 64 tokens 28 or 96 cluster tiles run
