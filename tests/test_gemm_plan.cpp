@@ -257,20 +257,28 @@ TEST(GemmPlan, LaunchersGetTheKernelsRoles) {
   }
 }
 
-// Rule "wgmma schedule": 64 tokens on the short tile (y = x W^T in bf16, 4096 outputs: 32 cluster
-// tiles of 64 x 64, more than a quarter of the clusters) run whole over K = 4096 (64 k-tiles),
-// and split K in two over a down projection's 14336 inputs (224 k-tiles).
-TEST(GemmPlan, ShortTileSplitsOnlyALongK) {
+// Rules "wgmma schedule" and "wgmma tile" on a long K (y = x W^T in bf16, 4096 outputs): 64
+// tokens on the short tile (32 cluster tiles of 64 x 64, more than a quarter of the clusters)
+// run whole over K = 4096 (64 k-tiles) and split K in two over a down projection's 14336 inputs
+// (224 k-tiles); 128 tokens keep the short tile whole over K = 4096 (64 cluster tiles) and take
+// the 128 x 128 tile over 14336, K in four parts (16 cluster tiles).
+TEST(GemmPlan, ALongKIsSplit) {
   TableDevice h100 = device_named("h100_sxm");
-  const auto plan_of = [&](int64_t in) {
-    return make_gemm_plan(call_of(TESSERA_BF16, 'T', 'N', 4096, 64, in, in, in, 4096), h100);
+  const auto plan_of = [&](int64_t tokens, int64_t in) {
+    return make_gemm_plan(call_of(TESSERA_BF16, 'T', 'N', 4096, tokens, in, in, in, 4096), h100);
   };
-  const GemmPlan o = plan_of(4096), down = plan_of(14336);
+  const GemmPlan o = plan_of(64, 4096), down = plan_of(64, 14336);
   EXPECT_EQ(o.tile_m, WgmmaShape::kShortBM) << describe(o);
   EXPECT_EQ(o.work.tiles, 32) << describe(o);
   EXPECT_EQ(o.schedule, Schedule::kWholeTiles) << describe(o);
   EXPECT_EQ(down.tile_m, WgmmaShape::kShortBM) << describe(down);
   EXPECT_EQ(down.work.splits, 2) << describe(down);
+  const GemmPlan o128 = plan_of(128, 4096), down128 = plan_of(128, 14336);
+  EXPECT_EQ(o128.tile_m, WgmmaShape::kShortBM) << describe(o128);
+  EXPECT_EQ(o128.schedule, Schedule::kWholeTiles) << describe(o128);
+  EXPECT_EQ(down128.tile_m, WgmmaShape::kBM) << describe(down128);
+  EXPECT_EQ(down128.tile_n, 128) << describe(down128);
+  EXPECT_EQ(down128.work.splits, 4) << describe(down128);
 }
 
 // Rule "FP8 split": a 64-token down-projection with fast accumulation (y = x W^T: 2112 outputs,

@@ -318,7 +318,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
                                 .clusters = plan.resident,
                                 .few_tiles_split_only = (tile.short_over_half_full(cols) &&
                                                          !plan.fp8.promoted &&
-                                                         k_tiles < kShortWholeMaxKTiles) ||
+                                                         k_tiles < kLongKTiles) ||
                                                         plan.cluster_along_n,
                                 .hbm_bound = bound_by_hbm(c.m, c.n, bytes),
                                 .one_tile_line = plan.fp8.promoted &&
@@ -412,12 +412,15 @@ GemmPlan make_gemm_plan(GemmCall const& call, GemmDevice const& device, PlanOver
 
 // Rule "wgmma tile" (kernel 05's C tile for an m x n problem of k_tiles k-tiles on `clusters`
 // resident clusters):
-//   - min(m, n) <= 256: a narrow tile with the small side along its N (the problem transposed
-//     where m is small): 64 columns up to 64; up to 128 and, on f16 and bf16, up to 256 while
-//     those cluster tiles fit one wave, else 128 (tf32 has no short tile and takes 128 above 128)
-//     -- a 256-wide tile over few columns computes mostly padding, and beyond one wave 64
-//     columns read the big operand twice as often as 128, which pays where K holds at least
-//     kMinSplitKTiles k-tiles (on a shorter K a tile's start and its stores weigh more);
+//   - min(m, n) <= 256: a narrow tile with the small side along its N (the problem transposed where
+//     m is small): 64 columns up to 64; up to 128 and, on f16 and bf16, up to 256 while those
+//     cluster tiles fit one wave, else 128 (tf32 has no short tile and takes 128 above 128) -- a
+//     256-wide tile over few columns computes mostly padding, and beyond one wave 64 columns read
+//     the big operand twice as often as 128, which pays where K holds at least kMinSplitKTiles
+//     k-tiles (on a shorter K a tile's start and its stores weigh more), and within one wave,
+//     before the short tile, where K holds at least kLongKTiles (128 tokens against the down
+//     projections' 14336-28672 inputs: the 128 x 128 tile with K split in 2-4 parts 1.1-1.3x the
+//     64-wide tiles whole, bench/results/gemm_layers.md);
 //   - the short 64-row tile (f16, bf16) where its cluster tiles still fit one wave and the small
 //     side is >= kShortMinSmall: twice the CTAs stream the big operand;
 //   - m small but filling one cluster's rows, B read in place: as given, the cluster shares B;
@@ -435,9 +438,11 @@ WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bo
   };
   if (small <= 256) {
     const bool one_wave_of_64 = clusters > 0 && cluster_tiles(big, small, 64) <= clusters;
-    const bool wider_pays = clusters > 0 && !one_wave_of_64 && k_tiles >= kMinSplitKTiles;
-    const int64_t bn =
-        small <= 64 || (small <= 128 && !wider_pays) || (has_short && one_wave_of_64) ? 64 : 128;
+    const bool long_k = k_tiles >= kLongKTiles;
+    const bool wider_pays =
+        clusters > 0 && k_tiles >= kMinSplitKTiles && (!one_wave_of_64 || long_k);
+    const bool short_wave = has_short && one_wave_of_64 && !(small <= 128 && long_k);
+    const int64_t bn = small <= 64 || (small <= 128 && !wider_pays) || short_wave ? 64 : 128;
     const bool short_fits =
         clusters > 0 && cluster_tiles(big, small, bn, WgmmaShape::kShortBM) <= clusters;
     const int64_t bm = has_short && bn == 64 && small >= WgmmaShape::kShortMinSmall && short_fits
@@ -481,7 +486,7 @@ bool bound_by_hbm(int64_t m, int64_t n, int64_t bytes) {
 // (stream_k.hpp); the short tile more than half full splits K only where its whole tiles keep
 // at most a quarter of the clusters busy (half the clusters over all of K stream the big operand
 // faster than all of them adding partial sums, up to 128 k-tiles), except over at least
-// kShortWholeMaxKTiles k-tiles (64 tokens against the down projections' 14336-18944 inputs, K in
+// kLongKTiles k-tiles (64 tokens against the down projections' 14336-18944 inputs, K in
 // two: 1.12-1.30x on the H200, gemm_layers.md) and FP8's promoted kernel (its loop, bound by
 // the promotions, gains from every cluster: block scales 1.2-1.4x at 128 tokens, per tensor and
 // row-wise 1.1-1.24x at 64 tokens against 2112 or 4096 x 7168), and the cluster along N does

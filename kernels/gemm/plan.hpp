@@ -210,9 +210,10 @@ int64_t min_split_k_tiles(tessera_dtype dtype);
 WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters,
                      bool has_short = false, bool b_read_in_place = true, int64_t forced_width = 0,
                      int64_t min_split = kMinSplitKTiles);
-// The short tile more than half full runs whole tiles on fewer k-tiles than this, where they
-// fill more than a quarter of the clusters (rule "wgmma schedule", plan.cpp).
-constexpr int64_t kShortWholeMaxKTiles = 192;
+// A K this long (in k-tiles) is split even where whole tiles would fill a quarter of the clusters
+// or more: the short tile more than half full splits it (rule "wgmma schedule", plan.cpp), and
+// 65-128 columns take the 128-wide tile to split it (rule "wgmma tile").
+constexpr int64_t kLongKTiles = 192;
 // What kernel 05's schedule is decided from: its tiles (tiles_m rows of them, in clusters, by
 // tiles_n), their k-tiles, the resident clusters, and the problem's traits.
 struct WgmmaScheduleArgs {
