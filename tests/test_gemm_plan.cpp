@@ -281,13 +281,13 @@ TEST(GemmPlan, ALongKIsSplit) {
   EXPECT_EQ(down128.work.splits, 4) << describe(down128);
 }
 
-// Rule "FP8 split": a 64-token down-projection with fast accumulation (y = x W^T: 2112 outputs,
-// K = 7168, 56 k-tiles of 128 FP8 elements; 9 cluster tiles of 128 x 64 on 66 clusters) splits K
-// in 3 parts of ~19 k-tiles, where 16-bit's minimum (32 k-tiles a part) would keep the tiles
-// whole.
+// Rule "FP8 split": a 64-token down-projection in e5m2 with fast accumulation (y = x W^T: 2112
+// outputs, K = 7168, 56 k-tiles of 128 FP8 elements; 9 cluster tiles of 128 x 64 on 66 clusters)
+// splits K in 3 parts of ~19 k-tiles, where 16-bit's minimum (32 k-tiles a part) would keep the
+// tiles whole.
 TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
   TableDevice h100 = device_named("h100_sxm");
-  GemmCall c = fp8_projection(TESSERA_E4M3, 2112, 64, 7168);
+  GemmCall c = fp8_projection(TESSERA_E5M2, 2112, 64, 7168);
   c.accumulation = TESSERA_ACCUMULATE_FAST;
   EXPECT_EQ(min_split_k_tiles(TESSERA_E4M3), 16);
   EXPECT_EQ(min_split_k_tiles(TESSERA_E5M2), 16);
@@ -354,19 +354,40 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
 
 // Rule "wgmma schedule": FP8's promoted kernel on one line of cluster tiles (64 tokens against
 // 24576 x 1536 weights: 96 cluster tiles of 128 x 64 on 66 clusters) runs whole tiles where 16-bit
-// would stream them; fast accumulation keeps stream-K.
+// would stream them; the fast kernel (e5m2: e4m3 on 64 columns runs promoted) keeps stream-K.
 TEST(GemmPlan, PromotedKernelOnOneTileLineIsNotStreamed) {
   TableDevice h100 = device_named("h100_sxm");
-  const auto plan_of = [&](tessera_accumulation accumulation) {
-    GemmCall c = fp8_projection(TESSERA_E4M3, 24576, 64, 1536);
+  const auto plan_of = [&](tessera_dtype t, tessera_accumulation accumulation) {
+    GemmCall c = fp8_projection(t, 24576, 64, 1536);
     c.accumulation = accumulation;
     return make_gemm_plan(c, h100);
   };
-  const GemmPlan promoted = plan_of(TESSERA_ACCUMULATE_PROMOTED);
+  const GemmPlan promoted = plan_of(TESSERA_E4M3, TESSERA_ACCUMULATE_PROMOTED);
   EXPECT_EQ(promoted.schedule, Schedule::kWholeTiles) << describe(promoted);
   EXPECT_EQ(promoted.work.tiles, 96) << describe(promoted);
-  const GemmPlan fast = plan_of(TESSERA_ACCUMULATE_FAST);
+  const GemmPlan fast = plan_of(TESSERA_E5M2, TESSERA_ACCUMULATE_FAST);
+  EXPECT_FALSE(fast.fp8.promoted) << describe(fast);
   EXPECT_EQ(fast.schedule, Schedule::kStreamK) << describe(fast);
+}
+
+// Rule "few promote": e4m3 with fast accumulation on at most 128 columns runs the promoted
+// kernel's plan (64 tokens against 2112 x 7168: the short tile, K in three parts); 129 columns,
+// and e5m2, keep the fast kernel.
+TEST(GemmPlan, FastAccumulationOnFewColumnsRunsPromoted) {
+  TableDevice h100 = device_named("h100_sxm");
+  const auto plan_of = [&](tessera_dtype t, int64_t tokens) {
+    GemmCall c = fp8_projection(t, 2112, tokens, 7168);
+    c.accumulation = TESSERA_ACCUMULATE_FAST;
+    return make_gemm_plan(c, h100);
+  };
+  const GemmPlan few = plan_of(TESSERA_E4M3, 64);
+  EXPECT_TRUE(few.fp8.promoted) << describe(few);
+  EXPECT_EQ(few.tile_m, WgmmaShape::kShortBM) << describe(few);
+  EXPECT_EQ(few.work.splits, 3) << describe(few);
+  EXPECT_NE(describe(few).find("of the promoted kernel"), std::string::npos) << describe(few);
+  EXPECT_TRUE(plan_of(TESSERA_E4M3, 128).fp8.promoted);
+  EXPECT_FALSE(plan_of(TESSERA_E4M3, 129).fp8.promoted);
+  EXPECT_FALSE(plan_of(TESSERA_E5M2, 64).fp8.promoted);
 }
 
 // Rule "cluster along N": block scales on one tile row (at most 64 tokens on the short tile) put

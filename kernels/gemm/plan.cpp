@@ -14,6 +14,7 @@
 //   wgmma schedule   05's whole tiles / split-K / stream-K (wgmma_schedule; make_stream_k)
 //   FP8 split        FP8 splits K into shorter parts than 16-bit (min_split_k_tiles)
 //   promoted sums    FP8's promoted kernel: its tiles and orientation (promoted_tile below)
+//   few promote      e4m3 fast accumulation on <= 128 columns runs promoted (fp8_args below)
 //   cluster along N  block scales on one tile row: the cluster's CTAs side by side along N
 //   block scales     copied to a 16-byte pitch where TMA cannot read them (plan.hpp)
 //   TMA store        05 stores C by TMA: 16-bit, beta = 0, aligned, m % 8 == 0
@@ -220,7 +221,12 @@ GemmArgs kernel_args(GemmCall const& c) {
   return p;
 }
 
-// The FP8 call's C type, scales and accumulation (none for the other calls).
+// The FP8 call's C type, scales and accumulation (none for the other calls). Rule "few promote":
+// e4m3 with fast accumulation on at most 128 rows or columns (a model's projection of few tokens)
+// runs the promoted kernel: bound by streaming the weights, such calls run faster on its narrow
+// and short tiles, split as they need (10 of the FP8 suite's 12 shapes of 64 and 128 tokens
+// 4-35 % faster, 64 x 32768 x 512 8 % and 128 x 7168 x 2048 20 % slower: bench/results/
+// gemm_fp8.md, "Fast accumulation on few tokens"); its sums are the promoted ones.
 Fp8Args fp8_args(GemmCall const& c) {
   Fp8Args f;
   if (!c.scaled) return f;
@@ -230,7 +236,8 @@ Fp8Args fp8_args(GemmCall const& c) {
   constexpr Scaling kScalings[] = {Scaling::kTensor, Scaling::kRow, Scaling::kBlockA,
                                    Scaling::kBlockB};
   f.scaling = kScalings[c.scaling];
-  f.promoted = c.accumulation == TESSERA_ACCUMULATE_PROMOTED;
+  const bool few_promote = c.dtype == TESSERA_E4M3 && min64(c.m, c.n) <= WgmmaShape::kBM;
+  f.promoted = c.accumulation == TESSERA_ACCUMULATE_PROMOTED || few_promote;
   f.scale_a = c.scale_a, f.scale_b = c.scale_b;
   return f;
 }

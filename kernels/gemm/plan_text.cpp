@@ -207,6 +207,8 @@ const char* kTransposedWords =
 // Kernel 05: its tile and orientation, and how its clusters share the tiles.
 string wgmma_words(GemmPlan const& p) {
   string out = "; tile " + to_string(p.tile_m) + " x " + to_string(p.tile_n);
+  if (p.fp8.promoted && p.call.accumulation == TESSERA_ACCUMULATE_FAST)
+    out += " of the promoted kernel (at most 128 columns: it streams them faster; sums promoted)";
   const char* along_n = "one tile row: a cluster's two CTAs on neighbouring tiles along N";
   if (p.tile_m == WgmmaShape::kShortBM && p.cluster_along_n)
     out += string(" (one consumer warpgroup; ") + along_n + ")";
