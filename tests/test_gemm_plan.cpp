@@ -325,7 +325,7 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   EXPECT_EQ(tile_of(TESSERA_E4M3, 48, 4096, 7168, tensor), "64x64");
   EXPECT_EQ(tile_of(TESSERA_E4M3, 24576, 64, 1536, tensor), "128x64");
   EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 128, 7168, tensor), "64x64");
-  EXPECT_EQ(tile_of(TESSERA_E4M3, 7168, 128, 2048, tensor), "128x128");
+  EXPECT_EQ(tile_of(TESSERA_E4M3, 7168, 128, 16384, tensor), "128x128");
   EXPECT_EQ(tile_of(TESSERA_E5M2, 4096, 64, 7168, tensor), "128x128");
   // Block scales on at most 128 rows of the scaled operand: the short tile, 128 wide.
   EXPECT_EQ(tile_of(TESSERA_E4M3, 4096, 64, 7168, TESSERA_SCALE_BLOCK_B_COLUMNS), "64x128");
@@ -426,6 +426,34 @@ TEST(GemmPlan, FewOnMOverridePutsPerTensorTokensOnTheShortTile) {
     EXPECT_EQ(p.cluster_along_n, tokens <= 64) << describe(p);
   }
   EXPECT_EQ(plan_of(129).tile_m, WgmmaShape::kBM);
+}
+
+// Rule "few on M": 128 tokens against 7168 x 2048 (per tensor, row-wise, and fast accumulation
+// through "few promote") run the block-scaled shape: 28 cluster tiles of 128 x 128 over 16
+// k-tiles would keep fewer than half the clusters busy; over 7168 x 16384 (128 k-tiles) K splits
+// instead, and 64 tokens keep their narrow tile.
+TEST(GemmPlan, FewTokensOverAShortKRunOnTheShortTile) {
+  TableDevice h100 = device_named("h100_sxm");
+  const auto plan_of = [&](int64_t tokens, int64_t k, tessera_scaling scaling,
+                           tessera_accumulation accumulation) {
+    GemmCall c = fp8_projection(TESSERA_E4M3, 7168, tokens, k, scaling);
+    c.accumulation = accumulation;
+    return make_gemm_plan(c, h100);
+  };
+  for (const tessera_scaling scaling : {TESSERA_SCALE_TENSOR, TESSERA_SCALE_ROW}) {
+    for (const tessera_accumulation acc : {TESSERA_ACCUMULATE_PROMOTED, TESSERA_ACCUMULATE_FAST}) {
+      const GemmPlan p = plan_of(128, 2048, scaling, acc);
+      EXPECT_EQ(p.tile_m, WgmmaShape::kShortBM) << describe(p);
+      EXPECT_EQ(p.tile_n, WgmmaShape::kPromotedN) << describe(p);
+      EXPECT_TRUE(p.transposed) << describe(p);
+      EXPECT_EQ(p.work.tiles, 56) << describe(p);
+    }
+  }
+  const GemmPlan long_k = plan_of(128, 16384, TESSERA_SCALE_TENSOR, TESSERA_ACCUMULATE_PROMOTED);
+  EXPECT_EQ(long_k.tile_m, WgmmaShape::kBM) << describe(long_k);
+  EXPECT_EQ(long_k.work.splits, 2) << describe(long_k);
+  const GemmPlan few = plan_of(64, 2048, TESSERA_SCALE_TENSOR, TESSERA_ACCUMULATE_PROMOTED);
+  EXPECT_EQ(few.tile_n, WgmmaShape::kPromotedNarrowN) << describe(few);
 }
 
 // Block scales reach the kernel by TMA: its per-row scales are copied to a 16-byte pitch first

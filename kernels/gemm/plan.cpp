@@ -15,6 +15,7 @@
 //   FP8 split        FP8 splits K into shorter parts than 16-bit (min_split_k_tiles)
 //   promoted sums    FP8's promoted kernel: its tiles and orientation (promoted_tile below)
 //   few promote      e4m3 fast accumulation on <= 128 columns runs promoted (fp8_args below)
+//   few on M         e4m3 promoted, 65-128 columns, few tiles, short K: the block-scaled shape
 //   cluster along N  block scales on one tile row: the cluster's CTAs side by side along N
 //   block scales     copied to a 16-byte pitch where TMA cannot read them (plan.hpp)
 //   TMA store        05 stores C by TMA: 16-bit, beta = 0, aligned, m % 8 == 0
@@ -280,18 +281,37 @@ WgmmaTile promoted_tile(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int6
   return {WgmmaShape::kPromotedN, transposed, short_rows ? WgmmaShape::kShortBM : WgmmaShape::kBM};
 }
 
+// Rule "few on M": e4m3 promoted sums of 65-128 columns whose 128 x 128 tiles keep at most half
+// the clusters busy over a K too short to split run as block scales do (the few on the kernel's
+// M, the short 64 x 128 tile): twice the CTAs (128 x 7168 x 2048: 28 cluster tiles -> 56, per
+// tensor 0.69 -> 0.91 and row-wise 0.86 -> 1.12 of cuBLASLt; bench/results/gemm_fp8.md, "Few
+// tokens on the block-scaled shape"). t: the promoted tile otherwise.
+bool few_on_m_pays(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t m, int64_t n,
+                   int64_t k_tiles, int64_t clusters) {
+  if (!has_narrow_promoted_tiles(f, dtype) || t.bm != WgmmaShape::kBM ||
+      min64(m, n) > WgmmaShape::kBM)
+    return false;
+  const int64_t tiles = ceil_div(ceil_div(max64(m, n), WgmmaShape::kBM), WgmmaShape::kCluster);
+  return clusters > 0 && 2 * tiles <= clusters && k_tiles < 2 * min_split_k_tiles(dtype);
+}
+
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
 void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& over) {
   const GemmCall& c = plan.call;
   const GemmArgs& p = plan.args;
   const int64_t bytes = elem_bytes(c.dtype);
+  const int64_t k_tiles = wgmma_k_tiles(c.k, bytes);
   const int wide = device.wgmma_clusters(c.dtype, WgmmaShape::kBM, WgmmaShape::kWideN, false);
-  const WgmmaTile tile = promoted_tile(
-      wgmma_tile(c.m, c.n, wgmma_k_tiles(c.k, bytes), wide,
+  const WgmmaTile given =
+      wgmma_tile(c.m, c.n, k_tiles, wide,
                  has_short_tile(c.dtype) || has_narrow_promoted_tiles(plan.fp8, c.dtype),
                  wgmma_reads_in_place(p.b, p.b_sn, p.b_sk, bytes), over.tile_width,
-                 min_split_k_tiles(c.dtype)),
-      plan.fp8, c.dtype, c.m, c.n, over.few_on_m);
+                 min_split_k_tiles(c.dtype));
+  const bool few_on_m =
+      over.few_on_m ||
+      few_on_m_pays(promoted_tile(given, plan.fp8, c.dtype, c.m, c.n, false), plan.fp8, c.dtype,
+                    c.m, c.n, k_tiles, wide);
+  const WgmmaTile tile = promoted_tile(given, plan.fp8, c.dtype, c.m, c.n, few_on_m);
   // The operands in the kernel's roles (A's role may take registers), then the caller's names.
   const GemmArgs q = oriented(p, tile.transposed).p;
   const bool first = !wgmma_reads(q.a, q.a_sm, q.a_sk, bytes, true);
@@ -313,9 +333,8 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   // neighbouring tiles along N (each loading its own B tile) rather than leave the second past M
   // (the schedule counts its cluster tiles with the roles of M and N swapped).
   const int64_t tiles_m = ceil_div(rows, tile.bm), tiles_n = ceil_div(cols, tile.bn);
-  const int64_t k_tiles = wgmma_k_tiles(c.k, bytes);
   plan.cluster_along_n =
-      plan.fp8.promoted && tiles_m == 1 && (plan.fp8.by_blocks() || over.few_on_m);
+      plan.fp8.promoted && tiles_m == 1 && (plan.fp8.by_blocks() || few_on_m);
   if (plan.resident < 1) {
     plan.schedule = Schedule::kAtLaunch;
   } else {
