@@ -339,7 +339,7 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
   EXPECT_EQ(split.work.splits, 2) << describe(split);
   // The promoted short tile fills the clusters by splitting K as well: block scales at 128
   // tokens, per tensor and row-wise at 64 (2112 outputs: 17 cluster tiles, 56 k-tiles in three
-  // parts; 4096 outputs: 32, in two; 7168: 56, whole); fast accumulation keeps its 128-row tile.
+  // parts; 4096 outputs: 32, in two; 7168: 56, whole).
   for (const auto& [out, splits] : {std::pair{2112, 3}, std::pair{4096, 2}, std::pair{7168, 1}}) {
     for (const auto& [tokens, scaling] :
          {std::pair{128, TESSERA_SCALE_BLOCK_B_COLUMNS}, std::pair{64, TESSERA_SCALE_TENSOR},
