@@ -56,7 +56,9 @@ typedef enum {
 /* How tessera_scaled_gemm accumulates: PROMOTED adds the tensor cores' partial sum of every 128
    of K into fp32 accumulators (their FP8 accumulation keeps fewer bits than fp32; cuBLASLt's
    default, torch._scaled_mm's use_fast_accum=False), FAST accumulates all of K in the tensor
-   cores (use_fast_accum=True: faster, less accurate). Block scales are always promoted. */
+   cores (use_fast_accum=True: faster, less accurate), where that is faster: e4m3 on at most 128
+   rows or columns is promoted anyway (the plan's words say so). Block scales are always
+   promoted. */
 typedef enum { TESSERA_ACCUMULATE_PROMOTED = 0, TESSERA_ACCUMULATE_FAST = 1 } tessera_accumulation;
 
 /* Status codes: 0 is success; each other value has a message from tessera_status_string. */

@@ -129,7 +129,8 @@ def scaled_mm(a, b, scale_a, scale_b, out_dtype=None, out=None, use_fast_accum: 
     """(a @ b) * scale_a * scale_b as out_dtype (default torch.bfloat16), torch._scaled_mm's
     conventions (module docstring); out: an (M,N) tensor of out_dtype to write into. The tensor
     cores' partial sums are promoted to fp32 every 128 of K unless use_fast_accum (as torch's
-    flag: faster, less accurate; not with block scales). Runs on the current torch stream.
+    flag: faster, less accurate; not with block scales; e4m3 on at most 128 rows or columns is
+    promoted anyway, being faster so). Runs on the current torch stream.
 
     >>> y = tessera.scaled_mm(x_fp8, w_fp8.t(), x_scale, w_scale, out_dtype=torch.bfloat16)
     """
