@@ -146,11 +146,25 @@ def scales(torch, m, n, k, scaling):
     return torch.tensor(0.7, device="cuda"), torch.tensor(1.3, device="cuda")
 
 
+def short_plan(text):
+    """The kernel, tile and schedule out of a plan's words (tessera_gemm_plan's and
+    tessera_scaled_gemm_plan's)."""
+    tile = re.search(r"tile (\d+ x \d+)", text)
+    kernel = re.search(r"kernel (\S+?),", text)
+    sched = "whole tiles"
+    for pattern in (r"split-K: [^;(]*", r"stream-K on \d+ clusters", r"\d+ cluster tiles on \d+"):
+        found = re.search(pattern, text)
+        if found:
+            sched = found.group(0).strip()
+            break
+    return f"{kernel.group(1) if kernel else '?'} {tile.group(1) if tile else ''}; {sched}"
+
+
 def measure(torch, tessera, m, n, k, scaling, fast=False):
     """{tessera/cublaslt: (TFLOP/s on the GPU, eager microseconds per call)}, max relative
-    difference of the outputs (None without cuBLASLt); fast: use_fast_accum on both sides. Block
-    scales go to both in the layouts each reads in place (a's M-major; b's K-major for tessera,
-    gemm.h's), so neither copies them per call."""
+    difference of the outputs (None without cuBLASLt), tessera's plan (short_plan); fast:
+    use_fast_accum on both sides. Block scales go to both in the layouts each reads in place (a's
+    M-major; b's K-major for tessera, gemm.h's), so neither copies them per call."""
     fp8 = torch.float8_e4m3fn
     a = (torch.randn(m, k, device="cuda") * 2).to(fp8)
     b = (torch.randn(n, k, device="cuda") * 2).to(fp8).t()  # (K, N) column-major
@@ -162,6 +176,8 @@ def measure(torch, tessera, m, n, k, scaling, fast=False):
         sa, sb = sa.t().contiguous().t(), sb.t().contiguous().t()
     fns = {"tessera": lambda: tessera.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16, out=out,
                                                 use_fast_accum=fast)}
+    plan = short_plan(tessera.scaled_mm_plan(a, b, sa, sb, out_dtype=torch.bfloat16,
+                                             use_fast_accum=fast))
     if theirs:
         fns["cublaslt"] = theirs
     eager = time_pair(torch, fns)
@@ -169,10 +185,10 @@ def measure(torch, tessera, m, n, k, scaling, fast=False):
     f = 2.0 * m * n * k
     times = {name: (f / gpu[name] / 1e12, eager[name] * 1e6) for name in fns}
     if not theirs:
-        return times, None
+        return times, None, plan
     ref = theirs().float()
     diff = ((out.float() - ref).abs().max() / ref.abs().max().clamp(min=1e-30)).item()
-    return times, diff
+    return times, diff, plan
 
 
 def plan_overrides():
@@ -200,12 +216,13 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
              "included where it outlasts the GPU's); difference: max |tessera - "
              "cuBLASLt| / max |cuBLASLt|. Scalings: per tensor, per row and column, per block "
              "(1 x 128 on a, 128 x 128 on b), all with the partial sums promoted to fp32 every "
-             "128 of K on both sides; \"fast\": use_fast_accum=True on both sides.")
+             "128 of K on both sides; \"fast\": use_fast_accum=True on both sides; plan: "
+             "tessera's kernel, tile and schedule (tessera.scaled_mm_plan).")
     lines = [f"- {scaling} scales: geometric mean of the ratio {fmt(s['geomean_ratio'], '.3f')} "
              f"over {s['rows']} rows; below 0.9: {below_text(s['below_0.9'])}"
              for scaling, s in summary.items()]
     columns = ["group", "M", "N", "K", "scaling", "tessera TFLOP/s", "cuBLASLt TFLOP/s", "ratio",
-               "eager µs tessera / cuBLASLt", "difference"]
+               "eager µs tessera / cuBLASLt", "difference", "plan"]
     write_results(out_dir, "gemm_fp8",
                   "FP8 GEMM: tessera.scaled_mm against torch._scaled_mm (cuBLASLt)", header,
                   summary, rows, notes, lines, columns,
@@ -214,7 +231,7 @@ def write(out_dir: pathlib.Path, header: dict, rows: list):
                              fmt(r["ratio"], ".2f"),
                              f"{fmt(r['eager_us_tessera'], '.1f')} / "
                              f"{fmt(r['eager_us_cublaslt'], '.1f')}",
-                             fmt(r["difference"], ".1e")])
+                             fmt(r["difference"], ".1e"), r.get("plan", "")])
     return summary
 
 
@@ -242,8 +259,8 @@ def main():
             if args.rows and not re.search(args.rows, f"{m}x{n}x{k} {scaling}"):
                 continue
             started = time.monotonic()
-            times, diff = measure(torch, tessera, m, n, k, scaling.split()[0],
-                                  scaling.endswith("fast"))
+            times, diff, plan = measure(torch, tessera, m, n, k, scaling.split()[0],
+                                        scaling.endswith("fast"))
             (ours, our_us), (theirs, their_us) = times["tessera"], times.get("cublaslt",
                                                                             (None, None))
             name = f"{m}x{n}x{k} {scaling}"
@@ -251,7 +268,7 @@ def main():
             rows.append({"name": name, "group": group, "m": m, "n": n, "k": k,
                          "scaling": scaling, "tflops_tessera": ours, "tflops_cublaslt": theirs,
                          "ratio": ratio, "eager_us_tessera": our_us,
-                         "eager_us_cublaslt": their_us, "difference": diff})
+                         "eager_us_cublaslt": their_us, "difference": diff, "plan": plan})
             print(f"{name}: tessera {ours:.0f}  cuBLASLt {fmt(theirs)}  ratio {fmt(ratio, '.2f')}"
                   f"  eager us {our_us:.1f} / {fmt(their_us, '.1f')}  diff {fmt(diff, '.1e')}"
                   f"  ({time.monotonic() - started:.1f} s)", flush=True)

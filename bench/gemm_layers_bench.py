@@ -29,8 +29,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from attention_bench import (below_text, fmt, gpu_and_tessera,  # noqa: E402
                              results_header, write_results)
-from gemm_fp8_bench import (plan_overrides, ratio_summary, time_pair,  # noqa: E402
-                            time_pair_gpu)
+from gemm_fp8_bench import (plan_overrides, ratio_summary, short_plan,  # noqa: E402
+                            time_pair, time_pair_gpu)
 
 # (model, layer, out features, in features)
 LAYERS = (
@@ -69,19 +69,6 @@ def plan_text(lib, dtype, x, w, y):
                           first.data_ptr(), lda, second.data_ptr(), ldb, 0.0, y.data_ptr(), ldc,
                           text, len(text))
     return text.value.decode()
-
-
-def short_plan(text):
-    """The tile and the schedule out of a plan's words."""
-    tile = re.search(r"tile (\d+ x \d+)", text)
-    kernel = re.search(r"kernel (\S+?),", text)
-    sched = "whole tiles"
-    for pattern in (r"split-K: [^;(]*", r"stream-K on \d+ clusters", r"\d+ cluster tiles on \d+"):
-        found = re.search(pattern, text)
-        if found:
-            sched = found.group(0).strip()
-            break
-    return f"{kernel.group(1) if kernel else '?'} {tile.group(1) if tile else ''}; {sched}"
 
 
 def measure(torch, tessera, lib, dtype, tokens, out_f, in_f):
