@@ -384,7 +384,8 @@ TEST(GemmPlan, FastAccumulationOnFewColumnsRunsPromoted) {
   EXPECT_TRUE(few.fp8.promoted) << describe(few);
   EXPECT_EQ(few.tile_m, WgmmaShape::kShortBM) << describe(few);
   EXPECT_EQ(few.work.splits, 3) << describe(few);
-  EXPECT_NE(describe(few).find("of the promoted kernel"), std::string::npos) << describe(few);
+  EXPECT_NE(describe(few).find("; the promoted kernel, sums promoted"), std::string::npos)
+      << describe(few);
   EXPECT_TRUE(plan_of(TESSERA_E4M3, 128).fp8.promoted);
   EXPECT_FALSE(plan_of(TESSERA_E4M3, 129).fp8.promoted);
   EXPECT_FALSE(plan_of(TESSERA_E5M2, 64).fp8.promoted);
@@ -446,6 +447,9 @@ TEST(GemmPlan, FewTokensOverAShortKRunOnTheShortTile) {
       EXPECT_EQ(p.tile_m, WgmmaShape::kShortBM) << describe(p);
       EXPECT_EQ(p.tile_n, WgmmaShape::kPromotedN) << describe(p);
       EXPECT_TRUE(p.transposed) << describe(p);
+      EXPECT_NE(describe(p).find("(n < m: the few columns along the tile's rows"),
+                std::string::npos)
+          << describe(p);
       EXPECT_EQ(p.work.tiles, 56) << describe(p);
     }
   }

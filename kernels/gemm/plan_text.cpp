@@ -207,8 +207,6 @@ const char* kTransposedWords =
 // Kernel 05: its tile and orientation, and how its clusters share the tiles.
 string wgmma_words(GemmPlan const& p) {
   string out = "; tile " + to_string(p.tile_m) + " x " + to_string(p.tile_n);
-  if (p.fp8.promoted && p.call.accumulation == TESSERA_ACCUMULATE_FAST)
-    out += " of the promoted kernel (at most 128 columns: it streams them faster; sums promoted)";
   const char* along_n = "one tile row: a cluster's two CTAs on neighbouring tiles along N";
   if (p.tile_m == WgmmaShape::kShortBM && p.cluster_along_n)
     out += string(" (one consumer warpgroup; ") + along_n + ")";
@@ -220,12 +218,18 @@ string wgmma_words(GemmPlan const& p) {
   if (p.transposed && by_b_columns)
     out += " on the transposed problem C^T = op(B)^T op(A)^T (B's scales per column and block of "
            "K become the kernel's per row)";
+  else if (p.transposed && p.call.m > p.call.n)  // (the few on M: rule "few on M")
+    out += " on the transposed problem C^T = op(B)^T op(A)^T (n < m: the few columns along the "
+           "tile's rows, as block scales run)";
   else if (p.transposed)
     out += kTransposedWords;
   else if (p.cluster_shares_b)
     out +=
         " on the problem as given (m's rows fill one cluster: its two CTAs share B's tile by "
         "multicast)";
+  if (p.fp8.promoted && p.call.accumulation == TESSERA_ACCUMULATE_FAST)
+    out += "; the promoted kernel, sums promoted (fast accumulation on at most 128 columns: it "
+           "streams them faster)";
   if (p.schedule == Schedule::kAtLaunch)
     return out + "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)";
   StreamK const& w = p.work;
