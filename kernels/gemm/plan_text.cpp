@@ -228,8 +228,8 @@ string wgmma_words(GemmPlan const& p) {
         " on the problem as given (m's rows fill one cluster: its two CTAs share B's tile by "
         "multicast)";
   if (p.fp8.promoted && p.call.accumulation == TESSERA_ACCUMULATE_FAST)
-    out += "; the promoted kernel, sums promoted (fast accumulation on at most 128 columns: it "
-           "streams them faster)";
+    out += "; the promoted kernel, sums promoted (fast accumulation on at most 128 rows or "
+           "columns: it streams them faster)";
   if (p.schedule == Schedule::kAtLaunch)
     return out + "; the tiles' split over the GPU's clusters is decided at launch (no GPU found)";
   StreamK const& w = p.work;
