@@ -162,11 +162,13 @@ GemmCall call_of(tessera_dtype dtype, char transa, char transb, int64_t m, int64
 // y = x W^T from PyTorch in FP8 of dtype t (column-major 'T','N': m = out features, n = tokens,
 // k = in features), C bf16, one scale for each operand unless the test points them elsewhere.
 GemmCall fp8_projection(tessera_dtype t, int64_t out, int64_t tokens, int64_t k,
-                        tessera_scaling scaling = TESSERA_SCALE_TENSOR) {
+                        tessera_scaling scaling = TESSERA_SCALE_TENSOR,
+                        tessera_accumulation accumulation = TESSERA_ACCUMULATE_PROMOTED) {
   static const float one = 1.0f;
   GemmCall c = call_of(t, 'T', 'N', out, tokens, k, k, k, out);
   c.b_dtype = t, c.c_dtype = TESSERA_BF16, c.scaled = true, c.scaling = scaling;
   c.scale_a = c.scale_b = &one;
+  c.accumulation = accumulation;
   return c;
 }
 
@@ -287,8 +289,8 @@ TEST(GemmPlan, ALongKIsSplit) {
 // tiles whole.
 TEST(GemmPlan, Fp8SplitsKIntoShorterParts) {
   TableDevice h100 = device_named("h100_sxm");
-  GemmCall c = fp8_projection(TESSERA_E5M2, 2112, 64, 7168);
-  c.accumulation = TESSERA_ACCUMULATE_FAST;
+  GemmCall c =
+      fp8_projection(TESSERA_E5M2, 2112, 64, 7168, TESSERA_SCALE_TENSOR, TESSERA_ACCUMULATE_FAST);
   EXPECT_EQ(min_split_k_tiles(TESSERA_E4M3), 16);
   EXPECT_EQ(min_split_k_tiles(TESSERA_E5M2), 16);
   EXPECT_EQ(min_split_k_tiles(TESSERA_F16), kMinSplitKTiles);
@@ -358,9 +360,8 @@ TEST(GemmPlan, FewE4m3ColumnsTakeTheNarrowPromotedTiles) {
 TEST(GemmPlan, PromotedKernelOnOneTileLineIsNotStreamed) {
   TableDevice h100 = device_named("h100_sxm");
   const auto plan_of = [&](tessera_dtype t, tessera_accumulation accumulation) {
-    GemmCall c = fp8_projection(t, 24576, 64, 1536);
-    c.accumulation = accumulation;
-    return make_gemm_plan(c, h100);
+    return make_gemm_plan(fp8_projection(t, 24576, 64, 1536, TESSERA_SCALE_TENSOR, accumulation),
+                          h100);
   };
   const GemmPlan promoted = plan_of(TESSERA_E4M3, TESSERA_ACCUMULATE_PROMOTED);
   EXPECT_EQ(promoted.schedule, Schedule::kWholeTiles) << describe(promoted);
@@ -376,9 +377,8 @@ TEST(GemmPlan, PromotedKernelOnOneTileLineIsNotStreamed) {
 TEST(GemmPlan, FastAccumulationOnFewColumnsRunsPromoted) {
   TableDevice h100 = device_named("h100_sxm");
   const auto plan_of = [&](tessera_dtype t, int64_t tokens) {
-    GemmCall c = fp8_projection(t, 2112, tokens, 7168);
-    c.accumulation = TESSERA_ACCUMULATE_FAST;
-    return make_gemm_plan(c, h100);
+    return make_gemm_plan(
+        fp8_projection(t, 2112, tokens, 7168, TESSERA_SCALE_TENSOR, TESSERA_ACCUMULATE_FAST), h100);
   };
   const GemmPlan few = plan_of(TESSERA_E4M3, 64);
   EXPECT_TRUE(few.fp8.promoted) << describe(few);
@@ -437,9 +437,8 @@ TEST(GemmPlan, FewTokensOverAShortKRunOnTheShortTile) {
   TableDevice h100 = device_named("h100_sxm");
   const auto plan_of = [&](int64_t tokens, int64_t k, tessera_scaling scaling,
                            tessera_accumulation accumulation) {
-    GemmCall c = fp8_projection(TESSERA_E4M3, 7168, tokens, k, scaling);
-    c.accumulation = accumulation;
-    return make_gemm_plan(c, h100);
+    return make_gemm_plan(fp8_projection(TESSERA_E4M3, 7168, tokens, k, scaling, accumulation),
+                          h100);
   };
   for (const tessera_scaling scaling : {TESSERA_SCALE_TENSOR, TESSERA_SCALE_ROW}) {
     for (const tessera_accumulation acc : {TESSERA_ACCUMULATE_PROMOTED, TESSERA_ACCUMULATE_FAST}) {
