@@ -15,7 +15,8 @@ jobs=$(nproc)
 # ends: the figures of bench/results/ci_time.md (bench/ci_time.py breaks the builds down).
 # `times` runs in this shell (not in $(...), whose subshell has no children of its own).
 times_file=$(mktemp)
-trap 'rm -f "$times_file"' EXIT
+# On exit (a failure included) the builds still running beside the stages stop too.
+trap 'rm -f "$times_file"; kill $(jobs -p) 2>/dev/null || true' EXIT
 stage_name="" stage_wall=$SECONDS stage_cpu=0
 stage() {
   local cpu
@@ -45,45 +46,51 @@ joined() {
   if [ "$1" -ne 0 ] || [ "$rc" -ne 0 ]; then exit 1; fi
 }
 
-stage "release build"
+# The sanitizer and fuzz builds need nothing of the release build: they run beside it from the
+# start, at the lowest priority (nice 19: the release build keeps the cores it asks for, they take
+# what it leaves: its configure, a unit compiling alone, its links).
+sanitizer_builds() {
+  renice -n 19 -p "$BASHPID" >/dev/null
+  { cmake --preset fuzz && cmake --build build-fuzz -j "$jobs"; } >build/fuzz-build.log 2>&1 &
+  local fuzz_pid=$! rc=0
+  { cmake --preset asan && cmake --build build-asan -j "$jobs"; } >build/asan-build.log 2>&1 ||
+    rc=$?
+  wait "$fuzz_pid" || rc=1
+  echo "== ASan + UBSan build"
+  cat build/asan-build.log
+  echo "== fuzz build"
+  cat build/fuzz-build.log
+  return "$rc"
+}
+mkdir -p build
+sanitizer_builds >build/sanitizer-builds.log 2>&1 &
+sanitizer_builds_pid=$!
+
+stage "release build, and beside it the ASan + UBSan and fuzz builds"
 cmake --preset default -DTESSERA_UNIT_TESTS=OFF
 # Everything, and the playground page: the library compiled to WebAssembly (em++, from deps.sh's
 # emscripten), in one build so that its compiles share the cores with the rest. The CUDA checks
 # of ctest read what this build kept of each kernel (cmake/TesseraCudaChecks.cmake).
 cmake --build build -j "$jobs" --target all playground
 
-stage "release tests, and beside them the Python package, the fuzz and ASan + UBSan builds"
+stage "release tests, and beside them the Python package and the rest of the sanitizer builds"
 # The browser tests run alone (RUN_SERIAL) and the tests are short single processes, so ctest
-# leaves cores idle; what does not need the release tests' results fills them, at the lowest
-# priority (nice 19: the tests keep the cores they ask for, the builds take what is left).
-#   - the Python package: the module links the front-end library the release build compiled
-#     (same sources, compiler and flags) instead of compiling tools/ a second time (a user's
-#     `pip install .` compiles it), then pytest;
-#   - the fuzz build (its target alone: clang, libFuzzer; tests/fuzz) and the sanitizer build.
-# The three run beside each other too, the sanitizer build (the longest) from the start: the
-# package's steps and the fuzz build are mostly one process each, which alone leave a core idle.
-after_release_build() {
+# leaves cores idle; the Python package fills them, at the lowest priority: its module links the
+# front-end library the release build compiled (same sources, compiler and flags) instead of
+# compiling tools/ a second time (a user's `pip install .` compiles it), then pytest.
+python_package() {
   renice -n 19 -p "$BASHPID" >/dev/null
-  TESSERA_FRONTEND_LIBRARY="$PWD/build/tools/libtessera_ops.a" bash scripts/python.sh \
-    >build/python.log 2>&1 &
-  local python_pid=$! rc=0
-  { cmake --preset fuzz && cmake --build build-fuzz -j "$jobs"; } >build/fuzz-build.log 2>&1 &
-  local fuzz_pid=$!
-  echo "== ASan + UBSan build"
-  { cmake --preset asan && cmake --build build-asan -j "$jobs"; } || rc=$?
-  echo "== fuzz build"
-  wait "$fuzz_pid" || rc=1
-  cat build/fuzz-build.log
-  echo "== Python package (pip install ., pytest)"
-  wait "$python_pid" || rc=1
-  cat build/python.log
-  return "$rc"
+  TESSERA_FRONTEND_LIBRARY="$PWD/build/tools/libtessera_ops.a" bash scripts/python.sh
 }
-beside build/beside.log after_release_build
+beside build/python.log python_package
 rc=0
 ctest --preset default -j "$jobs" -LE sanitizer || rc=$?
-echo "== beside the release tests:"
+echo "== Python package (pip install ., pytest), beside the release tests:"
 joined "$rc"
+rc=0
+wait "$sanitizer_builds_pid" || rc=$?
+cat build/sanitizer-builds.log
+[ "$rc" -eq 0 ] || exit 1
 
 stage "ASan + UBSan tests, and the bounded libFuzzer run beside them"
 # The fuzzer is one process for 60 s: beside the sanitizer tests instead of after them.
