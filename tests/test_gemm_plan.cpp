@@ -492,10 +492,26 @@ TEST(GemmPlan, NarrowProblemsBeyondOneWaveTakeTheWiderTile) {
   EXPECT_EQ(wgmma_tile(28672, 64, 64, 66, true).bn, 64);
 }
 
+// Rule "wgmma tile" on 257-512 columns at 16 bits: 128 wide where the 128 x 256 cluster tiles
+// leave their last wave on 66 clusters at most 3/5 full (Qwen2.5 7B's QKV at 512 tokens: 36 in
+// one wave; an MLP, 28672 outputs: 224, 26 in the last), 256 where it is fuller (6144 outputs:
+// 48; 57344: 448, 52 in the last) or full, and beyond 512 columns or at 32 bits (tf32).
+TEST(GemmPlan, WideTilesWithAThinLastWaveNarrowTo128) {
+  EXPECT_EQ(wgmma_tile(4608, 512, 56, 66, true).bn, 128);
+  EXPECT_EQ(wgmma_tile(512, 4608, 56, 66, true).bn, 128);
+  EXPECT_FALSE(wgmma_tile(512, 4608, 56, 66, true).transposed);
+  EXPECT_EQ(wgmma_tile(28672, 320, 64, 66, true).bn, 128);
+  EXPECT_EQ(wgmma_tile(6144, 512, 64, 66, true).bn, 256);
+  EXPECT_EQ(wgmma_tile(57344, 512, 128, 66, true).bn, 256);
+  EXPECT_EQ(wgmma_tile(8448, 512, 64, 66, true).bn, 256);  // 66 wide cluster tiles: one full wave
+  EXPECT_EQ(wgmma_tile(4608, 640, 56, 66, true).bn, 256);
+  EXPECT_EQ(wgmma_tile(4608, 512, 56, 66, false).bn, 256);
+}
+
 // Rule "bound by HBM": a language model's MLP at 64 tokens (y = x W^T: 28672 x 64 x 4096, 224 tiles
-// of 128 x 64, 112 cluster tiles on 66 clusters) runs whole tiles, not stream-K; at 512 tokens it
-// is bound by the tensor cores and streams; with a last wave of fewer than half the clusters
-// (148 cluster tiles: 16 in the last) it streams too.
+// of 128 x 64, 112 cluster tiles on 66 clusters) runs whole tiles, not stream-K; at 512 tokens a
+// problem is bound by the tensor cores and streams; with a last wave of fewer than half the
+// clusters (148 cluster tiles: 16 in the last) it streams too.
 TEST(GemmPlan, ProblemsBoundByHbmAreNotStreamed) {
   EXPECT_TRUE(bound_by_hbm(28672, 64, 2));
   EXPECT_TRUE(bound_by_hbm(64, 28672, 2));
@@ -514,7 +530,8 @@ TEST(GemmPlan, ProblemsBoundByHbmAreNotStreamed) {
   GemmCall c = call_of(TESSERA_BF16, 'T', 'N', 28672, 64, 4096, 4096, 4096, 28672);
   const GemmPlan plan = make_gemm_plan(c, h100);
   EXPECT_EQ(plan.schedule, Schedule::kWholeTiles) << describe(plan);
-  c.n = 512;
+  // At 512 tokens bound by the tensor cores: Llama-3 70B's QKV, 160 cluster tiles, streams.
+  c = call_of(TESSERA_BF16, 'T', 'N', 10240, 512, 8192, 8192, 8192, 10240);
   EXPECT_EQ(make_gemm_plan(c, h100).schedule, Schedule::kStreamK)
       << describe(make_gemm_plan(c, h100));
 }
