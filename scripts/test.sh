@@ -15,8 +15,14 @@ jobs=$(nproc)
 # ends: the figures of bench/results/ci_time.md (bench/ci_time.py breaks the builds down).
 # `times` runs in this shell (not in $(...), whose subshell has no children of its own).
 times_file=$(mktemp)
-# On exit (a failure included) the builds still running beside the stages stop too.
-trap 'rm -f "$times_file"; kill $(jobs -p) 2>/dev/null || true' EXIT
+# On exit (a failure included) the builds still running beside the stages stop too: each job
+# and the processes under it (its ninja and compilers).
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+trap 'rm -f "$times_file"; for job in $(jobs -p); do kill_tree "$job"; done' EXIT
 stage_name="" stage_wall=$SECONDS stage_cpu=0
 stage() {
   local cpu

@@ -451,10 +451,10 @@ GemmPlan make_gemm_plan(GemmCall const& call, GemmDevice const& device, PlanOver
 //     side is >= kShortMinSmall: twice the CTAs stream the big operand;
 //   - m small but filling one cluster's rows, B read in place: as given, the cluster shares B;
 //   - few wide tiles (at most half the clusters busy): 128 or 64 columns, never transposed;
-//   - f16 and bf16 with 257-512 columns, where the wide cluster tiles leave their last wave at
-//     most 3/5 full: 128 columns (512 tokens against Qwen2.5 7B's QKV, 36 wide cluster tiles on
-//     66 clusters: 1.2x; the MLPs' 224-296 on 3-5 waves: 1.03-1.05x; 257-384 tokens 1.2-1.7x,
-//     bench/results/gemm_layers.md);
+//   - "thin last wave": f16 and bf16 with 257-512 columns, where the wide cluster tiles leave
+//     their last wave at most 3/5 full: 128 columns (512 tokens against Qwen2.5 7B's QKV, 36
+//     wide cluster tiles on 66 clusters: 1.2x; the MLPs' 224-296 on 3-5 waves: 1.03-1.05x;
+//     320-384 tokens 1.2-1.8x; bench/results/gemm_layers.md);
 //   - else 128 x 256.
 // forced_width (TESSERA_GEMM_TILE) forces 256, 128 or 64 columns on 128 rows.
 WgmmaTile wgmma_tile(int64_t m, int64_t n, int64_t k_tiles, int64_t clusters, bool has_short,
