@@ -142,14 +142,14 @@ struct WgmmaTmaCfg {
   static constexpr SwizzledLayout kStoreTile =
       gmma_smem_tile(GmmaSwizzle::kB128, false, 16, 64, kChunk);
   static constexpr TmaTile kStoreTma = make_tma_tile(kStoreTile, 16);
-  // FP8's transposed problems (C^T = B^T A^T, C's rows along the tile's columns) store the same
-  // chunk with its columns contiguous (64-byte rows: the 64-byte swizzle; stmatrix).
+  // Transposed problems (C^T = B^T A^T, C's rows along the tile's columns) store the same chunk
+  // with its columns contiguous (64-byte rows: the 64-byte swizzle; stmatrix).
   static constexpr SwizzledLayout kStoreTileRows =
       gmma_smem_tile(GmmaSwizzle::kB64, true, 16, 64, kChunk);
   static constexpr TmaTile kStoreTmaRows = make_tma_tile(kStoreTileRows, 16);
   // Which kernels store C^T by TMA (compiled for these only: beside the wide tile's accumulators
   // the second store tile spills).
-  static constexpr bool kStoresRowsByTma = kBits == 8 && kSwappable;
+  static constexpr bool kStoresRowsByTma = kBits != 32 && kSwappable;
   static constexpr int64_t kStoreBytes = kStoreTma.bytes();
   // (the promoted kernel's two: the room of two more holds its stages' block scales, below)
   static constexpr int kStoreBuffers = int(min64(kPromoted ? 2 : 4, kBN / kChunk));
@@ -853,14 +853,15 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
       make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : kTmaBMN,
                   b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
   CUtensorMap map_c = map_a;  // (unused unless tma_store: 16-bit C)
-  // (a transposed problem's C^T, contiguous along n, by TMA: FP8 on the tiles that have the
-  // row-major store tile)
+  // (a transposed problem's C^T, contiguous along n, by TMA: the tiles that have the row-major
+  // store tile)
   const bool c_rows_contiguous = run.args.c_sn == 1;
   if (run.tma_store && c_rows_contiguous && !Cfg::kStoresRowsByTma)
     return cudaErrorInvalidConfiguration;
   if (ok && run.tma_store) {
     if constexpr (Cfg::kBits == 16)
-      ok = make_map<T>(&map_c, Cfg::kStoreTma, g.c, g.m, g.n, g.ldc, true, TmaL2Promotion::kNone);
+      ok = make_map<T>(&map_c, c_rows_contiguous ? Cfg::kStoreTmaRows : Cfg::kStoreTma, g.c, g.m,
+                       g.n, g.ldc, !c_rows_contiguous, TmaL2Promotion::kNone);
     else  // (FP8: bf16 C, the plan's rule)
       ok = f.c_type == OutType::kBF16 &&
            make_map<__nv_bfloat16>(&map_c,

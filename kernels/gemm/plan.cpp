@@ -360,11 +360,10 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   plan.copy_block_scales = f.by_blocks() && block_scales_copied(f.scale_a, rows);
   if (plan.copy_block_scales) plan.workspace += block_scales_bytes(rows, wgmma_k_tiles(c.k, 1));
   // (FP8 inputs: bf16 C only, the common case: each C type stored by TMA costs a kernel's worth
-  // of compile time; their transposed problems too, through a row-major store tile)
+  // of compile time; transposed problems through a row-major store tile)
   const int64_t c_bytes = c.scaled ? elem_bytes(c.c_dtype) : bytes;
   const bool c_by_tma = !c.scaled || c.c_dtype == TESSERA_BF16;
-  plan.tma_store = (!tile.transposed || c.scaled) && c_by_tma &&
-                   wgmma_stores_by_tma(c_bytes, c.beta, c.m, c.c, c.ldc);
+  plan.tma_store = c_by_tma && wgmma_stores_by_tma(c_bytes, c.beta, c.m, c.c, c.ldc);
 }
 
 // Kernel 04: rule "cp.async reads" (aligned16) -- an unaligned operand is packed first.

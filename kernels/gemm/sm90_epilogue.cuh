@@ -187,21 +187,20 @@ __device__ __forceinline__ void store_by_tma(float const (&acc)[Cfg::kAcc], uint
   Epi::store(acc, buf, TmaStore<Epi::kTma>{map_c}, m0, n0, consumer, f);
 }
 
-// FP8's bf16 C by TMA: column-major, or, for a transposed problem (c_sn = 1: only the narrow
+// 16-bit C (TC) by TMA: column-major, or, for a transposed problem (c_sn = 1: only the narrow
 // tiles run them, wgmma_tile and the rule "promoted sums"), row-major through the store tile
 // whose columns are contiguous (Cfg::kStoresRowsByTma).
-template <class Cfg, class Params, class F>
-__device__ __forceinline__ void store_fp8_by_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
-                                                 int consumer, int64_t m0, int64_t n0,
-                                                 Params const& p, void const* map_c, F const& f) {
+template <class Cfg, class TC, class Params, class F>
+__device__ __forceinline__ void store_c_by_tma(float const (&acc)[Cfg::kAcc], uint8_t* buf,
+                                               int consumer, int64_t m0, int64_t n0,
+                                               Params const& p, void const* map_c, F const& f) {
   if constexpr (Cfg::kStoresRowsByTma) {
     if (p.c_sn == 1) {
-      store_by_tma<Cfg, __nv_bfloat16, F, Cfg::kStoreTileRows>(acc, buf, consumer, m0, n0,
-                                                               map_c, f);
+      store_by_tma<Cfg, TC, F, Cfg::kStoreTileRows>(acc, buf, consumer, m0, n0, map_c, f);
       return;
     }
   }
-  store_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, map_c, f);
+  store_by_tma<Cfg, TC>(acc, buf, consumer, m0, n0, map_c, f);
 }
 
 template <class Cfg, class Params>
@@ -210,8 +209,8 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
                                              Params const& p, void const* map_c) {
   if constexpr (Cfg::kBits == 16) {  // (the 32-bit kernels never store by TMA: the plan's rule)
     const float alpha = p.alpha;
-    store_by_tma<Cfg, typename Cfg::T>(acc, buf, consumer, m0, n0, map_c,
-                                       [=](float x) { return alpha * x; });
+    store_c_by_tma<Cfg, typename Cfg::T>(acc, buf, consumer, m0, n0, p, map_c,
+                                         [=](float x) { return alpha * x; });
   } else if constexpr (Cfg::kBits == 8) {  // C bf16 (the plan's rule)
     const float alpha =
         p.scaling == Scaling::kTensor ? p.alpha * *p.scale_a * *p.scale_b : p.alpha;
@@ -219,11 +218,12 @@ __device__ __forceinline__ void epilogue_tma(float const (&acc)[Cfg::kAcc], uint
       static constexpr CoordLayout<2> kThrCrdC = Cfg::kThrCrdC;
       const Coord<2> first = kThrCrdC(threadIdx.x % 128);
       const RowColumnScales<Cfg> scales(p, m0 + 64 * consumer + first[0], n0 + first[1]);
-      store_fp8_by_tma<Cfg>(acc, buf, consumer, m0, n0, p, map_c,
-                            [=](float x, FragmentValue v) { return scales(alpha * x, v); });
+      store_c_by_tma<Cfg, __nv_bfloat16>(
+          acc, buf, consumer, m0, n0, p, map_c,
+          [=](float x, FragmentValue v) { return scales(alpha * x, v); });
     } else
-      store_fp8_by_tma<Cfg>(acc, buf, consumer, m0, n0, p, map_c,
-                            [=](float x) { return alpha * x; });
+      store_c_by_tma<Cfg, __nv_bfloat16>(acc, buf, consumer, m0, n0, p, map_c,
+                                         [=](float x) { return alpha * x; });
   }
 }
 

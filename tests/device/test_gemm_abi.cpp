@@ -184,7 +184,7 @@ TEST(GemmAbi, PlanNamesKernel05Tile) {
   p = plan(TESSERA_F16, 'N', 'N', 32, 4096, 4096, 32, 4096, 32);  // (16 rows take kernel 06)
   EXPECT_TRUE(has(p, narrow.c_str())) << p;
   EXPECT_TRUE(has(p, " on the transposed problem C^T = op(B)^T op(A)^T")) << p;
-  EXPECT_TRUE(has(p, "C^T stored by predicated vector stores along C's rows")) << p;
+  EXPECT_TRUE(has(p, "C^T stored by TMA along C's rows")) << p;
   p = plan(TESSERA_BF16, 'T', 'N', 4096, 128, 4096, 4096, 4096, 4096);
   EXPECT_TRUE(has(p, narrow.c_str())) << p;
   EXPECT_TRUE(has(p, "C stored by TMA")) << p;
