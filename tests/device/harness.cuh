@@ -65,6 +65,8 @@ inline void write_tables(cudaDeviceProp const& prop, std::string const& md, std:
       }
 }
 
+#ifdef __CUDACC__  // the timing below launches a kernel; host programs (.cpp) go without it
+
 // Keeps the GPU busy for `us` microseconds (its global timer), so that the host can queue the
 // launches after it before the GPU reaches them.
 static __global__ void busy_wait_kernel(unsigned long long us) {
@@ -151,3 +153,5 @@ std::pair<double, double> median_ms_pair(F&& launch_a, G&& launch_b, int reps, i
   std::sort(tb.begin(), tb.end());
   return {ta[ta.size() / 2], tb[tb.size() / 2]};
 }
+
+#endif  // __CUDACC__

@@ -1,4 +1,4 @@
-// tests/device/gemm_graph.cu -- the C ABI as a library user needs it (GPU): calls captured in a
+// tests/device/gemm_graph.cpp -- the C ABI as a library user needs it (GPU): calls captured in a
 // CUDA graph replay to the same result, the caller's workspace gives the same result as the
 // stream-ordered pool, and a call works only on its stream.
 //

@@ -1,4 +1,4 @@
-// tests/device/gemm_correctness.cu -- every kernel of the ladder through the C ABI, on the GPU.
+// tests/device/gemm_correctness.cpp -- every kernel of the ladder through the C ABI, on the GPU.
 //
 // For each size (odd ones and non-multiples of the 128x128x8/16 tiles in every dimension), each
 // op(A), op(B) in {N,T}^2, each kernel: fresh random inputs in [-1,1) (never zeros), C poisoned

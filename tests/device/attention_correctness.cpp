@@ -1,4 +1,4 @@
-// tests/device/attention_correctness.cu -- tessera_attention (include/tessera/attention.h) on the
+// tests/device/attention_correctness.cpp -- tessera_attention (include/tessera/attention.h) on the
 // GPU against a float64 CPU reference, then its speed.
 //
 // Every case: fresh random Q, K, V in [-1, 1) (rounded to the dtype; the reference reads the

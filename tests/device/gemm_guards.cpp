@@ -1,4 +1,4 @@
-// tests/device/gemm_guards.cu -- the C ABI never touches memory outside its blocks (GPU).
+// tests/device/gemm_guards.cpp -- the C ABI never touches memory outside its blocks (GPU).
 //
 // Every kernel of the ladder by name, and the built-in choice, for every dtype it runs: A, B and
 // C each sit inside a larger buffer (leading dimension larger than the rows, a guard column
