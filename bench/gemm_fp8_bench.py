@@ -38,7 +38,7 @@ PROJECTIONS = ((4096, 6144, 4096), (4096, 4096, 4096), (4096, 28672, 4096), (409
 # default), or "fast" (use_fast_accum=True on both sides: all of K in the tensor cores).
 SCALINGS = ("tensor", "row", "block", "tensor fast", "row fast")
 PLAN_OVERRIDES = ("TESSERA_GEMM_TILE", "TESSERA_GEMM_SCHEDULE", "TESSERA_GEMM_SPLITS",
-                  "TESSERA_GEMM_FP8_FEW_ON_M")
+                  "TESSERA_GEMM_FP8_FEW_ON_M", "TESSERA_GEMM_CLUSTER")
 
 
 def shapes(quick: bool, tokens: bool):

@@ -410,6 +410,34 @@ TEST(GemmPlan, BlockScalesOnOneTileRowPutTheClusterAlongN) {
   EXPECT_EQ(more.work.tiles, 32) << describe(more);
 }
 
+// Rule "cluster shares A": y = x W^T at 128 tokens against 8192 outputs (bf16, 64 tile rows of
+// 128 x 64 by two tile columns: 64 cluster tiles on 66 clusters) puts the cluster's CTAs on the
+// two tiles of a tile row, sharing W's tile; TESSERA_GEMM_CLUSTER=m keeps them along M. Not:
+// 6144 outputs (48 cluster tiles, under 9/10 of 66), 256 tokens (four tile columns), tf32 (no
+// measurement), and the short tile (4096 outputs).
+TEST(GemmPlan, TwoTileColumnsFillingTheGpuShareA) {
+  TableDevice h100 = device_named("h100_sxm");
+  const auto plan_of = [&](tessera_dtype t, int64_t out, int64_t tokens, PlanOverrides o = {}) {
+    return make_gemm_plan(call_of(t, 'T', 'N', out, tokens, 8192, 8192, 8192, out), h100, o);
+  };
+  const GemmPlan shared = plan_of(TESSERA_BF16, 8192, 128);
+  EXPECT_TRUE(shared.cluster_along_n) << describe(shared);
+  EXPECT_EQ(shared.tile_m, 128);
+  EXPECT_EQ(shared.tile_n, 64);
+  EXPECT_EQ(shared.work.tiles, 64) << describe(shared);
+  EXPECT_NE(describe(shared).find("sharing A's tile"), std::string::npos);
+  EXPECT_TRUE(plan_of(TESSERA_F16, 8192, 96).cluster_along_n);
+  PlanOverrides along_m;
+  along_m.cluster_along_m = true;
+  const GemmPlan kept = plan_of(TESSERA_BF16, 8192, 128, along_m);
+  EXPECT_FALSE(kept.cluster_along_n) << describe(kept);
+  EXPECT_EQ(kept.work.tiles, 64) << describe(kept);
+  EXPECT_FALSE(plan_of(TESSERA_BF16, 6144, 128).cluster_along_n);
+  EXPECT_FALSE(plan_of(TESSERA_BF16, 4096, 256).cluster_along_n);
+  EXPECT_FALSE(plan_of(TESSERA_TF32, 8192, 128).cluster_along_n);
+  EXPECT_FALSE(plan_of(TESSERA_BF16, 4096, 128).cluster_along_n);
+}
+
 // The override TESSERA_GEMM_FP8_FEW_ON_M (measuring): per-tensor e4m3 of at most 128 tokens on the
 // block-scaled shape, the tokens on the kernel's M (the transposed problem for y = x W^T), the
 // short 64 x 128 tile, the cluster along N at 64 tokens; 129 tokens keep the rules' tile.

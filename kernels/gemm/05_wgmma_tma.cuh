@@ -127,6 +127,12 @@ struct WgmmaTmaCfg {
   static constexpr int64_t kStageBytesA = A<true>::kBytes, kStageBytesB = B<true>::kBytes;
   // B's K-major tile loaded whole by its CTA (the promoted kernel's cluster along N: cta_tile).
   static constexpr TmaTile kTmaBOwn = unicast(B<true>::kTma);
+  // The cluster along N on the 128-row tile (A read from shared memory, sums not promoted): the
+  // two C tiles of a tile row share A's tile, each CTA loading half of it and multicasting it,
+  // and each loads its own B tile (A, the larger, from L2 once per cluster instead of B).
+  static constexpr bool kSharesA = kConsumers == 2 && !kARegs && !kPromoted;
+  template <bool kKMajor>
+  using ASplit = StageTile<kBits, kBM, kBK, 64, kKMajor, kCluster>;
   static constexpr int64_t kStageBytes = kStageBytesA + kStageBytesB;
 
   // Epilogue: each consumer stages its 64 rows of C, kChunk columns at a time, as floats in a
@@ -345,7 +351,7 @@ struct CtaTile {
 template <class Cfg>
 __device__ __forceinline__ CtaTile cta_tile(WgmmaTmaParams const& p, int64_t tile, int rank) {
   const auto [cm, cn] = p.order.tile(int32_t(tile));
-  if (Cfg::kPromoted && p.cluster_along_n) return {cm, cn * Cfg::kCluster + rank};
+  if (p.cluster_along_n) return {cm, cn * Cfg::kCluster + rank};
   return {cm * Cfg::kCluster + rank, cn};
 }
 
@@ -369,13 +375,23 @@ __device__ __forceinline__ void load_scales_a(void const* map_sa, uint8_t* slot,
   copy(TmaLoad<Cfg::kScaleTmaA>{map_sa}, Coord<2>{{tm * Cfg::kBM, kt}}, slot, full);
 }
 
-// Producer: the TMA loads of one k-tile's stage (A by this CTA, its share of B multicast to the
-// cluster), completing on `full`.
+// Producer: the TMA loads of one k-tile's stage, completing on `full`: A by this CTA and its
+// share of B multicast to the cluster, or with shares_a (Cfg::kSharesA) its share of A
+// multicast and B by this CTA.
 template <class Cfg, bool kAK, bool kBK>
 __device__ __forceinline__ void load_stage(void const* map_a, void const* map_b, uint8_t* stage,
-                                           Coord<2> a_at, Coord<2> b_at, uint64_t* full, int rank) {
+                                           Coord<2> a_at, Coord<2> b_at, uint64_t* full, int rank,
+                                           bool shares_a) {
+  uint8_t* stage_b = stage + Cfg::kStageBytesA;
+  if constexpr (Cfg::kSharesA) {
+    if (shares_a) {
+      copy(TmaLoad<Cfg::template ASplit<kAK>::kTma>{map_a}, a_at, stage, full, rank);
+      copy(TmaLoad<unicast(Cfg::template B<kBK>::kTma)>{map_b}, b_at, stage_b, full);
+      return;
+    }
+  }
   copy(TmaLoad<Cfg::template A<kAK>::kTma>{map_a}, a_at, stage, full);
-  copy(TmaLoad<Cfg::template B<kBK>::kTma>{map_b}, b_at, stage + Cfg::kStageBytesA, full, rank);
+  copy(TmaLoad<Cfg::template B<kBK>::kTma>{map_b}, b_at, stage_b, full, rank);
 }
 
 // The same with A MN-major through registers (Cfg::kARegs, tf32): TMA writes A's MN-major tile,
@@ -592,6 +608,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       PipelineState<kStages> write;
       const bool by_blocks = Cfg::kPromoted && p.scaling == Scaling::kBlockA;
       const uint32_t bytes = uint32_t(Cfg::kStageBytes + (by_blocks ? Cfg::kScaleBytesA : 0));
+      const bool shares_a = Cfg::kSharesA && p.cluster_along_n;
       const Walk walk = p.work.walk(cluster);
       for (Segment s = p.work.first(walk); s.valid(); s = p.work.next(walk, s)) {
         const auto [tm, tn] = cta_tile<Cfg>(p, s.tile, rank);
@@ -612,18 +629,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
               copy(TmaLoad<Cfg::template A<true>::kTma>{&map_a}, a_at, stage, full);
               copy(TmaLoad<Cfg::kTmaBOwn>{&map_b}, b_at, stage + Cfg::kStageBytesA, full);
             } else {
-              load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+              load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank, false);
             }
-          } else if constexpr (Cfg::kKMajorOnly) {
-            load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
-          } else if (p.a_k_major) {
-            if (p.b_k_major)
-              load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
-            else load_stage<Cfg, true, false>(&map_a, &map_b, stage, a_at, b_at, full, rank);
           } else {
-            if (p.b_k_major)
-              load_stage<Cfg, false, true>(&map_a, &map_b, stage, a_at, b_at, full, rank);
-            else load_stage<Cfg, false, false>(&map_a, &map_b, stage, a_at, b_at, full, rank);
+            // (the operands' majors, K-major (K) or MN-major (MN), as template arguments)
+            const auto load = [&](auto a_major, auto b_major) {
+              load_stage<Cfg, decltype(a_major)::value, decltype(b_major)::value>(
+                  &map_a, &map_b, stage, a_at, b_at, full, rank, shares_a);
+            };
+            using K = std::true_type;
+            using MN = std::false_type;
+            if constexpr (Cfg::kKMajorOnly) load(K{}, K{});
+            else if (p.a_k_major) p.b_k_major ? load(K{}, K{}) : load(K{}, MN{});
+            else p.b_k_major ? load(MN{}, K{}) : load(MN{}, MN{});
           }
           write.advance();
         }
@@ -807,6 +825,43 @@ int resident_clusters(bool a_regs) {
   return max_clusters<Cfg>();
 }
 
+// A's boxes where the cluster shares A's tile (split between its CTAs; an MN-major A only where
+// wgmma reads one), else A's own.
+template <class Cfg>
+TmaTile shared_a_tile(bool k_major) {
+  if constexpr (Cfg::kSharesA)
+    return k_major ? Cfg::template ASplit<true>::kTma
+                   : Cfg::template ASplit<Cfg::kKMajorOnly>::kTma;
+  else
+    return Cfg::template A<true>::kTma;  // (the promoted kernel's cluster along N loads its own)
+}
+
+// The tensor maps of A (M, K) and B (N, K), each for the TMA tile of its major (A's split
+// between the cluster's CTAs where they share it).
+template <class Cfg>
+bool operand_maps(WgmmaRun const& run, TmaOperand const& a, TmaOperand const& b,
+                  CUtensorMap* map_a, CUtensorMap* map_b) {
+  using T = typename Cfg::T;
+  GemmArgs const& g = run.args.p;
+  constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
+  // (MN-major tiles: 16-bit operands, and tf32's A through registers; the plan packs the others)
+  constexpr TmaTile kTmaAMN = [] {
+    if constexpr (Cfg::kARegs) return Cfg::ARegs::kTma;
+    else if constexpr (Cfg::kKMajorOnly) return Cfg::template A<true>::kTma;
+    else return Cfg::template A<false>::kTma;
+  }();
+  constexpr TmaTile kTmaBMN = [] {
+    if constexpr (Cfg::kKMajorOnly) return Cfg::template B<true>::kTma;
+    else return Cfg::template B<false>::kTma;
+  }();
+  const TmaTile tma_a = run.cluster_along_n ? shared_a_tile<Cfg>(a.k_major)
+                        : a.k_major         ? Cfg::template A<true>::kTma
+                                            : kTmaAMN;
+  return make_map<T>(map_a, tma_a, a.ptr, g.m, g.k, a.ld, !a.k_major, kL2) &&
+         make_map<T>(map_b, b.k_major ? Cfg::template B<true>::kTma : kTmaBMN, b.ptr, g.n, g.k,
+                     b.ld, !b.k_major, kL2);
+}
+
 // Runs the plan's kernel 05 part (WgmmaRun: the problem in the kernel's orientation, the packs,
 // the store, the clusters' work) on the tile of Cfg: tf32 with A through registers runs the
 // kernel that takes A to wgmma through registers (Cfg::WithARegs), which reads A where it lies.
@@ -820,10 +875,10 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
   // device: the plan may have asked another kernel of the same tile, as for block scales)
   if (run.resident < 1 || max_clusters<Cfg>() < 1) return cudaErrorInvalidConfiguration;
   // Promoted sums run on the promoted kernel, block scales oriented with A's per-row scales (the
-  // plan's rule "promoted sums"); only it puts its clusters along N.
+  // plan's rule "promoted sums"); it and the kernels that share A put their clusters along N.
   Fp8Args const& f = run.fp8;
   if (f.scaling == Scaling::kBlockB || f.promoted != Cfg::kPromoted ||
-      (run.cluster_along_n && !Cfg::kPromoted))
+      (run.cluster_along_n && !Cfg::kPromoted && !Cfg::kSharesA))
     return cudaErrorInvalidConfiguration;
   cudaError_t err = cudaSuccess;
   Scratch scratch(g, stream);
@@ -834,24 +889,8 @@ cudaError_t launch_tile(WgmmaRun const& run, cudaStream_t stream) {
           ? prepare_operand<Cfg>(g.b, g.b_sn, g.b_sk, g.n, g.k, run.pack_b, scratch, &err)
           : TmaOperand{};
   if (err != cudaSuccess) return err;
-  // A (M, K) and B (N, K), each for the TMA tile of its major.
-  constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
-  // (MN-major tiles: 16-bit operands, and tf32's A through registers; the plan packs the others)
-  constexpr TmaTile kTmaAMN = [] {
-    if constexpr (Cfg::kARegs) return Cfg::ARegs::kTma;
-    else if constexpr (Cfg::kKMajorOnly) return Cfg::template A<true>::kTma;
-    else return Cfg::template A<false>::kTma;
-  }();
-  constexpr TmaTile kTmaBMN = [] {
-    if constexpr (Cfg::kKMajorOnly) return Cfg::template B<true>::kTma;
-    else return Cfg::template B<false>::kTma;
-  }();
   CUtensorMap map_a, map_b;
-  bool ok =
-      make_map<T>(&map_a, a.k_major ? Cfg::template A<true>::kTma : kTmaAMN, a.ptr, g.m, g.k, a.ld,
-                  !a.k_major, kL2) &&
-      make_map<T>(&map_b, b.k_major ? Cfg::template B<true>::kTma : kTmaBMN,
-                  b.ptr, g.n, g.k, b.ld, !b.k_major, kL2);
+  bool ok = operand_maps<Cfg>(run, a, b, &map_a, &map_b);
   CUtensorMap map_c = map_a;  // (unused unless tma_store: 16-bit C)
   // (a transposed problem's C^T, contiguous along n, by TMA: the tiles that have the row-major
   // store tile)

@@ -17,6 +17,7 @@
 //   few promote      e4m3 fast accumulation on <= 128 columns runs promoted (fp8_args below)
 //   few on M         e4m3 promoted, 65-128 columns, few tiles, short K: the block-scaled shape
 //   cluster along N  block scales on one tile row: the cluster's CTAs side by side along N
+//   cluster shares A f16/bf16, 128 x 64 tiles, 65-128 columns, a full wave: A shared along N
 //   block scales     copied to a 16-byte pitch where TMA cannot read them (plan.hpp)
 //   TMA store        05 stores C by TMA: 16-bit, beta = 0, aligned, m % 8 == 0
 //   simt tile        03's tile and orientation (simt_tile below)
@@ -45,6 +46,8 @@ PlanOverrides overrides_from_env() {
     if (const char* v = std::getenv("TESSERA_GEMM_SPLITS")) o.splits = int64_t(std::atoll(v));
     const char* few = std::getenv("TESSERA_GEMM_FP8_FEW_ON_M");
     o.few_on_m = few && std::strcmp(few, "1") == 0;
+    const char* along = std::getenv("TESSERA_GEMM_CLUSTER");
+    o.cluster_along_m = along && std::strcmp(along, "m") == 0;
     return o;
   }();
   return over;
@@ -295,6 +298,23 @@ bool few_on_m_pays(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t m
   return clusters > 0 && 2 * tiles <= clusters && k_tiles < 2 * min_split_k_tiles(dtype);
 }
 
+// Rule "cluster along N": the promoted kernel on one tile row puts its clusters' two CTAs on
+// neighbouring tiles along N (each loading its own B tile) rather than leave the second past M
+// (the schedule counts its cluster tiles with the roles of M and N swapped).
+// Rule "cluster shares A": f16 and bf16 on the 128 x 64 tile with two tile columns (65-128
+// columns: A's tile twice B's, the big operand read once per tile column) whose cluster tiles
+// fill at least 9/10 of the clusters (the L2 then bounds them): the cluster's CTAs take the two
+// tiles of a tile row and share A's tile (multicast), reading the big operand from L2 once
+// instead of twice. 8192 x 96 x 8192 1.25-1.29x, 8192 x 128 x 8192 1.05-1.13x; below 9/10 (36-48
+// of 66 clusters) 0.93-0.99x, on more tile columns 0.91-1.13x (bench/results/gemm_plan_rules.md).
+bool cluster_along_n(GemmPlan const& plan, WgmmaTile tile, int64_t tiles_m, int64_t tiles_n,
+                     bool few_on_m, PlanOverrides const& over) {
+  if (plan.fp8.promoted) return tiles_m == 1 && (plan.fp8.by_blocks() || few_on_m);
+  return has_short_tile(plan.call.dtype) && !plan.a_through_registers &&
+         tile.bm == WgmmaShape::kBM && tile.bn < tile.bm && tiles_n == 2 && plan.resident > 0 &&
+         10 * tiles_m * (tiles_n / 2) >= 9 * int64_t(plan.resident) && !over.cluster_along_m;
+}
+
 // Kernel 05: the tile and orientation, what it packs, its clusters' work, how C leaves.
 void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& over) {
   const GemmCall& c = plan.call;
@@ -329,12 +349,8 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
   if (plan.pack_b) plan.workspace += packed_bytes(c.n, c.k, bytes);
   plan.resident = device.wgmma_clusters(c.dtype, tile.bm, tile.bn, plan.a_through_registers);
   const int64_t rows = tile.transposed ? c.n : c.m, cols = tile.transposed ? c.m : c.n;
-  // Rule "cluster along N": the promoted kernel on one tile row puts its clusters' two CTAs on
-  // neighbouring tiles along N (each loading its own B tile) rather than leave the second past M
-  // (the schedule counts its cluster tiles with the roles of M and N swapped).
   const int64_t tiles_m = ceil_div(rows, tile.bm), tiles_n = ceil_div(cols, tile.bn);
-  plan.cluster_along_n =
-      plan.fp8.promoted && tiles_m == 1 && (plan.fp8.by_blocks() || few_on_m);
+  plan.cluster_along_n = cluster_along_n(plan, tile, tiles_m, tiles_n, few_on_m, over);
   if (plan.resident < 1) {
     plan.schedule = Schedule::kAtLaunch;
   } else {
@@ -345,7 +361,7 @@ void wgmma_part(GemmPlan& plan, GemmDevice const& device, PlanOverrides const& o
                                 .few_tiles_split_only = (tile.short_over_half_full(cols) &&
                                                          !plan.fp8.promoted &&
                                                          k_tiles < kLongKTiles) ||
-                                                        plan.cluster_along_n,
+                                                        (plan.cluster_along_n && plan.fp8.promoted),
                                 .hbm_bound = bound_by_hbm(c.m, c.n, bytes),
                                 .one_tile_line = plan.fp8.promoted &&
                                                  (ceil_div(tiles_m, WgmmaShape::kCluster) == 1 ||

@@ -88,8 +88,8 @@ struct GemmDevice {
 
 // What the environment may force, to measure the alternatives on a shape:
 // TESSERA_GEMM_TILE=256/128/64/32 (the tile width, 128 rows), TESSERA_GEMM_SCHEDULE=tiles,
-// TESSERA_GEMM_SPLITS=s (kernel 05: K in s parts where the tiles times s fit the clusters) and
-// TESSERA_GEMM_FP8_FEW_ON_M=1 (few_on_m).
+// TESSERA_GEMM_SPLITS=s (kernel 05: K in s parts where the tiles times s fit the clusters),
+// TESSERA_GEMM_FP8_FEW_ON_M=1 (few_on_m) and TESSERA_GEMM_CLUSTER=m (cluster_along_m).
 struct PlanOverrides {
   int64_t tile_width = 0;    // 0: the rules decide
   bool whole_tiles = false;  // no split-K or stream-K
@@ -97,6 +97,9 @@ struct PlanOverrides {
   // e4m3's promoted sums of at most 128 rows or columns without block scales on the block-scaled
   // shape: the few on the kernel's M, the short 64 x 128 tile, the cluster along N at 64 or fewer
   bool few_on_m = false;
+  // TESSERA_GEMM_CLUSTER=m: the cluster's CTAs along M (sharing B) where the rule "cluster shares
+  // A" would put them along N
+  bool cluster_along_m = false;
 };
 PlanOverrides overrides_from_env();  // read once
 

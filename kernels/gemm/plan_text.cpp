@@ -212,8 +212,10 @@ string wgmma_words(GemmPlan const& p) {
     out += string(" (one consumer warpgroup; ") + along_n + ")";
   else if (p.tile_m == WgmmaShape::kShortBM)
     out += " (one consumer warpgroup: twice the CTAs of the 128-row tile, in one wave)";
-  else if (p.cluster_along_n)
+  else if (p.cluster_along_n && p.fp8.promoted)
     out += string(" (") + along_n + ")";
+  else if (p.cluster_along_n)
+    out += " (a cluster's two CTAs on neighbouring tiles along N, sharing A's tile: multicast)";
   const bool by_b_columns = p.call.scaled && p.call.scaling == TESSERA_SCALE_BLOCK_B_COLUMNS;
   if (p.transposed && by_b_columns)
     out += " on the transposed problem C^T = op(B)^T op(A)^T (B's scales per column and block of "

@@ -283,7 +283,8 @@ std::vector<std::string> kernels_for(tessera_dtype d) {
 }
 
 // The sweep of small shapes (every m, n up to 17 or 9 with --quick, paddings, beta, majors,
-// shifts), then larger and skinny shapes, then long K for stream-K and split-K.
+// shifts), then larger and skinny shapes (9000 x 100 and 100 x 9000: kernel 05's 128 x 64 tiles
+// whose cluster shares A), then long K for stream-K and split-K.
 std::vector<Case> make_cases(bool quick) {
   std::vector<Case> cases;
   const int64_t ks[] = {1, 7, 40, 64, 65}, pads[] = {0, 1, 3, 8};
@@ -312,7 +313,8 @@ std::vector<Case> make_cases(bool quick) {
                   Shape{1003, 1, 100, 8},  Shape{1, 1003, 100, 8},  Shape{8, 520, 1100, 3},
                   Shape{2, 520, 1100, 1},  Shape{520, 3, 1100, 8},  Shape{32, 1000, 700, 3},
                   Shape{1000, 24, 700, 8}, Shape{40, 520, 1100, 5}, Shape{128, 520, 300, 3},
-                  Shape{256, 600, 300, 5}, Shape{96, 700, 200, 8}})
+                  Shape{256, 600, 300, 5}, Shape{96, 700, 200, 8}, Shape{9000, 100, 64, 3},
+                  Shape{100, 9000, 64, 5}})
     for (float beta : {0.0f, 0.75f})
       for (char ta : {'N', 'T'})
         for (char tb : {'N', 'T'})
