@@ -335,16 +335,15 @@ struct WgmmaTmaParams {
   OutType c_type;
   Scaling scaling;
   const float *scale_a, *scale_b;
-  // The cluster's CTAs take neighbouring tiles along N (the promoted kernel, one tile row):
-  // cta_tile.
+  // The cluster's CTAs take neighbouring tiles along N (the promoted kernel on one tile row;
+  // the kernels that share A's tile, Cfg::kSharesA): cta_tile.
   bool cluster_along_n;
 };
 
 // The C tile (m, n) of the CTA of cluster rank `rank` in cluster tile `tile` of the grouped
-// order: kCluster tiles along M that share B's tile (multicast), or, with p.cluster_along_n (a
-// problem of one tile row: block scales of few tokens), along N, each CTA loading its own B
-// tile. Either may lie past C (odd tile counts): its loads read zeros, its stores are predicated
-// off.
+// order: kCluster tiles along M that share B's tile (multicast), or, with p.cluster_along_n,
+// along N, each CTA loading its own B tile (and its share of A's where the kernel shares A).
+// Either may lie past C (odd tile counts): its loads read zeros, its stores are predicated off.
 struct CtaTile {
   int64_t m, n;
 };
