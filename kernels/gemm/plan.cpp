@@ -305,8 +305,8 @@ bool few_on_m_pays(WgmmaTile t, Fp8Args const& f, tessera_dtype dtype, int64_t m
 // columns: A's tile twice B's, the big operand read once per tile column) whose cluster tiles
 // fill at least 9/10 of the clusters (the L2 then bounds them): the cluster's CTAs take the two
 // tiles of a tile row and share A's tile (multicast), reading the big operand from L2 once
-// instead of twice. 8192 x 96 x 8192 1.25-1.29x, 8192 x 128 x 8192 1.05-1.13x; below 9/10 (36-48
-// of 66 clusters) 0.93-0.99x, on more tile columns 0.91-1.13x (bench/results/gemm_plan_rules.md).
+// instead of twice. Fewer cluster tiles, or more tile columns, gain nothing or lose
+// (bench/results/gemm_plan_rules.md).
 bool cluster_along_n(GemmPlan const& plan, WgmmaTile tile, int64_t tiles_m, int64_t tiles_n,
                      bool few_on_m, PlanOverrides const& over) {
   if (plan.fp8.promoted) return tiles_m == 1 && (plan.fp8.by_blocks() || few_on_m);
