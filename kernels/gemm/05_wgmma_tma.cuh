@@ -131,6 +131,11 @@ struct WgmmaTmaCfg {
   // two C tiles of a tile row share A's tile, each CTA loading half of it and multicasting it,
   // and each loads its own B tile (A, the larger, from L2 once per cluster instead of B).
   static constexpr bool kSharesA = kConsumers == 2 && !kARegs && !kPromoted;
+  // How far the L2 widens the operands' TMA reads from DRAM: 256 bytes, but 128 on the 16-bit
+  // short tile, whose skinny problems stream the big operand once (the wider promotion read
+  // L2 sectors they never used: bench/results/gemm_plan_rules.md, "kernel 05's fixed choices").
+  static constexpr TmaL2Promotion kL2Promotion =
+      kBits == 16 && kConsumers == 1 ? TmaL2Promotion::k128B : TmaL2Promotion::k256B;
   template <bool kKMajor>
   using ASplit = StageTile<kBits, kBM, kBK, 64, kKMajor, kCluster>;
   static constexpr int64_t kStageBytes = kStageBytesA + kStageBytesB;
@@ -842,7 +847,7 @@ bool operand_maps(WgmmaRun const& run, TmaOperand const& a, TmaOperand const& b,
                   CUtensorMap* map_a, CUtensorMap* map_b) {
   using T = typename Cfg::T;
   GemmArgs const& g = run.args.p;
-  constexpr TmaL2Promotion kL2 = TmaL2Promotion::k256B;
+  constexpr TmaL2Promotion kL2 = Cfg::kL2Promotion;
   // (MN-major tiles: 16-bit operands, and tf32's A through registers; the plan packs the others)
   constexpr TmaTile kTmaAMN = [] {
     if constexpr (Cfg::kARegs) return Cfg::ARegs::kTma;
