@@ -333,7 +333,8 @@ if [ "$mode" = attention-clocks ]; then
 fi
 
 if [ "$mode" = attention ]; then
-  step "attention (kernels/attention, tests/device/attention_correctness.cpp): float64 reference in guarded buffers, memcheck, racecheck, TFLOP/s"
+  step "attention (kernels/attention, tests/device/attention_correctness.cpp): float64" \
+    "reference in guarded buffers, memcheck, racecheck, TFLOP/s"
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
     -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_ENABLE_CUDA=ON >build-gpu.cmake.log 2>&1 \
     || { cat build-gpu.cmake.log; exit 1; }

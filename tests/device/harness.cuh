@@ -65,20 +65,6 @@ inline void write_tables(cudaDeviceProp const& prop, std::string const& md, std:
       }
 }
 
-#ifdef __CUDACC__  // the timing below launches a kernel; host programs (.cpp) go without it
-
-// Keeps the GPU busy for `us` microseconds (its global timer), so that the host can queue the
-// launches after it before the GPU reaches them.
-static __global__ void busy_wait_kernel(unsigned long long us) {
-  unsigned long long t0, t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < us * 1000);
-}
-inline void busy_wait(unsigned long long us) {
-  busy_wait_kernel<<<1, 1>>>(us);
-  CHECK_CUDA(cudaGetLastError());
-}
-
 // Whether the environment variable `name` is set to `value`.
 inline bool env_is(const char* name, const char* value) {
   const char* v = std::getenv(name);
@@ -92,6 +78,20 @@ inline bool env_is(const char* name, const char* value) {
 inline bool timing_includes_host() {
   static const bool call = env_is("TESSERA_BENCH_TIMING", "call");
   return call;
+}
+
+#ifdef __CUDACC__  // the timing below launches a kernel; host programs (.cpp) go without it
+
+// Keeps the GPU busy for `us` microseconds (its global timer), so that the host can queue the
+// launches after it before the GPU reaches them.
+static __global__ void busy_wait_kernel(unsigned long long us) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < us * 1000);
+}
+inline void busy_wait(unsigned long long us) {
+  busy_wait_kernel<<<1, 1>>>(us);
+  CHECK_CUDA(cudaGetLastError());
 }
 
 // Host microseconds per call of `launch`: 16 calls queued behind a busy GPU (none waits for the
