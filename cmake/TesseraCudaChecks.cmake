@@ -1,12 +1,15 @@
 # CUDA checks that read the build's own compile (no translation unit is compiled twice).
 #
-#   tessera_cuda_checked_sources(<target>)
+#   tessera_cuda_checked_sources(<target> [--device-only])
 #       Every CUDA source of <target> (any kind of target) is compiled through cmake/cuda_keep.py,
 #       which keeps, under ${TESSERA_CUDA_ARTIFACTS}/<target>/, the unit's PTX, cubin, `ptxas -v`
-#       report, host include markers and the CPU seconds of the compile (cuda_keep.py lists them).
-#   tessera_cuda_checked_object(<target> <source>... [OPTIONS <nvcc option>...])
+#       report, host include markers and the CPU seconds of the compile (cuda_keep.py lists them;
+#       --device-only: see DEVICE_ONLY below).
+#   tessera_cuda_checked_object(<target> <source>... [DEVICE_ONLY] [OPTIONS <nvcc option>...])
 #       An OBJECT library of <source>s built for sm_90a with the build's CUDA flags and the
 #       tessera headers, kept as above: for sources that only checks read (references, examples).
+#       DEVICE_ONLY: nothing links the objects and no check reads their host side, so nvcc
+#       compiles the device side alone (the object is the cubin).
 #   tessera_cuda_artifact(<var> <target> <source>)
 #       Sets <var> to the artifacts' common path of <source> in <target>:
 #       ${TESSERA_CUDA_ARTIFACTS}/<target>/<source file name>, to which the checks add .ptx,
@@ -26,17 +29,21 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 
 function(tessera_cuda_checked_sources target)
   set(launcher ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/cmake/cuda_keep.py
-               ${TESSERA_CUDA_ARTIFACTS}/${target})
+               ${TESSERA_CUDA_ARTIFACTS}/${target} ${ARGN})
   set_target_properties(${target} PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
 endfunction()
 
 function(tessera_cuda_checked_object target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "DEVICE_ONLY" "" "OPTIONS")
   add_library(${target} OBJECT ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE tessera::tessera)
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES 90a-real)
   target_compile_options(${target} PRIVATE ${arg_OPTIONS})
-  tessera_cuda_checked_sources(${target})
+  if(arg_DEVICE_ONLY)
+    tessera_cuda_checked_sources(${target} --device-only)
+  else()
+    tessera_cuda_checked_sources(${target})
+  endif()
 endfunction()
 
 function(tessera_cuda_artifact var target source)

@@ -297,14 +297,17 @@ try:
           f"wgmma: B is drawn as shared memory colored by bank ({text('title-B')!r})")
     d = driver.execute_script("return window.tessera.page(window.tessera.state())")
     sa = d["operands"][1]["smem"]
-    PIXEL = """const r = arguments[1], k = arguments[2];
-               window.tessera.reveal(arguments[0].slice(5), r, k);  // the cell in the view
-               const c = document.getElementById(arguments[0]), n = +c.dataset.cell;
-               // a pixel in from the top-left corner, clear of the label
-               const x = k * n + 2 - +c.dataset.ox, y = r * n + 2 - +c.dataset.oy;
-               return Array.from(c.getContext('2d').getImageData(x, y, 1, 1).data).slice(0, 3);"""
+    # Each cell's color: the cell brought into view, then a pixel in from its top-left corner,
+    # clear of the label; all cells in one call (arguments: the canvas, [[row, col], ...]).
+    PIXELS = """const c = document.getElementById(arguments[0]);
+                return arguments[1].map(([r, k]) => {
+                  window.tessera.reveal(arguments[0].slice(5), r, k);
+                  const n = +c.dataset.cell, x = k * n + 2 - +c.dataset.ox;
+                  const y = r * n + 2 - +c.dataset.oy;
+                  return Array.from(c.getContext('2d').getImageData(x, y, 1, 1).data).slice(0, 3);
+                });"""
     cells = [(r, c) for r in range(0, 64, 3) for c in range(16)]
-    color = {rc: tuple(driver.execute_script(PIXEL, "grid-A", *rc)) for rc in cells}
+    color = dict(zip(cells, map(tuple, driver.execute_script(PIXELS, "grid-A", cells))))
     bank = {rc: sa["bank"][rc[0] * 16 + rc[1]] for rc in cells}
     same = all(color[x] == color[y] for x in cells for y in cells if bank[x] == bank[y])
     differ = all(color[x] != color[y] for x in cells for y in cells if bank[x] != bank[y])
@@ -321,7 +324,7 @@ try:
           f"wgmma A hover ({i // 16},{i % 16}): tile offset {got.get('smemOffset')} -> swizzled "
           f"{got.get('smemPhys')}, bank {got.get('smemBank')}")
     driver.find_element(By.ID, "smem-color-offset").click()
-    check(tuple(driver.execute_script(PIXEL, "grid-A", 0, 0)) != color[(0, 0)]
+    check(tuple(driver.execute_script(PIXELS, "grid-A", [(0, 0)])[0]) != color[(0, 0)]
           and "swizzled offset" in text("title-B"),
           "wgmma: colored by swizzled offset on request")
     driver.find_element(By.ID, "smem-color-bank").click()
