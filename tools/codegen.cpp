@@ -216,10 +216,15 @@ void check_product(MmaConfig const& cfg, Partition const& a, Partition const& b,
   bool ok = c.frag_rows[0].size() == 1 && a.frag_rows[1].size() == rm &&
             b.frag_rows[1].size() == rn && b.frag_rows[2].size() == kb;
   TiledMMA const& mma = cfg.mma;
+  // Each partition's thrfrg once; a thread's partition is a slice of it.
+  auto frg = [&](Operand op, Layout const& l) { return mma.thrfrg(op, l); };
+  const Layout crf = frg(Operand::kC, c.rows), ccf = frg(Operand::kC, c.cols);
+  const Layout arf = frg(Operand::kA, a.rows), akf = frg(Operand::kA, a.cols);
+  const Layout brf = frg(Operand::kB, b.rows), bkf = frg(Operand::kB, b.cols);
   for (int64_t t = 0; ok && t < mma.threads(); ++t) {
-    View cr = mma.partition(Operand::kC, c.rows, t), cc = mma.partition(Operand::kC, c.cols, t);
-    View ar = mma.partition(Operand::kA, a.rows, t), ak = mma.partition(Operand::kA, a.cols, t);
-    View br = mma.partition(Operand::kB, b.rows, t), bk = mma.partition(Operand::kB, b.cols, t);
+    View cr = mma.slice(Operand::kC, crf, t), cc = mma.slice(Operand::kC, ccf, t);
+    View ar = mma.slice(Operand::kA, arf, t), ak = mma.slice(Operand::kA, akf, t);
+    View br = mma.slice(Operand::kB, brf, t), bk = mma.slice(Operand::kB, bkf, t);
     for (int64_t k = 0; ok && k < kb; ++k) {
       int64_t kk = ak(rm * k);
       for (int64_t mi = 0; mi < rm; ++mi)

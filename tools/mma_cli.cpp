@@ -149,9 +149,10 @@ std::vector<int64_t> view_values(View const& v) {
 json operand_coords(MmaConfig const& cfg, Operand op) {
   int i0 = TiledMMA::mode0(op), i1 = TiledMMA::mode1(op);
   Layout tile = tile_layout(cfg.tile[i0], cfg.tile[i1]);
+  const Layout frg = cfg.mma.thrfrg(op, tile);  // once; each thread's partition is a slice of it
   json all = json::array();
   for (int64_t t = 0; t < cfg.mma.threads(); ++t)
-    all.push_back(tile_coords(cfg.mma.partition(op, tile, t), cfg.tile[i0]));
+    all.push_back(tile_coords(cfg.mma.slice(op, frg, t), cfg.tile[i0]));
   return all;
 }
 

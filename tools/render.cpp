@@ -232,10 +232,12 @@ json operand_grid(MmaConfig const& cfg, Operand op) {
   std::string title = std::string(operand_name(op)) + " (" + "MNK"[i0] + "," + "MNK"[i1] +
                       ") = " + to_string(tensor);
   auto const& mma = cfg.mma;
+  // thrfrg once per layout, a slice per thread (the same as partition(op, layout, t)).
+  const Layout tile_frg = mma.thrfrg(op, tile), tensor_frg = mma.thrfrg(op, tensor);
   return ownership_grid(
       title, "mnk"[i0], "mnk"[i1], cfg.tile[i0], cfg.tile[i1], mma.threads(),
-      [&](int64_t t) { return mma.partition(op, tile, t); },
-      [&](int64_t t) { return mma.partition(op, tensor, t); });
+      [&](int64_t t) { return mma.slice(op, tile_frg, t); },
+      [&](int64_t t) { return mma.slice(op, tensor_frg, t); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -469,10 +471,11 @@ json copy_page_data(CopySpec const& s, AccessOptions const& ao) {
       throw std::invalid_argument("render: the copy tensor " + to_string(tensor) + " is not 2-D");
     Layout shape(make_tuple(tensor[0].size(), tensor[1].size()));
     std::string title = std::string(dst ? "destination" : "source") + " " + to_string(tensor);
+    const Layout shape_frg = copy.tidfrg(shape, dst), tensor_frg = copy.tidfrg(tensor, dst);
     json g = ownership_grid(
         title, 'm', 'n', shape[0].size(), shape[1].size(), copy.threads(),
-        [&](int64_t t) { return copy.partition(shape, t, dst); },
-        [&](int64_t t) { return copy.partition(tensor, t, dst); });
+        [&](int64_t t) { return copy.slice(shape_frg, t); },
+        [&](int64_t t) { return copy.slice(tensor_frg, t); });
     // The atom's width per thread and side is the widest access the copy can make.
     Layout side = dst ? atom.dst_tv : atom.src_tv;
     AccessSpec spec;

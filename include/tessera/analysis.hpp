@@ -94,32 +94,35 @@ struct TvAccess {
   }
 };
 
-// A TiledMMA's partition of one operand's tensor.
+// A TiledMMA's partition of one operand's tensor. The thread-independent part of the partition
+// (thrfrg) is computed once, at construction; each thread's offsets are then a slice of it.
 struct MmaAccess {
   TiledMMA mma;
   Operand op = Operand::kC;
   SwizzledLayout tensor;
+  Layout frg;  // mma.thrfrg(op, tensor.layout)
+  TESSERA_HD constexpr MmaAccess(TiledMMA const& m, Operand o, SwizzledLayout const& t)
+      : mma(m), op(o), tensor(t), frg(m.thrfrg(o, t.layout)) {}
   TESSERA_HD constexpr int64_t threads() const { return mma.threads(); }
-  TESSERA_HD constexpr int64_t values() const {
-    return mma.partition(op, tensor.layout, 0).layout.size();
-  }
+  TESSERA_HD constexpr int64_t values() const { return mma.slice(op, frg, 0).layout.size(); }
   TESSERA_HD constexpr void offsets(int64_t t, int64_t* out) const {
-    View v = mma.partition(op, tensor.layout, t);
+    View v = mma.slice(op, frg, t);
     for (int64_t i = 0; i < v.layout.size(); ++i) out[i] = tensor.swizzle(tensor.offset + v(i));
   }
 };
 
-// A TiledCopy's source (dst = false) or destination partition.
+// A TiledCopy's source (dst = false) or destination partition; its tidfrg computed once.
 struct CopyAccess {
   TiledCopy copy;
   SwizzledLayout tensor;
   bool dst = false;
+  Layout frg;  // copy.tidfrg(tensor.layout, dst)
+  TESSERA_HD constexpr CopyAccess(TiledCopy const& c, SwizzledLayout const& t, bool d = false)
+      : copy(c), tensor(t), dst(d), frg(c.tidfrg(t.layout, d)) {}
   TESSERA_HD constexpr int64_t threads() const { return copy.threads(); }
-  TESSERA_HD constexpr int64_t values() const {
-    return copy.partition(tensor.layout, 0, dst).layout.size();
-  }
+  TESSERA_HD constexpr int64_t values() const { return copy.slice(frg, 0).layout.size(); }
   TESSERA_HD constexpr void offsets(int64_t t, int64_t* out) const {
-    View v = copy.partition(tensor.layout, t, dst);
+    View v = copy.slice(frg, t);
     for (int64_t i = 0; i < v.layout.size(); ++i) out[i] = tensor.swizzle(tensor.offset + v(i));
   }
 };

@@ -48,12 +48,16 @@ struct TiledCopy {
   }
 
   TESSERA_HD constexpr View partition(Layout const& t, int64_t thread, bool dst) const {
+    return slice(tidfrg(t, dst), thread);
+  }
+  // A thread's offset and fragment (value, rest...) from the tidfrg layout `r`: computing `r`
+  // once and slicing it per thread gives every thread's partition for the price of one.
+  TESSERA_HD constexpr View slice(Layout const& r, int64_t thread) const {
     if (thread < 0 || thread >= threads()) {
       Text m;
       m << "TiledCopy: thread " << thread << " is outside [0, " << threads() << ")";
       fail(m);
     }
-    Layout r = tidfrg(t, dst);
     LayoutBuilder out;
     out.add(r[1]);
     Layout rest = r[2];
