@@ -99,7 +99,7 @@ cat build/sanitizer-builds.log
 [ "$rc" -eq 0 ] || exit 1
 
 stage "ASan + UBSan tests, and the bounded libFuzzer run beside them"
-# The fuzzer is one process for 60 s: beside the sanitizer tests instead of after them.
+# The fuzzer is one process for 40 s: beside the sanitizer tests instead of after them.
 beside build-fuzz/ctest.log ctest --test-dir build-fuzz --output-on-failure
 rc=0
 ctest --preset asan -j "$jobs" || rc=$?
