@@ -98,7 +98,7 @@ struct TvAccess {
 // (thrfrg) is computed once, at construction; each thread's offsets are then a slice of it.
 struct MmaAccess {
   TiledMMA mma;
-  Operand op = Operand::kC;
+  Operand op;
   SwizzledLayout tensor;
   Layout frg;  // mma.thrfrg(op, tensor.layout)
   TESSERA_HD constexpr MmaAccess(TiledMMA const& m, Operand o, SwizzledLayout const& t)
@@ -115,7 +115,7 @@ struct MmaAccess {
 struct CopyAccess {
   TiledCopy copy;
   SwizzledLayout tensor;
-  bool dst = false;
+  bool dst;
   Layout frg;  // copy.tidfrg(tensor.layout, dst)
   TESSERA_HD constexpr CopyAccess(TiledCopy const& c, SwizzledLayout const& t, bool d = false)
       : copy(c), tensor(t), dst(d), frg(c.tidfrg(t.layout, d)) {}
