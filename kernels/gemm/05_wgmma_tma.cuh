@@ -125,8 +125,9 @@ struct WgmmaTmaCfg {
   template <bool kKMajor>
   using B = StageTile<kBits, kBN, kBK, kBN, kKMajor, kCluster>;
   static constexpr int64_t kStageBytesA = A<true>::kBytes, kStageBytesB = B<true>::kBytes;
-  // B's K-major tile loaded whole by its CTA (the promoted kernel's cluster along N: cta_tile).
-  static constexpr TmaTile kTmaBOwn = unicast(B<true>::kTma);
+  // B's tile loaded whole by its CTA, not multicast (the clusters along N: cta_tile).
+  template <bool kKMajor>
+  static constexpr TmaTile kTmaBOwn = unicast(B<kKMajor>::kTma);
   // The cluster along N on the 128-row tile (A read from shared memory, sums not promoted): the
   // two C tiles of a tile row share A's tile, each CTA loading half of it and multicasting it,
   // and each loads its own B tile (A, the larger, from L2 once per cluster instead of B).
@@ -390,7 +391,7 @@ __device__ __forceinline__ void load_stage(void const* map_a, void const* map_b,
   if constexpr (Cfg::kSharesA) {
     if (shares_a) {
       copy(TmaLoad<Cfg::template ASplit<kAK>::kTma>{map_a}, a_at, stage, full, rank);
-      copy(TmaLoad<unicast(Cfg::template B<kBK>::kTma)>{map_b}, b_at, stage_b, full);
+      copy(TmaLoad<Cfg::template kTmaBOwn<kBK>>{map_b}, b_at, stage_b, full);
       return;
     }
   }
@@ -631,7 +632,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           } else if constexpr (Cfg::kPromoted) {
             if (p.cluster_along_n) {
               copy(TmaLoad<Cfg::template A<true>::kTma>{&map_a}, a_at, stage, full);
-              copy(TmaLoad<Cfg::kTmaBOwn>{&map_b}, b_at, stage + Cfg::kStageBytesA, full);
+              copy(TmaLoad<Cfg::template kTmaBOwn<true>>{&map_b}, b_at, stage + Cfg::kStageBytesA,
+                   full);
             } else {
               load_stage<Cfg, true, true>(&map_a, &map_b, stage, a_at, b_at, full, rank, false);
             }
